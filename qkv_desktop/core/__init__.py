@@ -1,0 +1,23 @@
+"""The attention mathematics in pure NumPy: no Qt, usable from a notebook.
+
+>>> from qkv_desktop.core import init_weights, attention
+>>> r = attention(X, init_weights(d_model=8, d_k=4, seed=42, scale=0.1))
+>>> r.weights.sum(axis=1)  # each row sums to 1
+"""
+
+from .attention import AttentionResult, attention, divisor_for
+from .lessons import (DEMO_SCORES, RowStats, ScalingSweep, SoftmaxComparison, asymmetry,
+                      compare_softmax, dot_product_demo, row_stats, scaling_sweep,
+                      session_sweep)
+from .multihead import MultiHeadResult, init_multihead_weights, multi_head_attention
+from .presets import PRESETS, Preset, get_preset
+from .softmax import softmax
+from .weights import Weights, init_weights
+
+__all__ = [
+    "AttentionResult", "attention", "divisor_for", "softmax", "Weights", "init_weights",
+    "MultiHeadResult", "multi_head_attention", "init_multihead_weights",
+    "Preset", "PRESETS", "get_preset",
+    "DEMO_SCORES", "RowStats", "ScalingSweep", "SoftmaxComparison", "asymmetry",
+    "compare_softmax", "dot_product_demo", "row_stats", "scaling_sweep", "session_sweep",
+]

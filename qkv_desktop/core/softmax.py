@@ -1,0 +1,27 @@
+"""Row-wise softmax, stable and naive, for the lesson on overflow."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["softmax"]
+
+
+def softmax(x, axis: int = -1, stable: bool = True) -> np.ndarray:
+    """Softmax along ``axis``.
+
+    ``stable=True`` subtracts the maximum first, so ``exp`` never overflows.
+    ``stable=False`` is the naive ``exp(x) / Σ exp(x)``: it may overflow to inf/nan,
+    which is what the teaching demo shows, but it never raises.
+    """
+    x = np.asarray(x)
+    if x.dtype.kind != "f":
+        x = x.astype(np.float64)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+        if stable and x.size:
+            m = np.max(x, axis=axis, keepdims=True)
+            m = np.where(np.isfinite(m), m, 0)
+            e = np.exp(x - m)
+        else:
+            e = np.exp(x)
+        return e / np.sum(e, axis=axis, keepdims=True)

@@ -1,0 +1,27 @@
+"""Checks shared by the core's entry points."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def check_finite(a: np.ndarray, name: str) -> None:
+    """Raise ``ValueError`` naming the first non-finite cell of ``a``."""
+    if a.size and not np.isfinite(a).all():
+        bad = np.argwhere(~np.isfinite(a))[0]
+        where = ", ".join(str(int(i)) for i in bad)
+        raise ValueError(f"{name} has a non-finite value {a[tuple(bad)]!r} at [{where}]")
+
+
+def as_matrix(X, name: str, dtype=None) -> np.ndarray:
+    """``X`` as a 2-D finite float matrix (float64 unless it already is float32)."""
+    a = np.asarray(X)
+    if a.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (tokens × d_model), got shape {a.shape}")
+    if a.dtype.kind not in "fiu":
+        raise ValueError(f"{name} must be numeric, got dtype {a.dtype}")
+    if dtype is None:
+        dtype = a.dtype if a.dtype in (np.float32, np.float64) else np.float64
+    a = a.astype(dtype, copy=False)
+    check_finite(a, name)
+    return a

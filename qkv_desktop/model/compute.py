@@ -1,0 +1,50 @@
+"""From a ``SessionState`` to every matrix the app shows: one core call per head."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core import AttentionResult, MultiHeadResult, multi_head_attention
+from .state import SessionState
+
+__all__ = ["ModelResult", "compute"]
+
+
+@dataclass(frozen=True, eq=False)
+class ModelResult:
+    """The state a result was computed from, and the per-head core results."""
+
+    state: SessionState
+    multi: MultiHeadResult
+
+    @property
+    def heads(self) -> tuple[AttentionResult, ...]:
+        return self.multi.heads
+
+    def head(self, h: int = 0) -> AttentionResult:
+        return self.multi.heads[min(max(h, 0), len(self.multi.heads) - 1)]
+
+    def matrices(self, h: int = 0) -> dict[str, np.ndarray]:
+        """X, the head's weights and every intermediate, keyed as in ``matrices.npz``."""
+        s, r, w = self.state, self.head(h), self.state.heads[min(h, self.state.n_heads - 1)]
+        w = w.tied() if s.options.share_qk else w
+        out = {"X": s.X, "W_Q": w.W_Q, "W_K": w.W_K, "W_V": w.W_V}
+        out.update(r.matrices())
+        return out
+
+
+def compute(state: SessionState) -> ModelResult:
+    """Run the core on ``state`` (all heads); raises ``ValueError`` on bad input."""
+    o = state.options
+    dtype = np.float32 if o.dtype == "float32" else np.float64
+    heads = [w.tied() if o.share_qk else w for w in state.heads]
+    X = state.X.astype(dtype, copy=False)
+    X_kv = None
+    if state.mode == "cross":
+        X_kv = state.X_kv.astype(dtype, copy=False)
+    multi = multi_head_attention(
+        X, heads, W_O=state.W_O, X_kv=X_kv, scale=o.scale, temperature=o.temperature,
+        causal=o.causal and state.mode == "self", stable=o.stable)
+    return ModelResult(state, multi)

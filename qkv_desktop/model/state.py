@@ -1,0 +1,177 @@
+"""The complete, immutable description of what the user is looking at.
+
+A ``SessionState`` is pure data (no Qt): the model holds one, undo commands swap
+them, sessions serialise them and ``render`` computes from them. Arrays inside are
+made read-only so that a state can be shared safely between commands and threads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Union
+
+import numpy as np
+
+from ..core import Weights, get_preset, init_multihead_weights
+from ..core.attention import divisor_for
+
+__all__ = ["Options", "SessionState", "MAX_CELLS", "frozen_array"]
+
+MAX_CELLS = 50_000_000
+"""Largest n×m or n×d_model the app accepts; bigger inputs are refused before allocation."""
+
+Scale = Union[str, float]
+
+
+def frozen_array(a, dtype=np.float64) -> np.ndarray:
+    """A read-only float copy of ``a`` (no copy if it already is one)."""
+    arr = np.asarray(a, dtype=dtype)
+    if arr.flags.writeable:
+        arr = arr.copy()
+        arr.flags.writeable = False
+    return arr
+
+
+@dataclass(frozen=True)
+class Options:
+    """How scores become weights. ``scale``: "sqrt_dk", "none" or a positive divisor."""
+
+    scale: Scale = "sqrt_dk"
+    temperature: float = 1.0
+    causal: bool = False
+    stable: bool = True
+    share_qk: bool = False
+    dtype: str = "float64"
+
+    def __post_init__(self) -> None:
+        divisor_for(self.scale, 1)  # raises ValueError for a bad scale
+        if not (np.isfinite(self.temperature) and self.temperature > 0):
+            raise ValueError(f"temperature must be a positive number, got {self.temperature}")
+        if self.dtype not in ("float64", "float32"):
+            raise ValueError(f"dtype must be float64 or float32, got {self.dtype!r}")
+
+
+@dataclass(frozen=True)
+class SessionState:
+    """Tokens, vectors, weights and options: everything that decides the result.
+
+    ``heads`` holds one ``Weights`` per attention head (one for single-head);
+    ``W_O`` is the optional output projection (h·d_k × d_model). In ``cross`` mode the
+    keys and values come from ``kv_tokens`` / ``X_kv``.
+    """
+
+    tokens: tuple[str, ...]
+    X: np.ndarray
+    heads: tuple[Weights, ...]
+    seed: int = 42
+    init_scale: float = 0.1
+    options: Options = field(default_factory=Options)
+    W_O: np.ndarray | None = None
+    mode: str = "self"
+    kv_tokens: tuple[str, ...] = ()
+    X_kv: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tokens", tuple(self.tokens))
+        object.__setattr__(self, "X", frozen_array(self.X))
+        if self.X.ndim != 2:
+            raise ValueError(f"X must be 2-D, got shape {self.X.shape}")
+        if len(self.tokens) != self.X.shape[0]:
+            raise ValueError(f"{len(self.tokens)} tokens but X has {self.X.shape[0]} rows")
+        if not self.heads:
+            raise ValueError("there must be at least one head")
+        for h, w in enumerate(self.heads):
+            if w.W_Q.shape != (self.d_model, self.d_k):
+                raise ValueError(f"head {h} weights are {w.W_Q.shape}, expected "
+                                 f"{(self.d_model, self.d_k)}")
+        if self.mode not in ("self", "cross"):
+            raise ValueError(f"mode must be 'self' or 'cross', got {self.mode!r}")
+        object.__setattr__(self, "kv_tokens", tuple(self.kv_tokens))
+        if self.X_kv is not None:
+            object.__setattr__(self, "X_kv", frozen_array(self.X_kv))
+            if self.X_kv.ndim != 2 or self.X_kv.shape[1] != self.d_model:
+                raise ValueError(f"X_kv must be n_kv × {self.d_model}, got {self.X_kv.shape}")
+            if len(self.kv_tokens) != self.X_kv.shape[0]:
+                raise ValueError(f"{len(self.kv_tokens)} key/value tokens but X_kv has "
+                                 f"{self.X_kv.shape[0]} rows")
+        elif self.mode == "cross":
+            raise ValueError("cross mode needs a key/value sequence")
+        if self.W_O is not None:
+            object.__setattr__(self, "W_O", frozen_array(self.W_O))
+            if self.W_O.shape != (self.n_heads * self.d_k, self.d_model):
+                raise ValueError(f"W_O must be {self.n_heads * self.d_k} × {self.d_model}, "
+                                 f"got {self.W_O.shape}")
+
+    # -- shape ---------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def d_model(self) -> int:
+        return self.X.shape[1]
+
+    @property
+    def d_k(self) -> int:
+        return self.heads[0].d_k
+
+    @property
+    def n_heads(self) -> int:
+        return len(self.heads)
+
+    @property
+    def weights(self) -> Weights:
+        """The first head's weights (the only ones in single-head mode)."""
+        return self.heads[0]
+
+    @property
+    def key_tokens(self) -> tuple[str, ...]:
+        """Tokens along the columns of the n×m matrices."""
+        return self.kv_tokens if self.mode == "cross" else self.tokens
+
+    # -- construction --------------------------------------------------------
+    @classmethod
+    def from_preset(cls, name: str) -> "SessionState":
+        p = get_preset(name)
+        return cls.initialised(p.tokens, p.X, d_k=p.d_k, seed=p.seed, init_scale=p.scale)
+
+    @classmethod
+    def initialised(cls, tokens, X, *, d_k: int, seed: int = 42, init_scale: float = 0.1,
+                    n_heads: int = 1, with_output: bool = False, **kwargs) -> "SessionState":
+        """A state whose weights come from the tutorial's seeded initialisation."""
+        X = np.asarray(X, dtype=np.float64)
+        heads, W_O = init_multihead_weights(X.shape[1], d_k, n_heads, seed, init_scale,
+                                            with_output)
+        return cls(tuple(tokens), X, tuple(heads), seed, init_scale, W_O=W_O, **kwargs)
+
+    def reinitialised(self, *, d_model: int | None = None, d_k: int | None = None,
+                      seed: int | None = None, init_scale: float | None = None,
+                      n_heads: int | None = None, with_output: bool | None = None,
+                      X=None) -> "SessionState":
+        """This state with fresh seeded weights for new dimensions, seed or scale."""
+        X = self.X if X is None else X
+        d_k = self.d_k if d_k is None else d_k
+        seed = self.seed if seed is None else seed
+        init_scale = self.init_scale if init_scale is None else init_scale
+        n_heads = self.n_heads if n_heads is None else n_heads
+        with_output = (self.W_O is not None) if with_output is None else with_output
+        d_model = np.asarray(X).shape[1] if d_model is None else d_model
+        X = _resize_columns(np.asarray(X), d_model)
+        X_kv = None if self.X_kv is None else _resize_columns(self.X_kv, d_model)
+        heads, W_O = init_multihead_weights(d_model, d_k, n_heads, seed, init_scale,
+                                            with_output)
+        return replace(self, X=X, X_kv=X_kv, heads=tuple(heads), W_O=W_O, seed=seed,
+                       init_scale=init_scale)
+
+    def with_(self, **changes) -> "SessionState":
+        """A copy with ``changes`` applied (validated like a new state)."""
+        return replace(self, **changes)
+
+
+def _resize_columns(X: np.ndarray, d_model: int) -> np.ndarray:
+    if d_model < 1:
+        raise ValueError("d_model must be at least 1")
+    n, d = X.shape
+    if d_model <= d:
+        return X[:, :d_model]
+    return np.concatenate([X, np.zeros((n, d_model - d))], axis=1)
