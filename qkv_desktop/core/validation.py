@@ -10,7 +10,7 @@ def check_finite(a: np.ndarray, name: str) -> None:
     if a.size and not np.isfinite(a).all():
         bad = np.argwhere(~np.isfinite(a))[0]
         where = ", ".join(str(int(i)) for i in bad)
-        raise ValueError(f"{name} has a non-finite value {a[tuple(bad)]!r} at [{where}]")
+        raise ValueError(f"{name} has a non-finite value {float(a[tuple(bad)])} at [{where}]")
 
 
 def as_matrix(X, name: str, dtype=None) -> np.ndarray:

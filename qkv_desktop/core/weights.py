@@ -11,7 +11,7 @@ from .validation import check_finite
 __all__ = ["Weights", "init_weights", "init_head_weights"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Weights:
     """The three projections W_Q, W_K, W_V (d_model × d_k) and optional biases (d_k,).
 

@@ -7,7 +7,7 @@ made read-only so that a state can be shared safely between commands and threads
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Union
 
 import numpy as np
@@ -51,7 +51,7 @@ class Options:
             raise ValueError(f"dtype must be float64 or float32, got {self.dtype!r}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SessionState:
     """Tokens, vectors, weights and options: everything that decides the result.
 
@@ -147,8 +147,11 @@ class SessionState:
     def reinitialised(self, *, d_model: int | None = None, d_k: int | None = None,
                       seed: int | None = None, init_scale: float | None = None,
                       n_heads: int | None = None, with_output: bool | None = None,
-                      X=None) -> "SessionState":
-        """This state with fresh seeded weights for new dimensions, seed or scale."""
+                      X=None, **changes) -> "SessionState":
+        """This state with fresh seeded weights for new dimensions, seed or scale.
+
+        ``changes`` are further fields replaced at the same time (e.g. tokens).
+        """
         X = self.X if X is None else X
         d_k = self.d_k if d_k is None else d_k
         seed = self.seed if seed is None else seed
@@ -157,15 +160,43 @@ class SessionState:
         with_output = (self.W_O is not None) if with_output is None else with_output
         d_model = np.asarray(X).shape[1] if d_model is None else d_model
         X = _resize_columns(np.asarray(X), d_model)
-        X_kv = None if self.X_kv is None else _resize_columns(self.X_kv, d_model)
+        X_kv = changes.pop("X_kv", self.X_kv)
+        X_kv = None if X_kv is None else _resize_columns(np.asarray(X_kv), d_model)
         heads, W_O = init_multihead_weights(d_model, d_k, n_heads, seed, init_scale,
                                             with_output)
         return replace(self, X=X, X_kv=X_kv, heads=tuple(heads), W_O=W_O, seed=seed,
-                       init_scale=init_scale)
+                       init_scale=init_scale, **changes)
+
+    def equals(self, other: "SessionState") -> bool:
+        """Bit-exact equality of every field (``==`` on arrays would be ambiguous)."""
+        if not isinstance(other, SessionState):
+            return False
+        for f in fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if f.name == "heads":
+                if len(a) != len(b) or not all(_weights_equal(x, y) for x, y in zip(a, b)):
+                    return False
+            elif isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+                if not _bits_equal(a, b):
+                    return False
+            elif a != b:
+                return False
+        return True
 
     def with_(self, **changes) -> "SessionState":
         """A copy with ``changes`` applied (validated like a new state)."""
         return replace(self, **changes)
+
+
+def _bits_equal(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def _weights_equal(a: Weights, b: Weights) -> bool:
+    return all(_bits_equal(getattr(a, n), getattr(b, n))
+               for n in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V"))
 
 
 def _resize_columns(X: np.ndarray, d_model: int) -> np.ndarray:

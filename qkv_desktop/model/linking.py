@@ -1,0 +1,63 @@
+"""Which cells a hovered cell is made of, or feeds (pure Python).
+
+The panes ask this module what to highlight, so the rules live in one place and
+are tested without widgets. A highlight is a list of rectangles
+``(row, col, n_rows, n_cols)`` per matrix name.
+"""
+
+from __future__ import annotations
+
+__all__ = ["linked_cells", "Rect"]
+
+Rect = tuple[int, int, int, int]
+
+NM_MATRICES = ("scores", "scaled", "weights")
+
+
+def linked_cells(matrix: str, i: int, j: int, n: int, m: int, d_model: int, d_k: int,
+                 cross: bool = False) -> dict[str, list[Rect]]:
+    """Cells linked to ``matrix[i, j]`` for n queries, m keys, d_model and d_k.
+
+    In cross mode K and V rows come from the key/value sequence ``X_kv``.
+    """
+    kv_source = "X_kv" if cross else "X"
+    row = lambda r, width: (r, 0, 1, width)  # noqa: E731
+    out: dict[str, list[Rect]] = {}
+
+    def add(name: str, rect: Rect) -> None:
+        out.setdefault(name, []).append(rect)
+
+    if matrix in NM_MATRICES:
+        add("Q", row(i, d_k))
+        add("K", row(j, d_k))
+        for name in NM_MATRICES:
+            add(name, (i, j, 1, 1))
+        add("X", row(i, d_model))
+        add(kv_source, row(j, d_model))
+        add("output", row(i, d_k))
+    elif matrix == "output":
+        add("weights", row(i, m))
+        add("V", (0, 0, m, d_k))
+        add("output", row(i, d_k))
+    elif matrix == "Q":
+        add("X", row(i, d_model))
+        add("Q", row(i, d_k))
+        for name in NM_MATRICES:
+            add(name, row(i, m))
+    elif matrix in ("K", "V"):
+        add(kv_source, row(i, d_model))
+        add(matrix, row(i, d_k))
+        if matrix == "K":
+            for name in NM_MATRICES:
+                add(name, (0, i, n, 1))
+        else:
+            add("weights", (0, i, n, 1))
+            add("output", (0, 0, n, d_k))
+    elif matrix in ("X", "X_kv"):
+        add(matrix, row(i, d_model))
+        if matrix == "X":
+            add("Q", row(i, d_k))
+        if matrix == kv_source:
+            add("K", row(i, d_k))
+            add("V", row(i, d_k))
+    return out

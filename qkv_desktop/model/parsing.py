@@ -1,0 +1,120 @@
+"""Strict, locale-independent parsing of what users type or paste (pure Python).
+
+The same rules apply everywhere a number or a token name enters the app, so the
+table editor, paste and imports accept and refuse exactly the same things.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+
+import numpy as np
+
+__all__ = ["ParseError", "parse_number", "validate_token", "parse_block", "MAX_TOKEN_LENGTH"]
+
+MAX_TOKEN_LENGTH = 200
+
+# ASCII digits only: Python's float() would also take "1_0" and "١٢", which no
+# spreadsheet user means as a number here.
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+class ParseError(ValueError):
+    """Text that is not a usable value; the message says why, for the status bar."""
+
+
+def parse_number(text: str) -> tuple[float, str | None]:
+    """Parse one cell: ``(value, note)``, where ``note`` explains a rounding to 0.
+
+    Accepted: plain decimal or scientific notation with a dot ("0.5", "-1e-3", ".5"),
+    surrounding spaces ignored. Refused with a reason: empty text, words, nan, inf,
+    hexadecimal, a decimal comma ("1,5"), non-ASCII digits, values too large to be
+    finite. A value too small for a float64 (e.g. "1e-400") is stored as 0 and the
+    note says so; subnormal values are kept as they are.
+    """
+    s = text.strip()
+    if not s:
+        raise ParseError("empty cell: type a number such as 0.5 or -1e-3")
+    if len(s) > 64:
+        raise ParseError(f"not a number: the text is {len(s)} characters long")
+    low = s.lower()
+    if low.lstrip("+-") in ("nan", "inf", "infinity"):
+        raise ParseError(f"{s!r} is not allowed: only finite numbers can be used")
+    if not _NUMBER.fullmatch(s):
+        if re.fullmatch(r"[+-]?[0-9]+,[0-9]+", s):
+            raise ParseError(f"{s!r}: use a dot as the decimal separator (e.g. 1.5)")
+        if low.lstrip("+-").startswith("0x"):
+            raise ParseError(f"{s!r}: hexadecimal numbers are not accepted")
+        raise ParseError(f"{s!r} is not a number: type e.g. 0.5 or -1e-3")
+    value = float(s)
+    if not math.isfinite(value):
+        raise ParseError(f"{s!r} is too large: the largest allowed magnitude is about 1.8e308")
+    note = None
+    if value == 0.0 and re.search(r"[1-9]", s.split("e")[0].split("E")[0]):
+        note = f"{s} is smaller than the smallest float64 and was stored as 0"
+    return value, note
+
+
+def validate_token(name: str) -> str:
+    """Return ``name`` if it can be a token, else raise ``ParseError`` saying why.
+
+    Any script is fine (CJK, emoji, right-to-left); empty names, control characters
+    (newlines, tabs) and names over 200 characters are refused.
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ParseError("a token name cannot be empty")
+    if any(unicodedata.category(ch) == "Cc" for ch in name):
+        raise ParseError("a token name cannot contain control characters (newline, tab…)")
+    if len(name) > MAX_TOKEN_LENGTH:
+        raise ParseError(f"a token name can have at most {MAX_TOKEN_LENGTH} characters, "
+                         f"this one has {len(name)}")
+    return name
+
+
+def parse_block(text: str, max_cells: int) -> tuple[list[str] | None, np.ndarray]:
+    """Parse a block copied from a spreadsheet: ``(token names or None, values)``.
+
+    Rows are lines; cells are split on tabs (TSV), else on commas (CSV), else on
+    runs of spaces. If the first cell of every row is not a number, that column is
+    taken as token names. Every other cell must parse, or the whole block is refused
+    with the row and column of the first bad cell (1-based, as a spreadsheet shows).
+    """
+    lines = [ln for ln in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+             if ln.strip()]
+    if not lines:
+        raise ParseError("the clipboard holds no values to paste")
+    sep = "\t" if "\t" in text else ("," if "," in text else None)
+    rows = [ln.split(sep) if sep else ln.split() for ln in lines]
+    n_cells = sum(len(r) for r in rows)
+    if n_cells > max_cells:
+        raise ParseError(f"the paste has {n_cells:,} cells; at most {max_cells:,} are allowed")
+
+    def is_number(cell: str) -> bool:
+        try:
+            parse_number(cell)
+            return True
+        except ParseError:
+            return False
+
+    names = None
+    if all(r and not is_number(r[0]) for r in rows):
+        names = [validate_token(r[0].strip()) for r in rows]
+        rows = [r[1:] for r in rows]
+    widths = {len(r) for r in rows}
+    if len(widths) != 1:
+        raise ParseError("the pasted rows have different numbers of values "
+                         f"({', '.join(str(w) for w in sorted(widths))})")
+    width = widths.pop()
+    if width == 0 and names is None:
+        raise ParseError("the clipboard holds no values to paste")
+    values = np.empty((len(rows), width))
+    offset = 2 if names is not None else 1
+    for i, r in enumerate(rows):
+        for j, cell in enumerate(r):
+            try:
+                values[i, j] = parse_number(cell)[0]
+            except ParseError as exc:
+                raise ParseError(f"row {i + 1}, column {j + offset}: {exc}") from None
+    return names, values

@@ -1,0 +1,72 @@
+"""Colour maps shared by the live panes and the exported figures (pure NumPy).
+
+Signed matrices use a diverging map centred on 0 with symmetric levels; the
+attention weights use a sequential map fixed on [0, 1]. Keeping one definition
+here is what makes an exported figure look exactly like the pane it came from.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["DIVERGING", "SEQUENTIAL", "lut_for", "levels_for", "map_to_rgba",
+           "text_color_for", "SEQUENTIAL_MATRICES"]
+
+SEQUENTIAL_MATRICES = frozenset({"weights"})
+"""Matrices whose values are probabilities, drawn on a fixed [0, 1] scale."""
+
+
+def _interpolate(anchors: list[tuple[int, int, int]], size: int = 256) -> np.ndarray:
+    anchors = np.asarray(anchors, dtype=np.float64)
+    x = np.linspace(0, 1, len(anchors))
+    t = np.linspace(0, 1, size)
+    rgb = np.stack([np.interp(t, x, anchors[:, c]) for c in range(3)], axis=1)
+    return np.concatenate([np.round(rgb), np.full((size, 1), 255)], axis=1).astype(np.uint8)
+
+
+# Blue → white → red, after ColorBrewer RdBu (reversed so positive is red).
+DIVERGING = _interpolate([(5, 48, 97), (33, 102, 172), (67, 147, 195), (146, 197, 222),
+                          (209, 229, 240), (247, 247, 247), (253, 219, 199),
+                          (244, 165, 130), (214, 96, 77), (178, 24, 43), (103, 0, 31)])
+# Light yellow → green → dark blue, after ColorBrewer YlGnBu: 0 is pale, 1 is dark.
+SEQUENTIAL = _interpolate([(255, 255, 217), (237, 248, 177), (199, 233, 180),
+                           (127, 205, 187), (65, 182, 196), (29, 145, 192),
+                           (34, 94, 168), (37, 52, 148), (8, 29, 88)])
+
+
+def lut_for(name: str) -> np.ndarray:
+    """The lookup table (256 × RGBA uint8) for the matrix called ``name``."""
+    return SEQUENTIAL if name in SEQUENTIAL_MATRICES else DIVERGING
+
+
+def levels_for(name: str, data: np.ndarray) -> tuple[float, float]:
+    """Colour levels: [0, 1] for weights, else symmetric ±max|finite value|."""
+    if name in SEQUENTIAL_MATRICES:
+        return 0.0, 1.0
+    data = np.asarray(data)
+    finite = data[np.isfinite(data)] if data.size else data
+    m = float(np.max(np.abs(finite))) if finite.size else 0.0
+    m = m if m > 0 else 1.0
+    return -m, m
+
+
+def map_to_rgba(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float]) -> np.ndarray:
+    """RGBA uint8 colours of ``data`` (non-finite cells come out mid-grey)."""
+    data = np.asarray(data, dtype=np.float64)
+    lo, hi = levels
+    with np.errstate(invalid="ignore"):
+        t = (data - lo) / (hi - lo) if hi > lo else np.zeros_like(data)
+    idx = np.clip(np.nan_to_num(t, nan=0.5) * (len(lut) - 1), 0, len(lut) - 1)
+    rgba = lut[np.round(idx).astype(np.intp)]
+    rgba[~np.isfinite(data)] = (160, 160, 160, 255)
+    return rgba
+
+
+def text_color_for(rgba: np.ndarray) -> np.ndarray:
+    """Black or white per cell, whichever contrasts more with the cell colour.
+
+    Uses relative luminance (ITU-R BT.709 weights); returns a bool array, True = white.
+    """
+    rgb = np.asarray(rgba, dtype=np.float64)[..., :3] / 255.0
+    lum = rgb @ np.array([0.2126, 0.7152, 0.0722])
+    return lum < 0.5

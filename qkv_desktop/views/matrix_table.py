@@ -1,0 +1,154 @@
+"""Editable tables over the model's matrices: token vectors (X, X_kv) and weights.
+
+``MatrixTableModel`` is a ``QAbstractTableModel`` that reads the current state on
+every ``data`` call and turns every ``setData`` into a model command, so the table
+never holds a copy of the numbers. Text is parsed by ``model.parsing`` (strict and
+locale-independent); refused input leaves the cell as it was and says why.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from ..model import AttentionModel
+from ..model.parsing import ParseError, parse_number
+from .colormaps import DIVERGING, levels_for, map_to_rgba, text_color_for
+
+__all__ = ["MatrixTableModel"]
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+class MatrixTableModel(QAbstractTableModel):
+    """Rows of a matrix of the session, optionally with a leading token column.
+
+    ``source`` is ``"X"`` or ``"X_kv"`` (token vectors, with a token column) or
+    ``"W_Q"``, ``"W_K"``, ``"W_V"`` (weights of the model's current head).
+    """
+
+    def __init__(self, model: AttentionModel, source: str = "X", parent=None):
+        super().__init__(parent)
+        self.model = model
+        self.source = source
+        self.has_tokens = source in ("X", "X_kv")
+        self._shape = self._matrix().shape
+        self._tint: tuple[np.ndarray, np.ndarray] | None = None
+        model.changed.connect(self._on_changed)
+        model.currentHeadChanged.connect(lambda _h: self._on_changed())
+
+    # ------------------------------------------------------------- reading
+    def _matrix(self) -> np.ndarray:
+        s = self.model.state
+        if self.has_tokens:
+            X = getattr(s, self.source)
+            return np.zeros((0, s.d_model)) if X is None else X
+        return getattr(s.heads[min(self.model.current_head, s.n_heads - 1)], self.source)
+
+    def tokens(self) -> tuple[str, ...]:
+        s = self.model.state
+        return s.tokens if self.source == "X" else s.kv_tokens
+
+    def _col_offset(self) -> int:
+        return 1 if self.has_tokens else 0
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else self._matrix().shape[0]
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else self._matrix().shape[1] + self._col_offset()
+
+    def _tints(self):
+        if self._tint is None:
+            M = self._matrix()
+            rgba = map_to_rgba(M, DIVERGING, levels_for(self.source, M))
+            self._tint = (rgba, text_color_for(rgba))
+        return self._tint
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        r, c = index.row(), index.column() - self._col_offset()
+        if c < 0:
+            if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole,
+                        Qt.ItemDataRole.ToolTipRole):
+                return self.tokens()[r]
+            return None
+        v = float(self._matrix()[r, c])
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{v:.4g}"
+        if role == Qt.ItemDataRole.EditRole:
+            return repr(v)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return repr(v)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            rgba, _ = self._tints()
+            return QBrush(QColor(*(int(x) for x in rgba[r, c])))
+        if role == Qt.ItemDataRole.ForegroundRole:
+            _, white = self._tints()
+            return QBrush(QColor(255, 255, 255) if white[r, c] else QColor(0, 0, 0))
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole):
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Vertical:
+            return str(section)
+        if self.has_tokens and section == 0:
+            return self.tr("token")
+        c = section - self._col_offset()
+        return f"d{c}" if self.has_tokens else f"k{c}"
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return (Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+                | Qt.ItemFlag.ItemIsEditable)
+
+    # ------------------------------------------------------------- writing
+    def setData(self, index: Index, value, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        """Parse ``value`` and send it to the model; refuse it with a message otherwise."""
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        r, c = index.row(), index.column() - self._col_offset()
+        try:
+            if c < 0:
+                self.model.rename_token(self.source, r, str(value))
+                return True
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                number, note = float(value), None
+                if not np.isfinite(number):
+                    raise ParseError(self.tr("only finite numbers can be used"))
+            else:
+                number, note = parse_number(str(value))
+            if self.has_tokens:
+                self.model.set_cell(self.source, r, c, number)
+            else:
+                self.model.set_weight(self.model.current_head, self.source, r, c, number)
+        except ValueError as exc:
+            self.model.message.emit(self.tr("Not applied: {0}").format(exc))
+            return False
+        if note:
+            self.model.message.emit(note)
+        return True
+
+    def value_index(self, row: int, col: int) -> QModelIndex:
+        """The index of matrix cell (row, col), skipping the token column."""
+        return self.index(row, col + self._col_offset())
+
+    # ------------------------------------------------------------ updates
+    def _on_changed(self) -> None:
+        self._tint = None
+        shape = self._matrix().shape
+        if shape != self._shape:
+            self.beginResetModel()
+            self._shape = shape
+            self.endResetModel()
+        elif shape[0] and shape[1]:
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(shape[0] - 1, shape[1] - 1 + self._col_offset()))
+            self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, shape[0] - 1)

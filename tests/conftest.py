@@ -1,0 +1,26 @@
+"""Shared test set-up: headless Qt, reproducible Hypothesis runs, an importable package.
+
+The environment variables are set before anything imports Qt, so every test (and
+every subprocess a test starts) renders offscreen with PySide6 as pyqtgraph's binding.
+The checkout is put on ``sys.path`` so the tests run without installing the package.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from hypothesis import settings  # noqa: E402
+
+# CI: the same examples on every run, no flaky deadlines, no example database.
+settings.register_profile("ci", derandomize=True, max_examples=50, deadline=None,
+                          database=None, print_blob=True)
+settings.register_profile("dev", max_examples=50, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE",
+                                     "ci" if os.environ.get("CI") else "dev"))
