@@ -103,24 +103,22 @@ def load_checkpoint(folder, progress: Progress | None = None, *,
     report = progress or (lambda done, total, message: None)
     if not folder.is_dir():
         raise CheckpointError(f"checkpoint folder {folder} does not exist")
-    safe_open = _require("safetensors").safe_open
+    safetensors = _require("safetensors")
     config = _read_config(folder / "config.json")
     total = 3 + config.n_layers
     report(0, total, "Reading the tokenizer")
-    tokenizer = _load_tokenizer(folder, config)
+    tokenizer = _load_tokenizer(folder)
     report(1, total, "Reading the tensor index")
     weights_path = _weights_path(folder)
     try:
-        with safe_open(str(weights_path), framework="numpy") as f:
+        with safetensors.safe_open(str(weights_path), framework="numpy") as f:
             names = _resolve_names(f, config, weights_path)
             report(2, total, "Checking the embeddings")
             _scan(f, names, _embedding_keys(config), weights_path)
             for layer in range(config.n_layers):
                 report(3 + layer, total, f"Checking layer {layer + 1} of {config.n_layers}")
                 _scan(f, names, _layer_keys(layer), weights_path)
-    except CheckpointError:
-        raise
-    except Exception as exc:  # safetensors raises its own error type for corrupt files
+    except (safetensors.SafetensorError, OSError) as exc:
         raise CheckpointError(f"{weights_path}: cannot read ({exc})") from exc
     report(total, total, "Ready")
     return BertCheckpoint(folder, config, tokenizer, weights_path, names,
@@ -270,14 +268,15 @@ class BertCheckpoint:
         return index
 
     def _open(self):
-        from safetensors import safe_open
+        from safetensors import SafetensorError, safe_open
         try:
             return safe_open(str(self._weights_path), framework="numpy")
-        except Exception as exc:
+        except (SafetensorError, OSError) as exc:
             raise CheckpointError(f"{self._weights_path}: cannot read ({exc})") from exc
 
     def _read(self, f, key: str, rows: slice | None = None) -> np.ndarray:
         """Tensor ``key`` (or some of its rows) as float64, its shape re-checked."""
+        from safetensors import SafetensorError
         name = self._names[key]
         try:
             info = f.get_slice(name)
@@ -286,9 +285,7 @@ class BertCheckpoint:
                 raise CheckpointError(f"{self._weights_path}: tensor {name} changed shape to "
                                       f"{shape} since the checkpoint was opened")
             data = info[:] if rows is None else info[rows]
-        except CheckpointError:
-            raise
-        except Exception as exc:  # the file was changed or removed after opening
+        except (SafetensorError, OSError) as exc:  # the file changed after opening
             raise CheckpointError(f"{self._weights_path}: cannot read {name} ({exc})") from exc
         return np.asarray(data, dtype=np.float64)
 
@@ -299,7 +296,7 @@ class BertCheckpoint:
             word = self._read_rows(f, "embeddings.word_embeddings.weight", ids)
             x = word + self._read(f, "embeddings.position_embeddings.weight", slice(0, n))
             if self._config.type_vocab_size:
-                x += self._read(f, "embeddings.token_type_embeddings.weight", slice(1, 2))
+                x += self._read(f, "embeddings.token_type_embeddings.weight", slice(0, 1))
             out = _layer_norm(x, self._read(f, "embeddings.LayerNorm.weight"),
                               self._read(f, "embeddings.LayerNorm.bias"), self._config.eps)
         out.flags.writeable = False
@@ -534,7 +531,7 @@ def _scan(f, names: dict[str, str], keys: list[str], path: Path) -> None:
 
 
 # -- tokenizer ---------------------------------------------------------------------------
-def _load_tokenizer(folder: Path, config: _Config):
+def _load_tokenizer(folder: Path):
     """``tokenizer.json`` if present, else a BERT WordPiece tokenizer built on ``vocab.txt``.
 
     Padding and truncation are switched off (all-MiniLM-L6-v2's file pads to 128), and
@@ -551,7 +548,7 @@ def _load_tokenizer(folder: Path, config: _Config):
         except Exception as exc:
             raise CheckpointError(f"{json_path}: not a valid tokenizer ({exc})") from exc
     elif vocab_path.is_file():
-        tokenizer = _wordpiece_tokenizer(tokenizers, vocab_path, options, config)
+        tokenizer = _wordpiece_tokenizer(tokenizers, vocab_path, options)
     else:
         raise CheckpointError(f"{folder} has neither tokenizer.json nor vocab.txt")
     tokenizer.no_padding()
@@ -567,7 +564,7 @@ def _load_tokenizer(folder: Path, config: _Config):
     return tokenizer
 
 
-def _wordpiece_tokenizer(tokenizers, vocab_path: Path, options: dict, config: _Config):
+def _wordpiece_tokenizer(tokenizers, vocab_path: Path, options: dict):
     """BERT's tokenizer from a vocabulary, as ``BertTokenizer`` would configure it.
 
     Lower-cases when ``tokenizer_config.json`` says ``do_lower_case``; without that

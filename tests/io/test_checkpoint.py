@@ -250,11 +250,14 @@ def test_progress_counts_up_to_its_total(tiny):
 
 
 def test_progress_can_abort_the_load(tiny):
-    def cancel(done, total, message):
-        if done == 2:
-            raise KeyboardInterrupt
+    class Cancelled(Exception):
+        pass
 
-    with pytest.raises(KeyboardInterrupt):
+    def cancel(done, total, message):
+        if done == 3:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):  # propagated as it is, not turned into a read error
         load_checkpoint(tiny[0], progress=cancel)
 
 
@@ -388,6 +391,24 @@ def test_bfloat16_tensors_are_refused_with_a_hint(tmp_path):
 def test_a_corrupt_weights_file_is_refused(tiny):
     (tiny[0] / "model.safetensors").write_bytes(b"not a safetensors file")
     refused(tiny[0], "model.safetensors: cannot read")
+
+
+def test_a_truncated_weights_file_is_refused(tiny):
+    path = tiny[0] / "model.safetensors"
+    path.write_bytes(path.read_bytes()[:-100])
+    refused(tiny[0], "model.safetensors: cannot read")
+
+
+def test_a_weights_file_changed_after_opening_is_refused_when_read(tiny, tmp_path):
+    ckpt = load_checkpoint(tiny[0])
+    smaller = {**CONFIG, "hidden_size": 6, "intermediate_size": 12}
+    write_checkpoint(tmp_path / "other", tensors=random_tensors(smaller), config=smaller)
+    (tmp_path / "other" / "model.safetensors").replace(tiny[0] / "model.safetensors")
+    with pytest.raises(CheckpointError, match="changed shape to"):
+        ckpt.layer_input(SENTENCE, 1)
+    (tiny[0] / "model.safetensors").unlink()
+    with pytest.raises(CheckpointError, match="model.safetensors: cannot read"):
+        ckpt.head_weights(0, 0)
 
 
 def test_a_corrupt_tokenizer_is_refused(tiny):
