@@ -13,10 +13,7 @@ import os
 import uuid
 from pathlib import Path
 
-from ..model.state import MAX_CELLS
-
-__all__ = ["FileFormatError", "MAX_FILE_BYTES", "read_limited", "atomic_write_bytes",
-           "check_cells"]
+__all__ = ["FileFormatError", "MAX_FILE_BYTES", "read_limited", "atomic_write_bytes"]
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 """Largest file (50 MB) the app reads; bigger files are refused before reading."""
@@ -73,13 +70,6 @@ def _reason(e: OSError) -> str:
     return e.strerror or str(e)
 
 
-def check_cells(count: int, what: str, error: type[FileFormatError], source: str) -> None:
-    """Refuse a matrix of more than ``MAX_CELLS`` cells before it is allocated."""
-    if count > MAX_CELLS:
-        raise error(source, f"{what} would have {count:,} cells, more than the "
-                            f"{MAX_CELLS:,} the app accepts")
-
-
 def atomic_write_bytes(path, data: bytes) -> None:
     """Write ``data`` to ``path`` so that the file is either the old or the new one.
 
@@ -87,9 +77,9 @@ def atomic_write_bytes(path, data: bytes) -> None:
     fsync'ed, and ``os.replace`` then swaps it in (atomic on POSIX and Windows). On
     any failure the temporary file is removed and the original file is untouched;
     the ``OSError`` propagates. A new file gets the usual permissions (0o666 minus
-    the umask), a replaced file keeps its own.
+    the umask), a replaced file keeps its own; a symlink keeps pointing at the file.
     """
-    path = Path(path)
+    path = Path(os.path.realpath(path))  # through a symlink, replace its target
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.tmp")
     try:
         mode = path.stat().st_mode & 0o7777

@@ -21,8 +21,8 @@ import numpy as np
 from numpy.lib import format as npy_format
 
 from ..core import Weights
-from ..model.state import MAX_CELLS
-from .files import FileFormatError, check_cells, read_limited
+from ..model.state import MAX_TOKENS, check_size
+from .files import FileFormatError, read_limited
 
 __all__ = ["ImportFileError", "import_vectors", "import_weights", "VECTOR_SUFFIXES",
            "WEIGHT_SUFFIXES"]
@@ -32,7 +32,6 @@ WEIGHT_SUFFIXES = (".npy", ".npz")
 _WEIGHT_KEYS = ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 _TOKEN_HEADERS = ("", "token", "tokens", "word", "words")
-_MAX_ROWS = math.isqrt(MAX_CELLS)  # n tokens make an n × n attention matrix
 
 
 class ImportFileError(FileFormatError):
@@ -45,11 +44,12 @@ def import_vectors(path) -> tuple[tuple[str, ...] | None, np.ndarray]:
     """Token names (or ``None``) and their vectors X (n × d_model, float64) from a file.
 
     ``.npy``: a 2-D array of real numbers, no token names. ``.csv`` (comma), ``.tsv`` /
-    ``.tab`` (tab), ``.txt`` (tab, comma or semicolon if the first line has one, else
-    runs of spaces): one token per line. The first line is a header when none of its
-    cells after the first is a number. The first column holds token names when any of
-    its cells below the header is not a number, or when the header's first cell is
-    empty or "token". Lines and columns in messages count from 1, as in a spreadsheet.
+    ``.tab`` (tab), ``.txt`` (tab, else semicolon, else comma if the first line has
+    one; otherwise runs of spaces): one token per line. The first line is a header when
+    none of its cells after the first is a number. The first column holds token names
+    when any of its cells below the header is not a number, or when the header's first
+    cell is empty or "token". Lines and columns in messages count from 1, as in a
+    spreadsheet.
     """
     path = Path(path)
     name = path.name
@@ -59,7 +59,7 @@ def import_vectors(path) -> tuple[tuple[str, ...] | None, np.ndarray]:
                                     "use " + ", ".join(VECTOR_SUFFIXES))
     data = read_limited(path, ImportFileError)
     if suffix == ".npy":
-        X = _npy_array(lambda: io.BytesIO(data), name, "the array", len(data),
+        X = _npy_array(lambda: io.BytesIO(data), name, "X", len(data),
                        _vector_shape_check(name))
         return None, X
     return _text_vectors(data, name, suffix)
@@ -72,13 +72,16 @@ def _vector_shape_check(name: str) -> Callable[[tuple], None]:
                                         "expected a 2-D array (tokens × d_model)")
         if 0 in shape:
             raise ImportFileError(name, f"holds an empty array of shape {shape}")
-        _check_size(shape[0], shape[1], name)
+        _check_size(name, *shape)
     return check
 
 
-def _check_size(n: int, d_model: int, name: str) -> None:
-    check_cells(n * d_model, f"X ({n} × {d_model})", ImportFileError, name)
-    check_cells(n * n, f"the {n} × {n} attention matrix", ImportFileError, name)
+def _check_size(name: str, n: int = 1, d_model: int = 1, d_k: int = 1, heads: int = 1):
+    """Refuse dimensions the app cannot hold (``check_size``) before allocating them."""
+    try:
+        check_size(n, n, d_model, d_k, heads)
+    except ValueError as e:
+        raise ImportFileError(name, str(e)) from None
 
 
 def _text_vectors(data: bytes, name: str, suffix: str):
@@ -107,7 +110,7 @@ def _text_vectors(data: bytes, name: str, suffix: str):
     if width - first < 1:
         raise ImportFileError(name, f"line {rows[0][0]} has no numbers after the token "
                                     "name")
-    _check_size(len(rows), width - first, name)
+    _check_size(name, len(rows), width - first)
     X = np.empty((len(rows), width - first))
     tokens = []
     for i, (line, cells) in enumerate(rows):
@@ -131,32 +134,36 @@ def _delimiter(text: str, suffix: str) -> str | None:
     if suffix in (".tsv", ".tab"):
         return "\t"
     first = next((line for line in text.splitlines() if line.strip()), "")
-    for d in ("\t", ",", ";"):
+    for d in ("\t", ";", ","):  # ";" before ",": "1,5" may be a decimal in such files
         if d in first:
             return d
     return None
 
 
 def _rows(text: str, delimiter: str | None, name: str):
-    """``(line number, stripped cells)`` for every non-blank line."""
+    """``(line number, stripped cells)`` for every non-blank line.
+
+    Stops as soon as there are more rows than the attention matrix allows, before the
+    rest of a long file is split into cells.
+    """
+    count = 0
+    for line_no, cells in _split(text, delimiter, name):
+        if any(cells):
+            count += 1
+            if count > MAX_TOKENS:
+                _check_size(name, count)
+            yield line_no, cells
+
+
+def _split(text: str, delimiter: str | None, name: str):
     if delimiter is None:
         for line_no, line in enumerate(text.splitlines(), 1):
-            cells = line.split()
-            if cells:
-                yield line_no, cells
-                if line_no > _MAX_ROWS:  # cheap early stop before more rows are parsed
-                    _check_size(line_no, 1, name)
+            yield line_no, line.split()
         return
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    count = 0
     try:
         for cells in reader:
-            cells = [c.strip() for c in cells]
-            if any(cells):
-                count += 1
-                if count > _MAX_ROWS:
-                    _check_size(count, 1, name)
-                yield reader.line_num, cells
+            yield reader.line_num, [c.strip() for c in cells]
     except csv.Error as e:
         raise ImportFileError(name, f"line {reader.line_num}: {e}") from None
 
@@ -210,12 +217,12 @@ def _npy_weights(data: bytes, name: str, d_model: int, d_k: int):
     def check(shape: tuple) -> None:
         if shape == (3, d_model, d_k) or (len(shape) == 4 and shape[0] >= 1
                                           and shape[1:] == (3, d_model, d_k)):
-            check_cells(math.prod(shape), "the weights", ImportFileError, name)
+            _check_size(name, 1, d_model, d_k, 1 if len(shape) == 3 else shape[0])
             return
         raise ImportFileError(name, f"holds an array of shape {shape}; expected "
                                     f"(3, {d_model}, {d_k}) (W_Q, W_K, W_V stacked, each "
                                     f"d_model × d_k) or (heads, 3, {d_model}, {d_k})")
-    stack = _npy_array(lambda: io.BytesIO(data), name, "the array", len(data), check)
+    stack = _npy_array(lambda: io.BytesIO(data), name, "stack", len(data), check)
     if stack.ndim == 3:
         return Weights(*stack)
     return [Weights(*head) for head in stack]
@@ -255,7 +262,7 @@ def _npz_weights(data: bytes, name: str, d_model: int, d_k: int):
             if shape != expected:
                 raise ImportFileError(name, f"{key} has shape {shape}, expected {expected} "
                                             f"({'heads × ' if heads else ''}{what})")
-            check_cells(math.prod(shape), key, ImportFileError, name)
+            _check_size(name, 1, d_model, d_k, heads or 1)
 
         arrays[key] = _npy_array(lambda info=info: archive.open(info), name, key,
                                  info.file_size, check)
@@ -280,9 +287,9 @@ def _npy_array(open_stream: Callable[[], IO[bytes]], name: str, what: str, size:
         with open_stream() as f:
             version = npy_format.read_magic(f)
             if version == (1, 0):
-                shape, fortran, dtype = npy_format.read_array_header_1_0(f)
+                shape, _fortran, dtype = npy_format.read_array_header_1_0(f)
             elif version == (2, 0):
-                shape, fortran, dtype = npy_format.read_array_header_2_0(f)
+                shape, _fortran, dtype = npy_format.read_array_header_2_0(f)
             else:
                 raise ImportFileError(name, f"{what}: unsupported .npy format version "
                                             f"{version[0]}.{version[1]}")

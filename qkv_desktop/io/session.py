@@ -22,11 +22,12 @@ from typing import Any, Callable
 import numpy as np
 
 from ..core import Weights
-from ..model.state import MAX_CELLS, Options, SessionState, frozen_array
+from ..model.state import Options, SessionState, check_size, frozen_array
 from .files import FileFormatError, atomic_write_bytes, read_limited
 
 __all__ = ["SessionError", "LoadedSession", "save_session", "load_session",
-           "parse_session", "session_to_json", "FORMAT", "CURRENT_VERSION", "SUFFIX"]
+           "parse_session", "session_to_json", "FORMAT", "CURRENT_VERSION", "SUFFIX",
+           "EXTRA_KEYS"]
 
 FORMAT = "qkv-desktop-session"
 CURRENT_VERSION = 2
@@ -137,6 +138,11 @@ def _to_json(value, level: int = 0) -> str:
 def _scalar(v) -> str:
     if type(v) is float and math.isfinite(v):
         return float.__repr__(v)  # exactly what json writes, without its per-call overhead
+    if isinstance(v, str):
+        try:
+            v.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate, e.g. from an undecodable file name
+            return json.dumps(v)  # \u escapes keep the file UTF-8 and read back the same
     return json.dumps(v, ensure_ascii=False, allow_nan=False)
 
 
@@ -171,6 +177,12 @@ def _parse_float(text: str):
     return x if math.isfinite(x) else _NonFinite(text)
 
 
+def _parse_int(text: str):
+    digits = len(text.lstrip("-"))
+    # beyond any float, and int() of thousands of digits is refused by Python anyway
+    return int(text) if digits <= 309 else _NonFinite(f"an integer of {digits} digits")
+
+
 def _decode_json(data: bytes, name: str):
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -185,6 +197,7 @@ def _decode_json(data: bytes, name: str):
         raise SessionError(name, "contains binary data (NUL bytes); it is not a session file")
     try:
         return json.loads(text, parse_constant=_NonFinite, parse_float=_parse_float,
+                          parse_int=_parse_int,
                           object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as e:
         hint = ("; the file looks truncated" if e.pos >= len(text.rstrip())
@@ -195,8 +208,6 @@ def _decode_json(data: bytes, name: str):
         raise SessionError(name, str(e)) from None
     except RecursionError:
         raise SessionError(name, "is nested too deeply to be a session file") from None
-    except ValueError as e:  # e.g. an integer literal with thousands of digits
-        raise SessionError(name, f"is not valid JSON: {e}") from None
 
 
 class _Invalid(Exception):
@@ -228,7 +239,7 @@ def _check_header(obj) -> int:
         raise _Invalid(f"the top level is {_describe(obj)}, expected a JSON object "
                        f'with "format": "{FORMAT}"')
     if "format" not in obj:
-        raise _Invalid(f'has no "format" field; it is not a QKV Desktop session')
+        raise _Invalid('has no "format" field; it is not a QKV Desktop session')
     if obj["format"] != FORMAT:
         raise _Invalid(f'unknown format {_describe(obj["format"])}; expected "{FORMAT}"')
     if "version" not in obj:
@@ -283,7 +294,7 @@ def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, d
     if X_kv_raw is not None:
         n_kv, d_kv = _shape(X_kv_raw, "X_kv")
         if d_kv != d_model:
-            raise _Invalid(f"X_kv rows have {d_kv} values, expected {d_model} (d_model, "
+            raise _Invalid(f"X_kv rows have {_values(d_kv)}, expected {d_model} (d_model, "
                            "the length of each X row)")
         if n_kv != len(kv_tokens):
             raise _Invalid(f"{len(kv_tokens)} kv_tokens but X_kv has {n_kv} rows; there "
@@ -298,13 +309,10 @@ def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, d
     if not heads_raw:
         raise _Invalid("heads is empty; a session needs at least one head")
 
-    m = n_kv if mode == "cross" else n
-    for count, what in ((n * d_model, "X"), (n * m, f"the {n} × {m} attention matrix"),
-                        ((n_kv or 0) * d_model, "X_kv"),
-                        (len(heads_raw) * d_model * d_k, "the weights")):
-        if count > MAX_CELLS:
-            raise _Invalid(f"{what} would have {count:,} cells, more than the "
-                           f"{MAX_CELLS:,} the app accepts")
+    try:  # before any array is built
+        check_size(n, n_kv if mode == "cross" else n, d_model, d_k, len(heads_raw), n_kv or 0)
+    except ValueError as e:
+        raise _Invalid(str(e)) from None
 
     X = _matrix(X_raw, "X", (n, d_model), ("tokens", "d_model"))
     X_kv = (None if X_kv_raw is None
@@ -368,7 +376,7 @@ def _shape(value, path: str) -> tuple[int, int]:
                 raise _Invalid(f"{path} row 0 is empty; rows need at least one value")
             cols = len(row)
         elif len(row) != cols:
-            raise _Invalid(f"{path} row {i} has {len(row)} values, expected {cols}")
+            raise _Invalid(f"{path} row {i} has {_values(len(row))}, expected {cols}")
     return len(value), cols
 
 
@@ -385,7 +393,7 @@ def _matrix(value, path: str, shape: tuple[int, int], names: tuple[str, str]) ->
             raise _Invalid(f"{path}[{i}] is {_describe(row)}, expected a row (a list of "
                            "numbers)")
         if len(row) != shape[1]:
-            raise _Invalid(f"{path} row {i} has {len(row)} values, expected {shape[1]} "
+            raise _Invalid(f"{path} row {i} has {_values(len(row))}, expected {shape[1]} "
                            f"({names[1]})")
         _fill(out, i, row, f"{path}[{i}]")
     return frozen_array(out)
@@ -396,7 +404,7 @@ def _vector(value, path: str, length: int) -> np.ndarray:
         raise _Invalid(f"{path} is {_describe(value)}, expected null or a list of "
                        f"{length} numbers")
     if len(value) != length:
-        raise _Invalid(f"{path} has {len(value)} values, expected {length} (d_k)")
+        raise _Invalid(f"{path} has {_values(len(value))}, expected {length} (d_k)")
     out = np.empty(length)
     _fill(out, slice(None), value, path)
     return frozen_array(out)
@@ -518,6 +526,10 @@ def _check_plain(value, path: str) -> None:
     elif isinstance(value, list):
         for i, v in enumerate(value):
             _check_plain(v, f"{path}[{i}]")
+
+
+def _values(count: int) -> str:
+    return "1 value" if count == 1 else f"{count} values"
 
 
 def _describe(v) -> str:

@@ -7,6 +7,7 @@ made read-only so that a state can be shared safely between commands and threads
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Union
 
@@ -15,10 +16,23 @@ import numpy as np
 from ..core import Weights, get_preset, init_multihead_weights
 from ..core.attention import divisor_for
 
-__all__ = ["Options", "SessionState", "MAX_CELLS", "frozen_array"]
+__all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "check_size", "frozen_array",
+           "head_dim_for"]
 
-MAX_CELLS = 50_000_000
-"""Largest n×m or n×d_model the app accepts; bigger inputs are refused before allocation."""
+MAX_CELLS = 4096 * 4096
+"""Largest matrix the app accepts, counted as n·m·heads for the attention matrices.
+
+The n×m matrices dominate memory: a result holds scores, scaled and weights in
+float64 (measured: about 24 bytes per n·m·heads cell), the previous result stays
+alive while the next one is computed, and the panes keep images of them. At 16.8M
+cells (one head over 4,096 tokens) that peaks near 1.5 GB, which a typical 8 GB
+laptop can spare; at the former 50M it was several GB. The same bound applies to
+every other matrix (X, Q/K/V of all heads, the weights), so no single array of a
+session exceeds 128 MB. Bigger inputs are refused before anything is allocated.
+"""
+
+MAX_TOKENS = math.isqrt(MAX_CELLS)
+"""The longest sequence one head can attend over (n × n ≤ ``MAX_CELLS``)."""
 
 Scale = Union[str, float]
 
@@ -30,6 +44,36 @@ def frozen_array(a, dtype=np.float64) -> np.ndarray:
         arr = arr.copy()
         arr.flags.writeable = False
     return arr
+
+
+def check_size(n: int, m: int, d_model: int, d_k: int, heads: int, kv: int = 0) -> None:
+    """Raise ``ValueError`` if a session of these dimensions would not fit in memory.
+
+    ``n`` queries attend over ``m`` keys (m = n in self-attention) in ``heads`` heads;
+    ``kv`` is the length of a stored key/value sequence. Python integers, so the
+    products cannot overflow however large the request.
+    """
+    if n * m * heads > MAX_CELLS:
+        raise ValueError(f"{n:,} queries × {m:,} keys × {heads} heads make {n * m * heads:,} "
+                         f"attention cells, more than the {MAX_CELLS:,} this app can hold "
+                         f"in memory")
+    biggest = max(max(n, kv) * d_model, d_model * d_k * heads, max(n, m) * d_k * heads)
+    if biggest > MAX_CELLS:
+        raise ValueError(f"{max(n, kv):,} tokens with d_model = {d_model:,}, d_k = {d_k:,} and "
+                         f"{heads} heads make a matrix of {biggest:,} cells, more than the "
+                         f"{MAX_CELLS:,} this app can hold in memory")
+
+
+def head_dim_for(d_model: int, n_heads: int, d_k: int) -> int:
+    """The d_k to use with ``n_heads`` heads: d_model / h when h divides d_model.
+
+    This is the transformer convention h·d_k = d_model, under which adding heads splits
+    the model width instead of growing the concatenated output. When h does not divide
+    d_model there is no such split, so the user's current ``d_k`` is kept.
+    """
+    if int(n_heads) != n_heads or n_heads < 1:
+        raise ValueError(f"the number of heads must be a positive integer, got {n_heads}")
+    return d_model // n_heads if d_model % n_heads == 0 else d_k
 
 
 @dataclass(frozen=True)
@@ -101,6 +145,9 @@ class SessionState:
             if self.W_O.shape != (self.n_heads * self.d_k, self.d_model):
                 raise ValueError(f"W_O must be {self.n_heads * self.d_k} × {self.d_model}, "
                                  f"got {self.W_O.shape}")
+        kv = 0 if self.X_kv is None else self.X_kv.shape[0]
+        check_size(self.n, kv if self.mode == "cross" else self.n, self.d_model, self.d_k,
+                   self.n_heads, kv)
 
     # -- shape ---------------------------------------------------------------
     @property
