@@ -12,6 +12,13 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
+# Settings, autosaves, locks and logs go to a throw-away home, never the user's.
+import tempfile  # noqa: E402
+
+_SANDBOX = Path(tempfile.mkdtemp(prefix="qkv-tests-"))
+for _var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+    os.environ[_var] = str(_SANDBOX / _var.lower())
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))

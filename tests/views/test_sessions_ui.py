@@ -1,0 +1,162 @@
+"""The File menu, the title, drag-and-drop, and crash recovery with a real killed process."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+
+from qkv_desktop.io.session import load_session, save_session
+from qkv_desktop.model import AttentionModel, SessionState
+from qkv_desktop.views.main_window import MainWindow
+from qkv_desktop.views.session_controller import SessionController
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(AttentionModel(), settings)
+    w.files.session.folder = tmp_path / "data"
+    w.files.session.folder.mkdir()
+    w.files.session.autosave_path = w.files.session.folder / "autosave.qkv.json"
+    w.files.session.lock_path = w.files.session.folder / "running.lock"
+    # Closing asks about unsaved changes; the tests' edits are meant to be thrown away.
+    qtbot.addWidget(w, before_close_func=lambda win: win.model.undo_stack.setClean())
+    return w
+
+
+def test_title_shows_file_name_and_star(window, tmp_path):
+    path = tmp_path / "lesson.qkv.json"
+    assert window.files.session.save_as(path)
+    assert window.windowTitle().startswith("lesson.qkv.json — ")
+    window.model.set_cell("X", 0, 0, 3.5)
+    assert window.windowTitle().startswith("lesson.qkv.json* — ")
+    window.model.undo_stack.undo()
+    assert "*" not in window.windowTitle()
+
+
+def test_save_open_round_trip_is_bit_exact(window, tmp_path):
+    window.model.set_cell("X", 1, 2, 1 / 3)
+    window.model.set_options(temperature=0.37)
+    path = tmp_path / "s"
+    assert window.files.session.save_as(path)
+    saved = window.model.state
+    window.files.session.new()
+    assert not window.model.state.equals(saved)
+    assert window.files.session.open(tmp_path / "s.qkv.json")
+    assert window.model.state.equals(saved)
+    assert window.files.session.recent_files()[0] == str(tmp_path / "s.qkv.json")
+
+
+def test_bad_file_leaves_session_untouched(window, tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr("qkv_desktop.views.file_actions.QMessageBox.warning",
+                        lambda *a: shown.append(a[2]))
+    window.model.set_cell("X", 0, 0, 2.0)
+    before = window.model.state
+    bad = tmp_path / "broken.qkv.json"
+    bad.write_text('{"format": "qkv-desktop-session", "version": 1, "tokens": ["a"], "X": [[1, 2')
+    assert not window.files.session.open(bad)
+    assert window.model.state is before
+    assert shown and "broken.qkv.json" in shown[0]
+
+
+def test_drop_opens_session(window, tmp_path):
+    state = SessionState.from_preset("tutorial-2")
+    path = tmp_path / "dropped.qkv.json"
+    save_session(state, path)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    assert window.model.state.equals(state)
+
+
+def test_revert_restores_saved(window, tmp_path, monkeypatch):
+    path = tmp_path / "r.qkv.json"
+    window.files.session.save_as(path)
+    saved = window.model.state
+    window.model.set_cell("X", 0, 0, 9.0)
+    monkeypatch.setattr(window.files, "ask", lambda q: True)
+    window.files.on_revert()
+    assert window.model.state.equals(saved)
+
+
+def test_autosave_writes_after_changes_stop(window, qtbot):
+    session = window.files.session
+    session._timer.setInterval(50)
+    window.model.set_cell("X", 0, 0, 7.25)
+    qtbot.waitUntil(session.autosave_path.exists, timeout=3000)
+    assert load_session(session.autosave_path).state.X[0, 0] == 7.25
+
+
+CHILD = textwrap.dedent("""
+    import sys, time
+    from qkv_desktop.app import create_window
+    app, window = create_window()
+    session = window.files.session
+    assert not session.acquire_lock()
+    window.show()
+    window.model.set_cell("X", 2, 3, 12.5)
+    window.model.rename_token("X", 0, "edited")
+    deadline = time.monotonic() + 20
+    while not session.autosave_path.exists() and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.02)
+    print("autosaved" if session.autosave_path.exists() else "timeout", flush=True)
+    time.sleep(60)
+""")
+
+
+def test_crash_recovery_after_kill_9(tmp_path, qtbot):
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "xdg"), PYTHONPATH=str(REPO),
+               QT_QPA_PLATFORM="offscreen")
+    child = subprocess.Popen([sys.executable, "-c", CHILD], env=env, cwd=REPO,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = child.stdout.readline().strip()
+        assert line == "autosaved", child.stderr.read() if child.poll() is not None else line
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(10)
+    assert child.returncode == -signal.SIGKILL
+    folder = tmp_path / "xdg" / "QKV Desktop" / "QKV Desktop"
+    assert (folder / "running.lock").exists()
+
+    model = AttentionModel()
+    controller = SessionController(model, QSettings(str(tmp_path / "s.ini"),
+                                                    QSettings.Format.IniFormat), folder)
+    questions = []
+    assert controller.offer_recovery(lambda q: questions.append(q) or True)
+    assert questions, "the user was not asked"
+    assert model.state.X[2, 3] == 12.5 and model.state.tokens[0] == "edited"
+    assert controller.modified  # restored work is unsaved work
+    model.undo_stack.undo()
+    assert model.state.equals(SessionState.from_preset("tutorial-1"))
+    controller.release_lock()
+    assert not (folder / "running.lock").exists()
+
+
+def test_clean_exit_offers_nothing(tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    model = AttentionModel()
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    first = SessionController(model, settings, folder)
+    assert not first.acquire_lock()
+    model.set_cell("X", 0, 0, 1.5)
+    first.autosave()
+    first.release_lock()
+    second = SessionController(AttentionModel(), settings, folder)
+    assert not second.offer_recovery(lambda q: pytest.fail("asked after a clean exit"))
+    np.testing.assert_array_equal(second.model.state.X, SessionState.from_preset("tutorial-1").X)
