@@ -50,8 +50,13 @@ def _load_state(args):
     if args.model:
         if not args.text:
             raise ValueError("--model needs --text \"a sentence\"")
-        from .io.checkpoint import load_checkpoint
-        return load_checkpoint(args.model).session_state(args.text, args.layer, args.head)
+        from pathlib import Path
+        from .io.checkpoint import BUNDLED_MINILM_NAME, find_bundled_minilm, load_checkpoint
+        bundled = find_bundled_minilm()
+        name = BUNDLED_MINILM_NAME if bundled and Path(args.model).resolve() == \
+            Path(bundled).resolve() else None
+        return load_checkpoint(args.model, name=name).session_state(args.text, args.layer,
+                                                                    args.head)
     from .io.session import load_session
     return load_session(args.source).state
 
@@ -61,6 +66,11 @@ def main(argv: list[str]) -> int:
     try:
         args = _parser().parse_args(argv)
         formats = tuple(f.strip().lower() for f in args.format.split(",") if f.strip())
+        from .i18n import install_translators_for_cli
+        try:  # figure titles and captions in this language
+            install_translators_for_cli(args.lang)
+        except ValueError as exc:
+            raise ValueError(f"--lang: {exc}") from None
         state = _load_state(args)
         from .io.render import render
         written = render(state, args.out, formats=formats, scale=args.scale)

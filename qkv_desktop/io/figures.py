@@ -22,31 +22,36 @@ from __future__ import annotations
 
 import math
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QLineF, QMarginsF, QPointF, QRectF, QSize, QSizeF, Qt
+from PySide6.QtCore import (QBuffer, QCoreApplication, QIODevice, QLineF, QMarginsF, QPointF,
+                            QRectF, QSize, QSizeF, Qt)
 from PySide6.QtGui import (QColor, QFont, QFontMetricsF, QGuiApplication, QImage,
                            QLinearGradient, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen)
 from PySide6.QtSvg import QSvgGenerator
 
 from ..views.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
+from .files import atomic_write_bytes
 
 __all__ = ["FORMATS", "FONT_FAMILIES", "RASTER_CELLS", "MAX_SCALE", "MAX_PIXELS",
            "FigureSpec", "FigureLayout", "DashboardLayout", "layout_figure",
            "layout_dashboard", "paint_figure", "paint_dashboard", "save_figure",
-           "save_dashboard", "figure_image", "format_for", "check_scale",
-           "check_background"]
+           "save_dashboard", "figure_image", "figure_bytes", "dashboard_bytes",
+           "encode_layout", "format_for", "check_scale", "check_background",
+           "check_png_size"]
 
 FORMATS = ("png", "svg", "pdf")
 """Image formats a figure can be saved in."""
 
-FONT_FAMILIES = ["Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
-                 "Noto Sans", "DejaVu Sans", "sans-serif"]
-"""Font preference: a CJK family first so that Chinese tokens never become boxes."""
+FONT_FAMILIES = ["Noto Sans", "Liberation Sans", "Arial", "Helvetica", "DejaVu Sans",
+                 "Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
+                 "sans-serif"]
+"""Font preference: a Latin face for numbers and formulas, then CJK faces that supply
+the glyphs it lacks, so that Chinese tokens never become boxes (Qt and SVG viewers both
+fall back glyph by glyph along this list)."""
 
 RASTER_CELLS = 128 * 128
 """Above this many cells the cell block is one embedded image instead of one rect per cell."""
@@ -57,7 +62,6 @@ MAX_SCALE = 10.0
 MAX_PIXELS = 120_000_000
 """Largest PNG (width × height in pixels) a save will allocate."""
 
-_CONTEXT = "Figures"
 
 # Geometry, in points.
 _MARGIN = 12.0
@@ -92,10 +96,6 @@ _RIGHT_MIDDLE = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _CENTER = Qt.AlignmentFlag.AlignCenter
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate(_CONTEXT, text)
-
-
 def _font(px: int, *, bold: bool = False, italic: bool = False) -> QFont:
     font = QFont(FONT_FAMILIES)
     font.setPixelSize(px)
@@ -113,7 +113,7 @@ class FigureSpec:
     Parameters
     ----------
     name : str
-        The matrix name; it picks the colour map (``"weights"`` is sequential on [0, 1]).
+        The figure's name (e.g. the file name ``"q"``).
     title : str
         Shown above the heatmap.
     data : array (n, m)
@@ -130,6 +130,9 @@ class FigureSpec:
         Short axis captions such as "query" or "dimension" ("" for none).
     masked_label, nonfinite_label : str, optional
         Legend texts; translated defaults when omitted.
+    colormap : str, optional
+        The matrix key that picks colours and levels in ``views.colormaps``
+        (``"weights"`` is sequential on [0, 1], the rest diverging); ``name`` if omitted.
     """
 
     name: str
@@ -144,6 +147,11 @@ class FigureSpec:
     col_axis: str = ""
     masked_label: str | None = None
     nonfinite_label: str | None = None
+    colormap: str | None = None
+
+    @property
+    def cmap(self) -> str:
+        return self.colormap or self.name
 
     def __post_init__(self) -> None:
         data = np.asarray(self.data)
@@ -183,7 +191,8 @@ class FigureLayout:
     ``rgba`` holds the cell colours, ``white`` which cell numbers are printed white,
     ``values`` the printed numbers (None when the cells are too small for them).
     ``col_labels`` pairs each shown column with its text; when ``cols_rotated`` the text
-    rect is in a frame rotated by −90° around the column's top centre.
+    rect is in a frame rotated by −90° around the column's top centre. ``row_caption``
+    is drawn rotated by −90° around its origin point.
     """
 
     spec: FigureSpec
@@ -205,7 +214,7 @@ class FigureLayout:
     row_labels: list[_Text]
     col_labels: list[tuple[int, _Text]]
     cols_rotated: bool
-    row_caption: _Text | None
+    row_caption: tuple[QPointF, _Text] | None
     col_caption: _Text | None
     cbar: QRectF
     levels: tuple[float, float]
@@ -226,12 +235,19 @@ class DashboardLayout:
 # -- formatting ----------------------------------------------------------------
 
 def _auto_decimals(data: np.ndarray) -> int:
-    """Three significant digits of the largest magnitude, between 0 and 4 decimals."""
+    """Three significant digits of the largest magnitude, fewer when every value has
+    fewer (0.8 rather than 0.800); over 6 decimals ``_format`` switches to 1e−09 style."""
     finite = data[np.isfinite(data)]
     m = float(np.max(np.abs(finite))) if finite.size else 0.0
     if m == 0:
-        return 2
-    return int(np.clip(2 - math.floor(math.log10(m)), 0, 4))
+        return 1
+    decimals = int(np.clip(2 - math.floor(math.log10(m)), 0, 7))
+    if decimals > 6:
+        return decimals
+    rounded = np.round(finite, decimals)
+    while decimals > 1 and np.array_equal(np.round(finite, decimals - 1), rounded):
+        decimals -= 1
+    return decimals
 
 
 def _format(value: float, decimals: int) -> str:
@@ -240,6 +256,8 @@ def _format(value: float, decimals: int) -> str:
         return "NaN"
     if math.isinf(value):
         return "∞" if value > 0 else "−∞"
+    if abs(value) >= 1e6 or decimals > 6:  # keep labels short: 1.2e+07, 3e-08
+        return f"{value:.3g}".replace("-", "−")
     text = f"{value:.{decimals}f}"
     if text.startswith("-") and float(text) == 0:
         text = text[1:]
@@ -248,7 +266,7 @@ def _format(value: float, decimals: int) -> str:
 
 def _nice_ticks(lo: float, hi: float) -> tuple[list[float], int]:
     """About five round tick values within [lo, hi] and the decimals to print them."""
-    raw = (hi - lo) / 4
+    raw = hi / 4 - lo / 4  # not (hi - lo) / 4, which overflows near the float maximum
     base = 10.0 ** math.floor(math.log10(raw))
     factor = next(c for c in (1.0, 2.0, 2.5, 5.0, 10.0) if c * base >= raw * (1 - 1e-9))
     step = factor * base
@@ -305,8 +323,9 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
 
     masked = spec.masked if spec.masked is not None else np.zeros(data.shape, bool)
     nonfinite = ~np.isfinite(data) & ~masked
-    levels = levels_for(spec.name, data)
-    rgba = map_to_rgba(data, lut_for(spec.name), levels)
+    levels = levels_for(spec.cmap, data)
+    # ±inf as NaN: same grey, without overflow warnings from the colour lookup.
+    rgba = map_to_rgba(np.where(np.isfinite(data), data, np.nan), lut_for(spec.cmap), levels)
     rgba[masked] = _rgba(_MASKED_FILL)
     if raster:
         rgba[nonfinite] = _rgba(_NONFINITE)
@@ -349,18 +368,21 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
 
     legend_items = []
     if masked.any():
-        legend_items.append(("masked", spec.masked_label or _tr("masked")))
+        legend_items.append(("masked", spec.masked_label
+                             or QCoreApplication.translate("Figures", "masked")))
     if nonfinite.any():
-        legend_items.append(("nonfinite", spec.nonfinite_label or _tr("non-finite")))
+        legend_items.append(("nonfinite", spec.nonfinite_label
+                             or QCoreApplication.translate("Figures", "non-finite")))
     legend_w = sum(14 + cfm.horizontalAdvance(t) + 14 for _, t in legend_items) - 14
 
     # Horizontal placement; the content is centred under a title wider than itself.
+    # The grid starts on whole points so that cell edges fall on pixel edges in PNGs.
     row_cap_w = (cap_h + 2) if spec.row_axis else 0.0
-    x_grid = _MARGIN + row_cap_w + row_label_w + _LABEL_PAD
+    x_grid = math.ceil(_MARGIN + row_cap_w + row_label_w + _LABEL_PAD)
     x_cbar = x_grid + grid_w + _CBAR_GAP
     content_w = max(x_cbar + _CBAR_W + _TICK_LEN + 3 + tick_w, x_grid + legend_w) + _MARGIN
     width = max(content_w, title_w + 2 * _MARGIN)
-    dx = (width - content_w) / 2
+    dx = round((width - content_w) / 2)
     x_grid, x_cbar = x_grid + dx, x_cbar + dx
 
     # Vertical placement.
@@ -371,7 +393,7 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
     if spec.col_axis:
         col_caption = _Text(QRectF(x_grid, y, grid_w, cap_h), spec.col_axis, _CENTER)
         y += cap_h + 1
-    y_grid = y + col_label_h + _LABEL_PAD
+    y_grid = math.ceil(y + col_label_h + _LABEL_PAD)
     grid = QRectF(x_grid, y_grid, grid_w, grid_h)
     cbar = QRectF(x_cbar, y_grid, _CBAR_W, max(grid_h, _CBAR_MIN_H))
 
@@ -387,8 +409,9 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
                                        y_grid - _LABEL_PAD - line_h, w, line_h), t, _CENTER))
                       for c, t in col_texts.items()]
     row_caption = None
-    if spec.row_axis:  # drawn rotated: rect in a frame turned −90° at the grid's bottom
-        row_caption = _Text(QRectF(0, 0, grid_h, cap_h), spec.row_axis, _CENTER)
+    if spec.row_axis:
+        origin = QPointF(x_grid - _LABEL_PAD - row_label_w - 2 - cap_h, grid.bottom())
+        row_caption = (origin, _Text(QRectF(0, 0, grid_h, cap_h), spec.row_axis, _CENTER))
 
     ticks = []
     for value, text in zip(tick_values, tick_texts):
@@ -414,33 +437,34 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
 
 def layout_dashboard(specs: Sequence[FigureSpec], title: str = "",
                      columns: int = 4) -> DashboardLayout:
-    """Lay ``specs`` out row by row, ``columns`` per row, each centred in its column."""
+    """Lay ``specs`` out ``columns`` to a row, each row packed and centred on its own.
+
+    Packing rows separately (rather than aligning columns to the widest figure) keeps a
+    wide X (n×d_model) from leaving holes under the narrower n×n panes.
+    """
     if not specs:
         raise ValueError("a dashboard needs at least one figure")
     if columns < 1:
         raise ValueError(f"columns must be at least 1, got {columns}")
     layouts = [layout_figure(s) for s in specs]
     rows = [layouts[i:i + columns] for i in range(0, len(layouts), columns)]
-    col_w = [max(r[c].width for r in rows if c < len(r)) for c in range(min(columns, len(layouts)))]
-    row_h = [max(f.height for f in r) for r in rows]
-    grid_w = sum(col_w) + _SPACING * (len(col_w) - 1)
+    row_w = [sum(f.width for f in row) + _SPACING * (len(row) - 1) for row in rows]
+    width = max(row_w) + 2 * _MARGIN
 
     head = None
     y = _MARGIN
-    width = grid_w + 2 * _MARGIN
     if title:
         fm = QFontMetricsF(_font(_DASHBOARD_TITLE_PX, bold=True))
         width = max(width, fm.horizontalAdvance(title) + 2 * _MARGIN)
         head = _Text(QRectF(0, y, width, fm.height()), title, _CENTER)
-        y += fm.height() + 8
-    x0 = (width - grid_w) / 2
-    placed = []
-    for r, row in enumerate(rows):
-        x = x0
-        for c, fig in enumerate(row):
-            placed.append((QPointF(x + (col_w[c] - fig.width) / 2, y), fig))
-            x += col_w[c] + _SPACING
-        y += row_h[r] + _SPACING
+        y = math.ceil(y + fm.height() + 8)
+    placed = []  # at whole points, like each figure's grid, for crisp PNG cell edges
+    for row, w in zip(rows, row_w):
+        x = round((width - w) / 2)
+        for fig in row:
+            placed.append((QPointF(x, y), fig))
+            x += fig.width + _SPACING
+        y += max(f.height for f in row) + _SPACING
     height = y - _SPACING + _MARGIN
     return DashboardLayout(math.ceil(width), math.ceil(height), head, placed)
 
@@ -452,21 +476,19 @@ def _draw_text(painter: QPainter, item: _Text) -> None:
 
 
 def _hatch_lines(rect: QRectF, step: float) -> list[QLineF]:
-    """45° lines (bottom-left to top-right) clipped to ``rect`` by hand.
+    """45° lines x + y = k·step clipped to ``rect`` by hand.
 
-    Clipping analytically instead of with a clip path keeps SVG and PDF output simple
+    A phase shared by all rects lets the hatching of neighbouring masked cells line up;
+    clipping analytically instead of with a clip path keeps SVG and PDF output simple
     and identical across renderers.
     """
-    x0, y0, w, h = rect.x(), rect.y(), rect.width(), rect.height()
+    x0, y0, x1, y1 = rect.left(), rect.top(), rect.right(), rect.bottom()
     lines = []
-    k = step / 2
-    while k < w + h:
-        # the line x + (y1 - y) = x0 + k, i.e. points (x0 + t, y0 + h - (k - t))
-        t_start, t_end = max(0.0, k - h), min(w, k)
-        if t_end > t_start:
-            lines.append(QLineF(x0 + t_start, y0 + h - (k - t_start),
-                                x0 + t_end, y0 + h - (k - t_end)))
-        k += step
+    for k in range(math.floor((x0 + y0) / step) + 1, math.ceil((x1 + y1) / step)):
+        c = k * step
+        xa, xb = max(x0, c - y1), min(x1, c - y0)
+        if xb > xa:
+            lines.append(QLineF(xa, c - xa, xb, c - xb))
     return lines
 
 
@@ -497,12 +519,14 @@ def _paint_cells(painter: QPainter, lay: FigureLayout) -> None:
     hatch_pen.setCapStyle(Qt.PenCapStyle.FlatCap)
     border_pen = QPen(_NONFINITE, 2.0)
     border_pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
-    for r, c in zip(*np.nonzero(lay.masked)):
+    hatches = [line for r, c in zip(*np.nonzero(lay.masked))
+               for line in _hatch_lines(rects[r][c], _HATCH_STEP)]
+    if hatches:
         painter.setPen(hatch_pen)
-        painter.drawLines(_hatch_lines(rects[r][c], _HATCH_STEP))
+        painter.drawLines(hatches)
     painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.setPen(border_pen)
     for r, c in zip(*np.nonzero(lay.nonfinite)):
-        painter.setPen(border_pen)
         painter.drawRect(rects[r][c].adjusted(1, 1, -1, -1))
 
     if lay.values is not None:
@@ -517,7 +541,7 @@ def _paint_cells(painter: QPainter, lay: FigureLayout) -> None:
 
 
 def _paint_colorbar(painter: QPainter, lay: FigureLayout) -> None:
-    bar, lut = lay.cbar, lut_for(lay.spec.name)
+    bar, lut = lay.cbar, lut_for(lay.spec.cmap)
     gradient = QLinearGradient(bar.bottomLeft(), bar.topLeft())
     for i in range(0, len(lut), 8):
         gradient.setColorAt(i / (len(lut) - 1), QColor(*(int(v) for v in lut[i])))
@@ -536,10 +560,13 @@ def _paint_colorbar(painter: QPainter, lay: FigureLayout) -> None:
 def _paint_legend(painter: QPainter, lay: FigureLayout) -> None:
     painter.setFont(_font(_CAPTION_PX, italic=True))
     for kind, swatch, text in lay.legend:
-        if kind == "masked":
+        if kind == "masked":  # hatched like the cells, which the raster block is not
             painter.fillRect(swatch, _MASKED_FILL)
-            painter.setPen(QPen(_HATCH, 0.7))
-            painter.drawLines(_hatch_lines(swatch, _HATCH_STEP))
+            if not lay.raster:
+                painter.setPen(QPen(_HATCH, 0.7))
+                painter.drawLines(_hatch_lines(swatch, _HATCH_STEP))
+        elif lay.raster:
+            painter.fillRect(swatch, _NONFINITE)
         else:
             painter.fillRect(swatch, QColor(160, 160, 160))
             painter.setPen(QPen(_NONFINITE, 2.0))
@@ -587,13 +614,11 @@ def paint_figure(painter: QPainter, lay: FigureLayout) -> None:
     if lay.col_caption is not None:
         _draw_text(painter, lay.col_caption)
     if lay.row_caption is not None:
+        origin, caption = lay.row_caption
         painter.save()
-        painter.translate(_MARGIN + (lay.grid.x() - _MARGIN) * 0,
-                          lay.grid.bottom())
-        painter.translate(lay.row_labels[0].rect.x() - lay.row_caption.rect.height() - 2
-                          - _MARGIN, 0)
+        painter.translate(origin)
         painter.rotate(-90)
-        _draw_text(painter, lay.row_caption)
+        _draw_text(painter, caption)
         painter.restore()
 
     _paint_colorbar(painter, lay)
@@ -622,7 +647,8 @@ def format_for(path: str | os.PathLike, fmt: str | None = None) -> str:
     """The image format for ``path``: ``fmt`` if given, else its extension."""
     name = fmt if fmt is not None else Path(path).suffix.lstrip(".")
     if not isinstance(name, str) or name.lower() not in FORMATS:
-        raise ValueError(f"unsupported image format {name!r} for {os.fspath(path)!r}; "
+        where = f" for {os.fspath(path)!r}" if os.fspath(path) else ""
+        raise ValueError(f"unsupported image format {name!r}{where}; "
                          f"choose one of: {', '.join(FORMATS)}")
     return name.lower()
 
@@ -645,7 +671,9 @@ def check_background(background: str) -> str:
     return background
 
 
-def _png_size(width: float, height: float, scale: float) -> QSize:
+def check_png_size(width: float, height: float, scale: float) -> QSize:
+    """The pixel size of a ``width`` × ``height`` pt PNG at ``scale``; ``ValueError``
+    when it is over ``MAX_PIXELS`` or 32767 px a side."""
     w, h = math.ceil(width * scale), math.ceil(height * scale)
     if w > 32767 or h > 32767 or w * h > MAX_PIXELS:
         raise ValueError(f"a {w}×{h} px image is too large; lower the scale "
@@ -655,7 +683,7 @@ def _png_size(width: float, height: float, scale: float) -> QSize:
 
 def _image(width: float, height: float, paint: Callable[[QPainter], None], scale: float,
            background: str) -> QImage:
-    size = _png_size(width, height, scale)
+    size = check_png_size(width, height, scale)
     image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
     image.fill(QColor(255, 255, 255) if background == "white" else Qt.GlobalColor.transparent)
     dots_per_metre = round(72 * scale / 0.0254)  # 1 unit = 1 pt: prints at its PDF size
@@ -668,53 +696,69 @@ def _image(width: float, height: float, paint: Callable[[QPainter], None], scale
     return image
 
 
-def _begin(painter: QPainter, device, path: Path) -> None:
-    if not painter.begin(device):
-        raise OSError(f"cannot write {os.fspath(path)!r}")
-
-
-def _write(path: Path, fmt: str, width: float, height: float,
-           paint: Callable[[QPainter], None], scale: float, background: str,
-           title: str) -> Path:
-    """Render ``paint`` into ``path`` via a temporary file and an atomic rename."""
+def _encode(fmt: str, width: float, height: float, paint: Callable[[QPainter], None],
+            scale: float, background: str, title: str) -> bytes:
+    """The file bytes of ``paint`` drawn on a ``width`` × ``height`` pt page."""
     if fmt == "png":
         image = _image(width, height, paint, scale, background)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    try:
-        if fmt == "png":
-            if not image.save(tmp_name, "PNG"):
-                raise OSError(f"cannot write {os.fspath(path)!r}")
-        else:
-            painter = QPainter()
-            if fmt == "svg":
-                device = QSvgGenerator()
-                device.setFileName(tmp_name)
-                device.setSize(QSize(math.ceil(width), math.ceil(height)))
-                device.setViewBox(QRectF(0, 0, width, height))
-                device.setResolution(72)
-                device.setTitle(title)
-                device.setDescription("QKV Desktop")
-            else:
-                device = QPdfWriter(tmp_name)
-                device.setResolution(72)
-                device.setTitle(title)
-                device.setCreator("QKV Desktop")
-                device.setPageLayout(QPageLayout(
-                    QPageSize(QSizeF(width, height), QPageSize.Unit.Point, "",
-                              QPageSize.SizeMatchPolicy.ExactMatch),
-                    QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
-            _begin(painter, device, path)
-            if background == "white":
-                painter.fillRect(QRectF(0, 0, width, height), QColor(255, 255, 255))
-            paint(painter)
-            painter.end()
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    return path
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not image.save(buffer, "PNG"):
+            raise OSError("the PNG encoder failed")
+        return bytes(buffer.data())
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if fmt == "svg":
+        device = QSvgGenerator()
+        device.setOutputDevice(buffer)
+        device.setSize(QSize(math.ceil(width), math.ceil(height)))
+        device.setViewBox(QRectF(0, 0, width, height))
+        device.setResolution(72)  # 1 unit = 1 pt, the size the PDF has
+        device.setTitle(title)
+        device.setDescription("QKV Desktop")
+    else:
+        device = QPdfWriter(buffer)
+        device.setResolution(72)
+        device.setTitle(title)
+        device.setCreator("QKV Desktop")
+        device.setPageLayout(QPageLayout(
+            QPageSize(QSizeF(width, height), QPageSize.Unit.Point, "",
+                      QPageSize.SizeMatchPolicy.ExactMatch),
+            QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
+    painter = QPainter()
+    if not painter.begin(device):
+        raise OSError(f"cannot start the {fmt.upper()} writer")
+    if background == "white":
+        painter.fillRect(QRectF(0, 0, width, height), QColor(255, 255, 255))
+    paint(painter)
+    painter.end()
+    buffer.close()
+    return bytes(buffer.data())
+
+
+def encode_layout(lay: FigureLayout | DashboardLayout, fmt: str, scale: float = 2.0,
+                  background: str = "white") -> bytes:
+    """A laid-out figure or dashboard encoded as ``fmt`` ("png", "svg" or "pdf")."""
+    fmt = format_for("", fmt)
+    scale, background = check_scale(scale), check_background(background)
+    if isinstance(lay, FigureLayout):
+        return _encode(fmt, lay.width, lay.height, lambda p: paint_figure(p, lay), scale,
+                       background, lay.spec.title)
+    title = lay.title.text if lay.title is not None else ""
+    return _encode(fmt, lay.width, lay.height, lambda p: paint_dashboard(p, lay), scale,
+                   background, title)
+
+
+def figure_bytes(spec: FigureSpec, fmt: str, scale: float = 2.0,
+                 background: str = "white") -> bytes:
+    """``spec``'s figure encoded as ``fmt`` ("png", "svg" or "pdf")."""
+    return encode_layout(layout_figure(spec), fmt, scale, background)
+
+
+def dashboard_bytes(specs: Sequence[FigureSpec], fmt: str, scale: float = 2.0,
+                    background: str = "white", title: str = "", columns: int = 4) -> bytes:
+    """Several figures in a grid (``columns`` per row) under one ``title``, encoded."""
+    return encode_layout(layout_dashboard(specs, title, columns), fmt, scale, background)
 
 
 def save_figure(spec: FigureSpec, path: str | os.PathLike, fmt: str | None = None,
@@ -725,11 +769,8 @@ def save_figure(spec: FigureSpec, path: str | os.PathLike, fmt: str | None = Non
     ``background`` is "white" or "transparent". The file appears atomically.
     """
     path = Path(path)
-    fmt = format_for(path, fmt)
-    scale, background = check_scale(scale), check_background(background)
-    lay = layout_figure(spec)
-    return _write(path, fmt, lay.width, lay.height, lambda p: paint_figure(p, lay), scale,
-                  background, spec.title)
+    atomic_write_bytes(path, figure_bytes(spec, format_for(path, fmt), scale, background))
+    return path
 
 
 def save_dashboard(specs: Sequence[FigureSpec], path: str | os.PathLike,
@@ -737,11 +778,9 @@ def save_dashboard(specs: Sequence[FigureSpec], path: str | os.PathLike,
                    title: str = "", columns: int = 4) -> Path:
     """Write several figures in a grid (``columns`` per row) under one ``title``."""
     path = Path(path)
-    fmt = format_for(path, fmt)
-    scale, background = check_scale(scale), check_background(background)
-    lay = layout_dashboard(specs, title, columns)
-    return _write(path, fmt, lay.width, lay.height, lambda p: paint_dashboard(p, lay), scale,
-                  background, title)
+    atomic_write_bytes(path, dashboard_bytes(specs, format_for(path, fmt), scale, background,
+                                             title, columns))
+    return path
 
 
 def figure_image(spec: FigureSpec, scale: float = 2.0, background: str = "white") -> QImage:

@@ -1,0 +1,345 @@
+"""Exported heatmap figures: one layout painted as PNG, vector SVG and vector PDF."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+from qkv_desktop.io.figures import (FigureSpec, RASTER_CELLS, check_scale, dashboard_bytes,
+                                    figure_bytes, figure_image, layout_dashboard,
+                                    layout_figure, save_dashboard, save_figure)
+from qkv_desktop.io.pane_figures import PANE_NAMES, pane_specs
+from qkv_desktop.model.compute import compute
+from qkv_desktop.model.state import Options, SessionState
+from qkv_desktop.views.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
+from tests.io.image_checks import (CHROMIUM, chromium_screenshot, image_array, pdf_streams,
+                                   picture_distance)
+
+SVG = "{http://www.w3.org/2000/svg}"
+TOKENS = ["我", "爱", "人工", "智能"]
+
+
+@pytest.fixture
+def specs(qapp):
+    return {s.name: s for s in pane_specs(compute(SessionState.from_preset("tutorial-1")))}
+
+
+@pytest.fixture
+def causal_specs(qapp):
+    state = SessionState.from_preset("tutorial-1").with_(options=Options(causal=True))
+    return {s.name: s for s in pane_specs(compute(state))}
+
+
+def svg_root(spec: FigureSpec) -> ET.Element:
+    return ET.fromstring(figure_bytes(spec, "svg"))
+
+
+def svg_rects(root: ET.Element) -> list[tuple[float, float, float, float, str]]:
+    """(x, y, w, h, fill) of every <rect>; QSvgGenerator puts the fill on the parent <g>."""
+    out = []
+    for g in root.iter(SVG + "g"):
+        for r in g.findall(SVG + "rect"):
+            out.append((float(r.get("x")), float(r.get("y")), float(r.get("width")),
+                        float(r.get("height")), (r.get("fill") or g.get("fill", "")).lower()))
+    return out
+
+
+def svg_texts(root: ET.Element) -> list[tuple[str, str]]:
+    """(text, fill colour) of every <text>."""
+    return [(t.text or "", (t.get("fill") or "").lower()) for t in root.iter(SVG + "text")]
+
+
+def hex_color(rgba) -> str:
+    return "#%02x%02x%02x" % tuple(int(v) for v in rgba[:3])
+
+
+def cell_rect(lay, r: int, c: int) -> tuple[float, float, float, float]:
+    g, s, gap = lay.grid, lay.cell, lay.gap
+    return g.x() + c * s + gap / 2, g.y() + r * s + gap / 2, s - gap, s - gap
+
+
+def assert_cell_colours(lay, pixels: np.ndarray, scale: float, atol: int = 3) -> None:
+    """Every unmasked cell has its colour near its top-left corner (away from its number)."""
+    for r, c in zip(*np.nonzero(~lay.masked)):
+        x, y, _, _ = cell_rect(lay, r, c)
+        px = pixels[int((y + 4) * scale), int((x + 4) * scale), :3].astype(int)
+        assert np.abs(px - lay.rgba[r, c, :3]).max() <= atol, (r, c, px, lay.rgba[r, c])
+
+
+# -- SVG: real vector content ----------------------------------------------------
+
+def test_svg_draws_every_cell_as_a_rect_in_its_colour(specs):
+    spec = specs["scaled"]
+    lay = layout_figure(spec)
+    rects = svg_rects(svg_root(spec))
+    expected = map_to_rgba(spec.data, lut_for("scaled"), levels_for("scaled", spec.data))
+    for r in range(4):
+        for c in range(4):
+            x, y, w, h = cell_rect(lay, r, c)
+            hits = [f for (rx, ry, rw, rh, f) in rects
+                    if math.isclose(rx, x, abs_tol=0.01) and math.isclose(ry, y, abs_tol=0.01)
+                    and math.isclose(rw, w, abs_tol=0.01) and math.isclose(rh, h, abs_tol=0.01)]
+            assert hex_color(expected[r, c]) in hits, (r, c, hits)
+
+
+def test_svg_text_is_selectable_tokens_and_values_cjk_included(specs):
+    root = svg_root(specs["weights"])
+    texts = [t for t, _ in svg_texts(root)]
+    assert root.find(f".//{SVG}image") is None, "the cells must not be a bitmap"
+    for token in TOKENS:
+        assert texts.count(token) == 2, f"{token} should label a row and a column"
+    weights = specs["weights"].data
+    assert f"{weights[0, 0]:.3f}" in texts
+    assert "weights = softmax (4×4)" in texts
+
+
+def test_svg_title_and_axis_labels_match_pane(specs):
+    texts = [t for t, _ in svg_texts(svg_root(specs["q"]))]
+    assert "Q = X·W_Q (queries) (4×4)" in texts
+    assert {"0", "1", "2", "3"} <= set(texts)  # dimension indices label the columns
+    assert {"query", "dimension"} <= set(texts)
+
+
+def test_cell_numbers_contrast_with_the_cell(specs):
+    spec = specs["x"]  # 0.9 is dark red (white text), 0.1 is pale (black text)
+    lay = layout_figure(spec)
+    np.testing.assert_array_equal(lay.white, text_color_for(lay.rgba))
+    assert lay.white[1, 1] and not lay.white[0, 1]
+    fills = {t: f for t, f in svg_texts(svg_root(spec))}
+    assert fills["0.9"] == "#ffffff"
+    assert fills["0.5"] != "#ffffff" or lay.white[0, 4]
+
+
+def test_auto_decimals_trim_trailing_zeros(specs):
+    texts = {t for t, _ in svg_texts(svg_root(specs["x"]))}
+    assert "0.8" in texts and "0.800" not in texts
+    scaled = specs["scaled"].data  # max |value| 0.028: three significant digits
+    texts = {t for t, _ in svg_texts(svg_root(specs["scaled"]))}
+    assert f"{scaled[0, 0]:.4f}".replace("-", "−") in texts  # "−0.0035", typographic minus
+
+
+def test_masked_cells_are_grey_hatched_and_without_number(causal_specs):
+    spec = causal_specs["scaled"]
+    assert spec.masked is not None and spec.masked.sum() == 6
+    lay = layout_figure(spec)
+    root = svg_root(spec)
+    texts = [t for t, _ in svg_texts(root)]
+    assert "−∞" not in texts and "masked" in texts
+    rects = svg_rects(root)
+    x, y, w, h = cell_rect(lay, 0, 3)
+    masked_fill = [f for (rx, ry, rw, rh, f) in rects
+                   if math.isclose(rx, x, abs_tol=0.01) and math.isclose(ry, y, abs_tol=0.01)]
+    assert masked_fill == ["#d9d9d9"]
+    lines = [p for p in root.iter(SVG + "polyline")]
+    inside = 0
+    for p in lines:
+        pts = [tuple(map(float, xy.split(","))) for xy in p.get("points").split()]
+        inside += all(x - 0.01 <= px <= x + w + 0.01 and y - 0.01 <= py <= y + h + 0.01
+                      for px, py in pts)
+    assert inside >= 5, "the masked cell should be hatched"
+    assert causal_specs["weights"].masked is None
+
+
+def test_nonfinite_cells_are_highlighted(qapp):
+    data = np.array([[1.0, np.nan, -2.0], [np.inf, 0.5, -np.inf]])
+    spec = FigureSpec("scores", "broken", data, ["a", "b"], ["x", "y", "z"])
+    lay = layout_figure(spec)
+    np.testing.assert_array_equal(lay.nonfinite, ~np.isfinite(data))
+    root = svg_root(spec)
+    texts = [t for t, _ in svg_texts(root)]
+    assert {"NaN", "∞", "−∞", "non-finite"} <= set(texts)
+    outlined = [r for g in root.iter(SVG + "g") if (g.get("stroke") or "").lower() == "#d60093"
+                for r in g.findall(SVG + "rect")]
+    assert len(outlined) == 4  # three cells and the legend swatch
+
+
+# -- PNG ---------------------------------------------------------------------------
+
+def test_png_size_follows_scale(specs, tmp_path):
+    spec = specs["scores"]
+    lay = layout_figure(spec)
+    for scale in (1.0, 2.0, 3.5):
+        image = figure_image(spec, scale)
+        assert (image.width(), image.height()) == (math.ceil(lay.width * scale),
+                                                  math.ceil(lay.height * scale))
+    path = save_figure(spec, tmp_path / "s.png", scale=3)
+    saved = image_array(path)
+    assert saved.shape[:2] == (math.ceil(lay.height * 3), math.ceil(lay.width * 3))
+
+
+def test_transparent_background_has_clear_margins(specs):
+    spec = specs["weights"]
+    clear = image_array(figure_image(spec, 2.0, background="transparent"))
+    white = image_array(figure_image(spec, 2.0))
+    margin = 2 * 10  # the figure margin is 12 pt
+    for border in (clear[:margin], clear[-margin:], clear[:, :margin], clear[:, -margin:]):
+        assert (border[..., 3] == 0).all()
+    assert (white[:margin, ..., :3] == 255).all() and (white[..., 3] == 255).all()
+    lay = layout_figure(spec)
+    cx, cy = int((lay.grid.x() + lay.cell / 2) * 2), int((lay.grid.y() + lay.cell / 2) * 2)
+    assert clear[cy, cx, 3] == 255, "cells stay opaque"
+
+
+def test_png_shows_the_cell_colours(specs):
+    spec = specs["x"]
+    lay = layout_figure(spec)
+    expected = map_to_rgba(spec.data, lut_for("X"), levels_for("X", spec.data))
+    np.testing.assert_array_equal(lay.rgba, expected)
+    assert_cell_colours(lay, image_array(figure_image(spec, 2.0)), 2.0, atol=1)
+
+
+# -- SVG as a browser draws it ------------------------------------------------------
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
+                                             "(apt-get install chromium)")
+def test_svg_in_chromium_looks_like_the_png(causal_specs, tmp_path):
+    spec = causal_specs["scaled"]  # CJK labels, numbers, hatching, legend, colour bar
+    lay = layout_figure(spec)
+    svg = tmp_path / "scaled.svg"
+    save_figure(spec, svg)
+    png = image_array(figure_image(spec, 2.0))
+    shot = chromium_screenshot(svg, int(lay.width), int(lay.height), 2.0, tmp_path)
+    distance = picture_distance(png, shot, block=4)
+    assert distance < 1.5, f"SVG in Chromium differs from the PNG by {distance:.2f}"
+    assert_cell_colours(lay, shot, 2.0)
+    assert_cell_colours(lay, png, 2.0)
+    # The measure notices one cell (of 16) drawn in another colour.
+    changed = spec.data.copy()
+    changed[3, 0] = -changed[3, 3]
+    other = FigureSpec(spec.name, spec.title, changed, spec.row_labels, spec.col_labels,
+                       masked=spec.masked, colormap="scaled", row_axis=spec.row_axis,
+                       col_axis=spec.col_axis)
+    assert picture_distance(png, image_array(figure_image(other, 2.0))) > 1.5
+
+
+# -- PDF -------------------------------------------------------------------------
+
+def test_pdf_is_vector_with_real_text(specs, tmp_path):
+    spec = specs["weights"]
+    lay = layout_figure(spec)
+    path = save_figure(spec, tmp_path / "w.pdf")
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF")
+    assert b"/Subtype /Image" not in data and b"/Subtype/Image" not in data
+    content = b"\n".join(pdf_streams(data))
+    assert b"BT" in content and (b"Tj" in content or b"TJ" in content), "text operators"
+    assert content.count(b" re") >= 16, "cells as rectangles"
+    box = [float(v) for v in
+           data.split(b"/MediaBox")[1].split(b"[")[1].split(b"]")[0].split()]
+    assert box[2] - box[0] == pytest.approx(lay.width, abs=0.5)
+    assert box[3] - box[1] == pytest.approx(lay.height, abs=0.5)
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) "
+                                                             "is not installed")
+def test_pdf_renders_like_the_png(specs, tmp_path):
+    spec = specs["scaled"]
+    path = save_figure(spec, tmp_path / "s.pdf")
+    subprocess.run(["pdftoppm", "-r", "144", "-png", "-singlefile", str(path),
+                    str(tmp_path / "page")], check=True, timeout=60)
+    page = image_array(tmp_path / "page.png")
+    png = image_array(figure_image(spec, 2.0))
+    distance = picture_distance(png, page, block=4)
+    assert distance < 1.5, f"the PDF differs from the PNG by {distance:.2f}"
+    assert_cell_colours(layout_figure(spec), page, 2.0)
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext is not installed")
+def test_pdf_text_can_be_extracted(specs, tmp_path):
+    import unicodedata
+    path = save_figure(specs["scores"], tmp_path / "s.pdf")
+    text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True,
+                          check=True, timeout=60).stdout
+    # Qt maps glyphs shared with Kangxi radicals (人 = ⼈) to the radical; NFKC undoes it.
+    text = unicodedata.normalize("NFKC", text)
+    for token in TOKENS:
+        assert token in text
+    assert f"{specs['scores'].data[3, 3]:.4f}" in text
+
+
+# -- large matrices -------------------------------------------------------------------
+
+def test_large_matrix_stays_small_and_legible(qapp, tmp_path):
+    n = 512
+    rng = np.random.default_rng(1)
+    spec = FigureSpec("scores", "big", rng.normal(size=(n, n)), [f"t{i}" for i in range(n)],
+                      [f"t{i}" for i in range(n)])
+    assert n * n > RASTER_CELLS
+    lay = layout_figure(spec)
+    assert lay.raster and lay.values is None
+    assert lay.row_step in (10, 20, 50) and lay.col_step in (10, 20, 50)
+    ys = sorted(t.rect.center().y() for t in lay.row_labels)
+    assert min(np.diff(ys)) >= 11, "row labels must not overlap"
+    svg = figure_bytes(spec, "svg")
+    assert len(svg) < 2_000_000 and b"<image" in svg and b"optimizeSpeed" in svg
+    image = image_array(figure_image(spec, 1.0))
+    assert image.shape[1] < 800
+
+
+def test_medium_matrix_thins_labels_to_round_steps(qapp):
+    n = 100
+    spec = FigureSpec("weights", "w", np.full((n, n), 0.01), [f"token{i}" for i in range(n)],
+                      [f"token{i}" for i in range(n)])
+    lay = layout_figure(spec)
+    assert not lay.raster and lay.values is None
+    assert lay.row_step in (2, 5, 10)
+    assert [t.text for t in lay.row_labels][:2] == ["token0", f"token{lay.row_step}"]
+    assert len(svg_rects(svg_root(spec))) >= n * n
+
+
+# -- dashboard, panes, bad input -----------------------------------------------------
+
+def test_dashboard_places_all_panes_without_overlap(specs, tmp_path):
+    ordered = [specs[name] for name in PANE_NAMES]
+    lay = layout_dashboard(ordered, "Self-attention: 我 爱 人工 智能", columns=4)
+    boxes = [(o.x(), o.y(), o.x() + f.width, o.y() + f.height) for o, f in lay.figures]
+    assert len(boxes) == 8 and len({round(b[1]) for b in boxes}) == 2
+    for i, a in enumerate(boxes):
+        assert a[0] >= 0 and a[2] <= lay.width and a[3] <= lay.height
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+    texts = [t for t, _ in svg_texts(ET.fromstring(dashboard_bytes(ordered, "svg",
+                                                                   title=lay.title.text)))]
+    # Qt writes one <text> per font run: the Latin and the CJK parts of the title.
+    assert "Self-attention: 我 爱 人工 智能" in "".join(texts)
+    assert all(s.title in "".join(texts) for s in ordered)
+    path = save_dashboard(ordered, tmp_path / "d.png", scale=1, title=lay.title.text)
+    assert image_array(path).shape[:2] == (lay.height, lay.width)
+
+
+def test_pane_specs_follow_options_heads_and_cross_mode(qapp):
+    base = SessionState.from_preset("tutorial-1")
+    specs = pane_specs(compute(base.with_(options=Options(scale=3.0, temperature=0.5))))
+    assert [s.name for s in specs] == list(PANE_NAMES)
+    scaled = specs[PANE_NAMES.index("scaled")]
+    assert scaled.title.startswith("QKᵀ / 3") and "0.5" in scaled.title
+    two = SessionState.initialised(base.tokens, base.X, d_k=4, n_heads=2)
+    second = pane_specs(compute(two), h=1)
+    np.testing.assert_array_equal(second[1].data, compute(two).head(1).Q)
+    assert "2" in second[1].title
+    cross = base.with_(mode="cross", kv_tokens=("猫", "追", "老鼠"), X_kv=np.eye(3, 8))
+    k = {s.name: s for s in pane_specs(compute(cross))}
+    assert list(k["k"].row_labels) == ["猫", "追", "老鼠"]
+    assert list(k["weights"].col_labels) == ["猫", "追", "老鼠"]
+    assert list(k["weights"].row_labels) == TOKENS
+
+
+def test_bad_input_is_refused_and_nothing_written(specs, tmp_path):
+    with pytest.raises(ValueError, match="row labels"):
+        FigureSpec("q", "t", np.zeros((2, 2)), ["a"], ["x", "y"])
+    with pytest.raises(ValueError, match="2-D"):
+        FigureSpec("q", "t", np.zeros(3), [], [])
+    with pytest.raises(ValueError, match="gif"):
+        save_figure(specs["q"], tmp_path / "q.gif")
+    for scale in (0, -1, float("nan"), float("inf"), 11, True, "2"):
+        with pytest.raises(ValueError, match="scale"):
+            save_figure(specs["q"], tmp_path / "q.png", scale=scale)
+    with pytest.raises(ValueError, match="background"):
+        save_figure(specs["q"], tmp_path / "q.png", background="black")
+    assert list(tmp_path.iterdir()) == []
+    assert check_scale(np.float32(1.5)) == 1.5
