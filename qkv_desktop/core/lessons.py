@@ -7,12 +7,14 @@ from typing import Sequence
 
 import numpy as np
 
+from .rows import for_row_chunks
 from .softmax import softmax
 
 __all__ = [
     "RowStats", "row_stats", "DotProductDemo", "dot_product_demo", "ScalingSweep",
     "scaling_sweep", "session_sweep", "asymmetry", "SoftmaxComparison",
-    "compare_softmax", "DEMO_SCORES",
+    "compare_softmax", "DEMO_SCORES", "RowUniformity", "row_uniformity", "nearly_uniform",
+    "UNIFORM_FRACTION", "CellBreakdown", "cell_breakdown", "exp_limit",
 ]
 
 DEMO_SCORES = (2.0, 1.5, 0.5, -0.5, -1.0)
@@ -111,13 +113,28 @@ def session_sweep(scores, d_ks: Sequence[int]) -> ScalingSweep:
     return ScalingSweep(d_ks, un, sc)
 
 
+_TILE = 512
+"""Side of the square tiles ``asymmetry`` compares with their mirror images."""
+
+
 def asymmetry(S) -> float:
-    """‖S − Sᵀ‖ / ‖S‖ (Frobenius): 0 for a symmetric matrix such as KKᵀ, 0 for S = 0."""
-    S = np.asarray(S, dtype=np.float64)
+    """‖S − Sᵀ‖ / ‖S‖ (Frobenius): 0 for a symmetric matrix such as KKᵀ, 0 for S = 0.
+
+    Computed in float64 tile by tile: each tile above the diagonal is compared with
+    its mirror tile (and counted twice), so no n×n difference or transpose is made.
+    """
+    S = np.asarray(S)
     if S.ndim != 2 or S.shape[0] != S.shape[1]:
         raise ValueError(f"asymmetry needs a square matrix, got shape {S.shape}")
-    norm = np.linalg.norm(S)
-    return 0.0 if norm == 0 else float(np.linalg.norm(S - S.T) / norm)
+    n = S.shape[0]
+    diff = total = 0.0
+    for a in range(0, n, _TILE):
+        rows = S[a:a + _TILE].astype(np.float64)
+        total += float(np.vdot(rows, rows))
+        for b in range(a, n, _TILE):
+            d = rows[:, b:b + _TILE] - S[b:b + _TILE, a:a + _TILE].T
+            diff += (1.0 if a == b else 2.0) * float(np.vdot(d, d))
+    return 0.0 if total == 0 else float(np.sqrt(diff) / np.sqrt(total))
 
 
 @dataclass(frozen=True)
@@ -133,3 +150,147 @@ def compare_softmax(scores, axis: int = -1) -> SoftmaxComparison:
     """Both softmax formulas on ``scores``; ``overflow`` marks the naive failures."""
     naive = softmax(scores, axis=axis, stable=False)
     return SoftmaxComparison(softmax(scores, axis=axis), naive, ~np.isfinite(naive))
+
+
+UNIFORM_FRACTION = 0.99
+_BLOCK_CELLS = 1 << 17
+"""Cells per block of rows in ``row_uniformity`` (float64 temporaries stay in cache)."""
+"""A row whose entropy exceeds this fraction of log(visible keys) counts as uniform."""
+
+
+@dataclass(frozen=True)
+class RowUniformity:
+    """How close each query's weights are to uniform over the keys it may see.
+
+    ``visible`` counts the keys not masked; ``fraction`` is entropy / log(visible)
+    (1 where a single key is visible); ``deviation`` is max |w − 1/visible| over the
+    visible keys; ``argmax`` is the most attended key.
+    """
+
+    visible: np.ndarray
+    entropy: np.ndarray
+    fraction: np.ndarray
+    deviation: np.ndarray
+    max_weight: np.ndarray
+    argmax: np.ndarray
+
+
+def row_uniformity(scaled, weights) -> RowUniformity:
+    """Per-row entropy and distance from uniform of ``weights`` (masked where ``scaled`` is −inf).
+
+    Computed in float64 from the weights themselves, so a naive softmax that broke
+    (NaN weights) gives NaN statistics rather than a plausible number. Rows are done in
+    blocks (in parallel for large matrices), so no n×m float64 temporaries are made.
+    """
+    scaled, p = np.asarray(scaled), np.asarray(weights)
+    if scaled.shape != p.shape or p.ndim != 2:
+        raise ValueError(f"scaled {scaled.shape} and weights {p.shape} must be the same 2-D shape")
+    n, m = p.shape
+    visible = np.empty(n, np.intp)
+    entropy, deviation, max_weight = np.empty(n), np.empty(n), np.empty(n)
+    argmax = np.empty(n, np.intp)
+    if m == 0:
+        zeros = np.zeros(n)
+        return RowUniformity(np.zeros(n, int), zeros, zeros + 1, zeros, zeros,
+                             zeros.astype(int))
+    step = max(1, _BLOCK_CELLS // m)
+
+    def rows(r0: int, r1: int) -> None:
+        for a in range(r0, r1, step):
+            b = min(r1, a + step)
+            pb = p[a:b].astype(np.float64)
+            visible_mask = ~np.isneginf(scaled[a:b])
+            vis = visible[a:b] = visible_mask.sum(axis=1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                plogp = np.where(pb > 0, pb * np.log(np.where(pb > 0, pb, 1.0)),
+                                 np.where(np.isnan(pb), np.nan, 0.0))
+                entropy[a:b] = -plogp.sum(axis=1)
+                uniform = 1.0 / np.maximum(vis, 1)
+                gap = np.where(visible_mask, np.abs(pb - uniform[:, None]), 0.0)
+            deviation[a:b] = gap.max(axis=1)
+            max_weight[a:b] = pb.max(axis=1)
+            argmax[a:b] = np.argmax(np.where(np.isnan(pb), -np.inf, pb), axis=1)
+
+    for_row_chunks(rows, n, n * m)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_n = np.log(visible)
+        fraction = np.where(visible > 1, entropy / np.where(visible > 1, log_n, 1.0), 1.0)
+    fraction = np.where(np.isnan(entropy), np.nan, fraction)
+    return RowUniformity(visible, entropy, fraction, deviation, max_weight, argmax)
+
+
+def nearly_uniform(u: RowUniformity, threshold: float = UNIFORM_FRACTION) -> bool:
+    """True when every row that sees two or more keys has entropy > threshold · log(visible).
+
+    Rows that see a single key are uniform by necessity and do not count; a result
+    with no such rows at all (or any NaN) is not called uniform.
+    """
+    rows = u.visible > 1
+    if not rows.any() or np.isnan(u.fraction).any():
+        return False
+    return bool((u.fraction[rows] > threshold).all())
+
+
+def exp_limit(dtype) -> float:
+    """The largest x with a finite exp(x) in ``dtype`` (709.78 for float64, 88.72 for float32)."""
+    return float(np.log(np.finfo(dtype).max))
+
+
+@dataclass(frozen=True)
+class CellBreakdown:
+    """Every number behind weight (i, j) and output row i, step by step.
+
+    ``products`` are the terms q_i[c]·k_j[c] whose sum is ``score``; ``shift`` is the
+    row maximum subtracted before exp (0 for the naive softmax); ``exps`` and
+    ``row_sum`` are exp(s − shift) of the whole row and their sum.
+    """
+
+    i: int
+    j: int
+    q: np.ndarray
+    k: np.ndarray
+    products: np.ndarray
+    score: float
+    divisor: float
+    temperature: float
+    scaled_row: np.ndarray
+    masked: bool
+    shift: float
+    exps: np.ndarray
+    row_sum: float
+    weights_row: np.ndarray
+    V: np.ndarray
+    output_row: np.ndarray
+
+    @property
+    def scaled(self) -> float:
+        return float(self.scaled_row[self.j])
+
+    @property
+    def weight(self) -> float:
+        return float(self.weights_row[self.j])
+
+
+def cell_breakdown(result, i: int, j: int, temperature: float = 1.0,
+                   stable: bool = True) -> CellBreakdown:
+    """Recompute weight (i, j) of an ``AttentionResult`` the long way, for explaining it.
+
+    ``temperature`` and ``stable`` must be the options the result was computed with
+    (the result keeps its divisor but not those). The weights and output returned are
+    the result's own, so an explanation never disagrees with the panes.
+    """
+    n, m = result.scores.shape
+    if not (0 <= i < n and 0 <= j < m):
+        raise ValueError(f"cell ({i}, {j}) is outside the {n}×{m} scores")
+    q, k = result.Q[i], result.K[j]
+    row = result.scaled[i]
+    visible = row[~np.isneginf(row)]
+    shift = float(visible.max()) if stable and visible.size else 0.0
+    if not np.isfinite(shift):
+        shift = 0.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        exps = np.exp(row.astype(np.float64) - shift)
+        row_sum = float(exps.sum())
+    return CellBreakdown(i, j, q, k, q * k, float(result.scores[i, j]), float(result.divisor),
+                         float(temperature), row, bool(np.isneginf(row[j])), shift, exps,
+                         row_sum, result.weights[i], result.V, result.output[i])

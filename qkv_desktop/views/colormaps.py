@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DIVERGING", "SEQUENTIAL", "lut_for", "levels_for", "map_to_rgba",
-           "text_color_for", "SEQUENTIAL_MATRICES"]
+__all__ = ["DIVERGING", "SEQUENTIAL", "lut_for", "levels_for", "max_abs_finite",
+           "map_to_rgba", "text_color_for", "SEQUENTIAL_MATRICES"]
 
 SEQUENTIAL_MATRICES = frozenset({"weights"})
 """Matrices whose values are probabilities, drawn on a fixed [0, 1] scale."""
@@ -43,11 +43,25 @@ def levels_for(name: str, data: np.ndarray) -> tuple[float, float]:
     """Colour levels: [0, 1] for weights, else symmetric ±max|finite value|."""
     if name in SEQUENTIAL_MATRICES:
         return 0.0, 1.0
-    data = np.asarray(data)
-    finite = data[np.isfinite(data)] if data.size else data
-    m = float(np.max(np.abs(finite))) if finite.size else 0.0
+    m = max_abs_finite(data)
     m = m if m > 0 else 1.0
     return -m, m
+
+
+def max_abs_finite(data: np.ndarray) -> float:
+    """The largest |value| among the finite cells (0 if there are none).
+
+    Two reductions and no copy when every cell is finite, which is the usual case
+    for the large matrices where a copy would cost more than the colouring.
+    """
+    data = np.asarray(data)
+    if not data.size:
+        return 0.0
+    lo, hi = float(data.min()), float(data.max())
+    if np.isfinite(lo) and np.isfinite(hi):
+        return max(-lo, hi)
+    finite = data[np.isfinite(data)]  # masked (−inf) or overflowed cells are left out
+    return float(np.max(np.abs(finite))) if finite.size else 0.0
 
 
 def map_to_rgba(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float]) -> np.ndarray:
@@ -56,7 +70,8 @@ def map_to_rgba(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float]) 
     lo, hi = levels
     with np.errstate(invalid="ignore"):
         t = (data - lo) / (hi - lo) if hi > lo else np.zeros_like(data)
-    idx = np.clip(np.nan_to_num(t, nan=0.5) * (len(lut) - 1), 0, len(lut) - 1)
+    idx = np.clip(np.nan_to_num(t, nan=0.5, posinf=1.0, neginf=0.0) * (len(lut) - 1),
+                  0, len(lut) - 1)
     rgba = lut[np.round(idx).astype(np.intp)]
     rgba[~np.isfinite(data)] = (160, 160, 160, 255)
     return rgba

@@ -1,0 +1,188 @@
+"""Live read-outs of the current head: per-query entropy and max weight, QKᵀ asymmetry.
+
+These are the numbers behind the tutorial's claims: whether attention is focused
+or flat (entropy against log n), and whether separate W_Q and W_K really make
+QKᵀ asymmetric (‖S − Sᵀ‖/‖S‖, 0 for the shared-weight KKᵀ).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QStyledItemDelegate,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from ..core.lessons import UNIFORM_FRACTION, asymmetry, nearly_uniform, row_uniformity
+from ..model import AttentionModel
+
+__all__ = ["DiagnosticsPanel", "AsymmetryBadge", "head_asymmetry", "BAR_ROLE"]
+
+BAR_ROLE = Qt.ItemDataRole.UserRole + 1
+"""Item data role holding a 0…1 fraction drawn as a bar behind the number."""
+
+
+def head_asymmetry(result, head: int) -> float | None:
+    """‖S − Sᵀ‖/‖S‖ of the head's QKᵀ, or None in cross-attention.
+
+    There the rows and columns are different sequences, so Sᵀ means nothing even
+    when the two happen to be equally long.
+    """
+    if result.state.mode == "cross":
+        return None
+    return asymmetry(result.head(head).scores)
+
+
+class _BarDelegate(QStyledItemDelegate):
+    """Paints a pale bar, as long as the cell's ``BAR_ROLE`` fraction, under the text."""
+
+    def paint(self, painter, option, index) -> None:
+        frac = index.data(BAR_ROLE)
+        if isinstance(frac, float) and np.isfinite(frac):
+            r = option.rect
+            bar = QRectF(r.left() + 1, r.top() + 3, max(0.0, min(frac, 1.0)) * (r.width() - 2),
+                         r.height() - 6)
+            painter.fillRect(bar, QColor(127, 205, 187, 150))
+        super().paint(painter, option, index)
+
+
+class AsymmetryBadge(QLabel):
+    """A status-bar read-out of the current head's QKᵀ asymmetry, always in view."""
+
+    def __init__(self, model: AttentionModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.setObjectName("asymmetryBadge")
+        self.value: float | None = None
+        model.resultChanged.connect(self.refresh)
+        model.currentHeadChanged.connect(self.refresh)
+        self.retranslate()
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        self.setToolTip(self.tr(
+            "How asymmetric the scores are: ‖S − Sᵀ‖ / ‖S‖ for S = QKᵀ. It is 0 when "
+            "W_Q = W_K (S = KKᵀ is symmetric: i attends to j exactly as j attends to i) "
+            "and grows with the difference between the two projections."))
+        self.refresh()
+
+    def refresh(self, *_args) -> None:
+        result = self.model.result
+        if result is None:
+            return
+        self.value = head_asymmetry(result, self.model.current_head)
+        if self.value is None:
+            self.setText(self.tr("QKᵀ asymmetry: n/a (cross-attention)"))
+            style = "color: #555555;"
+        elif self.value == 0:
+            self.setText(self.tr("QKᵀ symmetric: ‖S−Sᵀ‖/‖S‖ = 0"))
+            style = "color: #1d5a96; font-weight: bold;"
+        else:
+            self.setText(self.tr("QKᵀ asymmetry ‖S−Sᵀ‖/‖S‖ = {0:.3f}").format(self.value))
+            style = "color: #7a2e00;"
+        self.setStyleSheet(style + " padding: 0 6px;")
+
+
+class DiagnosticsPanel(QWidget):
+    """A table of the current head's per-query entropy, H / log n and max weight."""
+
+    COLUMNS = 5
+
+    def __init__(self, model: AttentionModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.setObjectName("diagnosticsPanel")
+        self.asymmetry_label = QLabel(objectName="diagAsymmetry")
+        self.asymmetry_label.setWordWrap(True)
+        self.summary = QLabel(objectName="diagSummary")
+        self.summary.setWordWrap(True)
+        self.table = QTableWidget(0, self.COLUMNS, objectName="diagTable")
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.setItemDelegate(_BarDelegate(self.table))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.asymmetry_label)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        self.uniformity = None
+        model.resultChanged.connect(self.refresh)
+        model.currentHeadChanged.connect(self.refresh)
+        self.retranslate()
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def retranslate(self) -> None:
+        headers = (self.tr("query"), self.tr("entropy H"), self.tr("H / log n"),
+                   self.tr("max weight"), self.tr("attends most to"))
+        tips = (self.tr("The query token (one row of the weights)."),
+                self.tr("Entropy of the row's weights in nats: 0 = all on one key, "
+                        "log n = spread evenly."),
+                self.tr("Entropy as a fraction of its largest possible value log n "
+                        "(n = keys the query may see): near 1 = nearly uniform."),
+                self.tr("The largest weight of the row: 1/n when uniform, 1 when one-hot."),
+                self.tr("The key with the largest weight."))
+        for c, (text, tip) in enumerate(zip(headers, tips)):
+            item = QTableWidgetItem(text)
+            item.setToolTip(tip)
+            self.table.setHorizontalHeaderItem(c, item)
+        self.refresh()
+
+    def refresh(self, *_args) -> None:
+        result = self.model.result
+        if result is None:
+            return
+        head = self.model.current_head
+        r = result.head(head)
+        u = row_uniformity(r.scaled, r.weights)
+        self.uniformity = u
+        self._show_asymmetry(head_asymmetry(result, head))
+        self._show_summary(u, result.state.n_heads > 1, head)
+        tokens, keys = result.state.tokens, result.state.key_tokens
+        self.table.setRowCount(len(tokens))
+        for i, token in enumerate(tokens):
+            values = [(token, None),
+                      (f"{u.entropy[i]:.4f}", None),
+                      (f"{u.fraction[i]:.1%}", float(u.fraction[i])),
+                      (f"{u.max_weight[i]:.4f}", float(u.max_weight[i])),
+                      (keys[int(u.argmax[i])] if np.isfinite(u.max_weight[i]) else "—", None)]
+            for c, (text, frac) in enumerate(values):
+                item = QTableWidgetItem(text)
+                if frac is not None:
+                    item.setData(BAR_ROLE, frac)
+                if c:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.table.setItem(i, c, item)
+
+    def _show_asymmetry(self, value: float | None) -> None:
+        if value is None:
+            text = self.tr("<b>QKᵀ asymmetry</b>: not defined in cross-attention "
+                           "(queries and keys are different sequences).")
+        else:
+            text = self.tr("<b>QKᵀ asymmetry</b> ‖S − Sᵀ‖ / ‖S‖ = <b>{0:.4f}</b>").format(value)
+            text += " — " + (self.tr("symmetric: query i attends to j exactly as j to i.")
+                             if value == 0 else
+                             self.tr("i→j and j→i differ, as separate W_Q and W_K allow."))
+        self.asymmetry_label.setText(text)
+
+    def _show_summary(self, u, multi: bool, head: int) -> None:
+        prefix = self.tr("Head {0}: ").format(head + 1) if multi else ""
+        if np.isnan(u.fraction).any():
+            text = self.tr("Some weights are NaN (the naive softmax overflowed).")
+        elif nearly_uniform(u):
+            text = self.tr("Nearly uniform: every row's entropy is above {0:.0%} of log n "
+                           "(max |w − 1/n| = {1:.4f}).").format(UNIFORM_FRACTION,
+                                                               float(u.deviation.max()))
+        else:
+            text = self.tr("Mean H / log n = {0:.1%}; mean max weight = {1:.3f}.").format(
+                float(np.mean(u.fraction)), float(np.mean(u.max_weight)))
+        self.summary.setText(prefix + text)

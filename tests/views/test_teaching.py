@@ -1,0 +1,374 @@
+"""The teaching lab in the main window: toggles, banners, explain panel, lab, docks."""
+
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+
+from qkv_desktop.core.lessons import row_stats, row_uniformity
+from qkv_desktop.model import AttentionModel, CellRef, SessionState
+from qkv_desktop.views.controls import temperature_from_slider
+from qkv_desktop.views.explain_panel import format_number
+
+
+@pytest.fixture
+def window(main_window):
+    """The module's shared main window, on tutorial-1 with the default layout."""
+    main_window.findChild(QAction, "resetLayout").trigger()
+    return main_window
+
+
+@pytest.fixture
+def window2(window):
+    """The same window on tutorial example 2 (猫 追 老鼠)."""
+    window.model.reset(SessionState.from_preset("tutorial-2"))
+    assert window.model.wait_until_idle()
+    return window
+
+
+@pytest.fixture
+def lab(qtbot):
+    """A scaling lab of its own, so its typed scores start from the default."""
+    from qkv_desktop.views.scaling_lab import ScalingLab
+    widget = ScalingLab(AttentionModel(SessionState.from_preset("tutorial-1")))
+    qtbot.addWidget(widget)
+    return widget
+
+
+def pane(w, key):
+    w.model.wait_until_idle()
+    return w.panes.panes[key].overlay.data
+
+
+def settle(w):
+    assert w.model.wait_until_idle()
+
+
+# ------------------------------------------------------------------ the toggles
+
+
+def test_teaching_causal_masks_above_the_diagonal(window):
+    window.controls.causal.setChecked(True)
+    scaled, weights = pane(window, "scaled"), pane(window, "weights")
+    upper = np.triu_indices(4, 1)
+    assert np.isneginf(scaled[upper]).all()
+    assert np.isfinite(scaled[np.tril_indices(4)]).all()
+    assert (weights[upper] == 0.0).all()
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0, rtol=1e-12)
+    assert weights[0, 0] == 1.0
+    window.controls.causal.setChecked(False)
+    assert np.isfinite(pane(window, "scaled")).all()
+
+
+def test_teaching_share_makes_scores_symmetric_and_asymmetry_zero(window2):
+    w = window2
+    t = w.teaching
+    scores = pane(w, "scores")
+    assert not np.array_equal(scores, scores.T)
+    assert t.badge.value == pytest.approx(
+        np.linalg.norm(scores - scores.T) / np.linalg.norm(scores), rel=1e-12)
+    w.controls.share.setChecked(True)
+    scores = pane(w, "scores")
+    np.testing.assert_array_equal(scores, scores.T)
+    K = pane(w, "K")
+    np.testing.assert_allclose(scores, K @ K.T, rtol=1e-12)
+    assert t.badge.value == 0.0
+    assert "symmetric" in t.badge.text()
+    assert t.symmetry.values[0] == 0.0
+    assert "<b>0.0000</b>" in t.diagnostics.asymmetry_label.text()
+    w.controls.share.setChecked(False)
+    settle(w)
+    assert t.badge.value > 0
+
+
+def test_teaching_scaling_and_temperature_divide_the_scaled_pane(window):
+    c = window.controls
+    scores = pane(window, "scores")
+    np.testing.assert_array_equal(pane(window, "scaled"), scores / np.float64(2.0))
+    c.scaling.setCurrentIndex(c.scaling.findData("none"))
+    np.testing.assert_array_equal(pane(window, "scaled"), scores)
+    c.scaling.setCurrentIndex(c.scaling.findData("custom"))
+    c.divisor.setValue(3.0)
+    np.testing.assert_allclose(pane(window, "scaled"), scores / 3.0, rtol=1e-15)
+    assert "QKᵀ / 3" in window.panes.panes["scaled"].title.text()
+    c.scaling.setCurrentIndex(c.scaling.findData("sqrt_dk"))
+    c.temperature.setValue(1000)
+    T = temperature_from_slider(1000)
+    assert T == 10.0
+    np.testing.assert_allclose(pane(window, "scaled"), scores / (2.0 * T), rtol=1e-15)
+    c.temperature.setValue(0)
+    np.testing.assert_allclose(pane(window, "scaled"), scores / (2.0 * 0.05), rtol=1e-15)
+
+
+def test_teaching_float32_keeps_the_panes_in_float32(window):
+    window.controls.float32.setChecked(True)
+    assert pane(window, "weights").dtype == np.float32
+    assert window.teaching.badge.value > 0
+
+
+# ---------------------------------------------------------- overflow lesson
+
+
+def test_teaching_naive_softmax_after_x100_overflows_and_is_explained(window2):
+    w, t = window2, window2.teaching
+    banner = t.banners.overflow
+    X = w.model.state.X.copy()
+    t.scale_inputs_action.trigger()
+    settle(w)
+    np.testing.assert_array_equal(w.model.state.X, X * 100)
+    assert np.isfinite(pane(w, "weights")).all()  # stable: the same inputs are fine
+    assert not banner.isVisibleTo(w)
+    w.controls.naive.setChecked(True)
+    weights = pane(w, "weights")
+    bad = ~np.isfinite(weights)
+    assert bad.sum() == 3 and "(naive)" in w.panes.panes["weights"].title.text()
+    assert banner.isVisibleTo(w)
+    text = banner.label.text()
+    assert "3 of 9 weights are not finite" in text and "subtract each row's maximum" in text
+    assert "709.78" in text
+    w.controls.naive.setChecked(False)
+    assert np.isfinite(pane(w, "weights")).all()
+    assert not banner.isVisibleTo(w)
+    w.model.undo_stack.undo()  # naive off
+    w.model.undo_stack.undo()  # naive on
+    w.model.undo_stack.undo()  # × 100
+    settle(w)
+    np.testing.assert_array_equal(w.model.state.X, X)
+
+
+def test_teaching_naive_banner_before_anything_breaks_offers_x100(window, qtbot):
+    w = window
+    banner = w.teaching.banners.overflow
+    w.controls.naive.setChecked(True)
+    settle(w)
+    assert banner.isVisibleTo(w) and "nothing has broken yet" in banner.label.text()
+    banner.label.linkActivated.emit("x100")
+    settle(w)
+    banner.label.linkActivated.emit("x100")  # tutorial-1 needs × 10⁴ to overflow
+    settle(w)
+    assert "14 of 16 weights are not finite" in banner.label.text()
+    banner.label.linkActivated.emit("stable")
+    settle(w)
+    assert w.model.state.options.stable and not banner.isVisibleTo(w)
+
+
+# ------------------------------------------------------------- uniform banner
+
+
+def test_teaching_uniform_banner_for_tutorial_1_only(window):
+    w = window
+    banner = w.teaching.banners.uniform
+    assert banner.isVisibleTo(w)
+    text = banner.label.text()
+    u = row_uniformity(pane(w, "scaled"), pane(w, "weights"))
+    assert u.deviation.max() < 0.004
+    assert f"within {u.deviation.max():.4f} of 1/n" in text
+    assert "diagonal is higher: here it is not" in text
+    w.model.set_init_scale(3.0)
+    settle(w)
+    assert not banner.isVisibleTo(w)
+    w.model.undo_stack.undo()
+    settle(w)
+    assert banner.isVisibleTo(w)
+    banner.label.linkActivated.emit("scale")
+    settle(w)
+    assert w.model.state.init_scale == 1.0 and not banner.isVisibleTo(w)
+
+
+# -------------------------------------------------------------- diagnostics
+
+
+def test_teaching_diagnostics_table_follows_the_result(window2):
+    w = window2
+    d = w.teaching.diagnostics
+    r = w.model.result.head(0)
+    u = row_uniformity(r.scaled, r.weights)
+    assert d.table.rowCount() == 3
+    for i in range(3):
+        assert d.table.item(i, 0).text() == w.model.state.tokens[i]
+        assert d.table.item(i, 1).text() == f"{u.entropy[i]:.4f}"
+        assert d.table.item(i, 2).text() == f"{u.fraction[i]:.1%}"
+        assert d.table.item(i, 3).text() == f"{r.weights[i].max():.4f}"
+    w.controls.causal.setChecked(True)
+    settle(w)
+    assert d.table.item(0, 2).text() == "100.0%" and d.table.item(0, 3).text() == "1.0000"
+
+
+# ------------------------------------------------------------- explain panel
+
+
+def test_teaching_explain_panel_hint_then_numbers_of_the_pinned_cell(window2):
+    w = window2
+    panel = w.teaching.explain
+    assert "Click a cell of the <b>weights</b> pane" in panel.html()
+    w.model.set_selection(CellRef("weights", 1, 0, 0))
+    r = w.model.result.head(0)
+    html = panel.html()
+    assert "w[追 → 猫]" in html
+    q, k = r.Q[1], r.K[0]
+    for c in range(3):  # every product of the dot product, d_k = 3
+        assert f"{format_number(q[c]).lstrip('−')}" in html
+        assert f"{format_number(k[c]).lstrip('−')}" in html
+    assert format_number(r.scores[1, 0]) == "0.0123"  # demo 2's printed QKᵀ[追, 猫]
+    assert "<span class='res'>0.0123</span>" in html
+    assert f"√3 = {format_number(math.sqrt(3))}" in html
+    assert f"<span class='res'>{format_number(r.scaled[1, 0])}</span>" in html
+    row = r.scaled[1]
+    assert f"max<sub>j</sub> s[追, j] = {format_number(row.max())}" in html
+    total = np.exp(row - row.max()).sum()
+    assert f"<span class='res'>{format_number(total)}</span>" in html
+    assert f"<span class='res'>{format_number(r.weights[1, 0])}</span>" in html
+    for v in r.output[1]:
+        assert format_number(v) in html
+    assert panel.browser.toPlainText().count("4 · Output") == 1
+
+
+def test_teaching_explain_panel_masked_cell_and_long_sums(window, qtbot):
+    w = window
+    panel = w.teaching.explain
+    w.controls.causal.setChecked(True)
+    settle(w)
+    w.model.set_selection(CellRef("scaled", 0, 2, 0))
+    html = panel.html()
+    assert "Causal mask" in html and "exp(−∞) = <span class='res'>0</span>" in html
+    assert "weight exactly 0" in html
+    w.model.set_d_k(64)
+    settle(w)
+    w.model.set_selection(CellRef("weights", 3, 1, 0))
+    html = panel.html()
+    assert "…" in html and "64 products" in html
+    w.model.set_selection(CellRef("X", 0, 0, 0))
+    assert "this panel explains the attention cells" in panel.html()
+
+
+def test_format_number_for_teaching_text():
+    assert format_number(0.24901) == "0.2490"
+    assert format_number(-0.0054) == "−0.0054"
+    assert format_number(6.8e-4) == "6.800×10<sup>−4</sup>"
+    assert format_number(float("inf")) == "∞" and format_number(float("nan")) == "NaN"
+    assert format_number(0.0) == "0"
+
+
+# ---------------------------------------------------------------- the lab
+
+
+def test_teaching_lab_default_bars_are_the_tutorials_table(lab):
+    bars = lab.score_bars
+    expected = [[0.5098, 0.3092, 0.1138, 0.0418, 0.0254],
+                [0.3622, 0.2821, 0.1711, 0.1038, 0.0808],
+                [0.2388, 0.2243, 0.198, 0.1747, 0.1641]]
+    assert [np.round(b, 4).tolist() for b in bars.bars] == expected
+    table = bars.table.text()
+    for row in expected:
+        for v in row:
+            assert f"{v:.4f}" in table
+
+
+def test_teaching_lab_refuses_bad_scores_and_keeps_the_last_plot(lab):
+    bars = lab.score_bars
+    before = [b.copy() for b in bars.bars]
+    for text, message in (("2, 1.5, abc", "score 3: 'abc' is not a number"),
+                          ("2, 1.5; 0", "score 2: '1.5; 0' is not a number"),
+                          ("2", "at least two scores"),
+                          ("2, nan", "only finite numbers"), ("2,, 1", "score 2: empty")):
+        bars.edit.setText(text)
+        assert not bars.error.isHidden()
+        assert message in bars.error.text()
+        assert all(np.array_equal(a, b) for a, b in zip(before, bars.bars))
+    bars.edit.setText("10, 0")
+    assert bars.error.isHidden()
+    assert bars.bars[0][0] == pytest.approx(1 / (1 + math.exp(-10)))
+
+
+def test_teaching_lab_sweeps(window, qtbot):
+    w = window
+    lab = w.teaching.lab
+    sweep = lab.random_sweep
+    assert sweep.d_k[0] == 1 and sweep.d_k[-1] == 512
+    assert sweep.unscaled["max_weight"][-1] > 0.9 > 0.5 > sweep.scaled["max_weight"][-1]
+    curve = lab.random_plots.curves[("entropy", "scaled")]
+    np.testing.assert_array_equal(curve.getData()[1], sweep.scaled["entropy"])
+    lab.n_keys.setValue(16)
+    assert lab.random_sweep.unscaled["entropy"][0] != sweep.unscaled["entropy"][0]
+    assert w.findChild(QAction, "showScalingLab").shortcut() == QKeySequence("Ctrl+L")
+    w.teaching.lab_action.trigger()
+    qtbot.waitExposed(lab)
+    lab.tabs.setCurrentIndex(1)
+    first = lab.session_sweep
+    assert first is not None and "4×4" in lab.session_info.text()
+    w.model.set_init_scale(2.0)  # the session view follows the model
+    settle(w)
+    assert lab.session_sweep is not first
+    scores = w.model.result.head(0).scores
+    assert lab.session_sweep.unscaled["max_weight"][0] == pytest.approx(
+        row_stats(scores).max_weight.mean(), rel=1e-12)
+    lab.close()
+
+
+# ---------------------------------------------------------------- the window
+
+
+def test_teaching_docks_are_tabbed_under_the_editor_and_toggle_from_view(window):
+    w = window
+    docks = w.teaching.docks
+    assert set(w.tabifiedDockWidgets(docks["explain"])) == {docks["diagnostics"],
+                                                             docks["symmetry"]}
+    view = [a.text() for a in w.view_menu.actions()]
+    for dock in docks.values():
+        assert dock.toggleViewAction() in w.view_menu.actions()
+        assert w.dockWidgetArea(dock) == Qt.DockWidgetArea.LeftDockWidgetArea
+    assert "&Scaling lab…" in view
+    docks["symmetry"].toggleViewAction().trigger()
+    assert docks["symmetry"].isHidden()
+    w.findChild(QAction, "resetLayout").trigger()
+    assert not docks["symmetry"].isHidden()
+    assert any(a.text() == "&Lab" for a in w.menuBar().actions())
+
+
+def test_teaching_symmetry_view_shows_qk_and_kk(window2):
+    t = window2.teaching
+    qk, kk = t.symmetry.qk.data, t.symmetry.kk.data
+    np.testing.assert_allclose(kk, kk.T)
+    assert kk[0, 1] == pytest.approx(0.4382, abs=5e-5)  # demo 2's printed KKᵀ
+    assert qk[1, 2] == pytest.approx(0.8972, abs=5e-5)
+    assert t.symmetry.values[0] > 0.5 and t.symmetry.values[1] == 0.0
+
+
+def test_teaching_views_survive_every_mode(qtbot):
+    """Cross-attention, heads, float32, causal, naive, shrinking: no view may raise."""
+    from qkv_desktop.views.diagnostics import AsymmetryBadge, DiagnosticsPanel
+    from qkv_desktop.views.explain_panel import ExplainPanel
+    from qkv_desktop.views.lesson_banners import LessonBanners
+    from qkv_desktop.views.symmetry_view import SymmetryView
+
+    model = AttentionModel(SessionState.from_preset("random-small"))
+    explain, diag, sym = ExplainPanel(model), DiagnosticsPanel(model), SymmetryView(model)
+    banners, badge = LessonBanners(model), AsymmetryBadge(model)
+    for widget in (explain, diag, sym, banners, badge):
+        qtbot.addWidget(widget)
+    steps = [lambda: model.set_mode("cross"), lambda: model.set_heads(2),
+             lambda: model.set_current_head(1), lambda: model.set_options(dtype="float32"),
+             lambda: model.set_mode("self"), lambda: model.set_options(causal=True),
+             lambda: model.set_options(stable=False), lambda: model.scale_inputs(100),
+             lambda: model.delete_tokens("X", [3, 4])]
+    for step in steps:
+        step()
+        model.wait_until_idle()
+        result = model.result
+        n, m = result.head(model.current_head).scores.shape
+        for ref in (CellRef("weights", n - 1, m - 1, model.current_head),
+                    CellRef("scaled", 0, m - 1, model.current_head),
+                    CellRef("output", n - 1, 0, model.current_head),
+                    CellRef("Q", 0, 0, model.current_head)):
+            model.set_selection(ref)
+            assert explain.html()
+        if model.state.mode == "cross":
+            assert badge.value is None and "n/a" in badge.text()
+            assert sym.values[0] is None
+    assert model.state.n == 3 and "overflowed" in banners.overflow.label.text()
+    model.set_selection(CellRef("weights", 2, 0, 1))
+    assert "(head 2)" in explain.html() and "NaN" in explain.html()
+    model.set_selection(CellRef("weights", 4, 4, 1))  # a stale cell of a deleted token
+    assert "How is a weight computed?" in explain.html()
