@@ -36,8 +36,9 @@ import io
 import json
 import os
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -48,7 +49,7 @@ from .staged_files import StagedFiles
 __all__ = ["MATRIX_NAMES", "NPZ_KEYS", "DATA_FORMATS", "NONFINITE_NOTE", "LabelledMatrix",
            "labelled_matrices", "csv_bytes", "npy_bytes", "npz_bytes", "json_bytes",
            "write_csv", "write_npy", "write_npz", "write_json", "check_data_formats",
-           "export_data"]
+           "data_files", "export_data"]
 
 MATRIX_NAMES = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "weights",
                 "output")
@@ -214,6 +215,33 @@ def check_data_formats(formats: str | Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def data_files(result: ModelResult, out_dir: str | os.PathLike,
+               formats: str | Iterable[str] = ("csv",),
+               h: int = 0) -> list[tuple[Path, Callable[[], bytes]]]:
+    """The files ``export_data`` writes, each with the function that makes its bytes.
+
+    A caller that shows progress (the window's Export all) encodes them one by one;
+    the order is that of ``formats``, and within CSV/NPY that of ``MATRIX_NAMES``.
+    """
+    formats = check_data_formats(formats)
+    out_dir = Path(out_dir)
+    mats = labelled_matrices(result, h)
+    files: list[tuple[Path, Callable[[], bytes]]] = []
+    for fmt in formats:
+        if fmt == "csv":
+            files += [(out_dir / f"{m.name}.csv",
+                       partial(csv_bytes, m.data, m.row_labels, m.col_labels, m.corner))
+                      for m in mats.values()]
+        elif fmt == "npy":
+            files += [(out_dir / f"{m.name}.npy", partial(npy_bytes, m.data))
+                      for m in mats.values()]
+        elif fmt == "npz":
+            files.append((out_dir / "matrices.npz", partial(npz_bytes, result, h)))
+        else:
+            files.append((out_dir / "matrices.json", partial(json_bytes, result, h)))
+    return files
+
+
 def export_data(result: ModelResult, out_dir: str | os.PathLike,
                 formats: str | Iterable[str] = ("csv",), h: int = 0) -> list[Path]:
     """Write head ``h``'s matrices into ``out_dir``, all files or none.
@@ -221,22 +249,10 @@ def export_data(result: ModelResult, out_dir: str | os.PathLike,
     ``csv`` and ``npy`` give one file per matrix (``Q.csv``, ``Q.npy``…), ``npz`` gives
     ``matrices.npz`` and ``json`` gives ``matrices.json``. ``out_dir`` must exist.
     """
-    formats = check_data_formats(formats)
-    out_dir = Path(out_dir)
-    if not out_dir.is_dir():
+    files = data_files(result, out_dir, formats, h)
+    if not Path(out_dir).is_dir():
         raise ValueError(f"{os.fspath(out_dir)!r} is not an existing folder")
-    mats = labelled_matrices(result, h)
     with StagedFiles() as staged:
-        for fmt in formats:
-            if fmt == "csv":
-                for m in mats.values():
-                    staged.add(out_dir / f"{m.name}.csv",
-                               csv_bytes(m.data, m.row_labels, m.col_labels, m.corner))
-            elif fmt == "npy":
-                for m in mats.values():
-                    staged.add(out_dir / f"{m.name}.npy", npy_bytes(m.data))
-            elif fmt == "npz":
-                staged.add(out_dir / "matrices.npz", npz_bytes(result, h))
-            else:
-                staged.add(out_dir / "matrices.json", json_bytes(result, h))
+        for path, make in files:
+            staged.add(path, make())
         return staged.commit()
