@@ -21,6 +21,7 @@ from ..model.state import SessionState
 from .data_export import npz_bytes
 from .figures import (FORMATS, check_background, check_png_size, check_scale, encode_layout,
                       layout_dashboard, layout_figure)
+from .head_figures import extra_pane_specs
 from .pane_figures import pane_specs
 from .staged_files import StagedFiles
 
@@ -110,7 +111,8 @@ def render(state: SessionState, out_dir: str | os.PathLike,
         The output folder; created if missing.
     formats : "png", "svg", "pdf" or several of them
         One file per pane and format: ``x, q, k, v, scores, scaled, weights, output``
-        and ``dashboard``, e.g. ``q.svg``.
+        and ``dashboard``, e.g. ``q.svg``; with several heads also every head's panes
+        (``weights_h2``…), ``concat`` and ``projected``; in cross mode ``x_kv``.
     scale : float
         PNG pixels per point, in (0, 10].
     translate : callable(context, text) -> str, optional
@@ -139,7 +141,8 @@ def render(state: SessionState, out_dir: str | os.PathLike,
     ensure_gui_app()
     result = compute(state)
     specs = pane_specs(result, h, translate)
-    layouts = [(spec.name, layout_figure(spec)) for spec in specs]
+    layouts = [(spec.name, layout_figure(spec))
+               for spec in (*specs, *extra_pane_specs(result, translate))]
     layouts.append(("dashboard", layout_dashboard(specs, dashboard_title(state, h, translate))))
     if "png" in formats:
         for _, lay in layouts:

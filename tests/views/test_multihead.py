@@ -1,0 +1,183 @@
+"""Multi-head attention through the widgets: heads spin box, head chooser, small
+multiples, the concatenation and W_O panes, and hover links within the chosen head.
+"""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from qkv_desktop.model import CellRef
+from qkv_desktop.views.pane_grid import HEADS_KEY
+from tests.views.helpers import cell_widget_pos
+
+PER_HEAD = ("Q", "K", "V", "scores", "weights", "output")
+
+
+def ref_heads(state):
+    """Per-head Q, K, V, scores, weights and output in plain NumPy, then concat, W_O."""
+    heads = []
+    for w in state.heads:
+        Q, K, V = state.X @ w.W_Q, state.X @ w.W_K, state.X @ w.W_V
+        scores = Q @ K.T
+        s = scores / np.sqrt(state.d_k)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        weights = e / e.sum(axis=1, keepdims=True)
+        heads.append({"Q": Q, "K": K, "V": V, "scores": scores, "weights": weights,
+                      "output": weights @ V})
+    concat = np.hstack([h["output"] for h in heads])
+    return heads, concat, None if state.W_O is None else concat @ state.W_O
+
+
+def settle(window):
+    assert window.model.wait_until_idle()
+
+
+def shown(window, key):
+    return window.panes.panes[key].image.image
+
+
+def press(widget, key, times=1):
+    for _ in range(times):
+        QTest.keyClick(widget, key)
+
+
+@pytest.fixture
+def two_heads(main_window):
+    """tutorial-1 with weight scale 1 (distinct heads) and h = 2 set by the spin box."""
+    window = main_window
+    window.controls.init_scale.setValue(1.0)
+    press(window.controls.heads, Qt.Key.Key_Up)
+    settle(window)
+    assert window.model.state.n_heads == 2
+    return window
+
+
+def test_the_heads_spin_box_adds_heads_and_the_panes_follow(main_window):
+    window = main_window
+    grid = window.panes
+    assert "concat" not in grid.shown() and HEADS_KEY not in grid.shown()
+    assert window.panes.panes["Q"].title.text().startswith("Q = X·W_Q")
+    press(window.controls.heads, Qt.Key.Key_Up, 3)  # h = 4 divides d_model = 8
+    settle(window)
+    s = window.model.state
+    assert (s.n_heads, s.d_k) == (4, 2)
+    assert window.controls.d_k.value() == 2
+    assert window.controls.head.count() == 4 and window.controls.head.isEnabled()
+    assert shown(window, "Q").shape == (4, 2)
+    assert window.panes.panes["Q"].title.text().startswith("head 1: Q = X·W_Q")
+    assert window.panes.panes["X"].title.text().startswith("X (input vectors)")
+    assert "concat" in grid.shown() and HEADS_KEY in grid.shown()
+    assert window.panes.panes["concat"].isVisible() and grid.heads_view.isVisible()
+    assert shown(window, "concat").shape == (4, 8)
+    assert window.panes.panes["concat"].overlay.head_starts == [2, 4, 6]
+    assert len(grid.heads_view.thumbs) == 4
+    assert not window.panes.panes["projected"].isVisible()
+    press(window.controls.heads, Qt.Key.Key_Down)  # h = 3 does not divide 8: d_k stays
+    settle(window)
+    assert (window.model.state.n_heads, window.model.state.d_k) == (3, 2)
+    assert len(grid.heads_view.thumbs) == 3
+    window.undo_action.trigger()
+    window.undo_action.trigger()
+    settle(window)
+    assert window.model.state.n_heads == 1 and window.model.state.d_k == 4
+    assert not window.panes.panes["concat"].isVisible()
+    assert not grid.heads_view.isVisible()
+    assert window.controls.heads.value() == 1 and not window.controls.head.isEnabled()
+
+
+def test_every_head_and_the_concatenation_show_the_numpy_numbers(two_heads):
+    window = two_heads
+    heads, concat, _ = ref_heads(window.model.state)
+    combo = window.controls.head
+    for h in (0, 1):
+        combo.setCurrentIndex(h)
+        assert window.model.current_head == h
+        for key in PER_HEAD:
+            np.testing.assert_allclose(shown(window, key), heads[h][key], rtol=1e-12,
+                                       err_msg=f"head {h} {key}")
+        assert window.panes.panes["weights"].title.text().startswith(f"head {h + 1}: ")
+        thumb = window.panes.heads_view.thumbs[h]
+        np.testing.assert_allclose(thumb.data, heads[h]["weights"], rtol=1e-12)
+    np.testing.assert_allclose(shown(window, "concat"), concat, rtol=1e-12)
+    assert not np.allclose(heads[0]["weights"], heads[1]["weights"])
+
+
+def test_the_head_chooser_switches_the_panes_and_the_weight_table(two_heads):
+    window = two_heads
+    model = window.model
+    before = shown(window, "weights").copy()
+    combo = window.controls.head
+    combo.setFocus()
+    press(combo, Qt.Key.Key_Down)
+    assert model.current_head == 1
+    assert np.array_equal(shown(window, "weights"), model.result.head(1).weights)
+    assert not np.array_equal(shown(window, "weights"), before)
+    table = window.weight_editors["W_Q"].table
+    assert float(table.data(table.index(0, 0), Qt.ItemDataRole.EditRole)) == \
+        model.state.heads[1].W_Q[0, 0]
+    assert model.undo_stack.count() == 2  # choosing a head is not an edit
+
+
+def test_clicking_a_small_multiple_chooses_its_head(two_heads):
+    window = two_heads
+    thumbs = window.panes.heads_view.thumbs
+    assert [t.current for t in thumbs] == [True, False]
+    QTest.mouseClick(thumbs[1], Qt.MouseButton.LeftButton)
+    assert window.model.current_head == 1
+    assert window.controls.head.currentIndex() == 1
+    assert [t.current for t in thumbs] == [False, True]
+    assert np.array_equal(shown(window, "K"), window.model.result.head(1).K)
+
+
+def test_output_projection_checkbox_adds_the_W_O_pane(two_heads):
+    window = two_heads
+    box = window.controls.output_projection
+    pane = window.panes.panes["projected"]
+    assert not pane.isVisible()
+    QTest.mouseClick(box, Qt.MouseButton.LeftButton)
+    settle(window)
+    s = window.model.state
+    assert s.W_O is not None and box.isChecked()
+    assert pane.isVisible()
+    _, concat, projected = ref_heads(s)
+    np.testing.assert_allclose(shown(window, "projected"), projected, rtol=1e-12)
+    assert pane.title.text() == "final output = concat·W_O (4×8)"
+    assert pane._labels == (list(s.tokens), [str(c) for c in range(8)])
+    QTest.mouseClick(box, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert window.model.state.W_O is None and not pane.isVisible()
+    window.undo_action.trigger()
+    settle(window)
+    assert pane.isVisible() and box.isChecked()
+
+
+def test_hover_links_stay_within_the_chosen_head(two_heads):
+    window = two_heads
+    panes = window.panes.panes
+    window.controls.head.setCurrentIndex(1)
+    QTest.mouseMove(panes["weights"].plot.viewport(), cell_widget_pos(panes["weights"], 1, 2))
+    assert window.model.hover == CellRef("weights", 1, 2, 1)
+    assert panes["Q"].overlay.links == [(1, 0, 1, 4)]
+    assert panes["K"].overlay.links == [(2, 0, 1, 4)]
+    w = window.model.result.head(1).weights[1, 2]
+    assert window.hover_label.text() == f"w[爱→人工] = exp(s−max)/Σ = {w:.4f}"
+    QTest.mouseMove(panes["output"].plot.viewport(), cell_widget_pos(panes["output"], 0, 1))
+    assert window.model.hover == CellRef("output", 0, 1, 1)
+    assert panes["concat"].overlay.links == [(0, 5, 1, 1)]  # head 2's block starts at 4
+    # a hover made in head 1 does not draw links while head 2 is shown
+    window.model.set_hover(CellRef("weights", 0, 0, 0))
+    assert panes["Q"].overlay.links == []
+    window.model.set_hover(None)
+
+
+def test_the_view_menu_hides_and_restores_the_small_multiples(two_heads):
+    window = two_heads
+    action = window.pane_actions[HEADS_KEY]
+    assert action.text() == "weights of every head" and action.isChecked()
+    action.trigger()
+    assert not window.panes.heads_view.isVisible()
+    assert window.panes.panes["concat"].isVisible()
+    assert HEADS_KEY in window.panes.hidden
+    window.findChild(type(action), "resetLayout").trigger()
+    assert window.panes.heads_view.isVisible() and action.isChecked()
