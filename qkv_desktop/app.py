@@ -34,6 +34,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", default="1600x1000", metavar="WxH",
                    help="window size for --screenshot (default 1600x1000)")
     p.add_argument("--lang", help="interface language: en or zh_CN")
+    p.add_argument("--install-desktop-entry", action="store_true",
+                   help="add QKV Desktop to the application menu and let double-clicking "
+                        "a .qkv.json file open it (Linux, into ~/.local/share)")
+    p.add_argument("--uninstall-desktop-entry", action="store_true",
+                   help="remove what --install-desktop-entry added")
     p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return p
 
@@ -59,33 +64,82 @@ def main(argv: list[str] | None = None) -> int:
         from .render_cli import main as render_main
         return render_main(argv[1:])
     args = build_parser().parse_args(argv)
+    if args.install_desktop_entry or args.uninstall_desktop_entry:
+        from .desktop_entry import install_desktop_entry, uninstall_desktop_entry
+        try:
+            print(install_desktop_entry() if args.install_desktop_entry
+                  else uninstall_desktop_entry())
+        except OSError as exc:
+            return _fail(str(exc))
+        return 0
     _prefer_pyside6()
+    from .i18n import normalize_language
     from .model.state import SessionState
+    try:
+        lang = normalize_language(args.lang) if args.lang is not None else None
+    except ValueError as exc:
+        return _fail(f"--lang: {exc}")
     try:
         state = SessionState.from_preset(args.preset) if args.preset else None
         size = _parse_size(args.size)
     except ValueError as exc:
         return _fail(str(exc))
-    if args.session:
-        return _fail("opening session files is not available in this version yet")
-    return run_gui(state, screenshot=args.screenshot, size=size)
+    if args.session and args.preset:
+        return _fail("give either a session file or --preset, not both")
+    if args.session and args.screenshot:
+        from .io.session import load_session
+        try:
+            state = load_session(args.session).state
+        except ValueError as exc:
+            return _fail(str(exc))
+    return run_gui(state, screenshot=args.screenshot, size=size,
+                   session=None if args.screenshot else args.session, lang=lang)
 
 
-def run_gui(state, *, screenshot: str | None = None, size=(1600, 1000)) -> int:
-    """Start the application; with ``screenshot`` render one frame to PNG and exit."""
+def run_gui(state, *, screenshot: str | None = None, size=(1600, 1000),
+            session: str | None = None, lang: str | None = None) -> int:
+    """Start the application; with ``screenshot`` render one frame to PNG and exit.
+
+    Without a screenshot the window offers to restore work after a crash, then
+    opens ``session`` if given (a bad file is reported and the default stays open).
+    ``lang`` (``en``, ``zh_CN``) overrides the saved and the system language.
+    """
+    app, window = create_window(state, lang)
+    if screenshot:
+        return _screenshot(app, window, Path(screenshot), size)
+    from . import first_paint
+    if first_paint.requested():  # the start-up benchmark
+        first_paint.exit_after_first_paint(window)
+    window.show()
+    files = window.files
+    files.session.offer_recovery(files.ask)
+    if session:
+        files.session.open(session)
+    return app.exec()
+
+
+def create_window(state=None, lang: str | None = None):
+    """The application object and a main window on ``state`` (not shown yet).
+
+    The interface speaks ``lang`` if given, else the language chosen in View →
+    Language, else the system's (``qkv_desktop.i18n.install_translators``).
+    """
     from PySide6.QtWidgets import QApplication
+    from .crash_guard import CrashGuard
+    from .i18n import install_translators
     from .model import AttentionModel
     from .views.main_window import MainWindow
 
+    from .identity import apply_identity
+
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setApplicationName("QKV Desktop")
-    app.setOrganizationName("QKV Desktop")
-    model = AttentionModel(state)
-    window = MainWindow(model)
-    if screenshot:
-        return _screenshot(app, window, Path(screenshot), size)
-    window.show()
-    return app.exec()
+    apply_identity(app)
+    install_translators(app, lang)  # before the window, which is then built translated
+    window = MainWindow(AttentionModel(state))
+    window.crash_guard = CrashGuard(window).install()  # log + show, never die, on a bug
+    app.installEventFilter(window.files.open_event_filter)
+    return app, window
+
 
 
 def _screenshot(app, window, path: Path, size) -> int:

@@ -31,6 +31,8 @@ _TOOL_TIMEOUT_S = 60
 class DesktopEntryReport:
     """What an install or uninstall did, for the command line to print."""
 
+    action: str
+    """"installed" or "removed"."""
     data_home: Path
     files: list[Path] = field(default_factory=list)
     """Files written (install) or removed (uninstall)."""
@@ -40,7 +42,8 @@ class DesktopEntryReport:
     """Tools that were missing or failed; harmless, but worth telling."""
 
     def __str__(self) -> str:
-        lines = [f"  {path}" for path in self.files]
+        lines = [f"{self.action} {len(self.files)} files under {self.data_home}:"]
+        lines += [f"  {path}" for path in self.files]
         lines += [f"  ran: {command}" for command in self.commands]
         lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
@@ -178,7 +181,7 @@ def install_desktop_entry(data_home: str | os.PathLike | None = None, *,
     """
     _check_platform()
     home = _data_home(data_home)
-    report = DesktopEntryReport(home)
+    report = DesktopEntryReport("installed", home)
     try:
         for target, source in _targets(home).items():
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -205,7 +208,7 @@ def uninstall_desktop_entry(data_home: str | os.PathLike | None = None, *,
     """
     _check_platform()
     home = _data_home(data_home)
-    report = DesktopEntryReport(home)
+    report = DesktopEntryReport("removed", home)
     for target in _targets(home):
         if target.is_file() or target.is_symlink():
             target.unlink()

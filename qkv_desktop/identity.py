@@ -7,6 +7,8 @@ app id / X11 WM class (matched against ``qkv-desktop.desktop``) and About box.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import PySide6
 from PySide6.QtCore import QCoreApplication, QSize, qVersion
@@ -24,6 +26,8 @@ ORGANIZATION_NAME = "QKV Desktop"
 ORGANIZATION_DOMAIN = "example.org"
 PROJECT_URL = "https://example.org/qkv-desktop"
 LICENSE_NAME = "MIT"
+APP_USER_MODEL_ID = "org.example.qkv-desktop"
+"""Windows taskbar identity; without it the taskbar shows Python's icon, not ours."""
 
 
 def application_icon() -> QIcon:
@@ -39,29 +43,36 @@ def application_icon() -> QIcon:
 
 
 def apply_identity(app: QApplication) -> None:
-    """Give ``app`` the application's names, version, desktop id and icon."""
+    """Give ``app`` the application's names, version, desktop id and icon.
+
+    Call it before the first window is shown: Windows reads the taskbar id
+    (``APP_USER_MODEL_ID``) once, when the process opens its first window.
+    """
     app.setApplicationName(APPLICATION_NAME)
     app.setOrganizationName(ORGANIZATION_NAME)
     app.setOrganizationDomain(ORGANIZATION_DOMAIN)
     app.setApplicationVersion(__version__)
     app.setDesktopFileName(APP_ID)
     app.setWindowIcon(application_icon())
+    if sys.platform == "win32":
+        import ctypes
+
+        ctypes.windll.shell32.SetCurrentProcessExplicitAppUserModelID(APP_USER_MODEL_ID)
 
 
 def about_text() -> str:
     """Rich text for the About box: version, purpose, licence, project link."""
-    def tr(text: str) -> str:
-        return QCoreApplication.translate("About", text)
-
+    translate = QCoreApplication.translate  # lupdate reads translate("About", "…")
     paragraphs = [
-        f"<h3>{tr('QKV Desktop')} {__version__}</h3>",
-        "<p>" + tr("See, touch and understand self-attention: Q, K, V, scores and "
-                   "weights as live, editable heatmaps.") + "</p>",
-        "<p>" + tr("Released under the {licence} licence.").format(licence=LICENSE_NAME)
-        + "</p>",
+        "<h3>" + translate("About", "QKV Desktop {0}").format(__version__) + "</h3>",
+        "<p>" + translate("About", "See, touch and understand self-attention: Q, K, V, "
+                          "scores and weights as live, editable heatmaps.") + "</p>",
+        "<p>" + translate("About", "Released under the {licence} licence.").format(
+            licence=LICENSE_NAME) + "</p>",
         f'<p><a href="{PROJECT_URL}">{PROJECT_URL}</a></p>',
-        "<p><small>" + tr("Built with PySide6 {pyside} (Qt {qt}) and NumPy {numpy}.").format(
-            pyside=PySide6.__version__, qt=qVersion(), numpy=np.__version__)
+        "<p><small>" + translate("About", "Built with PySide6 {pyside} (Qt {qt}) and NumPy "
+                                 "{numpy}.").format(pyside=PySide6.__version__, qt=qVersion(),
+                                                    numpy=np.__version__)
         + "</small></p>",
     ]
     return "\n".join(paragraphs)

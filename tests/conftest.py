@@ -9,7 +9,10 @@ import os
 import sys
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# A 1920×1200 virtual screen: the offscreen default (800×800) is smaller than the main
+# window's minimum size, so saved geometry could never be restored as it was.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen:configfile="
+                      + str(Path(__file__).with_name("offscreen_screen.json")))
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 # Settings, autosaves, locks and logs go to a throw-away home, never the user's.

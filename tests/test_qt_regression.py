@@ -43,7 +43,7 @@ def test_void_qt_calls_keep_none_alive():
     here = Path(__file__)
     done = subprocess.run(
         [sys.executable, "-m", "pytest", f"{here}::test_none_refcount_in_child", "-q",
-         "-p", "no:cacheprovider", "-p", "no:randomly"],
+         "-p", "no:cacheprovider"],
         cwd=here.parents[1], env={**os.environ, CHILD: "1"},
         capture_output=True, text=True, timeout=120)
     report = done.stdout[-3000:] + done.stderr[-3000:]

@@ -7,6 +7,7 @@ from typing import Union
 
 import numpy as np
 
+from .rows import for_row_chunks
 from .validation import as_matrix
 from .weights import Weights
 
@@ -114,10 +115,14 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
     scores = Q @ K.T
     # Divide (as the tutorial does, bit for bit) by a scalar of the array's own dtype,
     # so float32 stays float32.
-    scaled = np.divide(scores, dtype.type(divisor * temperature))
-    if causal:
-        scaled[np.triu_indices(scaled.shape[0], 1, scaled.shape[1])] = -np.inf
-    weights_, entropy, max_w, mean_grad = _softmax_with_stats(scaled, stable, causal)
+    div = dtype.type(divisor * temperature)
+    if stable:
+        scaled, weights_, entropy, max_w, mean_grad = _scaled_softmax(scores, div, causal)
+    else:
+        scaled = np.divide(scores, div)
+        if causal:
+            np.copyto(scaled, -np.inf, where=_future(0, scaled.shape[0], scaled.shape[1]))
+        weights_, entropy, max_w, mean_grad = _naive_softmax_with_stats(scaled)
     output = weights_ @ V
     return AttentionResult(Q, K, V, scores, scaled, weights_, output,
                            entropy, max_w, mean_grad, divisor)
@@ -130,47 +135,60 @@ def _project(X: np.ndarray, W: np.ndarray, b: np.ndarray | None) -> np.ndarray:
     return out
 
 
-_BLOCK_BYTES = 1 << 20  # rows per block chosen so one block of scratch fits in cache
+def _future(r0: int, r1: int, m: int) -> np.ndarray:
+    """The causal mask of rows r0…r1−1: True where the key comes after the query."""
+    return np.arange(m)[None, :] > np.arange(r0, r1)[:, None]
 
 
-def _softmax_with_stats(scaled: np.ndarray, stable: bool, masked: bool):
-    """Row softmax of ``scaled`` with per-row entropy, max weight and mean p(1−p).
+_BLOCK_BYTES = 1 << 18
+"""Rows per block are chosen so that a block of one n×m array stays in the L2 cache."""
 
-    The stable path works on blocks of rows with one small reused scratch buffer, so
-    the only n×m allocation is the weights themselves. The statistics come from row
-    reductions: H = log Z − Σ p·(s − max), max p = 1/Z, Σ p(1−p) = 1 − Σ p².
+
+def _scaled_softmax(scores: np.ndarray, div, masked: bool):
+    """``scaled = scores / div`` (causal-masked), its row softmax and per-row statistics.
+
+    One pass over the rows in cache-sized blocks: each block is divided, masked,
+    exponentiated, normalised and summarised while it is still in cache, with one
+    small scratch buffer per thread, so the only n×m allocations are ``scaled`` and
+    the weights. Row ranges run in parallel (``for_row_chunks``). The statistics come
+    from row reductions: H = log Z − Σ p·(s − max), max p = 1/Z, Σ p(1−p) = 1 − Σ p².
     """
-    n, m = scaled.shape
-    dtype = scaled.dtype
-    if n == 0 or m == 0:
-        zeros = np.zeros(n, dtype)
-        return np.zeros((n, m), dtype), zeros, zeros.copy(), zeros.copy()
-    if not stable:
-        return _naive_softmax_with_stats(scaled)
-    p = np.empty_like(scaled)
-    entropy = np.empty(n, dtype)
+    n, m = scores.shape
+    dtype = scores.dtype
+    scaled = np.empty_like(scores)
+    p = np.empty_like(scores)
     total = np.empty(n, dtype)
+    entropy = np.empty(n, dtype)
     sum_sq = np.empty(n, dtype)
-    rows = max(1, min(n, _BLOCK_BYTES // (m * scaled.itemsize)))
-    scratch = np.empty((rows, m), dtype)
-    for r0 in range(0, n, rows):
-        r1 = min(n, r0 + rows)
-        z = scratch[: r1 - r0]
-        pb = p[r0:r1]
-        np.subtract(scaled[r0:r1], scaled[r0:r1].max(axis=1, keepdims=True), out=z)
-        np.exp(z, out=pb)
-        tb = pb.sum(axis=1, keepdims=True)
-        pb /= tb
-        if masked:  # masked cells: z = -inf and p = 0, whose product counts as 0
-            np.copyto(z, 0, where=np.isneginf(z))
-        total[r0:r1] = tb[:, 0]
-        entropy[r0:r1] = np.einsum("ij,ij->i", pb, z)
-        sum_sq[r0:r1] = np.einsum("ij,ij->i", pb, pb)
+    if m == 0:
+        zeros = np.zeros(n, dtype)
+        return scaled, p, zeros, zeros.copy(), zeros.copy()
+
+    def rows(r0: int, r1: int) -> None:
+        step = max(1, min(r1 - r0, _BLOCK_BYTES // (m * scores.itemsize)))
+        scratch = np.empty((step, m), dtype)
+        for a in range(r0, r1, step):
+            b = min(r1, a + step)
+            s, z, pb = scaled[a:b], scratch[: b - a], p[a:b]
+            np.divide(scores[a:b], div, out=s)
+            if masked:
+                np.copyto(s, -np.inf, where=_future(a, b, m))
+            np.subtract(s, s.max(axis=1, keepdims=True), out=z)
+            np.exp(z, out=pb)
+            tb = pb.sum(axis=1, keepdims=True)
+            np.divide(pb, tb, out=pb)
+            if masked:  # masked cells: z = -inf and p = 0, whose product counts as 0
+                np.copyto(z, 0, where=np.isneginf(z))
+            total[a:b] = tb[:, 0]
+            entropy[a:b] = np.einsum("ij,ij->i", pb, z)
+            sum_sq[a:b] = np.einsum("ij,ij->i", pb, pb)
+
+    for_row_chunks(rows, n, n * m)
     np.subtract(np.log(total), entropy, out=entropy)
     np.maximum(entropy, 0, out=entropy)
     max_weight = np.reciprocal(total)
     mean_gradient = (1 - sum_sq) / dtype.type(m)
-    return p, entropy, max_weight, mean_gradient
+    return scaled, p, entropy, max_weight, mean_gradient
 
 
 def _naive_softmax_with_stats(scaled: np.ndarray):

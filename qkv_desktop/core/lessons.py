@@ -113,7 +113,7 @@ def session_sweep(scores, d_ks: Sequence[int]) -> ScalingSweep:
     return ScalingSweep(d_ks, un, sc)
 
 
-_TILE = 512
+_TILE = 256
 """Side of the square tiles ``asymmetry`` compares with their mirror images."""
 
 

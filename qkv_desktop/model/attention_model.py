@@ -9,6 +9,7 @@ computation and stale results are dropped, so the GUI thread never waits.
 from __future__ import annotations
 
 import itertools
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -16,11 +17,11 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
-from ..core import Weights
+from ..core import Weights, init_multihead_weights
 from .commands import CellsCommand, StateCommand
 from .compute import ModelResult, compute
 from .parsing import MAX_TOKEN_LENGTH, validate_token
-from .state import MAX_CELLS, Options, SessionState
+from .state import Options, SessionState, check_size, head_dim_for
 
 __all__ = ["AttentionModel", "CellRef", "ASYNC_THRESHOLD"]
 
@@ -38,10 +39,6 @@ class CellRef:
     row: int
     col: int
     head: int = 0
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("AttentionModel", text)
 
 
 class AttentionModel(QObject):
@@ -71,6 +68,7 @@ class AttentionModel(QObject):
         self._state = state or SessionState.from_preset("tutorial-1")
         self._result: ModelResult | None = None
         self._result_generation = -1
+        self._done_generation = -1
         self._generation = 0
         self._gesture_ids = itertools.count(1)
         self.undo_stack = QUndoStack(self)
@@ -84,7 +82,6 @@ class AttentionModel(QObject):
         self._timer.timeout.connect(self._recompute)
         self._executor: ThreadPoolExecutor | None = None
         self._running: int | None = None
-        self._pending = False
         self._computed.connect(self._on_computed)
         self.recompute_now()
 
@@ -115,6 +112,12 @@ class AttentionModel(QObject):
         return self._current_head
 
     # ---------------------------------------------------------- recomputation
+    def _command_failed(self, text: str, exc: Exception) -> None:
+        """An undo/redo step could not be applied: it was dropped; say so and log it."""
+        self.message.emit(self.tr("“{0}” could not be applied and was removed from the "
+                                  "undo history: {1}").format(text, exc))
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+
     def _set_state(self, state: SessionState) -> None:
         """Install ``state`` (called by undo commands only) and schedule a recompute."""
         self._state = state
@@ -142,15 +145,14 @@ class AttentionModel(QObject):
             self._finish(self._generation, *self._run(self._state))
             return
         if self._running is not None:
-            self._pending = True  # latest wins: start again when the current one ends
-            return
+            return  # latest wins: _on_computed starts again when the current one ends
         self._start_async()
 
     def _run(self, state: SessionState):
         self.compute_calls += 1
         try:
             return compute(state), None
-        except (ValueError, FloatingPointError, MemoryError) as exc:
+        except Exception as exc:  # reported by _finish, never lost in the worker thread
             return None, exc
 
     def _start_async(self) -> None:
@@ -159,7 +161,6 @@ class AttentionModel(QObject):
                                                 thread_name_prefix="qkv-compute")
         generation, state = self._generation, self._state
         self._running = generation
-        self._pending = False
         self.busyChanged.emit(True)
 
         def job():
@@ -172,27 +173,34 @@ class AttentionModel(QObject):
         self._running = None
         if generation == self._generation:
             self._finish(generation, result, error)
-        if self._pending or generation != self._generation:
+        if self._done_generation != self._generation:
             self._start_async()
         else:
             self.busyChanged.emit(False)
 
     def _finish(self, generation: int, result: ModelResult | None, error) -> None:
+        self._done_generation = generation
         if error is not None:
-            self.message.emit(_tr("Could not compute attention: {0}").format(error))
+            if not isinstance(error, (ValueError, FloatingPointError, MemoryError)):
+                sys.excepthook(type(error), error, error.__traceback__)  # a bug: log it
+            self.message.emit(self.tr("Could not compute attention: {0}").format(error))
             return
         self._result, self._result_generation = result, generation
         self.resultChanged.emit(result)
 
     def wait_until_idle(self, timeout_ms: int = 30_000) -> bool:
-        """Process events until the result matches the state (tests, export, render)."""
+        """Process events until the current state has been computed (tests, export, render).
+
+        Returns whether ``result`` matches the state: ``False`` after a timeout or when
+        the state could not be computed (the ``message`` signal said why).
+        """
         from PySide6.QtCore import QDeadlineTimer, QEventLoop
         deadline = QDeadlineTimer(timeout_ms)
-        while self._result_generation != self._generation or self._timer.isActive():
+        while self._done_generation != self._generation or self._timer.isActive():
             if deadline.hasExpired():
                 return False
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
-        return True
+        return self._result_generation == self._generation
 
     def shutdown(self) -> None:
         """Stop the worker thread (the window calls this on close)."""
@@ -218,16 +226,22 @@ class AttentionModel(QObject):
             self.currentHeadChanged.emit(head)
 
     def _ref_valid(self, ref: CellRef) -> bool:
-        r = self._result
-        if r is None or ref.head >= len(r.heads):
-            return False
-        mats = r.matrices(ref.head)
-        m = mats.get(ref.matrix)
-        if m is None and ref.matrix == "X_kv":
-            m = r.state.X_kv
-        if m is None:
-            return False
-        return 0 <= ref.row < m.shape[0] and 0 <= ref.col < m.shape[1]
+        """Whether ``ref`` names a cell of the *state*'s matrices.
+
+        Checked against the state, not the result: the result still has the old
+        shapes until the recomputation this state change scheduled has run.
+        """
+        s = self._state
+        n, d, d_k = s.n, s.d_model, s.d_k
+        kv = 0 if s.X_kv is None else s.X_kv.shape[0]
+        m = kv if s.mode == "cross" else n
+        shapes = {"X": (n, d), "X_kv": (kv, d), "Q": (n, d_k), "K": (m, d_k), "V": (m, d_k),
+                  "scores": (n, m), "scaled": (n, m), "weights": (n, m), "output": (n, d_k),
+                  "W_Q": (d, d_k), "W_K": (d, d_k), "W_V": (d, d_k),
+                  "concat": (n, s.n_heads * d_k), "projected": (n, d)}
+        shape = shapes.get(ref.matrix)
+        return (shape is not None and 0 <= ref.head < s.n_heads
+                and 0 <= ref.row < shape[0] and 0 <= ref.col < shape[1])
 
     # -------------------------------------------------------------- mutations
     def _push(self, after: SessionState, text: str, merge_key: str | None = None) -> None:
@@ -235,18 +249,28 @@ class AttentionModel(QObject):
             return
         self.undo_stack.push(StateCommand(self, self._state, after, text, merge_key))
 
-    def _check_size(self, n: int, m: int, d_model: int) -> None:
-        if n * max(m, 1) > MAX_CELLS or n * d_model > MAX_CELLS:
-            raise ValueError(_tr("{0} tokens × {1} dimensions is more than this app can "
-                                 "hold in memory; the change was not applied.")
-                             .format(n, d_model))
+    def _check_size(self, **dims) -> None:
+        """Refuse, before anything is allocated, dimensions that would not fit in memory.
+
+        ``dims`` override the state's ``n``, ``kv`` (key/value rows), ``d_model``,
+        ``d_k``, ``heads`` and ``mode``.
+        """
+        s = self._state
+        d = dict(n=s.n, kv=0 if s.X_kv is None else s.X_kv.shape[0], d_model=s.d_model,
+                 d_k=s.d_k, heads=s.n_heads, mode=s.mode)
+        d.update(dims)
+        mode = d.pop("mode")
+        try:
+            check_size(m=d["kv"] if mode == "cross" else d["n"], **d)
+        except ValueError as exc:
+            raise ValueError(self.tr("{0}; the change was not applied.").format(exc)) from None
 
     def _table(self, table: str) -> np.ndarray:
         if table not in TABLES:
             raise ValueError(f"unknown table {table!r}")
         X = getattr(self._state, table)
         if X is None:
-            raise ValueError(_tr("there is no key/value sequence yet"))
+            raise ValueError(self.tr("there is no key/value sequence yet"))
         return X
 
     def _tokens_attr(self, table: str) -> str:
@@ -268,7 +292,7 @@ class AttentionModel(QObject):
         rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
         values = np.asarray(values, dtype=np.float64)
         if not np.isfinite(values).all():
-            raise ValueError(_tr("only finite numbers can be used"))
+            raise ValueError(self.tr("only finite numbers can be used"))
         if (rows.size and (rows.min() < 0 or rows.max() >= X.shape[0]
                            or cols.min() < 0 or cols.max() >= X.shape[1])):
             raise ValueError("cell index out of range")
@@ -277,9 +301,11 @@ class AttentionModel(QObject):
             return
         if text is None:
             name = self._state.tokens[rows[0]] if table == "X" else self._state.kv_tokens[rows[0]]
-            text = _tr("Edit {0}[{1}]").format(name, int(cols[0])) if rows.size == 1 \
-                else _tr("Edit {0} values").format(rows.size)
-        self.undo_stack.push(CellsCommand(self, table, rows, cols, old, values, text, gesture))
+            text = self.tr("Edit {0}[{1}]").format(name, int(cols[0])) if rows.size == 1 \
+                else self.tr("Edit {0} values").format(rows.size)
+        after = CellsCommand.build(self._state, table, rows, cols, values)  # may raise
+        self.undo_stack.push(CellsCommand(self, table, rows, cols, old, values, text, gesture,
+                                          after))
 
     def rename_token(self, table: str, row: int, name: str) -> None:
         validate_token(name)
@@ -289,7 +315,7 @@ class AttentionModel(QObject):
             return
         old, tokens[row] = tokens[row], name
         self._push(self._state.with_(**{attr: tuple(tokens)}),
-                   _tr("Rename {0} to {1}").format(old, name))
+                   self.tr("Rename {0} to {1}").format(old, name))
 
     def insert_tokens(self, table: str, row: int, count: int = 1,
                       names: list[str] | None = None, values=None) -> None:
@@ -297,16 +323,18 @@ class AttentionModel(QObject):
         X = self._table(table)
         attr = self._tokens_attr(table)
         tokens = list(getattr(self._state, attr))
-        self._check_size(len(tokens) + count, len(tokens) + count, X.shape[1])
+        self._check_size(**{"n" if table == "X" else "kv": len(tokens) + count})
         row = int(np.clip(row, 0, len(tokens)))
         if names is None:
             names = self._fresh_names(tokens, count)
         for n in names:
             validate_token(n)
         block = np.zeros((count, X.shape[1])) if values is None else np.asarray(values, float)
+        if block.shape != (count, X.shape[1]) or not np.isfinite(block).all():
+            raise ValueError(self.tr("a new token needs {0} finite values").format(X.shape[1]))
         newX = np.concatenate([X[:row], block, X[row:]], axis=0)
         tokens[row:row] = names
-        text = _tr("Insert token") if count == 1 else _tr("Insert {0} tokens").format(count)
+        text = self.tr("Insert token") if count == 1 else self.tr("Insert {0} tokens").format(count)
         self._push(self._state.with_(**{table: newX, attr: tuple(tokens)}), text)
 
     @staticmethod
@@ -328,9 +356,10 @@ class AttentionModel(QObject):
             return
         keep = np.setdiff1d(np.arange(X.shape[0]), rows)
         if table == "X_kv" and keep.size == 0:
-            raise ValueError(_tr("the key/value sequence needs at least one token"))
+            raise ValueError(self.tr("the key/value sequence needs at least one token"))
         tokens = tuple(getattr(self._state, attr)[i] for i in keep)
-        text = _tr("Delete token") if len(rows) == 1 else _tr("Delete {0} tokens").format(len(rows))
+        text = (self.tr("Delete token") if len(rows) == 1
+                else self.tr("Delete {0} tokens").format(len(rows)))
         self._push(self._state.with_(**{table: X[keep], attr: tokens}), text)
 
     def move_token(self, table: str, src: int, dst: int) -> None:
@@ -345,7 +374,7 @@ class AttentionModel(QObject):
         tokens = getattr(self._state, attr)
         self._push(self._state.with_(**{table: X[order],
                                         attr: tuple(tokens[i] for i in order)}),
-                   _tr("Move {0}").format(tokens[src]))
+                   self.tr("Move {0}").format(tokens[src]))
 
     def paste_block(self, table: str, row: int, col: int, values,
                     names: list[str] | None = None) -> None:
@@ -356,10 +385,10 @@ class AttentionModel(QObject):
         X = self._table(table)
         values = np.asarray(values, dtype=np.float64)
         if values.ndim != 2 or not np.isfinite(values).all():
-            raise ValueError(_tr("only finite numbers can be pasted"))
+            raise ValueError(self.tr("only finite numbers can be pasted"))
         n_rows = max(X.shape[0], row + values.shape[0])
         n_cols = max(X.shape[1], col + values.shape[1])
-        self._check_size(n_rows, n_rows, n_cols)
+        self._check_size(**{"n" if table == "X" else "kv": n_rows}, d_model=n_cols)
         attr = self._tokens_attr(table)
         tokens = list(getattr(self._state, attr))
         tokens += self._fresh_names(tokens, n_rows - len(tokens))
@@ -374,52 +403,73 @@ class AttentionModel(QObject):
             after = self._state.reinitialised(d_model=n_cols, **changes)
         else:
             after = self._state.with_(**changes)
-        self._push(after, _tr("Paste {0}×{1} values").format(*values.shape))
+        self._push(after, self.tr("Paste {0}×{1} values").format(*values.shape))
 
     def set_d_model(self, d_model: int) -> None:
         """Add or remove dimensions at the end (new ones are 0); weights re-initialise."""
-        self._check_size(self._state.n, self._state.n, d_model)
+        self._check_size(d_model=int(d_model))
         self._push(self._state.reinitialised(d_model=int(d_model)),
-                   _tr("Set d_model to {0}").format(d_model), "d_model")
+                   self.tr("Set d_model to {0}").format(d_model), "d_model")
 
     def remove_dimension(self, col: int) -> None:
         """Remove dimension ``col`` from every token; weights re-initialise."""
         s = self._state
         if s.d_model <= 1 or not 0 <= col < s.d_model:
-            raise ValueError(_tr("d_model cannot go below 1"))
+            raise ValueError(self.tr("d_model cannot go below 1"))
         X_kv = None if s.X_kv is None else np.delete(s.X_kv, col, axis=1)
         self._push(s.reinitialised(X=np.delete(s.X, col, axis=1), X_kv=X_kv),
-                   _tr("Remove dimension {0}").format(col))
+                   self.tr("Remove dimension {0}").format(col))
 
     def set_d_k(self, d_k: int) -> None:
+        self._check_size(d_k=int(d_k))
         self._push(self._state.reinitialised(d_k=int(d_k)),
-                   _tr("Set d_k to {0}").format(d_k), "d_k")
+                   self.tr("Set d_k to {0}").format(d_k), "d_k")
 
     def set_seed(self, seed: int) -> None:
         self._push(self._state.reinitialised(seed=int(seed)),
-                   _tr("Set seed to {0}").format(seed), "seed")
+                   self.tr("Set seed to {0}").format(seed), "seed")
 
     def set_init_scale(self, scale: float) -> None:
         if not (np.isfinite(scale) and scale > 0):
-            raise ValueError(_tr("the initial weight scale must be a positive number"))
+            raise ValueError(self.tr("the initial weight scale must be a positive number"))
         self._push(self._state.reinitialised(init_scale=float(scale)),
-                   _tr("Set weight scale to {0}").format(scale), "init_scale")
+                   self.tr("Set weight scale to {0}").format(scale), "init_scale")
 
     def set_heads(self, n_heads: int, d_k: int | None = None) -> None:
-        self._push(self._state.reinitialised(n_heads=int(n_heads), d_k=d_k),
-                   _tr("Set heads to {0}").format(n_heads), "heads")
+        """Use ``n_heads`` heads; all weights re-initialise from the seed.
+
+        Without ``d_k`` the head width follows ``head_dim_for``: d_model / h when h
+        divides d_model, else the current d_k.
+        """
+        s = self._state
+        if n_heads == s.n_heads and d_k is None:
+            return
+        d_k = head_dim_for(s.d_model, n_heads, s.d_k) if d_k is None else int(d_k)
+        self._check_size(heads=int(n_heads), d_k=d_k)
+        self._push(s.reinitialised(n_heads=int(n_heads), d_k=d_k),
+                   self.tr("Set heads to {0}").format(n_heads), "heads")
 
     def set_output_projection(self, enabled: bool) -> None:
-        self._push(self._state.reinitialised(with_output=bool(enabled)),
-                   _tr("Output projection W_O on") if enabled
-                   else _tr("Output projection W_O off"))
+        """Add or remove W_O; the heads (with any edits) are kept as they are.
+
+        A new W_O is the one the seeded initialisation draws after the heads.
+        """
+        s = self._state
+        if enabled == (s.W_O is not None):
+            return
+        W_O = None
+        if enabled:
+            W_O = init_multihead_weights(s.d_model, s.d_k, s.n_heads, s.seed,
+                                         s.init_scale, with_output=True)[1]
+        self._push(s.with_(W_O=W_O), self.tr("Output projection W_O on") if enabled
+                   else self.tr("Output projection W_O off"))
 
     def set_weight(self, head: int, matrix: str, row: int, col: int, value: float) -> None:
         """Edit one entry of a head's W_Q, W_K or W_V."""
         if matrix not in ("W_Q", "W_K", "W_V"):
             raise ValueError(f"unknown weight matrix {matrix!r}")
         if not np.isfinite(value):
-            raise ValueError(_tr("only finite numbers can be used"))
+            raise ValueError(self.tr("only finite numbers can be used"))
         w = self._state.heads[head]
         M = getattr(w, matrix).copy()
         M[row, col] = value
@@ -428,7 +478,7 @@ class AttentionModel(QObject):
         heads = list(self._state.heads)
         heads[head] = Weights(**parts)
         self._push(self._state.with_(heads=tuple(heads)),
-                   _tr("Edit {0}[{1},{2}]").format(matrix, row, col))
+                   self.tr("Edit {0}[{1},{2}]").format(matrix, row, col))
 
     def set_options(self, merge_key: str | None = None, **changes) -> None:
         """Change attention options (scale, temperature, causal, stable, share_qk, dtype)."""
@@ -437,7 +487,7 @@ class AttentionModel(QObject):
         if new == opts:
             return
         names = ", ".join(changes)
-        self._push(self._state.with_(options=new), _tr("Change {0}").format(names), merge_key)
+        self._push(self._state.with_(options=new), self.tr("Change {0}").format(names), merge_key)
 
     def set_mode(self, mode: str) -> None:
         """Switch between self- and cross-attention (a default encoder sequence appears)."""
@@ -445,12 +495,14 @@ class AttentionModel(QObject):
         if mode == s.mode:
             return
         changes = {"mode": mode}
+        if mode == "cross":
+            self._check_size(mode=mode, kv=max(2, s.n) if s.X_kv is None else s.X_kv.shape[0])
         if mode == "cross" and s.X_kv is None:
             rng = np.random.RandomState(s.seed + 1)
             changes["kv_tokens"] = tuple(f"k{i}" for i in range(max(2, s.n)))
             changes["X_kv"] = np.round(rng.rand(max(2, s.n), s.d_model), 1)
-        self._push(s.with_(**changes), _tr("Cross-attention") if mode == "cross"
-                   else _tr("Self-attention"))
+        self._push(s.with_(**changes), self.tr("Cross-attention") if mode == "cross"
+                   else self.tr("Self-attention"))
 
     def scale_inputs(self, factor: float) -> None:
         """Multiply every input vector by ``factor`` (the overflow lesson's ×100)."""
@@ -459,12 +511,14 @@ class AttentionModel(QObject):
             X = s.X * factor
             X_kv = None if s.X_kv is None else s.X_kv * factor
         if not np.isfinite(X).all() or (X_kv is not None and not np.isfinite(X_kv).all()):
-            raise ValueError(_tr("the values would become too large to be finite"))
-        self._push(s.with_(X=X, X_kv=X_kv), _tr("Multiply inputs by {0}").format(factor))
+            raise ValueError(self.tr("the values would become too large to be finite"))
+        self._push(s.with_(X=X, X_kv=X_kv), self.tr("Multiply inputs by {0}").format(factor))
 
     def load_state(self, state: SessionState, text: str) -> None:
-        """Replace everything with ``state`` as one undoable step (presets, models)."""
-        self._check_size(state.n, state.n, state.d_model)
+        """Replace everything with ``state`` as one undoable step (presets, models).
+
+        Its size was checked when it was built (``SessionState`` refuses oversize ones).
+        """
         self._push(state, text)
 
     def reset(self, state: SessionState) -> None:

@@ -3,11 +3,23 @@
 ``StateCommand`` swaps whole immutable states (cheap: unchanged arrays are shared)
 and is used for structural changes. ``CellsCommand`` stores only the edited cells,
 so a long editing session does not keep a copy of X per keystroke.
+
+Applying a command is atomic: the new state is built completely before it is
+installed. A command's first ``redo`` (inside ``push``) only installs a state built
+before the command was even created, so a change that cannot be made raises before
+any Qt object exists. A later ``undo`` or ``redo`` that fails marks its command obsolete, so
+``QUndoStack`` drops it and the stack never holds a step that did not happen.
+
+No exception ever leaves ``undo``/``redo``: they are C++ virtuals called by Qt, and
+PySide 6.11 can crash (double free at the next garbage collection) when a Python
+exception unwinds through them. A failure is handed to the model instead, which
+reports it (status message and ``sys.excepthook``, i.e. the crash log).
 """
 
 from __future__ import annotations
 
 import time
+import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,21 +39,48 @@ _STATE_ID = 1
 _CELLS_ID = 2
 
 
-class StateCommand(QUndoCommand):
+def _install(command: QUndoCommand, model: "AttentionModel", build) -> None:
+    """Install the state ``build()`` returns; on failure drop ``command`` and report it.
+
+    Used by ``undo`` and by every ``redo`` after the first (see the module notes).
+    """
+    try:
+        state = build()
+    except Exception as exc:  # noqa: BLE001 -- must not unwind through Qt
+        command.setObsolete(True)
+        model._command_failed(command.text(), exc)
+        return
+    model._set_state(state)
+
+
+class _ModelCommand(QUndoCommand):
+    """A command that acts on its model through a weak reference.
+
+    The model owns the undo stack, which owns the commands; a strong reference back
+    would make a cycle through Qt-owned objects that the garbage collector may tear
+    down in an order PySide does not survive.
+    """
+
+    @property
+    def _model(self) -> "AttentionModel":
+        return self._model_ref()
+
+
+class StateCommand(_ModelCommand):
     """Replace the model's state; merges with the next one of the same ``merge_key``."""
 
     def __init__(self, model: "AttentionModel", before: SessionState, after: SessionState,
                  text: str, merge_key: str | None = None):
         super().__init__(text)
-        self._model, self.before, self.after = model, before, after
+        self._model_ref, self.before, self.after = weakref.ref(model), before, after
         self.merge_key = merge_key
         self._stamp = time.monotonic()
 
     def redo(self) -> None:
-        self._model._set_state(self.after)
+        _install(self, self._model, lambda: self.after)
 
     def undo(self) -> None:
-        self._model._set_state(self.before)
+        _install(self, self._model, lambda: self.before)
 
     def id(self) -> int:
         return _STATE_ID if self.merge_key else -1
@@ -57,28 +96,36 @@ class StateCommand(QUndoCommand):
         return True
 
 
-class CellsCommand(QUndoCommand):
+class CellsCommand(_ModelCommand):
     """Set cells of X or X_kv; a scrub gesture (same ``gesture`` key) merges into one."""
 
     def __init__(self, model: "AttentionModel", table: str, rows: np.ndarray,
                  cols: np.ndarray, old: np.ndarray, new: np.ndarray, text: str,
-                 gesture: object = None):
+                 gesture: object = None, first: SessionState | None = None):
         super().__init__(text)
-        self._model, self.table = model, table
+        self._model_ref, self.table = weakref.ref(model), table
         self.rows, self.cols, self.old, self.new = rows, cols, old, new
         self.gesture = gesture
+        self._first = first  # built by the caller before the command exists (see notes)
 
-    def _apply(self, values: np.ndarray) -> None:
-        state = self._model.state
-        X = getattr(state, self.table).copy()
-        X[self.rows, self.cols] = values
-        self._model._set_state(state.with_(**{self.table: X}))
+    @staticmethod
+    def build(state: SessionState, table: str, rows: np.ndarray, cols: np.ndarray,
+              values: np.ndarray) -> SessionState:
+        """``state`` with ``values`` written at (rows, cols) of ``table``; may raise."""
+        X = getattr(state, table).copy()
+        X[rows, cols] = values
+        return state.with_(**{table: X})
+
+    def _build(self, values: np.ndarray) -> SessionState:
+        return self.build(self._model.state, self.table, self.rows, self.cols, values)
 
     def redo(self) -> None:
-        self._apply(self.new)
+        first, self._first = self._first, None
+        _install(self, self._model,
+                 (lambda: first) if first is not None else (lambda: self._build(self.new)))
 
     def undo(self) -> None:
-        self._apply(self.old)
+        _install(self, self._model, lambda: self._build(self.old))
 
     def id(self) -> int:
         return _CELLS_ID if self.gesture is not None else -1

@@ -40,11 +40,19 @@ def compute(state: SessionState) -> ModelResult:
     o = state.options
     dtype = np.float32 if o.dtype == "float32" else np.float64
     heads = [w.tied() if o.share_qk else w for w in state.heads]
-    X = state.X.astype(dtype, copy=False)
+    X = _cast(state.X, dtype, "X")
     X_kv = None
     if state.mode == "cross":
-        X_kv = state.X_kv.astype(dtype, copy=False)
+        X_kv = _cast(state.X_kv, dtype, "X_kv")
     multi = multi_head_attention(
         X, heads, W_O=state.W_O, X_kv=X_kv, scale=o.scale, temperature=o.temperature,
         causal=o.causal and state.mode == "self", stable=o.stable)
     return ModelResult(state, multi)
+
+
+def _cast(a: np.ndarray, dtype, name: str) -> np.ndarray:
+    """``a`` in ``dtype``; values beyond float32's range are refused, not turned into inf."""
+    if dtype is np.float32 and a.size and np.abs(a).max() > np.finfo(np.float32).max:
+        raise ValueError(f"{name} has values beyond ±3.4e38, too large for float32; "
+                         f"switch float32 off to compute in float64")
+    return a.astype(dtype, copy=False)

@@ -7,7 +7,7 @@ are tested without widgets. A highlight is a list of rectangles
 
 from __future__ import annotations
 
-__all__ = ["linked_cells", "Rect"]
+__all__ = ["linked_cells", "concat_links", "Rect"]
 
 Rect = tuple[int, int, int, int]
 
@@ -60,4 +60,29 @@ def linked_cells(matrix: str, i: int, j: int, n: int, m: int, d_model: int, d_k:
         if matrix == kv_source:
             add("K", row(i, d_k))
             add("V", row(i, d_k))
+    return out
+
+
+def concat_links(matrix: str, i: int, j: int, head: int, n_heads: int, d_k: int,
+                 d_model: int) -> dict[str, list[Rect]]:
+    """Cells linking the heads' outputs, their concatenation and its W_O projection.
+
+    ``head`` is the head the per-head panes show: a concatenation column of another
+    head has no cell in them. ``d_model`` is the width of the projection.
+    """
+    width = n_heads * d_k
+    out: dict[str, list[Rect]] = {}
+    if matrix == "output":
+        out["concat"] = [(i, head * d_k + j, 1, 1)]
+        out["projected"] = [(i, 0, 1, d_model)]
+    elif matrix == "concat":
+        h, c = divmod(j, d_k)
+        out["concat"] = [(i, h * d_k, 1, d_k), (i, j, 1, 1)]
+        out["projected"] = [(i, 0, 1, d_model)]
+        if h == head:
+            out["output"] = [(i, c, 1, 1)]
+    elif matrix == "projected":
+        out["projected"] = [(i, j, 1, 1)]
+        out["concat"] = [(i, 0, 1, width)]
+        out["output"] = [(i, 0, 1, d_k)]
     return out

@@ -73,18 +73,24 @@ def validate_token(name: str) -> str:
     return name
 
 
-def parse_block(text: str, max_cells: int) -> tuple[list[str] | None, np.ndarray]:
+def parse_block(text: str, max_cells: int,
+                max_rows: int | None = None) -> tuple[list[str] | None, np.ndarray]:
     """Parse a block copied from a spreadsheet: ``(token names or None, values)``.
 
     Rows are lines; cells are split on tabs (TSV), else on commas (CSV), else on
     runs of spaces. If the first cell of every row is not a number, that column is
     taken as token names. Every other cell must parse, or the whole block is refused
     with the row and column of the first bad cell (1-based, as a spreadsheet shows).
+    More than ``max_cells`` cells or ``max_rows`` rows are refused before any cell is
+    parsed, so an enormous paste fails at once.
     """
     lines = [ln for ln in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
              if ln.strip()]
     if not lines:
         raise ParseError("the clipboard holds no values to paste")
+    if max_rows is not None and len(lines) > max_rows:
+        raise ParseError(f"the paste has {len(lines):,} rows; at most {max_rows:,} tokens "
+                         f"are allowed")
     sep = "\t" if "\t" in text else ("," if "," in text else None)
     rows = [ln.split(sep) if sep else ln.split() for ln in lines]
     n_cells = sum(len(r) for r in rows)

@@ -1,4 +1,5 @@
-"""Files the running app reads: its icon, desktop entry and MIME-type definition.
+"""Files the running app reads: its icon, desktop entry, MIME-type definition and the
+interface translations (``translations/*.qm``, from ``resources/update_translations.py``).
 
 They live inside the package, beside this module, so one copy serves every way
 of running QKV Desktop: from a source checkout, from an editable or a regular

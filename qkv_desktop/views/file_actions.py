@@ -26,35 +26,24 @@ class FileActions(QObject):
         self.session.error.connect(self._on_error)
         self.session.fileChanged.connect(lambda _p: self._update_title())
         self.session.recentChanged.connect(self._rebuild_recent)
-        model.undo_stack.cleanChanged.connect(self._update_title)  # dropped with self
+        model.undo_stack.cleanChanged.connect(self._on_clean_changed)
 
-        def action(text, slot, key=None, name="", tip=""):
-            a = QAction(text, window)
-            a.setObjectName(name)
+        def action(slot, key, name):  # texts come from retranslate
+            a = QAction(window, objectName=name)
             if key is not None:
                 a.setShortcut(QKeySequence(key))
-            if tip:
-                a.setStatusTip(tip)
-                a.setToolTip(tip)
             a.triggered.connect(slot)
             return a
 
         Key = QKeySequence.StandardKey
-        self.new_action = action(self.tr("&New"), self.on_new, Key.New, "new",
-                                 self.tr("Start a new session from the tutorial example"))
-        self.open_action = action(self.tr("&Open…"), self.on_open, Key.Open, "open",
-                                  self.tr("Open a session file (.qkv.json)"))
-        self.recent_menu = QMenu(self.tr("Open &Recent"), window)
-        self.save_action = action(self.tr("&Save"), self.on_save, Key.Save, "save")
-        self.save_as_action = action(self.tr("Save &As…"), self.on_save_as, Key.SaveAs, "saveAs")
-        self.revert_action = action(self.tr("Re&vert"), self.on_revert, None, "revert",
-                                    self.tr("Discard changes since the last save"))
-        self.import_vectors_action = action(self.tr("Import token vectors…"),
-                                            self.on_import_vectors, None, "importVectors",
-                                            self.tr("Read X from CSV, TSV or .npy"))
-        self.import_weights_action = action(self.tr("Import weights…"), self.on_import_weights,
-                                            None, "importWeights",
-                                            self.tr("Read W_Q, W_K, W_V from .npz or .npy"))
+        self.new_action = action(self.on_new, Key.New, "new")
+        self.open_action = action(self.on_open, Key.Open, "open")
+        self.recent_menu = QMenu(window, objectName="recentMenu")
+        self.save_action = action(self.on_save, Key.Save, "save")
+        self.save_as_action = action(self.on_save_as, Key.SaveAs, "saveAs")
+        self.revert_action = action(self.on_revert, None, "revert")
+        self.import_vectors_action = action(self.on_import_vectors, None, "importVectors")
+        self.import_weights_action = action(self.on_import_weights, None, "importWeights")
         first = menu.actions()[0] if menu.actions() else None
         for a in (self.new_action, self.open_action):
             menu.insertAction(first, a)
@@ -66,8 +55,34 @@ class FileActions(QObject):
         menu.insertAction(first, self.import_weights_action)
         menu.insertSeparator(first)
         self._rebuild_recent()
-        self._update_title()
+        self.retranslate()
+        window.installEventFilter(self)
         self.open_event_filter = _FileOpenFilter(self)
+
+    def retranslate(self) -> None:
+        """The File menu's texts and the window title in the current language."""
+        for a, text, tip in (
+                (self.new_action, self.tr("&New"),
+                 self.tr("Start a new session from the tutorial example")),
+                (self.open_action, self.tr("&Open…"), self.tr("Open a session file (.qkv.json)")),
+                (self.save_action, self.tr("&Save"), ""),
+                (self.save_as_action, self.tr("Save &As…"), ""),
+                (self.revert_action, self.tr("Re&vert"),
+                 self.tr("Discard changes since the last save")),
+                (self.import_vectors_action, self.tr("Import token vectors…"),
+                 self.tr("Read X from CSV, TSV or .npy")),
+                (self.import_weights_action, self.tr("Import weights…"),
+                 self.tr("Read W_Q, W_K, W_V from .npz or .npy"))):
+            a.setText(text)
+            a.setToolTip(tip)  # empty: Qt shows the text
+            a.setStatusTip(tip)
+        self.recent_menu.setTitle(self.tr("Open &Recent"))
+        self._update_title()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.window and event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        return False
 
     # ------------------------------------------------------------ helpers
     def ask(self, question: str) -> bool:
@@ -93,10 +108,15 @@ class FileActions(QObject):
         self.window.statusBar().showMessage(text, 10000)
         QMessageBox.warning(self.window, self.tr("QKV Desktop"), text)
 
-    def _update_title(self, *_args) -> None:
+    def _on_clean_changed(self, clean: bool) -> None:
+        # The signal's value, not the stack: it may be in its destructor (app closing).
+        self._update_title(modified=not clean)
+
+    def _update_title(self, modified: bool | None = None) -> None:
         # The star is in the text: setWindowModified would need a "[*]" placeholder.
-        star = "*" if self.session.modified else ""
-        self.window.setWindowTitle(f"{self.session.display_name()}{star} — QKV Desktop")
+        star = "*" if (self.session.modified if modified is None else modified) else ""
+        self.window.setWindowTitle(self.tr("{0}{1} — QKV Desktop").format(
+            self.session.display_name(), star))
 
     def _rebuild_recent(self) -> None:
         self.recent_menu.clear()

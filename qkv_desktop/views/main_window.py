@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QLabel, QMainWindow, QMessageBox, QProgressBar,
-                               QTabWidget, QToolBar, QVBoxLayout, QWidget)
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox,
+                               QProgressBar, QTabWidget, QToolBar, QVBoxLayout, QWidget)
+from shiboken6 import isValid
 
 from ..core import PRESETS
+from ..i18n import LANGUAGES, current_language, switch_language
 from ..model import AttentionModel, SessionState
 from .cell_text import describe_cell
 from .controls import ControlsPanel
+from .export_actions import ExportActions
+from .file_actions import FileActions
 from .matrix_editor import MatrixEditor
-from .pane_grid import DEFAULT_ORDER, PaneGrid
+from .model_dialog import ModelActions
+from .pane_grid import DEFAULT_ORDER, HEADS_KEY, PaneGrid
+from .teaching import install_teaching
+from .token_tables import TokenTables
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 
 DEFAULT_SIZE = (1600, 1000)
 MESSAGE_MS = 6000
+LAYOUT_VERSION = 2
+"""Bump when the docks change, so a layout saved by an older version is ignored."""
 
 
 class MainWindow(QMainWindow):
@@ -36,15 +45,18 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._build_actions()
         self._build_menus()
+        self.retranslate()
 
         self.model.message.connect(self._on_message)
         self.model.hoverChanged.connect(self._on_hover_changed)
         self.model.busyChanged.connect(self._on_busy_changed)
-        self.model.undo_stack.cleanChanged.connect(self._update_title)
-        for pane in self.panes.panes.values():
-            pane.exportRequested.connect(self._on_export_pane)
-            pane.copyRequested.connect(self._on_copy_pane)
-        self._update_title()
+        self.files = FileActions(self, self.model, self.settings, self.file_menu)
+        self.models = ModelActions(self, self.model, self.settings, self.file_menu,
+                                   before=self.files.import_vectors_action)
+        self.exports = ExportActions(self, self.model, self.settings, self.file_menu,
+                                     self.panes, before=self.quit_action)
+        self.setAcceptDrops(True)
+        self.teaching = install_teaching(self)
         self._restore_settings()
 
     # ------------------------------------------------------------ building
@@ -54,17 +66,21 @@ class MainWindow(QMainWindow):
         self.weight_editors = {name: MatrixEditor(self.model, name)
                                for name in ("W_Q", "W_K", "W_V")}
         self.tabs = QTabWidget(objectName="editorTabs")
-        self.tabs.addTab(self.editor, self.tr("Tokens (X)"))
+        # Extra bottom padding: the default style clips the "_" of W_Q on unselected tabs.
+        self.tabs.setStyleSheet("QTabBar::tab { padding: 3px 10px 5px 10px; }")
+        self.token_tables = TokenTables(self.model, self.editor)
+        self.kv_editor = self.token_tables.kv_editor
+        self.tabs.addTab(self.token_tables, "")
         for name, ed in self.weight_editors.items():
             self.tabs.addTab(ed, name)
-        self.token_bar = QToolBar(self.tr("Tokens"), objectName="tokenBar")
+        self.token_bar = QToolBar(objectName="tokenBar")
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.controls)
         layout.addWidget(self.token_bar)
         layout.addWidget(self.tabs, 1)
-        self.editor_dock = QDockWidget(self.tr("Editor"), self, objectName="editorDock")
+        self.editor_dock = QDockWidget(self, objectName="editorDock")
         self.editor_dock.setWidget(box)
         self.editor_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                                      | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
@@ -78,57 +94,42 @@ class MainWindow(QMainWindow):
         self.busy = QProgressBar(objectName="busy")
         self.busy.setRange(0, 0)
         self.busy.setMaximumWidth(120)
-        self.busy.setToolTip(self.tr("Computing in the background…"))
         self.busy.hide()
         bar.addPermanentWidget(self.hover_label, 1)
         bar.addPermanentWidget(self.busy)
 
-    def _action(self, text: str, slot, shortcut=None, tip: str = "", name: str = "") -> QAction:
-        action = QAction(text, self)
+    def _action(self, slot, shortcut=None, name: str = "") -> QAction:
+        """An action without text: ``retranslate`` gives every action its texts."""
+        action = QAction(self)
         if name:
             action.setObjectName(name)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
-        if tip:
-            action.setToolTip(tip)
-            action.setStatusTip(tip)
         action.triggered.connect(slot)
         return action
 
     def _build_actions(self) -> None:
         stack = self.model.undo_stack
-        self.undo_action = stack.createUndoAction(self, self.tr("&Undo"))
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        self.undo_action.setObjectName("undo")
-        self.redo_action = stack.createRedoAction(self, self.tr("&Redo"))
-        self.redo_action.setShortcut(QKeySequence.StandardKey.Redo)
-        self.redo_action.setObjectName("redo")
+        # Not QUndoStack.createUndoAction: its "Undo" prefix could not be retranslated.
+        self.undo_action = self._action(stack.undo, QKeySequence.StandardKey.Undo, "undo")
+        self.redo_action = self._action(stack.redo, QKeySequence.StandardKey.Redo, "redo")
+        for signal in (stack.canUndoChanged, stack.canRedoChanged, stack.undoTextChanged,
+                       stack.redoTextChanged):
+            signal.connect(self._update_undo_actions)
         ctrl = Qt.KeyboardModifier.ControlModifier
         self.add_token_action = self._action(
-            self.tr("Add token"), self._on_add_token, QKeySequence(ctrl | Qt.Key.Key_Return),
-            self.tr("Append a token with a zero vector (Ctrl+Enter)"), "addToken")
+            self._on_add_token, QKeySequence(ctrl | Qt.Key.Key_Return), "addToken")
         self.insert_token_action = self._action(
-            self.tr("Insert token"), self._on_insert_token, QKeySequence(ctrl | Qt.Key.Key_I),
-            self.tr("Insert a token above the current one (Ctrl+I)"), "insertToken")
+            self._on_insert_token, QKeySequence(ctrl | Qt.Key.Key_I), "insertToken")
         self.delete_token_action = self._action(
-            self.tr("Delete token"), self._on_delete_tokens,
-            QKeySequence(ctrl | Qt.Key.Key_Delete),
-            self.tr("Delete the selected tokens (Ctrl+Del)"), "deleteToken")
+            self._on_delete_tokens, QKeySequence(ctrl | Qt.Key.Key_Delete), "deleteToken")
         alt = Qt.KeyboardModifier.AltModifier
         self.move_up_action = self._action(
-            self.tr("Move up"), lambda: self._on_move_token(-1), QKeySequence(alt | Qt.Key.Key_Up),
-            self.tr("Move the current token up (Alt+Up)"), "moveUp")
+            lambda: self._on_move_token(-1), QKeySequence(alt | Qt.Key.Key_Up), "moveUp")
         self.move_down_action = self._action(
-            self.tr("Move down"), lambda: self._on_move_token(1),
-            QKeySequence(alt | Qt.Key.Key_Down),
-            self.tr("Move the current token down (Alt+Down)"), "moveDown")
-        self.add_dim_action = self._action(
-            self.tr("Add dimension"), self._on_add_dimension, None,
-            self.tr("Add a dimension (d_model + 1); the weights re-initialise"), "addDim")
-        self.remove_dim_action = self._action(
-            self.tr("Remove dimension"), self._on_remove_dimension, None,
-            self.tr("Remove the current column's dimension; the weights re-initialise"),
-            "removeDim")
+            lambda: self._on_move_token(1), QKeySequence(alt | Qt.Key.Key_Down), "moveDown")
+        self.add_dim_action = self._action(self._on_add_dimension, name="addDim")
+        self.remove_dim_action = self._action(self._on_remove_dimension, name="removeDim")
         for a in (self.add_token_action, self.insert_token_action, self.delete_token_action,
                   self.move_up_action, self.move_down_action):
             self.token_bar.addAction(a)
@@ -138,30 +139,30 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        self.file_menu = bar.addMenu(self.tr("&File"))
-        self.quit_action = self._action(self.tr("&Quit"), self.close,
-                                        QKeySequence.StandardKey.Quit, name="quit")
+        self.file_menu = bar.addMenu("")
+        self.quit_action = self._action(self.close, QKeySequence.StandardKey.Quit, "quit")
         self.file_menu.addAction(self.quit_action)
 
-        self.edit_menu = bar.addMenu(self.tr("&Edit"))
+        self.edit_menu = bar.addMenu("")
         self.edit_menu.addAction(self.undo_action)
         self.edit_menu.addAction(self.redo_action)
         self.edit_menu.addSeparator()
-        self.edit_menu.addAction(self._action(self.tr("&Copy"), self.editor.copy_selection,
-                                              None, self.tr("Copy the selected cells as TSV"),
-                                              "copy"))
-        self.edit_menu.addAction(self._action(self.tr("&Paste"), lambda: self.editor.paste(),
-                                              None, self.tr("Paste a TSV/CSV block"), "paste"))
+        tables = self.token_tables
+        self.copy_action = self._action(lambda: tables.active_editor().copy_selection(),
+                                        name="copy")
+        self.paste_action = self._action(lambda: tables.active_editor().paste(), name="paste")
+        self.edit_menu.addAction(self.copy_action)
+        self.edit_menu.addAction(self.paste_action)
         self.edit_menu.addSeparator()
         for a in (self.add_token_action, self.insert_token_action, self.delete_token_action,
                   self.move_up_action, self.move_down_action, self.add_dim_action,
                   self.remove_dim_action):
             self.edit_menu.addAction(a)
 
-        self.view_menu = bar.addMenu(self.tr("&View"))
+        self.view_menu = bar.addMenu("")
         self.pane_actions = {}
-        for key in DEFAULT_ORDER:
-            a = QAction(self.panes.panes[key].title.text() or key, self, checkable=True)
+        for key in (*DEFAULT_ORDER, HEADS_KEY):
+            a = QAction(self, checkable=True)
             a.setChecked(True)
             a.setObjectName(f"show_{key}")
             a.toggled.connect(lambda on, k=key: self._on_pane_visibility(k, on))
@@ -169,23 +170,107 @@ class MainWindow(QMainWindow):
             self.view_menu.addAction(a)
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.editor_dock.toggleViewAction())
-        self.view_menu.addAction(self._action(self.tr("Reset layout"), self._on_reset_layout,
-                                              name="resetLayout"))
+        self.reset_layout_action = self._action(self._on_reset_layout, name="resetLayout")
+        self.view_menu.addAction(self.reset_layout_action)
+        self.view_menu.addSeparator()
+        self.language_menu = self.view_menu.addMenu("")
+        self.language_menu.setObjectName("languageMenu")
+        self.language_group = QActionGroup(self, exclusive=True)
+        self.language_actions = {}
+        for code, name in LANGUAGES.items():  # each language named in itself, never translated
+            a = QAction(name, self, checkable=True, objectName=f"language_{code}")
+            a.triggered.connect(lambda _=False, c=code: self.set_language(c))
+            self.language_group.addAction(a)
+            self.language_menu.addAction(a)
+            self.language_actions[code] = a
 
-        self.presets_menu = bar.addMenu(self.tr("&Presets"))
-        for name in PRESETS:
-            self.presets_menu.addAction(self._action(name, lambda _=False, n=name:
-                                                     self.load_preset(n), name=f"preset_{name}"))
-        self.help_menu = bar.addMenu(self.tr("&Help"))
-        self.help_menu.addAction(self._action(self.tr("&About QKV Desktop"), self._on_about,
-                                              name="about"))
+        self.presets_menu = bar.addMenu("")
+        self.preset_actions = {name: self._action(lambda _=False, n=name: self.load_preset(n),
+                                                  name=f"preset_{name}") for name in PRESETS}
+        self.presets_menu.addActions(list(self.preset_actions.values()))
+        self.help_menu = bar.addMenu("")
+        self.about_action = self._action(self._on_about, name="about")
+        self.help_menu.addAction(self.about_action)
+
+    # ------------------------------------------------------------ language
+    def retranslate(self) -> None:
+        """Give every text of the window's own widgets and actions the current language.
+
+        Called once when built and on every ``LanguageChange``. Child widgets (the
+        panes, the controls, the tables, the docks' contents) retranslate themselves.
+        """
+        self.tabs.setTabText(0, self.tr("Tokens (X)"))
+        self.token_bar.setWindowTitle(self.tr("Tokens"))
+        self.editor_dock.setWindowTitle(self.tr("Editor"))
+        self.busy.setToolTip(self.tr("Computing in the background…"))
+        for menu, title in ((self.file_menu, self.tr("&File")), (self.edit_menu, self.tr("&Edit")),
+                            (self.view_menu, self.tr("&View")),
+                            (self.language_menu, self.tr("&Language")),
+                            (self.presets_menu, self.tr("&Presets")),
+                            (self.help_menu, self.tr("&Help"))):
+            menu.setTitle(title)
+        actions = (
+            (self.quit_action, self.tr("&Quit"), ""),
+            (self.copy_action, self.tr("&Copy"), self.tr("Copy the selected cells as TSV")),
+            (self.paste_action, self.tr("&Paste"), self.tr("Paste a TSV/CSV block")),
+            (self.add_token_action, self.tr("Add token"),
+             self.tr("Append a token with a zero vector (Ctrl+Enter)")),
+            (self.insert_token_action, self.tr("Insert token"),
+             self.tr("Insert a token above the current one (Ctrl+I)")),
+            (self.delete_token_action, self.tr("Delete token"),
+             self.tr("Delete the selected tokens (Ctrl+Del)")),
+            (self.move_up_action, self.tr("Move up"),
+             self.tr("Move the current token up (Alt+Up)")),
+            (self.move_down_action, self.tr("Move down"),
+             self.tr("Move the current token down (Alt+Down)")),
+            (self.add_dim_action, self.tr("Add dimension"),
+             self.tr("Add a dimension (d_model + 1); the weights re-initialise")),
+            (self.remove_dim_action, self.tr("Remove dimension"),
+             self.tr("Remove the current column's dimension; the weights re-initialise")),
+            (self.reset_layout_action, self.tr("Reset layout"), ""),
+            (self.about_action, self.tr("&About QKV Desktop"), ""),
+        )
+        for action, text, tip in actions:
+            action.setText(text)
+            action.setToolTip(tip)  # empty: Qt shows the text
+            action.setStatusTip(tip)
+        for name, action in self.preset_actions.items():
+            action.setText(name)
+            action.setStatusTip(self.tr("Start again from the preset {0}").format(name))
+        for key, action in self.pane_actions.items():
+            action.setText(self.panes.caption(key))
+        self._update_undo_actions()
+        self.language_actions[current_language()].setChecked(True)
+        self._on_hover_changed(self.model.hover)
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def set_language(self, lang: str) -> None:
+        """View → Language: switch the whole interface now and remember the choice."""
+        switch_language(QApplication.instance(), lang, self.settings)
+        self._on_message(self.tr("Interface language: {0}").format(LANGUAGES[lang]))
+
+    def _update_undo_actions(self, *_args) -> None:
+        stack = self.model.undo_stack
+        if not isValid(stack):  # a stack being destroyed clears itself, which signals
+            return
+        for action, can, text, plain, named in (
+                (self.undo_action, stack.canUndo(), stack.undoText(), self.tr("&Undo"),
+                 self.tr("&Undo {0}")),
+                (self.redo_action, stack.canRedo(), stack.redoText(), self.tr("&Redo"),
+                 self.tr("&Redo {0}"))):
+            action.setEnabled(can)
+            action.setText(named.format(text) if text else plain)
 
     # ------------------------------------------------------------ commands
     def load_preset(self, name: str) -> None:
         self.model.load_state(SessionState.from_preset(name), self.tr("Load preset {0}").format(name))
 
     def _current_row(self) -> int:
-        idx = self.editor.currentIndex()
+        idx = self.token_tables.active_editor().currentIndex()
         return idx.row() if idx.isValid() else -1
 
     def _guard(self, fn, *args) -> None:
@@ -195,28 +280,32 @@ class MainWindow(QMainWindow):
             self._on_message(self.tr("Not applied: {0}").format(exc))
 
     def _on_add_token(self) -> None:
-        self._guard(self.model.insert_tokens, "X", self.model.state.n)
+        editor = self.token_tables.active_editor()
+        self._guard(self.model.insert_tokens, editor.table.source, editor.table.rowCount())
 
     def _on_insert_token(self) -> None:
-        self._guard(self.model.insert_tokens, "X", max(self._current_row(), 0))
+        self._guard(self.model.insert_tokens, self.token_tables.active_table(),
+                    max(self._current_row(), 0))
 
     def _on_delete_tokens(self) -> None:
-        self._guard(self.model.delete_tokens, "X", self.editor.selected_rows())
+        editor = self.token_tables.active_editor()
+        self._guard(self.model.delete_tokens, editor.table.source, editor.selected_rows())
 
     def _on_move_token(self, delta: int) -> None:
+        editor = self.token_tables.active_editor()
         row = self._current_row()
         if row < 0:
             return
         dst = row + delta
-        self._guard(self.model.move_token, "X", row, dst)
-        if 0 <= dst < self.model.state.n:
-            self.editor.setCurrentIndex(self.editor.table.index(dst, self.editor.currentIndex().column()))
+        self._guard(self.model.move_token, editor.table.source, row, dst)
+        if 0 <= dst < editor.table.rowCount():
+            editor.setCurrentIndex(editor.table.index(dst, editor.currentIndex().column()))
 
     def _on_add_dimension(self) -> None:
         self._guard(self.model.set_d_model, self.model.state.d_model + 1)
 
     def _on_remove_dimension(self) -> None:
-        col = self.editor.currentIndex().column() - 1
+        col = self.token_tables.active_editor().currentIndex().column() - 1
         self._guard(self.model.remove_dimension,
                     col if col >= 0 else self.model.state.d_model - 1)
 
@@ -231,17 +320,9 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.editor_dock)
         self.editor_dock.setFloating(False)
 
-    def _on_export_pane(self, key: str) -> None:
-        self._on_message(self.tr("Export is not available yet"))
-
-    def _on_copy_pane(self, key: str) -> None:
-        self._on_message(self.tr("Copy image is not available yet"))
-
     def _on_about(self) -> None:
-        from .. import __version__
-        QMessageBox.about(self, self.tr("About QKV Desktop"),
-                          self.tr("QKV Desktop {0}\nSee, touch and understand self-attention.")
-                          .format(__version__))
+        from ..identity import about_text
+        QMessageBox.about(self, self.tr("About QKV Desktop"), about_text())
 
     # ------------------------------------------------------------- updates
     def _on_message(self, text: str) -> None:
@@ -255,8 +336,16 @@ class MainWindow(QMainWindow):
     def _on_busy_changed(self, busy: bool) -> None:
         self.busy.setVisible(busy)
 
-    def _update_title(self, *_args) -> None:
-        self.setWindowTitle(self.tr("QKV Desktop"))
+    def dragEnterEvent(self, event) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            event.acceptProposedAction()
+            self.files.open_path(urls[0].toLocalFile())
 
     # ------------------------------------------------------------ settings
     def _restore_settings(self) -> None:
@@ -266,7 +355,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         state = s.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
+            self.restoreState(state, LAYOUT_VERSION)
         order = s.value("panes/order")
         hidden = s.value("panes/hidden")
         if isinstance(order, list):
@@ -277,11 +366,15 @@ class MainWindow(QMainWindow):
     def save_settings(self) -> None:
         s = self.settings
         s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/state", self.saveState())
+        s.setValue("window/state", self.saveState(LAYOUT_VERSION))
         s.setValue("panes/order", list(self.panes.order))
         s.setValue("panes/hidden", sorted(self.panes.hidden))
 
     def closeEvent(self, event) -> None:
+        if not self.files.maybe_save():
+            event.ignore()
+            return
+        self.files.session.release_lock()
         self.save_settings()
         self.model.shutdown()
         super().closeEvent(event)

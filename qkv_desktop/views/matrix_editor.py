@@ -7,13 +7,13 @@ reported through ``model.message`` and nothing is half-applied.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from ..model import AttentionModel
 from ..model.parsing import ParseError, parse_block
-from ..model.state import MAX_CELLS
+from ..model.state import MAX_CELLS, MAX_TOKENS
 from .matrix_table import MatrixTableModel
 
 __all__ = ["MatrixEditor", "SCRUB_PER_PIXEL"]
@@ -38,11 +38,23 @@ class MatrixEditor(QTableView):
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.horizontalHeader().setDefaultSectionSize(58)
         self.verticalHeader().setDefaultSectionSize(24)
+        self._scrub: tuple[int, int, int, float, int] | None = None
+        self.clicked.connect(self._on_clicked)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The tooltip and the header texts (the "token" column) in the current language."""
         self.setToolTip(self.tr("Double-click or type to edit. Ctrl+C / Ctrl+V copy and "
                                 "paste blocks (TSV/CSV). Ctrl+drag a value sideways to "
                                 "scrub it."))
-        self._scrub: tuple[int, int, int, float, int] | None = None
-        self.clicked.connect(self._on_clicked)
+        columns = self.table.columnCount()
+        if columns:
+            self.table.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     # ------------------------------------------------------------ clipboard
     def keyPressEvent(self, event) -> None:
@@ -78,7 +90,7 @@ class MatrixEditor(QTableView):
         row = max(cur.row(), 0)
         col = cur.column() - 1 if self.table.has_tokens else cur.column()
         try:
-            names, values = parse_block(text, MAX_CELLS)
+            names, values = parse_block(text, MAX_CELLS, MAX_TOKENS)
             if not self.table.has_tokens:
                 raise ParseError(self.tr("paste into the weight tables is one value at a "
                                          "time; import weights from a file instead"))
@@ -126,12 +138,13 @@ class MatrixEditor(QTableView):
 
     # ------------------------------------------------------------ selection
     def _on_clicked(self, index) -> None:
-        """Clicking a token pins it: the panes outline its row of X."""
+        """Clicking a token pins it: the panes outline its row of X (or of X_kv)."""
         from ..model import CellRef
-        if self.table.source != "X" or not index.isValid():
+        source = self.table.source
+        if source not in ("X", "X_kv") or not index.isValid():
             return
         col = max(index.column() - 1, 0)
-        self.model_.set_selection(CellRef("X", index.row(), col, self.model_.current_head))
+        self.model_.set_selection(CellRef(source, index.row(), col, self.model_.current_head))
 
     def selected_rows(self) -> list[int]:
         rows = {i.row() for i in self.selectedIndexes()}

@@ -4,6 +4,10 @@
 every ``data`` call and turns every ``setData`` into a model command, so the table
 never holds a copy of the numbers. Text is parsed by ``model.parsing`` (strict and
 locale-independent); refused input leaves the cell as it was and says why.
+
+A view asks only for the cells it shows, so the cell tints are computed for blocks
+of rows on first use: a 2048 × 768 X costs the few hundred cells on screen, not
+1.5 million colours, after every edit.
 """
 
 from __future__ import annotations
@@ -20,6 +24,21 @@ __all__ = ["MatrixTableModel"]
 
 Index = QModelIndex | QPersistentModelIndex
 
+TINT_ROWS = 64
+"""Rows whose tints are computed together, on the first request for one of them."""
+
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_EDIT = Qt.ItemDataRole.EditRole
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+_ALIGN = Qt.ItemDataRole.TextAlignmentRole
+_BACKGROUND = Qt.ItemDataRole.BackgroundRole
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_ROLES = frozenset(int(r) for r in (_DISPLAY, _EDIT, _TOOLTIP, _ALIGN, _BACKGROUND, _FOREGROUND))
+"""The roles ``data`` answers; a view asks for about ten per cell on every repaint."""
+_WHITE, _BLACK = QColor(255, 255, 255), QColor(0, 0, 0)
+_EDITABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable
+
 
 class MatrixTableModel(QAbstractTableModel):
     """Rows of a matrix of the session, optionally with a leading token column.
@@ -34,7 +53,8 @@ class MatrixTableModel(QAbstractTableModel):
         self.source = source
         self.has_tokens = source in ("X", "X_kv")
         self._shape = self._matrix().shape
-        self._tint: tuple[np.ndarray, np.ndarray] | None = None
+        self._levels: tuple[float, float] | None = None
+        self._tints: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         model.changed.connect(self._on_changed)
         model.currentHeadChanged.connect(lambda _h: self._on_changed())
 
@@ -59,37 +79,38 @@ class MatrixTableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else self._matrix().shape[1] + self._col_offset()
 
-    def _tints(self):
-        if self._tint is None:
+    def _tint(self, r: int, c: int) -> tuple[np.ndarray, bool]:
+        """(RGBA, white text?) of cell (r, c); its block of rows is coloured on first use."""
+        block = r // TINT_ROWS
+        tints = self._tints.get(block)
+        if tints is None:
             M = self._matrix()
-            rgba = map_to_rgba(M, DIVERGING, levels_for(self.source, M))
-            self._tint = (rgba, text_color_for(rgba))
-        return self._tint
+            if self._levels is None:
+                self._levels = levels_for(self.source, M)
+            rgba = map_to_rgba(M[block * TINT_ROWS:(block + 1) * TINT_ROWS], DIVERGING,
+                               self._levels)
+            tints = self._tints[block] = (rgba, text_color_for(rgba))
+        r -= block * TINT_ROWS
+        return tints[0][r, c], bool(tints[1][r, c])
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
+    def data(self, index: Index, role: int = _DISPLAY):
+        if role not in _ROLES or not index.isValid():
             return None
         r, c = index.row(), index.column() - self._col_offset()
         if c < 0:
-            if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole,
-                        Qt.ItemDataRole.ToolTipRole):
+            if role in (_DISPLAY, _EDIT, _TOOLTIP):
                 return self.tokens()[r]
             return None
-        v = float(self._matrix()[r, c])
-        if role == Qt.ItemDataRole.DisplayRole:
-            return f"{v:.4g}"
-        if role == Qt.ItemDataRole.EditRole:
-            return repr(v)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return repr(v)
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.BackgroundRole:
-            rgba, _ = self._tints()
-            return QBrush(QColor(*(int(x) for x in rgba[r, c])))
-        if role == Qt.ItemDataRole.ForegroundRole:
-            _, white = self._tints()
-            return QBrush(QColor(255, 255, 255) if white[r, c] else QColor(0, 0, 0))
+        if role == _DISPLAY:
+            return f"{float(self._matrix()[r, c]):.4g}"
+        if role in (_EDIT, _TOOLTIP):
+            return repr(float(self._matrix()[r, c]))
+        if role == _ALIGN:
+            return _RIGHT
+        if role == _BACKGROUND:
+            return QBrush(QColor(*(int(x) for x in self._tint(r, c)[0])))
+        if role == _FOREGROUND:
+            return QBrush(_WHITE if self._tint(r, c)[1] else _BLACK)
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,
@@ -104,10 +125,7 @@ class MatrixTableModel(QAbstractTableModel):
         return f"d{c}" if self.has_tokens else f"k{c}"
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return (Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-                | Qt.ItemFlag.ItemIsEditable)
+        return _EDITABLE if index.isValid() else Qt.ItemFlag.NoItemFlags
 
     # ------------------------------------------------------------- writing
     def setData(self, index: Index, value, role: int = Qt.ItemDataRole.EditRole) -> bool:
@@ -142,13 +160,15 @@ class MatrixTableModel(QAbstractTableModel):
 
     # ------------------------------------------------------------ updates
     def _on_changed(self) -> None:
-        self._tint = None
+        self._levels = None
+        self._tints.clear()
         shape = self._matrix().shape
         if shape != self._shape:
             self.beginResetModel()
             self._shape = shape
             self.endResetModel()
         elif shape[0] and shape[1]:
+            # The headers (row numbers, d0…) depend on the shape only: announcing them
+            # changed would make the header re-measure every row (thousands at large n).
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(shape[0] - 1, shape[1] - 1 + self._col_offset()))
-            self.headerDataChanged.emit(Qt.Orientation.Vertical, 0, shape[0] - 1)

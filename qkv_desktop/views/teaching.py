@@ -22,7 +22,7 @@ from .symmetry_view import SymmetryView
 
 __all__ = ["Teaching", "install_teaching", "EDITOR_HEIGHT"]
 
-EDITOR_HEIGHT = 520
+EDITOR_HEIGHT = 660
 """Default height of the editor dock; the teaching docks take the rest of the column."""
 
 

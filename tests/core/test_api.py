@@ -275,7 +275,7 @@ def test_cross_attention_against_a_reference(rng):
     assert r.entropy.shape == r.max_weight.shape == r.mean_gradient.shape == (3,)
 
 
-def test_causal_cross_attention_is_refused(rng):
+def test_causal_cross_attention_is_refused():
     with pytest.raises(ValueError, match="causal"):
         attention(np.zeros((2, 4)), init_weights(4, 2), X_kv=np.zeros((3, 4)), causal=True)
 

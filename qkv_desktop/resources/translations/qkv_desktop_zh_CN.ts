@@ -1,0 +1,1715 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>About</name>
+    <message>
+        <source>QKV Desktop {0}</source>
+        <translation>QKV Desktop {0}</translation>
+    </message>
+    <message>
+        <source>See, touch and understand self-attention: Q, K, V, scores and weights as live, editable heatmaps.</source>
+        <translation>看见、动手、理解自注意力：Q、K、V、注意力分数和注意力权重都是实时、可编辑的热力图。</translation>
+    </message>
+    <message>
+        <source>Released under the {licence} licence.</source>
+        <translation>以 {licence} 许可证发布。</translation>
+    </message>
+    <message>
+        <source>Built with PySide6 {pyside} (Qt {qt}) and NumPy {numpy}.</source>
+        <translation>基于 PySide6 {pyside}（Qt {qt}）和 NumPy {numpy} 构建。</translation>
+    </message>
+</context>
+<context>
+    <name>AsymmetryBadge</name>
+    <message>
+        <source>How asymmetric the scores are: ‖S − Sᵀ‖ / ‖S‖ for S = QKᵀ. It is 0 when W_Q = W_K (S = KKᵀ is symmetric: i attends to j exactly as j attends to i) and grows with the difference between the two projections.</source>
+        <translation>注意力分数的非对称程度：‖S − Sᵀ‖ / ‖S‖，其中 S = QKᵀ。当 W_Q = W_K 时为 0（S = KKᵀ 是对称矩阵：i 对 j 的关注与 j 对 i 的关注完全相同），两个投影差别越大，它就越大。</translation>
+    </message>
+    <message>
+        <source>QKᵀ asymmetry: n/a (cross-attention)</source>
+        <translation>QKᵀ 非对称度：不适用（交叉注意力）</translation>
+    </message>
+    <message>
+        <source>QKᵀ symmetric: ‖S−Sᵀ‖/‖S‖ = 0</source>
+        <translation>QKᵀ 对称：‖S−Sᵀ‖/‖S‖ = 0</translation>
+    </message>
+    <message>
+        <source>QKᵀ asymmetry ‖S−Sᵀ‖/‖S‖ = {0:.3f}</source>
+        <translation>QKᵀ 非对称度 ‖S−Sᵀ‖/‖S‖ = {0:.3f}</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionModel</name>
+    <message>
+        <source>Could not compute attention: {0}</source>
+        <translation>无法计算注意力：{0}</translation>
+    </message>
+    <message>
+        <source>{0}; the change was not applied.</source>
+        <translation>{0}；此更改未应用。</translation>
+    </message>
+    <message>
+        <source>there is no key/value sequence yet</source>
+        <translation>还没有键/值序列</translation>
+    </message>
+    <message>
+        <source>only finite numbers can be used</source>
+        <translation>只能使用有限数值</translation>
+    </message>
+    <message>
+        <source>Edit {0}[{1}]</source>
+        <translation>编辑 {0}[{1}]</translation>
+    </message>
+    <message>
+        <source>Edit {0} values</source>
+        <translation>编辑 {0} 个值</translation>
+    </message>
+    <message>
+        <source>Rename {0} to {1}</source>
+        <translation>将 {0} 重命名为 {1}</translation>
+    </message>
+    <message>
+        <source>a new token needs {0} finite values</source>
+        <translation>新词元需要 {0} 个有限数值</translation>
+    </message>
+    <message>
+        <source>Insert token</source>
+        <translation>插入词元</translation>
+    </message>
+    <message>
+        <source>Insert {0} tokens</source>
+        <translation>插入 {0} 个词元</translation>
+    </message>
+    <message>
+        <source>the key/value sequence needs at least one token</source>
+        <translation>键/值序列至少需要一个词元</translation>
+    </message>
+    <message>
+        <source>Delete token</source>
+        <translation>删除词元</translation>
+    </message>
+    <message>
+        <source>Delete {0} tokens</source>
+        <translation>删除 {0} 个词元</translation>
+    </message>
+    <message>
+        <source>Move {0}</source>
+        <translation>移动 {0}</translation>
+    </message>
+    <message>
+        <source>only finite numbers can be pasted</source>
+        <translation>只能粘贴有限数值</translation>
+    </message>
+    <message>
+        <source>Paste {0}×{1} values</source>
+        <translation>粘贴 {0}×{1} 个值</translation>
+    </message>
+    <message>
+        <source>Set d_model to {0}</source>
+        <translation>将 d_model 设为 {0}</translation>
+    </message>
+    <message>
+        <source>d_model cannot go below 1</source>
+        <translation>d_model 不能小于 1</translation>
+    </message>
+    <message>
+        <source>Remove dimension {0}</source>
+        <translation>删除维度 {0}</translation>
+    </message>
+    <message>
+        <source>Set d_k to {0}</source>
+        <translation>将 d_k 设为 {0}</translation>
+    </message>
+    <message>
+        <source>Set seed to {0}</source>
+        <translation>将随机种子设为 {0}</translation>
+    </message>
+    <message>
+        <source>the initial weight scale must be a positive number</source>
+        <translation>初始权重尺度必须是正数</translation>
+    </message>
+    <message>
+        <source>Set weight scale to {0}</source>
+        <translation>将权重尺度设为 {0}</translation>
+    </message>
+    <message>
+        <source>Set heads to {0}</source>
+        <translation>将头数设为 {0}</translation>
+    </message>
+    <message>
+        <source>Output projection W_O on</source>
+        <translation>开启输出投影 W_O</translation>
+    </message>
+    <message>
+        <source>Output projection W_O off</source>
+        <translation>关闭输出投影 W_O</translation>
+    </message>
+    <message>
+        <source>Edit {0}[{1},{2}]</source>
+        <translation>编辑 {0}[{1},{2}]</translation>
+    </message>
+    <message>
+        <source>Change {0}</source>
+        <translation>更改 {0}</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>the values would become too large to be finite</source>
+        <translation>数值会变得过大，超出有限数范围</translation>
+    </message>
+    <message>
+        <source>Multiply inputs by {0}</source>
+        <translation>输入乘以 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>CellText</name>
+    <message>
+        <source>X[{0}, d{1}] = {2:.6g}  (input vector of {0})</source>
+        <translation>X[{0}, d{1}] = {2:.6g}  （{0} 的输入向量）</translation>
+    </message>
+    <message>
+        <source>X_kv[{0}, d{1}] = {2:.6g}</source>
+        <translation>X_kv[{0}, d{1}] = {2:.6g}</translation>
+    </message>
+    <message>
+        <source>s[{0}, {1}] is masked: a causal query cannot see later keys (weight exactly 0)</source>
+        <translation>s[{0}, {1}] 被掩码：因果注意力中的查询看不到后面的键（权重恰好为 0）</translation>
+    </message>
+    <message>
+        <source>out[{0}, {1}] = Σ_j w[{0}→j]·V[j, {1}] = {2:.4f}</source>
+        <translation>out[{0}, {1}] = Σ_j w[{0}→j]·V[j, {1}] = {2:.4f}</translation>
+    </message>
+    <message>
+        <source>concat[{0}, {1}] = head {2} out[{0}, {3}] = {4:.4f}</source>
+        <translation>concat[{0}, {1}] = 头 {2} 的 out[{0}, {3}] = {4:.4f}</translation>
+    </message>
+    <message>
+        <source>final[{0}, {1}] = concat[{0}, :]·W_O[:, {1}] = {2:.4f}</source>
+        <translation>最终输出[{0}, {1}] = concat[{0}, :]·W_O[:, {1}] = {2:.4f}</translation>
+    </message>
+</context>
+<context>
+    <name>ControlsPanel</name>
+    <message>
+        <source>Dimension of the query/key/value vectors. Changing it re-initialises W_Q, W_K, W_V from the seed.</source>
+        <translation>查询/键/值向量的维度。修改后会用随机种子重新初始化 W_Q、W_K、W_V。</translation>
+    </message>
+    <message>
+        <source>Random seed of the weight initialisation (the tutorial uses 42 and 123).</source>
+        <translation>权重初始化的随机种子（教程中使用 42 和 123）。</translation>
+    </message>
+    <message>
+        <source>Weights are randn(d_model, d_k) × this scale.</source>
+        <translation>权重 = randn(d_model, d_k) × 这个尺度。</translation>
+    </message>
+    <message>
+        <source>÷ √d_k</source>
+        <translation>÷ √d_k</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>不缩放</translation>
+    </message>
+    <message>
+        <source>custom ÷</source>
+        <translation>自定义 ÷</translation>
+    </message>
+    <message>
+        <source>What the scores QKᵀ are divided by before softmax.</source>
+        <translation>注意力分数 QKᵀ 在 softmax 之前除以的数。</translation>
+    </message>
+    <message>
+        <source>The custom divisor of the scores.</source>
+        <translation>注意力分数的自定义除数。</translation>
+    </message>
+    <message>
+        <source>Temperature T (0.05…10, logarithmic): weights = softmax(QKᵀ / (divisor·T)). Low T sharpens, high T flattens.</source>
+        <translation>温度 T（0.05…10，对数刻度）：权重 = softmax(QKᵀ / (除数·T))。T 越低分布越尖锐，T 越高分布越平坦。</translation>
+    </message>
+    <message>
+        <source>causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>Each token may attend only to itself and earlier tokens, as in a decoder.</source>
+        <translation>每个词元只能关注自身和它之前的词元，与解码器中一样。</translation>
+    </message>
+    <message>
+        <source>share W_Q = W_K</source>
+        <translation>共享 W_Q = W_K</translation>
+    </message>
+    <message>
+        <source>Use the same matrix for queries and keys: QKᵀ becomes the symmetric KKᵀ of the tutorial&apos;s demo 2.</source>
+        <translation>查询和键使用同一个矩阵：QKᵀ 变成教程演示 2 中对称的 KKᵀ。</translation>
+    </message>
+    <message>
+        <source>naive softmax</source>
+        <translation>朴素 softmax</translation>
+    </message>
+    <message>
+        <source>exp(x)/Σexp(x) without subtracting the row maximum: large scores overflow to inf/NaN.</source>
+        <translation>exp(x)/Σexp(x)，不减去行最大值：分数很大时会溢出为 inf/NaN。</translation>
+    </message>
+    <message>
+        <source>float32</source>
+        <translation>float32</translation>
+    </message>
+    <message>
+        <source>Compute in single precision: about twice as fast for long sequences.</source>
+        <translation>以单精度计算：长序列时大约快一倍。</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>heads h</source>
+        <translation>头数 h</translation>
+    </message>
+    <message>
+        <source>d_k</source>
+        <translation>d_k</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>weight scale</source>
+        <translation>权重尺度</translation>
+    </message>
+    <message>
+        <source>scaling</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>self-attention (Q, K, V from X)</source>
+        <translation>自注意力（Q、K、V 均来自 X）</translation>
+    </message>
+    <message>
+        <source>cross-attention (K, V from X_kv)</source>
+        <translation>交叉注意力（K、V 来自 X_kv）</translation>
+    </message>
+    <message>
+        <source>Self-attention: queries, keys and values all come from X. Cross-attention: queries come from X, keys and values from a second sequence X_kv (e.g. an encoder&apos;s output), edited in the second token table.</source>
+        <translation>自注意力：查询、键和值都来自 X。交叉注意力：查询来自 X，键和值来自第二个序列 X_kv（例如编码器的输出），在第二个词元表中编辑。</translation>
+    </message>
+    <message>
+        <source>Number of attention heads h, each with its own W_Q, W_K, W_V. d_k becomes d_model / h when h divides d_model. Changing h re-initialises the weights from the seed.</source>
+        <translation>注意力头数 h，每个头有自己的 W_Q、W_K、W_V。当 h 整除 d_model 时，d_k 变为 d_model / h。修改 h 会用随机种子重新初始化权重。</translation>
+    </message>
+    <message>
+        <source>show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>The head the panes and the weight tables show; or click a head in the small multiples.</source>
+        <translation>面板和权重表显示的头；也可以在各头的小图中点击一个头。</translation>
+    </message>
+    <message>
+        <source>head {0}</source>
+        <translation>头 {0}</translation>
+    </message>
+    <message>
+        <source>output projection W_O</source>
+        <translation>输出投影 W_O</translation>
+    </message>
+    <message>
+        <source>Project the concatenated head outputs (n × h·d_k) back to d_model with W_O: final output = concat·W_O.</source>
+        <translation>用 W_O 把拼接后的各头输出（n × h·d_k）投影回 d_model 维：最终输出 = concat·W_O。</translation>
+    </message>
+    <message>
+        <source>Not applied: {0}</source>
+        <translation>未应用：{0}</translation>
+    </message>
+    <message>
+        <source>Causal masking is off in cross-attention: every query may see the whole encoder sequence, which has no &apos;later&apos; tokens for it.</source>
+        <translation>交叉注意力中不使用因果掩码：每个查询都可以看到整个编码器序列，对它来说不存在“后面的”词元。</translation>
+    </message>
+</context>
+<context>
+    <name>CrashGuard</name>
+    <message>
+        <source>Something went wrong</source>
+        <translation>出错了</translation>
+    </message>
+    <message>
+        <source>An unexpected error happened: {0}: {1}
+
+Nothing was half-applied: your session is intact and the app keeps running. The details were written to {2}</source>
+        <translation>发生了意外错误：{0}: {1}
+
+没有任何更改只应用了一半：你的会话完好无损，程序会继续运行。详细信息已写入 {2}</translation>
+    </message>
+</context>
+<context>
+    <name>DiagnosticsPanel</name>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>entropy H</source>
+        <translation>熵 H</translation>
+    </message>
+    <message>
+        <source>H / log n</source>
+        <translation>H / log n</translation>
+    </message>
+    <message>
+        <source>max weight</source>
+        <translation>最大权重</translation>
+    </message>
+    <message>
+        <source>attends most to</source>
+        <translation>最关注</translation>
+    </message>
+    <message>
+        <source>The query token (one row of the weights).</source>
+        <translation>查询词元（权重矩阵的一行）。</translation>
+    </message>
+    <message>
+        <source>Entropy of the row&apos;s weights in nats: 0 = all on one key, log n = spread evenly.</source>
+        <translation>该行权重的熵（单位：奈特）：0 = 全部集中在一个键上，log n = 均匀分布。</translation>
+    </message>
+    <message>
+        <source>Entropy as a fraction of its largest possible value log n (n = keys the query may see): near 1 = nearly uniform.</source>
+        <translation>熵占其最大可能值 log n 的比例（n = 该查询可见的键数）：接近 1 = 接近均匀。</translation>
+    </message>
+    <message>
+        <source>The largest weight of the row: 1/n when uniform, 1 when one-hot.</source>
+        <translation>该行的最大权重：均匀时为 1/n，one-hot 时为 1。</translation>
+    </message>
+    <message>
+        <source>The key with the largest weight.</source>
+        <translation>权重最大的键。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;QKᵀ asymmetry&lt;/b&gt;: not defined in cross-attention (queries and keys are different sequences).</source>
+        <translation>&lt;b&gt;QKᵀ 非对称度&lt;/b&gt;：在交叉注意力中没有定义（查询和键来自不同的序列）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;QKᵀ asymmetry&lt;/b&gt; ‖S − Sᵀ‖ / ‖S‖ = &lt;b&gt;{0:.4f}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;QKᵀ 非对称度&lt;/b&gt; ‖S − Sᵀ‖ / ‖S‖ = &lt;b&gt;{0:.4f}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>symmetric: query i attends to j exactly as j to i.</source>
+        <translation>对称：查询 i 对 j 的关注与 j 对 i 的关注完全相同。</translation>
+    </message>
+    <message>
+        <source>i→j and j→i differ, as separate W_Q and W_K allow.</source>
+        <translation>i→j 与 j→i 不同，这正是独立的 W_Q 和 W_K 所允许的。</translation>
+    </message>
+    <message>
+        <source>Head {0}: </source>
+        <translation>头 {0}：</translation>
+    </message>
+    <message>
+        <source>Some weights are NaN (the naive softmax overflowed).</source>
+        <translation>部分权重为 NaN（朴素 softmax 溢出了）。</translation>
+    </message>
+    <message>
+        <source>Nearly uniform: every row&apos;s entropy is above {0:.0%} of log n (max |w − 1/n| = {1:.4f}).</source>
+        <translation>接近均匀：每一行的熵都超过 log n 的 {0:.0%}（max |w − 1/n| = {1:.4f}）。</translation>
+    </message>
+    <message>
+        <source>Mean H / log n = {0:.1%}; mean max weight = {1:.3f}.</source>
+        <translation>平均 H / log n = {0:.1%}；平均最大权重 = {1:.3f}。</translation>
+    </message>
+</context>
+<context>
+    <name>ExplainPanel</name>
+    <message>
+        <source>Click a cell of the weights (or QKᵀ, scaled) pane to see how it is computed; click it again to unpin.</source>
+        <translation>点击权重面板（或 QKᵀ、缩放后分数面板）中的单元格，查看它是如何计算的；再次点击取消固定。</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The pinned cell is in {0}; this panel explains the attention cells.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;固定的单元格位于 {0}；本面板讲解的是注意力单元格。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>How is a weight computed?</source>
+        <translation>注意力权重是如何计算的？</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Click a cell of the &lt;b&gt;weights&lt;/b&gt; pane (or of QKᵀ or the scaled scores) to pin it. This panel then shows, with the real numbers of this session, every step from q·k to the output.&lt;/p&gt;&lt;p class=&apos;note&apos;&gt;Click the cell again to unpin it. A cell of the output pane shows its weighted sum.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;点击&lt;b&gt;权重&lt;/b&gt;面板（或 QKᵀ、缩放后分数面板）中的单元格即可固定它。本面板随后会用当前会话的真实数值，展示从 q·k 到输出的每一步。&lt;/p&gt;&lt;p class=&apos;note&apos;&gt;再次点击该单元格取消固定。输出面板中的单元格会展示它的加权求和。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source> (head {0})</source>
+        <translation>（头 {0}）</translation>
+    </message>
+    <message>
+        <source>Query &lt;b&gt;{0}&lt;/b&gt; (row {1}) looking at key &lt;b&gt;{2}&lt;/b&gt; (column {3}).</source>
+        <translation>查询 &lt;b&gt;{0}&lt;/b&gt;（第 {1} 行）关注键 &lt;b&gt;{2}&lt;/b&gt;（第 {3} 列）。</translation>
+    </message>
+    <message>
+        <source>1 · Score: the dot product q·k</source>
+        <translation>1 · 分数：点积 q·k</translation>
+    </message>
+    <message>
+        <source>{0} products, one per dimension of d_k = {0}.</source>
+        <translation>{0} 个乘积，d_k = {0} 的每个维度一个。</translation>
+    </message>
+    <message>
+        <source>1 (no scaling)</source>
+        <translation>1（不缩放）</translation>
+    </message>
+    <message>
+        <source>{0} (custom divisor)</source>
+        <translation>{0}（自定义除数）</translation>
+    </message>
+    <message>
+        <source>2 · Scale: divide by the divisor and T</source>
+        <translation>2 · 缩放：除以除数和温度 T</translation>
+    </message>
+    <message>
+        <source>divisor = {0}, temperature T = {1}</source>
+        <translation>除数 = {0}，温度 T = {1}</translation>
+    </message>
+    <message>
+        <source>Causal mask: key &lt;b&gt;{0}&lt;/b&gt; comes after query &lt;b&gt;{1}&lt;/b&gt;, so the query may not see it. The score is replaced by −∞ before softmax.</source>
+        <translation>因果掩码：键 &lt;b&gt;{0}&lt;/b&gt; 位于查询 &lt;b&gt;{1}&lt;/b&gt; 之后，所以该查询看不到它。在 softmax 之前，这个分数被替换为 −∞。</translation>
+    </message>
+    <message>
+        <source>3 · Softmax over the row of {0}</source>
+        <translation>3 · 对 {0} 所在的行做 softmax</translation>
+    </message>
+    <message>
+        <source>row maximum m = max&lt;sub&gt;j&lt;/sub&gt; s[{0}, j] = {1}</source>
+        <translation>行最大值 m = max&lt;sub&gt;j&lt;/sub&gt; s[{0}, j] = {1}</translation>
+    </message>
+    <message>
+        <source>Subtracting it makes every exponent ≤ 0, so exp never overflows; the weights do not change.</source>
+        <translation>减去它之后每个指数都 ≤ 0，exp 永远不会溢出；权重保持不变。</translation>
+    </message>
+    <message>
+        <source>Naive softmax: the row maximum is not subtracted, so exp sees the raw scores; above {0} it overflows to ∞.</source>
+        <translation>朴素 softmax：不减去行最大值，exp 直接作用于原始分数；超过 {0} 就会溢出为 ∞。</translation>
+    </message>
+    <message>
+        <source>{0} masked key(s) add exp(−∞) = 0 to the sum.</source>
+        <translation>{0} 个被掩码的键向总和贡献 exp(−∞) = 0。</translation>
+    </message>
+    <message>
+        <source>A masked key gets weight exactly 0.</source>
+        <translation>被掩码的键的权重恰好为 0。</translation>
+    </message>
+    <message>
+        <source>Overflow: exp gave ∞, and ∞ / ∞ is NaN. Turn the naive softmax off: with the row maximum subtracted the same scores give finite weights.</source>
+        <translation>溢出：exp 得到 ∞，而 ∞ / ∞ 是 NaN。请关闭朴素 softmax：减去行最大值后，同样的分数会得到有限的权重。</translation>
+    </message>
+    <message>
+        <source>key j</source>
+        <translation>键 j</translation>
+    </message>
+    <message>
+        <source>… and {0} keys with smaller weights</source>
+        <translation>……以及另外 {0} 个权重较小的键</translation>
+    </message>
+    <message>
+        <source>4 · Output: the weighted sum of the V rows</source>
+        <translation>4 · 输出：V 各行的加权求和</translation>
+    </message>
+    <message>
+        <source>The weights of a row sum to 1, so the output is an average of the value vectors.</source>
+        <translation>每一行的权重之和为 1，所以输出是值向量的加权平均。</translation>
+    </message>
+    <message>
+        <source>Pin a cell of the weights pane to see how each weight is computed.</source>
+        <translation>固定权重面板中的单元格，查看每个权重是如何计算的。</translation>
+    </message>
+</context>
+<context>
+    <name>ExportActions</name>
+    <message>
+        <source>Export figure of the &amp;dashboard…</source>
+        <translation>导出总览图(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>All shown panes in one image (PNG, SVG or PDF)</source>
+        <translation>把所有显示的面板放进一张图（PNG、SVG 或 PDF）</translation>
+    </message>
+    <message>
+        <source>&amp;Export all…</source>
+        <translation>全部导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Every pane, the dashboard and the matrices into a folder (Ctrl+E)</source>
+        <translation>把每个面板、总览图和矩阵导出到一个文件夹（Ctrl+E）</translation>
+    </message>
+    <message>
+        <source>Export &amp;data…</source>
+        <translation>导出数据(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>The matrices as CSV, NPY, NPZ or JSON</source>
+        <translation>以 CSV、NPY、NPZ 或 JSON 格式导出矩阵</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>The current session could not be computed, so there is nothing to export; see the status bar.</source>
+        <translation>当前会话无法计算，因此没有可导出的内容；详见状态栏。</translation>
+    </message>
+    <message>
+        <source>Cannot export this pane: {0}</source>
+        <translation>无法导出此面板：{0}</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG vector image (*.svg)</source>
+        <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export figure</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <source>{0} already exists. Replace it?</source>
+        <translation>{0} 已存在。要替换它吗？</translation>
+    </message>
+    <message>
+        <source>Could not export {0}: {1}. Nothing was written.</source>
+        <translation>无法导出 {0}：{1}。没有写入任何文件。</translation>
+    </message>
+    <message>
+        <source>Exported {0}</source>
+        <translation>已导出 {0}</translation>
+    </message>
+    <message>
+        <source>Cannot copy this pane: {0}</source>
+        <translation>无法复制此面板：{0}</translation>
+    </message>
+    <message>
+        <source>Copied {0} as a {1} × {2} px image</source>
+        <translation>已将 {0} 复制为 {1} × {2} 像素的图像</translation>
+    </message>
+    <message>
+        <source>{0} is not an existing folder. Nothing was written.</source>
+        <translation>{0} 不是已存在的文件夹。没有写入任何文件。</translation>
+    </message>
+    <message>
+        <source>Nothing was exported: {0}</source>
+        <translation>没有导出任何内容：{0}</translation>
+    </message>
+    <message>
+        <source>{0} of these files already exist in {1}: {2}. Replace them?</source>
+        <translation>其中 {0} 个文件已存在于 {1}：{2}。要替换它们吗？</translation>
+    </message>
+    <message>
+        <source>Exported {0} files to {1}</source>
+        <translation>已将 {0} 个文件导出到 {1}</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Writing {0}…</source>
+        <translation>正在写入 {0}…</translation>
+    </message>
+    <message>
+        <source>Export cancelled; nothing was written</source>
+        <translation>导出已取消；没有写入任何文件</translation>
+    </message>
+    <message>
+        <source>Moving the files into place…</source>
+        <translation>正在把文件移动到位…</translation>
+    </message>
+    <message>
+        <source>Could not export to {0}: {1}. Nothing was written.</source>
+        <translation>无法导出到 {0}：{1}。没有写入任何文件。</translation>
+    </message>
+</context>
+<context>
+    <name>ExportAllDialog</name>
+    <message>
+        <source>Export all</source>
+        <translation>全部导出</translation>
+    </message>
+    <message>
+        <source>Export data</source>
+        <translation>导出数据</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>文件夹(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Figures (every pane and the dashboard)</source>
+        <translation>图像（每个面板和总览图）</translation>
+    </message>
+    <message>
+        <source>PNG &amp;scale:</source>
+        <translation>PNG 缩放倍数(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Background:</source>
+        <translation>背景(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>Data (the numbers of every matrix)</source>
+        <translation>数据（每个矩阵的数值）</translation>
+    </message>
+    <message>
+        <source>One CSV per matrix, with token labels</source>
+        <translation>每个矩阵一个 CSV 文件，带词元标签</translation>
+    </message>
+    <message>
+        <source>One NumPy .npy per matrix</source>
+        <translation>每个矩阵一个 NumPy .npy 文件</translation>
+    </message>
+    <message>
+        <source>matrices.npz: every matrix and the tokens</source>
+        <translation>matrices.npz：所有矩阵和词元</translation>
+    </message>
+    <message>
+        <source>matrices.json: every matrix, the tokens and the options</source>
+        <translation>matrices.json：所有矩阵、词元和选项</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Choose a folder</source>
+        <translation>选择文件夹</translation>
+    </message>
+    <message>
+        <source>Choose a folder.</source>
+        <translation>请选择一个文件夹。</translation>
+    </message>
+    <message>
+        <source>Choose at least one format.</source>
+        <translation>请至少选择一种格式。</translation>
+    </message>
+    <message>
+        <source>Writes {0} files into the folder, all together or none.</source>
+        <translation>向文件夹写入 {0} 个文件，要么全部写入，要么都不写入。</translation>
+    </message>
+</context>
+<context>
+    <name>FigureOptionsDialog</name>
+    <message>
+        <source>Export options: {0}</source>
+        <translation>导出选项：{0}</translation>
+    </message>
+    <message>
+        <source>&amp;Scale:</source>
+        <translation>缩放倍数(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Size:</source>
+        <translation>尺寸：</translation>
+    </message>
+    <message>
+        <source>&amp;Background:</source>
+        <translation>背景(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>PNG pixels per point: 2× suits slides and print</source>
+        <translation>PNG 每磅的像素数：2× 适合幻灯片和打印</translation>
+    </message>
+    <message>
+        <source>SVG and PDF are vector formats: sharp at any size</source>
+        <translation>SVG 和 PDF 是矢量格式：任何尺寸下都清晰</translation>
+    </message>
+    <message>
+        <source>{0} × {1} pt (vector)</source>
+        <translation>{0} × {1} 磅（矢量）</translation>
+    </message>
+    <message>
+        <source>{0} × {1} px</source>
+        <translation>{0} × {1} 像素</translation>
+    </message>
+    <message>
+        <source>{0} × {1} px is too large; lower the scale</source>
+        <translation>{0} × {1} 像素太大；请降低缩放倍数</translation>
+    </message>
+</context>
+<context>
+    <name>Figures</name>
+    <message>
+        <source>masked</source>
+        <translation>已掩码</translation>
+    </message>
+    <message>
+        <source>non-finite</source>
+        <translation>非有限值</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Self-attention</source>
+        <translation>自注意力</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>{0} tokens</source>
+        <translation>{0} 个词元</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
+    </message>
+    <message>
+        <source>head {0} of {1}</source>
+        <translation>第 {0} 个头（共 {1} 个）</translation>
+    </message>
+</context>
+<context>
+    <name>FileActions</name>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Start a new session from the tutorial example</source>
+        <translation>从教程示例开始一个新会话</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a session file (.qkv.json)</source>
+        <translation>打开会话文件（.qkv.json）</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Re&amp;vert</source>
+        <translation>还原(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Discard changes since the last save</source>
+        <translation>放弃上次保存以来的更改</translation>
+    </message>
+    <message>
+        <source>Import token vectors…</source>
+        <translation>导入词元向量…</translation>
+    </message>
+    <message>
+        <source>Read X from CSV, TSV or .npy</source>
+        <translation>从 CSV、TSV 或 .npy 读取 X</translation>
+    </message>
+    <message>
+        <source>Import weights…</source>
+        <translation>导入权重…</translation>
+    </message>
+    <message>
+        <source>Read W_Q, W_K, W_V from .npz or .npy</source>
+        <translation>从 .npz 或 .npy 读取 W_Q、W_K、W_V</translation>
+    </message>
+    <message>
+        <source>QKV Desktop</source>
+        <translation>QKV Desktop</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>{0} has unsaved changes. Save them first?</source>
+        <translation>{0} 有未保存的更改。要先保存吗？</translation>
+    </message>
+    <message>
+        <source>{0}{1} — QKV Desktop</source>
+        <translation>{0}{1} — QKV Desktop</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>QKV sessions (*{0});;All files (*)</source>
+        <translation>QKV 会话 (*{0});;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>QKV sessions (*{0})</source>
+        <translation>QKV 会话 (*{0})</translation>
+    </message>
+    <message>
+        <source>Discard all changes since {0} was saved?</source>
+        <translation>放弃 {0} 上次保存以来的所有更改吗？</translation>
+    </message>
+    <message>
+        <source>Import token vectors</source>
+        <translation>导入词元向量</translation>
+    </message>
+    <message>
+        <source>Vectors (*.csv *.tsv *.txt *.npy);;All files (*)</source>
+        <translation>向量 (*.csv *.tsv *.txt *.npy);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Import {0}</source>
+        <translation>导入 {0}</translation>
+    </message>
+    <message>
+        <source>Import weights</source>
+        <translation>导入权重</translation>
+    </message>
+    <message>
+        <source>Weights (*.npz *.npy);;All files (*)</source>
+        <translation>权重 (*.npz *.npy);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>HeadThumbnail</name>
+    <message>
+        <source>Show head {0} in the panes</source>
+        <translation>在面板中显示头 {0}</translation>
+    </message>
+    <message>
+        <source>head {0}</source>
+        <translation>头 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>HeadsOverview</name>
+    <message>
+        <source>weights of every head</source>
+        <translation>各头的注意力权重</translation>
+    </message>
+    <message>
+        <source>weights of every head: click one to show it</source>
+        <translation>各头的注意力权重：点击一个头即可显示它</translation>
+    </message>
+</context>
+<context>
+    <name>HeatmapPane</name>
+    <message>
+        <source>Right-click the pane to export or copy it.</source>
+        <translation>右键点击面板可导出或复制。</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Copy image</source>
+        <translation>复制图像</translation>
+    </message>
+</context>
+<context>
+    <name>LessonBanners</name>
+    <message>
+        <source>&lt;b&gt;Attention is nearly uniform&lt;/b&gt; (every row&apos;s entropy &gt; 99% of log n, every weight within {0:.4f} of 1/n). &lt;b&gt;Why:&lt;/b&gt; weights of randn × {2:g} make every score tiny (a row&apos;s scaled scores differ by ≤ {1:.3g}), and softmax of nearly equal numbers is flat. Tutorial example 1&apos;s commentary says the diagonal is higher: here it is not.</source>
+        <translation>&lt;b&gt;注意力几乎是均匀的&lt;/b&gt;（每一行的熵 &gt; log n 的 99%，每个权重与 1/n 相差不超过 {0:.4f}）。&lt;b&gt;原因：&lt;/b&gt;randn × {2:g} 的权重使每个分数都很小（同一行缩放后的分数相差 ≤ {1:.3g}），而对几乎相等的数做 softmax 得到的分布是平坦的。教程示例 1 的解读说对角线上权重较高：在这里并非如此。</translation>
+    </message>
+    <message>
+        <source>Try weight scale 1</source>
+        <translation>试试权重尺度 1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Naive softmax is on&lt;/b&gt; (exp without subtracting the row maximum). The largest scaled score is {0:.4g}; exp overflows above {1:.2f}, so nothing has broken yet.</source>
+        <translation>&lt;b&gt;朴素 softmax 已开启&lt;/b&gt;（exp 之前不减去行最大值）。缩放后的最大分数为 {0:.4g}；exp 在超过 {1:.2f} 时溢出，所以目前一切正常。</translation>
+    </message>
+    <message>
+        <source>× 100 the inputs</source>
+        <translation>输入 × 100</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Naive softmax broke: {0} weights are NaN&lt;/b&gt; (in {1} rows). Every exp(s) of those rows underflowed to 0, and 0/0 = NaN. Subtracting the row maximum makes the largest exponent exp(0) = 1, so the sum is never 0.</source>
+        <translation>&lt;b&gt;朴素 softmax 出错了：{0} 个权重为 NaN&lt;/b&gt;（分布在 {1} 行中）。这些行的每个 exp(s) 都下溢为 0，而 0/0 = NaN。减去行最大值后，最大的指数项为 exp(0) = 1，总和永远不会是 0。</translation>
+    </message>
+    <message>
+        <source>Use the stable softmax</source>
+        <translation>使用稳定的 softmax</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Naive softmax overflowed: {0} of {1} weights are not finite&lt;/b&gt; (in {2} rows). exp(s) is larger than the largest {3} once s &gt; {4:.2f}, and the largest scaled score here is {5:.4g}: Σ exp = ∞ and ∞/∞ = NaN. &lt;b&gt;The fix:&lt;/b&gt; subtract each row&apos;s maximum first. Then every exponent is ≤ 0, exp ≤ 1 cannot overflow, and the weights are the same, since e&lt;sup&gt;s−m&lt;/sup&gt;/Σe&lt;sup&gt;s−m&lt;/sup&gt; = e&lt;sup&gt;s&lt;/sup&gt;/Σe&lt;sup&gt;s&lt;/sup&gt;.</source>
+        <translation>&lt;b&gt;朴素 softmax 溢出了：{1} 个权重中有 {0} 个不是有限值&lt;/b&gt;（分布在 {2} 行中）。一旦 s &gt; {4:.2f}，exp(s) 就超过了 {3} 能表示的最大值，而这里缩放后的最大分数是 {5:.4g}：Σ exp = ∞，∞/∞ = NaN。&lt;b&gt;解决办法：&lt;/b&gt;先减去每一行的最大值。这样每个指数都 ≤ 0，exp ≤ 1 不会溢出，而权重不变，因为 e&lt;sup&gt;s−m&lt;/sup&gt;/Σe&lt;sup&gt;s−m&lt;/sup&gt; = e&lt;sup&gt;s&lt;/sup&gt;/Σe&lt;sup&gt;s&lt;/sup&gt;。</translation>
+    </message>
+    <message>
+        <source>Not applied: {0}</source>
+        <translation>未应用：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Tokens (X)</source>
+        <translation>词元 (X)</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Editor</source>
+        <translation>编辑器</translation>
+    </message>
+    <message>
+        <source>Computing in the background…</source>
+        <translation>正在后台计算…</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Add token</source>
+        <translation>添加词元</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言 Language(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Append a token with a zero vector (Ctrl+Enter)</source>
+        <translation>在末尾添加一个零向量词元（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Insert token</source>
+        <translation>插入词元</translation>
+    </message>
+    <message>
+        <source>Insert a token above the current one (Ctrl+I)</source>
+        <translation>在当前词元上方插入一个词元（Ctrl+I）</translation>
+    </message>
+    <message>
+        <source>Delete token</source>
+        <translation>删除词元</translation>
+    </message>
+    <message>
+        <source>Delete the selected tokens (Ctrl+Del)</source>
+        <translation>删除选中的词元（Ctrl+Del）</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move the current token up (Alt+Up)</source>
+        <translation>将当前词元上移（Alt+Up）</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Move the current token down (Alt+Down)</source>
+        <translation>将当前词元下移（Alt+Down）</translation>
+    </message>
+    <message>
+        <source>Add dimension</source>
+        <translation>添加维度</translation>
+    </message>
+    <message>
+        <source>Add a dimension (d_model + 1); the weights re-initialise</source>
+        <translation>添加一个维度（d_model + 1）；权重会重新初始化</translation>
+    </message>
+    <message>
+        <source>Remove dimension</source>
+        <translation>删除维度</translation>
+    </message>
+    <message>
+        <source>Remove the current column&apos;s dimension; the weights re-initialise</source>
+        <translation>删除当前列所在的维度；权重会重新初始化</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the selected cells as TSV</source>
+        <translation>以 TSV 格式复制选中的单元格</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Paste a TSV/CSV block</source>
+        <translation>粘贴一块 TSV/CSV 数据</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Reset layout</source>
+        <translation>重置布局</translation>
+    </message>
+    <message>
+        <source>&amp;Presets</source>
+        <translation>预设(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About QKV Desktop</source>
+        <translation>关于 QKV Desktop(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Start again from the preset {0}</source>
+        <translation>从预设 {0} 重新开始</translation>
+    </message>
+    <message>
+        <source>Interface language: {0}</source>
+        <translation>界面语言：{0}</translation>
+    </message>
+    <message>
+        <source>&amp;Undo {0}</source>
+        <translation>撤销(&amp;U) {0}</translation>
+    </message>
+    <message>
+        <source>&amp;Redo {0}</source>
+        <translation>重做(&amp;R) {0}</translation>
+    </message>
+    <message>
+        <source>Load preset {0}</source>
+        <translation>加载预设 {0}</translation>
+    </message>
+    <message>
+        <source>Not applied: {0}</source>
+        <translation>未应用：{0}</translation>
+    </message>
+    <message>
+        <source>About QKV Desktop</source>
+        <translation>关于 QKV Desktop</translation>
+    </message>
+</context>
+<context>
+    <name>MatrixEditor</name>
+    <message>
+        <source>Double-click or type to edit. Ctrl+C / Ctrl+V copy and paste blocks (TSV/CSV). Ctrl+drag a value sideways to scrub it.</source>
+        <translation>双击或直接输入即可编辑。Ctrl+C / Ctrl+V 复制和粘贴数据块（TSV/CSV）。按住 Ctrl 左右拖动数值可连续调节。</translation>
+    </message>
+    <message>
+        <source>paste into the weight tables is one value at a time; import weights from a file instead</source>
+        <translation>权重表只能逐个粘贴数值；请改为从文件导入权重</translation>
+    </message>
+    <message>
+        <source>Paste refused: {0}</source>
+        <translation>粘贴被拒绝：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>MatrixTableModel</name>
+    <message>
+        <source>token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>only finite numbers can be used</source>
+        <translation>只能使用有限数值</translation>
+    </message>
+    <message>
+        <source>Not applied: {0}</source>
+        <translation>未应用：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>ModelActions</name>
+    <message>
+        <source>Open &amp;model…</source>
+        <translation>打开模型(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Explore one attention head of a BERT checkpoint (Ctrl+Shift+O)</source>
+        <translation>探索 BERT 检查点中的一个注意力头（Ctrl+Shift+O）</translation>
+    </message>
+    <message>
+        <source>{0} · layer {1} · head {2}</source>
+        <translation>{0} · 第 {1} 层 · 头 {2}</translation>
+    </message>
+    <message>
+        <source>{0} (edited)</source>
+        <translation>{0}（已编辑）</translation>
+    </message>
+    <message>
+        <source>Loaded from {0}
+Sentence: {1}</source>
+        <translation>加载自 {0}
+句子：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>ModelDialog</name>
+    <message>
+        <source>Open model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>A BERT folder: config.json, model.safetensors, tokenizer.json</source>
+        <translation>BERT 文件夹：config.json、model.safetensors、tokenizer.json</translation>
+    </message>
+    <message>
+        <source>Choose folder…</source>
+        <translation>选择文件夹…</translation>
+    </message>
+    <message>
+        <source>Use the bundled {0}</source>
+        <translation>使用自带的 {0}</translation>
+    </message>
+    <message>
+        <source>To get {0} without a download from this app, install it once with: {1}</source>
+        <translation>若要在本程序不下载任何内容的情况下获得 {0}，请先安装一次：{1}</translation>
+    </message>
+    <message>
+        <source>The sentence the model reads; it is split into WordPiece tokens with [CLS] and [SEP] added.</source>
+        <translation>模型读取的句子；它会被切分为 WordPiece 词元，并加上 [CLS] 和 [SEP]。</translation>
+    </message>
+    <message>
+        <source>Encoder layer, counted from 0. The head sees the hidden states entering this layer; layer 0 sees the embeddings.</source>
+        <translation>编码器层，从 0 开始计数。注意力头看到的是进入这一层的隐藏状态；第 0 层看到的是嵌入向量。</translation>
+    </message>
+    <message>
+        <source>Attention head of the layer, counted from 0; each has its own W_Q, W_K, W_V and biases.</source>
+        <translation>该层的注意力头，从 0 开始计数；每个头都有自己的 W_Q、W_K、W_V 和偏置。</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the work in progress; nothing changes</source>
+        <translation>停止正在进行的工作；不会做任何更改</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>No checkpoint opened yet.</source>
+        <translation>尚未打开检查点。</translation>
+    </message>
+    <message>
+        <source>{0}: {1} layers × {2} heads, d_model {3}, d_k {4}</source>
+        <translation>{0}：{1} 层 × {2} 个头，d_model {3}，d_k {4}</translation>
+    </message>
+    <message>
+        <source>of 0 … {0}</source>
+        <translation>（范围 0 … {0}）</translation>
+    </message>
+    <message>
+        <source>&lt;i&gt;Open a checkpoint to see its tokens.&lt;/i&gt;</source>
+        <translation>&lt;i&gt;打开检查点后可查看词元。&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>{0} tokens: {1}</source>
+        <translation>{0} 个词元：{1}</translation>
+    </message>
+    <message>
+        <source>Choose a BERT checkpoint folder</source>
+        <translation>选择 BERT 检查点文件夹</translation>
+    </message>
+    <message>
+        <source>Opening {0}: step {1} of {2}</source>
+        <translation>正在打开 {0}：第 {1} 步，共 {2} 步</translation>
+    </message>
+    <message>
+        <source>Could not open {0}:
+{1}</source>
+        <translation>无法打开 {0}：
+{1}</translation>
+    </message>
+    <message>
+        <source>Load {0} layer {1} head {2}</source>
+        <translation>加载 {0} 第 {1} 层 头 {2}</translation>
+    </message>
+    <message>
+        <source>Running {0} up to layer {1}: step {2} of {3}</source>
+        <translation>正在运行 {0} 到第 {1} 层：第 {2} 步，共 {3} 步</translation>
+    </message>
+    <message>
+        <source>Could not load layer {0} head {1} of {2}:
+{3}</source>
+        <translation>无法加载 {2} 的第 {0} 层 头 {1}：
+{3}</translation>
+    </message>
+</context>
+<context>
+    <name>Panes</name>
+    <message>
+        <source>X_kv (key/value sequence)</source>
+        <translation>X_kv（键/值序列）</translation>
+    </message>
+    <message>
+        <source>concat (all heads)</source>
+        <translation>concat（所有头拼接）</translation>
+    </message>
+    <message>
+        <source>final output = concat·W_O</source>
+        <translation>最终输出 = concat·W_O</translation>
+    </message>
+    <message>
+        <source> + causal mask</source>
+        <translation> + 因果掩码</translation>
+    </message>
+    <message>
+        <source>X (query sequence)</source>
+        <translation>X（查询序列）</translation>
+    </message>
+    <message>
+        <source>X (input vectors)</source>
+        <translation>X（输入向量）</translation>
+    </message>
+    <message>
+        <source>concat = [head 1 | … | head {0}]</source>
+        <translation>concat = [头 1 | … | 头 {0}]</translation>
+    </message>
+    <message>
+        <source>Q = X·W_Q (queries)</source>
+        <translation>Q = X·W_Q（查询）</translation>
+    </message>
+    <message>
+        <source>K = {0}·W_K (keys)</source>
+        <translation>K = {0}·W_K（键）</translation>
+    </message>
+    <message>
+        <source>V = {0}·W_V (values)</source>
+        <translation>V = {0}·W_V（值）</translation>
+    </message>
+    <message>
+        <source> = KKᵀ (shared W)</source>
+        <translation> = KKᵀ（共享 W）</translation>
+    </message>
+    <message>
+        <source>weights = softmax</source>
+        <translation>注意力权重 = softmax</translation>
+    </message>
+    <message>
+        <source> (naive)</source>
+        <translation>（朴素）</translation>
+    </message>
+    <message>
+        <source>output = weights·V</source>
+        <translation>输出 = 权重·V</translation>
+    </message>
+    <message>
+        <source>head {0}: </source>
+        <translation>头 {0}：</translation>
+    </message>
+</context>
+<context>
+    <name>ScalingLab</name>
+    <message>
+        <source>Scaling lab — QKV Desktop</source>
+        <translation>缩放实验室 — QKV Desktop</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Why divide by √d_k?&lt;/b&gt; If the components of q and k are independent with mean 0 and variance 1, q·k is a sum of d_k products, so its variance is d_k. Unscaled, the scores grow with d_k and softmax turns one-hot: the largest weight → 1, the entropy → 0 and the gradient p(1−p) → 0 (the model stops learning). Dividing by √d_k brings the variance back to 1 at every d_k.</source>
+        <translation>&lt;b&gt;为什么要除以 √d_k？&lt;/b&gt;如果 q 和 k 的各分量相互独立、均值为 0、方差为 1，那么 q·k 是 d_k 个乘积之和，方差为 d_k。不缩放时，分数随 d_k 增大，softmax 趋近 one-hot：最大权重 → 1，熵 → 0，梯度 p(1−p) → 0（模型学不到东西）。除以 √d_k 可以让方差在任何 d_k 下都回到 1。</translation>
+    </message>
+    <message>
+        <source>Random q, k</source>
+        <translation>随机 q、k</translation>
+    </message>
+    <message>
+        <source>This session</source>
+        <translation>当前会话</translation>
+    </message>
+    <message>
+        <source>Scores</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>Seeded random unit-variance queries and keys of each dimension d_k.</source>
+        <translation>用随机种子生成的单位方差查询和键，覆盖每个维度 d_k。</translation>
+    </message>
+    <message>
+        <source>The current head&apos;s own QKᵀ divided by √d for each d: what would scaling do to these scores?</source>
+        <translation>当前头自己的 QKᵀ 分别除以每个 d 的 √d：缩放会对这些分数产生什么影响？</translation>
+    </message>
+    <message>
+        <source>Type scores and compare their softmax with and without scaling (the tutorial&apos;s table).</source>
+        <translation>输入一组分数，比较缩放前后的 softmax（教程中的表格）。</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>keys per query</source>
+        <translation>每个查询的键数</translation>
+    </message>
+    <message>
+        <source>Seed of the random queries and keys.</source>
+        <translation>随机查询和键的随机种子。</translation>
+    </message>
+    <message>
+        <source>How many keys each random query scores (n).</source>
+        <translation>每个随机查询要打分的键数（n）。</translation>
+    </message>
+    <message>
+        <source>Each point averages {0} random queries, each scoring {1} random keys (components ~ N(0, 1)).</source>
+        <translation>每个点是 {0} 个随机查询的平均值，每个查询对 {1} 个随机键打分（分量 ~ N(0, 1)）。</translation>
+    </message>
+    <message>
+        <source>The scores of this session are not all finite; there is nothing to sweep.</source>
+        <translation>当前会话的分数并非都是有限值；无法进行扫描。</translation>
+    </message>
+    <message>
+        <source>this d_k = {0}</source>
+        <translation>当前 d_k = {0}</translation>
+    </message>
+    <message>
+        <source> Sampled {0} of {1} query rows.</source>
+        <translation>抽样了 {1} 个查询行中的 {0} 个。</translation>
+    </message>
+    <message>
+        <source>QKᵀ of head {0} ({1}×{2}), before the mask and the temperature. The red curve is the softmax of these scores as they are; the blue one divides them by √d for each d on the axis. The line marks this session&apos;s d_k.</source>
+        <translation>头 {0} 的 QKᵀ（{1}×{2}），尚未应用掩码和温度。红色曲线是这些分数原样做 softmax 的结果；蓝色曲线则对横轴上的每个 d 先除以 √d。竖线标出当前会话的 d_k。</translation>
+    </message>
+</context>
+<context>
+    <name>ScoreBars</name>
+    <message>
+        <source>type at least two scores separated by commas, e.g. 2, 1.5, 0.5</source>
+        <translation>请输入至少两个用逗号分隔的分数，例如 2, 1.5, 0.5</translation>
+    </message>
+    <message>
+        <source>at most {0} scores, got {1}</source>
+        <translation>最多 {0} 个分数，实际有 {1} 个</translation>
+    </message>
+    <message>
+        <source>score {0}: {1}</source>
+        <translation>第 {0} 个分数：{1}</translation>
+    </message>
+    <message>
+        <source>scores</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>d_k (middle)</source>
+        <translation>d_k（中图）</translation>
+    </message>
+    <message>
+        <source>d_k (right)</source>
+        <translation>d_k（右图）</translation>
+    </message>
+    <message>
+        <source>Raw scores q·k of one query against its keys, separated by commas (e.g. 2, 1.5, 0.5, -0.5, -1).</source>
+        <translation>一个查询对其各个键的原始分数 q·k，用逗号分隔（例如 2, 1.5, 0.5, -0.5, -1）。</translation>
+    </message>
+    <message>
+        <source>The middle chart divides the scores by √ of this d_k.</source>
+        <translation>中间的图把分数除以这个 d_k 的平方根。</translation>
+    </message>
+    <message>
+        <source>The right chart divides the scores by √ of this d_k.</source>
+        <translation>右边的图把分数除以这个 d_k 的平方根。</translation>
+    </message>
+    <message>
+        <source>Softmax weights of the scores: the larger the divisor, the flatter the distribution.</source>
+        <translation>分数的 softmax 权重：除数越大，分布越平滑。</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>no scaling (÷ 1)</source>
+        <translation>不缩放（÷ 1）</translation>
+    </message>
+    <message>
+        <source>d_k = {0} (÷ √{0} = {1:.4g})</source>
+        <translation>d_k = {0}（÷ √{0} = {1:.4g}）</translation>
+    </message>
+    <message>
+        <source>Not plotted: {0}. The charts keep the last valid scores.</source>
+        <translation>未绘制：{0}。图表保留上一次有效的分数。</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>entropy</source>
+        <translation>熵</translation>
+    </message>
+</context>
+<context>
+    <name>SessionController</name>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Could not save {0}: {1}</source>
+        <translation>无法保存 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Autosave failed: {0}</source>
+        <translation>自动保存失败：{0}</translation>
+    </message>
+    <message>
+        <source>The autosaved work could not be read: {0}</source>
+        <translation>无法读取自动保存的内容：{0}</translation>
+    </message>
+    <message>
+        <source>QKV Desktop did not close properly last time. Restore the unsaved work from the autosave?</source>
+        <translation>QKV Desktop 上次没有正常关闭。要从自动保存中恢复未保存的工作吗？</translation>
+    </message>
+    <message>
+        <source>Restore autosaved work</source>
+        <translation>恢复自动保存的工作</translation>
+    </message>
+</context>
+<context>
+    <name>SweepPlots</name>
+    <message>
+        <source>max weight</source>
+        <translation>最大权重</translation>
+    </message>
+    <message>
+        <source>entropy (nats)</source>
+        <translation>熵（奈特）</translation>
+    </message>
+    <message>
+        <source>mean p(1−p)</source>
+        <translation>平均 p(1−p)</translation>
+    </message>
+    <message>
+        <source>Largest weight: → 1 is one-hot</source>
+        <translation>最大权重：→ 1 即 one-hot</translation>
+    </message>
+    <message>
+        <source>Row entropy: → 0 is one-hot</source>
+        <translation>行熵：→ 0 即 one-hot</translation>
+    </message>
+    <message>
+        <source>Softmax gradient p(1−p): → 0 stops learning</source>
+        <translation>Softmax 梯度 p(1−p)：→ 0 则停止学习</translation>
+    </message>
+    <message>
+        <source>The largest softmax weight, averaged over rows: 1/n for uniform attention, 1 for one-hot.</source>
+        <translation>softmax 最大权重的行平均值：均匀注意力时为 1/n，one-hot 时为 1。</translation>
+    </message>
+    <message>
+        <source>Entropy of each row of weights in nats, averaged: log n for uniform, 0 for one-hot.</source>
+        <translation>每行权重的熵（单位：奈特）的平均值：均匀时为 log n，one-hot 时为 0。</translation>
+    </message>
+    <message>
+        <source>Mean of p(1−p), the tutorial&apos;s 平均梯度: how much the weights respond to a change in the scores. Near 0 the gradient vanishes.</source>
+        <translation>p(1−p) 的平均值，即教程中的“平均梯度”：权重对分数变化的响应程度。接近 0 时梯度消失。</translation>
+    </message>
+    <message>
+        <source>d_k (log scale)</source>
+        <translation>d_k（对数刻度）</translation>
+    </message>
+    <message>
+        <source>without ÷√d_k</source>
+        <translation>不 ÷√d_k</translation>
+    </message>
+    <message>
+        <source>with ÷√d_k</source>
+        <translation>÷√d_k</translation>
+    </message>
+    <message>
+        <source>uniform attention (1/n, log n)</source>
+        <translation>均匀注意力（1/n，log n）</translation>
+    </message>
+    <message>
+        <source>Red: softmax of the raw scores. Blue: of the scores divided by √d_k. Dashed: the value for uniform weights over n keys.</source>
+        <translation>红色：原始分数的 softmax。蓝色：除以 √d_k 后的分数的 softmax。虚线：n 个键上均匀权重对应的值。</translation>
+    </message>
+</context>
+<context>
+    <name>SymmetryView</name>
+    <message>
+        <source>&lt;b&gt;Why three matrices?&lt;/b&gt; With one shared W (Q = K) the scores are KKᵀ, which is symmetric: i would attend to j exactly as j attends to i. In “猫 追 老鼠”, 追 looks at 猫 to ask who chases, while 猫 looks at 追 to ask what the cat does: different questions, so W_Q and W_K must differ (and W_V decides what is passed on). Both maps share one colour scale.</source>
+        <translation>&lt;b&gt;为什么需要三个矩阵？&lt;/b&gt;如果共享同一个 W（Q = K），分数就是 KKᵀ，它是对称的：i 对 j 的关注必然等于 j 对 i 的关注。在“猫 追 老鼠”中，“追”看向“猫”是在问谁在追，而“猫”看向“追”是在问猫在做什么：问题不同，所以 W_Q 和 W_K 必须不同（W_V 则决定传递什么内容）。两张图使用同一个色标。</translation>
+    </message>
+    <message>
+        <source>The scores this head really uses: QKᵀ.</source>
+        <translation>这个头实际使用的分数：QKᵀ。</translation>
+    </message>
+    <message>
+        <source>The scores if W_Q were W_K: KKᵀ, a mirror image across the diagonal.</source>
+        <translation>如果 W_Q 就是 W_K 时的分数：KKᵀ，沿对角线镜像对称。</translation>
+    </message>
+    <message>
+        <source>n/a (cross-attention)</source>
+        <translation>不适用（交叉注意力）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;QKᵀ&lt;/b&gt; (shared: W_Q = W_K)</source>
+        <translation>&lt;b&gt;QKᵀ&lt;/b&gt;（共享：W_Q = W_K）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;QKᵀ&lt;/b&gt; (separate W_Q, W_K)</source>
+        <translation>&lt;b&gt;QKᵀ&lt;/b&gt;（独立的 W_Q、W_K）</translation>
+    </message>
+    <message>
+        <source>asymmetry {0}</source>
+        <translation>非对称度 {0}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;KKᵀ&lt;/b&gt; (as if W_Q = W_K)</source>
+        <translation>&lt;b&gt;KKᵀ&lt;/b&gt;（假设 W_Q = W_K）</translation>
+    </message>
+</context>
+<context>
+    <name>Teaching</name>
+    <message>
+        <source>Not applied: {0}</source>
+        <translation>未应用：{0}</translation>
+    </message>
+    <message>
+        <source>Explain</source>
+        <translation>讲解</translation>
+    </message>
+    <message>
+        <source>Diagnostics</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <source>QKᵀ | KKᵀ</source>
+        <translation>QKᵀ | KKᵀ</translation>
+    </message>
+    <message>
+        <source>&amp;Lab</source>
+        <translation>实验室(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Scaling lab…</source>
+        <translation>缩放实验室(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Plots of why the scores are divided by √d_k (Ctrl+L)</source>
+        <translation>用图表说明为什么分数要除以 √d_k（Ctrl+L）</translation>
+    </message>
+    <message>
+        <source>× 100 the inputs</source>
+        <translation>输入 × 100</translation>
+    </message>
+    <message>
+        <source>Multiply every input vector by 100 (undoable): with the naive softmax the scores soon overflow exp.</source>
+        <translation>把每个输入向量乘以 100（可撤销）：使用朴素 softmax 时，分数很快会让 exp 溢出。</translation>
+    </message>
+</context>
+<context>
+    <name>TokenTables</name>
+    <message>
+        <source>Queries: X (the sequence that asks, e.g. decoder)</source>
+        <translation>查询：X（提问的序列，例如解码器）</translation>
+    </message>
+    <message>
+        <source>Keys and values: X_kv (the other sequence, e.g. encoder)</source>
+        <translation>键和值：X_kv（另一个序列，例如编码器）</translation>
+    </message>
+    <message>
+        <source>In cross-attention K = X_kv·W_K and V = X_kv·W_V; the token actions act on the table you clicked last.</source>
+        <translation>交叉注意力中 K = X_kv·W_K，V = X_kv·W_V；词元操作作用于你最后点击的那个表。</translation>
+    </message>
+</context>
+<context>
+    <name>_BackgroundCombo</name>
+    <message>
+        <source>White</source>
+        <translation>白色</translation>
+    </message>
+    <message>
+        <source>Transparent</source>
+        <translation>透明</translation>
+    </message>
+</context>
+</TS>

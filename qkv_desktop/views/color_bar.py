@@ -1,0 +1,62 @@
+"""A pane's colour bar: the colour map as a strip beside an axis of the pane's levels.
+
+pyqtgraph's ``ColorBarItem`` is a whole ``PlotItem`` (a view box with its context
+menu, four axes); a pane needs one strip and one axis, and eleven panes are built
+at start-up, so this light item takes its place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsGridLayout
+
+import pyqtgraph as pg
+
+__all__ = ["ColorBar"]
+
+
+class _Strip(pg.GraphicsWidget):
+    """The colour map drawn bottom (lowest level) to top (highest)."""
+
+    def __init__(self, lut: np.ndarray, width: int):
+        super().__init__()
+        column = np.ascontiguousarray(lut[::-1, None, :], dtype=np.uint8)
+        self._image = QImage(column.data, 1, len(lut), 4,
+                             QImage.Format.Format_RGBA8888).copy()
+        self.setMinimumWidth(width)
+        self.setMaximumWidth(width)
+
+    def paint(self, p: QPainter, *_args) -> None:
+        rect = QRectF(self.rect())
+        p.drawImage(rect, self._image)
+        p.setPen(QPen(QColor(120, 120, 120), 0))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(rect)
+
+
+class ColorBar(pg.GraphicsWidget):
+    """The strip of ``lut`` (256 × RGBA) and a right-hand axis showing ``levels``."""
+
+    def __init__(self, lut: np.ndarray, width: int = 12):
+        super().__init__()
+        self.strip = _Strip(lut, width)
+        self.axis = pg.AxisItem("right")
+        layout = QGraphicsGridLayout()
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setHorizontalSpacing(0)
+        layout.addItem(self.strip, 0, 0)
+        layout.addItem(self.axis, 0, 1)
+        self.setLayout(layout)
+        self.levels = (0.0, 1.0)
+        self.axis.setRange(*self.levels)
+
+    def setLevels(self, levels: tuple[float, float]) -> None:
+        self.levels = (float(levels[0]), float(levels[1]))
+        self.axis.setRange(*self.levels)
+
+    def insert_in(self, plot_item: pg.PlotItem) -> None:
+        """Put the bar right of the plot's right-hand axis (where ColorBarItem goes)."""
+        plot_item.layout.addItem(self, 2, 5)
+        plot_item.layout.setColumnFixedWidth(4, 5)

@@ -1,0 +1,3 @@
+"""The benchmarks are run by hand (``python tests/benchmarks/run.py``), never by pytest."""
+
+collect_ignore_glob = ["*.py"]

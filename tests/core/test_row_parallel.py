@@ -1,0 +1,75 @@
+"""Large inputs take the blocked, row-parallel softmax: it must give the serial numbers.
+
+Per row the operations are the same whichever thread does them, so the results are
+bit-identical to one thread doing every row, and agree with plain NumPy.
+"""
+
+import importlib
+
+import numpy as np
+import pytest
+
+from qkv_desktop.core import attention, init_weights
+from qkv_desktop.core import rows as row_module
+from qkv_desktop.core.lessons import row_uniformity
+
+attention_module = importlib.import_module("qkv_desktop.core.attention")  # not the function
+FIELDS = ("scores", "scaled", "weights", "output", "entropy", "max_weight", "mean_gradient")
+
+
+def big_case(n: int = 800, dtype=np.float64):
+    X = np.random.default_rng(3).standard_normal((n, 12)).astype(dtype)
+    return X, init_weights(12, 6, seed=5, scale=0.8)
+
+
+def test_large_inputs_are_split_into_parallel_row_ranges(monkeypatch):
+    seen = []
+    real = row_module.for_row_chunks
+
+    def spy(fn, n_rows, n_cells):
+        seen.append((n_rows, n_cells))
+        return real(fn, n_rows, n_cells)
+
+    monkeypatch.setattr(attention_module, "for_row_chunks", spy)
+    X, w = big_case()
+    attention(X, w)
+    assert seen == [(800, 640_000)] and 640_000 >= row_module.MIN_PARALLEL_CELLS
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_parallel_rows_are_bit_identical_to_one_thread(monkeypatch, causal, dtype):
+    X, w = big_case(dtype=dtype)
+    parallel = attention(X, w, causal=causal, temperature=0.7)
+    monkeypatch.setattr(row_module, "MIN_PARALLEL_CELLS", 10**12)
+    serial = attention(X, w, causal=causal, temperature=0.7)
+    for name in FIELDS:
+        a, b = getattr(parallel, name), getattr(serial, name)
+        assert a.dtype == np.dtype(dtype), name
+        np.testing.assert_array_equal(a, b, err_msg=name)
+    u_par = row_uniformity(parallel.scaled, parallel.weights)
+    u_ser = row_uniformity(serial.scaled, serial.weights)
+    for name in ("visible", "entropy", "fraction", "deviation", "max_weight", "argmax"):
+        np.testing.assert_array_equal(getattr(u_par, name), getattr(u_ser, name), err_msg=name)
+
+
+def test_large_causal_attention_agrees_with_plain_numpy():
+    X, w = big_case()
+    r = attention(X, w, causal=True)
+    scores = (X @ w.W_Q) @ (X @ w.W_K).T
+    scaled = scores / np.sqrt(w.d_k)
+    scaled[np.triu_indices(800, 1)] = -np.inf
+    e = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+    p = e / e.sum(axis=1, keepdims=True)
+    np.testing.assert_array_equal(r.scaled, scaled)  # true division, bit for bit
+    np.testing.assert_allclose(r.weights, p, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(r.output, p @ (X @ w.W_V), rtol=1e-11, atol=1e-14)
+
+
+def test_an_error_in_one_row_range_reaches_the_caller():
+    def fn(r0, r1):
+        if r0 > 0:
+            raise ValueError(f"bad rows {r0}:{r1}")
+
+    with pytest.raises(ValueError, match="bad rows"):
+        row_module.for_row_chunks(fn, 10, row_module.MIN_PARALLEL_CELLS)

@@ -1,0 +1,75 @@
+"""Fixtures for widget tests: a main window on a throw-away settings file and data folder."""
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from qkv_desktop.model import AttentionModel, SessionState
+from qkv_desktop.views.main_window import MainWindow
+
+
+@pytest.fixture
+def app_dirs(tmp_path, monkeypatch):
+    """Autosave, locks and logs go to ``tmp_path``, never to the user's folders."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path
+
+
+@pytest.fixture
+def make_window(qtbot, app_dirs):
+    """``make_window(state=None, settings_path=None, size=(1400, 900))`` → a shown window."""
+
+    def make(state: SessionState | None = None, settings_path=None, size=(1400, 900),
+             show: bool = True) -> MainWindow:
+        path = str(settings_path or app_dirs / "settings.ini")
+        settings = QSettings(path, QSettings.Format.IniFormat)
+        model = AttentionModel(state or SessionState.from_preset("tutorial-1"))
+        window = MainWindow(model, settings)
+        window.files.maybe_save = lambda: True  # no "unsaved changes" dialog on close
+        qtbot.addWidget(window)
+        if size is not None:
+            window.resize(*size)
+        if show:
+            window.show()
+            qtbot.waitExposed(window)
+        assert model.wait_until_idle()
+        return window
+
+    return make
+
+
+
+@pytest.fixture(scope="module")
+def _module_window(qapp, tmp_path_factory):
+    """One window per test module: building one takes seconds (dozens of plots)."""
+    folder = tmp_path_factory.mktemp("window")
+    patch = pytest.MonkeyPatch()
+    for name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+        patch.setenv(name, str(folder / name.lower()))
+    settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(AttentionModel(SessionState.from_preset("tutorial-1")), settings)
+    window.files.maybe_save = lambda: True
+    window.resize(1400, 900)
+    window.show()
+    yield window
+    window.close()
+    window.model.shutdown()
+    window.deleteLater()
+    qapp.processEvents()
+    patch.undo()
+
+
+@pytest.fixture
+def main_window(_module_window, qtbot):
+    """The module's window, back on tutorial-1 with an empty history and no hover."""
+    window = _module_window
+    model = window.model
+    model.reset(SessionState.from_preset("tutorial-1"))
+    model.set_current_head(0)
+    window.editor.clearSelection()
+    window.editor.setCurrentIndex(window.editor.table.index(-1, -1))
+    window.statusBar().clearMessage()
+    qtbot.waitExposed(window)
+    assert model.wait_until_idle()
+    return window

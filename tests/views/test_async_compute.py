@@ -1,0 +1,193 @@
+"""Large sessions: off-thread, latest-wins recomputation, reduced panes, float32 throughout.
+
+The worker is made to wait on an event where a test needs a computation to be
+"still running", so nothing here depends on how fast this machine is.
+"""
+
+import threading
+
+import numpy as np
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from qkv_desktop.model import AttentionModel, CellRef, SessionState
+from qkv_desktop.model import attention_model
+from qkv_desktop.model.attention_model import ASYNC_THRESHOLD
+from qkv_desktop.model.state import Options
+from qkv_desktop.views.cell_text import describe_cell
+from qkv_desktop.views.pane_image import block_mean
+from tests.views.helpers import cell_scene_pos
+
+N_LARGE = 640  # n² = 409 600 score cells: above ASYNC_THRESHOLD, yet quick to compute
+
+
+def large_state(n: int = N_LARGE, d_model: int = 6, d_k: int = 4, **options) -> SessionState:
+    rng = np.random.default_rng(7)
+    state = SessionState.initialised([f"t{i}" for i in range(n)],
+                                     rng.standard_normal((n, d_model)), d_k=d_k, init_scale=1.0)
+    return state.with_(options=Options(**options)) if options else state
+
+
+class GatedCompute:
+    """Wraps the model's ``compute``: records the thread and state of every call, and
+    holds the first ``hold`` calls until ``release()``."""
+
+    def __init__(self, monkeypatch, hold: int = 0):
+        self.real = attention_model.compute
+        self.calls: list[tuple[str, SessionState]] = []
+        self.hold = hold
+        self.gate = threading.Event()
+        self.entered = threading.Event()
+        monkeypatch.setattr(attention_model, "compute", self)
+
+    def __call__(self, state):
+        self.calls.append((threading.current_thread().name, state))
+        if len(self.calls) <= self.hold:
+            self.entered.set()
+            assert self.gate.wait(30), "the test never released the computation"
+        return self.real(state)
+
+    def release(self) -> None:
+        self.gate.set()
+
+
+def spin_until(predicate, limit: int = 100_000) -> None:
+    """Process events until ``predicate()`` holds (bounded by iterations, not time)."""
+    app = QApplication.instance()
+    for _ in range(limit):
+        if predicate():
+            return
+        app.processEvents()
+        threading.Event().wait(0.001)
+    raise AssertionError("condition never became true")
+
+
+def test_the_threshold_puts_this_size_on_the_worker():
+    assert N_LARGE * N_LARGE >= ASYNC_THRESHOLD
+
+
+def test_a_large_edit_is_computed_on_the_worker_thread(qtbot, monkeypatch):
+    model = AttentionModel(large_state())
+    gated = GatedCompute(monkeypatch)
+    model.set_cell("X", 3, 1, 2.5)
+    assert model.wait_until_idle()
+    assert len(gated.calls) == 1
+    thread, state = gated.calls[0]
+    assert thread != threading.main_thread().name and thread.startswith("qkv-compute")
+    assert state.X[3, 1] == 2.5 and model.result.state is state
+    model.shutdown()
+
+
+def test_a_newer_edit_supersedes_a_pending_one_and_stale_results_are_dropped(qtbot,
+                                                                           monkeypatch):
+    model = AttentionModel(large_state())
+    gated = GatedCompute(monkeypatch, hold=1)
+    delivered = []
+    model.resultChanged.connect(delivered.append)
+    model.set_cell("X", 0, 0, 1.0)  # A: starts on the worker and waits at the gate
+    spin_until(gated.entered.is_set)
+    assert model.busy
+    model.set_cell("X", 1, 0, 2.0)  # B: superseded before it ever starts
+    model.set_cell("X", 2, 0, 3.0)  # C: the latest
+    spin_until(lambda: not model._timer.isActive())
+    assert len(gated.calls) == 1 and delivered == []  # nothing runs while A is busy
+    gated.release()
+    assert model.wait_until_idle()
+    assert [s.X[:3, 0].tolist() for _, s in gated.calls] == [[1.0, *large_state().X[1:3, 0]],
+                                                             [1.0, 2.0, 3.0]]
+    assert len(delivered) == 1  # A's result was stale: dropped, never shown
+    assert delivered[0].state is model.state and model.result is delivered[0]
+    np.testing.assert_array_equal(delivered[0].head().scores,
+                                  gated.real(model.state).head().scores)
+    assert not model.busy
+    model.shutdown()
+
+
+@pytest.fixture
+def large_window(make_window):
+    return make_window(large_state(), size=(1600, 1000))
+
+
+def test_the_busy_indicator_shows_while_computing_and_hides_after(large_window, monkeypatch):
+    window = large_window
+    model = window.model
+    gated = GatedCompute(monkeypatch, hold=1)
+    assert window.busy.isHidden()
+    model.set_cell("X", 5, 2, -1.25)
+    spin_until(gated.entered.is_set)
+    QApplication.processEvents()
+    assert model.busy and not window.busy.isHidden()
+    # The GUI thread is free meanwhile: hover works, on the result shown so far.
+    model.set_hover(CellRef("scores", 5, 2))
+    assert window.hover_label.text() == describe_cell(model.result, model.hover) != ""
+    gated.release()
+    assert model.wait_until_idle()
+    assert window.busy.isHidden() and not model.busy
+
+
+def test_large_panes_are_reduced_but_hover_reports_exact_values(large_window):
+    window = large_window
+    model = window.model
+    result = model.result
+    pane = window.panes.panes["scores"]
+    exact = result.head().scores
+    shown = pane.image.image
+    assert shown.shape[0] < exact.shape[0] and shown.shape[1] < exact.shape[1]
+    fy, fx = pane._factors
+    np.testing.assert_allclose(shown, block_mean(exact, fy, fx), rtol=1e-12)
+    assert shown[0, 0] == pytest.approx(exact[:fy, :fx].mean(), rel=1e-12)
+    # The reduced image still spans the whole matrix, so cells stay where they are.
+    span = pane.image.mapRectToParent(pane.image.boundingRect())
+    assert [span.x(), span.y(), span.width(), span.height()] == pytest.approx(
+        [0, 0, exact.shape[1], exact.shape[0]])
+    i, j = 301, 77
+    pane._on_mouse_moved(cell_scene_pos(pane, i, j))
+    assert model.hover == CellRef("scores", i, j)
+    text = window.hover_label.text()
+    assert text == describe_cell(result, model.hover)
+    assert f"= {exact[i, j]:.4f}" in text
+    assert f"{shown[i // fy, j // fx]:.4f}" != f"{exact[i, j]:.4f}"  # not the pixel's mean
+
+
+def test_a_hidden_pane_does_no_work_until_shown_again(make_window):
+    window = make_window()
+    model, pane = window.model, window.panes.panes["weights"]
+    window.panes.set_visible("weights", False)
+    before = pane.overlay.data
+    model.set_cell("X", 0, 0, 4.0)
+    assert model.wait_until_idle()
+    assert pane.overlay.data is before  # not redrawn while hidden
+    window.panes.set_visible("weights", True)
+    np.testing.assert_array_equal(pane.overlay.data, model.result.head().weights)
+    np.testing.assert_array_equal(pane.image.image, model.result.head().weights)
+
+
+def test_the_float32_option_keeps_float32_end_to_end(large_window):
+    window = large_window
+    model = window.model
+    assert model.result.head().weights.dtype == np.float64
+    window.controls.float32.setChecked(True)
+    assert model.state.options.dtype == "float32"
+    assert model.wait_until_idle()
+    result = model.result
+    for name, value in result.head().__dict__.items():
+        if isinstance(value, np.ndarray):
+            assert value.dtype == np.float32, name
+    for key in ("X", "Q", "scores", "scaled", "weights", "output"):
+        pane = window.panes.panes[key]
+        if key != "X":
+            assert pane.overlay.data.dtype == np.float32, key
+            assert pane.image.image.dtype == np.float32, key
+    window.controls.float32.setChecked(False)
+    assert model.wait_until_idle()
+    assert model.result.head().weights.dtype == np.float64
+
+
+def test_float32_with_heads_and_w_o_stays_float32():
+    model = AttentionModel(large_state(n=8, d_model=8, d_k=2, dtype="float32"))
+    model.set_heads(2)
+    model.set_output_projection(True)
+    assert model.wait_until_idle()
+    multi = model.result.multi
+    assert multi.concat.dtype == np.float32 and multi.output.dtype == np.float32
+    assert all(h.scores.dtype == np.float32 for h in multi.heads)

@@ -1,0 +1,173 @@
+"""The token table as a user drives it: typing, refusals, paste, copy and scrubbing."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QPoint, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QTest
+
+from qkv_desktop.core import attention
+from qkv_desktop.views.matrix_editor import SCRUB_PER_PIXEL
+from tests.views.helpers import type_into_cell, type_text
+
+EDIT = Qt.ItemDataRole.EditRole
+PANE_KEYS = ("X", "Q", "K", "V", "scores", "scaled", "weights", "output")
+
+
+def shown_matrices(window) -> dict:
+    return {key: window.panes.panes[key].image.image for key in PANE_KEYS}
+
+
+def core_matrices(state) -> dict:
+    r = attention(state.X, state.weights)
+    return {"X": state.X, **r.matrices()}
+
+
+def test_typing_a_value_gives_one_result_and_every_pane_shows_the_core(main_window):
+    window = main_window
+    model = window.model
+    results = []
+    model.resultChanged.connect(results.append)
+    type_into_cell(window.editor, 1, 2, "0.75")
+    assert model.state.X[1, 2] == 0.75
+    assert model.wait_until_idle()
+    assert len(results) == 1
+    want = core_matrices(model.state)
+    for key, shown in shown_matrices(window).items():
+        assert shown.shape == want[key].shape, key
+        assert np.array_equal(shown, want[key]), key
+
+
+def test_ten_edits_in_one_event_loop_turn_cost_one_core_call(main_window):
+    window = main_window
+    model, table = window.model, window.editor.table
+    before = model.compute_calls
+    results = []
+    model.resultChanged.connect(results.append)
+    for k in range(10):
+        assert table.setData(table.value_index(k % 4, k % 8), str(k / 7), EDIT)
+    assert model.wait_until_idle()
+    assert model.compute_calls == before + 1 and len(results) == 1
+    assert np.array_equal(window.panes.panes["weights"].image.image,
+                          core_matrices(model.state)["weights"])
+
+
+@pytest.mark.parametrize("text", ["abc", "nan", "inf", "", "1e400", "1,5", "0x10", "١٢"])
+def test_bad_input_is_refused_with_a_message_and_nothing_changes(main_window, text):
+    window = main_window
+    before = window.model.state
+    type_into_cell(window.editor, 2, 3, text)
+    assert window.model.state.equals(before)
+    assert window.model.undo_stack.count() == 0
+    assert window.statusBar().currentMessage().startswith("Not applied: ")
+    assert window.editor.table.data(window.editor.table.value_index(2, 3),
+                                    Qt.ItemDataRole.DisplayRole) == "0.4"
+
+
+def test_underflow_is_stored_as_zero_and_said(main_window):
+    window = main_window
+    type_into_cell(window.editor, 0, 0, "1e-400")
+    assert window.model.state.X[0, 0] == 0.0
+    assert "stored as 0" in window.statusBar().currentMessage()
+
+
+def test_renaming_a_token_by_typing(main_window):
+    window = main_window
+    editor = window.editor
+    editor.setCurrentIndex(editor.table.index(1, 0))
+    editor.edit(editor.table.index(1, 0), editor.EditTrigger.AllEditTriggers, None)
+    line = editor.indexWidget(editor.table.index(1, 0))
+    line.selectAll()
+    type_text(line, "喜欢")
+    QTest.keyClick(line, Qt.Key.Key_Return)
+    QGuiApplication.processEvents()
+    assert window.model.state.tokens[1] == "喜欢"
+    assert window.model.wait_until_idle()
+    assert window.panes.panes["weights"]._labels[0][1] == "喜欢"
+
+
+def _paste_at(window, row: int, col: int, text: str) -> bool:
+    editor = window.editor
+    editor.setCurrentIndex(editor.table.index(row, col))
+    QGuiApplication.clipboard().setText(text)
+    return editor.paste()
+
+
+def test_paste_tsv_without_names_overwrites_a_block(main_window):
+    window = main_window
+    s0 = window.model.state
+    assert _paste_at(window, 1, 2, "1\t2\n3\t4")  # column 2 of the table is d1
+    X = window.model.state.X
+    assert X[1, 1] == 1 and X[1, 2] == 2 and X[2, 1] == 3 and X[2, 2] == 4
+    assert window.model.state.tokens == s0.tokens
+    window.undo_action.trigger()
+    assert window.model.state.equals(s0)
+
+
+def test_paste_csv_with_names_grows_the_table(main_window):
+    window = main_window
+    model = window.model
+    s0 = model.state
+    assert _paste_at(window, 3, 0, "狗,1,2,3,4,5,6,7,8,9\n猫,9,8,7,6,5,4,3,2,1")
+    s1 = model.state
+    assert s1.tokens == ("我", "爱", "人工", "狗", "猫")
+    assert s1.X.shape == (5, 9) and s1.d_model == 9  # a new dimension: weights re-made
+    assert np.array_equal(s1.X[4], [9, 8, 7, 6, 5, 4, 3, 2, 1])
+    assert np.array_equal(s1.X[:3, 8], [0, 0, 0])  # the new column is zero elsewhere
+    assert window.editor.table.rowCount() == 5 and window.editor.table.columnCount() == 10
+    assert model.wait_until_idle()
+    assert window.panes.panes["weights"].image.image.shape == (5, 5)
+    window.undo_action.trigger()
+    assert model.state.equals(s0)
+    window.redo_action.trigger()
+    assert model.state.equals(s1)
+
+
+@pytest.mark.parametrize("text", ["1\t2\n3\tx", "a,1,2\nb,1,nan", "1,2\n3"])
+def test_a_block_with_one_bad_cell_is_refused_whole(main_window, text):
+    window = main_window
+    s0 = window.model.state
+    assert not _paste_at(window, 0, 1, text)
+    assert window.model.state.equals(s0) and window.model.undo_stack.count() == 0
+    assert window.statusBar().currentMessage().startswith("Paste refused: ")
+
+
+def test_a_100000_row_paste_is_refused_before_parsing(main_window):
+    window = main_window
+    s0 = window.model.state
+    assert not _paste_at(window, 0, 1, "1\t2\t3\n" * 100_000)
+    assert window.model.state is s0 and window.model.undo_stack.count() == 0
+    assert "100,000 rows" in window.statusBar().currentMessage()
+
+
+def test_copy_gives_tsv_of_the_selected_block(main_window):
+    window = main_window
+    editor = window.editor
+    table = editor.table
+    selection = QItemSelection(table.index(1, 0), table.index(2, 2))
+    editor.selectionModel().select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    text = editor.copy_selection()
+    assert text == "爱\t0.1\t0.9\n人工\t0.3\t0.2"
+    assert QGuiApplication.clipboard().text() == text
+    # what was copied pastes back to the same numbers
+    s0 = window.model.state
+    assert _paste_at(window, 0, 0, text)
+    assert window.model.state.tokens[:2] == ("爱", "人工")
+    assert np.array_equal(window.model.state.X[:2, :2], s0.X[1:3, :2])
+
+
+def test_a_ctrl_drag_scrub_is_one_undo_step(main_window):
+    window = main_window
+    editor, model = window.editor, window.model
+    s0 = model.state
+    start = editor.scroll_to_value(0, 1)
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start)
+    for dx in range(5, 55, 5):
+        QTest.mouseMove(editor.viewport(), start + QPoint(dx, 0))
+    QTest.mouseRelease(editor.viewport(), Qt.MouseButton.LeftButton, ctrl,
+                       start + QPoint(50, 0))
+    assert model.state.X[0, 1] == pytest.approx(s0.X[0, 1] + 50 * SCRUB_PER_PIXEL)
+    assert model.undo_stack.count() == 1
+    window.undo_action.trigger()
+    assert model.state.equals(s0)

@@ -1,0 +1,173 @@
+"""The main window's controls and actions: undo granularity, settings, the screenshot CLI."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QItemSelection, QItemSelectionModel
+from PySide6.QtGui import QImage
+
+from qkv_desktop.model import commands
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def slow_merges(monkeypatch):
+    """Changes of one control merge however slow the machine running the test is."""
+    monkeypatch.setattr(commands, "MERGE_WINDOW_S", 3600.0)
+
+
+def assert_round_trip(window, act) -> None:
+    """``act()`` is one undo step; undo and redo give back bit-identical states."""
+    model = window.model
+    s0, count = model.state, model.undo_stack.count()
+    act()
+    s1 = model.state
+    assert not s1.equals(s0)
+    assert model.undo_stack.count() == count + 1
+    window.undo_action.trigger()
+    assert model.state.equals(s0)
+    window.redo_action.trigger()
+    assert model.state.equals(s1)
+    assert model.wait_until_idle()
+
+
+def test_a_spin_box_sequence_is_one_undo_step(main_window, slow_merges):
+    window, controls = main_window, main_window.controls
+
+    def spin():
+        for _ in range(3):
+            controls.d_k.stepUp()
+        assert window.model.state.d_k == 7
+
+    assert_round_trip(window, spin)
+    assert controls.d_k.value() == 7
+    window.undo_action.trigger()
+    assert controls.d_k.value() == 4  # the control follows the model
+
+
+@pytest.mark.parametrize("control", ["seed", "init_scale", "heads"])
+def test_other_spin_boxes_undo_in_one_step(main_window, slow_merges, control):
+    spin = getattr(main_window.controls, control)
+    assert_round_trip(main_window, lambda: [spin.stepUp() for _ in range(4)])
+
+
+@pytest.mark.parametrize("name", ["causal", "share", "naive", "float32", "output_projection"])
+def test_option_toggles_round_trip(main_window, name):
+    assert_round_trip(main_window, getattr(main_window.controls, name).click)
+
+
+def test_scaling_combo_and_divisor_are_one_step(main_window, slow_merges):
+    controls = main_window.controls
+
+    def custom():
+        controls.scaling.setCurrentIndex(controls.scaling.findData("custom"))
+        controls.divisor.setValue(3.0)
+
+    assert_round_trip(main_window, custom)
+    assert main_window.model.state.options.scale == 3.0
+
+
+def test_scaling_none_round_trips(main_window):
+    scaling = main_window.controls.scaling
+    assert_round_trip(main_window, lambda: scaling.setCurrentIndex(scaling.findData("none")))
+    assert main_window.model.state.options.scale == "none"
+
+
+def test_temperature_slider_drag_is_one_step(main_window, slow_merges):
+    slider = main_window.controls.temperature
+    assert_round_trip(main_window, lambda: [slider.setValue(v) for v in (450, 400, 300)])
+    assert main_window.model.state.options.temperature < 1
+
+
+def test_mode_combo_round_trips(main_window):
+    mode = main_window.controls.mode
+    assert_round_trip(main_window, lambda: mode.setCurrentIndex(mode.findData("cross")))
+
+
+def test_token_actions_round_trip(main_window):
+    window = main_window
+    editor = window.editor
+    editor.setCurrentIndex(editor.table.index(1, 2))
+    assert_round_trip(window, window.add_token_action.trigger)
+    assert window.model.state.n == 5
+    editor.setCurrentIndex(editor.table.index(1, 2))
+    assert_round_trip(window, window.insert_token_action.trigger)
+    assert window.model.state.tokens[1].startswith("t")
+    editor.setCurrentIndex(editor.table.index(2, 1))
+    assert_round_trip(window, window.move_down_action.trigger)
+    assert editor.currentIndex().row() == 3  # the cursor follows the moved token
+    assert_round_trip(window, window.move_up_action.trigger)
+    selection = QItemSelection(editor.table.index(0, 0), editor.table.index(1, 0))
+    editor.selectionModel().select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                                   | QItemSelectionModel.SelectionFlag.Rows)
+    n = window.model.state.n
+    assert_round_trip(window, window.delete_token_action.trigger)
+    assert window.model.state.n == n - 2
+
+
+def test_dimension_actions_round_trip(main_window):
+    window = main_window
+    assert_round_trip(window, window.add_dim_action.trigger)
+    assert window.model.state.d_model == 9
+    window.editor.setCurrentIndex(window.editor.table.index(0, 3))  # d2
+    before = window.model.state.X.copy()
+    assert_round_trip(window, window.remove_dim_action.trigger)
+    assert np.array_equal(window.model.state.X, np.delete(before, 2, axis=1))
+
+
+def test_undo_everything_returns_the_start_bit_exactly(main_window, slow_merges):
+    window = main_window
+    s0 = window.model.state
+    controls = window.controls
+    controls.d_k.stepUp()
+    controls.causal.click()
+    window.add_token_action.trigger()
+    window.editor.paste("1\t2\n3\t4")
+    controls.seed.stepDown()
+    while window.model.undo_stack.canUndo():
+        window.undo_action.trigger()
+    assert window.model.state.equals(s0)
+    assert window.model.wait_until_idle()
+    assert np.array_equal(window.panes.panes["weights"].image.image,
+                          window.model.result.head().weights)
+
+
+def test_pane_layout_and_geometry_persist_across_windows(main_window, make_window):
+    first = main_window
+    first.pane_actions["scores"].setChecked(False)  # exactly one hidden pane
+    v = first.panes.order.index("V")
+    first.panes.move("V", -2)
+    first.resize(1234, 777)
+    order = list(first.panes.order)
+    assert order.index("V") == v - 2
+    first.save_settings()
+    path = first.settings.fileName()
+    try:
+        second = make_window(settings_path=path, size=None, show=False)
+        assert second.panes.hidden == {"scores"}
+        assert not second.pane_actions["scores"].isChecked()
+        assert list(second.panes.order) == order
+        assert (second.width(), second.height()) == (1234, 777)
+    finally:
+        first._on_reset_layout()
+        first.resize(1400, 900)
+
+
+def test_screenshot_cli_writes_a_full_window_png(tmp_path):
+    out = tmp_path / "shot.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+           "XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    done = subprocess.run([sys.executable, "main.py", "--preset", "tutorial-1",
+                           "--screenshot", str(out)], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (1600, 1000)
+    image = image.convertToFormat(QImage.Format.Format_RGB32)
+    pixels = np.frombuffer(image.constBits(), np.uint32, count=1600 * 1000)
+    assert len(np.unique(pixels)) > 500  # heatmaps, text and controls, not a blank frame

@@ -1,0 +1,158 @@
+"""The heatmap panes: orientation on screen, hover links, and the tutorial's numbers."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint
+from PySide6.QtTest import QTest
+
+from qkv_desktop.model import CellRef, SessionState
+from qkv_desktop.views.colormaps import levels_for, lut_for, map_to_rgba
+from tests.views.helpers import cell_scene_pos, cell_widget_pos
+
+SEED_OUTPUT = Path(__file__).resolve().parents[1] / "core" / "seed_output"
+
+
+def printed_table(name: str, heading: str) -> np.ndarray:
+    """The square table of numbers printed after ``heading`` in a demo's output."""
+    lines = (SEED_OUTPUT / name).read_text(encoding="utf-8").splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith(heading)) + 2
+    rows = []
+    for line in lines[start:]:
+        numbers = re.findall(r"-?\d+\.\d+", line)
+        if not numbers:
+            break
+        rows.append([float(v) for v in numbers])
+    return np.array(rows)
+
+
+def printed_rows(name: str, heading: str) -> np.ndarray:
+    """Vectors printed as ``token: [a b c]`` after ``heading``."""
+    lines = (SEED_OUTPUT / name).read_text(encoding="utf-8").splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith(heading)) + 1
+    rows = []
+    for line in lines[start:]:
+        if "[" not in line:
+            break
+        rows.append([float(v) for v in line.split("[")[1].rstrip("]").split()])
+    return np.array(rows)
+
+
+def hover_over(pane, row: int, col: int) -> None:
+    """A real mouse move over cell (row, col) of ``pane``'s plot."""
+    QTest.mouseMove(pane.plot.viewport(), cell_widget_pos(pane, row, col))
+
+
+# ------------------------------------------------------------------ orientation
+def test_a_non_square_matrix_is_shown_matrix_style_row_0_on_top(main_window):
+    window = main_window
+    X = (np.arange(15).reshape(3, 5) / 7.0 - 1.0)  # distinct values, -1 … 1
+    state = SessionState.initialised(["a", "b", "c"], X, d_k=2)
+    window.model.reset(state)
+    assert window.model.wait_until_idle()
+    pane = window.panes.panes["X"]
+    assert pane.image.image.shape == (3, 5)
+    for i in range(3):
+        for j in range(5):
+            assert pane.image.image[i, j] == X[i, j]
+    window.repaint()
+    image = pane.plot.grab().toImage()
+    expected = map_to_rgba(X, lut_for("X"), levels_for("X", X))[..., :3].astype(int)
+    # the corner of every cell (away from the value text at its centre) has that
+    # cell's colour, and no other cell's colour is closer
+    for i in range(3):
+        for j in range(5):
+            p = cell_widget_pos(pane, i, j, 0.12, 0.12)
+            c = image.pixelColor(p)
+            got = np.array([c.red(), c.green(), c.blue()])
+            distances = np.abs(expected - got).sum(axis=2)
+            assert np.unravel_index(distances.argmin(), distances.shape) == (i, j)
+            assert distances[i, j] <= 24, (i, j, got, expected[i, j])
+    top_left = cell_widget_pos(pane, 0, 0)
+    bottom_right = cell_widget_pos(pane, 2, 4)
+    assert top_left.y() < bottom_right.y() and top_left.x() < bottom_right.x()
+    # and plainly: the pixel just inside the top-left corner of the plot is X[0, 0]
+    vb = pane.plot.getPlotItem().getViewBox()
+    corner = pane.plot.mapFromScene(vb.sceneBoundingRect().topLeft()) + QPoint(3, 3)
+    c = image.pixelColor(corner)
+    assert np.abs(np.array([c.red(), c.green(), c.blue()]) - expected[0, 0]).sum() <= 24
+
+
+# ---------------------------------------------------------------------- hover
+def test_hovering_a_weight_links_its_query_key_and_score_cells(main_window):
+    window = main_window
+    panes = window.panes.panes
+    hover_over(panes["weights"], 1, 3)
+    assert window.model.hover == CellRef("weights", 1, 3, 0)
+    assert panes["Q"].overlay.links == [(1, 0, 1, 4)]
+    assert panes["K"].overlay.links == [(3, 0, 1, 4)]
+    assert panes["scores"].overlay.links == [(1, 3, 1, 1)]
+    assert panes["scaled"].overlay.links == [(1, 3, 1, 1)]
+    assert panes["V"].overlay.links == []
+    assert window.hover_label.text() == "w[爱→智能] = exp(s−max)/Σ = 0.2490"
+
+
+def test_hovering_an_output_row_links_its_weights_row_and_all_of_v(main_window):
+    window = main_window
+    panes = window.panes.panes
+    panes["output"]._on_mouse_moved(cell_scene_pos(panes["output"], 2, 1))
+    assert window.model.hover == CellRef("output", 2, 1, 0)
+    assert panes["weights"].overlay.links == [(2, 0, 1, 4)]
+    assert panes["V"].overlay.links == [(0, 0, 4, 4)]
+    assert panes["Q"].overlay.links == []
+
+
+def test_hovering_a_query_links_its_input_row(main_window):
+    window = main_window
+    panes = window.panes.panes
+    hover_over(panes["Q"], 3, 0)
+    assert window.model.hover == CellRef("Q", 3, 0, 0)
+    assert panes["X"].overlay.links == [(3, 0, 1, 8)]
+    assert panes["weights"].overlay.links == [(3, 0, 1, 4)]
+    assert window.hover_label.text().startswith("Q[智能, 0] = X[智能]·W_Q[:, 0] = ")
+
+
+def test_moving_off_the_matrix_clears_the_hover(main_window):
+    window = main_window
+    pane = window.panes.panes["weights"]
+    hover_over(pane, 0, 0)
+    assert window.model.hover is not None
+    outside = cell_widget_pos(pane, 0, 0) - QPoint(0, 2000)
+    pane._on_mouse_moved(pane.plot.mapToScene(outside))
+    assert window.model.hover is None
+    assert window.panes.panes["Q"].overlay.links == []
+    assert window.hover_label.text() == ""
+
+
+# -------------------------------------------------------------------- presets
+def test_tutorial_1_weights_are_the_tutorials_table(main_window):
+    window = main_window
+    shown = window.panes.panes["weights"].image.image
+    want = printed_table("demo1_self_attention.out.txt", "注意力权重矩阵")
+    assert want.shape == (4, 4)
+    assert np.array_equal(np.round(shown, 4), want)
+    for key, heading in (("Q", "Q矩阵"), ("K", "K矩阵"), ("V", "V矩阵")):
+        np.testing.assert_allclose(window.panes.panes[key].image.image,
+                                   printed_rows("demo1_self_attention.out.txt", heading),
+                                   atol=5e-9, rtol=0)
+
+
+def test_tutorial_2_scores_are_demo_2s_qkt(main_window):
+    window = main_window
+    action = window.findChild(type(window.undo_action), "preset_tutorial-2")
+    action.trigger()
+    assert window.model.wait_until_idle()
+    shown = window.panes.panes["scores"].image.image
+    want = printed_table("demo2_qkv_asymmetry.out.txt", "QK^T 相似度矩阵")
+    assert want.shape == (3, 3)
+    assert np.array_equal(np.round(shown, 4), want)
+    assert window.panes.panes["scores"]._labels[0] == ["猫", "追", "老鼠"]
+    window.undo_action.trigger()
+    assert window.model.state.equals(SessionState.from_preset("tutorial-1"))
+
+
+@pytest.mark.parametrize("key", ["scores", "weights"])
+def test_pane_titles_name_the_shape(main_window, key):
+    assert main_window.panes.panes[key].title.text().endswith("(4×4)")
