@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QLocale, QSettings, QTranslator
+from PySide6.QtCore import QCoreApplication, QLocale, QSettings, Qt, QTranslator
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from qkv_desktop import i18n
@@ -191,7 +191,8 @@ def _texts(w) -> dict[str, str]:
         "dock": w.editor_dock.windowTitle(),
         "teaching dock": w.teaching.docks["explain"].windowTitle(),
         "lab menu": w.teaching.lab_menu.title(),
-        "diagnostics header": w.teaching.diagnostics.table.horizontalHeaderItem(1).text(),
+        "diagnostics header": w.teaching.diagnostics.table.model().headerData(
+            1, Qt.Orientation.Horizontal),
         "token header": w.editor.table.headerData(0, w.editor.horizontalHeader().orientation()),
         "window title": w.windowTitle(),
     }

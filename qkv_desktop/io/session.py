@@ -107,7 +107,12 @@ def session_to_json(state: SessionState, extra: dict | None = None) -> str:
 
 
 def _list_or_none(a: np.ndarray | None):
-    return None if a is None else np.asarray(a, dtype=np.float64).tolist()
+    """Nested lists of ``a``, one row at a time: a whole large matrix's ``tolist`` would
+    hold the GIL for tens of milliseconds, freezing the GUI while autosave runs."""
+    if a is None:
+        return None
+    a = np.asarray(a, dtype=np.float64)
+    return [row.tolist() for row in a] if a.ndim == 2 else a.tolist()
 
 
 def _options_to_json(o: Options) -> dict:

@@ -151,7 +151,9 @@ class AttentionModel(QObject):
     def _run(self, state: SessionState):
         self.compute_calls += 1
         try:
-            return compute(state), None
+            result = compute(state)
+            result.lessons(self._current_head)  # here, on the worker thread when async
+            return result, None
         except Exception as exc:  # reported by _finish, never lost in the worker thread
             return None, exc
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..core import AttentionResult, MultiHeadResult, multi_head_attention
+from .lesson_readouts import HeadLessons, KKComparison, head_lessons, kk_comparison
 from .state import SessionState
 
 __all__ = ["ModelResult", "compute"]
@@ -14,10 +16,18 @@ __all__ = ["ModelResult", "compute"]
 
 @dataclass(frozen=True, eq=False)
 class ModelResult:
-    """The state a result was computed from, and the per-head core results."""
+    """The state a result was computed from, and the per-head core results.
+
+    The lesson read-outs (``lessons``, ``kk``) are computed once per head, on first
+    use, and kept: the result is immutable, so every view reads the same numbers. The
+    model fills the current head's in its compute step, off the GUI thread for large
+    inputs (``AttentionModel`` asks for the current head's right after ``compute``).
+    """
 
     state: SessionState
     multi: MultiHeadResult
+    _cache: dict = field(default_factory=dict, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     @property
     def heads(self) -> tuple[AttentionResult, ...]:
@@ -33,6 +43,27 @@ class ModelResult:
         out = {"X": s.X, "W_Q": w.W_Q, "W_K": w.W_K, "W_V": w.W_V}
         out.update(r.matrices())
         return out
+
+    def _head_index(self, h: int) -> int:
+        return min(max(h, 0), len(self.multi.heads) - 1)
+
+    def _cached(self, key: tuple, make):
+        with self._lock:  # the worker thread and the GUI thread may both ask
+            if key not in self._cache:
+                self._cache[key] = make()
+            return self._cache[key]
+
+    def lessons(self, h: int = 0) -> HeadLessons:
+        """Asymmetry, row uniformity and overflow read-outs of head ``h`` (cached)."""
+        h = self._head_index(h)
+        o = self.state.options
+        return self._cached(("lessons", h), lambda: head_lessons(
+            self.multi.heads[h], self.state.mode == "cross", o.stable))
+
+    def kk(self, h: int = 0) -> KKComparison:
+        """KKᵀ of head ``h`` and its asymmetry, for the QKᵀ | KKᵀ comparison (cached)."""
+        h = self._head_index(h)
+        return self._cached(("kk", h), lambda: kk_comparison(self.multi.heads[h]))
 
 
 def compute(state: SessionState) -> ModelResult:

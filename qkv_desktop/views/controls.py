@@ -113,6 +113,7 @@ class ControlsPanel(QWidget):
         for label, field in zip(self._labels, rows):
             form.addRow(label, field)
         self.retranslate()
+        self._shown: tuple | None = None
         model.changed.connect(self._on_model_changed)
         model.currentHeadChanged.connect(lambda _h: self._on_model_changed())
         self._on_model_changed()
@@ -184,7 +185,7 @@ class ControlsPanel(QWidget):
             fn(*args, **kwargs)
         except ValueError as exc:
             self.model.message.emit(self.tr("Not applied: {0}").format(exc))
-            self._on_model_changed()
+            self._on_model_changed(force=True)
 
     def _on_scaling(self, *_args) -> None:
         mode = self.scaling.currentData()
@@ -197,9 +198,19 @@ class ControlsPanel(QWidget):
         self.temperature_label.setText(f"{t:.3g}")
         self._apply(self.model.set_options, temperature=t, merge_key="temperature")
 
-    def _on_model_changed(self) -> None:
+    def _on_model_changed(self, force: bool = False) -> None:
+        """Set every control from the state; skipped when none of what they show changed.
+
+        An edit of X changes none of them, and setting a spin box repaints it even to
+        its own value. ``force`` resets them anyway (after a refused value).
+        """
         s = self.model.state
         o = s.options
+        shown = (s.mode, s.n_heads, self.model.current_head, s.W_O is None, s.d_k, s.seed,
+                 s.init_scale, o)
+        if shown == self._shown and not force:
+            return
+        self._shown = shown
         blockers = [QSignalBlocker(w) for w in (
             self.d_k, self.seed, self.init_scale, self.scaling, self.divisor,
             self.temperature, self.causal, self.share, self.naive, self.float32,

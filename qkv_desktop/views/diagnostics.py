@@ -8,15 +8,16 @@ QKᵀ asymmetric (‖S − Sᵀ‖/‖S‖, 0 for the shared-weight KKᵀ).
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QEvent, QRectF, Qt
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QStyledItemDelegate,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QTableView, QVBoxLayout, QWidget)
 
-from ..core.lessons import UNIFORM_FRACTION, asymmetry, nearly_uniform, row_uniformity
+from ..core.lessons import UNIFORM_FRACTION
 from ..model import AttentionModel
 
-__all__ = ["DiagnosticsPanel", "AsymmetryBadge", "head_asymmetry", "BAR_ROLE"]
+__all__ = ["DiagnosticsPanel", "DiagnosticsTableModel", "AsymmetryBadge", "head_asymmetry",
+           "BAR_ROLE"]
 
 BAR_ROLE = Qt.ItemDataRole.UserRole + 1
 """Item data role holding a 0…1 fraction drawn as a bar behind the number."""
@@ -28,9 +29,7 @@ def head_asymmetry(result, head: int) -> float | None:
     There the rows and columns are different sequences, so Sᵀ means nothing even
     when the two happen to be equally long.
     """
-    if result.state.mode == "cross":
-        return None
-    return asymmetry(result.head(head).scores)
+    return result.lessons(head).asymmetry
 
 
 class _BarDelegate(QStyledItemDelegate):
@@ -84,13 +83,81 @@ class AsymmetryBadge(QLabel):
         else:
             self.setText(self.tr("QKᵀ asymmetry ‖S−Sᵀ‖/‖S‖ = {0:.3f}").format(self.value))
             style = "color: #7a2e00;"
-        self.setStyleSheet(style + " padding: 0 6px;")
+        style += " padding: 0 6px;"
+        if style != self.styleSheet():  # a new style sheet re-polishes the status bar
+            self.setStyleSheet(style)
+
+
+class DiagnosticsTableModel(QAbstractTableModel):
+    """Per-query rows of a head's ``RowUniformity``, formatted only when the view asks.
+
+    A result replaces the arrays and resets the model: no per-cell items are built, so
+    n = 2048 costs what the visible rows cost.
+    """
+
+    COLUMNS = 5
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._u = None
+        self._tokens: tuple = ()
+        self._keys: tuple = ()
+        self._headers: tuple = ("",) * self.COLUMNS
+        self._tips: tuple = ("",) * self.COLUMNS
+
+    def set_rows(self, u, tokens, keys) -> None:
+        self.beginResetModel()
+        self._u, self._tokens, self._keys = u, tuple(tokens), tuple(keys)
+        self.endResetModel()
+
+    def set_headers(self, headers, tips) -> None:
+        self._headers, self._tips = tuple(headers), tuple(tips)
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.COLUMNS - 1)
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() or self._u is None else len(self._tokens)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else self.COLUMNS
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < self.COLUMNS:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._headers[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tips[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or self._u is None:
+            return None
+        i, c, u = index.row(), index.column(), self._u
+        if role == Qt.ItemDataRole.DisplayRole:
+            if c == 0:
+                return self._tokens[i]
+            if c == 1:
+                return f"{u.entropy[i]:.4f}"
+            if c == 2:
+                return f"{u.fraction[i]:.1%}"
+            if c == 3:
+                return f"{u.max_weight[i]:.4f}"
+            return self._keys[int(u.argmax[i])] if np.isfinite(u.max_weight[i]) else "—"
+        if role == BAR_ROLE and c in (2, 3):
+            return float(u.fraction[i] if c == 2 else u.max_weight[i])
+        if role == Qt.ItemDataRole.TextAlignmentRole and c:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        return None
 
 
 class DiagnosticsPanel(QWidget):
-    """A table of the current head's per-query entropy, H / log n and max weight."""
+    """A table of the current head's per-query entropy, H / log n and max weight.
 
-    COLUMNS = 5
+    It reads the result's cached lesson read-outs, and only while on screen: a panel
+    hidden (or behind another dock tab) catches up when it is shown.
+    """
+
+    COLUMNS = DiagnosticsTableModel.COLUMNS
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
         super().__init__(parent)
@@ -100,7 +167,9 @@ class DiagnosticsPanel(QWidget):
         self.asymmetry_label.setWordWrap(True)
         self.summary = QLabel(objectName="diagSummary")
         self.summary.setWordWrap(True)
-        self.table = QTableWidget(0, self.COLUMNS, objectName="diagTable")
+        self.rows = DiagnosticsTableModel(self)
+        self.table = QTableView(objectName="diagTable")
+        self.table.setModel(self.rows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.verticalHeader().setVisible(False)
@@ -112,9 +181,20 @@ class DiagnosticsPanel(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 1)
         self.uniformity = None
+        self._shown = None  # (result, head) on display
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.refresh()
+
+    def paintEvent(self, event) -> None:
+        """A dock brought to the front of its tab group may get no show event: catch up."""
+        if self._shown != (self.model.result, self.model.current_head):
+            QTimer.singleShot(0, self.refresh)
+        super().paintEvent(event)
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -131,37 +211,24 @@ class DiagnosticsPanel(QWidget):
                         "(n = keys the query may see): near 1 = nearly uniform."),
                 self.tr("The largest weight of the row: 1/n when uniform, 1 when one-hot."),
                 self.tr("The key with the largest weight."))
-        for c, (text, tip) in enumerate(zip(headers, tips)):
-            item = QTableWidgetItem(text)
-            item.setToolTip(tip)
-            self.table.setHorizontalHeaderItem(c, item)
+        self.rows.set_headers(headers, tips)
+        self._shown = None
         self.refresh()
 
     def refresh(self, *_args) -> None:
+        """Show the current head's read-outs, if the panel is on screen and they changed."""
         result = self.model.result
-        if result is None:
+        if result is None or not self.isVisible() or self.visibleRegion().isEmpty():
             return
         head = self.model.current_head
-        r = result.head(head)
-        u = row_uniformity(r.scaled, r.weights)
-        self.uniformity = u
-        self._show_asymmetry(head_asymmetry(result, head))
-        self._show_summary(u, result.state.n_heads > 1, head)
-        tokens, keys = result.state.tokens, result.state.key_tokens
-        self.table.setRowCount(len(tokens))
-        for i, token in enumerate(tokens):
-            values = [(token, None),
-                      (f"{u.entropy[i]:.4f}", None),
-                      (f"{u.fraction[i]:.1%}", float(u.fraction[i])),
-                      (f"{u.max_weight[i]:.4f}", float(u.max_weight[i])),
-                      (keys[int(u.argmax[i])] if np.isfinite(u.max_weight[i]) else "—", None)]
-            for c, (text, frac) in enumerate(values):
-                item = QTableWidgetItem(text)
-                if frac is not None:
-                    item.setData(BAR_ROLE, frac)
-                if c:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                self.table.setItem(i, c, item)
+        if self._shown == (result, head):
+            return
+        self._shown = (result, head)
+        lessons = result.lessons(head)
+        self.uniformity = lessons.uniformity
+        self._show_asymmetry(lessons.asymmetry)
+        self._show_summary(lessons, result.state.n_heads > 1, head)
+        self.rows.set_rows(lessons.uniformity, result.state.tokens, result.state.key_tokens)
 
     def _show_asymmetry(self, value: float | None) -> None:
         if value is None:
@@ -174,11 +241,12 @@ class DiagnosticsPanel(QWidget):
                              self.tr("i→j and j→i differ, as separate W_Q and W_K allow."))
         self.asymmetry_label.setText(text)
 
-    def _show_summary(self, u, multi: bool, head: int) -> None:
+    def _show_summary(self, lessons, multi: bool, head: int) -> None:
         prefix = self.tr("Head {0}: ").format(head + 1) if multi else ""
+        u = lessons.uniformity
         if np.isnan(u.fraction).any():
             text = self.tr("Some weights are NaN (the naive softmax overflowed).")
-        elif nearly_uniform(u):
+        elif lessons.nearly_uniform:
             text = self.tr("Nearly uniform: every row's entropy is above {0:.0%} of log n "
                            "(max |w − 1/n| = {1:.4f}).").format(UNIFORM_FRACTION,
                                                                float(u.deviation.max()))

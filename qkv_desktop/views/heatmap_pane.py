@@ -45,9 +45,10 @@ class _CellOverlay(pg.GraphicsObject):
     """Draws, in one item, the cell values, masked/overflow marks and highlights.
 
     One item per pane instead of a ``TextItem`` per cell: painting text for every
-    visible cell in a single ``paint`` call is what keeps repaints cheap. Each value's
-    text is laid out once (a ``QStaticText``) and reused by every later repaint of the
-    same result, so hovering, which repaints the links, does not re-typeset it.
+    visible cell in a single ``paint`` call is what keeps repaints cheap. Each value
+    text is laid out once (a ``QStaticText``, cached by its text) and reused by every
+    later repaint, of this result or a later one: hovering does not re-typeset, and an
+    edit re-typesets only the values it changed.
     """
 
     def __init__(self) -> None:
@@ -62,7 +63,7 @@ class _CellOverlay(pg.GraphicsObject):
         self.font.setPointSizeF(8)
         self.labels_drawn = 0
         """How many value labels the latest paint drew (benchmarks, tests)."""
-        self._texts: dict[tuple[int, int], QStaticText] = {}
+        self._texts: dict[str, QStaticText] = {}
         self._text_style: tuple[int, int] | None = None
         self._bad: np.ndarray | None = None
 
@@ -71,7 +72,8 @@ class _CellOverlay(pg.GraphicsObject):
             self.prepareGeometryChange()
         self.data = data
         self.text_white = text_color_for(rgba) if rgba is not None else np.zeros(data.shape, bool)
-        self._texts.clear()
+        if len(self._texts) > 2 * MAX_LABEL_CELLS:  # texts of values long gone
+            self._texts.clear()
         self._bad = None
         self.update()
 
@@ -145,12 +147,13 @@ class _CellOverlay(pg.GraphicsObject):
             for j, v in enumerate(row, c0):
                 if not math.isfinite(v):
                     continue
-                text = self._texts.get((i, j))
+                label = fmt.format(v)
+                text = self._texts.get(label)
                 if text is None:
-                    text = QStaticText(fmt.format(v))
+                    text = QStaticText(label)
                     text.setTextFormat(Qt.TextFormat.PlainText)
                     text.prepare(QTransform(), font)
-                    self._texts[(i, j)] = text
+                    self._texts[label] = text
                 size = text.size()
                 x = t.m11() * (j + 0.5) + t.dx() - size.width() / 2
                 y = t.m22() * (i + 0.5) + t.dy() - size.height() / 2
@@ -277,16 +280,18 @@ class HeatmapPane(QWidget):
         head = self.model.current_head
         data = pane_matrix(result, self.key, head)
         self.title.setText(pane_title(result, self.key, head))
-        levels = levels_for(self.key, data)
-        self._show_image(data, levels)
-        if levels != self._levels:  # an unchanged colour bar is not redrawn
-            self._levels = levels
-            self.colorbar.setLevels(levels)
-        small = data.size <= MAX_LABEL_CELLS
-        rgba = map_to_rgba(data, lut_for(self.key), levels) if small else None
-        self.overlay.show_values = small
-        self.overlay.head_starts = pane_head_starts(result, self.key)
-        self.overlay.set_data(data, rgba)
+        head_starts = pane_head_starts(result, self.key)
+        if not self._same_matrix(data) or head_starts != self.overlay.head_starts:
+            levels = levels_for(self.key, data)
+            self._show_image(data, levels)
+            if levels != self._levels:  # an unchanged colour bar is not redrawn
+                self._levels = levels
+                self.colorbar.setLevels(levels)
+            small = data.size <= MAX_LABEL_CELLS
+            rgba = map_to_rgba(data, lut_for(self.key), levels) if small else None
+            self.overlay.show_values = small
+            self.overlay.head_starts = head_starts
+            self.overlay.set_data(data, rgba)
         labels = pane_labels(result, self.key)
         if data.shape != self._shape or labels != self._labels:
             self._shape, self._labels = data.shape, labels
@@ -294,6 +299,16 @@ class HeatmapPane(QWidget):
             self.plot.getPlotItem().getViewBox().setRange(
                 xRange=(0, data.shape[1]), yRange=(0, data.shape[0]), padding=0)
         self._on_links_changed()
+
+    def _same_matrix(self, data: np.ndarray) -> bool:
+        """Whether ``data`` is what the pane already shows (X after an option change, a
+        small V after a scaling change): then the image, the colour bar and the value
+        labels are left as they are. Large matrices are compared by identity only."""
+        shown = self.overlay.data
+        if data is shown:
+            return True
+        return (data.size <= MAX_LABEL_CELLS and data.shape == shown.shape
+                and data.dtype == shown.dtype and np.array_equal(data, shown, equal_nan=True))
 
     def _hidden_in_grid(self) -> bool:
         """Hidden by its parent (View menu, irrelevant pane): nothing to draw until shown."""

@@ -8,25 +8,18 @@
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ..core.lessons import exp_limit, nearly_uniform, row_uniformity
+from ..core.lessons import exp_limit
 from ..model import AttentionModel
 
-__all__ = ["LessonBanners", "Banner", "overflow_count"]
+__all__ = ["LessonBanners", "Banner"]
 
 STYLES = {  # background, border
     "info": ("#e8f1fb", "#7aa7d9"),
     "warning": ("#fdecea", "#d98080"),
 }
-
-
-def overflow_count(weights: np.ndarray) -> tuple[int, int]:
-    """(non-finite weights, rows holding any) of a naive softmax result."""
-    bad = ~np.isfinite(weights)
-    return int(bad.sum()), int(bad.any(axis=1).sum())
 
 
 class Banner(QFrame):
@@ -54,12 +47,16 @@ class Banner(QFrame):
         if text is None:
             self.hide()
             return
-        self.label.setText(text)
+        if text != self.label.text():  # a new text re-lays out the central area
+            self.label.setText(text)
         self.show()
 
 
 class LessonBanners(QWidget):
-    """The lesson banners, re-evaluated on every result and head change."""
+    """The lesson banners, re-evaluated on every result and head change.
+
+    They read the result's cached lesson read-outs (``ModelResult.lessons``).
+    """
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
         super().__init__(parent)
@@ -87,17 +84,15 @@ class LessonBanners(QWidget):
         result = self.model.result
         if result is None:
             return
-        r = result.head(self.model.current_head)
-        self.uniform.show_text(self._uniform_text(result, r))
-        self.overflow.show_text(self._overflow_text(result, r))
+        head = self.model.current_head
+        r, lessons = result.head(head), result.lessons(head)
+        self.uniform.show_text(self._uniform_text(result, lessons))
+        self.overflow.show_text(self._overflow_text(result, r, lessons))
 
-    def _uniform_text(self, result, r) -> str | None:
-        u = row_uniformity(r.scaled, r.weights)
-        if not nearly_uniform(u):
+    def _uniform_text(self, result, lessons) -> str | None:
+        if not lessons.nearly_uniform:
             return None
-        s = result.state
-        visible = np.where(np.isneginf(r.scaled), np.nan, r.scaled)
-        spread = float(np.nanmax(np.nanmax(visible, axis=1) - np.nanmin(visible, axis=1)))
+        s, u, spread = result.state, lessons.uniformity, lessons.spread
         text = self.tr(
             "<b>Attention is nearly uniform</b> (every row's entropy > 99% of log n, every "
             "weight within {0:.4f} of 1/n). <b>Why:</b> weights of randn × {2:g} make every "
@@ -108,13 +103,11 @@ class LessonBanners(QWidget):
             text += " <a href='scale'>" + self.tr("Try weight scale 1") + "</a>"
         return text
 
-    def _overflow_text(self, result, r) -> str | None:
+    def _overflow_text(self, result, r, lessons) -> str | None:
         if result.state.options.stable:
             return None
         limit = exp_limit(r.scaled.dtype)
-        bad, rows = overflow_count(r.weights)
-        finite = r.scaled[np.isfinite(r.scaled)]
-        top = float(finite.max()) if finite.size else 0.0
+        (bad, rows), top = lessons.overflow, lessons.top
         if bad == 0:
             return (self.tr("<b>Naive softmax is on</b> (exp without subtracting the row "
                             "maximum). The largest scaled score is {0:.4g}; exp overflows "

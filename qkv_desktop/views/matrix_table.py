@@ -40,6 +40,11 @@ _WHITE, _BLACK = QColor(255, 255, 255), QColor(0, 0, 0)
 _EDITABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable
 
 
+MAX_CELL_DIFF = 1 << 20
+"""Tables up to this many cells compare old and new values to announce just the changes."""
+MAX_CELLS_ANNOUNCED = 64
+
+
 class MatrixTableModel(QAbstractTableModel):
     """Rows of a matrix of the session, optionally with a leading token column.
 
@@ -55,6 +60,7 @@ class MatrixTableModel(QAbstractTableModel):
         self._shape = self._matrix().shape
         self._levels: tuple[float, float] | None = None
         self._tints: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._shown = (self._matrix(), self.tokens() if self.has_tokens else ())
         model.changed.connect(self._on_changed)
         model.currentHeadChanged.connect(lambda _h: self._on_changed())
 
@@ -160,9 +166,15 @@ class MatrixTableModel(QAbstractTableModel):
 
     # ------------------------------------------------------------ updates
     def _on_changed(self) -> None:
+        M, tokens = self._matrix(), self.tokens() if self.has_tokens else ()
+        (old, old_tokens), self._shown = self._shown, (M, tokens)
+        if M is old and tokens == old_tokens:
+            return  # e.g. the weight tables when X is edited, or any option change
+        if self._announce_cells(M, old, tokens == old_tokens):
+            return
         self._levels = None
         self._tints.clear()
-        shape = self._matrix().shape
+        shape = M.shape
         if shape != self._shape:
             self.beginResetModel()
             self._shape = shape
@@ -172,3 +184,22 @@ class MatrixTableModel(QAbstractTableModel):
             # changed would make the header re-measure every row (thousands at large n).
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(shape[0] - 1, shape[1] - 1 + self._col_offset()))
+
+    def _announce_cells(self, M: np.ndarray, old: np.ndarray, same_tokens: bool) -> bool:
+        """Announce only the cells that changed, when a few did and the colour scale held.
+
+        A change over the whole range makes the view repaint all of itself; a typed
+        value changes one cell. Returns False when the whole table must be announced.
+        """
+        if (not same_tokens or M.shape != old.shape or M.size > MAX_CELL_DIFF
+                or self._levels is None):
+            return False
+        changed = np.argwhere(M != old)
+        if len(changed) > MAX_CELLS_ANNOUNCED or levels_for(self.source, M) != self._levels:
+            return False
+        offset = self._col_offset()
+        for r, c in changed.tolist():
+            self._tints.pop(r // TINT_ROWS, None)
+            index = self.index(r, c + offset)
+            self.dataChanged.emit(index, index)
+        return True

@@ -2,14 +2,16 @@
 
 The controller owns which file the session belongs to and whether it is modified
 (the undo stack's clean state); it reads and writes through ``qkv_desktop.io.session``.
-Autosave writes the session to the app's data folder a few seconds after edits stop;
-a lock file with our process id tells the next start whether we exited cleanly, and
+Autosave writes the session to the app's data folder a few seconds after edits stop,
+on a worker thread (formatting a large session takes seconds; the state is
+immutable, so the worker needs no copy); a lock file with our process id tells the next start whether we exited cleanly, and
 if not it offers to restore the autosaved work.
 """
 
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
@@ -57,6 +59,7 @@ class SessionController(QObject):
     fileChanged = Signal(str)
     recentChanged = Signal()
     error = Signal(str)
+    _autosaveFailed = Signal(str)  # from the writer thread, queued to the GUI thread
 
     def __init__(self, model: AttentionModel, settings: QSettings,
                  folder: Path | None = None, parent: QObject | None = None):
@@ -71,6 +74,9 @@ class SessionController(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(AUTOSAVE_DELAY_MS)
         self._timer.timeout.connect(self.autosave)
+        self._writer: ThreadPoolExecutor | None = None
+        self._autosave_generation = 0
+        self._autosaveFailed.connect(self._on_autosave_failed)
         model.changed.connect(self._on_model_changed)
 
     # --------------------------------------------------------------- state
@@ -143,17 +149,45 @@ class SessionController(QObject):
         self._timer.start()
 
     def autosave(self) -> None:
-        """Write the session to the data folder (silently retried on the next change)."""
+        """Write the session to the data folder on the writer thread and return at once.
+
+        One write at a time, latest wins: a write still queued when a newer one is asked
+        for is skipped. A failure is reported through ``error`` (and retried on the next
+        change).
+        """
         if not self.modified:
             return
-        try:
-            save_session(self.model.state, self.autosave_path,
-                         extra={"layout": {"file": str(self.path) if self.path else None}})
-        except (OSError, ValueError) as exc:
-            self.error.emit(self.tr("Autosave failed: {0}").format(exc))
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1,
+                                              thread_name_prefix="qkv-autosave")
+        self._autosave_generation += 1
+        generation, state, path = self._autosave_generation, self.model.state, \
+            self.autosave_path
+        extra = {"layout": {"file": str(self.path) if self.path else None}}
+
+        def write() -> None:
+            if generation != self._autosave_generation:
+                return  # superseded by a newer autosave, or discarded
+            try:
+                save_session(state, path, extra=extra)
+            except (OSError, ValueError) as exc:
+                self._autosaveFailed.emit(str(exc))
+
+        self._writer.submit(write)
+
+    def wait_for_autosave(self) -> None:
+        """Block until every autosave asked for so far has been written or skipped."""
+        if self._writer is not None:
+            self._writer.submit(lambda: None).result()
+
+    def _on_autosave_failed(self, reason: str) -> None:
+        self.error.emit(self.tr("Autosave failed: {0}").format(reason))
 
     def discard_autosave(self) -> None:
+        """Delete the autosave; pending writes are dropped and one in progress ends first."""
         self._timer.stop()
+        self._autosave_generation += 1
+        self.wait_for_autosave()
         self.autosave_path.unlink(missing_ok=True)
 
     def acquire_lock(self) -> bool:

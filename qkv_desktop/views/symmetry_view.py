@@ -13,11 +13,9 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 import pyqtgraph as pg
 
-from ..core.lessons import asymmetry
 from ..model import AttentionModel
 from .colormaps import lut_for, map_to_rgba, max_abs_finite, text_color_for
 from .pane_image import block_mean, display_factors
-from .diagnostics import head_asymmetry
 
 __all__ = ["SymmetryView", "MAX_VALUE_CELLS"]
 
@@ -96,7 +94,12 @@ def _ticks(labels: list[str]) -> list:
 
 
 class SymmetryView(QWidget):
-    """Two heatmaps, QKᵀ and KKᵀ, with their asymmetry and the tutorial's reason."""
+    """Two heatmaps, QKᵀ and KKᵀ, with their asymmetry and the tutorial's reason.
+
+    KKᵀ and both asymmetries come from the result's cached read-outs, and only while
+    the view is on screen: hidden (or behind another dock tab) it does nothing until
+    it is shown again.
+    """
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
         super().__init__(parent)
@@ -122,9 +125,20 @@ class SymmetryView(QWidget):
         layout.addWidget(self.explanation)
         layout.addLayout(grid, 1)
         self.values: tuple[float | None, float] = (None, 0.0)
+        self._shown = None  # (result, head) on display
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.refresh()
+
+    def paintEvent(self, event) -> None:
+        """A dock brought to the front of its tab group may get no show event: catch up."""
+        if self._shown != (self.model.result, self.model.current_head):
+            QTimer.singleShot(0, self.refresh)
+        super().paintEvent(event)
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -141,22 +155,27 @@ class SymmetryView(QWidget):
         self.qk.setToolTip(self.tr("The scores this head really uses: QKᵀ."))
         self.kk.setToolTip(self.tr("The scores if W_Q were W_K: KKᵀ, a mirror image across "
                                    "the diagonal."))
+        self._shown = None
         self.refresh()
 
     def refresh(self, *_args) -> None:
+        """Show the current head, if the view is on screen and the result is new."""
         result = self.model.result
-        if result is None:
+        if result is None or not self.isVisible() or self.visibleRegion().isEmpty():
             return
-        r = result.head(self.model.current_head)
-        qk, kk = r.scores, r.K @ r.K.T
+        head = self.model.current_head
+        if self._shown == (result, head):
+            return
+        self._shown = (result, head)
+        r, comparison = result.head(head), result.kk(head)
+        qk, kk = r.scores, comparison.kk
         top = max(max_abs_finite(qk), max_abs_finite(kk))
         levels = (-top, top) if top > 0 else (-1.0, 1.0)
         s = result.state
         queries, keys = list(s.tokens), list(s.key_tokens)
         self.qk.set_matrix(qk, levels, queries, keys)
         self.kk.set_matrix(kk, levels, keys, keys)
-        a_qk = head_asymmetry(result, self.model.current_head)
-        a_kk = asymmetry(kk)
+        a_qk, a_kk = result.lessons(head).asymmetry, comparison.asymmetry
         self.values = (a_qk, a_kk)
         qk_text = (self.tr("n/a (cross-attention)") if a_qk is None else f"{a_qk:.4f}")
         qk_name = (self.tr("<b>QKᵀ</b> (shared: W_Q = W_K)") if s.options.share_qk

@@ -46,6 +46,18 @@ def settle(w):
     assert w.model.wait_until_idle()
 
 
+def front(w, name):
+    """Bring teaching dock ``name`` to the front of its tab group and let it catch up.
+
+    The diagnostics and the QKᵀ | KKᵀ view do no work while behind another tab.
+    """
+    from PySide6.QtWidgets import QApplication
+    w.teaching.docks[name].raise_()
+    QApplication.processEvents()
+    QApplication.processEvents()
+    return getattr(w.teaching, name)
+
+
 # ------------------------------------------------------------------ the toggles
 
 
@@ -76,8 +88,8 @@ def test_teaching_share_makes_scores_symmetric_and_asymmetry_zero(window2):
     np.testing.assert_allclose(scores, K @ K.T, rtol=1e-12)
     assert t.badge.value == 0.0
     assert "symmetric" in t.badge.text()
-    assert t.symmetry.values[0] == 0.0
-    assert "<b>0.0000</b>" in t.diagnostics.asymmetry_label.text()
+    assert front(w, "symmetry").values[0] == 0.0
+    assert "<b>0.0000</b>" in front(w, "diagnostics").asymmetry_label.text()
     w.controls.share.setChecked(False)
     settle(w)
     assert t.badge.value > 0
@@ -182,18 +194,23 @@ def test_teaching_uniform_banner_for_tutorial_1_only(window):
 
 def test_teaching_diagnostics_table_follows_the_result(window2):
     w = window2
-    d = w.teaching.diagnostics
+    d = front(w, "diagnostics")
     r = w.model.result.head(0)
     u = row_uniformity(r.scaled, r.weights)
-    assert d.table.rowCount() == 3
+    rows = d.table.model()
+
+    def text(i, c):
+        return rows.index(i, c).data()
+
+    assert rows.rowCount() == 3
     for i in range(3):
-        assert d.table.item(i, 0).text() == w.model.state.tokens[i]
-        assert d.table.item(i, 1).text() == f"{u.entropy[i]:.4f}"
-        assert d.table.item(i, 2).text() == f"{u.fraction[i]:.1%}"
-        assert d.table.item(i, 3).text() == f"{r.weights[i].max():.4f}"
+        assert text(i, 0) == w.model.state.tokens[i]
+        assert text(i, 1) == f"{u.entropy[i]:.4f}"
+        assert text(i, 2) == f"{u.fraction[i]:.1%}"
+        assert text(i, 3) == f"{r.weights[i].max():.4f}"
     w.controls.causal.setChecked(True)
     settle(w)
-    assert d.table.item(0, 2).text() == "100.0%" and d.table.item(0, 3).text() == "1.0000"
+    assert text(0, 2) == "100.0%" and text(0, 3) == "1.0000"
 
 
 # ------------------------------------------------------------- explain panel
@@ -329,6 +346,7 @@ def test_teaching_docks_are_tabbed_under_the_editor_and_toggle_from_view(window)
 
 def test_teaching_symmetry_view_shows_qk_and_kk(window2):
     t = window2.teaching
+    front(window2, "symmetry")
     qk, kk = t.symmetry.qk.data, t.symmetry.kk.data
     np.testing.assert_allclose(kk, kk.T)
     assert kk[0, 1] == pytest.approx(0.4382, abs=5e-5)  # demo 2's printed KKᵀ
@@ -348,6 +366,7 @@ def test_teaching_views_survive_every_mode(qtbot):
     banners, badge = LessonBanners(model), AsymmetryBadge(model)
     for widget in (explain, diag, sym, banners, badge):
         qtbot.addWidget(widget)
+        widget.show()  # the diagnostics and QKᵀ | KKᵀ views work only while on screen
     steps = [lambda: model.set_mode("cross"), lambda: model.set_heads(2),
              lambda: model.set_current_head(1), lambda: model.set_options(dtype="float32"),
              lambda: model.set_mode("self"), lambda: model.set_options(causal=True),

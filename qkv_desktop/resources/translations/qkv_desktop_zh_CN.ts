@@ -42,6 +42,10 @@
 <context>
     <name>AttentionModel</name>
     <message>
+        <source>“{0}” could not be applied and was removed from the undo history: {1}</source>
+        <translation>“{0}”无法应用，已从撤销历史中移除：{1}</translation>
+    </message>
+    <message>
         <source>Could not compute attention: {0}</source>
         <translation>无法计算注意力：{0}</translation>
     </message>
