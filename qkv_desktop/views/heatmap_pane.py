@@ -134,7 +134,9 @@ class _CellOverlay(pg.GraphicsObject):
         c0, c1 = max(0, int(view.left())), min(m, int(np.ceil(view.right())) + 1)
         font = QFont(self.font)
         font.setPixelSize(int(max(8, min(13, cell_h * 0.45, cell_w / 5))))
-        decimals = 4 if cell_w >= 52 else 2
+        # Four decimals (as the tutorial prints) whenever they fit: at two, nearly
+        # uniform weights such as tutorial-1's would all read 0.25.
+        decimals = 4 if QFontMetrics(font).horizontalAdvance("-0.0000") + 4 <= cell_w else 2
         style = (decimals, font.pixelSize())
         if style != self._text_style:
             self._texts.clear()
