@@ -160,3 +160,41 @@ def test_clean_exit_offers_nothing(tmp_path):
     second = SessionController(AttentionModel(), settings, folder)
     assert not second.offer_recovery(lambda q: pytest.fail("asked after a clean exit"))
     np.testing.assert_array_equal(second.model.state.X, SessionState.from_preset("tutorial-1").X)
+
+
+def test_autosave_writes_on_a_worker_thread_latest_wins(tmp_path, monkeypatch):
+    """The GUI thread only queues the write; of two queued writes only the newer runs,
+    and discarding waits for a write in progress before deleting the file."""
+    import threading
+    from qkv_desktop.views import session_controller
+
+    gate, writes = threading.Event(), []
+    real = session_controller.save_session
+
+    def gated_save(state, path, extra=None):
+        writes.append((threading.current_thread().name, state))
+        assert gate.wait(30), "the test never released the write"
+        real(state, path, extra=extra)
+
+    monkeypatch.setattr(session_controller, "save_session", gated_save)
+    model = AttentionModel()
+    controller = SessionController(model, QSettings(str(tmp_path / "s.ini"),
+                                                    QSettings.Format.IniFormat), tmp_path)
+    model.set_cell("X", 0, 0, 1.5)
+    controller.autosave()  # A: starts on the writer thread and waits at the gate
+    model.set_cell("X", 0, 0, 2.5)
+    controller.autosave()  # B: superseded before it starts
+    model.set_cell("X", 0, 0, 3.5)
+    controller.autosave()  # C: the latest
+    assert not controller.autosave_path.exists()  # nothing was written on this thread
+    gate.set()
+    controller.wait_for_autosave()
+    assert [s.X[0, 0] for _, s in writes] == [1.5, 3.5]
+    assert all(name.startswith("qkv-autosave") for name, _ in writes)
+    assert load_session(controller.autosave_path).state.X[0, 0] == 3.5
+    gate.clear()
+    model.set_cell("X", 0, 0, 4.5)
+    controller.autosave()
+    threading.Timer(0.2, gate.set).start()
+    controller.discard_autosave()  # waits for the gated write, then deletes
+    assert not controller.autosave_path.exists()

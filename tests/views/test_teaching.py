@@ -391,3 +391,21 @@ def test_teaching_views_survive_every_mode(qtbot):
     assert "(head 2)" in explain.html() and "NaN" in explain.html()
     model.set_selection(CellRef("weights", 4, 4, 1))  # a stale cell of a deleted token
     assert "How is a weight computed?" in explain.html()
+
+
+def test_teaching_docks_behind_a_tab_do_no_work_until_shown(window2):
+    """The diagnostics and QKᵀ | KKᵀ views read the result only when brought forward."""
+    w = window2
+    t = w.teaching
+    front(w, "explain")
+    w.model.set_cell("X", 0, 0, 0.75)
+    settle(w)
+    result = w.model.result
+    assert t.diagnostics._shown != (result, 0) and t.symmetry._shown != (result, 0)
+    assert ("kk", 0) not in result._cache  # KKᵀ is not even computed
+    front(w, "symmetry")
+    assert t.symmetry._shown == (result, 0) and ("kk", 0) in result._cache
+    assert t.symmetry.values[0] == result.lessons(0).asymmetry
+    front(w, "diagnostics")
+    assert t.diagnostics._shown == (result, 0)
+    assert t.diagnostics.table.model().rowCount() == w.model.state.n
