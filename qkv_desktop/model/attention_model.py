@@ -20,7 +20,7 @@ from PySide6.QtGui import QUndoStack
 from ..core import Weights, init_multihead_weights
 from .commands import CellsCommand, StateCommand
 from .compute import ModelResult, compute
-from .parsing import MAX_TOKEN_LENGTH, validate_token
+from .parsing import validate_token
 from .state import Options, SessionState, check_size, head_dim_for
 
 __all__ = ["AttentionModel", "CellRef", "ASYNC_THRESHOLD"]

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent, QSignalBlocker, Qt
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout,
                                QLabel, QSlider, QSpinBox, QWidget)
 
 from ..model import AttentionModel
+from .retranslate import Retranslating
 
 __all__ = ["ControlsPanel", "temperature_from_slider", "slider_from_temperature"]
 
@@ -30,7 +31,7 @@ def slider_from_temperature(t: float) -> int:
     return round(T_STEPS * math.log(t / T_MIN) / math.log(T_MAX / T_MIN))
 
 
-class ControlsPanel(QWidget):
+class ControlsPanel(Retranslating, QWidget):
     """A form of the settings that decide the weights and how scores become weights."""
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
@@ -117,11 +118,6 @@ class ControlsPanel(QWidget):
         model.changed.connect(self._on_model_changed)
         model.currentHeadChanged.connect(lambda _h: self._on_model_changed())
         self._on_model_changed()
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def retranslate(self) -> None:
         """Every label, item text and tooltip in the current language."""

@@ -8,13 +8,15 @@ QKᵀ asymmetric (‖S − Sᵀ‖/‖S‖, 0 for the shared-weight KKᵀ).
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QRectF, Qt, QTimer
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QStyledItemDelegate,
                                QTableView, QVBoxLayout, QWidget)
 
 from ..core.lessons import UNIFORM_FRACTION
 from ..model import AttentionModel
+from .lazy_refresh import RefreshWhenShown
+from .retranslate import Retranslating
 
 __all__ = ["DiagnosticsPanel", "DiagnosticsTableModel", "AsymmetryBadge", "head_asymmetry",
            "BAR_ROLE"]
@@ -45,7 +47,7 @@ class _BarDelegate(QStyledItemDelegate):
         super().paint(painter, option, index)
 
 
-class AsymmetryBadge(QLabel):
+class AsymmetryBadge(Retranslating, QLabel):
     """A status-bar read-out of the current head's QKᵀ asymmetry, always in view."""
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
@@ -56,11 +58,6 @@ class AsymmetryBadge(QLabel):
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def retranslate(self) -> None:
         self.setToolTip(self.tr(
@@ -150,7 +147,7 @@ class DiagnosticsTableModel(QAbstractTableModel):
         return None
 
 
-class DiagnosticsPanel(QWidget):
+class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
     """A table of the current head's per-query entropy, H / log n and max weight.
 
     It reads the result's cached lesson read-outs, and only while on screen: a panel
@@ -185,21 +182,6 @@ class DiagnosticsPanel(QWidget):
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self.refresh()
-
-    def paintEvent(self, event) -> None:
-        """A dock brought to the front of its tab group may get no show event: catch up."""
-        if self._shown != (self.model.result, self.model.current_head):
-            QTimer.singleShot(0, self.refresh)
-        super().paintEvent(event)
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def retranslate(self) -> None:
         headers = (self.tr("query"), self.tr("entropy H"), self.tr("H / log n"),

@@ -12,12 +12,12 @@ import html
 import math
 
 import numpy as np
-from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from ..core.lessons import CellBreakdown, cell_breakdown, exp_limit
 from ..model import AttentionModel, CellRef
 from ..model.linking import NM_MATRICES
+from .retranslate import Retranslating
 
 __all__ = ["ExplainPanel", "format_number", "MAX_TERMS"]
 
@@ -76,7 +76,7 @@ def _vector(values, limit: int = MAX_V_COLUMNS) -> str:
     return "[" + ", ".join(vals) + "]"
 
 
-class ExplainPanel(QWidget):
+class ExplainPanel(Retranslating, QWidget):
     """Rich-text walk-through of the pinned cell, rebuilt on every result."""
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
@@ -91,11 +91,6 @@ class ExplainPanel(QWidget):
         model.resultChanged.connect(self.refresh)
         model.selectionChanged.connect(self.refresh)
         self.retranslate()
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def retranslate(self) -> None:
         self.browser.setToolTip(self.tr("Click a cell of the weights (or QKᵀ, scaled) pane "

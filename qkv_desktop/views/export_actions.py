@@ -38,6 +38,7 @@ from ..model import AttentionModel
 from ..model.compute import ModelResult
 from .pane_grid import HEADS_KEY, PaneGrid, grid_columns
 from .pane_info import ALL_PANES, PANE_BY_KEY, pane_relevant
+from .retranslate import Retranslating
 
 __all__ = ["FigureOptions", "FigureOptionsDialog", "ExportChoice", "ExportAllDialog",
            "ExportActions", "DEFAULT_SCALE"]
@@ -106,7 +107,7 @@ class _BackgroundCombo(QComboBox):
 
 
 # ------------------------------------------------------------------ one figure
-class FigureOptionsDialog(QDialog):
+class FigureOptionsDialog(Retranslating, QDialog):
     """The PNG scale (with the resulting pixel size) and the background of one figure.
 
     ``size_pt`` is the figure's size in points; the scale only applies to PNG, and an
@@ -145,11 +146,6 @@ class FigureOptionsDialog(QDialog):
         self.background.retranslate()
         self._update_size()
 
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
-
     def _update_size(self) -> None:
         w, h = self.size_pt
         ok = True
@@ -181,7 +177,7 @@ class FigureOptionsDialog(QDialog):
 
 
 # ------------------------------------------------------------------ many files
-class ExportAllDialog(QDialog):
+class ExportAllDialog(Retranslating, QDialog):
     """A folder, the image and data formats, and the PNG options for a set of files.
 
     With ``figure_names`` None only the data formats are offered (Export data).
@@ -264,11 +260,6 @@ class ExportAllDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("&Export"))
         self.background.retranslate()
         self._update()
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _on_browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Choose a folder"),

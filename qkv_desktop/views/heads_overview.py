@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QEvent, QRectF, Qt, Signal
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..model import AttentionModel
 from .colormaps import levels_for, lut_for, map_to_rgba, text_color_for
 from .pane_image import block_mean, display_factors
+from .retranslate import Retranslating
 
 __all__ = ["HeadsOverview", "HeadThumbnail", "grid_shape"]
 
@@ -35,7 +36,7 @@ def grid_shape(count: int, width: float, height: float) -> tuple[int, int]:
     return best
 
 
-class HeadThumbnail(QWidget):
+class HeadThumbnail(Retranslating, QWidget):
     """One head's weights: a titled heatmap with token labels where they fit."""
 
     clicked = Signal(int)
@@ -88,11 +89,6 @@ class HeadThumbnail(QWidget):
             event.accept()
             return
         super().mousePressEvent(event)
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     # ---------------------------------------------------------------- paint
     def paintEvent(self, event) -> None:
@@ -167,7 +163,7 @@ class HeadThumbnail(QWidget):
         p.drawRect(cells)
 
 
-class HeadsOverview(QWidget):
+class HeadsOverview(Retranslating, QWidget):
     """The weights of all heads as small multiples; clicking one chooses that head."""
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
@@ -199,11 +195,6 @@ class HeadsOverview(QWidget):
 
     def retranslate(self) -> None:
         self.title.setText(self.tr("weights of every head: click one to show it"))
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _on_result_changed(self, result) -> None:
         if result is None:

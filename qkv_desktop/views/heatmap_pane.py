@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (QAction, QBrush, QColor, QFont, QFontMetrics, QPainter, QPen,
                            QStaticText, QTransform)
 from PySide6.QtWidgets import QLabel, QMenu, QVBoxLayout, QWidget
@@ -24,6 +24,7 @@ from .pane_image import (MASKED_RGBA, OVERFLOW_RGBA, block_mean, display_factors
                          nonfinite_rgba)
 from .pane_info import (HEAD_INDEPENDENT, PANE_BY_KEY, pane_caption, pane_head_starts,
                         pane_labels, pane_matrix, pane_relevant, pane_title)
+from .retranslate import Retranslating
 
 __all__ = ["HeatmapPane", "MIN_LABEL_CELL_PX"]
 
@@ -189,7 +190,7 @@ class _CellOverlay(pg.GraphicsObject):
         p.restore()
 
 
-class HeatmapPane(QWidget):
+class HeatmapPane(Retranslating, QWidget):
     """A titled heatmap of one matrix of ``model.result`` with a colour bar.
 
     Signals ``exportRequested(key)`` and ``copyRequested(key)`` come from the
@@ -265,11 +266,6 @@ class HeatmapPane(QWidget):
         else:
             self.title.setText(pane_caption(self.key))
         self.title.setToolTip(self.tr("Right-click the pane to export or copy it."))
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     # ----------------------------------------------------------- display
     def _on_result_changed(self, result) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox,
                                QProgressBar, QTabWidget, QToolBar, QVBoxLayout, QWidget)
@@ -20,6 +20,7 @@ from .model_dialog import ModelActions
 from .pane_grid import DEFAULT_ORDER, HEADS_KEY, PaneGrid
 from .teaching import install_teaching
 from .token_tables import TokenTables
+from .retranslate import Retranslating
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 
@@ -29,7 +30,7 @@ LAYOUT_VERSION = 2
 """Bump when the docks change, so a layout saved by an older version is ignored."""
 
 
-class MainWindow(QMainWindow):
+class MainWindow(Retranslating, QMainWindow):
     """Holds the views of one ``AttentionModel`` and the menus that act on it."""
 
     def __init__(self, model: AttentionModel | None = None, settings: QSettings | None = None):
@@ -242,11 +243,6 @@ class MainWindow(QMainWindow):
         self._update_undo_actions()
         self.language_actions[current_language()].setChecked(True)
         self._on_hover_changed(self.model.hover)
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def set_language(self, lang: str) -> None:
         """View → Language: switch the whole interface now and remember the choice."""

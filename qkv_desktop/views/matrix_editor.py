@@ -6,8 +6,7 @@ reported through ``model.message`` and nothing is half-applied.
 
 from __future__ import annotations
 
-import numpy as np
-from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -15,6 +14,7 @@ from ..model import AttentionModel
 from ..model.parsing import ParseError, parse_block
 from ..model.state import MAX_CELLS, MAX_TOKENS
 from .matrix_table import MatrixTableModel
+from .retranslate import Retranslating
 
 __all__ = ["MatrixEditor", "SCRUB_PER_PIXEL"]
 
@@ -22,7 +22,7 @@ SCRUB_PER_PIXEL = 0.01
 """Value change per pixel of a Ctrl+drag (×10 with Shift held as well)."""
 
 
-class MatrixEditor(QTableView):
+class MatrixEditor(Retranslating, QTableView):
     """``QTableView`` over a ``MatrixTableModel`` with spreadsheet-like editing."""
 
     def __init__(self, model: AttentionModel, source: str = "X", parent=None):
@@ -50,11 +50,6 @@ class MatrixEditor(QTableView):
         columns = self.table.columnCount()
         if columns:
             self.table.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     # ------------------------------------------------------------ clipboard
     def keyPressEvent(self, event) -> None:

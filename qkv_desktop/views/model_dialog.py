@@ -28,6 +28,7 @@ from ..io.checkpoint import (BUNDLED_MINILM_NAME, BertCheckpoint, find_bundled_m
                              load_checkpoint)
 from ..model import AttentionModel, SessionState
 from ..model.commands import StateCommand
+from .retranslate import Retranslating
 
 __all__ = ["DEFAULT_TEXT", "INSTALL_HINT", "ModelActions", "ModelDialog", "ModelSource"]
 
@@ -111,7 +112,7 @@ class _Worker(QObject):
             self._executor = None
 
 
-class ModelDialog(QDialog):
+class ModelDialog(Retranslating, QDialog):
     """Choose a checkpoint, sentence, layer and head; OK loads them into ``model``.
 
     Parameters
@@ -258,11 +259,6 @@ class ModelDialog(QDialog):
         self.ok_button.setText(self.tr("Load"))
         self._describe_checkpoint()
         self._update_tokens()
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     # ---------------------------------------------------------------- state
     @property

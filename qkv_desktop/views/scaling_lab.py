@@ -12,7 +12,7 @@ Three views, one per way the tutorial argues the point:
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (QFormLayout, QGridLayout, QHBoxLayout, QLabel, QLineEdit,
                                QSpinBox, QTabWidget, QVBoxLayout, QWidget)
 
@@ -21,6 +21,7 @@ import pyqtgraph as pg
 from ..core.lessons import DEMO_SCORES, row_stats, scaling_sweep, session_sweep
 from ..model import AttentionModel
 from ..model.parsing import ParseError, parse_number
+from .retranslate import Retranslating
 
 __all__ = ["ScalingLab", "SweepPlots", "ScoreBars", "SWEEP_D_KS", "parse_scores",
            "MAX_SCORES", "MAX_SESSION_CELLS"]
@@ -302,7 +303,7 @@ class ScoreBars(QWidget):
                 + "".join(rows) + "</table>")
 
 
-class ScalingLab(QWidget):
+class ScalingLab(Retranslating, QWidget):
     """A window of the three scaling experiments; the session view follows the model."""
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
@@ -359,11 +360,6 @@ class ScalingLab(QWidget):
         model.currentHeadChanged.connect(self._on_result)
         self.retranslate()
         self.refresh_random()
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Scaling lab — QKV Desktop"))

@@ -8,7 +8,7 @@ as j attends to i. Both maps share one colour scale so they compare cell by cell
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QEvent, QRectF, Qt, QTimer
+from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 import pyqtgraph as pg
@@ -16,6 +16,8 @@ import pyqtgraph as pg
 from ..model import AttentionModel
 from .colormaps import lut_for, map_to_rgba, max_abs_finite, text_color_for
 from .pane_image import block_mean, display_factors
+from .lazy_refresh import RefreshWhenShown
+from .retranslate import Retranslating
 
 __all__ = ["SymmetryView", "MAX_VALUE_CELLS"]
 
@@ -93,7 +95,7 @@ def _ticks(labels: list[str]) -> list:
     return [[(k + 0.5, labels[k]) for k in range(0, len(labels), step)]]
 
 
-class SymmetryView(QWidget):
+class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
     """Two heatmaps, QKᵀ and KKᵀ, with their asymmetry and the tutorial's reason.
 
     KKᵀ and both asymmetries come from the result's cached read-outs, and only while
@@ -129,21 +131,6 @@ class SymmetryView(QWidget):
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self.refresh()
-
-    def paintEvent(self, event) -> None:
-        """A dock brought to the front of its tab group may get no show event: catch up."""
-        if self._shown != (self.model.result, self.model.current_head):
-            QTimer.singleShot(0, self.refresh)
-        super().paintEvent(event)
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def retranslate(self) -> None:
         self.explanation.setText(self.tr(

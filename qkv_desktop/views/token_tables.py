@@ -13,11 +13,12 @@ from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
 from ..model import AttentionModel
 from .matrix_editor import MatrixEditor
+from .retranslate import Retranslating
 
 __all__ = ["TokenTables"]
 
 
-class TokenTables(QWidget):
+class TokenTables(Retranslating, QWidget):
     """X above X_kv in a splitter; X_kv and the captions appear only in cross mode."""
 
     def __init__(self, model: AttentionModel, editor: MatrixEditor | None = None,
@@ -57,11 +58,6 @@ class TokenTables(QWidget):
         self.kv_caption.setToolTip(self.tr("In cross-attention K = X_kv·W_K and "
                                            "V = X_kv·W_V; the token actions act on the "
                                            "table you clicked last."))
-
-    def changeEvent(self, event) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     # -------------------------------------------------------------- access
     @property
