@@ -17,13 +17,7 @@ A throw-away settings file is used, so the user's saved window layout plays no p
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "resources" / "screenshots"
 
 ENCODER = ("I\t0.9\t0.1\t0.3\t0.1\t0.5\t0.1\t0.0\t0.4\n"
            "really\t0.2\t0.5\t0.1\t0.1\t0.4\t0.3\t0.1\t0.2\n"
@@ -34,36 +28,17 @@ ENCODER = ("I\t0.9\t0.1\t0.3\t0.1\t0.5\t0.1\t0.0\t0.4\n"
 
 
 def main() -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
-    sys.path.insert(0, str(ROOT))
-    from PySide6.QtCore import QSettings, Qt
-    from PySide6.QtWidgets import QApplication
+    from screenshot_window import SCREENSHOTS as OUT, sandboxed_window, settle
+    from PySide6.QtCore import Qt
 
-    from qkv_desktop.model import AttentionModel, SessionState
-    from qkv_desktop.views.main_window import MainWindow
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    OUT.mkdir(parents=True, exist_ok=True)
+    from qkv_desktop.model import SessionState
 
     def shoot(name: str, arrange) -> None:
-        with tempfile.TemporaryDirectory() as tmp:
-            settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
-            model = AttentionModel(SessionState.from_preset("tutorial-1"))
-            window = MainWindow(model, settings)
-            window.files.session.folder = Path(tmp)
-            window.files.session.autosave_path = Path(tmp) / "autosave.qkv.json"
-            window.files.session.lock_path = Path(tmp) / "running.lock"
-            window.files.maybe_save = lambda: True
-            window.resize(1600, 1000)
-            window.show()
+        with sandboxed_window(SessionState.from_preset("tutorial-1")) as (app, window):
             arrange(window)
-            model.wait_until_idle()
-            for _ in range(10):
-                app.processEvents()
+            settle(app, window)
             # strongest zlib compression keeps each file well under 300 KB
             window.grab().save(str(OUT / name), "PNG", 0)
-            window.close()
         print(OUT / name)
 
     def multihead(window) -> None:

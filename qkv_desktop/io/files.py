@@ -13,7 +13,8 @@ import os
 import uuid
 from pathlib import Path
 
-__all__ = ["FileFormatError", "MAX_FILE_BYTES", "read_limited", "atomic_write_bytes"]
+__all__ = ["FileFormatError", "MAX_FILE_BYTES", "read_limited", "atomic_write_bytes",
+           "write_synced"]
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 """Largest file (50 MB) the app reads; bigger files are refused before reading."""
@@ -81,8 +82,23 @@ def atomic_write_bytes(path, data: bytes) -> None:
     """
     path = Path(os.path.realpath(path))  # through a symlink, replace its target
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.tmp")
+    write_synced(tmp, data, like=path)
     try:
-        mode = path.stat().st_mode & 0o7777
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync_folder(path.parent)
+
+
+def write_synced(tmp: Path, data: bytes, like: Path) -> None:
+    """Create ``tmp`` with ``data`` flushed to disk, with ``like``'s permissions if it exists.
+
+    The first half of every atomic write (single files here, file sets in
+    ``staged_files``); on failure ``tmp`` is removed and the error propagates.
+    """
+    try:
+        mode = like.stat().st_mode & 0o7777
     except OSError:
         mode = None
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
@@ -94,14 +110,9 @@ def atomic_write_bytes(path, data: bytes) -> None:
             os.fsync(f.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
-        os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        tmp.unlink(missing_ok=True)
         raise
-    _fsync_folder(path.parent)
 
 
 def _fsync_folder(folder: Path) -> None:

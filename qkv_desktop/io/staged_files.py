@@ -13,6 +13,8 @@ import os
 import uuid
 from pathlib import Path
 
+from .files import write_synced
+
 __all__ = ["StagedFiles"]
 
 
@@ -41,19 +43,7 @@ class StagedFiles:
         if path in self._staged:
             raise ValueError(f"{os.fspath(path)!r} is staged twice")
         tmp = _hidden(path, "tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
-                     0o666)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            mode = _mode(path)
-            if mode is not None:
-                os.chmod(tmp, mode)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        write_synced(tmp, data, like=path)
         self._staged[path] = tmp
         return path
 
@@ -91,10 +81,3 @@ class StagedFiles:
 
 def _hidden(path: Path, kind: str) -> Path:
     return path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.{kind}")
-
-
-def _mode(path: Path) -> int | None:
-    try:
-        return path.stat().st_mode & 0o7777
-    except OSError:
-        return None

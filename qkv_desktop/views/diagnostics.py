@@ -199,13 +199,10 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
 
     def refresh(self, *_args) -> None:
         """Show the current head's read-outs, if the panel is on screen and they changed."""
-        result = self.model.result
-        if result is None or not self.isVisible() or self.visibleRegion().isEmpty():
+        due = self._due()
+        if due is None:
             return
-        head = self.model.current_head
-        if self._shown == (result, head):
-            return
-        self._shown = (result, head)
+        result, head = due
         lessons = result.lessons(head)
         self.uniformity = lessons.uniformity
         self._show_asymmetry(lessons.asymmetry)

@@ -10,9 +10,22 @@ __all__ = ["RefreshWhenShown"]
 class RefreshWhenShown:
     """Mixin for a ``QWidget`` whose ``refresh()`` skips work while it is hidden.
 
-    ``refresh()`` records what it drew in ``self._shown`` as ``(result, head)``; when
-    the widget is shown, or painted while out of date, it catches up.
+    ``refresh()`` starts with ``due = self._due()`` and returns when it is ``None``;
+    when the widget is shown, or painted while out of date, it catches up.
     """
+
+    _shown = None  # the (result, head) on display
+
+    def _due(self):
+        """``(result, head)`` to draw now, or ``None`` when hidden or already shown."""
+        result = self.model.result
+        if result is None or not self.isVisible() or self.visibleRegion().isEmpty():
+            return None
+        due = (result, self.model.current_head)
+        if self._shown == due:
+            return None
+        self._shown = due
+        return due
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

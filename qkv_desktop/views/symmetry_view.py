@@ -147,13 +147,10 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
 
     def refresh(self, *_args) -> None:
         """Show the current head, if the view is on screen and the result is new."""
-        result = self.model.result
-        if result is None or not self.isVisible() or self.visibleRegion().isEmpty():
+        due = self._due()
+        if due is None:
             return
-        head = self.model.current_head
-        if self._shown == (result, head):
-            return
-        self._shown = (result, head)
+        result, head = due
         r, comparison = result.head(head), result.kk(head)
         qk, kk = r.scores, comparison.kk
         top = max(max_abs_finite(qk), max_abs_finite(kk))
