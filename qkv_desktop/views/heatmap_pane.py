@@ -38,6 +38,15 @@ MAX_HATCHED_CELLS = 20_000
 MAX_LABEL_CELLS = 4096
 """Matrices with more cells than this never show value text."""
 
+SMALL_TICK_PX = 9
+"""The axis label size a crowded axis falls back to before it leaves labels out."""
+
+
+def _tick_fonts() -> tuple[QFont, QFont]:
+    small = QFont()
+    small.setPixelSize(SMALL_TICK_PX)
+    return QFont(), small
+
 MAX_LABEL_CHARS = 12
 """Longer token names are shortened with "…" on the axes (hover shows them whole)."""
 
@@ -349,24 +358,31 @@ class HeatmapPane(Retranslating, QWidget):
             self._on_result_changed(self.model.result)
 
     def _set_ticks(self, rows: list[str], cols: list[str]) -> None:
-        """Label every k-th row/column so that labels never overlap at this size."""
+        """Label every k-th row/column so that labels never overlap at this size.
+
+        A crowded axis switches to a smaller font (and thins its labels only if they
+        still do not fit), so that short token names stay readable in narrow panes.
+        """
         item = self.plot.getPlotItem()
         vb = item.getViewBox()
-        metrics = QFontMetrics(item.getAxis("bottom").style.get("tickFont") or QFont())
-
-        def short(label: str) -> str:
-            return label if len(label) <= MAX_LABEL_CHARS else label[:MAX_LABEL_CHARS - 1] + "…"
-
-        def ticks(labels: list[str], room: float, size) -> list:
-            if not labels:
-                return [[]]
-            labels = [short(x) for x in labels]
-            need = max(size(x) for x in labels) + 6
-            step = max(1, int(np.ceil(len(labels) * need / max(room, 1.0))))
-            return [[(k + 0.5, labels[k]) for k in range(0, len(labels), step)]]
-
-        item.getAxis("left").setTicks(ticks(rows, vb.height(), lambda _x: metrics.height()))
-        item.getAxis("bottom").setTicks(ticks(cols, vb.width(), metrics.horizontalAdvance))
+        fonts = _tick_fonts()
+        short = [[x if len(x) <= MAX_LABEL_CHARS else x[:MAX_LABEL_CHARS - 1] + "…"
+                  for x in labels] for labels in (rows, cols)]
+        for axis, labels, room, vertical in (("left", short[0], vb.height(), True),
+                                             ("bottom", short[1], vb.width(), False)):
+            best = None
+            for font in fonts:
+                metrics = QFontMetrics(font)
+                need = (metrics.height() if vertical else
+                        max((metrics.horizontalAdvance(x) for x in labels), default=0)) + 6
+                step = max(1, int(np.ceil(len(labels) * need / max(room, 1.0))))
+                best = (step, font)
+                if step == 1:  # everything fits: keep the larger font
+                    break
+            step, font = best
+            item.getAxis(axis).setStyle(tickFont=font)
+            item.getAxis(axis).setTicks(
+                [[(k + 0.5, labels[k]) for k in range(0, len(labels), step)]])
 
     def _on_links_changed(self, *_args) -> None:
         model, result = self.model, self.model.result
