@@ -13,8 +13,8 @@ import os
 import uuid
 from pathlib import Path
 
-__all__ = ["FileFormatError", "MAX_FILE_BYTES", "read_limited", "atomic_write_bytes",
-           "write_synced"]
+__all__ = ["FileFormatError", "MAX_FILE_BYTES", "read_limited", "decode_text",
+           "atomic_write_bytes", "write_synced"]
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 """Largest file (50 MB) the app reads; bigger files are refused before reading."""
@@ -69,6 +69,23 @@ def _reason(e: OSError) -> str:
     if isinstance(e, PermissionError):
         return "permission denied"
     return e.strerror or str(e)
+
+
+def decode_text(data: bytes, name: str, error: type[FileFormatError], what: str) -> str:
+    """``data`` as UTF-8 text (a leading BOM dropped), or ``error`` saying why not.
+
+    ``what`` ends the message for binary data, e.g. "it is not a session file".
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise error(name, f"is not UTF-8 text (byte 0x{data[e.start]:02x} at offset "
+                          f"{e.start}); {what}") from None
+    if "\x00" in text:
+        raise error(name, f"contains binary data (NUL bytes); {what}")
+    return text
 
 
 def atomic_write_bytes(path, data: bytes) -> None:

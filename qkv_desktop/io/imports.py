@@ -22,7 +22,7 @@ from numpy.lib import format as npy_format
 
 from ..core import Weights
 from ..model.state import MAX_TOKENS, check_size
-from .files import FileFormatError, read_limited
+from .files import FileFormatError, decode_text, read_limited
 
 __all__ = ["ImportFileError", "import_vectors", "import_weights", "VECTOR_SUFFIXES",
            "WEIGHT_SUFFIXES"]
@@ -85,15 +85,7 @@ def _check_size(name: str, n: int = 1, d_model: int = 1, d_k: int = 1, heads: in
 
 
 def _text_vectors(data: bytes, name: str, suffix: str):
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ImportFileError(name, f"is not UTF-8 text (byte 0x{data[e.start]:02x} at "
-                                    f"offset {e.start})") from None
-    if "\x00" in text:
-        raise ImportFileError(name, "contains binary data (NUL bytes), not text")
+    text = decode_text(data, name, ImportFileError, "expected text with one token per line")
     rows = list(_rows(text, _delimiter(text, suffix), name))
     if not rows:
         raise ImportFileError(name, "is empty; expected one line of numbers per token")

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..core import Weights
 from ..model.state import Options, SessionState, check_size, frozen_array
-from .files import FileFormatError, atomic_write_bytes, read_limited
+from .files import FileFormatError, atomic_write_bytes, decode_text, read_limited
 
 __all__ = ["SessionError", "LoadedSession", "save_session", "load_session",
            "parse_session", "session_to_json", "FORMAT", "CURRENT_VERSION", "SUFFIX",
@@ -189,17 +189,9 @@ def _parse_int(text: str):
 
 
 def _decode_json(data: bytes, name: str):
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    if not data.strip():
+    if not data.removeprefix(b"\xef\xbb\xbf").strip():
         raise SessionError(name, "the file is empty")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise SessionError(name, f"is not UTF-8 text (byte 0x{data[e.start]:02x} at offset "
-                                 f"{e.start}); it is not a session file") from None
-    if "\x00" in text:
-        raise SessionError(name, "contains binary data (NUL bytes); it is not a session file")
+    text = decode_text(data, name, SessionError, "it is not a session file")
     try:
         return json.loads(text, parse_constant=_NonFinite, parse_float=_parse_float,
                           parse_int=_parse_int,

@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtCore import QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox,
                                QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox,
@@ -38,7 +38,7 @@ from ..model import AttentionModel
 from ..model.compute import ModelResult
 from .pane_grid import HEADS_KEY, PaneGrid, grid_columns
 from .pane_info import ALL_PANES, PANE_BY_KEY, pane_relevant
-from .retranslate import Retranslating
+from .retranslate import FollowsWindowLanguage, Retranslating
 
 __all__ = ["FigureOptions", "FigureOptionsDialog", "ExportChoice", "ExportAllDialog",
            "ExportActions", "DEFAULT_SCALE"]
@@ -308,7 +308,7 @@ class ExportAllDialog(Retranslating, QDialog):
 
 
 # ------------------------------------------------------------------ the actions
-class ExportActions(QObject):
+class ExportActions(FollowsWindowLanguage, QObject):
     """File → Export… actions and the panes' Export… / Copy image for ``window``."""
 
     def __init__(self, window: QMainWindow, model: AttentionModel, settings: QSettings,
@@ -331,7 +331,7 @@ class ExportActions(QObject):
         for pane in panes.panes.values():
             pane.exportRequested.connect(self.export_pane)
             pane.copyRequested.connect(self.copy_pane)
-        window.installEventFilter(self)
+        self.follow_language_of(window)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -346,10 +346,6 @@ class ExportActions(QObject):
             a.setToolTip(tip)
             a.setStatusTip(tip)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window and event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        return False
 
     # ------------------------------------------------------------ asking, telling
     def ask(self, question: str) -> bool:

@@ -11,11 +11,12 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 from ..io.session import SUFFIX
 from ..model import AttentionModel
 from .session_controller import SessionController
+from .retranslate import FollowsWindowLanguage
 
 __all__ = ["FileActions"]
 
 
-class FileActions(QObject):
+class FileActions(FollowsWindowLanguage, QObject):
     """Builds the session part of the File menu and performs it for ``window``."""
 
     def __init__(self, window: QMainWindow, model: AttentionModel, settings: QSettings,
@@ -56,7 +57,7 @@ class FileActions(QObject):
         menu.insertSeparator(first)
         self._rebuild_recent()
         self.retranslate()
-        window.installEventFilter(self)
+        self.follow_language_of(window)
         self.open_event_filter = _FileOpenFilter(self)
 
     def retranslate(self) -> None:
@@ -79,10 +80,6 @@ class FileActions(QObject):
         self.recent_menu.setTitle(self.tr("Open &Recent"))
         self._update_title()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window and event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        return False
 
     # ------------------------------------------------------------ helpers
     def ask(self, question: str) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QObject, QSettings, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QMainWindow, QMenu, QProgressBar, QPushButton,
@@ -28,7 +28,7 @@ from ..io.checkpoint import (BUNDLED_MINILM_NAME, BertCheckpoint, find_bundled_m
                              load_checkpoint)
 from ..model import AttentionModel, SessionState
 from ..model.commands import StateCommand
-from .retranslate import Retranslating
+from .retranslate import FollowsWindowLanguage, Retranslating
 
 __all__ = ["DEFAULT_TEXT", "INSTALL_HINT", "ModelActions", "ModelDialog", "ModelSource"]
 
@@ -466,7 +466,7 @@ class ModelDialog(Retranslating, QDialog):
                 pass
 
 
-class ModelActions(QObject):
+class ModelActions(FollowsWindowLanguage, QObject):
     """File → Open model… for ``window``, and a status-bar label naming the data's source.
 
     The label follows the undo stack: it names the checkpoint, layer and head of the
@@ -489,7 +489,7 @@ class ModelActions(QObject):
         self.source_label.hide()
         window.statusBar().addPermanentWidget(self.source_label)
         model.undo_stack.indexChanged.connect(self._update_source)
-        window.installEventFilter(self)
+        self.follow_language_of(window)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -499,10 +499,6 @@ class ModelActions(QObject):
         self.open_model_action.setStatusTip(tip)
         self._update_source()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.window and event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        return False
 
     @property
     def source(self) -> ModelSource | None:

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QVBoxLayout, QWidget
 
@@ -19,6 +19,7 @@ from .explain_panel import ExplainPanel
 from .lesson_banners import LessonBanners
 from .scaling_lab import ScalingLab
 from .symmetry_view import SymmetryView
+from .retranslate import FollowsWindowLanguage
 
 __all__ = ["Teaching", "install_teaching", "EDITOR_HEIGHT"]
 
@@ -48,7 +49,7 @@ def _wrap_central(window: QMainWindow, banners: QWidget) -> None:
     window.setCentralWidget(box)
 
 
-class Teaching(QObject):
+class Teaching(FollowsWindowLanguage, QObject):
     """What the teaching lab added to a main window; retranslates with it.
 
     Attributes: ``explain``, ``diagnostics``, ``symmetry`` (the dock contents),
@@ -75,7 +76,7 @@ class Teaching(QObject):
         self._build_menu()
         self.retranslate()
         self.place_docks()
-        window.installEventFilter(self)
+        self.follow_language_of(window)
 
     def _build_menu(self) -> None:
         window = self.main_window
@@ -99,10 +100,6 @@ class Teaching(QObject):
         window.view_menu.insertSeparator(reset)
         reset.triggered.connect(self.place_docks)
 
-    def eventFilter(self, obj, event) -> bool:
-        if obj is self.main_window and event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        return False
 
     def place_docks(self) -> None:
         """The default layout: editor on top, the teaching docks tabbed below it."""
