@@ -125,12 +125,12 @@ def create_window(state=None, lang: str | None = None):
     Language, else the system's (``qkv_desktop.i18n.install_translators``).
     """
     from PySide6.QtWidgets import QApplication
+
     from .crash_guard import CrashGuard
     from .i18n import install_translators
+    from .identity import apply_identity
     from .model import AttentionModel
     from .views.main_window import MainWindow
-
-    from .identity import apply_identity
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     apply_identity(app)

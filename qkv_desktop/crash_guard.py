@@ -63,7 +63,7 @@ class CrashGuard:
         self.count = 0
         self._previous = None
 
-    def install(self) -> "CrashGuard":
+    def install(self) -> CrashGuard:
         self._previous = sys.excepthook
         sys.excepthook = self.handle
         return self

@@ -51,6 +51,7 @@ def _load_state(args):
         if not args.text:
             raise ValueError("--model needs --text \"a sentence\"")
         from pathlib import Path
+
         from .io.checkpoint import BUNDLED_MINILM_NAME, find_bundled_minilm, load_checkpoint
         bundled = find_bundled_minilm()
         name = BUNDLED_MINILM_NAME if bundled and Path(args.model).resolve() == \

@@ -28,8 +28,9 @@ ENCODER = ("I\t0.9\t0.1\t0.3\t0.1\t0.5\t0.1\t0.0\t0.4\n"
 
 
 def main() -> int:
-    from screenshot_window import SCREENSHOTS as OUT, sandboxed_window, settle
     from PySide6.QtCore import Qt
+    from screenshot_window import SCREENSHOTS as OUT
+    from screenshot_window import sandboxed_window, settle
 
     from qkv_desktop.model import SessionState
 

@@ -19,8 +19,9 @@ import sys
 
 
 def main() -> int:
-    from screenshot_window import SCREENSHOTS as OUT, sandboxed_window, settle
     from PySide6.QtCore import Qt
+    from screenshot_window import SCREENSHOTS as OUT
+    from screenshot_window import sandboxed_window, settle
 
     from qkv_desktop.model import CellRef, SessionState
 

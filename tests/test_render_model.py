@@ -16,8 +16,7 @@ pytest.importorskip("safetensors", reason="checkpoints need: pip install safeten
 pytest.importorskip("tokenizers", reason="checkpoints need: pip install tokenizers")
 
 from qkv_desktop.io.checkpoint import find_bundled_minilm, load_checkpoint  # noqa: E402
-from tests.io.tiny_bert import (CONFIG, SENTENCE, TOKENS, random_tensors,  # noqa: E402
-                                write_checkpoint)
+from tests.io.tiny_bert import CONFIG, SENTENCE, TOKENS, random_tensors, write_checkpoint  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 PANES = ("x", "q", "k", "v", "scores", "scaled", "weights", "output", "dashboard")

@@ -6,9 +6,18 @@
 """
 
 from .attention import AttentionResult, attention, divisor_for
-from .lessons import (DEMO_SCORES, RowStats, ScalingSweep, SoftmaxComparison, asymmetry,
-                      compare_softmax, dot_product_demo, row_stats, scaling_sweep,
-                      session_sweep)
+from .lessons import (
+                      DEMO_SCORES,
+                      RowStats,
+                      ScalingSweep,
+                      SoftmaxComparison,
+                      asymmetry,
+                      compare_softmax,
+                      dot_product_demo,
+                      row_stats,
+                      scaling_sweep,
+                      session_sweep,
+)
 from .multihead import MultiHeadResult, init_multihead_weights, multi_head_attention
 from .presets import PRESETS, Preset, get_preset
 from .softmax import softmax

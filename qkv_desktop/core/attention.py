@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 import numpy as np
 
@@ -13,7 +12,7 @@ from .weights import Weights
 
 __all__ = ["AttentionResult", "attention", "divisor_for"]
 
-Scale = Union[str, float]
+Scale = str | float
 
 
 @dataclass(frozen=True, eq=False)

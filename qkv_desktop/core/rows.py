@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable
 
 __all__ = ["for_row_chunks", "MIN_PARALLEL_CELLS"]
 
@@ -50,7 +50,7 @@ def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int) ->
         return
     bounds = [n_rows * k // chunks for k in range(chunks + 1)]
     pool = _executor(chunks - 1)
-    futures = [pool.submit(fn, a, b) for a, b in zip(bounds[:-2], bounds[1:-1])]
+    futures = [pool.submit(fn, a, b) for a, b in zip(bounds[:-2], bounds[1:-1], strict=True)]
     try:
         fn(bounds[-2], bounds[-1])
     finally:

@@ -67,7 +67,7 @@ class Weights:
     def d_k(self) -> int:
         return self.W_Q.shape[1]
 
-    def astype(self, dtype) -> "Weights":
+    def astype(self, dtype) -> Weights:
         """The same weights in another float dtype (``self`` when it already matches)."""
         names = ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")
         if all(getattr(self, n) is None or getattr(self, n).dtype == dtype for n in names):
@@ -75,7 +75,7 @@ class Weights:
         conv = lambda a: None if a is None else a.astype(dtype, copy=False)  # noqa: E731
         return Weights(*(conv(getattr(self, n)) for n in names))
 
-    def tied(self) -> "Weights":
+    def tied(self) -> Weights:
         """W_Q (and b_Q) replaced by W_K, so Q = K and QKᵀ becomes demo 2's symmetric KKᵀ."""
         return Weights(self.W_K, self.W_K, self.W_V, self.b_K, self.b_K, self.b_V)
 

@@ -19,9 +19,10 @@ import json
 import math
 import operator
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -81,7 +82,7 @@ def find_bundled_minilm() -> Path | None:
 
 
 def load_checkpoint(folder, progress: Progress | None = None, *,
-                    name: str | None = None) -> "BertCheckpoint":
+                    name: str | None = None) -> BertCheckpoint:
     """Open a BERT checkpoint folder, checking everything before returning.
 
     Parameters

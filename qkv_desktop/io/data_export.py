@@ -35,10 +35,10 @@ import csv
 import io
 import json
 import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -113,7 +113,7 @@ def csv_bytes(data: np.ndarray, row_labels: Sequence[str], col_labels: Sequence[
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\r\n")
     writer.writerow([corner, *col_labels])
-    for label, row in zip(row_labels, _number_strings(data).tolist()):
+    for label, row in zip(row_labels, _number_strings(data).tolist(), strict=True):
         writer.writerow([label, *row])
     return text.getvalue().encode("utf-8-sig")
 

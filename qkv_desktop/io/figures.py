@@ -22,15 +22,36 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
-from PySide6.QtCore import (QBuffer, QCoreApplication, QIODevice, QLineF, QMarginsF, QPointF,
-                            QRectF, QSize, QSizeF, Qt)
-from PySide6.QtGui import (QColor, QFont, QFontMetricsF, QGuiApplication, QImage,
-                           QLinearGradient, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen)
+from PySide6.QtCore import (
+    QBuffer,
+    QCoreApplication,
+    QIODevice,
+    QLineF,
+    QMarginsF,
+    QPointF,
+    QRectF,
+    QSize,
+    QSizeF,
+    Qt,
+)
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QGuiApplication,
+    QImage,
+    QLinearGradient,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QPen,
+)
 from PySide6.QtSvg import QSvgGenerator
 
 from ..views.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
@@ -414,7 +435,7 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
         row_caption = (origin, _Text(QRectF(0, 0, grid_h, cap_h), spec.row_axis, _CENTER))
 
     ticks = []
-    for value, text in zip(tick_values, tick_texts):
+    for value, text in zip(tick_values, tick_texts, strict=True):
         ty = cbar.bottom() - (value - lo) / (hi - lo) * cbar.height()
         ticks.append((ty, _Text(QRectF(cbar.right() + _TICK_LEN + 3, ty - line_h / 2,
                                        tick_w + 2, line_h), text, _LEFT_MIDDLE)))
@@ -459,7 +480,7 @@ def layout_dashboard(specs: Sequence[FigureSpec], title: str = "",
         head = _Text(QRectF(0, y, width, fm.height()), title, _CENTER)
         y = math.ceil(y + fm.height() + 8)
     placed = []  # at whole points, like each figure's grid, for crisp PNG cell edges
-    for row, w in zip(rows, row_w):
+    for row, w in zip(rows, row_w, strict=True):
         x = round((width - w) / 2)
         for fig in row:
             placed.append((QPointF(x, y), fig))
@@ -519,14 +540,14 @@ def _paint_cells(painter: QPainter, lay: FigureLayout) -> None:
     hatch_pen.setCapStyle(Qt.PenCapStyle.FlatCap)
     border_pen = QPen(_NONFINITE, 2.0)
     border_pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
-    hatches = [line for r, c in zip(*np.nonzero(lay.masked))
+    hatches = [line for r, c in zip(*np.nonzero(lay.masked), strict=True)
                for line in _hatch_lines(rects[r][c], _HATCH_STEP)]
     if hatches:
         painter.setPen(hatch_pen)
         painter.drawLines(hatches)
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.setPen(border_pen)
-    for r, c in zip(*np.nonzero(lay.nonfinite)):
+    for r, c in zip(*np.nonzero(lay.nonfinite), strict=True):
         painter.drawRect(rects[r][c].adjusted(1, 1, -1, -1))
 
     if lay.values is not None:

@@ -10,8 +10,8 @@ figure matches its live pane.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 from ..model.compute import ModelResult
 from ..views.pane_info import HEAD_INDEPENDENT, PANES, pane_relevant

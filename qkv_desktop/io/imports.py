@@ -14,8 +14,9 @@ import io
 import math
 import re
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Callable
+from typing import IO
 
 import numpy as np
 from numpy.lib import format as npy_format

@@ -10,7 +10,7 @@ a session may have (``x_kv``, ``concat``, ``projected``).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication

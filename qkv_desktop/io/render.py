@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QGuiApplication
@@ -19,8 +19,15 @@ from PySide6.QtGui import QGuiApplication
 from ..model.compute import compute
 from ..model.state import SessionState
 from .data_export import npz_bytes
-from .figures import (FORMATS, check_background, check_png_size, check_scale, encode_layout,
-                      layout_dashboard, layout_figure)
+from .figures import (
+    FORMATS,
+    check_background,
+    check_png_size,
+    check_scale,
+    encode_layout,
+    layout_dashboard,
+    layout_figure,
+)
 from .head_figures import extra_pane_specs
 from .pane_figures import pane_specs
 from .staged_files import StagedFiles

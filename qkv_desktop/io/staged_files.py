@@ -31,7 +31,7 @@ class StagedFiles:
     def __init__(self) -> None:
         self._staged: dict[Path, Path] = {}  # target -> temporary
 
-    def __enter__(self) -> "StagedFiles":
+    def __enter__(self) -> StagedFiles:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -39,7 +39,7 @@ _STATE_ID = 1
 _CELLS_ID = 2
 
 
-def _install(command: QUndoCommand, model: "AttentionModel", build) -> None:
+def _install(command: QUndoCommand, model: AttentionModel, build) -> None:
     """Install the state ``build()`` returns; on failure drop ``command`` and report it.
 
     Used by ``undo`` and by every ``redo`` after the first (see the module notes).
@@ -62,14 +62,14 @@ class _ModelCommand(QUndoCommand):
     """
 
     @property
-    def _model(self) -> "AttentionModel":
+    def _model(self) -> AttentionModel:
         return self._model_ref()
 
 
 class StateCommand(_ModelCommand):
     """Replace the model's state; merges with the next one of the same ``merge_key``."""
 
-    def __init__(self, model: "AttentionModel", before: SessionState, after: SessionState,
+    def __init__(self, model: AttentionModel, before: SessionState, after: SessionState,
                  text: str, merge_key: str | None = None):
         super().__init__(text)
         self._model_ref, self.before, self.after = weakref.ref(model), before, after
@@ -99,7 +99,7 @@ class StateCommand(_ModelCommand):
 class CellsCommand(_ModelCommand):
     """Set cells of X or X_kv; a scrub gesture (same ``gesture`` key) merges into one."""
 
-    def __init__(self, model: "AttentionModel", table: str, rows: np.ndarray,
+    def __init__(self, model: AttentionModel, table: str, rows: np.ndarray,
                  cols: np.ndarray, old: np.ndarray, new: np.ndarray, text: str,
                  gesture: object = None, first: SessionState | None = None):
         super().__init__(text)

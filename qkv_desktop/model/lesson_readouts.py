@@ -10,6 +10,7 @@ worker thread for large inputs) and only read by the views.
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numpy as np
 
 from ..core import AttentionResult

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields, replace
-from typing import Union
 
 import numpy as np
 
@@ -34,7 +33,7 @@ session exceeds 128 MB. Bigger inputs are refused before anything is allocated.
 MAX_TOKENS = math.isqrt(MAX_CELLS)
 """The longest sequence one head can attend over (n × n ≤ ``MAX_CELLS``)."""
 
-Scale = Union[str, float]
+Scale = str | float
 
 
 def frozen_array(a, dtype=np.float64) -> np.ndarray:
@@ -178,13 +177,13 @@ class SessionState:
 
     # -- construction --------------------------------------------------------
     @classmethod
-    def from_preset(cls, name: str) -> "SessionState":
+    def from_preset(cls, name: str) -> SessionState:
         p = get_preset(name)
         return cls.initialised(p.tokens, p.X, d_k=p.d_k, seed=p.seed, init_scale=p.scale)
 
     @classmethod
     def initialised(cls, tokens, X, *, d_k: int, seed: int = 42, init_scale: float = 0.1,
-                    n_heads: int = 1, with_output: bool = False, **kwargs) -> "SessionState":
+                    n_heads: int = 1, with_output: bool = False, **kwargs) -> SessionState:
         """A state whose weights come from the tutorial's seeded initialisation."""
         X = np.asarray(X, dtype=np.float64)
         heads, W_O = init_multihead_weights(X.shape[1], d_k, n_heads, seed, init_scale,
@@ -194,7 +193,7 @@ class SessionState:
     def reinitialised(self, *, d_model: int | None = None, d_k: int | None = None,
                       seed: int | None = None, init_scale: float | None = None,
                       n_heads: int | None = None, with_output: bool | None = None,
-                      X=None, **changes) -> "SessionState":
+                      X=None, **changes) -> SessionState:
         """This state with fresh seeded weights for new dimensions, seed or scale.
 
         ``changes`` are further fields replaced at the same time (e.g. tokens).
@@ -214,14 +213,14 @@ class SessionState:
         return replace(self, X=X, X_kv=X_kv, heads=tuple(heads), W_O=W_O, seed=seed,
                        init_scale=init_scale, **changes)
 
-    def equals(self, other: "SessionState") -> bool:
+    def equals(self, other: SessionState) -> bool:
         """Bit-exact equality of every field (``==`` on arrays would be ambiguous)."""
         if not isinstance(other, SessionState):
             return False
         for f in fields(self):
             a, b = getattr(self, f.name), getattr(other, f.name)
             if f.name == "heads":
-                if len(a) != len(b) or not all(_weights_equal(x, y) for x, y in zip(a, b)):
+                if len(a) != len(b) or not all(_weights_equal(x, y) for x, y in zip(a, b, strict=True)):
                     return False
             elif isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
                 if not _bits_equal(a, b):
@@ -230,7 +229,7 @@ class SessionState:
                 return False
         return True
 
-    def with_(self, **changes) -> "SessionState":
+    def with_(self, **changes) -> SessionState:
         """A copy with ``changes`` applied (validated like a new state)."""
         return replace(self, **changes)
 

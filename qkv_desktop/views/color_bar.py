@@ -8,11 +8,10 @@ at start-up, so this light item takes its place.
 from __future__ import annotations
 
 import numpy as np
+import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsGridLayout
-
-import pyqtgraph as pg
 
 __all__ = ["ColorBar"]
 

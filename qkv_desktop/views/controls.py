@@ -10,8 +10,17 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout,
-                               QLabel, QSlider, QSpinBox, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QSlider,
+    QSpinBox,
+    QWidget,
+)
 
 from ..model import AttentionModel
 from .retranslate import Retranslating
@@ -111,7 +120,7 @@ class ControlsPanel(Retranslating, QWidget):
         self._labels = [QLabel() for _ in range(8)]
         rows = [self.mode, heads_row, self.d_k, self.seed, self.init_scale, scale_row, t_row,
                 toggles]
-        for label, field in zip(self._labels, rows):
+        for label, field in zip(self._labels, rows, strict=True):
             form.addRow(label, field)
         self.retranslate()
         self._shown: tuple | None = None
@@ -124,7 +133,7 @@ class ControlsPanel(Retranslating, QWidget):
         for label, text in zip(self._labels, (self.tr("attention"), self.tr("heads h"),
                                               self.tr("d_k"), self.tr("seed"),
                                               self.tr("weight scale"), self.tr("scaling"),
-                                              self.tr("temperature"), self.tr("options"))):
+                                              self.tr("temperature"), self.tr("options")), strict=True):
             label.setText(text)
         self.mode.setItemText(0, self.tr("self-attention (Q, K, V from X)"))
         self.mode.setItemText(1, self.tr("cross-attention (K, V from X_kv)"))

@@ -156,7 +156,7 @@ class ExplainPanel(Retranslating, QWidget):
 
     def _step_score(self, b: CellBreakdown, a: str, k: str) -> list[str]:
         d_k = b.products.size
-        terms = [f"{_paren(x)}·{_paren(y)}" for x, y in zip(b.q.tolist(), b.k.tolist())]
+        terms = [f"{_paren(x)}·{_paren(y)}" for x, y in zip(b.q.tolist(), b.k.tolist(), strict=True)]
         if d_k > MAX_TERMS:
             terms = terms[:SHOWN_TERMS] + ["…", terms[-1]]
         step = self.tr("1 · Score: the dot product q·k")
@@ -181,8 +181,8 @@ class ExplainPanel(Retranslating, QWidget):
                "<p class='math'>" + self.tr("divisor = {0}, temperature T = {1}")
                .format(div, format_number(b.temperature)) + "</p>"]
         if b.masked:
-            out.append("<p class='math'>s[{0}, {1}] = <span class='res'>−∞</span></p><p>"
-                       .format(a, k) + self.tr("Causal mask: key <b>{0}</b> comes after query "
+            out.append(f"<p class='math'>s[{a}, {k}] = <span class='res'>−∞</span></p><p>"
+                        + self.tr("Causal mask: key <b>{0}</b> comes after query "
                                                "<b>{1}</b>, so the query may not see it. The "
                                                "score is replaced by −∞ before softmax.")
                        .format(k, a) + "</p>")
@@ -194,7 +194,7 @@ class ExplainPanel(Retranslating, QWidget):
         return out
 
     def _row_sum_terms(self, exps: np.ndarray, masked: np.ndarray) -> str:
-        terms = [format_number(e) for e, hidden in zip(exps.tolist(), masked) if not hidden]
+        terms = [format_number(e) for e, hidden in zip(exps.tolist(), masked, strict=True) if not hidden]
         if len(terms) > MAX_TERMS:
             terms = terms[:SHOWN_TERMS] + ["…", terms[-1]]
         return " + ".join(terms)
@@ -212,14 +212,14 @@ class ExplainPanel(Retranslating, QWidget):
                           "the weights do not change.") + "</p>")
             e_expr = (f"exp(s − m) = exp({format_number(b.scaled)} − "
                       f"{format_number(b.shift)}) = exp({format_number(b.scaled - b.shift)})")
-            sum_expr = "Σ<sub>j</sub> exp(s[{0}, j] − m)".format(a)
+            sum_expr = f"Σ<sub>j</sub> exp(s[{a}, j] − m)"
         else:
             out.append("<p class='warn'>" + self.tr(
                 "Naive softmax: the row maximum is not subtracted, so exp sees the raw "
                 "scores; above {0} it overflows to ∞.").format(
                 format_number(exp_limit(dtype), 2)) + "</p>")
             e_expr = f"exp(s) = exp({format_number(b.scaled)})"
-            sum_expr = "Σ<sub>j</sub> exp(s[{0}, j])".format(a)
+            sum_expr = f"Σ<sub>j</sub> exp(s[{a}, j])"
         e = float(b.exps[b.j])
         if b.masked:
             out.append("<p class='math'>exp(−∞) = <span class='res'>0</span></p>")

@@ -14,22 +14,44 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox,
-                               QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox,
-                               QHBoxLayout, QLabel, QLineEdit, QMainWindow, QMenu,
-                               QMessageBox, QProgressDialog, QPushButton, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QProgressDialog,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..io.data_export import DATA_FORMATS, MATRIX_NAMES, data_files
-from ..io.figures import (FORMATS, MAX_SCALE, check_png_size, encode_layout, figure_image,
-                          layout_dashboard, layout_figure)
+from ..io.figures import (
+    FORMATS,
+    MAX_SCALE,
+    check_png_size,
+    encode_layout,
+    figure_image,
+    layout_dashboard,
+    layout_figure,
+)
 from ..io.files import atomic_write_bytes
 from ..io.pane_figures import pane_spec
 from ..io.render import dashboard_title
@@ -128,7 +150,7 @@ class FigureOptionsDialog(Retranslating, QDialog):
         self.buttons.rejected.connect(self.reject)
         self.labels = [QLabel() for _ in range(3)]
         form = QFormLayout(self)
-        for label, widget in zip(self.labels, (self.scale, self.size_label, self.background)):
+        for label, widget in zip(self.labels, (self.scale, self.size_label, self.background), strict=True):
             label.setBuddy(widget)
             form.addRow(label, widget)
         form.addRow(self.buttons)
@@ -138,7 +160,7 @@ class FigureOptionsDialog(Retranslating, QDialog):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Export options: {0}").format(self.fmt.upper()))
         for label, text in zip(self.labels, (self.tr("&Scale:"), self.tr("Size:"),
-                                             self.tr("&Background:"))):
+                                             self.tr("&Background:")), strict=True):
             label.setText(text)
         self.scale.setToolTip(self.tr("PNG pixels per point: 2× suits slides and print")
                               if self.fmt == "png" else

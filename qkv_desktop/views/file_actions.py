@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 
 from ..io.session import SUFFIX
 from ..model import AttentionModel
-from .session_controller import SessionController
 from .retranslate import FollowsWindowLanguage
+from .session_controller import SessionController
 
 __all__ = ["FileActions"]
 

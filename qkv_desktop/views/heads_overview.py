@@ -207,7 +207,7 @@ class HeadsOverview(Retranslating, QWidget):
         while len(self.thumbs) > s.n_heads:
             self.thumbs.pop().deleteLater()
         rows, cols = list(s.tokens), list(s.key_tokens)
-        for thumb, r in zip(self.thumbs, result.heads):
+        for thumb, r in zip(self.thumbs, result.heads, strict=False):
             thumb.set_data(r.weights, rows, cols)
         self._on_head_changed(self.model.current_head)
         self._shape = None

@@ -9,21 +9,36 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import (QAction, QBrush, QColor, QFont, QFontMetrics, QPainter, QPen,
-                           QStaticText, QTransform)
-from PySide6.QtWidgets import QLabel, QMenu, QVBoxLayout, QWidget
-
 import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPen,
+    QStaticText,
+    QTransform,
+)
+from PySide6.QtWidgets import QLabel, QMenu, QVBoxLayout, QWidget
 
 from ..model import AttentionModel, CellRef
 from ..model.linking import concat_links, linked_cells
 from .color_bar import ColorBar
-from .colormaps import levels_for, lut_for, text_color_for, map_to_rgba
-from .pane_image import (MASKED_RGBA, OVERFLOW_RGBA, block_mean, display_factors,
-                         nonfinite_rgba)
-from .pane_info import (HEAD_INDEPENDENT, PANE_BY_KEY, pane_caption, pane_head_starts,
-                        pane_labels, pane_matrix, pane_relevant, pane_title)
+from .colormaps import levels_for, lut_for, map_to_rgba, text_color_for
+from .pane_image import MASKED_RGBA, OVERFLOW_RGBA, block_mean, display_factors, nonfinite_rgba
+from .pane_info import (
+    HEAD_INDEPENDENT,
+    PANE_BY_KEY,
+    pane_caption,
+    pane_head_starts,
+    pane_labels,
+    pane_matrix,
+    pane_relevant,
+    pane_title,
+)
 from .retranslate import Retranslating
 
 __all__ = ["HeatmapPane", "MIN_LABEL_CELL_PX"]
@@ -173,7 +188,7 @@ class _CellOverlay(pg.GraphicsObject):
         p.save()
         p.resetTransform()
         p.setFont(font)
-        for pen, labels in zip((black_pen, white_pen), placed):
+        for pen, labels in zip((black_pen, white_pen), placed, strict=True):
             p.setPen(pen)
             for point, text in labels:
                 p.drawStaticText(point, text)

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox,
-                               QProgressBar, QTabWidget, QToolBar, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QTabWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
 from shiboken6 import isValid
 
 from ..core import PRESETS
@@ -18,9 +28,9 @@ from .file_actions import FileActions
 from .matrix_editor import MatrixEditor
 from .model_dialog import ModelActions
 from .pane_grid import DEFAULT_ORDER, HEADS_KEY, PaneGrid
+from .retranslate import Retranslating
 from .teaching import install_teaching
 from .token_tables import TokenTables
-from .retranslate import Retranslating
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 

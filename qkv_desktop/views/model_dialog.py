@@ -12,20 +12,37 @@ from __future__ import annotations
 
 import html
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QObject, QSettings, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout,
-                               QLabel, QLineEdit, QMainWindow, QMenu, QProgressBar, QPushButton,
-                               QSpinBox, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
 from shiboken6 import isValid
 
-from ..io.checkpoint import (BUNDLED_MINILM_NAME, BertCheckpoint, find_bundled_minilm,
-                             load_checkpoint)
+from ..io.checkpoint import (
+    BUNDLED_MINILM_NAME,
+    BertCheckpoint,
+    find_bundled_minilm,
+    load_checkpoint,
+)
 from ..model import AttentionModel, SessionState
 from ..model.commands import StateCommand
 from .retranslate import FollowsWindowLanguage, Retranslating
@@ -237,7 +254,7 @@ class ModelDialog(Retranslating, QDialog):
         self.setWindowTitle(self.tr("Open model"))
         for label, text in zip(self._labels, (self.tr("Checkpoint"), self.tr("Sentence"),
                                               self.tr("Tokens"), self.tr("Layer"),
-                                              self.tr("Head"))):
+                                              self.tr("Head")), strict=True):
             label.setText(text)
         self.folder_edit.setPlaceholderText(self.tr("A BERT folder: config.json, "
                                                     "model.safetensors, tokenizer.json"))

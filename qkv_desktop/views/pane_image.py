@@ -31,7 +31,7 @@ def display_factors(shape: tuple[int, int], pixels: tuple[float, float]) -> tupl
     has no more cells than pixels (or than ``FULL_RESOLUTION``).
     """
     out = []
-    for cells, px in zip(shape, pixels):
+    for cells, px in zip(shape, pixels, strict=True):
         room = max(int(px), FULL_RESOLUTION)
         out.append(max(1, math.ceil(cells / room)))
     return out[0], out[1]

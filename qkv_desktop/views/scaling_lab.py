@@ -12,11 +12,19 @@ Three views, one per way the tutorial argues the point:
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import (QFormLayout, QGridLayout, QHBoxLayout, QLabel, QLineEdit,
-                               QSpinBox, QTabWidget, QVBoxLayout, QWidget)
-
 import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ..core.lessons import DEMO_SCORES, row_stats, scaling_sweep, session_sweep
 from ..model import AttentionModel
@@ -234,7 +242,7 @@ class ScoreBars(QWidget):
 
     def retranslate(self) -> None:
         for label, text in zip(self._labels, (self.tr("scores"), self.tr("d_k (middle)"),
-                                              self.tr("d_k (right)"))):
+                                              self.tr("d_k (right)")), strict=True):
             label.setText(text)
         self.edit.setToolTip(self.tr("Raw scores q·k of one query against its keys, "
                                      "separated by commas (e.g. 2, 1.5, 0.5, -0.5, -1)."))
@@ -273,7 +281,7 @@ class ScoreBars(QWidget):
         self.bars = [s.weights for s in stats]
         top = max(float(w.max()) for w in self.bars)
         ticks = [[(k, f"{v:g}") for k, v in enumerate(scores)]]
-        for k, (plot, (title, _div), w) in enumerate(zip(self.plots, variants, self.bars)):
+        for k, (plot, (title, _div), w) in enumerate(zip(self.plots, variants, self.bars, strict=True)):
             item = plot.getPlotItem()
             item.clear()
             item.setTitle(title, color=(30, 30, 30), size="10pt")
@@ -295,7 +303,7 @@ class ScoreBars(QWidget):
         names = (self.tr("scores"), self.tr("max"), self.tr("entropy"))
         rows = [f"<tr><th align='left'>{names[0]}</th>{head}"
                 f"<th>{names[1]}</th><th>{names[2]}</th></tr>"]
-        for (title, _div), s in zip(variants, stats):
+        for (title, _div), s in zip(variants, stats, strict=True):
             cells = "".join(f"<td>{v:.4f}</td>" for v in s.weights)
             rows.append(f"<tr><td align='left'>{title}</td>{cells}<td><b>"
                         f"{float(s.max_weight):.4f}</b></td><td>{float(s.entropy):.4f}</td></tr>")

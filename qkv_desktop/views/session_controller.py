@@ -4,16 +4,16 @@ The controller owns which file the session belongs to and whether it is modified
 (the undo stack's clean state); it reads and writes through ``qkv_desktop.io.session``.
 Autosave writes the session to the app's data folder a few seconds after edits stop,
 on a worker thread (formatting a large session takes seconds; the state is
-immutable, so the worker needs no copy); a lock file with our process id tells the next start whether we exited cleanly, and
-if not it offers to restore the autosaved work.
+immutable, so the worker needs no copy); a lock file with our process id tells
+the next start whether we exited cleanly, and if not it offers to restore the autosaved work.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
 

@@ -8,15 +8,14 @@ as j attends to i. Both maps share one colour scale so they compare cell by cell
 from __future__ import annotations
 
 import numpy as np
+import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
-import pyqtgraph as pg
-
 from ..model import AttentionModel
 from .colormaps import lut_for, map_to_rgba, max_abs_finite, text_color_for
-from .pane_image import block_mean, display_factors
 from .lazy_refresh import RefreshWhenShown
+from .pane_image import block_mean, display_factors
 from .retranslate import Retranslating
 
 __all__ = ["SymmetryView", "MAX_VALUE_CELLS"]
@@ -84,7 +83,7 @@ class _MiniHeatmap(pg.PlotWidget):
         if not cells:
             return
         white = text_color_for(map_to_rgba(data, lut, levels))
-        for text, ((i, j), v) in zip(self._texts, np.ndenumerate(data)):
+        for text, ((i, j), v) in zip(self._texts, np.ndenumerate(data), strict=False):
             text.setText(f"{v:.3f}", color=(255, 255, 255) if white[i, j] else (20, 20, 20))
             text.setPos(j + 0.5, i + 0.5)
 

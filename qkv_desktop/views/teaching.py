@@ -17,9 +17,9 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QVBoxLayout, QWid
 from .diagnostics import AsymmetryBadge, DiagnosticsPanel
 from .explain_panel import ExplainPanel
 from .lesson_banners import LessonBanners
+from .retranslate import FollowsWindowLanguage
 from .scaling_lab import ScalingLab
 from .symmetry_view import SymmetryView
-from .retranslate import FollowsWindowLanguage
 
 __all__ = ["Teaching", "install_teaching", "EDITOR_HEIGHT"]
 

@@ -41,8 +41,8 @@ def machine() -> dict:
             "cores": len(os.sched_getaffinity(0)), "python": platform.python_version(),
             "numpy": numpy.__version__}
     try:
-        import PySide6
         import pyqtgraph
+        import PySide6
         info["pyside6"], info["pyqtgraph"] = PySide6.__version__, pyqtgraph.__version__
     except ImportError:
         pass

@@ -7,9 +7,19 @@ import warnings
 import numpy as np
 import pytest
 
-from qkv_desktop.core import (Weights, asymmetry, attention, compare_softmax, get_preset,
-                              init_multihead_weights, init_weights, multi_head_attention,
-                              scaling_sweep, session_sweep, softmax)
+from qkv_desktop.core import (
+    Weights,
+    asymmetry,
+    attention,
+    compare_softmax,
+    get_preset,
+    init_multihead_weights,
+    init_weights,
+    multi_head_attention,
+    scaling_sweep,
+    session_sweep,
+    softmax,
+)
 
 FIELDS = ("Q", "K", "V", "scores", "scaled", "weights", "output", "entropy",
           "max_weight", "mean_gradient")
@@ -307,7 +317,7 @@ def test_init_weights_is_the_tutorials_global_seeding(global_rng_restored, d_mod
     before = np.random.get_state()
     w = init_weights(d_model, d_k, seed=seed, scale=scale)
     after = np.random.get_state()
-    for mine, theirs in zip((w.W_Q, w.W_K, w.W_V), expected):
+    for mine, theirs in zip((w.W_Q, w.W_K, w.W_V), expected, strict=True):
         np.testing.assert_array_equal(mine, theirs)
     assert before[0] == after[0] and before[2:] == after[2:]
     np.testing.assert_array_equal(before[1], after[1])

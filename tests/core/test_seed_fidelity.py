@@ -15,8 +15,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from qkv_desktop.core import (DEMO_SCORES, attention, dot_product_demo, get_preset,
-                              init_weights, row_stats)
+from qkv_desktop.core import (
+    DEMO_SCORES,
+    attention,
+    dot_product_demo,
+    get_preset,
+    init_weights,
+    row_stats,
+)
 
 SEED_COPY = Path(__file__).parent / "seed_output"
 SEED_ORIGINAL = Path(__file__).resolve().parents[3] / "shared" / "seed"
@@ -170,7 +176,7 @@ def test_demo2_kk_scores_from_tied_weights(demo2):
 
 def demo3_sections(text: str) -> dict[int, str]:
     parts = re.split(r"--- 键向量维度 d_k = (\d+) ---", text.split("=== 缩放对注意力分布")[0])
-    return {int(d_k): body for d_k, body in zip(parts[1::2], parts[2::2])}
+    return {int(d_k): body for d_k, body in zip(parts[1::2], parts[2::2], strict=True)}
 
 
 def one(pattern: str, text: str) -> str:
@@ -185,7 +191,7 @@ def demo3():
     sections = demo3_sections(text)
     demos = dot_product_demo()
     assert list(sections) == [d.d_k for d in demos] == [4, 16, 64, 256]
-    return list(zip(demos, sections.values())), text
+    return list(zip(demos, sections.values(), strict=True)), text
 
 
 def test_demo3_dot_products(demo3):

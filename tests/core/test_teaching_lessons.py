@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from qkv_desktop.core import attention, get_preset, init_weights
-from qkv_desktop.core.lessons import (cell_breakdown, exp_limit, nearly_uniform,
-                                      row_uniformity)
+from qkv_desktop.core.lessons import cell_breakdown, exp_limit, nearly_uniform, row_uniformity
 
 
 def _preset_result(name, **options):
@@ -90,8 +89,8 @@ def test_cell_breakdown_retraces_the_result(options):
         for j in range(m):
             b = cell_breakdown(r, i, j, temperature=T)
             q, k = r.Q[i].tolist(), r.K[j].tolist()
-            assert b.products.tolist() == [a * c for a, c in zip(q, k)]
-            assert b.score == pytest.approx(sum(a * c for a, c in zip(q, k)), rel=1e-12)
+            assert b.products.tolist() == [a * c for a, c in zip(q, k, strict=True)]
+            assert b.score == pytest.approx(sum(a * c for a, c in zip(q, k, strict=True)), rel=1e-12)
             assert b.masked == (options.get("causal", False) and j > i)
             if b.masked:
                 assert b.weight == 0.0 and b.exps[j] == 0.0

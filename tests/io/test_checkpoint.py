@@ -20,11 +20,22 @@ pytest.importorskip("tokenizers", reason="checkpoints need: pip install tokenize
 from safetensors import safe_open  # noqa: E402
 
 from qkv_desktop.core import attention  # noqa: E402
-from qkv_desktop.io.checkpoint import (BUNDLED_MINILM_NAME, CheckpointError,  # noqa: E402
-                                       find_bundled_minilm, load_checkpoint)
+from qkv_desktop.io.checkpoint import (  # noqa: E402
+    BUNDLED_MINILM_NAME,
+    CheckpointError,
+    find_bundled_minilm,
+    load_checkpoint,
+)
 from qkv_desktop.model.compute import compute  # noqa: E402
-from tests.io.tiny_bert import (CONFIG, SENTENCE, TOKENS, VOCAB, json_tokenizer,  # noqa: E402
-                                random_tensors, write_checkpoint)
+from tests.io.tiny_bert import (  # noqa: E402
+    CONFIG,
+    SENTENCE,
+    TOKENS,
+    VOCAB,
+    json_tokenizer,
+    random_tensors,
+    write_checkpoint,
+)
 
 
 @pytest.fixture

@@ -11,9 +11,18 @@ import numpy as np
 import pytest
 
 from qkv_desktop.io import data_export
-from qkv_desktop.io.data_export import (MATRIX_NAMES, NPZ_KEYS, csv_bytes, export_data,
-                                        json_bytes, labelled_matrices, write_csv, write_json,
-                                        write_npy, write_npz)
+from qkv_desktop.io.data_export import (
+    MATRIX_NAMES,
+    NPZ_KEYS,
+    csv_bytes,
+    export_data,
+    json_bytes,
+    labelled_matrices,
+    write_csv,
+    write_json,
+    write_npy,
+    write_npz,
+)
 from qkv_desktop.io.staged_files import StagedFiles
 from qkv_desktop.model.compute import compute
 from qkv_desktop.model.state import Options, SessionState

@@ -10,15 +10,29 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from qkv_desktop.io.figures import (FigureSpec, RASTER_CELLS, check_scale, dashboard_bytes,
-                                    figure_bytes, figure_image, layout_dashboard,
-                                    layout_figure, save_dashboard, save_figure)
+from qkv_desktop.io.figures import (
+    RASTER_CELLS,
+    FigureSpec,
+    check_scale,
+    dashboard_bytes,
+    figure_bytes,
+    figure_image,
+    layout_dashboard,
+    layout_figure,
+    save_dashboard,
+    save_figure,
+)
 from qkv_desktop.io.pane_figures import PANE_NAMES, pane_specs
 from qkv_desktop.model.compute import compute
 from qkv_desktop.model.state import Options, SessionState
 from qkv_desktop.views.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
-from tests.io.image_checks import (CHROMIUM, chromium_screenshot, image_array, pdf_streams,
-                                   picture_distance)
+from tests.io.image_checks import (
+    CHROMIUM,
+    chromium_screenshot,
+    image_array,
+    pdf_streams,
+    picture_distance,
+)
 
 SVG = "{http://www.w3.org/2000/svg}"
 TOKENS = ["我", "爱", "人工", "智能"]
@@ -55,7 +69,8 @@ def svg_texts(root: ET.Element) -> list[tuple[str, str]]:
 
 
 def hex_color(rgba) -> str:
-    return "#%02x%02x%02x" % tuple(int(v) for v in rgba[:3])
+    r, g, b = (int(v) for v in rgba[:3])
+    return f"#{r:02x}{g:02x}{b:02x}"
 
 
 def cell_rect(lay, r: int, c: int) -> tuple[float, float, float, float]:
@@ -65,7 +80,7 @@ def cell_rect(lay, r: int, c: int) -> tuple[float, float, float, float]:
 
 def assert_cell_colours(lay, pixels: np.ndarray, scale: float, atol: int = 3) -> None:
     """Every unmasked cell has its colour near its top-left corner (away from its number)."""
-    for r, c in zip(*np.nonzero(~lay.masked)):
+    for r, c in zip(*np.nonzero(~lay.masked), strict=True):
         x, y, _, _ = cell_rect(lay, r, c)
         px = pixels[int((y + 4) * scale), int((x + 4) * scale), :3].astype(int)
         assert np.abs(px - lay.rgba[r, c, :3]).max() <= atol, (r, c, px, lay.rgba[r, c])

@@ -224,7 +224,7 @@ def test_npy_stack_gives_one_head(tmp_path):
     W = _weights()
     w = import_weights(save_npy(tmp_path, "w.npy", np.stack(W)), 5, 3)
     assert isinstance(w, Weights)
-    assert all(same_bits(getattr(w, n), m) for n, m in zip(("W_Q", "W_K", "W_V"), W))
+    assert all(same_bits(getattr(w, n), m) for n, m in zip(("W_Q", "W_K", "W_V"), W, strict=True))
     assert w.b_Q is None
 
 

@@ -14,9 +14,15 @@ from hypothesis import strategies as st
 
 from qkv_desktop.core import Weights
 from qkv_desktop.io import files, session
-from qkv_desktop.io.session import (CURRENT_VERSION, LoadedSession, SessionError,
-                                    load_session, parse_session, save_session,
-                                    session_to_json)
+from qkv_desktop.io.session import (
+    CURRENT_VERSION,
+    LoadedSession,
+    SessionError,
+    load_session,
+    parse_session,
+    save_session,
+    session_to_json,
+)
 from qkv_desktop.model.state import MAX_CELLS, MAX_TOKENS, Options, SessionState
 
 HERE = Path(__file__).parent
@@ -120,7 +126,7 @@ def assert_identical(a: SessionState, b: SessionState) -> None:
     same(a.X_kv, b.X_kv, "X_kv")
     same(a.W_O, b.W_O, "W_O")
     assert a.n_heads == b.n_heads
-    for h, (wa, wb) in enumerate(zip(a.heads, b.heads)):
+    for h, (wa, wb) in enumerate(zip(a.heads, b.heads, strict=True)):
         for name in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V"):
             same(getattr(wa, name), getattr(wb, name), f"heads[{h}].{name}")
     assert repr(a.seed) == repr(b.seed) and repr(a.init_scale) == repr(b.init_scale)

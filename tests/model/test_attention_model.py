@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from qkv_desktop.core import attention
-from qkv_desktop.model import AttentionModel, CellRef, SessionState, compute
-from qkv_desktop.model import commands
+from qkv_desktop.model import AttentionModel, CellRef, SessionState, commands, compute
 from qkv_desktop.model.attention_model import ASYNC_THRESHOLD
 from qkv_desktop.model.state import MAX_CELLS, MAX_TOKENS, check_size
 

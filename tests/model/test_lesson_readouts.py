@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 from qkv_desktop.core.lessons import asymmetry, nearly_uniform, row_uniformity
-from qkv_desktop.model import AttentionModel, SessionState
-from qkv_desktop.model import lesson_readouts
+from qkv_desktop.model import AttentionModel, SessionState, lesson_readouts
 from qkv_desktop.model.compute import compute
 
 

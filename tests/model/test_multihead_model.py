@@ -142,7 +142,7 @@ def test_W_O_on_keeps_edited_heads_and_off_removes_it(model):
     heads = model.state.heads
     model.set_output_projection(True)
     s = model.state
-    assert all(a is b for a, b in zip(s.heads, heads))
+    assert all(a is b for a, b in zip(s.heads, heads, strict=True))
     expected = init_multihead_weights(8, 4, 2, 42, 0.1, with_output=True)[1]
     assert bits(s.W_O) == bits(expected)
     model.set_output_projection(False)

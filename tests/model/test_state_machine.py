@@ -10,8 +10,14 @@ bit-exactly; redoing everything gives back the state before the undo.
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
-                                 rule, run_state_machine_as_test)
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from qkv_desktop.model import AttentionModel, CellRef, SessionState, compute
 from qkv_desktop.model.state import check_size

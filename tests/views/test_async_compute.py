@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from qkv_desktop.model import AttentionModel, CellRef, SessionState
-from qkv_desktop.model import attention_model
+from qkv_desktop.model import AttentionModel, CellRef, SessionState, attention_model
 from qkv_desktop.model.attention_model import ASYNC_THRESHOLD
 from qkv_desktop.model.state import Options
 from qkv_desktop.views.cell_text import describe_cell

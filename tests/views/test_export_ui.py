@@ -18,13 +18,22 @@ from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox, QProgr
 from qkv_desktop.core import attention
 from qkv_desktop.io import staged_files
 from qkv_desktop.io.data_export import MATRIX_NAMES, NPZ_KEYS
-from qkv_desktop.io.figures import (check_png_size, dashboard_bytes, figure_bytes,
-                                    figure_image, layout_figure)
+from qkv_desktop.io.figures import (
+    check_png_size,
+    dashboard_bytes,
+    figure_bytes,
+    figure_image,
+    layout_figure,
+)
 from qkv_desktop.io.pane_figures import pane_spec, pane_specs
 from qkv_desktop.io.render import dashboard_title, render
 from qkv_desktop.views import export_actions
-from qkv_desktop.views.export_actions import (ExportAllDialog, ExportChoice, FigureOptions,
-                                              FigureOptionsDialog)
+from qkv_desktop.views.export_actions import (
+    ExportAllDialog,
+    ExportChoice,
+    FigureOptions,
+    FigureOptionsDialog,
+)
 
 PANE_FILES = ("x", "q", "k", "v", "scores", "scaled", "weights", "output", "dashboard")
 FILTERS = {"png": "PNG image (*.png)", "svg": "SVG vector image (*.svg)",

@@ -165,6 +165,7 @@ def test_autosave_writes_on_a_worker_thread_latest_wins(tmp_path, monkeypatch):
     """The GUI thread only queues the write; of two queued writes only the newer runs,
     and discarding waits for a write in progress before deleting the file."""
     import threading
+
     from qkv_desktop.views import session_controller
 
     gate, writes = threading.Event(), []

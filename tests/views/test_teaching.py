@@ -293,7 +293,7 @@ def test_teaching_lab_refuses_bad_scores_and_keeps_the_last_plot(lab):
         bars.edit.setText(text)
         assert not bars.error.isHidden()
         assert message in bars.error.text()
-        assert all(np.array_equal(a, b) for a, b in zip(before, bars.bars))
+        assert all(np.array_equal(a, b) for a, b in zip(before, bars.bars, strict=True))
     bars.edit.setText("10, 0")
     assert bars.error.isHidden()
     assert bars.bars[0][0] == pytest.approx(1 / (1 + math.exp(-10)))
