@@ -1,5 +1,5 @@
 """``python -m qkv_desktop``: the same as the ``qkv-desktop`` command."""
 
-from .app import main
+from qkv_desktop.app.launcher import main
 
 raise SystemExit(main())

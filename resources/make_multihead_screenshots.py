@@ -32,7 +32,7 @@ def main() -> int:
     from screenshot_window import SCREENSHOTS as OUT
     from screenshot_window import sandboxed_window, settle
 
-    from qkv_desktop.model import SessionState
+    from qkv_desktop.state import SessionState
 
     def shoot(name: str, arrange) -> None:
         with sandboxed_window(SessionState.from_preset("tutorial-1")) as (app, window):

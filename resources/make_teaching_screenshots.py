@@ -23,7 +23,7 @@ def main() -> int:
     from screenshot_window import SCREENSHOTS as OUT
     from screenshot_window import sandboxed_window, settle
 
-    from qkv_desktop.model import CellRef, SessionState
+    from qkv_desktop.state import CellRef, SessionState
 
     with sandboxed_window(SessionState.from_preset("tutorial-2")) as (app, window):
         model = window.model

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from qkv_desktop import desktop_entry
-from qkv_desktop.desktop_entry import install_desktop_entry, uninstall_desktop_entry
+from qkv_desktop.app import desktop_entry
+from qkv_desktop.app.desktop_entry import install_desktop_entry, uninstall_desktop_entry
 from qkv_desktop.resources import icon_pngs, resource_path
 
 MIME_NS = "{http://www.freedesktop.org/standards/shared-mime-info}"
@@ -143,7 +143,7 @@ def test_installed_entry_falls_back_to_python_m(tmp_path, not_on_path):
     keys = desktop_keys(installed)
     assert keys["Exec"] == f'"{not_on_path}" -m qkv_desktop %f'
     # From a checkout, "-m qkv_desktop" only imports with the checkout as working folder.
-    assert keys["Path"] == str(Path(desktop_entry.__file__).resolve().parents[1])
+    assert keys["Path"] == str(Path(desktop_entry.__file__).resolve().parents[2])
 
 
 def test_failed_install_leaves_nothing_behind(tmp_path):

@@ -19,8 +19,9 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QLocale, QSettings, Qt, QTranslator
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
-from qkv_desktop import i18n
-from qkv_desktop.model import AttentionModel, SessionState
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state import SessionState
+from qkv_desktop.views import i18n
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = ROOT / "qkv_desktop" / "resources" / "translations"
@@ -246,7 +247,7 @@ def test_switching_language_at_run_time_retranslates_everything(window):
 
 def _start(qtbot, lang=None):
     """``create_window`` as the launcher calls it, undone again by the test's end."""
-    from qkv_desktop.app import create_window
+    from qkv_desktop.app.launcher import create_window
     app, w = create_window(SessionState.from_preset("tutorial-1"), lang)
     qtbot.addWidget(w)
     w.files.maybe_save = lambda: True
@@ -256,7 +257,7 @@ def _start(qtbot, lang=None):
 
 
 def test_window_starts_in_the_saved_language(qtbot, english_afterwards):
-    from qkv_desktop.identity import apply_identity
+    from qkv_desktop.views.identity import apply_identity
     apply_identity(english_afterwards)  # QSettings() is then the app's (sandboxed) file
     QSettings().setValue(i18n.SETTINGS_KEY, "zh_CN")  # as View → Language left it
     try:
@@ -294,7 +295,7 @@ def test_screenshot_and_render_in_chinese(tmp_path):
 @pytest.mark.parametrize("command", [["--screenshot", "{out}/x.png"],
                                      ["render", "--out", "{out}"]])
 def test_a_bad_lang_is_one_clear_line_and_exit_2(tmp_path, capsys, command):
-    from qkv_desktop.app import main
+    from qkv_desktop.app.launcher import main
     out = tmp_path / "out"
     argv = [a.format(out=out) for a in command] + ["--preset", "tutorial-1", "--lang", "xx"]
     assert main(argv) == 2

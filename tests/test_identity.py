@@ -5,8 +5,8 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QImage
 
 from qkv_desktop import __version__
-from qkv_desktop.identity import PROJECT_URL, about_text, application_icon, apply_identity
 from qkv_desktop.resources import icon_pngs, resource_path
+from qkv_desktop.views.identity import PROJECT_URL, about_text, application_icon, apply_identity
 
 
 @pytest.fixture

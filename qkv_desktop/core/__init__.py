@@ -5,23 +5,23 @@
 >>> r.weights.sum(axis=1)  # each row sums to 1
 """
 
-from .attention import AttentionResult, attention, divisor_for
-from .lessons import (
-                      DEMO_SCORES,
-                      RowStats,
-                      ScalingSweep,
-                      SoftmaxComparison,
-                      asymmetry,
-                      compare_softmax,
-                      dot_product_demo,
-                      row_stats,
-                      scaling_sweep,
-                      session_sweep,
+from qkv_desktop.core.attention import AttentionResult, attention, divisor_for
+from qkv_desktop.core.lessons import (
+    DEMO_SCORES,
+    RowStats,
+    ScalingSweep,
+    SoftmaxComparison,
+    asymmetry,
+    compare_softmax,
+    dot_product_demo,
+    row_stats,
+    scaling_sweep,
+    session_sweep,
 )
-from .multihead import MultiHeadResult, init_multihead_weights, multi_head_attention
-from .presets import PRESETS, Preset, get_preset
-from .softmax import softmax
-from .weights import Weights, init_weights
+from qkv_desktop.core.multihead import MultiHeadResult, init_multihead_weights, multi_head_attention
+from qkv_desktop.core.presets import PRESETS, Preset, get_preset
+from qkv_desktop.core.softmax import softmax
+from qkv_desktop.core.weights import Weights, init_weights
 
 __all__ = [
     "AttentionResult", "attention", "divisor_for", "softmax", "Weights", "init_weights",

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rows import for_row_chunks
-from .validation import as_matrix
-from .weights import Weights
+from qkv_desktop.core.rows import for_row_chunks
+from qkv_desktop.core.validation import as_matrix
+from qkv_desktop.core.weights import Weights
 
 __all__ = ["AttentionResult", "attention", "divisor_for"]
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .rows import for_row_chunks
-from .softmax import softmax
+from qkv_desktop.core.rows import for_row_chunks
+from qkv_desktop.core.softmax import softmax
 
 __all__ = [
     "RowStats", "row_stats", "DotProductDemo", "dot_product_demo", "ScalingSweep",

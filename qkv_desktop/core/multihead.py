@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import AttentionResult, attention
-from .validation import as_matrix
-from .weights import Weights, _check_dims, init_head_weights
+from qkv_desktop.core.attention import AttentionResult, attention
+from qkv_desktop.core.validation import as_matrix
+from qkv_desktop.core.weights import Weights, _check_dims, init_head_weights
 
 __all__ = ["MultiHeadResult", "multi_head_attention", "init_multihead_weights"]
 

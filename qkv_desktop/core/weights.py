@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .validation import check_finite
+from qkv_desktop.core.validation import check_finite
 
 __all__ = ["Weights", "init_weights", "init_head_weights"]
 

@@ -26,8 +26,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core import Weights, softmax
-from ..model.state import SessionState
+from qkv_desktop.core import Weights, softmax
+from qkv_desktop.state.session_state import SessionState
 
 __all__ = ["BUNDLED_MINILM_NAME", "BertCheckpoint", "CheckpointError", "Encoding",
            "find_bundled_minilm", "load_checkpoint"]

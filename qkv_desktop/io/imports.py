@@ -21,9 +21,9 @@ from typing import IO
 import numpy as np
 from numpy.lib import format as npy_format
 
-from ..core import Weights
-from ..model.state import MAX_TOKENS, check_size
-from .files import FileFormatError, decode_text, read_limited
+from qkv_desktop.core import Weights
+from qkv_desktop.io.files import FileFormatError, decode_text, read_limited
+from qkv_desktop.state.session_state import MAX_TOKENS, check_size
 
 __all__ = ["ImportFileError", "import_vectors", "import_weights", "VECTOR_SUFFIXES",
            "WEIGHT_SUFFIXES"]

@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core import Weights
-from ..model.state import Options, SessionState, check_size, frozen_array
-from .files import FileFormatError, atomic_write_bytes, decode_text, read_limited
+from qkv_desktop.core import Weights
+from qkv_desktop.io.files import FileFormatError, atomic_write_bytes, decode_text, read_limited
+from qkv_desktop.state.session_state import Options, SessionState, check_size, frozen_array
 
 __all__ = ["SessionError", "LoadedSession", "save_session", "load_session",
            "parse_session", "session_to_json", "FORMAT", "CURRENT_VERSION", "SUFFIX",

@@ -13,7 +13,7 @@ import os
 import uuid
 from pathlib import Path
 
-from .files import write_synced
+from qkv_desktop.io.files import write_synced
 
 __all__ = ["StagedFiles"]
 

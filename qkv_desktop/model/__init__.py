@@ -1,17 +1,8 @@
-"""The model layer: immutable session state, undo commands and the Qt model object.
+"""Live Qt objects without widgets: the model, its undo commands, the document.
 
-``state`` and ``compute`` are pure; the Qt names are imported on first use, so
-headless code (sessions, checkpoints, ``render``) can use the state without Qt.
+The Qt-free session they hold lives in ``qkv_desktop.state``.
 """
 
-from .compute import ModelResult, compute
-from .state import Options, SessionState
+from qkv_desktop.model.attention_model import AttentionModel
 
-__all__ = ["AttentionModel", "CellRef", "ModelResult", "compute", "Options", "SessionState"]
-
-
-def __getattr__(name: str):
-    if name in ("AttentionModel", "CellRef"):
-        from . import attention_model
-        return getattr(attention_model, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["AttentionModel"]

@@ -11,17 +11,17 @@ from __future__ import annotations
 import itertools
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
-from ..core import Weights, init_multihead_weights
-from .commands import CellsCommand, StateCommand
-from .compute import ModelResult, compute
-from .parsing import validate_token
-from .state import Options, SessionState, check_size, head_dim_for
+from qkv_desktop.core import Weights, init_multihead_weights
+from qkv_desktop.model.commands import CellsCommand, StateCommand
+from qkv_desktop.state.catalogue import CellRef
+from qkv_desktop.state.compute import ModelResult, compute
+from qkv_desktop.state.parsing import validate_token
+from qkv_desktop.state.session_state import Options, SessionState, check_size, head_dim_for
 
 __all__ = ["AttentionModel", "CellRef", "ASYNC_THRESHOLD"]
 
@@ -29,16 +29,6 @@ ASYNC_THRESHOLD = 300_000
 """Above this many score cells (n·m·heads) the forward runs off the GUI thread."""
 
 TABLES = ("X", "X_kv")
-
-
-@dataclass(frozen=True)
-class CellRef:
-    """A cell of a named matrix (``"X"``, ``"Q"``, ``"weights"``…) of one head."""
-
-    matrix: str
-    row: int
-    col: int
-    head: int = 0
 
 
 class AttentionModel(QObject):

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtGui import QUndoCommand
 
-from .state import SessionState
+from qkv_desktop.state.session_state import SessionState
 
 if TYPE_CHECKING:
-    from .attention_model import AttentionModel
+    from qkv_desktop.model.attention_model import AttentionModel
 
 __all__ = ["StateCommand", "CellsCommand", "MERGE_WINDOW_S"]
 

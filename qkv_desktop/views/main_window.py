@@ -18,19 +18,20 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
-from ..core import PRESETS
-from ..i18n import LANGUAGES, current_language, switch_language
-from ..model import AttentionModel, SessionState
-from .cell_text import describe_cell
-from .controls import ControlsPanel
-from .export_actions import ExportActions
-from .file_actions import FileActions
-from .matrix_editor import MatrixEditor
-from .model_dialog import ModelActions
-from .pane_grid import DEFAULT_ORDER, HEADS_KEY, PaneGrid
-from .retranslate import Retranslating
-from .teaching import install_teaching
-from .token_tables import TokenTables
+from qkv_desktop.core import PRESETS
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.cell_text import describe_cell
+from qkv_desktop.state import SessionState
+from qkv_desktop.views.actions.export_actions import ExportActions
+from qkv_desktop.views.actions.file_actions import FileActions
+from qkv_desktop.views.dialogs.model_dialog import ModelActions
+from qkv_desktop.views.editors.controls import ControlsPanel
+from qkv_desktop.views.editors.matrix_editor import MatrixEditor
+from qkv_desktop.views.editors.token_tables import TokenTables
+from qkv_desktop.views.i18n import LANGUAGES, current_language, switch_language
+from qkv_desktop.views.panes.pane_grid import DEFAULT_ORDER, HEADS_KEY, PaneGrid
+from qkv_desktop.views.retranslate import Retranslating
+from qkv_desktop.views.teaching.docks import install_teaching
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 
@@ -327,7 +328,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.editor_dock.setFloating(False)
 
     def _on_about(self) -> None:
-        from ..identity import about_text
+        from qkv_desktop.views.identity import about_text
         QMessageBox.about(self, self.tr("About QKV Desktop"), about_text())
 
     # ------------------------------------------------------------- updates

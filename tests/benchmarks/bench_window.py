@@ -83,9 +83,10 @@ class _PaintWatch(QObject):
 
 
 def make_window(n: int, d_model: int, d_k: int, dtype: str, size=SIZE):
-    from qkv_desktop.model import AttentionModel, SessionState
-    from qkv_desktop.model.state import Options
-    from qkv_desktop.views import session_controller
+    from qkv_desktop.model import AttentionModel
+    from qkv_desktop.model import document as session_controller
+    from qkv_desktop.state import SessionState
+    from qkv_desktop.state.session_state import Options
     from qkv_desktop.views.main_window import MainWindow
     # The autosave (3 s after the last change) is timed on its own (``autosave_seconds``);
     # left on, it would land inside whichever edit cycle came 3 s after another.

@@ -26,7 +26,7 @@ from qkv_desktop.io.checkpoint import (  # noqa: E402
     find_bundled_minilm,
     load_checkpoint,
 )
-from qkv_desktop.model.compute import compute  # noqa: E402
+from qkv_desktop.state.compute import compute  # noqa: E402
 from tests.io.tiny_bert import (  # noqa: E402
     CONFIG,
     SENTENCE,

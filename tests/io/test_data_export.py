@@ -10,8 +10,8 @@ import os
 import numpy as np
 import pytest
 
-from qkv_desktop.io import data_export
-from qkv_desktop.io.data_export import (
+from qkv_desktop.export import data_export
+from qkv_desktop.export.data_export import (
     MATRIX_NAMES,
     NPZ_KEYS,
     csv_bytes,
@@ -24,8 +24,8 @@ from qkv_desktop.io.data_export import (
     write_npz,
 )
 from qkv_desktop.io.staged_files import StagedFiles
-from qkv_desktop.model.compute import compute
-from qkv_desktop.model.state import Options, SessionState
+from qkv_desktop.state.compute import compute
+from qkv_desktop.state.session_state import Options, SessionState
 
 TOKENS = ["我", "爱", "人工", "智能"]
 

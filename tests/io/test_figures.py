@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from qkv_desktop.io.figures import (
+from qkv_desktop.export.figures import (
     RASTER_CELLS,
     FigureSpec,
     check_scale,
@@ -22,10 +22,10 @@ from qkv_desktop.io.figures import (
     save_dashboard,
     save_figure,
 )
-from qkv_desktop.io.pane_figures import PANE_NAMES, pane_specs
-from qkv_desktop.model.compute import compute
-from qkv_desktop.model.state import Options, SessionState
-from qkv_desktop.views.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
+from qkv_desktop.export.pane_figures import PANE_NAMES, pane_specs
+from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
+from qkv_desktop.state.compute import compute
+from qkv_desktop.state.session_state import Options, SessionState
 from tests.io.image_checks import (
     CHROMIUM,
     chromium_screenshot,

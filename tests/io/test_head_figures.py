@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from qkv_desktop.io.figures import layout_figure
-from qkv_desktop.io.head_figures import extra_pane_specs
-from qkv_desktop.model import SessionState, compute
+from qkv_desktop.export.figures import layout_figure
+from qkv_desktop.export.head_figures import extra_pane_specs
+from qkv_desktop.state import SessionState, compute
 
 
 def _state(**kw):
@@ -39,8 +39,8 @@ def test_two_heads_with_W_O_in_cross_mode(qapp):
 
 
 def test_render_writes_every_head_and_the_concatenation(tmp_path):
-    from qkv_desktop.io.render import render
-    from qkv_desktop.model.state import SessionState
+    from qkv_desktop.export.render import render
+    from qkv_desktop.state.session_state import SessionState
 
     state = SessionState.from_preset("tutorial-1").reinitialised(n_heads=2, with_output=True)
     names = {p.name for p in render(state, tmp_path, formats=("svg",))}

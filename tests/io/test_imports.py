@@ -13,7 +13,7 @@ from numpy.lib import format as npy_format
 from qkv_desktop.core import Weights
 from qkv_desktop.io import files
 from qkv_desktop.io.imports import ImportFileError, import_vectors, import_weights
-from qkv_desktop.model.state import MAX_TOKENS
+from qkv_desktop.state.session_state import MAX_TOKENS
 
 
 def write(tmp_path, name: str, text: str):

@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from qkv_desktop.io import render as render_module
-from qkv_desktop.io.data_export import NPZ_KEYS
-from qkv_desktop.io.render import check_formats, dashboard_title, render
-from qkv_desktop.model.compute import compute
-from qkv_desktop.model.state import SessionState
+from qkv_desktop.export import render as render_module
+from qkv_desktop.export.data_export import NPZ_KEYS
+from qkv_desktop.export.render import check_formats, dashboard_title, render
+from qkv_desktop.state.compute import compute
+from qkv_desktop.state.session_state import SessionState
 from tests.io.image_checks import image_array
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -127,8 +127,8 @@ def test_dashboard_title_names_the_sentence(state):
 
 def test_render_creates_its_own_offscreen_application(tmp_path):
     """A fresh interpreter with no display and no Qt application still renders."""
-    code = ("import sys; from qkv_desktop.model.state import SessionState; "
-            "from qkv_desktop.io.render import render; "
+    code = ("import sys; from qkv_desktop.state.session_state import SessionState; "
+            "from qkv_desktop.export.render import render; "
             "from PySide6.QtGui import QGuiApplication; "
             "paths = render(SessionState.from_preset('tutorial-2'), sys.argv[1], "
             "formats=('png', 'pdf'), scale=1); "

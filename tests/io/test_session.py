@@ -23,7 +23,7 @@ from qkv_desktop.io.session import (
     save_session,
     session_to_json,
 )
-from qkv_desktop.model.state import MAX_CELLS, MAX_TOKENS, Options, SessionState
+from qkv_desktop.state.session_state import MAX_CELLS, MAX_TOKENS, Options, SessionState
 
 HERE = Path(__file__).parent
 BAD = HERE / "bad_sessions"

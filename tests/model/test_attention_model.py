@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from qkv_desktop.core import attention
-from qkv_desktop.model import AttentionModel, CellRef, SessionState, commands, compute
+from qkv_desktop.model import AttentionModel, commands
 from qkv_desktop.model.attention_model import ASYNC_THRESHOLD
-from qkv_desktop.model.state import MAX_CELLS, MAX_TOKENS, check_size
+from qkv_desktop.state import CellRef, SessionState, compute
+from qkv_desktop.state.session_state import MAX_CELLS, MAX_TOKENS, check_size
 
 
 @pytest.fixture

@@ -7,9 +7,10 @@ cell editor calls on Enter), so the message a user would see is checked too.
 import pytest
 from PySide6.QtCore import Qt
 
-from qkv_desktop.model import AttentionModel, SessionState
-from qkv_desktop.model.parsing import MAX_TOKEN_LENGTH
-from qkv_desktop.views.matrix_table import MatrixTableModel
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state import SessionState
+from qkv_desktop.state.parsing import MAX_TOKEN_LENGTH
+from qkv_desktop.views.editors.matrix_table import MatrixTableModel
 
 EDIT = Qt.ItemDataRole.EditRole
 

@@ -4,8 +4,10 @@ import numpy as np
 import pytest
 
 from qkv_desktop.core.lessons import asymmetry, nearly_uniform, row_uniformity
-from qkv_desktop.model import AttentionModel, SessionState, lesson_readouts
-from qkv_desktop.model.compute import compute
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state import SessionState
+from qkv_desktop.state import readouts as lesson_readouts
+from qkv_desktop.state.compute import compute
 
 
 def test_lessons_match_the_core_lessons_and_are_cached(monkeypatch):

@@ -1,6 +1,6 @@
 """Hover rules: which cells a hovered cell is made of, or feeds."""
 
-from qkv_desktop.model.linking import linked_cells
+from qkv_desktop.state.linking import linked_cells
 
 N, M, D, DK = 4, 5, 8, 3
 

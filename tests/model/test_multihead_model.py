@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from qkv_desktop.core import attention, init_multihead_weights, init_weights
-from qkv_desktop.model import AttentionModel, SessionState, compute
-from qkv_desktop.model.linking import concat_links
-from qkv_desktop.model.state import head_dim_for
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state import SessionState, compute
+from qkv_desktop.state.linking import concat_links
+from qkv_desktop.state.session_state import head_dim_for
 
 RTOL = 1e-12
 

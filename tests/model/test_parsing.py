@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from qkv_desktop.model.parsing import ParseError, parse_block, parse_number, validate_token
+from qkv_desktop.state.parsing import ParseError, parse_block, parse_number, validate_token
 
 
 @pytest.mark.parametrize("text, value", [

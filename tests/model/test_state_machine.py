@@ -19,8 +19,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from qkv_desktop.model import AttentionModel, CellRef, SessionState, compute
-from qkv_desktop.model.state import check_size
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state import CellRef, SessionState, compute
+from qkv_desktop.state.session_state import check_size
 
 # Small, ordinary values plus the awkward ones: signed zero, a subnormal, big values
 # that overflow float32 (refused by compute in float32 mode) and the naive softmax.

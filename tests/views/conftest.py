@@ -3,7 +3,8 @@
 import pytest
 from PySide6.QtCore import QSettings
 
-from qkv_desktop.model import AttentionModel, SessionState
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state import SessionState
 from qkv_desktop.views.main_window import MainWindow
 
 

@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from qkv_desktop.model import AttentionModel, CellRef, SessionState, attention_model
+from qkv_desktop.model import AttentionModel, attention_model
 from qkv_desktop.model.attention_model import ASYNC_THRESHOLD
-from qkv_desktop.model.state import Options
-from qkv_desktop.views.cell_text import describe_cell
-from qkv_desktop.views.pane_image import block_mean
+from qkv_desktop.presentation.cell_text import describe_cell
+from qkv_desktop.presentation.pane_image import block_mean
+from qkv_desktop.state import CellRef, SessionState
+from qkv_desktop.state.session_state import Options
 from tests.views.helpers import cell_scene_pos
 
 N_LARGE = 640  # n² = 409 600 score cells: above ASYNC_THRESHOLD, yet quick to compute

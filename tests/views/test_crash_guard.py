@@ -12,9 +12,9 @@ import pytest
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QApplication
 
-from qkv_desktop import crash_guard
-from qkv_desktop.crash_guard import CrashGuard, default_log_path
-from qkv_desktop.model import SessionState, compute
+from qkv_desktop.app import crash_guard
+from qkv_desktop.app.crash_guard import CrashGuard, default_log_path
+from qkv_desktop.state import SessionState, compute
 from tests.views.helpers import type_into_cell
 
 pytestmark = pytest.mark.qt_no_exception_capture
@@ -138,7 +138,7 @@ def test_the_default_log_lives_in_the_app_data_folder(qapp):
 
 
 def test_the_app_installs_the_guard(qapp, tmp_path, monkeypatch):
-    from qkv_desktop.app import run_gui
+    from qkv_desktop.app.launcher import run_gui
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # restored after the test
     assert run_gui(None, screenshot=str(tmp_path / "s.png"), size=(900, 700)) == 0
     assert isinstance(getattr(sys.excepthook, "__self__", None), CrashGuard)

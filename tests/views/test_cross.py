@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from qkv_desktop.model import CellRef
+from qkv_desktop.state import CellRef
 from tests.views.helpers import cell_widget_pos, type_into_cell
 
 ENCODER = ("I\t0.9\t0.1\t0.3\t0.1\t0.5\t0.1\t0.0\t0.4\n"

@@ -7,7 +7,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
 from qkv_desktop.core import attention
-from qkv_desktop.views.matrix_editor import SCRUB_PER_PIXEL
+from qkv_desktop.views.editors.matrix_editor import SCRUB_PER_PIXEL
 from tests.views.helpers import type_into_cell, type_text
 
 EDIT = Qt.ItemDataRole.EditRole

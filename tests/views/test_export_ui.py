@@ -16,19 +16,19 @@ from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox, QProgressDialog
 
 from qkv_desktop.core import attention
-from qkv_desktop.io import staged_files
-from qkv_desktop.io.data_export import MATRIX_NAMES, NPZ_KEYS
-from qkv_desktop.io.figures import (
+from qkv_desktop.export.data_export import MATRIX_NAMES, NPZ_KEYS
+from qkv_desktop.export.figures import (
     check_png_size,
     dashboard_bytes,
     figure_bytes,
     figure_image,
     layout_figure,
 )
-from qkv_desktop.io.pane_figures import pane_spec, pane_specs
-from qkv_desktop.io.render import dashboard_title, render
-from qkv_desktop.views import export_actions
-from qkv_desktop.views.export_actions import (
+from qkv_desktop.export.pane_figures import pane_spec, pane_specs
+from qkv_desktop.export.render import dashboard_title, render
+from qkv_desktop.io import staged_files
+from qkv_desktop.views.actions import export_actions
+from qkv_desktop.views.actions.export_actions import (
     ExportAllDialog,
     ExportChoice,
     FigureOptions,

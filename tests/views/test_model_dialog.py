@@ -18,10 +18,10 @@ from PySide6.QtGui import QKeySequence  # noqa: E402
 
 from qkv_desktop.io.checkpoint import BUNDLED_MINILM_NAME, find_bundled_minilm, load_checkpoint  # noqa: E402
 from qkv_desktop.model import AttentionModel  # noqa: E402
-from qkv_desktop.model.compute import compute  # noqa: E402
-from qkv_desktop.views import model_dialog  # noqa: E402
-from qkv_desktop.views.heatmap_pane import HeatmapPane  # noqa: E402
-from qkv_desktop.views.model_dialog import DEFAULT_TEXT, ModelDialog  # noqa: E402
+from qkv_desktop.state.compute import compute  # noqa: E402
+from qkv_desktop.views.dialogs import model_dialog  # noqa: E402
+from qkv_desktop.views.dialogs.model_dialog import DEFAULT_TEXT, ModelDialog  # noqa: E402
+from qkv_desktop.views.panes.heatmap_pane import HeatmapPane  # noqa: E402
 from tests.io.tiny_bert import CONFIG, SENTENCE, TOKENS, random_tensors, write_checkpoint  # noqa: E402
 
 MINILM_TOKENS = ("[CLS]", "the", "cat", "chased", "the", "mouse", "[SEP]")

@@ -25,7 +25,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from qkv_desktop.core import PRESETS
-from qkv_desktop.model import compute
+from qkv_desktop.state import compute
 from tests.views.helpers import cell_widget_pos, move_mouse, type_into_cell
 
 SEED = int(os.environ.get("QKV_MONKEY_SEED", "20240607"))

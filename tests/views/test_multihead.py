@@ -7,8 +7,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from qkv_desktop.model import CellRef
-from qkv_desktop.views.pane_grid import HEADS_KEY
+from qkv_desktop.state import CellRef
+from qkv_desktop.views.panes.pane_grid import HEADS_KEY
 from tests.views.helpers import cell_widget_pos
 
 PER_HEAD = ("Q", "K", "V", "scores", "weights", "output")

@@ -8,8 +8,8 @@ import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtTest import QTest
 
-from qkv_desktop.model import CellRef, SessionState
-from qkv_desktop.views.colormaps import levels_for, lut_for, map_to_rgba
+from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba
+from qkv_desktop.state import CellRef, SessionState
 from tests.views.helpers import cell_scene_pos, cell_widget_pos
 
 SEED_OUTPUT = Path(__file__).resolve().parents[1] / "core" / "seed_output"

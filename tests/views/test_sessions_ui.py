@@ -13,9 +13,10 @@ from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from qkv_desktop.io.session import load_session, save_session
-from qkv_desktop.model import AttentionModel, SessionState
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.model.document import SessionController
+from qkv_desktop.state import SessionState
 from qkv_desktop.views.main_window import MainWindow
-from qkv_desktop.views.session_controller import SessionController
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -58,7 +59,7 @@ def test_save_open_round_trip_is_bit_exact(window, tmp_path):
 
 def test_bad_file_leaves_session_untouched(window, tmp_path, monkeypatch):
     shown = []
-    monkeypatch.setattr("qkv_desktop.views.file_actions.QMessageBox.warning",
+    monkeypatch.setattr("qkv_desktop.views.actions.file_actions.QMessageBox.warning",
                         lambda *a: shown.append(a[2]))
     window.model.set_cell("X", 0, 0, 2.0)
     before = window.model.state
@@ -101,7 +102,7 @@ def test_autosave_writes_after_changes_stop(window, qtbot):
 
 CHILD = textwrap.dedent("""
     import sys, time
-    from qkv_desktop.app import create_window
+    from qkv_desktop.app.launcher import create_window
     app, window = create_window()
     session = window.files.session
     assert not session.acquire_lock()
@@ -166,7 +167,7 @@ def test_autosave_writes_on_a_worker_thread_latest_wins(tmp_path, monkeypatch):
     and discarding waits for a write in progress before deleting the file."""
     import threading
 
-    from qkv_desktop.views import session_controller
+    from qkv_desktop.model import document as session_controller
 
     gate, writes = threading.Event(), []
     real = session_controller.save_session

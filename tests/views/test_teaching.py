@@ -8,9 +8,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from qkv_desktop.core.lessons import row_stats, row_uniformity
-from qkv_desktop.model import AttentionModel, CellRef, SessionState
-from qkv_desktop.views.controls import temperature_from_slider
-from qkv_desktop.views.explain_panel import format_number
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state import CellRef, SessionState
+from qkv_desktop.views.editors.controls import temperature_from_slider
+from qkv_desktop.views.teaching.explain_panel import format_number
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ def window2(window):
 @pytest.fixture
 def lab(qtbot):
     """A scaling lab of its own, so its typed scores start from the default."""
-    from qkv_desktop.views.scaling_lab import ScalingLab
+    from qkv_desktop.views.teaching.scaling_lab import ScalingLab
     widget = ScalingLab(AttentionModel(SessionState.from_preset("tutorial-1")))
     qtbot.addWidget(widget)
     return widget
@@ -356,10 +357,10 @@ def test_teaching_symmetry_view_shows_qk_and_kk(window2):
 
 def test_teaching_views_survive_every_mode(qtbot):
     """Cross-attention, heads, float32, causal, naive, shrinking: no view may raise."""
-    from qkv_desktop.views.diagnostics import AsymmetryBadge, DiagnosticsPanel
-    from qkv_desktop.views.explain_panel import ExplainPanel
-    from qkv_desktop.views.lesson_banners import LessonBanners
-    from qkv_desktop.views.symmetry_view import SymmetryView
+    from qkv_desktop.views.teaching.diagnostics import AsymmetryBadge, DiagnosticsPanel
+    from qkv_desktop.views.teaching.explain_panel import ExplainPanel
+    from qkv_desktop.views.teaching.lesson_banners import LessonBanners
+    from qkv_desktop.views.teaching.symmetry_view import SymmetryView
 
     model = AttentionModel(SessionState.from_preset("random-small"))
     explain, diag, sym = ExplainPanel(model), DiagnosticsPanel(model), SymmetryView(model)

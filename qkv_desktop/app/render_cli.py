@@ -1,0 +1,86 @@
+"""``qkv-desktop render``: write every pane as PNG/SVG/PDF without opening a window.
+
+Any bad input ends with one line on stderr, exit status 2, and nothing written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports errors in our one-line style."""
+
+    def error(self, message: str):
+        raise _Usage(message)
+
+
+class _Usage(Exception):
+    pass
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="qkv-desktop render",
+                description="Write x, q, k, v, scores, scaled, weights, output and a "
+                            "dashboard as images, plus matrices.npz, without a window.")
+    p.add_argument("source", nargs="?", help="a session file (.qkv.json)")
+    p.add_argument("--preset", help="render a preset instead of a session file")
+    p.add_argument("--model", metavar="FOLDER", help="a BERT-family checkpoint folder")
+    p.add_argument("--text", help="with --model: the sentence to tokenize")
+    p.add_argument("--layer", type=int, default=0, help="with --model: the layer (0-based)")
+    p.add_argument("--head", type=int, default=0, help="with --model: the head (0-based)")
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    p.add_argument("--format", default="png", help="comma-separated: png,svg,pdf")
+    p.add_argument("--scale", type=float, default=2.0, help="PNG scale factor (default 2)")
+    p.add_argument("--lang", help="figure language: en or zh_CN")
+    return p
+
+
+def _load_state(args):
+    from qkv_desktop.state.session_state import SessionState
+    chosen = [x for x in (args.source, args.preset, args.model) if x]
+    if len(chosen) != 1:
+        raise ValueError("give exactly one of SOURCE, --preset NAME or --model FOLDER")
+    if args.preset:
+        return SessionState.from_preset(args.preset)
+    if args.model:
+        if not args.text:
+            raise ValueError("--model needs --text \"a sentence\"")
+        from pathlib import Path
+
+        from qkv_desktop.io.checkpoint import BUNDLED_MINILM_NAME, find_bundled_minilm, load_checkpoint
+        bundled = find_bundled_minilm()
+        name = BUNDLED_MINILM_NAME if bundled and Path(args.model).resolve() == \
+            Path(bundled).resolve() else None
+        return load_checkpoint(args.model, name=name).session_state(args.text, args.layer,
+                                                                    args.head)
+    from qkv_desktop.io.session import load_session
+    return load_session(args.source).state
+
+
+def main(argv: list[str]) -> int:
+    os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+    try:
+        args = _parser().parse_args(argv)
+        formats = tuple(f.strip().lower() for f in args.format.split(",") if f.strip())
+        from qkv_desktop.views.i18n import install_translators_for_cli
+        try:  # figure titles and captions in this language
+            install_translators_for_cli(args.lang)
+        except ValueError as exc:
+            raise ValueError(f"--lang: {exc}") from None
+        state = _load_state(args)
+        from qkv_desktop.export.render import render
+        written = render(state, args.out, formats=formats, scale=args.scale)
+    except _Usage as exc:
+        print(f"qkv-desktop render: error: {exc}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as exc:
+        print(f"qkv-desktop render: error: {exc}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(path)
+    return 0

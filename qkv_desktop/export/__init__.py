@@ -1,0 +1,1 @@
+"""Figures (PNG, SVG, PDF), data files, and the headless ``render``."""

@@ -1,0 +1,258 @@
+"""The numbers behind the figures: CSV, ``.npy``, one ``.npz`` and JSON.
+
+Formats
+-------
+CSV
+    One matrix per file, UTF-8 with a byte-order mark (so that Excel shows Chinese
+    tokens correctly; Python reads it with ``encoding="utf-8-sig"``). The first row is
+    a header: the corner cell (``token``, or ``dim`` for the weight matrices) and then
+    the column labels: key tokens for the n×m matrices, ``d0, d1, …`` for dimensions.
+    Each later row starts with its token (or ``d<i>``). Numbers are written in the
+    shortest form that reads back to the same value of the matrix's dtype; non-finite
+    values are ``inf``, ``-inf`` and ``nan``.
+``.npy``
+    One matrix per file, its dtype kept.
+``matrices.npz``
+    Exactly the keys ``tokens, X, W_Q, W_K, W_V, Q, K, V, scores, scaled, weights,
+    output``; ``tokens`` is a unicode array, so ``np.load(..., allow_pickle=False)``
+    reads everything.
+JSON
+    ``{"format": "qkv-desktop/matrices", "version": 1, "tokens": [...],
+    "key_tokens": [...], "head": h, "n_heads": ..., "dtype": ..., "options": {...},
+    "nonfinite": ..., "matrices": {"X": [[...], ...], ...}}``. JSON has no infinities,
+    so non-finite values are the strings ``"Infinity"``, ``"-Infinity"`` and ``"NaN"``
+    (``float()`` in Python and ``Number()`` in JavaScript read them back);
+    ``"-Infinity"`` in ``scaled`` marks a causally masked cell. The file is strict
+    JSON (no bare ``NaN``/``Infinity`` tokens).
+
+Single files are written atomically; ``export_data`` writes a whole set of files
+together or not at all.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+from qkv_desktop.io.files import atomic_write_bytes
+from qkv_desktop.io.staged_files import StagedFiles
+from qkv_desktop.state.compute import ModelResult
+
+__all__ = ["MATRIX_NAMES", "NPZ_KEYS", "DATA_FORMATS", "NONFINITE_NOTE", "LabelledMatrix",
+           "labelled_matrices", "csv_bytes", "npy_bytes", "npz_bytes", "json_bytes",
+           "write_csv", "write_npy", "write_npz", "write_json", "check_data_formats",
+           "data_files", "export_data"]
+
+MATRIX_NAMES = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "weights",
+                "output")
+NPZ_KEYS = ("tokens",) + MATRIX_NAMES
+"""The keys of ``matrices.npz``, in order."""
+
+DATA_FORMATS = ("csv", "npy", "npz", "json")
+
+NONFINITE_NOTE = ('non-finite values are the strings "Infinity", "-Infinity" and "NaN"; '
+                  '"-Infinity" in scaled marks a causally masked cell')
+
+
+@dataclass(frozen=True, eq=False)
+class LabelledMatrix:
+    """A matrix with the labels of its rows and columns and the header's corner cell."""
+
+    name: str
+    data: np.ndarray
+    row_labels: list[str]
+    col_labels: list[str]
+    corner: str
+
+
+def _dims(count: int) -> list[str]:
+    return [f"d{i}" for i in range(count)]
+
+
+def labelled_matrices(result: ModelResult, h: int = 0) -> dict[str, LabelledMatrix]:
+    """Every matrix of head ``h`` (keyed as in ``MATRIX_NAMES``) with its labels."""
+    state = result.state
+    mats = result.matrices(h)
+    queries, keys = list(state.tokens), list(state.key_tokens)
+    out = {}
+    for name in MATRIX_NAMES:
+        data = mats[name]
+        n, m = data.shape
+        if name.startswith("W_"):
+            rows, corner = _dims(n), "dim"
+        else:
+            rows, corner = (keys if name in ("K", "V") else queries), "token"
+        cols = keys if name in ("scores", "scaled", "weights") else _dims(m)
+        out[name] = LabelledMatrix(name, data, rows, cols, corner)
+    return out
+
+
+def _number_strings(data: np.ndarray) -> np.ndarray:
+    """Shortest round-trip text of every value, in the array's own dtype."""
+    if data.dtype.kind != "f":
+        data = data.astype(np.float64)
+    return data.astype(str)
+
+
+def csv_bytes(data: np.ndarray, row_labels: Sequence[str], col_labels: Sequence[str],
+              corner: str = "token") -> bytes:
+    """One matrix as CSV (UTF-8 with BOM, header row, one labelled row per matrix row)."""
+    data = np.asarray(data)
+    if data.ndim != 2 or data.shape != (len(row_labels), len(col_labels)):
+        raise ValueError(f"a {data.shape} matrix needs {data.shape[0] if data.ndim else 0} "
+                         f"row and {data.shape[1] if data.ndim == 2 else 0} column labels, "
+                         f"got {len(row_labels)} and {len(col_labels)}")
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\r\n")
+    writer.writerow([corner, *col_labels])
+    for label, row in zip(row_labels, _number_strings(data).tolist(), strict=True):
+        writer.writerow([label, *row])
+    return text.getvalue().encode("utf-8-sig")
+
+
+def npy_bytes(data: np.ndarray) -> bytes:
+    """One matrix in NumPy's ``.npy`` format (no pickling)."""
+    buffer = io.BytesIO()
+    np.save(buffer, np.asarray(data), allow_pickle=False)
+    return buffer.getvalue()
+
+
+def npz_bytes(result: ModelResult, h: int = 0) -> bytes:
+    """``matrices.npz``: the tokens and every matrix of head ``h`` (``NPZ_KEYS``)."""
+    mats = result.matrices(h)
+    arrays = {"tokens": np.array(list(result.state.tokens), dtype=np.str_)}
+    arrays.update((name, np.asarray(mats[name])) for name in MATRIX_NAMES)
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)  # no object arrays: readable with allow_pickle=False
+    return buffer.getvalue()
+
+
+def _json_matrix(data: np.ndarray) -> list[list]:
+    """Rows of numbers (shortest round-trip form), non-finite values as strings."""
+    special = {"inf": "Infinity", "-inf": "-Infinity", "nan": "NaN"}
+    return [[special[t] if t in special else float(t) for t in row]
+            for row in _number_strings(np.asarray(data)).tolist()]
+
+
+def json_bytes(result: ModelResult, h: int = 0) -> bytes:
+    """All matrices of head ``h`` with the tokens and options as strict JSON (UTF-8)."""
+    state = result.state
+    h = min(max(h, 0), state.n_heads - 1)
+    o = state.options
+    mats = result.matrices(h)
+    doc = {
+        "format": "qkv-desktop/matrices",
+        "version": 1,
+        "tokens": list(state.tokens),
+        "key_tokens": list(state.key_tokens),
+        "head": h,
+        "n_heads": state.n_heads,
+        "dtype": o.dtype,
+        "options": {
+            "scale": o.scale if isinstance(o.scale, str) else float(o.scale),
+            "divisor": float(result.head(h).divisor),
+            "temperature": float(o.temperature),
+            "causal": bool(o.causal),
+            "stable": bool(o.stable),
+            "share_qk": bool(o.share_qk),
+            "mode": state.mode,
+        },
+        "nonfinite": NONFINITE_NOTE,
+        "matrices": {name: _json_matrix(mats[name]) for name in MATRIX_NAMES},
+    }
+    return (json.dumps(doc, ensure_ascii=False, allow_nan=False, indent=1) + "\n").encode()
+
+
+def write_csv(path: str | os.PathLike, data: np.ndarray, row_labels: Sequence[str],
+              col_labels: Sequence[str], corner: str = "token") -> Path:
+    """Write one labelled matrix as CSV, atomically."""
+    path = Path(path)
+    atomic_write_bytes(path, csv_bytes(data, row_labels, col_labels, corner))
+    return path
+
+
+def write_npy(path: str | os.PathLike, data: np.ndarray) -> Path:
+    """Write one matrix as ``.npy``, atomically."""
+    path = Path(path)
+    atomic_write_bytes(path, npy_bytes(data))
+    return path
+
+
+def write_npz(path: str | os.PathLike, result: ModelResult, h: int = 0) -> Path:
+    """Write ``matrices.npz`` (see ``NPZ_KEYS``), atomically."""
+    path = Path(path)
+    atomic_write_bytes(path, npz_bytes(result, h))
+    return path
+
+
+def write_json(path: str | os.PathLike, result: ModelResult, h: int = 0) -> Path:
+    """Write every matrix with tokens and options as JSON, atomically."""
+    path = Path(path)
+    atomic_write_bytes(path, json_bytes(result, h))
+    return path
+
+
+def check_data_formats(formats: str | Iterable[str]) -> tuple[str, ...]:
+    """``formats`` as a tuple of known data formats, or a ``ValueError`` naming the bad one."""
+    items = (formats,) if isinstance(formats, str) else tuple(formats)
+    out = []
+    for f in items:
+        if not isinstance(f, str) or f.lower() not in DATA_FORMATS:
+            raise ValueError(f"unsupported data format {f!r}; choose from: "
+                             f"{', '.join(DATA_FORMATS)}")
+        if f.lower() not in out:
+            out.append(f.lower())
+    if not out:
+        raise ValueError("no data format given; choose from: " + ", ".join(DATA_FORMATS))
+    return tuple(out)
+
+
+def data_files(result: ModelResult, out_dir: str | os.PathLike,
+               formats: str | Iterable[str] = ("csv",),
+               h: int = 0) -> list[tuple[Path, Callable[[], bytes]]]:
+    """The files ``export_data`` writes, each with the function that makes its bytes.
+
+    A caller that shows progress (the window's Export all) encodes them one by one;
+    the order is that of ``formats``, and within CSV/NPY that of ``MATRIX_NAMES``.
+    """
+    formats = check_data_formats(formats)
+    out_dir = Path(out_dir)
+    mats = labelled_matrices(result, h)
+    files: list[tuple[Path, Callable[[], bytes]]] = []
+    for fmt in formats:
+        if fmt == "csv":
+            files += [(out_dir / f"{m.name}.csv",
+                       partial(csv_bytes, m.data, m.row_labels, m.col_labels, m.corner))
+                      for m in mats.values()]
+        elif fmt == "npy":
+            files += [(out_dir / f"{m.name}.npy", partial(npy_bytes, m.data))
+                      for m in mats.values()]
+        elif fmt == "npz":
+            files.append((out_dir / "matrices.npz", partial(npz_bytes, result, h)))
+        else:
+            files.append((out_dir / "matrices.json", partial(json_bytes, result, h)))
+    return files
+
+
+def export_data(result: ModelResult, out_dir: str | os.PathLike,
+                formats: str | Iterable[str] = ("csv",), h: int = 0) -> list[Path]:
+    """Write head ``h``'s matrices into ``out_dir``, all files or none.
+
+    ``csv`` and ``npy`` give one file per matrix (``Q.csv``, ``Q.npy``…), ``npz`` gives
+    ``matrices.npz`` and ``json`` gives ``matrices.json``. ``out_dir`` must exist.
+    """
+    files = data_files(result, out_dir, formats, h)
+    if not Path(out_dir).is_dir():
+        raise ValueError(f"{os.fspath(out_dir)!r} is not an existing folder")
+    with StagedFiles() as staged:
+        for path, make in files:
+            staged.add(path, make())
+        return staged.commit()

@@ -1,0 +1,144 @@
+"""What each heatmap pane shows: its matrix, title formula and axis labels.
+
+Shared by the live panes and the exported figures so both say the same thing.
+``PANES`` are the eight panes every session has; ``EXTRA_PANES`` appear only when
+``pane_relevant`` says so: the key/value sequence in cross mode, the concatenated
+head outputs for h > 1 and their W_O projection when W_O is on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication
+
+from qkv_desktop.state.compute import ModelResult
+
+__all__ = ["PANES", "EXTRA_PANES", "ALL_PANES", "PANE_BY_KEY", "HEAD_INDEPENDENT",
+           "PaneInfo", "pane_title", "pane_matrix", "pane_labels", "pane_relevant",
+           "pane_head_starts", "pane_caption"]
+
+
+@dataclass(frozen=True)
+class PaneInfo:
+    """``key`` names the matrix (as in ``matrices.npz``); ``file`` names exports."""
+
+    key: str
+    file: str
+    rows: str  # "queries" or "keys": which tokens label the rows
+    cols: str  # "dims", "d_k", "keys" or "heads" (d_k dimensions once per head)
+
+
+PANES: tuple[PaneInfo, ...] = (
+    PaneInfo("X", "x", "queries", "dims"),
+    PaneInfo("Q", "q", "queries", "d_k"),
+    PaneInfo("K", "k", "keys", "d_k"),
+    PaneInfo("V", "v", "keys", "d_k"),
+    PaneInfo("scores", "scores", "queries", "keys"),
+    PaneInfo("scaled", "scaled", "queries", "keys"),
+    PaneInfo("weights", "weights", "queries", "keys"),
+    PaneInfo("output", "output", "queries", "d_k"),
+)
+EXTRA_PANES: tuple[PaneInfo, ...] = (
+    PaneInfo("X_kv", "x_kv", "keys", "dims"),
+    PaneInfo("concat", "concat", "queries", "heads"),
+    PaneInfo("projected", "projected", "queries", "dims"),
+)
+ALL_PANES: tuple[PaneInfo, ...] = (PANES[0], EXTRA_PANES[0], *PANES[1:], *EXTRA_PANES[1:])
+"""Every pane in display order: X_kv next to X, the multi-head results at the end."""
+PANE_BY_KEY = {p.key: p for p in ALL_PANES}
+HEAD_INDEPENDENT = frozenset({"X", "X_kv", "concat", "projected"})
+"""Panes whose matrix is the same whichever head is chosen."""
+
+
+def pane_relevant(state, key: str) -> bool:
+    """Whether the pane ``key`` has anything to show for ``state``."""
+    if key == "X_kv":
+        return state.mode == "cross"
+    if key == "concat":
+        return state.n_heads > 1
+    if key == "projected":
+        return state.W_O is not None
+    return key in PANE_BY_KEY
+
+
+def pane_matrix(result: ModelResult, key: str, head: int = 0) -> np.ndarray:
+    """The matrix pane ``key`` shows for ``head``; ``ValueError`` if it has none."""
+    if not pane_relevant(result.state, key):
+        raise ValueError(f"there is no {key!r} matrix in this session")
+    if key == "X_kv":
+        return result.state.X_kv
+    if key == "concat":
+        return result.multi.concat
+    if key == "projected":
+        return result.multi.output
+    return result.matrices(head)[key]
+
+
+def pane_head_starts(result: ModelResult, key: str) -> list[int]:
+    """Columns where a new head's block begins (the concatenation's head borders)."""
+    if key != "concat":
+        return []
+    d_k = result.state.d_k
+    return [h * d_k for h in range(1, result.state.n_heads)]
+
+
+def pane_caption(key: str) -> str:
+    """A short name for the pane when it has no data to show (menus, hidden panes)."""
+    translate = QCoreApplication.translate
+    return {
+        "X_kv": translate("Panes", "X_kv (key/value sequence)"),
+        "concat": translate("Panes", "concat (all heads)"),
+        "projected": translate("Panes", "final output = concat·W_O"),
+    }.get(key, key)
+
+
+def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
+    """The pane's formula and shape, e.g. ``Q = X·W_Q (4×4)``."""
+    translate = QCoreApplication.translate  # lupdate reads translate("Panes", "…")
+    state = result.state
+    r = result.head(head)
+    src = "X_kv" if state.mode == "cross" else "X"
+    o = state.options
+    if key == "scaled":
+        div = "√d_k" if o.scale == "sqrt_dk" else ("1" if o.scale == "none" else f"{r.divisor:g}")
+        t = "" if o.temperature == 1 else f" / T({o.temperature:.3g})"
+        mask = translate("Panes", " + causal mask") if o.causal and src == "X" else ""
+        formula = f"QKᵀ / {div}{t}{mask}"
+    else:
+        formula = {
+            "X": (translate("Panes", "X (query sequence)") if src == "X_kv"
+                  else translate("Panes", "X (input vectors)")),
+            "X_kv": translate("Panes", "X_kv (key/value sequence)"),
+            "concat": translate("Panes", "concat = [head 1 | … | head {0}]").format(
+                state.n_heads),
+            "projected": translate("Panes", "final output = concat·W_O"),
+            "Q": translate("Panes", "Q = X·W_Q (queries)"),
+            "K": translate("Panes", "K = {0}·W_K (keys)").format(src),
+            "V": translate("Panes", "V = {0}·W_V (values)").format(src),
+            "scores": "QKᵀ" + (translate("Panes", " = KKᵀ (shared W)") if o.share_qk else ""),
+            "weights": (translate("Panes", "weights = softmax")
+                        + ("" if o.stable else translate("Panes", " (naive)"))),
+            "output": translate("Panes", "output = weights·V"),
+        }[key]
+    shape = pane_matrix(result, key, head).shape
+    per_head = state.n_heads > 1 and key not in HEAD_INDEPENDENT
+    prefix = translate("Panes", "head {0}: ").format(head + 1) if per_head else ""
+    return f"{prefix}{formula} ({shape[0]}×{shape[1]})"
+
+
+def pane_labels(result: ModelResult, key: str) -> tuple[list[str], list[str]]:
+    """Row and column labels: token names, or dimension indices."""
+    state = result.state
+    info = PANE_BY_KEY[key]
+    queries, keys = list(state.tokens), list(state.key_tokens)
+    rows = queries if info.rows == "queries" else keys
+    if info.cols == "keys":
+        cols = keys
+    elif info.cols == "heads":
+        cols = [str(c) for _h in range(state.n_heads) for c in range(state.d_k)]
+    else:
+        width = state.d_model if info.cols == "dims" else state.d_k
+        cols = [str(c) for c in range(width)]
+    return rows, cols

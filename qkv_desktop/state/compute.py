@@ -1,0 +1,89 @@
+"""From a ``SessionState`` to every matrix the app shows: one core call per head."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from qkv_desktop.core import AttentionResult, MultiHeadResult, multi_head_attention
+from qkv_desktop.state.readouts import HeadLessons, KKComparison, head_lessons, kk_comparison
+from qkv_desktop.state.session_state import SessionState
+
+__all__ = ["ModelResult", "compute"]
+
+
+@dataclass(frozen=True, eq=False)
+class ModelResult:
+    """The state a result was computed from, and the per-head core results.
+
+    The lesson read-outs (``lessons``, ``kk``) are computed once per head, on first
+    use, and kept: the result is immutable, so every view reads the same numbers. The
+    model fills the current head's in its compute step, off the GUI thread for large
+    inputs (``AttentionModel`` asks for the current head's right after ``compute``).
+    """
+
+    state: SessionState
+    multi: MultiHeadResult
+    _cache: dict = field(default_factory=dict, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    @property
+    def heads(self) -> tuple[AttentionResult, ...]:
+        return self.multi.heads
+
+    def head(self, h: int = 0) -> AttentionResult:
+        return self.multi.heads[min(max(h, 0), len(self.multi.heads) - 1)]
+
+    def matrices(self, h: int = 0) -> dict[str, np.ndarray]:
+        """X, the head's weights and every intermediate, keyed as in ``matrices.npz``."""
+        s, r, w = self.state, self.head(h), self.state.heads[min(h, self.state.n_heads - 1)]
+        w = w.tied() if s.options.share_qk else w
+        out = {"X": s.X, "W_Q": w.W_Q, "W_K": w.W_K, "W_V": w.W_V}
+        out.update(r.matrices())
+        return out
+
+    def _head_index(self, h: int) -> int:
+        return min(max(h, 0), len(self.multi.heads) - 1)
+
+    def _cached(self, key: tuple, make):
+        with self._lock:  # the worker thread and the GUI thread may both ask
+            if key not in self._cache:
+                self._cache[key] = make()
+            return self._cache[key]
+
+    def lessons(self, h: int = 0) -> HeadLessons:
+        """Asymmetry, row uniformity and overflow read-outs of head ``h`` (cached)."""
+        h = self._head_index(h)
+        o = self.state.options
+        return self._cached(("lessons", h), lambda: head_lessons(
+            self.multi.heads[h], self.state.mode == "cross", o.stable))
+
+    def kk(self, h: int = 0) -> KKComparison:
+        """KKᵀ of head ``h`` and its asymmetry, for the QKᵀ | KKᵀ comparison (cached)."""
+        h = self._head_index(h)
+        return self._cached(("kk", h), lambda: kk_comparison(self.multi.heads[h]))
+
+
+def compute(state: SessionState) -> ModelResult:
+    """Run the core on ``state`` (all heads); raises ``ValueError`` on bad input."""
+    o = state.options
+    dtype = np.float32 if o.dtype == "float32" else np.float64
+    heads = [w.tied() if o.share_qk else w for w in state.heads]
+    X = _cast(state.X, dtype, "X")
+    X_kv = None
+    if state.mode == "cross":
+        X_kv = _cast(state.X_kv, dtype, "X_kv")
+    multi = multi_head_attention(
+        X, heads, W_O=state.W_O, X_kv=X_kv, scale=o.scale, temperature=o.temperature,
+        causal=o.causal and state.mode == "self", stable=o.stable)
+    return ModelResult(state, multi)
+
+
+def _cast(a: np.ndarray, dtype, name: str) -> np.ndarray:
+    """``a`` in ``dtype``; values beyond float32's range are refused, not turned into inf."""
+    if dtype is np.float32 and a.size and np.abs(a).max() > np.finfo(np.float32).max:
+        raise ValueError(f"{name} has values beyond ±3.4e38, too large for float32; "
+                         f"switch float32 off to compute in float64")
+    return a.astype(dtype, copy=False)

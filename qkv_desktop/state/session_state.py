@@ -1,0 +1,254 @@
+"""The complete, immutable description of what the user is looking at.
+
+A ``SessionState`` is pure data (no Qt): the model holds one, undo commands swap
+them, sessions serialise them and ``render`` computes from them. Arrays inside are
+made read-only so that a state can be shared safely between commands and threads.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields, replace
+
+import numpy as np
+
+from qkv_desktop.core import Weights, get_preset, init_multihead_weights
+from qkv_desktop.core.attention import divisor_for
+
+__all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "check_size", "frozen_array",
+           "head_dim_for"]
+
+MAX_CELLS = 4096 * 4096
+"""Largest matrix the app accepts, counted as n·m·heads for the attention matrices.
+
+The n×m matrices dominate memory: a result holds scores, scaled and weights in
+float64 (measured: about 24 bytes per n·m·heads cell), the previous result stays
+alive while the next one is computed, and the panes keep images of them. At 16.8M
+cells (one head over 4,096 tokens) that peaks near 1.5 GB, which a typical 8 GB
+laptop can spare; at the former 50M it was several GB. The same bound applies to
+every other matrix (X, Q/K/V of all heads, the weights), so no single array of a
+session exceeds 128 MB. Bigger inputs are refused before anything is allocated.
+"""
+
+MAX_TOKENS = math.isqrt(MAX_CELLS)
+"""The longest sequence one head can attend over (n × n ≤ ``MAX_CELLS``)."""
+
+Scale = str | float
+
+
+def frozen_array(a, dtype=np.float64) -> np.ndarray:
+    """A read-only float copy of ``a`` (no copy if it already is one)."""
+    arr = np.asarray(a, dtype=dtype)
+    if arr.flags.writeable:
+        arr = arr.copy()
+        arr.flags.writeable = False
+    return arr
+
+
+def check_size(n: int, m: int, d_model: int, d_k: int, heads: int, kv: int = 0) -> None:
+    """Raise ``ValueError`` if a session of these dimensions would not fit in memory.
+
+    ``n`` queries attend over ``m`` keys (m = n in self-attention) in ``heads`` heads;
+    ``kv`` is the length of a stored key/value sequence. Python integers, so the
+    products cannot overflow however large the request.
+    """
+    if n * m * heads > MAX_CELLS:
+        raise ValueError(f"{n:,} queries × {m:,} keys × {heads} heads make {n * m * heads:,} "
+                         f"attention cells, more than the {MAX_CELLS:,} this app can hold "
+                         f"in memory")
+    biggest = max(max(n, kv) * d_model, d_model * d_k * heads, max(n, m) * d_k * heads)
+    if biggest > MAX_CELLS:
+        raise ValueError(f"{max(n, kv):,} tokens with d_model = {d_model:,}, d_k = {d_k:,} and "
+                         f"{heads} heads make a matrix of {biggest:,} cells, more than the "
+                         f"{MAX_CELLS:,} this app can hold in memory")
+
+
+def head_dim_for(d_model: int, n_heads: int, d_k: int) -> int:
+    """The d_k to use with ``n_heads`` heads: d_model / h when h divides d_model.
+
+    This is the transformer convention h·d_k = d_model, under which adding heads splits
+    the model width instead of growing the concatenated output. When h does not divide
+    d_model there is no such split, so the user's current ``d_k`` is kept.
+    """
+    if int(n_heads) != n_heads or n_heads < 1:
+        raise ValueError(f"the number of heads must be a positive integer, got {n_heads}")
+    return d_model // n_heads if d_model % n_heads == 0 else d_k
+
+
+@dataclass(frozen=True)
+class Options:
+    """How scores become weights. ``scale``: "sqrt_dk", "none" or a positive divisor."""
+
+    scale: Scale = "sqrt_dk"
+    temperature: float = 1.0
+    causal: bool = False
+    stable: bool = True
+    share_qk: bool = False
+    dtype: str = "float64"
+
+    def __post_init__(self) -> None:
+        divisor_for(self.scale, 1)  # raises ValueError for a bad scale
+        if not (np.isfinite(self.temperature) and self.temperature > 0):
+            raise ValueError(f"temperature must be a positive number, got {self.temperature}")
+        if self.dtype not in ("float64", "float32"):
+            raise ValueError(f"dtype must be float64 or float32, got {self.dtype!r}")
+
+
+@dataclass(frozen=True, eq=False)
+class SessionState:
+    """Tokens, vectors, weights and options: everything that decides the result.
+
+    ``heads`` holds one ``Weights`` per attention head (one for single-head);
+    ``W_O`` is the optional output projection (h·d_k × d_model). In ``cross`` mode the
+    keys and values come from ``kv_tokens`` / ``X_kv``.
+    """
+
+    tokens: tuple[str, ...]
+    X: np.ndarray
+    heads: tuple[Weights, ...]
+    seed: int = 42
+    init_scale: float = 0.1
+    options: Options = field(default_factory=Options)
+    W_O: np.ndarray | None = None
+    mode: str = "self"
+    kv_tokens: tuple[str, ...] = ()
+    X_kv: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tokens", tuple(self.tokens))
+        object.__setattr__(self, "X", frozen_array(self.X))
+        if self.X.ndim != 2:
+            raise ValueError(f"X must be 2-D, got shape {self.X.shape}")
+        if len(self.tokens) != self.X.shape[0]:
+            raise ValueError(f"{len(self.tokens)} tokens but X has {self.X.shape[0]} rows")
+        if not self.heads:
+            raise ValueError("there must be at least one head")
+        for h, w in enumerate(self.heads):
+            if w.W_Q.shape != (self.d_model, self.d_k):
+                raise ValueError(f"head {h} weights are {w.W_Q.shape}, expected "
+                                 f"{(self.d_model, self.d_k)}")
+        if self.mode not in ("self", "cross"):
+            raise ValueError(f"mode must be 'self' or 'cross', got {self.mode!r}")
+        object.__setattr__(self, "kv_tokens", tuple(self.kv_tokens))
+        if self.X_kv is not None:
+            object.__setattr__(self, "X_kv", frozen_array(self.X_kv))
+            if self.X_kv.ndim != 2 or self.X_kv.shape[1] != self.d_model:
+                raise ValueError(f"X_kv must be n_kv × {self.d_model}, got {self.X_kv.shape}")
+            if len(self.kv_tokens) != self.X_kv.shape[0]:
+                raise ValueError(f"{len(self.kv_tokens)} key/value tokens but X_kv has "
+                                 f"{self.X_kv.shape[0]} rows")
+        elif self.mode == "cross":
+            raise ValueError("cross mode needs a key/value sequence")
+        if self.W_O is not None:
+            object.__setattr__(self, "W_O", frozen_array(self.W_O))
+            if self.W_O.shape != (self.n_heads * self.d_k, self.d_model):
+                raise ValueError(f"W_O must be {self.n_heads * self.d_k} × {self.d_model}, "
+                                 f"got {self.W_O.shape}")
+        kv = 0 if self.X_kv is None else self.X_kv.shape[0]
+        check_size(self.n, kv if self.mode == "cross" else self.n, self.d_model, self.d_k,
+                   self.n_heads, kv)
+
+    # -- shape ---------------------------------------------------------------
+    @property
+    def n(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def d_model(self) -> int:
+        return self.X.shape[1]
+
+    @property
+    def d_k(self) -> int:
+        return self.heads[0].d_k
+
+    @property
+    def n_heads(self) -> int:
+        return len(self.heads)
+
+    @property
+    def weights(self) -> Weights:
+        """The first head's weights (the only ones in single-head mode)."""
+        return self.heads[0]
+
+    @property
+    def key_tokens(self) -> tuple[str, ...]:
+        """Tokens along the columns of the n×m matrices."""
+        return self.kv_tokens if self.mode == "cross" else self.tokens
+
+    # -- construction --------------------------------------------------------
+    @classmethod
+    def from_preset(cls, name: str) -> SessionState:
+        p = get_preset(name)
+        return cls.initialised(p.tokens, p.X, d_k=p.d_k, seed=p.seed, init_scale=p.scale)
+
+    @classmethod
+    def initialised(cls, tokens, X, *, d_k: int, seed: int = 42, init_scale: float = 0.1,
+                    n_heads: int = 1, with_output: bool = False, **kwargs) -> SessionState:
+        """A state whose weights come from the tutorial's seeded initialisation."""
+        X = np.asarray(X, dtype=np.float64)
+        heads, W_O = init_multihead_weights(X.shape[1], d_k, n_heads, seed, init_scale,
+                                            with_output)
+        return cls(tuple(tokens), X, tuple(heads), seed, init_scale, W_O=W_O, **kwargs)
+
+    def reinitialised(self, *, d_model: int | None = None, d_k: int | None = None,
+                      seed: int | None = None, init_scale: float | None = None,
+                      n_heads: int | None = None, with_output: bool | None = None,
+                      X=None, **changes) -> SessionState:
+        """This state with fresh seeded weights for new dimensions, seed or scale.
+
+        ``changes`` are further fields replaced at the same time (e.g. tokens).
+        """
+        X = self.X if X is None else X
+        d_k = self.d_k if d_k is None else d_k
+        seed = self.seed if seed is None else seed
+        init_scale = self.init_scale if init_scale is None else init_scale
+        n_heads = self.n_heads if n_heads is None else n_heads
+        with_output = (self.W_O is not None) if with_output is None else with_output
+        d_model = np.asarray(X).shape[1] if d_model is None else d_model
+        X = _resize_columns(np.asarray(X), d_model)
+        X_kv = changes.pop("X_kv", self.X_kv)
+        X_kv = None if X_kv is None else _resize_columns(np.asarray(X_kv), d_model)
+        heads, W_O = init_multihead_weights(d_model, d_k, n_heads, seed, init_scale,
+                                            with_output)
+        return replace(self, X=X, X_kv=X_kv, heads=tuple(heads), W_O=W_O, seed=seed,
+                       init_scale=init_scale, **changes)
+
+    def equals(self, other: SessionState) -> bool:
+        """Bit-exact equality of every field (``==`` on arrays would be ambiguous)."""
+        if not isinstance(other, SessionState):
+            return False
+        for f in fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if f.name == "heads":
+                if len(a) != len(b) or not all(_weights_equal(x, y) for x, y in zip(a, b, strict=True)):
+                    return False
+            elif isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+                if not _bits_equal(a, b):
+                    return False
+            elif a != b:
+                return False
+        return True
+
+    def with_(self, **changes) -> SessionState:
+        """A copy with ``changes`` applied (validated like a new state)."""
+        return replace(self, **changes)
+
+
+def _bits_equal(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+def _weights_equal(a: Weights, b: Weights) -> bool:
+    return all(_bits_equal(getattr(a, n), getattr(b, n))
+               for n in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V"))
+
+
+def _resize_columns(X: np.ndarray, d_model: int) -> np.ndarray:
+    if d_model < 1:
+        raise ValueError("d_model must be at least 1")
+    n, d = X.shape
+    if d_model <= d:
+        return X[:, :d_model]
+    return np.concatenate([X, np.zeros((n, d_model - d))], axis=1)

@@ -1,0 +1,1 @@
+"""Menu and toolbar action controllers: files, export."""

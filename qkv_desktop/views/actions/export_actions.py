@@ -1,0 +1,619 @@
+"""Export in the window: a pane or the dashboard as PNG/SVG/PDF, the clipboard, all files.
+
+The pictures and numbers come from the headless engine (``io.figures``,
+``io.pane_figures``, ``io.data_export``, ``io.render``), so a figure exported here is
+byte for byte the one ``qkv-desktop render`` writes. This module only asks where and
+how: a save dialog and a small options dialog (PNG scale, background) for one figure,
+a folder-and-formats dialog for Export all / Export data, a cancellable progress
+dialog while the files are encoded. A set of files is staged and moved into place
+together, so an error or a cancel leaves the folder as it was. The last folder,
+formats, scale and background are remembered in ``QSettings`` under ``export/``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QSettings, Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QProgressDialog,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from qkv_desktop.export.data_export import DATA_FORMATS, MATRIX_NAMES, data_files
+from qkv_desktop.export.figures import (
+    FORMATS,
+    MAX_SCALE,
+    check_png_size,
+    encode_layout,
+    figure_image,
+    layout_dashboard,
+    layout_figure,
+)
+from qkv_desktop.export.pane_figures import pane_spec
+from qkv_desktop.export.render import dashboard_title
+from qkv_desktop.io.files import atomic_write_bytes
+from qkv_desktop.io.staged_files import StagedFiles
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.pane_info import ALL_PANES, PANE_BY_KEY, pane_relevant
+from qkv_desktop.state.compute import ModelResult
+from qkv_desktop.views.panes.pane_grid import HEADS_KEY, PaneGrid, grid_columns
+from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
+
+__all__ = ["FigureOptions", "FigureOptionsDialog", "ExportChoice", "ExportAllDialog",
+           "ExportActions", "DEFAULT_SCALE"]
+
+DEFAULT_SCALE = 2.0
+"""PNG pixels per point unless the user chose otherwise."""
+
+_BACKGROUNDS = ("white", "transparent")
+_Files = list[tuple[Path, Callable[[], bytes]]]
+
+
+@dataclass(frozen=True)
+class FigureOptions:
+    """How to draw one figure: PNG pixels per point and the background."""
+
+    scale: float = DEFAULT_SCALE
+    background: str = "white"
+
+
+@dataclass(frozen=True)
+class ExportChoice:
+    """What Export all / Export data writes: the folder, the formats, the PNG options."""
+
+    folder: Path
+    image_formats: tuple[str, ...] = ("png",)
+    data_formats: tuple[str, ...] = ("npz",)
+    scale: float = DEFAULT_SCALE
+    background: str = "white"
+
+
+def _reason(exc: Exception) -> str:
+    """The part of an error worth showing: the OS's words, or the ValueError's text."""
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return str(exc)
+
+
+# ------------------------------------------------------------------ shared widgets
+class _ScaleSpin(QDoubleSpinBox):
+    """PNG scale, 0.5× to ``MAX_SCALE``× in half steps."""
+
+    def __init__(self, scale: float, parent: QWidget | None = None):
+        super().__init__(parent, objectName="scale")
+        self.setRange(0.5, MAX_SCALE)
+        self.setSingleStep(0.5)
+        self.setDecimals(1)
+        self.setSuffix("×")
+        self.setValue(scale)
+
+
+class _BackgroundCombo(QComboBox):
+    """White or transparent; the item data is the engine's name for it."""
+
+    def __init__(self, background: str, parent: QWidget | None = None):
+        super().__init__(parent, objectName="background")
+        for name in _BACKGROUNDS:
+            self.addItem("", name)
+        self.setCurrentIndex(max(0, self.findData(background)))
+
+    def retranslate(self) -> None:
+        self.setItemText(0, self.tr("White"))
+        self.setItemText(1, self.tr("Transparent"))
+
+    def background(self) -> str:
+        return self.currentData()
+
+
+# ------------------------------------------------------------------ one figure
+class FigureOptionsDialog(Retranslating, QDialog):
+    """The PNG scale (with the resulting pixel size) and the background of one figure.
+
+    ``size_pt`` is the figure's size in points; the scale only applies to PNG, and an
+    image over the engine's size limit disables OK with the reason shown.
+    """
+
+    def __init__(self, fmt: str, size_pt: tuple[float, float],
+                 options: FigureOptions = FigureOptions(), parent: QWidget | None = None):
+        super().__init__(parent, objectName="figureOptions")
+        self.fmt, self.size_pt = fmt, size_pt
+        self.scale = _ScaleSpin(options.scale)
+        self.scale.setEnabled(fmt == "png")
+        self.size_label = QLabel(objectName="sizeLabel")
+        self.background = _BackgroundCombo(options.background)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.labels = [QLabel() for _ in range(3)]
+        form = QFormLayout(self)
+        for label, widget in zip(self.labels, (self.scale, self.size_label, self.background), strict=True):
+            label.setBuddy(widget)
+            form.addRow(label, widget)
+        form.addRow(self.buttons)
+        self.scale.valueChanged.connect(self._update_size)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Export options: {0}").format(self.fmt.upper()))
+        for label, text in zip(self.labels, (self.tr("&Scale:"), self.tr("Size:"),
+                                             self.tr("&Background:")), strict=True):
+            label.setText(text)
+        self.scale.setToolTip(self.tr("PNG pixels per point: 2× suits slides and print")
+                              if self.fmt == "png" else
+                              self.tr("SVG and PDF are vector formats: sharp at any size"))
+        self.background.retranslate()
+        self._update_size()
+
+    def _update_size(self) -> None:
+        w, h = self.size_pt
+        ok = True
+        if self.fmt != "png":
+            text = self.tr("{0} × {1} pt (vector)").format(round(w), round(h))
+        else:
+            try:
+                size = check_png_size(w, h, self.scale.value())
+                text = self.tr("{0} × {1} px").format(size.width(), size.height())
+            except ValueError:
+                text = self.tr("{0} × {1} px is too large; lower the scale").format(
+                    math.ceil(w * self.scale.value()), math.ceil(h * self.scale.value()))
+                ok = False
+        self.size_label.setText(text)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+
+    def options(self) -> FigureOptions:
+        return FigureOptions(self.scale.value(), self.background.background())
+
+    @classmethod
+    def ask(cls, parent: QWidget, fmt: str, size_pt: tuple[float, float],
+            options: FigureOptions) -> FigureOptions | None:
+        """The options chosen, or None when cancelled (tests replace this)."""
+        dialog = cls(fmt, size_pt, options, parent)
+        try:
+            return dialog.options() if dialog.exec() == QDialog.DialogCode.Accepted else None
+        finally:
+            dialog.deleteLater()
+
+
+# ------------------------------------------------------------------ many files
+class ExportAllDialog(Retranslating, QDialog):
+    """A folder, the image and data formats, and the PNG options for a set of files.
+
+    With ``figure_names`` None only the data formats are offered (Export data).
+    """
+
+    def __init__(self, choice: ExportChoice, figure_names: list[str] | None = None,
+                 parent: QWidget | None = None):
+        super().__init__(parent, objectName="exportAll")
+        self.figure_names = figure_names
+        self.folder = QLineEdit(str(choice.folder), objectName="folder")
+        self.browse = QPushButton(objectName="browse")
+        self.browse.clicked.connect(self._on_browse)
+        folder_row = QHBoxLayout()
+        folder_row.addWidget(self.folder, 1)
+        folder_row.addWidget(self.browse)
+        self.folder_label = QLabel()
+        self.folder_label.setBuddy(self.folder)
+
+        self.image_boxes = {f: QCheckBox(f.upper(), objectName=f"image_{f}") for f in FORMATS}
+        self.scale = _ScaleSpin(choice.scale)
+        self.background = _BackgroundCombo(choice.background)
+        self.figures_group = QGroupBox(objectName="figures")
+        figures = QFormLayout(self.figures_group)
+        boxes = QHBoxLayout()
+        for f, box in self.image_boxes.items():
+            box.setChecked(f in choice.image_formats)
+            boxes.addWidget(box)
+        boxes.addStretch(1)
+        figures.addRow(boxes)
+        self.scale_label, self.background_label = QLabel(), QLabel()
+        self.scale_label.setBuddy(self.scale)
+        self.background_label.setBuddy(self.background)
+        figures.addRow(self.scale_label, self.scale)
+        figures.addRow(self.background_label, self.background)
+        self.figures_group.setVisible(figure_names is not None)
+
+        self.data_boxes = {f: QCheckBox(f.upper(), objectName=f"data_{f}")
+                           for f in DATA_FORMATS}
+        self.data_group = QGroupBox(objectName="data")
+        data = QHBoxLayout(self.data_group)
+        for f, box in self.data_boxes.items():
+            box.setChecked(f in choice.data_formats)
+            data.addWidget(box)
+        data.addStretch(1)
+
+        self.summary = QLabel(objectName="summary")
+        self.summary.setWordWrap(True)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.folder_label)
+        layout.addLayout(folder_row)
+        layout.addWidget(self.figures_group)
+        layout.addWidget(self.data_group)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.buttons)
+        self.folder.textChanged.connect(self._update)
+        for box in (*self.image_boxes.values(), *self.data_boxes.values()):
+            box.toggled.connect(self._update)
+        self.setMinimumWidth(460)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        images = self.figure_names is not None
+        self.setWindowTitle(self.tr("Export all") if images else self.tr("Export data"))
+        self.folder_label.setText(self.tr("&Folder:"))
+        self.browse.setText(self.tr("&Browse…"))
+        self.figures_group.setTitle(self.tr("Figures (every pane and the dashboard)"))
+        self.scale_label.setText(self.tr("PNG &scale:"))
+        self.background_label.setText(self.tr("&Background:"))
+        self.data_group.setTitle(self.tr("Data (the numbers of every matrix)"))
+        self.data_boxes["csv"].setToolTip(self.tr("One CSV per matrix, with token labels"))
+        self.data_boxes["npy"].setToolTip(self.tr("One NumPy .npy per matrix"))
+        self.data_boxes["npz"].setToolTip(self.tr("matrices.npz: every matrix and the tokens"))
+        self.data_boxes["json"].setToolTip(
+            self.tr("matrices.json: every matrix, the tokens and the options"))
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("&Export"))
+        self.background.retranslate()
+        self._update()
+
+    def _on_browse(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose a folder"),
+                                                  self.folder.text())
+        if folder:
+            self.folder.setText(folder)
+
+    def file_count(self) -> int:
+        """How many files the current choice writes."""
+        c = self.choice()
+        per_data = {"csv": len(MATRIX_NAMES), "npy": len(MATRIX_NAMES), "npz": 1, "json": 1}
+        return (len(self.figure_names or ()) * len(c.image_formats)
+                + sum(per_data[f] for f in c.data_formats))
+
+    def _update(self) -> None:
+        count = self.file_count()
+        folder = self.folder.text().strip()
+        if not folder:
+            text = self.tr("Choose a folder.")
+        elif count == 0:
+            text = self.tr("Choose at least one format.")
+        else:
+            text = self.tr("Writes {0} files into the folder, all together or none.").format(
+                count)
+        self.summary.setText(text)
+        self.scale.setEnabled(self.image_boxes["png"].isChecked())
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
+            bool(folder) and count > 0)
+
+    def choice(self) -> ExportChoice:
+        images = tuple(f for f, b in self.image_boxes.items() if b.isChecked()) \
+            if self.figure_names is not None else ()
+        return ExportChoice(Path(self.folder.text().strip()).expanduser(), images,
+                            tuple(f for f, b in self.data_boxes.items() if b.isChecked()),
+                            self.scale.value(), self.background.background())
+
+    @classmethod
+    def ask(cls, parent: QWidget, choice: ExportChoice,
+            figure_names: list[str] | None) -> ExportChoice | None:
+        """The choice made, or None when cancelled (tests replace this)."""
+        dialog = cls(choice, figure_names, parent)
+        try:
+            return dialog.choice() if dialog.exec() == QDialog.DialogCode.Accepted else None
+        finally:
+            dialog.deleteLater()
+
+
+# ------------------------------------------------------------------ the actions
+class ExportActions(FollowsWindowLanguage, QObject):
+    """File → Export… actions and the panes' Export… / Copy image for ``window``."""
+
+    def __init__(self, window: QMainWindow, model: AttentionModel, settings: QSettings,
+                 menu: QMenu, panes: PaneGrid, before: QAction | None = None):
+        super().__init__(window)
+        self.window, self.model, self.settings, self.panes = window, model, settings, panes
+
+        def action(slot, name, key=None):  # texts come from retranslate
+            a = QAction(window, objectName=name)
+            if key is not None:
+                a.setShortcut(QKeySequence(key))
+            a.triggered.connect(slot)
+            menu.insertAction(before, a)
+            return a
+
+        self.dashboard_action = action(self.export_dashboard, "exportDashboard")
+        self.export_all_action = action(self.export_all, "exportAll", "Ctrl+E")
+        self.export_data_action = action(self.export_data, "exportData")
+        menu.insertSeparator(before)
+        for pane in panes.panes.values():
+            pane.exportRequested.connect(self.export_pane)
+            pane.copyRequested.connect(self.copy_pane)
+        self.follow_language_of(window)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        for a, text, tip in (
+                (self.dashboard_action, self.tr("Export figure of the &dashboard…"),
+                 self.tr("All shown panes in one image (PNG, SVG or PDF)")),
+                (self.export_all_action, self.tr("&Export all…"),
+                 self.tr("Every pane, the dashboard and the matrices into a folder (Ctrl+E)")),
+                (self.export_data_action, self.tr("Export &data…"),
+                 self.tr("The matrices as CSV, NPY, NPZ or JSON"))):
+            a.setText(text)
+            a.setToolTip(tip)
+            a.setStatusTip(tip)
+
+
+    # ------------------------------------------------------------ asking, telling
+    def ask(self, question: str) -> bool:
+        """A yes/no question (tests replace this)."""
+        answer = QMessageBox.question(self.window, self.tr("Export"), question)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def show_error(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 10000)
+        QMessageBox.warning(self.window, self.tr("Export"), text)
+
+    def _message(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 10000)
+
+    # ------------------------------------------------------------ settings
+    def _folder(self) -> Path:
+        folder = self.settings.value("export/folder", "")
+        folder = Path(folder) if isinstance(folder, str) and folder else Path.home()
+        return folder if folder.is_dir() else Path.home()
+
+    def _options(self) -> FigureOptions:
+        try:
+            scale = float(self.settings.value("export/scale", DEFAULT_SCALE))
+        except (TypeError, ValueError):
+            scale = DEFAULT_SCALE
+        if not 0.5 <= scale <= MAX_SCALE:
+            scale = DEFAULT_SCALE
+        background = self.settings.value("export/background", "white")
+        return FigureOptions(scale, background if background in _BACKGROUNDS else "white")
+
+    def _formats(self, key: str, known: tuple[str, ...], default: tuple[str, ...]):
+        """Formats saved as "png,svg" ("" for none); ``default`` before the first export."""
+        value = self.settings.value(key)
+        if not isinstance(value, str):
+            return default
+        return tuple(f for f in known if f in value.split(","))
+
+    def _remember(self, folder: Path, options: FigureOptions, fmt: str | None = None) -> None:
+        s = self.settings
+        s.setValue("export/folder", str(folder))
+        s.setValue("export/scale", options.scale)
+        s.setValue("export/background", options.background)
+        if fmt is not None:
+            s.setValue("export/format", fmt)
+
+    # ------------------------------------------------------------ what to draw
+    def _result(self) -> ModelResult | None:
+        """The result of the current state, or None (and a message) if there is none."""
+        if not self.model.wait_until_idle() or self.model.result is None:
+            self.show_error(self.tr("The current session could not be computed, so there "
+                                    "is nothing to export; see the status bar."))
+            return None
+        return self.model.result
+
+    def _relevant_keys(self, result: ModelResult) -> list[str]:
+        return [p.key for p in ALL_PANES if pane_relevant(result.state, p.key)]
+
+    def _dashboard_keys(self, result: ModelResult) -> list[str]:
+        """The panes the window shows, in its order; every pane if none is shown."""
+        relevant = self._relevant_keys(result)
+        shown = [k for k in self.panes.shown() if k != HEADS_KEY and k in relevant]
+        return shown or relevant
+
+    def _dashboard_layout(self, result: ModelResult, specs: dict):
+        keys = self._dashboard_keys(result)
+        h = self.model.current_head
+        return layout_dashboard([specs[k] for k in keys], dashboard_title(result.state, h),
+                                grid_columns(len(keys), self.panes.columns))
+
+    # ------------------------------------------------------------ one figure
+    def export_pane(self, key: str) -> None:
+        """Pane → Export…: the pane's figure for the current head as PNG, SVG or PDF."""
+        result = self._result()
+        if result is None:
+            return
+        try:
+            spec = pane_spec(result, key, self.model.current_head)
+        except ValueError as exc:
+            self.show_error(self.tr("Cannot export this pane: {0}").format(exc))
+            return
+        self._export_figure(layout_figure(spec), spec.name)
+
+    def export_dashboard(self) -> None:
+        """File → Export figure of the dashboard…: every shown pane in one figure."""
+        result = self._result()
+        if result is None:
+            return
+        h = self.model.current_head
+        specs = {k: pane_spec(result, k, h) for k in self._dashboard_keys(result)}
+        self._export_figure(self._dashboard_layout(result, specs), "dashboard")
+
+    def _ask_image_path(self, name: str) -> tuple[Path, str] | None:
+        """A file name and format from the save dialog; None when cancelled."""
+        filters = {"png": self.tr("PNG image (*.png)"),
+                   "svg": self.tr("SVG vector image (*.svg)"),
+                   "pdf": self.tr("PDF document (*.pdf)")}
+        last = self.settings.value("export/format", "png")
+        last = last if last in FORMATS else "png"
+        path, chosen = QFileDialog.getSaveFileName(
+            self.window, self.tr("Export figure"), str(self._folder() / f"{name}.{last}"),
+            ";;".join(filters.values()), filters[last])
+        if not path:
+            return None
+        path = Path(path)
+        fmt = path.suffix.lower().lstrip(".")
+        if fmt not in FORMATS:  # no known extension: the filter's, then ask about overwriting
+            fmt = next((f for f, text in filters.items() if text == chosen), last)
+            path = path.with_name(f"{path.name}.{fmt}")
+            if path.exists() and not self.ask(
+                    self.tr("{0} already exists. Replace it?").format(path.name)):
+                return None
+        return path, fmt
+
+    def _export_figure(self, lay, name: str) -> None:
+        target = self._ask_image_path(name)
+        if target is None:
+            return
+        path, fmt = target
+        options = FigureOptionsDialog.ask(self.window, fmt, (lay.width, lay.height),
+                                          self._options())
+        if options is None:
+            return
+        self._remember(path.parent, options, fmt)
+        try:
+            atomic_write_bytes(path, encode_layout(lay, fmt, options.scale, options.background))
+        except (OSError, ValueError) as exc:
+            self.show_error(self.tr("Could not export {0}: {1}. Nothing was written.")
+                            .format(os.fspath(path), _reason(exc)))
+            return
+        self._message(self.tr("Exported {0}").format(os.fspath(path)))
+
+    def copy_pane(self, key: str) -> None:
+        """Pane → Copy image: the pane's figure on the clipboard, at the remembered scale."""
+        result = self._result()
+        if result is None:
+            return
+        try:
+            spec = pane_spec(result, key, self.model.current_head)
+            image = figure_image(spec, self._options().scale, "white")
+        except ValueError as exc:
+            self.show_error(self.tr("Cannot copy this pane: {0}").format(exc))
+            return
+        QGuiApplication.clipboard().setImage(image)
+        self._message(self.tr("Copied {0} as a {1} × {2} px image").format(
+            spec.title, image.width(), image.height()))
+
+    # ------------------------------------------------------------ sets of files
+    def _choice(self, images: bool) -> ExportChoice:
+        options = self._options()
+        return ExportChoice(self._folder(),
+                            self._formats("export/image_formats", FORMATS, ("png",))
+                            if images else (),
+                            self._formats("export/data_formats", DATA_FORMATS, ("npz",)),
+                            options.scale, options.background)
+
+    def _figure_files(self, result: ModelResult, choice: ExportChoice) -> _Files:
+        """Every relevant pane and the dashboard, per chosen image format (render's names)."""
+        if not choice.image_formats:
+            return []
+        h = self.model.current_head
+        specs = {k: pane_spec(result, k, h) for k in self._relevant_keys(result)}
+        layouts = [(spec.name, layout_figure(spec)) for spec in specs.values()]
+        layouts.append(("dashboard", self._dashboard_layout(result, specs)))
+        if "png" in choice.image_formats:
+            for _, lay in layouts:
+                check_png_size(lay.width, lay.height, choice.scale)
+        return [(choice.folder / f"{name}.{fmt}",
+                 partial(encode_layout, lay, fmt, choice.scale, choice.background))
+                for fmt in choice.image_formats for name, lay in layouts]
+
+    def export_all(self) -> bool:
+        """File → Export all…: panes, dashboard and data into one folder, all or nothing."""
+        result = self._result()
+        if result is None:
+            return False
+        names = [PANE_BY_KEY[k].file for k in self._relevant_keys(result)] + ["dashboard"]
+        choice = ExportAllDialog.ask(self.window, self._choice(True), names)
+        return choice is not None and self._export_set(result, choice)
+
+    def export_data(self) -> bool:
+        """File → Export data…: the current head's matrices as CSV, NPY, NPZ or JSON."""
+        result = self._result()
+        if result is None:
+            return False
+        choice = ExportAllDialog.ask(self.window, self._choice(False), None)
+        return choice is not None and self._export_set(result, choice)
+
+    def _export_set(self, result: ModelResult, choice: ExportChoice) -> bool:
+        self._remember(choice.folder, FigureOptions(choice.scale, choice.background))
+        if choice.image_formats:  # Export data leaves the image choice as it was
+            self.settings.setValue("export/image_formats", ",".join(choice.image_formats))
+        self.settings.setValue("export/data_formats", ",".join(choice.data_formats))
+        if not choice.folder.is_dir():
+            self.show_error(self.tr("{0} is not an existing folder. Nothing was written.")
+                            .format(os.fspath(choice.folder)))
+            return False
+        try:
+            files = self._figure_files(result, choice)
+            if choice.data_formats:
+                files += data_files(result, choice.folder, choice.data_formats,
+                                    self.model.current_head)
+        except ValueError as exc:
+            self.show_error(self.tr("Nothing was exported: {0}").format(exc))
+            return False
+        existing = [p.name for p, _ in files if p.exists()]
+        if existing and not self.ask(
+                self.tr("{0} of these files already exist in {1}: {2}. Replace them?").format(
+                    len(existing), os.fspath(choice.folder),
+                    ", ".join(existing[:6]) + (", …" if len(existing) > 6 else ""))):
+            return False
+        if self._write(files):
+            self._message(self.tr("Exported {0} files to {1}").format(
+                len(files), os.fspath(choice.folder)))
+            return True
+        return False
+
+    def _write(self, files: _Files) -> bool:
+        """Encode and stage ``files`` under a cancellable progress dialog; commit at the end."""
+        progress = QProgressDialog(self.window, objectName="exportProgress")
+        progress.setWindowTitle(self.tr("Export"))
+        progress.setCancelButtonText(self.tr("Cancel"))
+        progress.setWindowModality(Qt.WindowModality.WindowModal)
+        progress.setRange(0, len(files) + 1)
+        progress.setMinimumDuration(0)
+        progress.setAutoReset(False)
+        try:
+            with StagedFiles() as staged:
+                for i, (path, make) in enumerate(files):
+                    progress.setLabelText(self.tr("Writing {0}…").format(path.name))
+                    progress.setValue(i)
+                    if progress.wasCanceled():
+                        self._message(self.tr("Export cancelled; nothing was written"))
+                        return False
+                    staged.add(path, make())
+                progress.setLabelText(self.tr("Moving the files into place…"))
+                progress.setValue(len(files))
+                if progress.wasCanceled():
+                    self._message(self.tr("Export cancelled; nothing was written"))
+                    return False
+                staged.commit()
+        except (OSError, ValueError) as exc:
+            folder = files[0][0].parent if files else ""
+            self.show_error(self.tr("Could not export to {0}: {1}. Nothing was written.")
+                            .format(os.fspath(folder), _reason(exc)))
+            return False
+        finally:
+            progress.close()
+            progress.deleteLater()
+        return True

@@ -1,0 +1,210 @@
+"""The File menu: sessions, recent files, drag-and-drop, imports, asking before losing work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, QSettings
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
+
+from qkv_desktop.io.session import SUFFIX
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.model.document import SessionController
+from qkv_desktop.views.retranslate import FollowsWindowLanguage
+
+__all__ = ["FileActions"]
+
+
+class FileActions(FollowsWindowLanguage, QObject):
+    """Builds the session part of the File menu and performs it for ``window``."""
+
+    def __init__(self, window: QMainWindow, model: AttentionModel, settings: QSettings,
+                 menu: QMenu, data_folder: Path | None = None):
+        super().__init__(window)
+        self.window, self.model = window, model
+        self.session = SessionController(model, settings, data_folder, self)
+        self.session.error.connect(self._on_error)
+        self.session.fileChanged.connect(lambda _p: self._update_title())
+        self.session.recentChanged.connect(self._rebuild_recent)
+        model.undo_stack.cleanChanged.connect(self._on_clean_changed)
+
+        def action(slot, key, name):  # texts come from retranslate
+            a = QAction(window, objectName=name)
+            if key is not None:
+                a.setShortcut(QKeySequence(key))
+            a.triggered.connect(slot)
+            return a
+
+        Key = QKeySequence.StandardKey
+        self.new_action = action(self.on_new, Key.New, "new")
+        self.open_action = action(self.on_open, Key.Open, "open")
+        self.recent_menu = QMenu(window, objectName="recentMenu")
+        self.save_action = action(self.on_save, Key.Save, "save")
+        self.save_as_action = action(self.on_save_as, Key.SaveAs, "saveAs")
+        self.revert_action = action(self.on_revert, None, "revert")
+        self.import_vectors_action = action(self.on_import_vectors, None, "importVectors")
+        self.import_weights_action = action(self.on_import_weights, None, "importWeights")
+        first = menu.actions()[0] if menu.actions() else None
+        for a in (self.new_action, self.open_action):
+            menu.insertAction(first, a)
+        menu.insertMenu(first, self.recent_menu)
+        for a in (self.save_action, self.save_as_action, self.revert_action):
+            menu.insertAction(first, a)
+        menu.insertSeparator(first)
+        menu.insertAction(first, self.import_vectors_action)
+        menu.insertAction(first, self.import_weights_action)
+        menu.insertSeparator(first)
+        self._rebuild_recent()
+        self.retranslate()
+        self.follow_language_of(window)
+        self.open_event_filter = _FileOpenFilter(self)
+
+    def retranslate(self) -> None:
+        """The File menu's texts and the window title in the current language."""
+        for a, text, tip in (
+                (self.new_action, self.tr("&New"),
+                 self.tr("Start a new session from the tutorial example")),
+                (self.open_action, self.tr("&Open…"), self.tr("Open a session file (.qkv.json)")),
+                (self.save_action, self.tr("&Save"), ""),
+                (self.save_as_action, self.tr("Save &As…"), ""),
+                (self.revert_action, self.tr("Re&vert"),
+                 self.tr("Discard changes since the last save")),
+                (self.import_vectors_action, self.tr("Import token vectors…"),
+                 self.tr("Read X from CSV, TSV or .npy")),
+                (self.import_weights_action, self.tr("Import weights…"),
+                 self.tr("Read W_Q, W_K, W_V from .npz or .npy"))):
+            a.setText(text)
+            a.setToolTip(tip)  # empty: Qt shows the text
+            a.setStatusTip(tip)
+        self.recent_menu.setTitle(self.tr("Open &Recent"))
+        self._update_title()
+
+
+    # ------------------------------------------------------------ helpers
+    def ask(self, question: str) -> bool:
+        """A yes/no question (tests replace this)."""
+        answer = QMessageBox.question(self.window, self.tr("QKV Desktop"), question)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def maybe_save(self) -> bool:
+        """Before the session is replaced: save, discard or cancel. True = go on."""
+        if not self.session.modified:
+            return True
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Unsaved changes"),
+                          self.tr("{0} has unsaved changes. Save them first?")
+                          .format(self.session.display_name()),
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self.window)
+        choice = box.exec()
+        if choice == QMessageBox.StandardButton.Save:
+            return self.on_save()
+        return choice == QMessageBox.StandardButton.Discard
+
+    def _on_error(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 10000)
+        QMessageBox.warning(self.window, self.tr("QKV Desktop"), text)
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        # The signal's value, not the stack: it may be in its destructor (app closing).
+        self._update_title(modified=not clean)
+
+    def _update_title(self, modified: bool | None = None) -> None:
+        # The star is in the text: setWindowModified would need a "[*]" placeholder.
+        star = "*" if (self.session.modified if modified is None else modified) else ""
+        self.window.setWindowTitle(self.tr("{0}{1} — QKV Desktop").format(
+            self.session.display_name(), star))
+
+    def _rebuild_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self.session.recent_files()
+        for path in recent:
+            a = self.recent_menu.addAction(Path(path).name)
+            a.setToolTip(path)
+            a.setStatusTip(path)
+            a.triggered.connect(lambda _=False, p=path: self.open_path(p))
+        self.recent_menu.setEnabled(bool(recent))
+
+    def _dir(self) -> str:
+        return str(self.session.settings.value("files/last_dir", str(Path.home())))
+
+    # ------------------------------------------------------------ actions
+    def on_new(self) -> None:
+        if self.maybe_save():
+            self.session.new()
+
+    def open_path(self, path) -> bool:
+        if not self.maybe_save():
+            return False
+        return self.session.open(path)
+
+    def on_open(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, self.tr("Open session"), self._dir(),
+            self.tr("QKV sessions (*{0});;All files (*)").format(SUFFIX))
+        if path:
+            self.open_path(path)
+
+    def on_save(self) -> bool:
+        return self.session.save() if self.session.path else self.on_save_as()
+
+    def on_save_as(self) -> bool:
+        start = str(Path(self._dir()) / (self.session.path.name if self.session.path
+                                         else f"session{SUFFIX}"))
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, self.tr("Save session"), start,
+            self.tr("QKV sessions (*{0})").format(SUFFIX))
+        return bool(path) and self.session.save_as(path)
+
+    def on_revert(self) -> None:
+        if self.session.path and self.session.modified and self.ask(
+                self.tr("Discard all changes since {0} was saved?")
+                .format(self.session.display_name())):
+            self.session.revert()
+
+    def on_import_vectors(self) -> None:
+        from qkv_desktop.io.imports import import_vectors
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, self.tr("Import token vectors"), self._dir(),
+            self.tr("Vectors (*.csv *.tsv *.txt *.npy);;All files (*)"))
+        if not path:
+            return
+        try:
+            tokens, X = import_vectors(path)
+            state = self.model.state
+            tokens = tokens or [f"t{i}" for i in range(X.shape[0])]
+            after = state.reinitialised(X=X, tokens=tuple(tokens)) \
+                if X.shape[1] != state.d_model else state.with_(X=X, tokens=tuple(tokens))
+            self.model.load_state(after, self.tr("Import {0}").format(Path(path).name))
+        except ValueError as exc:
+            self._on_error(str(exc))
+
+    def on_import_weights(self) -> None:
+        from qkv_desktop.io.imports import import_weights
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, self.tr("Import weights"), self._dir(),
+            self.tr("Weights (*.npz *.npy);;All files (*)"))
+        if not path:
+            return
+        s = self.model.state
+        try:
+            w = import_weights(path, s.d_model, s.d_k)
+            heads = tuple(w) if isinstance(w, list) else (w,)
+            self.model.load_state(s.reinitialised(n_heads=len(heads)).with_(heads=heads),
+                                  self.tr("Import {0}").format(Path(path).name))
+        except ValueError as exc:
+            self._on_error(str(exc))
+
+
+class _FileOpenFilter(QObject):
+    """macOS delivers a double-clicked session as a ``QFileOpenEvent``, not an argument."""
+
+    def __init__(self, actions: FileActions):
+        super().__init__(actions)
+        self._actions = actions
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.FileOpen and event.file():
+            self._actions.open_path(event.file())
+            return True
+        return False

@@ -1,0 +1,1 @@
+"""Dialogs: open a model checkpoint."""

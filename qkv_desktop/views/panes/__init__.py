@@ -1,0 +1,1 @@
+"""Heatmap panes: one matrix each, the pane grid, the heads overview."""

@@ -1,0 +1,243 @@
+"""Small multiples: the attention weights of every head side by side.
+
+Seeing all heads at once is what shows that they attend differently; clicking a
+head makes it the one the panes show (``model.set_current_head``). Each thumbnail is
+painted in one ``paintEvent`` from the shared colour map, like the panes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
+from qkv_desktop.presentation.pane_image import block_mean, display_factors
+from qkv_desktop.views.retranslate import Retranslating
+
+__all__ = ["HeadsOverview", "HeadThumbnail", "grid_shape"]
+
+HIGHLIGHT = QColor(255, 140, 0)
+"""The chosen head's frame: the orange of the panes' hover links."""
+
+
+def grid_shape(count: int, width: float, height: float) -> tuple[int, int]:
+    """Rows and columns for ``count`` tiles in a width × height area, tiles as large as possible."""
+    best, best_size = (1, count), -1.0
+    for rows in range(1, count + 1):
+        cols = math.ceil(count / rows)
+        size = min(width / cols, height / rows)
+        if size > best_size:
+            best, best_size = (rows, cols), size
+    return best
+
+
+class HeadThumbnail(Retranslating, QWidget):
+    """One head's weights: a titled heatmap with token labels where they fit."""
+
+    clicked = Signal(int)
+
+    def __init__(self, head: int, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.head = head
+        self.setObjectName(f"headThumb_{head}")
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(60, 60)
+        self.current = False
+        self.data = np.zeros((0, 0))
+        self.rows: list[str] = []
+        self.cols: list[str] = []
+        self._image: QImage | None = None
+        self._white = np.zeros((0, 0), bool)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setToolTip(self.tr("Show head {0} in the panes").format(self.head + 1))
+
+    def title(self) -> str:
+        return self.tr("head {0}").format(self.head + 1)
+
+    def set_data(self, data: np.ndarray, rows: list[str], cols: list[str]) -> None:
+        """Show ``data``; its colours are computed when the thumbnail is next painted."""
+        self.data, self.rows, self.cols = data, rows, cols
+        self._image = None
+        self.update()
+
+    def _render(self) -> None:
+        """The colour image, reduced to block means when larger than the thumbnail."""
+        data = block_mean(self.data, *display_factors(self.data.shape,
+                                                      (self.height(), self.width())))
+        rgba = map_to_rgba(data, lut_for("weights"), levels_for("weights", data))
+        self._white = text_color_for(rgba)  # value text only shows unreduced
+        n, m = data.shape
+        buf = np.ascontiguousarray(rgba, dtype=np.uint8)
+        self._image = QImage(buf.data, m, n, 4 * m, QImage.Format.Format_RGBA8888).copy()
+
+    def set_current(self, current: bool) -> None:
+        if current != self.current:
+            self.current = current
+            self.update()
+
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.clicked.emit(self.head)
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
+    # ---------------------------------------------------------------- paint
+    def paintEvent(self, event) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        r = QRectF(self.rect()).adjusted(3, 3, -3, -3)
+        title_font = QFont(self.font())
+        title_font.setBold(self.current)
+        p.setFont(title_font)
+        fm = QFontMetricsF(title_font)
+        title_h = fm.height() + 4
+        p.setPen(QColor(20, 20, 20))
+        p.drawText(QRectF(r.left(), r.top(), r.width(), title_h), Qt.AlignmentFlag.AlignCenter,
+                   self.title())
+        area = QRectF(r.left(), r.top() + title_h, r.width(), r.height() - title_h)
+        if self.data.size:
+            if self._image is None:
+                self._render()
+            self._paint_matrix(p, area)
+        if self.current:
+            pen = QPen(HIGHLIGHT, 3)
+            p.setPen(pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5))
+        p.end()
+
+    def _paint_matrix(self, p: QPainter, area: QRectF) -> None:
+        n, m = self.data.shape
+        label_font = QFont(self.font())
+        label_font.setPointSizeF(max(6.0, label_font.pointSizeF() * 0.85))
+        fm = QFontMetricsF(label_font)
+        line = fm.height()
+        row_w = min(60.0, max((fm.horizontalAdvance(t) for t in self.rows), default=0) + 4)
+        show_rows = area.height() / n >= line
+        show_cols = show_rows and all(fm.horizontalAdvance(t) + 2 <= (area.width() - row_w) / m
+                                      for t in self.cols)
+        left = row_w if show_rows else 0.0
+        bottom = line + 2 if show_cols else 0.0
+        cells = QRectF(area.left() + left, area.top(), area.width() - left,
+                       area.height() - bottom)
+        if cells.width() < 4 or cells.height() < 4:
+            return
+        p.drawImage(cells, self._image)
+        cw, ch = cells.width() / m, cells.height() / n
+        p.setFont(label_font)
+        p.setPen(QColor(30, 30, 30))
+        if show_rows:
+            for i, text in enumerate(self.rows):
+                rect = QRectF(area.left(), cells.top() + i * ch, row_w - 4, ch)
+                p.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                           fm.elidedText(text, Qt.TextElideMode.ElideRight, row_w - 4))
+        if show_cols:
+            for j, text in enumerate(self.cols):
+                rect = QRectF(cells.left() + j * cw, cells.bottom() + 1, cw, line)
+                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+        if cw >= 30 and ch >= 14:
+            value_font = QFont(self.font())
+            value_font.setPixelSize(int(max(8, min(12, ch * 0.45, cw / 5))))
+            p.setFont(value_font)
+            white, black = QColor(255, 255, 255), QColor(20, 20, 20)
+            for i in range(n):
+                for j in range(m):
+                    v = self.data[i, j]
+                    if not np.isfinite(v):
+                        continue
+                    p.setPen(white if self._white[i, j] else black)
+                    p.drawText(QRectF(cells.left() + j * cw, cells.top() + i * ch, cw, ch),
+                               Qt.AlignmentFlag.AlignCenter, f"{v:.2f}")
+        p.setPen(QPen(QColor(120, 120, 120), 1))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(cells)
+
+
+class HeadsOverview(Retranslating, QWidget):
+    """The weights of all heads as small multiples; clicking one chooses that head."""
+
+    def __init__(self, model: AttentionModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.setObjectName("headsOverview")
+        self.title = QLabel(self)
+        self.title.setObjectName("paneTitle")
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.thumbs: list[HeadThumbnail] = []
+        self._tiles = QWidget(self)
+        self._grid = QGridLayout(self._tiles)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setSpacing(6)
+        self._shape: tuple[int, int] | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(2)
+        layout.addWidget(self.title)
+        layout.addWidget(self._tiles, 1)
+        self.retranslate()
+        model.resultChanged.connect(self._on_result_changed)
+        model.currentHeadChanged.connect(self._on_head_changed)
+        if model.result is not None:
+            self._on_result_changed(model.result)
+
+    def caption(self) -> str:
+        return self.tr("weights of every head")
+
+    def retranslate(self) -> None:
+        self.title.setText(self.tr("weights of every head: click one to show it"))
+
+    def _on_result_changed(self, result) -> None:
+        if result is None:
+            return
+        s = result.state
+        while len(self.thumbs) < s.n_heads:
+            thumb = HeadThumbnail(len(self.thumbs), self._tiles)
+            thumb.clicked.connect(self.model.set_current_head)
+            self.thumbs.append(thumb)
+        while len(self.thumbs) > s.n_heads:
+            self.thumbs.pop().deleteLater()
+        rows, cols = list(s.tokens), list(s.key_tokens)
+        for thumb, r in zip(self.thumbs, result.heads, strict=False):
+            thumb.set_data(r.weights, rows, cols)
+        self._on_head_changed(self.model.current_head)
+        self._shape = None
+        self._arrange()
+
+    def _on_head_changed(self, head: int) -> None:
+        for thumb in self.thumbs:
+            thumb.set_current(thumb.head == head)
+
+    def _arrange(self) -> None:
+        """Place the thumbnails in the grid that makes them largest for the current size."""
+        shape = grid_shape(max(len(self.thumbs), 1), max(self._tiles.width(), 1),
+                           max(self._tiles.height(), 1))
+        if shape == self._shape:
+            return
+        self._shape = shape
+        for thumb in self.thumbs:
+            self._grid.removeWidget(thumb)
+        for r in range(self._grid.rowCount()):
+            self._grid.setRowStretch(r, 0)
+        for c in range(self._grid.columnCount()):
+            self._grid.setColumnStretch(c, 0)
+        cols = shape[1]
+        for k, thumb in enumerate(self.thumbs):
+            r, c = divmod(k, cols)
+            self._grid.addWidget(thumb, r, c)
+            self._grid.setRowStretch(r, 1)
+            self._grid.setColumnStretch(c, 1)
+            thumb.show()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._arrange()

@@ -1,0 +1,135 @@
+"""The grid of heatmap panes, in a user-chosen order with some panes hidden.
+
+Panes that have nothing to show for the current session (``pane_relevant``: the
+key/value sequence outside cross mode, the concatenation with one head, the W_O
+projection without W_O) are left out; with more than one head the small multiples of
+every head's weights fill the rest of the last row.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QGridLayout, QWidget
+
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.pane_info import ALL_PANES, pane_caption, pane_relevant, pane_title
+from qkv_desktop.views.panes.heads_overview import HeadsOverview
+from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
+
+__all__ = ["PaneGrid", "DEFAULT_ORDER", "HEADS_KEY", "grid_columns"]
+
+DEFAULT_ORDER = tuple(p.key for p in ALL_PANES)
+HEADS_KEY = "heads"
+"""The key of the heads overview in ``hidden`` (it is not a ``HeatmapPane``)."""
+
+
+def grid_columns(slots: int, preferred: int) -> int:
+    """``preferred`` columns, or one fewer when that needs no more rows and fills them better.
+
+    Nine panes (cross-attention) then make a full 3 × 3 grid instead of 4 + 4 + 1.
+    """
+    def cost(cols: int) -> tuple[int, int, int]:
+        rows = -(-slots // cols)
+        return rows, rows * cols - slots, -cols
+
+    return min((c for c in (preferred - 1, preferred) if c >= 1), key=cost)
+
+
+class PaneGrid(QWidget):
+    """Lays out the visible panes row by row, about ``columns`` per row."""
+
+    layoutChanged = Signal()
+
+    def __init__(self, model: AttentionModel, columns: int = 4, parent=None):
+        super().__init__(parent)
+        self.columns = columns
+        self.model = model
+        self.panes = {key: HeatmapPane(model, key, self) for key in DEFAULT_ORDER}
+        self.heads_view = HeadsOverview(model, self)
+        self.order: list[str] = list(DEFAULT_ORDER)
+        self.hidden: set[str] = set()
+        self._relevant = self._relevant_keys()
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._grid.setSpacing(4)
+        self._relayout()
+        model.resultChanged.connect(self._on_result_changed)
+
+    def _relevant_keys(self) -> frozenset[str]:
+        result = self.model.result
+        state = result.state if result is not None else self.model.state
+        keys = {k for k in self.panes if pane_relevant(state, k)}
+        if state.n_heads > 1:
+            keys.add(HEADS_KEY)
+        return frozenset(keys)
+
+    def _on_result_changed(self, _result) -> None:
+        relevant = self._relevant_keys()
+        if relevant != self._relevant:
+            self._relevant = relevant
+            self._relayout()
+
+    def caption(self, key: str) -> str:
+        """The name of pane ``key`` (or of the heads overview) for menus, in the current
+        language: its title for the current result, or a short name without one."""
+        if key == HEADS_KEY:
+            return self.heads_view.caption()
+        result = self.model.result
+        if result is not None and pane_relevant(result.state, key):
+            return pane_title(result, key, self.model.current_head)
+        return pane_caption(key)
+
+    def shown(self) -> list[str]:
+        """Keys of the panes on screen, in order (``HEADS_KEY`` last when shown)."""
+        keys = [k for k in self.order if k not in self.hidden and k in self._relevant]
+        if HEADS_KEY in self._relevant and HEADS_KEY not in self.hidden:
+            keys.append(HEADS_KEY)
+        return keys
+
+    def set_arrangement(self, order, hidden) -> None:
+        """Apply a saved order and hidden set; unknown keys are ignored."""
+        order = [k for k in order if k in self.panes]
+        self.order = order + [k for k in DEFAULT_ORDER if k not in order]
+        self.hidden = {k for k in hidden if k in self.panes or k == HEADS_KEY}
+        self._relayout()
+
+    def set_visible(self, key: str, visible: bool) -> None:
+        (self.hidden.discard if visible else self.hidden.add)(key)
+        self._relayout()
+
+    def move(self, key: str, delta: int) -> None:
+        """Move a pane ``delta`` places earlier (<0) or later (>0) in the grid."""
+        i = self.order.index(key)
+        j = min(max(i + delta, 0), len(self.order) - 1)
+        self.order.insert(j, self.order.pop(i))
+        self._relayout()
+
+    def _relayout(self) -> None:
+        for pane in (*self.panes.values(), self.heads_view):
+            self._grid.removeWidget(pane)
+        for r in range(self._grid.rowCount()):
+            self._grid.setRowStretch(r, 0)
+        for c in range(self._grid.columnCount()):
+            self._grid.setColumnStretch(c, 0)
+        shown = self.shown()
+        panes = [k for k in shown if k != HEADS_KEY]
+        # the heads overview wants at least two cells' width
+        columns = grid_columns(len(panes) + 2 * (HEADS_KEY in shown), self.columns)
+        for idx, key in enumerate(panes):
+            r, c = divmod(idx, columns)
+            self._grid.addWidget(self.panes[key], r, c)
+            self._grid.setRowStretch(r, 1)
+            self._grid.setColumnStretch(c, 1)
+            self.panes[key].show()
+        if HEADS_KEY in shown:  # the rest of the last row, or a whole new row
+            r, c = divmod(len(panes), columns)
+            self._grid.addWidget(self.heads_view, r, c, 1, columns - c)
+            self._grid.setRowStretch(r, 1)
+            for col in range(c, columns):
+                self._grid.setColumnStretch(col, 1)
+            self.heads_view.show()
+        else:
+            self.heads_view.hide()
+        for key in self.panes.keys() - set(shown):
+            self.panes[key].hide()
+        self.layoutChanged.emit()

@@ -1,0 +1,1 @@
+"""Teaching docks: explain panel, diagnostics, lesson banners, labs."""

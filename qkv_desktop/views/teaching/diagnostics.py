@@ -1,0 +1,242 @@
+"""Live read-outs of the current head: per-query entropy and max weight, QKᵀ asymmetry.
+
+These are the numbers behind the tutorial's claims: whether attention is focused
+or flat (entropy against log n), and whether separate W_Q and W_K really make
+QKᵀ asymmetric (‖S − Sᵀ‖/‖S‖, 0 for the shared-weight KKᵀ).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QStyledItemDelegate,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from qkv_desktop.core.lessons import UNIFORM_FRACTION
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.views.lazy_refresh import RefreshWhenShown
+from qkv_desktop.views.retranslate import Retranslating
+
+__all__ = ["DiagnosticsPanel", "DiagnosticsTableModel", "AsymmetryBadge", "head_asymmetry",
+           "BAR_ROLE"]
+
+BAR_ROLE = Qt.ItemDataRole.UserRole + 1
+"""Item data role holding a 0…1 fraction drawn as a bar behind the number."""
+
+
+def head_asymmetry(result, head: int) -> float | None:
+    """‖S − Sᵀ‖/‖S‖ of the head's QKᵀ, or None in cross-attention.
+
+    There the rows and columns are different sequences, so Sᵀ means nothing even
+    when the two happen to be equally long.
+    """
+    return result.lessons(head).asymmetry
+
+
+class _BarDelegate(QStyledItemDelegate):
+    """Paints a pale bar, as long as the cell's ``BAR_ROLE`` fraction, under the text."""
+
+    def paint(self, painter, option, index) -> None:
+        frac = index.data(BAR_ROLE)
+        if isinstance(frac, float) and np.isfinite(frac):
+            r = option.rect
+            bar = QRectF(r.left() + 1, r.top() + 3, max(0.0, min(frac, 1.0)) * (r.width() - 2),
+                         r.height() - 6)
+            painter.fillRect(bar, QColor(127, 205, 187, 150))
+        super().paint(painter, option, index)
+
+
+class AsymmetryBadge(Retranslating, QLabel):
+    """A status-bar read-out of the current head's QKᵀ asymmetry, always in view."""
+
+    def __init__(self, model: AttentionModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.setObjectName("asymmetryBadge")
+        self.value: float | None = None
+        model.resultChanged.connect(self.refresh)
+        model.currentHeadChanged.connect(self.refresh)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setToolTip(self.tr(
+            "How asymmetric the scores are: ‖S − Sᵀ‖ / ‖S‖ for S = QKᵀ. It is 0 when "
+            "W_Q = W_K (S = KKᵀ is symmetric: i attends to j exactly as j attends to i) "
+            "and grows with the difference between the two projections."))
+        self.refresh()
+
+    def refresh(self, *_args) -> None:
+        result = self.model.result
+        if result is None:
+            return
+        self.value = head_asymmetry(result, self.model.current_head)
+        if self.value is None:
+            self.setText(self.tr("QKᵀ asymmetry: n/a (cross-attention)"))
+            style = "color: #555555;"
+        elif self.value == 0:
+            self.setText(self.tr("QKᵀ symmetric: ‖S−Sᵀ‖/‖S‖ = 0"))
+            style = "color: #1d5a96; font-weight: bold;"
+        else:
+            self.setText(self.tr("QKᵀ asymmetry ‖S−Sᵀ‖/‖S‖ = {0:.3f}").format(self.value))
+            style = "color: #7a2e00;"
+        style += " padding: 0 6px;"
+        if style != self.styleSheet():  # a new style sheet re-polishes the status bar
+            self.setStyleSheet(style)
+
+
+class DiagnosticsTableModel(QAbstractTableModel):
+    """Per-query rows of a head's ``RowUniformity``, formatted only when the view asks.
+
+    A result replaces the arrays and resets the model: no per-cell items are built, so
+    n = 2048 costs what the visible rows cost.
+    """
+
+    COLUMNS = 5
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._u = None
+        self._tokens: tuple = ()
+        self._keys: tuple = ()
+        self._headers: tuple = ("",) * self.COLUMNS
+        self._tips: tuple = ("",) * self.COLUMNS
+
+    def set_rows(self, u, tokens, keys) -> None:
+        self.beginResetModel()
+        self._u, self._tokens, self._keys = u, tuple(tokens), tuple(keys)
+        self.endResetModel()
+
+    def set_headers(self, headers, tips) -> None:
+        self._headers, self._tips = tuple(headers), tuple(tips)
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.COLUMNS - 1)
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() or self._u is None else len(self._tokens)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else self.COLUMNS
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < self.COLUMNS:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._headers[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tips[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or self._u is None:
+            return None
+        i, c, u = index.row(), index.column(), self._u
+        if role == Qt.ItemDataRole.DisplayRole:
+            if c == 0:
+                return self._tokens[i]
+            if c == 1:
+                return f"{u.entropy[i]:.4f}"
+            if c == 2:
+                return f"{u.fraction[i]:.1%}"
+            if c == 3:
+                return f"{u.max_weight[i]:.4f}"
+            return self._keys[int(u.argmax[i])] if np.isfinite(u.max_weight[i]) else "—"
+        if role == BAR_ROLE and c in (2, 3):
+            return float(u.fraction[i] if c == 2 else u.max_weight[i])
+        if role == Qt.ItemDataRole.TextAlignmentRole and c:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        return None
+
+
+class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
+    """A table of the current head's per-query entropy, H / log n and max weight.
+
+    It reads the result's cached lesson read-outs, and only while on screen: a panel
+    hidden (or behind another dock tab) catches up when it is shown.
+    """
+
+    COLUMNS = DiagnosticsTableModel.COLUMNS
+
+    def __init__(self, model: AttentionModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.setObjectName("diagnosticsPanel")
+        self.asymmetry_label = QLabel(objectName="diagAsymmetry")
+        self.asymmetry_label.setWordWrap(True)
+        self.summary = QLabel(objectName="diagSummary")
+        self.summary.setWordWrap(True)
+        self.rows = DiagnosticsTableModel(self)
+        self.table = QTableView(objectName="diagTable")
+        self.table.setModel(self.rows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.setItemDelegate(_BarDelegate(self.table))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.asymmetry_label)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        self.uniformity = None
+        self._shown = None  # (result, head) on display
+        model.resultChanged.connect(self.refresh)
+        model.currentHeadChanged.connect(self.refresh)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        headers = (self.tr("query"), self.tr("entropy H"), self.tr("H / log n"),
+                   self.tr("max weight"), self.tr("attends most to"))
+        tips = (self.tr("The query token (one row of the weights)."),
+                self.tr("Entropy of the row's weights in nats: 0 = all on one key, "
+                        "log n = spread evenly."),
+                self.tr("Entropy as a fraction of its largest possible value log n "
+                        "(n = keys the query may see): near 1 = nearly uniform."),
+                self.tr("The largest weight of the row: 1/n when uniform, 1 when one-hot."),
+                self.tr("The key with the largest weight."))
+        self.rows.set_headers(headers, tips)
+        self._shown = None
+        self.refresh()
+
+    def refresh(self, *_args) -> None:
+        """Show the current head's read-outs, if the panel is on screen and they changed."""
+        due = self._due()
+        if due is None:
+            return
+        result, head = due
+        lessons = result.lessons(head)
+        self.uniformity = lessons.uniformity
+        self._show_asymmetry(lessons.asymmetry)
+        self._show_summary(lessons, result.state.n_heads > 1, head)
+        self.rows.set_rows(lessons.uniformity, result.state.tokens, result.state.key_tokens)
+
+    def _show_asymmetry(self, value: float | None) -> None:
+        if value is None:
+            text = self.tr("<b>QKᵀ asymmetry</b>: not defined in cross-attention "
+                           "(queries and keys are different sequences).")
+        else:
+            text = self.tr("<b>QKᵀ asymmetry</b> ‖S − Sᵀ‖ / ‖S‖ = <b>{0:.4f}</b>").format(value)
+            text += " — " + (self.tr("symmetric: query i attends to j exactly as j to i.")
+                             if value == 0 else
+                             self.tr("i→j and j→i differ, as separate W_Q and W_K allow."))
+        self.asymmetry_label.setText(text)
+
+    def _show_summary(self, lessons, multi: bool, head: int) -> None:
+        prefix = self.tr("Head {0}: ").format(head + 1) if multi else ""
+        u = lessons.uniformity
+        if np.isnan(u.fraction).any():
+            text = self.tr("Some weights are NaN (the naive softmax overflowed).")
+        elif lessons.nearly_uniform:
+            text = self.tr("Nearly uniform: every row's entropy is above {0:.0%} of log n "
+                           "(max |w − 1/n| = {1:.4f}).").format(UNIFORM_FRACTION,
+                                                               float(u.deviation.max()))
+        else:
+            text = self.tr("Mean H / log n = {0:.1%}; mean max weight = {1:.3f}.").format(
+                float(np.mean(u.fraction)), float(np.mean(u.max_weight)))
+        self.summary.setText(prefix + text)

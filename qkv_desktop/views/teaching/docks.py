@@ -1,0 +1,157 @@
+"""Puts the teaching lab into the main window: docks, banners, the Lab menu.
+
+``install_teaching(window)`` is the one call ``MainWindow.__init__`` makes; it adds
+
+* the explain panel, the diagnostics and the QKᵀ | KKᵀ view as docks under the editor
+  (tabbed, so the eight heatmap panes keep the whole right side),
+* the lesson banners above the panes and the QKᵀ asymmetry in the status bar,
+* a Lab menu: the scaling lab window (Ctrl+L), "× 100 the inputs" and the docks.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QVBoxLayout, QWidget
+
+from qkv_desktop.views.retranslate import FollowsWindowLanguage
+from qkv_desktop.views.teaching.diagnostics import AsymmetryBadge, DiagnosticsPanel
+from qkv_desktop.views.teaching.explain_panel import ExplainPanel
+from qkv_desktop.views.teaching.lesson_banners import LessonBanners
+from qkv_desktop.views.teaching.scaling_lab import ScalingLab
+from qkv_desktop.views.teaching.symmetry_view import SymmetryView
+
+__all__ = ["Teaching", "install_teaching", "EDITOR_HEIGHT"]
+
+EDITOR_HEIGHT = 660
+"""Default height of the editor dock; the teaching docks take the rest of the column."""
+
+
+def _dock(window: QMainWindow, name: str, widget: QWidget) -> QDockWidget:
+    dock = QDockWidget(window, objectName=name)
+    dock.setWidget(widget)
+    dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                     | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                     | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+    return dock
+
+
+def _wrap_central(window: QMainWindow, banners: QWidget) -> None:
+    """Put the banners above the pane grid, in the central area."""
+    panes = window.takeCentralWidget()
+    box = QWidget(objectName="centralBox")
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.setSpacing(2)
+    layout.addWidget(banners)
+    layout.addWidget(panes, 1)
+    window.setCentralWidget(box)
+
+
+class Teaching(FollowsWindowLanguage, QObject):
+    """What the teaching lab added to a main window; retranslates with it.
+
+    Attributes: ``explain``, ``diagnostics``, ``symmetry`` (the dock contents),
+    ``docks`` (by those names), ``banners``, ``badge`` (status-bar asymmetry),
+    ``lab`` (the scaling lab window, built when first shown), ``lab_menu``, ``lab_action``,
+    ``scale_inputs_action``.
+    """
+
+    def __init__(self, window: QMainWindow):
+        super().__init__(window)
+        self.main_window = window
+        model = window.model
+        self.explain = ExplainPanel(model)
+        self.diagnostics = DiagnosticsPanel(model)
+        self.symmetry = SymmetryView(model)
+        self.docks = {"explain": _dock(window, "explainDock", self.explain),
+                      "diagnostics": _dock(window, "diagnosticsDock", self.diagnostics),
+                      "symmetry": _dock(window, "symmetryDock", self.symmetry)}
+        self.banners = LessonBanners(model)
+        _wrap_central(window, self.banners)
+        self.badge = AsymmetryBadge(model)
+        window.statusBar().addPermanentWidget(self.badge)
+        self._lab: ScalingLab | None = None
+        self._build_menu()
+        self.retranslate()
+        self.place_docks()
+        self.follow_language_of(window)
+
+    def _build_menu(self) -> None:
+        window = self.main_window
+        ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
+        self.lab_action = QAction(window, objectName="showScalingLab")
+        self.lab_action.setShortcut(QKeySequence(ctrl | Qt.Key.Key_L))
+        self.lab_action.triggered.connect(self.show_lab)
+        self.scale_inputs_action = QAction(window, objectName="scaleInputs100")
+        self.scale_inputs_action.setShortcut(QKeySequence(ctrl | shift | Qt.Key.Key_X))
+        self.scale_inputs_action.triggered.connect(self.scale_inputs)
+        self.lab_menu = QMenu(window, objectName="labMenu")
+        window.menuBar().insertMenu(window.help_menu.menuAction(), self.lab_menu)
+        self.lab_menu.addAction(self.lab_action)
+        self.lab_menu.addAction(self.scale_inputs_action)
+        self.lab_menu.addSeparator()
+        reset = window.findChild(QAction, "resetLayout")
+        for dock in self.docks.values():
+            self.lab_menu.addAction(dock.toggleViewAction())
+            window.view_menu.insertAction(reset, dock.toggleViewAction())
+        window.view_menu.insertAction(reset, self.lab_action)
+        window.view_menu.insertSeparator(reset)
+        reset.triggered.connect(self.place_docks)
+
+
+    def place_docks(self) -> None:
+        """The default layout: editor on top, the teaching docks tabbed below it."""
+        window = self.main_window
+        editor = window.editor_dock
+        first, *rest = self.docks.values()
+        for dock in self.docks.values():
+            dock.setFloating(False)
+            dock.show()
+        window.splitDockWidget(editor, first, Qt.Orientation.Vertical)
+        for dock in rest:
+            window.tabifyDockWidget(first, dock)
+        first.raise_()
+        window.resizeDocks([editor, first], [EDITOR_HEIGHT, window.height() - EDITOR_HEIGHT],
+                           Qt.Orientation.Vertical)
+
+    @property
+    def lab(self) -> ScalingLab:
+        """The scaling lab window, built on first use (its plots cost half a second)."""
+        if self._lab is None:
+            self._lab = ScalingLab(self.main_window.model, self.main_window)
+        return self._lab
+
+    def show_lab(self) -> None:
+        self.lab.show()
+        self.lab.raise_()
+        self.lab.activateWindow()
+
+    def scale_inputs(self) -> None:
+        """The overflow lesson's "× 100 the inputs", one undoable step."""
+        model = self.main_window.model
+        try:
+            model.scale_inputs(100)
+        except ValueError as exc:
+            model.message.emit(self.tr("Not applied: {0}").format(exc))
+
+    def retranslate(self) -> None:
+        titles = {"explain": self.tr("Explain"), "diagnostics": self.tr("Diagnostics"),
+                  "symmetry": self.tr("QKᵀ | KKᵀ")}
+        for key, dock in self.docks.items():
+            dock.setWindowTitle(titles[key])
+        self.lab_menu.setTitle(self.tr("&Lab"))
+        self.lab_action.setText(self.tr("&Scaling lab…"))
+        self.lab_action.setToolTip(self.tr("Plots of why the scores are divided by √d_k "
+                                           "(Ctrl+L)"))
+        self.scale_inputs_action.setText(self.tr("× 100 the inputs"))
+        self.scale_inputs_action.setToolTip(self.tr(
+            "Multiply every input vector by 100 (undoable): with the naive softmax the "
+            "scores soon overflow exp."))
+        self.scale_inputs_action.setStatusTip(self.scale_inputs_action.toolTip())
+
+
+def install_teaching(window) -> Teaching:
+    """Add the teaching lab to ``window`` (a ``MainWindow`` whose menus are built)."""
+    return Teaching(window)

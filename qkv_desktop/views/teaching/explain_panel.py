@@ -1,0 +1,299 @@
+"""The explain panel: the pinned cell's whole computation, with the session's numbers.
+
+For a pinned cell (i, j) of QKᵀ, the scaled scores or the weights it shows q_i·k_j as
+a sum of products, the division by √d_k and T, the row maximum, exp, the row sum and
+the weight, then output row i as the weighted sum of the V rows. The numbers come
+from ``core.lessons.cell_breakdown`` so they are the panes' own numbers.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+import numpy as np
+from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
+
+from qkv_desktop.core.lessons import CellBreakdown, cell_breakdown, exp_limit
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state import CellRef
+from qkv_desktop.state.linking import NM_MATRICES
+from qkv_desktop.views.retranslate import Retranslating
+
+__all__ = ["ExplainPanel", "format_number", "MAX_TERMS"]
+
+MAX_TERMS = 8
+"""Sums of up to this many terms are written out in full; longer ones are shortened."""
+
+SHOWN_TERMS = 3
+"""How many leading terms a shortened sum shows before "…"."""
+
+MAX_V_COLUMNS = 6
+
+STYLE = """
+<style>
+  h3 { margin: 0 0 4px 0; }
+  p { margin: 2px 0 6px 0; }
+  .step { color: #1d5a96; font-weight: bold; margin-top: 8px; }
+  .math { font-family: 'DejaVu Serif', 'Noto Serif', serif; }
+  .res { color: #b2182b; font-weight: bold; }
+  .note { color: #555555; }
+  .warn { color: #b2182b; }
+  td { padding: 1px 6px; }
+  th { padding: 1px 6px; background: #eef3f8; }
+</style>
+"""
+
+
+def format_number(v: float, digits: int = 4) -> str:
+    """A number for rich text: 4 decimals, or ``m×10<sup>e</sup>`` if tiny or huge.
+
+    Minus signs are typographic (−); infinities are ∞ and −∞, NaN is "NaN".
+    """
+    v = float(v)
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "∞" if v > 0 else "−∞"
+    if v == 0:
+        return "0"
+    if 1e-3 <= abs(v) < 1e5:
+        text = f"{v:.{digits}f}"
+    else:
+        mantissa, exponent = f"{v:.{digits - 1}e}".split("e")
+        text = f"{mantissa}×10<sup>{int(exponent)}</sup>"
+    return text.replace("-", "−")
+
+
+def _paren(v: float) -> str:
+    text = format_number(v)
+    return f"({text})" if v < 0 else text
+
+
+def _vector(values, limit: int = MAX_V_COLUMNS) -> str:
+    vals = [format_number(v) for v in np.asarray(values).tolist()[:limit]]
+    if len(values) > limit:
+        vals.append("…")
+    return "[" + ", ".join(vals) + "]"
+
+
+class ExplainPanel(Retranslating, QWidget):
+    """Rich-text walk-through of the pinned cell, rebuilt on every result."""
+
+    def __init__(self, model: AttentionModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.setObjectName("explainPanel")
+        self.browser = QTextBrowser(objectName="explainText")
+        self.browser.setOpenLinks(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.browser)
+        model.resultChanged.connect(self.refresh)
+        model.selectionChanged.connect(self.refresh)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.browser.setToolTip(self.tr("Click a cell of the weights (or QKᵀ, scaled) pane "
+                                        "to see how it is computed; click it again to unpin."))
+        self.refresh()
+
+    # ------------------------------------------------------------ content
+    def refresh(self, *_args) -> None:
+        self.browser.setHtml(self.html())
+
+    def html(self) -> str:
+        """The panel's current rich text (also what tests read)."""
+        result, ref = self.model.result, self.model.selection
+        if result is None or ref is None or not self._in_range(result, ref):
+            return STYLE + self._hint()
+        if ref.matrix in NM_MATRICES:
+            return STYLE + self._explain_weight(result, ref)
+        if ref.matrix == "output":
+            return STYLE + self._explain_output_cell(result, ref)
+        return STYLE + self._hint(ref)
+
+    @staticmethod
+    def _in_range(result, ref: CellRef) -> bool:
+        """False for a selection the result does not have (yet), e.g. a deleted token."""
+        if ref.head >= len(result.heads):
+            return False
+        shape = result.matrices(ref.head).get(ref.matrix, np.zeros((0, 0))).shape
+        return len(shape) == 2 and 0 <= ref.row < shape[0] and 0 <= ref.col < shape[1]
+
+    def _hint(self, ref: CellRef | None = None) -> str:
+        lead = ""
+        if ref is not None:
+            lead = self.tr("<p>The pinned cell is in {0}; this panel explains the attention "
+                           "cells.</p>").format(html.escape(ref.matrix))
+        title = self.tr("How is a weight computed?")
+        return (f"<h3>{title}</h3>{lead}"
+                + self.tr("<p>Click a cell of the <b>weights</b> pane (or of QKᵀ or the "
+                          "scaled scores) to pin it. This panel then shows, with the real "
+                          "numbers of this session, every step from q·k to the output.</p>"
+                          "<p class='note'>Click the cell again to unpin it. A cell of the "
+                          "output pane shows its weighted sum.</p>"))
+
+    def _names(self, result, i: int, j: int) -> tuple[str, str]:
+        s = result.state
+        return html.escape(s.tokens[i]), html.escape(s.key_tokens[j])
+
+    def _explain_weight(self, result, ref: CellRef) -> str:
+        s = result.state
+        o = s.options
+        r = result.head(ref.head)
+        b = cell_breakdown(r, ref.row, ref.col, o.temperature, o.stable)
+        a, k = self._names(result, b.i, b.j)
+        head = (self.tr(" (head {0})").format(ref.head + 1) if s.n_heads > 1 else "")
+        parts = [f"<h3>w[{a} → {k}]{head}</h3>",
+                 "<p class='note'>"
+                 + self.tr("Query <b>{0}</b> (row {1}) looking at key <b>{2}</b> "
+                           "(column {3}).").format(a, b.i, k, b.j) + "</p>"]
+        parts += self._step_score(b, a, k)
+        parts += self._step_scale(b, a, k, s)
+        parts += self._step_softmax(b, a, k, r.weights.dtype, o.stable)
+        parts += self._step_output(b, result, a)
+        return "".join(parts)
+
+    def _step_score(self, b: CellBreakdown, a: str, k: str) -> list[str]:
+        d_k = b.products.size
+        terms = [f"{_paren(x)}·{_paren(y)}" for x, y in zip(b.q.tolist(), b.k.tolist(), strict=True)]
+        if d_k > MAX_TERMS:
+            terms = terms[:SHOWN_TERMS] + ["…", terms[-1]]
+        step = self.tr("1 · Score: the dot product q·k")
+        return [f"<p class='step'>{step}</p>",
+                f"<p class='math'>QKᵀ[{a}, {k}] = q<sub>{a}</sub> · k<sub>{k}</sub> = "
+                "Σ<sub>c</sub> q<sub>c</sub>k<sub>c</sub><br>= " + " + ".join(terms)
+                + f"<br>= <span class='res'>{format_number(b.score)}</span></p>",
+                "<p class='note'>" + self.tr("{0} products, one per dimension of d_k = {0}.")
+                .format(d_k) + "</p>"]
+
+    def _step_scale(self, b: CellBreakdown, a: str, k: str, state) -> list[str]:
+        o = state.options
+        d_k = b.products.size
+        if o.scale == "sqrt_dk":
+            div = f"√d<sub>k</sub> = √{d_k} = {format_number(b.divisor)}"
+        elif o.scale == "none":
+            div = self.tr("1 (no scaling)")
+        else:
+            div = self.tr("{0} (custom divisor)").format(format_number(b.divisor))
+        step = self.tr("2 · Scale: divide by the divisor and T")
+        out = [f"<p class='step'>{step}</p>",
+               "<p class='math'>" + self.tr("divisor = {0}, temperature T = {1}")
+               .format(div, format_number(b.temperature)) + "</p>"]
+        if b.masked:
+            out.append(f"<p class='math'>s[{a}, {k}] = <span class='res'>−∞</span></p><p>"
+                        + self.tr("Causal mask: key <b>{0}</b> comes after query "
+                                               "<b>{1}</b>, so the query may not see it. The "
+                                               "score is replaced by −∞ before softmax.")
+                       .format(k, a) + "</p>")
+            return out
+        out.append(f"<p class='math'>s[{a}, {k}] = QKᵀ / (divisor · T) = "
+                   f"{format_number(b.score)} / ({format_number(b.divisor)} · "
+                   f"{format_number(b.temperature)}) = "
+                   f"<span class='res'>{format_number(b.scaled)}</span></p>")
+        return out
+
+    def _row_sum_terms(self, exps: np.ndarray, masked: np.ndarray) -> str:
+        terms = [format_number(e) for e, hidden in zip(exps.tolist(), masked, strict=True) if not hidden]
+        if len(terms) > MAX_TERMS:
+            terms = terms[:SHOWN_TERMS] + ["…", terms[-1]]
+        return " + ".join(terms)
+
+    def _step_softmax(self, b: CellBreakdown, a: str, k: str, dtype,
+                      stable: bool) -> list[str]:
+        step = self.tr("3 · Softmax over the row of {0}").format(a)
+        out = [f"<p class='step'>{step}</p>"]
+        masked = np.isneginf(b.scaled_row)
+        if stable:
+            out.append("<p class='math'>" + self.tr(
+                "row maximum m = max<sub>j</sub> s[{0}, j] = {1}").format(
+                a, format_number(b.shift)) + "</p><p class='note'>"
+                + self.tr("Subtracting it makes every exponent ≤ 0, so exp never overflows; "
+                          "the weights do not change.") + "</p>")
+            e_expr = (f"exp(s − m) = exp({format_number(b.scaled)} − "
+                      f"{format_number(b.shift)}) = exp({format_number(b.scaled - b.shift)})")
+            sum_expr = f"Σ<sub>j</sub> exp(s[{a}, j] − m)"
+        else:
+            out.append("<p class='warn'>" + self.tr(
+                "Naive softmax: the row maximum is not subtracted, so exp sees the raw "
+                "scores; above {0} it overflows to ∞.").format(
+                format_number(exp_limit(dtype), 2)) + "</p>")
+            e_expr = f"exp(s) = exp({format_number(b.scaled)})"
+            sum_expr = f"Σ<sub>j</sub> exp(s[{a}, j])"
+        e = float(b.exps[b.j])
+        if b.masked:
+            out.append("<p class='math'>exp(−∞) = <span class='res'>0</span></p>")
+        else:
+            out.append(f"<p class='math'>{e_expr} = <span class='res'>{format_number(e)}"
+                       "</span></p>")
+        out.append(f"<p class='math'>Σ = {sum_expr} = {self._row_sum_terms(b.exps, masked)}"
+                   f" = <span class='res'>{format_number(b.row_sum)}</span></p>")
+        if masked.any():
+            out.append("<p class='note'>" + self.tr("{0} masked key(s) add exp(−∞) = 0 to "
+                                                   "the sum.").format(int(masked.sum()))
+                       + "</p>")
+        out.append(f"<p class='math'>w[{a} → {k}] = {format_number(e)} / "
+                   f"{format_number(b.row_sum)} = <span class='res'>"
+                   f"{format_number(b.weight)}</span></p>")
+        if b.masked:
+            out.append("<p class='note'>" + self.tr("A masked key gets weight exactly 0.")
+                       + "</p>")
+        elif not np.isfinite(b.weight):
+            out.append("<p class='warn'>" + self.tr(
+                "Overflow: exp gave ∞, and ∞ / ∞ is NaN. Turn the naive softmax off: with "
+                "the row maximum subtracted the same scores give finite weights.") + "</p>")
+        return out
+
+    def _contribution_table(self, result, i: int, weights_row, V, highlight: int | None,
+                            column: int | None = None) -> str:
+        keys = result.state.key_tokens
+        m, d_k = V.shape
+        order = list(range(m))
+        if m > MAX_TERMS:  # the keys that contribute most, in their own order
+            order = sorted(np.argsort(-np.nan_to_num(weights_row, nan=-1))[:MAX_TERMS].tolist())
+        key_j = self.tr("key j")
+        if column is None:
+            head = (f"<tr><th>{key_j}</th><th>w<sub>j</sub></th>"
+                    f"<th>v<sub>j</sub></th><th>w<sub>j</sub>·v<sub>j</sub></th></tr>")
+        else:
+            head = (f"<tr><th>{key_j}</th><th>w<sub>j</sub></th>"
+                    f"<th>v<sub>j</sub>[{column}]</th><th>w<sub>j</sub>·v<sub>j</sub>[{column}]"
+                    "</th></tr>")
+        rows = [head]
+        for j in order:
+            style = " style='background:#fff3d6'" if j == highlight else ""
+            w = weights_row[j]
+            if column is None:
+                v, c = _vector(V[j]), _vector(w * V[j])
+            else:
+                v, c = format_number(V[j, column]), format_number(w * V[j, column])
+            rows.append(f"<tr{style}><td>{html.escape(keys[j])}</td><td>{format_number(w)}"
+                        f"</td><td class='math'>{v}</td><td class='math'>{c}</td></tr>")
+        if len(order) < m:
+            rows.append("<tr><td colspan='4' class='note'>"
+                        + self.tr("… and {0} keys with smaller weights").format(m - len(order))
+                        + "</td></tr>")
+        return "<table cellspacing='0' border='0'>" + "".join(rows) + "</table>"
+
+    def _step_output(self, b: CellBreakdown, result, a: str) -> list[str]:
+        step = self.tr("4 · Output: the weighted sum of the V rows")
+        return [f"<p class='step'>{step}</p>",
+                f"<p class='math'>out<sub>{a}</sub> = Σ<sub>j</sub> w[{a} → j] · v<sub>j</sub>"
+                "</p>", self._contribution_table(result, b.i, b.weights_row, b.V, b.j),
+                f"<p class='math'>out<sub>{a}</sub> = <span class='res'>"
+                f"{_vector(b.output_row)}</span></p>",
+                "<p class='note'>" + self.tr("The weights of a row sum to 1, so the output is "
+                                             "an average of the value vectors.") + "</p>"]
+
+    def _explain_output_cell(self, result, ref: CellRef) -> str:
+        r = result.head(ref.head)
+        i, c = ref.row, ref.col
+        a = html.escape(result.state.tokens[i])
+        total = format_number(r.output[i, c])
+        return (f"<h3>out[{a}, {c}]</h3>"
+                f"<p class='math'>out[{a}, {c}] = Σ<sub>j</sub> w[{a} → j] · V[j, {c}]</p>"
+                + self._contribution_table(result, i, r.weights[i], r.V, None, c)
+                + f"<p class='math'>= <span class='res'>{total}</span></p>"
+                + "<p class='note'>" + self.tr("Pin a cell of the weights pane to see how "
+                                               "each weight is computed.") + "</p>")

@@ -1,0 +1,456 @@
+"""The scaling lab: why attention divides the scores by √d_k, as plots the learner drives.
+
+Three views, one per way the tutorial argues the point:
+
+* random q, k of unit variance (``core.lessons.scaling_sweep``): without ÷√d_k the
+  max weight climbs to 1, the entropy and the gradient p(1−p) fall to 0 as d_k grows;
+* the session's own scores (``session_sweep``), live as the user edits;
+* a typed score vector, with the softmax bars of the tutorial's last table
+  (no scaling, d_k = 4, d_k = 64).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from qkv_desktop.core.lessons import DEMO_SCORES, row_stats, scaling_sweep, session_sweep
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state.parsing import ParseError, parse_number
+from qkv_desktop.views.retranslate import Retranslating
+
+__all__ = ["ScalingLab", "SweepPlots", "ScoreBars", "SWEEP_D_KS", "parse_scores",
+           "MAX_SCORES", "MAX_SESSION_CELLS"]
+
+SWEEP_D_KS = tuple(sorted({int(round(2 ** (k / 2))) for k in range(19)}))
+"""d_k from 1 to 512, about evenly spaced on a log axis."""
+
+MAX_SCORES = 32
+"""The longest score vector the bar charts take."""
+
+MAX_SESSION_CELLS = 200_000
+"""Larger score matrices are swept on evenly spaced rows only, to stay interactive."""
+
+SAMPLE_BUDGET = 8192
+"""Random sweep: trials × keys; fewer trials for many keys keeps memory small."""
+
+D_K_TICKS = [[(float(np.log10(d)), str(d)) for d in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)]]
+"""Plain d_k labels at their log-axis positions (pyqtgraph would write 10^k)."""
+
+UNSCALED_PEN = pg.mkPen((214, 96, 77), width=2)
+SCALED_PEN = pg.mkPen((33, 102, 172), width=2)
+REFERENCE_PEN = pg.mkPen((120, 120, 120), width=1, style=Qt.PenStyle.DashLine)
+BAR_BRUSHES = ((214, 96, 77), (65, 182, 196), (34, 94, 168))
+
+
+def parse_scores(text: str) -> np.ndarray:
+    """Comma-separated numbers → array, with ``parse_number``'s strict rules.
+
+    ``ParseError`` names the position and text of the first bad value.
+    """
+    translate = QCoreApplication.translate  # lupdate reads translate("ScoreBars", "…")
+    parts = text.split(",")
+    if len(parts) < 2:
+        raise ParseError(translate("ScoreBars", "type at least two scores separated by "
+                                                "commas, e.g. 2, 1.5, 0.5"))
+    if len(parts) > MAX_SCORES:
+        raise ParseError(translate("ScoreBars", "at most {0} scores, got {1}")
+                         .format(MAX_SCORES, len(parts)))
+    values = []
+    for k, part in enumerate(parts, 1):
+        try:
+            values.append(parse_number(part)[0])
+        except ParseError as exc:
+            raise ParseError(translate("ScoreBars", "score {0}: {1}").format(k, exc)) from None
+    return np.array(values)
+
+
+def _uniform_reference(n: float) -> dict[str, float]:
+    return {"max_weight": 1 / n, "entropy": float(np.log(n)),
+            "mean_gradient": (1 / n) * (1 - 1 / n)}
+
+
+class SweepPlots(QWidget):
+    """Max weight, entropy and mean p(1−p) against d_k (log axis), without and with ÷√d_k."""
+
+    STATS = ("max_weight", "entropy", "mean_gradient")
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.legend = QLabel(objectName="sweepLegend")
+        self.legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        row = QHBoxLayout()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.legend)
+        layout.addLayout(row, 1)
+        self.plots: dict[str, pg.PlotWidget] = {}
+        self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}
+        self.references: dict[str, pg.InfiniteLine] = {}
+        self.markers: dict[str, pg.InfiniteLine] = {}
+        for stat in self.STATS:
+            plot = pg.PlotWidget(background="w")
+            plot.setObjectName(f"sweep_{stat}")
+            item = plot.getPlotItem()
+            item.setMenuEnabled(False)
+            item.setMouseEnabled(x=False, y=False)
+            item.hideButtons()
+            item.showGrid(x=True, y=True, alpha=0.2)
+            item.setLogMode(x=True, y=False)
+            for axis in ("left", "bottom"):
+                item.getAxis(axis).setTextPen(pg.mkPen(30, 30, 30))
+                item.getAxis(axis).setPen(pg.mkPen(90, 90, 90))
+                item.getAxis(axis).enableAutoSIPrefix(False)
+            item.getAxis("bottom").setTicks(D_K_TICKS)
+            reference = pg.InfiniteLine(angle=0, pen=REFERENCE_PEN)
+            item.addItem(reference)
+            self.references[stat] = reference
+            marker = pg.InfiniteLine(angle=90, pen=pg.mkPen((90, 90, 90), width=1),
+                                     label="", labelOpts={"position": 0.06,
+                                                          "color": (60, 60, 60)})
+            marker.hide()
+            item.addItem(marker)
+            self.markers[stat] = marker
+            self.curves[(stat, "unscaled")] = item.plot(
+                pen=UNSCALED_PEN, symbol="o", symbolSize=5, symbolBrush=UNSCALED_PEN.color(),
+                symbolPen=None)
+            self.curves[(stat, "scaled")] = item.plot(
+                pen=SCALED_PEN, symbol="s", symbolSize=5, symbolBrush=SCALED_PEN.color(),
+                symbolPen=None)
+            self.plots[stat] = plot
+            row.addWidget(plot, 1)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        names = {"max_weight": self.tr("max weight"), "entropy": self.tr("entropy (nats)"),
+                 "mean_gradient": self.tr("mean p(1−p)")}
+        titles = {"max_weight": self.tr("Largest weight: → 1 is one-hot"),
+                  "entropy": self.tr("Row entropy: → 0 is one-hot"),
+                  "mean_gradient": self.tr("Softmax gradient p(1−p): → 0 stops learning")}
+        tips = {"max_weight": self.tr("The largest softmax weight, averaged over rows: 1/n "
+                                      "for uniform attention, 1 for one-hot."),
+                "entropy": self.tr("Entropy of each row of weights in nats, averaged: "
+                                   "log n for uniform, 0 for one-hot."),
+                "mean_gradient": self.tr("Mean of p(1−p), the tutorial's 平均梯度: how much "
+                                         "the weights respond to a change in the scores. "
+                                         "Near 0 the gradient vanishes.")}
+        for stat, plot in self.plots.items():
+            item = plot.getPlotItem()
+            item.setTitle(titles[stat], color=(30, 30, 30), size="10pt")
+            item.setLabel("left", names[stat])
+            item.setLabel("bottom", self.tr("d_k (log scale)"))
+            plot.setToolTip(tips[stat])
+        self.legend.setText(
+            f"<span style='color:{UNSCALED_PEN.color().name()}'>━━●━━</span> "
+            + self.tr("without ÷√d_k") + " &nbsp;&nbsp;&nbsp; "
+            f"<span style='color:{SCALED_PEN.color().name()}'>━━■━━</span> "
+            + self.tr("with ÷√d_k") + " &nbsp;&nbsp;&nbsp; "
+            f"<span style='color:{REFERENCE_PEN.color().name()}'>- - - -</span> "
+            + self.tr("uniform attention (1/n, log n)"))
+        self.legend.setToolTip(self.tr("Red: softmax of the raw scores. Blue: of the scores "
+                                       "divided by √d_k. Dashed: the value for uniform "
+                                       "weights over n keys."))
+
+    def set_sweep(self, sweep, reference: dict[str, float], marker: tuple[int, str] | None
+                  = None) -> None:
+        """Plot ``sweep`` (a ``ScalingSweep``); ``marker`` = (d_k, label) draws a line."""
+        x = sweep.d_k.astype(float)
+        for stat in self.STATS:
+            un, sc = sweep.unscaled[stat], sweep.scaled[stat]
+            self.curves[(stat, "unscaled")].setData(x, un)
+            self.curves[(stat, "scaled")].setData(x, sc)
+            self.references[stat].setPos(reference[stat])
+            values = np.concatenate([un, sc, [reference[stat]]])
+            finite = values[np.isfinite(values)]
+            top = float(finite.max()) if finite.size else 1.0
+            item = self.plots[stat].getPlotItem()
+            item.setYRange(0, (1.05 if stat == "max_weight" else top * 1.15) or 1.0,
+                           padding=0)
+            item.setXRange(-0.08, np.log10(x.max()) + 0.12, padding=0)
+            m = self.markers[stat]
+            if marker is None:
+                m.hide()
+            else:
+                m.setPos(np.log10(marker[0]))
+                m.show()
+                m.label.setFormat(marker[1])
+
+
+class ScoreBars(QWidget):
+    """A typed score vector's softmax: no scaling, ÷√d_a, ÷√d_b, as bars and a table."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.edit = QLineEdit(objectName="scoresEdit")
+        self.edit.setText(", ".join(f"{v:g}" for v in DEMO_SCORES))
+        self.error = QLabel(objectName="scoresError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b2182b;")
+        self.error.hide()
+        self.d_a = QSpinBox(objectName="scoresDkA")
+        self.d_b = QSpinBox(objectName="scoresDkB")
+        for spin, value in ((self.d_a, 4), (self.d_b, 64)):
+            spin.setRange(1, 4096)
+            spin.setValue(value)
+            spin.valueChanged.connect(self._replot)
+        self._labels = [QLabel() for _ in range(3)]
+        form = QGridLayout()
+        form.addWidget(self._labels[0], 0, 0)
+        form.addWidget(self.edit, 0, 1, 1, 5)
+        form.addWidget(self._labels[1], 1, 0)
+        form.addWidget(self.d_a, 1, 1)
+        form.addWidget(self._labels[2], 1, 2)
+        form.addWidget(self.d_b, 1, 3)
+        form.setColumnStretch(5, 1)
+        self.plots = [pg.PlotWidget(background="w") for _ in range(3)]
+        plots = QHBoxLayout()
+        for k, plot in enumerate(self.plots):
+            plot.setObjectName(f"bars_{k}")
+            item = plot.getPlotItem()
+            item.setMenuEnabled(False)
+            item.setMouseEnabled(x=False, y=False)
+            item.hideButtons()
+            item.showGrid(y=True, alpha=0.2)
+            for axis in ("left", "bottom"):
+                item.getAxis(axis).setTextPen(pg.mkPen(30, 30, 30))
+                item.getAxis(axis).enableAutoSIPrefix(False)
+            plots.addWidget(plot, 1)
+        self.table = QLabel(objectName="scoresTable")
+        self.table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.table.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addLayout(plots, 1)
+        layout.addWidget(self.table)
+        self.scores = np.array(DEMO_SCORES)
+        self.bars: list[np.ndarray] = []
+        self.edit.textChanged.connect(self._on_text)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        for label, text in zip(self._labels, (self.tr("scores"), self.tr("d_k (middle)"),
+                                              self.tr("d_k (right)")), strict=True):
+            label.setText(text)
+        self.edit.setToolTip(self.tr("Raw scores q·k of one query against its keys, "
+                                     "separated by commas (e.g. 2, 1.5, 0.5, -0.5, -1)."))
+        self.d_a.setToolTip(self.tr("The middle chart divides the scores by √ of this d_k."))
+        self.d_b.setToolTip(self.tr("The right chart divides the scores by √ of this d_k."))
+        for plot in self.plots:
+            plot.setToolTip(self.tr("Softmax weights of the scores: the larger the divisor, "
+                                    "the flatter the distribution."))
+            plot.getPlotItem().setLabel("left", self.tr("weight"))
+            plot.getPlotItem().setLabel("bottom", self.tr("score"))
+        self._on_text(self.edit.text())
+
+    def variants(self) -> list[tuple[str, float]]:
+        """(title, divisor) of the three charts."""
+        a, b = self.d_a.value(), self.d_b.value()
+        return [(self.tr("no scaling (÷ 1)"), 1.0),
+                (self.tr("d_k = {0} (÷ √{0} = {1:.4g})").format(a, np.sqrt(a)), np.sqrt(a)),
+                (self.tr("d_k = {0} (÷ √{0} = {1:.4g})").format(b, np.sqrt(b)), np.sqrt(b))]
+
+    def _on_text(self, text: str) -> None:
+        try:
+            self.scores = parse_scores(text)
+        except ParseError as exc:
+            self.error.setText(self.tr("Not plotted: {0}. The charts keep the last valid "
+                                       "scores.").format(exc))
+            self.error.show()
+            return
+        self.error.hide()
+        self._replot()
+
+    def _replot(self, *_args) -> None:
+        scores = self.scores
+        n = scores.size
+        variants = self.variants()
+        stats = [row_stats(scores, div) for _title, div in variants]
+        self.bars = [s.weights for s in stats]
+        top = max(float(w.max()) for w in self.bars)
+        ticks = [[(k, f"{v:g}") for k, v in enumerate(scores)]]
+        for k, (plot, (title, _div), w) in enumerate(zip(self.plots, variants, self.bars, strict=True)):
+            item = plot.getPlotItem()
+            item.clear()
+            item.setTitle(title, color=(30, 30, 30), size="10pt")
+            item.addItem(pg.BarGraphItem(x=np.arange(n), height=w, width=0.65,
+                                         brush=pg.mkBrush(*BAR_BRUSHES[k]),
+                                         pen=pg.mkPen(60, 60, 60)))
+            if n <= 12:
+                for x, v in enumerate(w):
+                    label = pg.TextItem(f"{v:.4f}", color=(20, 20, 20), anchor=(0.5, 1.0))
+                    label.setPos(x, v)
+                    item.addItem(label)
+            item.getAxis("bottom").setTicks(ticks)
+            item.setYRange(0, top * 1.15, padding=0)
+            item.setXRange(-0.6, n - 0.4, padding=0)
+        self.table.setText(self._table_html(scores, variants, stats))
+
+    def _table_html(self, scores, variants, stats) -> str:
+        head = "".join(f"<th>{v:g}</th>" for v in scores)
+        names = (self.tr("scores"), self.tr("max"), self.tr("entropy"))
+        rows = [f"<tr><th align='left'>{names[0]}</th>{head}"
+                f"<th>{names[1]}</th><th>{names[2]}</th></tr>"]
+        for (title, _div), s in zip(variants, stats, strict=True):
+            cells = "".join(f"<td>{v:.4f}</td>" for v in s.weights)
+            rows.append(f"<tr><td align='left'>{title}</td>{cells}<td><b>"
+                        f"{float(s.max_weight):.4f}</b></td><td>{float(s.entropy):.4f}</td></tr>")
+        return ("<table cellspacing='0' cellpadding='3' style='font-family: monospace;'>"
+                + "".join(rows) + "</table>")
+
+
+class ScalingLab(Retranslating, QWidget):
+    """A window of the three scaling experiments; the session view follows the model."""
+
+    def __init__(self, model: AttentionModel, parent: QWidget | None = None):
+        super().__init__(parent, Qt.WindowType.Window)
+        self.model = model
+        self.setObjectName("scalingLab")
+        self.resize(1200, 720)
+        self.intro = QLabel(objectName="labIntro")
+        self.intro.setWordWrap(True)
+        self.tabs = QTabWidget(objectName="labTabs")
+
+        self.seed = QSpinBox(objectName="labSeed")
+        self.seed.setRange(0, 2**31 - 1)
+        self.n_keys = QSpinBox(objectName="labKeys")
+        self.n_keys.setRange(2, 256)
+        self.n_keys.setValue(8)
+        self.trials_label = QLabel(objectName="labTrials")
+        self.seed.valueChanged.connect(self.refresh_random)
+        self.n_keys.valueChanged.connect(self.refresh_random)
+        self._random_labels = [QLabel(), QLabel()]
+        controls = QFormLayout()
+        controls.addRow(self._random_labels[0], self.seed)
+        controls.addRow(self._random_labels[1], self.n_keys)
+        top = QHBoxLayout()
+        top.addLayout(controls)
+        top.addWidget(self.trials_label, 1)
+        self.random_plots = SweepPlots()
+        random_tab = QWidget()
+        v = QVBoxLayout(random_tab)
+        v.addLayout(top)
+        v.addWidget(self.random_plots, 1)
+
+        self.session_info = QLabel(objectName="labSessionInfo")
+        self.session_info.setWordWrap(True)
+        self.session_plots = SweepPlots()
+        session_tab = QWidget()
+        v = QVBoxLayout(session_tab)
+        v.addWidget(self.session_info)
+        v.addWidget(self.session_plots, 1)
+
+        self.score_bars = ScoreBars()
+        self.tabs.addTab(random_tab, "")
+        self.tabs.addTab(session_tab, "")
+        self.tabs.addTab(self.score_bars, "")
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.intro)
+        layout.addWidget(self.tabs, 1)
+
+        self.random_sweep = None
+        self.session_sweep = None
+        self._session_dirty = True
+        self.tabs.currentChanged.connect(self._refresh_session_if_shown)
+        model.resultChanged.connect(self._on_result)
+        model.currentHeadChanged.connect(self._on_result)
+        self.retranslate()
+        self.refresh_random()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Scaling lab — QKV Desktop"))
+        self.intro.setText(self.tr(
+            "<b>Why divide by √d_k?</b> If the components of q and k are independent with "
+            "mean 0 and variance 1, q·k is a sum of d_k products, so its variance is d_k. "
+            "Unscaled, the scores grow with d_k and softmax turns one-hot: the largest "
+            "weight → 1, the entropy → 0 and the gradient p(1−p) → 0 (the model stops "
+            "learning). Dividing by √d_k brings the variance back to 1 at every d_k."))
+        for k, text in enumerate((self.tr("Random q, k"), self.tr("This session"),
+                                  self.tr("Scores"))):
+            self.tabs.setTabText(k, text)
+        self.tabs.setTabToolTip(0, self.tr("Seeded random unit-variance queries and keys of "
+                                           "each dimension d_k."))
+        self.tabs.setTabToolTip(1, self.tr("The current head's own QKᵀ divided by √d for "
+                                           "each d: what would scaling do to these scores?"))
+        self.tabs.setTabToolTip(2, self.tr("Type scores and compare their softmax with and "
+                                           "without scaling (the tutorial's table)."))
+        self._random_labels[0].setText(self.tr("seed"))
+        self._random_labels[1].setText(self.tr("keys per query"))
+        self.seed.setToolTip(self.tr("Seed of the random queries and keys."))
+        self.n_keys.setToolTip(self.tr("How many keys each random query scores (n)."))
+        self.random_plots.retranslate()
+        self.session_plots.retranslate()
+        self.score_bars.retranslate()
+        self._show_trials()
+        self._session_dirty = True
+        self._refresh_session_if_shown()
+
+    # -------------------------------------------------------------- random
+    def _trials(self) -> int:
+        return max(8, min(256, SAMPLE_BUDGET // self.n_keys.value()))
+
+    def _show_trials(self) -> None:
+        self.trials_label.setText(self.tr(
+            "Each point averages {0} random queries, each scoring {1} random keys "
+            "(components ~ N(0, 1)).").format(self._trials(), self.n_keys.value()))
+
+    def refresh_random(self, *_args) -> None:
+        n = self.n_keys.value()
+        self.random_sweep = scaling_sweep(SWEEP_D_KS, n_keys=n, trials=self._trials(),
+                                          seed=self.seed.value())
+        self.random_plots.set_sweep(self.random_sweep, _uniform_reference(n))
+        self._show_trials()
+
+    # ------------------------------------------------------------- session
+    def _on_result(self, *_args) -> None:
+        self._session_dirty = True
+        self._refresh_session_if_shown()
+
+    def _refresh_session_if_shown(self, *_args) -> None:
+        if self._session_dirty and self.isVisible() and self.tabs.currentIndex() == 1:
+            self.refresh_session()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._refresh_session_if_shown()
+
+    def refresh_session(self) -> None:
+        """Sweep the current head's QKᵀ (sampled rows if it is very large)."""
+        result = self.model.result
+        if result is None:
+            return
+        self._session_dirty = False
+        head = self.model.current_head
+        scores = result.head(head).scores
+        n, m = scores.shape
+        rows = n
+        if n * m > MAX_SESSION_CELLS:
+            rows = max(1, MAX_SESSION_CELLS // m)
+            scores = scores[np.linspace(0, n - 1, rows).astype(int)]
+        if not np.isfinite(scores).all():
+            self.session_info.setText(self.tr("The scores of this session are not all finite; "
+                                              "there is nothing to sweep."))
+            return
+        self.session_sweep = session_sweep(scores, SWEEP_D_KS)
+        d_k = result.state.d_k
+        self.session_plots.set_sweep(self.session_sweep, _uniform_reference(m),
+                                     (d_k, self.tr("this d_k = {0}").format(d_k)))
+        sampled = (self.tr(" Sampled {0} of {1} query rows.").format(rows, n)
+                   if rows < n else "")
+        self.session_info.setText(self.tr(
+            "QKᵀ of head {0} ({1}×{2}), before the mask and the temperature. The red curve "
+            "is the softmax of these scores as they are; the blue one divides them by √d "
+            "for each d on the axis. The line marks this session's d_k.").format(
+            head + 1, n, m) + sampled)
