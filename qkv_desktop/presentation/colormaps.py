@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DIVERGING", "SEQUENTIAL", "lut_for", "levels_for", "max_abs_finite",
-           "map_to_rgba", "text_color_for", "SEQUENTIAL_MATRICES"]
+__all__ = ["DIVERGING", "SEQUENTIAL", "lut_for", "levels_for", "symmetric_levels",
+           "max_abs_finite", "clip_to_levels", "map_to_rgba", "text_color_for",
+           "SEQUENTIAL_MATRICES", "MAX_LEVEL"]
 
 SEQUENTIAL_MATRICES = frozenset({"weights"})
 """Matrices whose values are probabilities, drawn on a fixed [0, 1] scale."""
@@ -39,13 +40,43 @@ def lut_for(name: str) -> np.ndarray:
     return SEQUENTIAL if name in SEQUENTIAL_MATRICES else DIVERGING
 
 
+MAX_LEVEL = float(np.finfo(np.float64).max) / 2
+"""The colour scale stops at ±8.99e307 (half the largest double).
+
+Symmetric levels ±m span 2m, which overflows to infinity for m ≥ 8.99e307 (one
+cell of 9e307, or scores of 1.4e308), and pyqtgraph crashes painting an axis of
+infinite span. Such values are clamped: they take the scale's end colour, and the
+colour bar says ±8.99e307; hover and the tables still show the exact value.
+"""
+
+
 def levels_for(name: str, data: np.ndarray) -> tuple[float, float]:
-    """Colour levels: [0, 1] for weights, else symmetric ±max|finite value|."""
+    """Colour levels: [0, 1] for weights, else symmetric ±max|finite value|, clamped."""
     if name in SEQUENTIAL_MATRICES:
         return 0.0, 1.0
-    m = max_abs_finite(data)
-    m = m if m > 0 else 1.0
+    return symmetric_levels(max_abs_finite(data))
+
+
+def symmetric_levels(top: float) -> tuple[float, float]:
+    """(−top, top) with ``top`` clamped to ``MAX_LEVEL`` (so hi − lo is finite); ±1 for 0."""
+    m = min(float(top), MAX_LEVEL) if top > 0 else 1.0
     return -m, m
+
+
+def clip_to_levels(data: np.ndarray, levels: tuple[float, float]) -> np.ndarray:
+    """``data`` clipped into ``levels`` (NaN stays NaN), for an image item to colour.
+
+    pyqtgraph subtracts the lower level from every cell; a cell of 1.7e308 minus a
+    level of −8.99e307 overflows and NumPy warns. Clipped cells get the same end
+    colour they would have had. ``data`` itself is returned when nothing is outside.
+    """
+    lo, hi = levels
+    data = np.asarray(data)
+    with np.errstate(invalid="ignore"):
+        outside = (data < lo) | (data > hi)
+    if not outside.any():
+        return data
+    return np.clip(data, lo, hi)
 
 
 def max_abs_finite(data: np.ndarray) -> float:
@@ -69,7 +100,8 @@ def map_to_rgba(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float]) 
     data = np.asarray(data, dtype=np.float64)
     lo, hi = levels
     with np.errstate(invalid="ignore"):
-        t = (data - lo) / (hi - lo) if hi > lo else np.zeros_like(data)
+        t = (clip_to_levels(data, levels) - lo) / (hi - lo) if hi > lo \
+            else np.zeros_like(data)
     idx = np.clip(np.nan_to_num(t, nan=0.5, posinf=1.0, neginf=0.0) * (len(lut) - 1),
                   0, len(lut) - 1)
     rgba = lut[np.round(idx).astype(np.intp)]

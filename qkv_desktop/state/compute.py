@@ -11,7 +11,11 @@ from qkv_desktop.core import AttentionResult, MultiHeadResult, multi_head_attent
 from qkv_desktop.state.readouts import HeadLessons, KKComparison, head_lessons, kk_comparison
 from qkv_desktop.state.session_state import SessionState
 
-__all__ = ["ModelResult", "compute"]
+__all__ = ["ModelResult", "compute", "check_dtype_range"]
+
+_QUIET = {"over": "ignore", "invalid": "ignore", "divide": "ignore", "under": "ignore"}
+"""Overflow to inf and the NaN that follows are results the panes show (magenta, the
+overflow lesson), not faults: NumPy must not print warnings about them on stderr."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,7 +54,8 @@ class ModelResult:
     def _cached(self, key: tuple, make):
         with self._lock:  # the worker thread and the GUI thread may both ask
             if key not in self._cache:
-                self._cache[key] = make()
+                with np.errstate(**_QUIET):
+                    self._cache[key] = make()
             return self._cache[key]
 
     def lessons(self, h: int = 0) -> HeadLessons:
@@ -69,21 +74,34 @@ class ModelResult:
 def compute(state: SessionState) -> ModelResult:
     """Run the core on ``state`` (all heads); raises ``ValueError`` on bad input."""
     o = state.options
+    check_dtype_range(state)
     dtype = np.float32 if o.dtype == "float32" else np.float64
     heads = [w.tied() if o.share_qk else w for w in state.heads]
-    X = _cast(state.X, dtype, "X")
+    X = state.X.astype(dtype, copy=False)
     X_kv = None
     if state.mode == "cross":
-        X_kv = _cast(state.X_kv, dtype, "X_kv")
-    multi = multi_head_attention(
-        X, heads, W_O=state.W_O, X_kv=X_kv, scale=o.scale, temperature=o.temperature,
-        causal=o.causal and state.mode == "self", stable=o.stable)
+        X_kv = state.X_kv.astype(dtype, copy=False)
+    with np.errstate(**_QUIET):
+        multi = multi_head_attention(
+            X, heads, W_O=state.W_O, X_kv=X_kv, scale=o.scale, temperature=o.temperature,
+            causal=o.causal and state.mode == "self", stable=o.stable)
     return ModelResult(state, multi)
 
 
-def _cast(a: np.ndarray, dtype, name: str) -> np.ndarray:
-    """``a`` in ``dtype``; values beyond float32's range are refused, not turned into inf."""
-    if dtype is np.float32 and a.size and np.abs(a).max() > np.finfo(np.float32).max:
-        raise ValueError(f"{name} has values beyond ±3.4e38, too large for float32; "
-                         f"switch float32 off to compute in float64")
-    return a.astype(dtype, copy=False)
+def check_dtype_range(state: SessionState) -> None:
+    """``ValueError`` if a float32 session holds a value beyond float32's range.
+
+    Casting would turn it into inf silently; instead the state is refused, by compute
+    and, before anything is shown, by ``load_session``.
+    """
+    if state.options.dtype != "float32":
+        return
+    top = float(np.finfo(np.float32).max)
+    arrays = [("X", state.X), ("X_kv", state.X_kv if state.mode == "cross" else None),
+              ("W_O", state.W_O)]
+    arrays += [(f"{name} of head {h + 1}", getattr(w, name)) for h, w in enumerate(state.heads)
+               for name in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")]
+    for name, a in arrays:
+        if a is not None and a.size and np.abs(a).max() > top:
+            raise ValueError(f"{name} has values beyond ±3.4e38, too large for float32; "
+                             f"switch float32 off to compute in float64")

@@ -25,7 +25,13 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QLabel, QMenu, QVBoxLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
+from qkv_desktop.presentation.colormaps import (
+    clip_to_levels,
+    levels_for,
+    lut_for,
+    map_to_rgba,
+    text_color_for,
+)
 from qkv_desktop.presentation.pane_image import (
     MASKED_RGBA,
     OVERFLOW_RGBA,
@@ -356,7 +362,7 @@ class HeatmapPane(Retranslating, QWidget):
         mask = nonfinite_rgba(shown)
         if mask is not None:
             shown = np.where(np.isfinite(shown), shown, np.nan)
-        self.image.setImage(shown, autoLevels=False, levels=levels)
+        self.image.setImage(clip_to_levels(shown, levels), autoLevels=False, levels=levels)
         rect = QRectF(0, 0, data.shape[1], data.shape[0])
         self.image.setRect(rect)
         self.mask.setVisible(mask is not None)

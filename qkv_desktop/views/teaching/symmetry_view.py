@@ -13,7 +13,14 @@ from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.colormaps import lut_for, map_to_rgba, max_abs_finite, text_color_for
+from qkv_desktop.presentation.colormaps import (
+    clip_to_levels,
+    lut_for,
+    map_to_rgba,
+    max_abs_finite,
+    symmetric_levels,
+    text_color_for,
+)
 from qkv_desktop.presentation.pane_image import block_mean, display_factors
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
@@ -68,7 +75,8 @@ class _MiniHeatmap(pg.PlotWidget):
         lut = lut_for("scores")
         vb = self.getPlotItem().getViewBox()
         shown = block_mean(data, *display_factors(data.shape, (vb.height(), vb.width())))
-        self.image.setImage(shown, autoLevels=False, levels=levels, lut=lut)
+        self.image.setImage(clip_to_levels(shown, levels), autoLevels=False, levels=levels,
+                            lut=lut)
         self.image.setRect(QRectF(0, 0, data.shape[1], data.shape[0]))
         item = self.getPlotItem()
         item.getAxis("left").setTicks(_ticks(rows))
@@ -153,7 +161,7 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         r, comparison = result.head(head), result.kk(head)
         qk, kk = r.scores, comparison.kk
         top = max(max_abs_finite(qk), max_abs_finite(kk))
-        levels = (-top, top) if top > 0 else (-1.0, 1.0)
+        levels = symmetric_levels(top)
         s = result.state
         queries, keys = list(s.tokens), list(s.key_tokens)
         self.qk.set_matrix(qk, levels, queries, keys)
