@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
 from qkv_desktop.core.validation import check_finite
 
-__all__ = ["Weights", "init_weights", "init_head_weights"]
+__all__ = ["Weights", "WEIGHT_NAMES", "init_weights", "init_head_weights"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -28,7 +28,8 @@ class Weights:
 
     def __post_init__(self) -> None:
         mats = {}
-        for name in ("W_Q", "W_K", "W_V"):
+        projections, biases = WEIGHT_NAMES[:3], WEIGHT_NAMES[3:]
+        for name in projections:
             m = np.asarray(getattr(self, name))
             if m.dtype.kind not in "fiu" or m.ndim != 2:
                 raise ValueError(f"{name} must be a 2-D numeric matrix, got shape {m.shape}")
@@ -37,7 +38,7 @@ class Weights:
             check_finite(m, name)
             mats[name] = m
         shape = mats["W_Q"].shape
-        for name in ("W_K", "W_V"):
+        for name in projections[1:]:
             if mats[name].shape != shape:
                 raise ValueError(
                     f"{name} has shape {mats[name].shape}, but W_Q has {shape}; "
@@ -45,7 +46,7 @@ class Weights:
                 )
         if shape[1] < 1:
             raise ValueError("d_k must be at least 1")
-        for name in ("b_Q", "b_K", "b_V"):
+        for name in biases:
             b = getattr(self, name)
             if b is None:
                 continue
@@ -69,15 +70,21 @@ class Weights:
 
     def astype(self, dtype) -> Weights:
         """The same weights in another float dtype (``self`` when it already matches)."""
-        names = ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")
-        if all(getattr(self, n) is None or getattr(self, n).dtype == dtype for n in names):
+        if all(getattr(self, n) is None or getattr(self, n).dtype == dtype for n in WEIGHT_NAMES):
             return self  # already checked on construction: no second validation
         conv = lambda a: None if a is None else a.astype(dtype, copy=False)  # noqa: E731
-        return Weights(*(conv(getattr(self, n)) for n in names))
+        return Weights(*(conv(getattr(self, n)) for n in WEIGHT_NAMES))
 
     def tied(self) -> Weights:
         """W_Q (and b_Q) replaced by W_K, so Q = K and QKᵀ becomes demo 2's symmetric KKᵀ."""
         return Weights(self.W_K, self.W_K, self.W_V, self.b_K, self.b_K, self.b_V)
+
+
+WEIGHT_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Weights))
+"""``("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")``: a head's arrays, in field order.
+
+Sessions, imports and the matrix catalogue (``qkv_desktop.state.catalogue``) read the
+names from here, so they follow the dataclass."""
 
 
 def init_head_weights(rng: np.random.RandomState, d_model: int, d_k: int,

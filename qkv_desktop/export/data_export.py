@@ -44,15 +44,17 @@ import numpy as np
 
 from qkv_desktop.io.files import atomic_write_bytes
 from qkv_desktop.io.staged_files import StagedFiles
+from qkv_desktop.state.catalogue import HEAD_EXPORT, MATRIX, TOKEN_KINDS, axis_labels
 from qkv_desktop.state.compute import ModelResult
+from qkv_desktop.state.session_state import options_to_json
 
 __all__ = ["MATRIX_NAMES", "NPZ_KEYS", "DATA_FORMATS", "NONFINITE_NOTE", "LabelledMatrix",
            "labelled_matrices", "csv_bytes", "npy_bytes", "npz_bytes", "json_bytes",
            "write_csv", "write_npy", "write_npz", "write_json", "check_data_formats",
            "data_files", "export_data"]
 
-MATRIX_NAMES = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "weights",
-                "output")
+MATRIX_NAMES = HEAD_EXPORT
+"""The matrices of one head's data export, in order (the catalogue's ``head_export``)."""
 NPZ_KEYS = ("tokens",) + MATRIX_NAMES
 """The keys of ``matrices.npz``, in order."""
 
@@ -73,25 +75,17 @@ class LabelledMatrix:
     corner: str
 
 
-def _dims(count: int) -> list[str]:
-    return [f"d{i}" for i in range(count)]
-
-
 def labelled_matrices(result: ModelResult, h: int = 0) -> dict[str, LabelledMatrix]:
     """Every matrix of head ``h`` (keyed as in ``MATRIX_NAMES``) with its labels."""
     state = result.state
     mats = result.matrices(h)
-    queries, keys = list(state.tokens), list(state.key_tokens)
+    dim = "d{}".format
     out = {}
     for name in MATRIX_NAMES:
-        data = mats[name]
-        n, m = data.shape
-        if name.startswith("W_"):
-            rows, corner = _dims(n), "dim"
-        else:
-            rows, corner = (keys if name in ("K", "V") else queries), "token"
-        cols = keys if name in ("scores", "scaled", "weights") else _dims(m)
-        out[name] = LabelledMatrix(name, data, rows, cols, corner)
+        spec = MATRIX[name]
+        corner = "token" if spec.rows in TOKEN_KINDS else "dim"
+        out[name] = LabelledMatrix(name, mats[name], axis_labels(state, spec.rows, dim),
+                                   axis_labels(state, spec.cols, dim), corner)
     return out
 
 
@@ -157,12 +151,8 @@ def json_bytes(result: ModelResult, h: int = 0) -> bytes:
         "n_heads": state.n_heads,
         "dtype": o.dtype,
         "options": {
-            "scale": o.scale if isinstance(o.scale, str) else float(o.scale),
+            **{k: v for k, v in options_to_json(o).items() if k != "dtype"},
             "divisor": float(result.head(h).divisor),
-            "temperature": float(o.temperature),
-            "causal": bool(o.causal),
-            "stable": bool(o.stable),
-            "share_qk": bool(o.share_qk),
             "mode": state.mode,
         },
         "nonfinite": NONFINITE_NOTE,

@@ -44,7 +44,8 @@ def pane_spec(result: ModelResult, key: str, h: int = 0,
     data = pane_matrix(result, key, h)
     rows, cols = pane_labels(result, key)
     dimension = translate("Figures", "dimension")
-    captions = {"queries": translate("Figures", "query"), "keys": translate("Figures", "key"),
+    key_caption = translate("Figures", "key")
+    captions = {"queries": translate("Figures", "query"), "keys": key_caption, "kv": key_caption,
                 "dims": dimension, "d_k": dimension, "heads": dimension}
     row_axis = translate("Figures", "token") if key == "X" and state.mode == "self" \
         else captions[pane.rows]

@@ -23,6 +23,7 @@ from numpy.lib import format as npy_format
 
 from qkv_desktop.core import Weights
 from qkv_desktop.io.files import FileFormatError, decode_text, read_limited
+from qkv_desktop.state.catalogue import PROJECTION_NAMES, WEIGHT_NAMES
 from qkv_desktop.state.session_state import MAX_TOKENS, check_size
 
 __all__ = ["ImportFileError", "import_vectors", "import_weights", "VECTOR_SUFFIXES",
@@ -30,7 +31,6 @@ __all__ = ["ImportFileError", "import_vectors", "import_weights", "VECTOR_SUFFIX
 
 VECTOR_SUFFIXES = (".csv", ".tsv", ".tab", ".txt", ".npy")
 WEIGHT_SUFFIXES = (".npy", ".npz")
-_WEIGHT_KEYS = ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 _TOKEN_HEADERS = ("", "token", "tokens", "word", "words")
 
@@ -230,16 +230,16 @@ def _npz_weights(data: bytes, name: str, d_model: int, d_k: int):
     keys = {}
     for member in members:
         key = member[:-4] if member.endswith(".npy") else member
-        if key not in _WEIGHT_KEYS:
+        if key not in WEIGHT_NAMES:
             raise ImportFileError(name, f'holds an array named "{key}"; expected W_Q, '
                                         "W_K, W_V and optionally b_Q, b_K, b_V")
         keys[key] = members[member]
-    for key in ("W_Q", "W_K", "W_V"):
+    for key in PROJECTION_NAMES:
         if key not in keys:
             raise ImportFileError(name, f'has no array named "{key}"')
     arrays = {}
     heads = None
-    for key in _WEIGHT_KEYS:
+    for key in WEIGHT_NAMES:
         if key not in keys:
             continue
         info = keys[key]
@@ -260,8 +260,8 @@ def _npz_weights(data: bytes, name: str, d_model: int, d_k: int):
         arrays[key] = _npy_array(lambda info=info: archive.open(info), name, key,
                                  info.file_size, check)
     if heads is None:
-        return Weights(*(arrays.get(k) for k in _WEIGHT_KEYS))
-    return [Weights(*(None if k not in arrays else arrays[k][h] for k in _WEIGHT_KEYS))
+        return Weights(*(arrays.get(k) for k in WEIGHT_NAMES))
+    return [Weights(*(None if k not in arrays else arrays[k][h] for k in WEIGHT_NAMES))
             for h in range(heads)]
 
 

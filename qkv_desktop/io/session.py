@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,14 @@ import numpy as np
 
 from qkv_desktop.core import Weights
 from qkv_desktop.io.files import FileFormatError, atomic_write_bytes, decode_text, read_limited
-from qkv_desktop.state.session_state import Options, SessionState, check_size, frozen_array
+from qkv_desktop.state.catalogue import BIAS_NAMES, PROJECTION_NAMES, WEIGHT_NAMES
+from qkv_desktop.state.session_state import (
+    Options,
+    SessionState,
+    check_size,
+    frozen_array,
+    options_to_json,
+)
 
 __all__ = ["SessionError", "LoadedSession", "save_session", "load_session",
            "parse_session", "session_to_json", "FORMAT", "CURRENT_VERSION", "SUFFIX",
@@ -41,8 +48,6 @@ _KEYS = {
     2: {"format", "version", "tokens", "X", "d_k", "heads", "init", "options", "W_O",
         "mode", "kv_tokens", "X_kv", "layout"},
 }
-_HEAD_KEYS = ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")
-_OPTION_KEYS = ("scale", "temperature", "causal", "stable", "share_qk", "dtype")
 _MAX_SEED = 2**32 - 1  # numpy.random.RandomState accepts 0 … 2**32 − 1
 
 
@@ -85,14 +90,14 @@ def session_to_json(state: SessionState, extra: dict | None = None) -> str:
         "tokens": list(state.tokens),
         "X": state.X.tolist(),
         "d_k": state.d_k,
-        "heads": [{name: _list_or_none(getattr(w, name)) for name in _HEAD_KEYS}
+        "heads": [{name: _list_or_none(getattr(w, name)) for name in WEIGHT_NAMES}
                   for w in state.heads],
         "W_O": _list_or_none(state.W_O),
         "mode": state.mode,
         "kv_tokens": list(state.kv_tokens),
         "X_kv": _list_or_none(state.X_kv),
         "init": {"seed": int(state.seed), "scale": float(state.init_scale)},
-        "options": _options_to_json(state.options),
+        "options": options_to_json(state.options),
     }
     for key, value in (extra or {}).items():
         if key not in EXTRA_KEYS:
@@ -114,12 +119,6 @@ def _list_or_none(a: np.ndarray | None):
         return None
     a = np.asarray(a, dtype=np.float64)
     return [row.tolist() for row in a] if a.ndim == 2 else a.tolist()
-
-
-def _options_to_json(o: Options) -> dict:
-    scale = o.scale if isinstance(o.scale, str) else float(o.scale)
-    return {"scale": scale, "temperature": float(o.temperature), "causal": bool(o.causal),
-            "stable": bool(o.stable), "share_qk": bool(o.share_qk), "dtype": o.dtype}
 
 
 def _to_json(value, level: int = 0) -> str:
@@ -445,14 +444,14 @@ def _head(value, label: str, d_model: int, d_k: int) -> Weights:
         raise _Invalid(f"{label} is {_describe(value)}, expected an object with W_Q, W_K, "
                        "W_V")
     for key in value:
-        if key not in _HEAD_KEYS:
+        if key not in WEIGHT_NAMES:
             raise _Invalid(f'unknown field "{key}" in {label}; expected '
-                           + ", ".join(_HEAD_KEYS))
+                           + ", ".join(WEIGHT_NAMES))
     mats = [_matrix(_required_in(value, k, label), f"{label}.{k}", (d_model, d_k),
                     ("d_model, the length of each X row", "d_k"))
-            for k in ("W_Q", "W_K", "W_V")]
+            for k in PROJECTION_NAMES]
     biases = [None if value.get(k) is None else _vector(value[k], f"{label}.{k}", d_k)
-              for k in ("b_Q", "b_K", "b_V")]
+              for k in BIAS_NAMES]
     return Weights(*mats, *biases)
 
 
@@ -476,33 +475,35 @@ def _init(value) -> tuple[int, float]:
 
 
 def _options(value) -> Options:
+    """The options object, read field by field as ``Options`` declares them."""
     if not isinstance(value, dict):
         raise _Invalid(f"options is {_describe(value)}, expected an object")
+    known = [f.name for f in fields(Options)]
     for key in value:
-        if key not in _OPTION_KEYS:
-            raise _Invalid(f'unknown option "{key}"; known options: '
-                           + ", ".join(_OPTION_KEYS))
-    scale = value.get("scale", "sqrt_dk")
-    if isinstance(scale, str):
-        if scale not in ("sqrt_dk", "none"):
-            raise _Invalid(f'options.scale is {_describe(scale)}, expected "sqrt_dk", '
-                           '"none" or a positive number')
-    else:
-        scale = _positive(scale, "options.scale", 'expected "sqrt_dk", "none" or a '
-                                                  "positive number")
-    temperature = _positive(value.get("temperature", 1.0), "options.temperature",
-                            "expected a positive number")
-    flags = {}
-    for key, default in (("causal", False), ("stable", True), ("share_qk", False)):
-        flag = value.get(key, default)
-        if not isinstance(flag, bool):
-            raise _Invalid(f"options.{key} is {_describe(flag)}, expected true or false")
-        flags[key] = flag
-    dtype = value.get("dtype", "float64")
-    if dtype not in ("float64", "float32"):
-        raise _Invalid(f'options.dtype is {_describe(dtype)}, expected "float64" or '
-                       '"float32"')
-    return Options(scale, temperature, dtype=dtype, **flags)
+        if key not in known:
+            raise _Invalid(f'unknown option "{key}"; known options: ' + ", ".join(known))
+    parsed = {}
+    for f in fields(Options):
+        v, kind, path = value.get(f.name, f.default), f.metadata["kind"], f"options.{f.name}"
+        if kind == "scale":
+            if isinstance(v, str):
+                if v not in ("sqrt_dk", "none"):
+                    raise _Invalid(f'{path} is {_describe(v)}, expected "sqrt_dk", '
+                                   '"none" or a positive number')
+            else:
+                v = _positive(v, path, 'expected "sqrt_dk", "none" or a positive number')
+        elif kind == "positive":
+            v = _positive(v, path, "expected a positive number")
+        elif kind == "flag":
+            if not isinstance(v, bool):
+                raise _Invalid(f"{path} is {_describe(v)}, expected true or false")
+        elif kind == "choice":
+            choices = f.metadata["choices"]
+            if not isinstance(v, str) or v not in choices:
+                raise _Invalid(f"{path} is {_describe(v)}, expected "
+                               + " or ".join(f'"{c}"' for c in choices))
+        parsed[f.name] = v
+    return Options(**parsed)
 
 
 def _positive(v, path: str, expected: str) -> float:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
@@ -18,17 +19,15 @@ from PySide6.QtGui import QUndoStack
 
 from qkv_desktop.core import Weights, init_multihead_weights
 from qkv_desktop.model.commands import CellsCommand, StateCommand
-from qkv_desktop.state.catalogue import CellRef
+from qkv_desktop.state.catalogue import EDITABLE_TABLES, PROJECTION_NAMES, WEIGHT_NAMES, CellRef, cell_in
 from qkv_desktop.state.compute import ModelResult, compute
 from qkv_desktop.state.parsing import validate_token
-from qkv_desktop.state.session_state import Options, SessionState, check_size, head_dim_for
+from qkv_desktop.state.session_state import SessionState, check_size, head_dim_for
 
 __all__ = ["AttentionModel", "CellRef", "ASYNC_THRESHOLD"]
 
 ASYNC_THRESHOLD = 300_000
 """Above this many score cells (n·m·heads) the forward runs off the GUI thread."""
-
-TABLES = ("X", "X_kv")
 
 
 class AttentionModel(QObject):
@@ -115,7 +114,7 @@ class AttentionModel(QObject):
         if self._current_head >= state.n_heads:
             self.set_current_head(state.n_heads - 1)
         for ref in (self._hover, self._selection):
-            if ref is not None and not self._ref_valid(ref):
+            if ref is not None and not cell_in(state, ref):
                 self.set_hover(None) if ref is self._hover else self.set_selection(None)
         self.changed.emit()
         if not self._timer.isActive():
@@ -217,24 +216,6 @@ class AttentionModel(QObject):
             self._current_head = head
             self.currentHeadChanged.emit(head)
 
-    def _ref_valid(self, ref: CellRef) -> bool:
-        """Whether ``ref`` names a cell of the *state*'s matrices.
-
-        Checked against the state, not the result: the result still has the old
-        shapes until the recomputation this state change scheduled has run.
-        """
-        s = self._state
-        n, d, d_k = s.n, s.d_model, s.d_k
-        kv = 0 if s.X_kv is None else s.X_kv.shape[0]
-        m = kv if s.mode == "cross" else n
-        shapes = {"X": (n, d), "X_kv": (kv, d), "Q": (n, d_k), "K": (m, d_k), "V": (m, d_k),
-                  "scores": (n, m), "scaled": (n, m), "weights": (n, m), "output": (n, d_k),
-                  "W_Q": (d, d_k), "W_K": (d, d_k), "W_V": (d, d_k),
-                  "concat": (n, s.n_heads * d_k), "projected": (n, d)}
-        shape = shapes.get(ref.matrix)
-        return (shape is not None and 0 <= ref.head < s.n_heads
-                and 0 <= ref.row < shape[0] and 0 <= ref.col < shape[1])
-
     # -------------------------------------------------------------- mutations
     def _push(self, after: SessionState, text: str, merge_key: str | None = None) -> None:
         if after.equals(self._state):
@@ -258,7 +239,7 @@ class AttentionModel(QObject):
             raise ValueError(self.tr("{0}; the change was not applied.").format(exc)) from None
 
     def _table(self, table: str) -> np.ndarray:
-        if table not in TABLES:
+        if table not in EDITABLE_TABLES:
             raise ValueError(f"unknown table {table!r}")
         X = getattr(self._state, table)
         if X is None:
@@ -458,14 +439,14 @@ class AttentionModel(QObject):
 
     def set_weight(self, head: int, matrix: str, row: int, col: int, value: float) -> None:
         """Edit one entry of a head's W_Q, W_K or W_V."""
-        if matrix not in ("W_Q", "W_K", "W_V"):
+        if matrix not in PROJECTION_NAMES:
             raise ValueError(f"unknown weight matrix {matrix!r}")
         if not np.isfinite(value):
             raise ValueError(self.tr("only finite numbers can be used"))
         w = self._state.heads[head]
         M = getattr(w, matrix).copy()
         M[row, col] = value
-        parts = {n: getattr(w, n) for n in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")}
+        parts = {n: getattr(w, n) for n in WEIGHT_NAMES}
         parts[matrix] = M
         heads = list(self._state.heads)
         heads[head] = Weights(**parts)
@@ -475,7 +456,7 @@ class AttentionModel(QObject):
     def set_options(self, merge_key: str | None = None, **changes) -> None:
         """Change attention options (scale, temperature, causal, stable, share_qk, dtype)."""
         opts = self._state.options
-        new = Options(**{**opts.__dict__, **changes})
+        new = replace(opts, **changes)
         if new == opts:
             return
         names = ", ".join(changes)

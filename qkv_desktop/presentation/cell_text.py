@@ -16,8 +16,7 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
     s = result.state
     r = result.head(ref.head)
     i, j = ref.row, ref.col
-    whole = {"X_kv": s.X_kv, "concat": result.multi.concat, "projected": result.multi.output}
-    M = whole[ref.matrix] if ref.matrix in whole else result.matrices(ref.head).get(ref.matrix)
+    M = result.matrix(ref.matrix, ref.head)
     if M is None or not (0 <= i < M.shape[0] and 0 <= j < M.shape[1]):
         return ""  # a cell of a newer state than this result: nothing to say yet
     q = s.tokens[i] if i < s.n else str(i)

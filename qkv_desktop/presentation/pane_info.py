@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
+from qkv_desktop.state.catalogue import HEAD_INDEPENDENT, MATRICES, MATRIX, MatrixSpec, axis_labels
 from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["PANES", "EXTRA_PANES", "ALL_PANES", "PANE_BY_KEY", "HEAD_INDEPENDENT",
@@ -22,58 +23,41 @@ __all__ = ["PANES", "EXTRA_PANES", "ALL_PANES", "PANE_BY_KEY", "HEAD_INDEPENDENT
 
 @dataclass(frozen=True)
 class PaneInfo:
-    """``key`` names the matrix (as in ``matrices.npz``); ``file`` names exports."""
+    """``key`` names the matrix (as in ``matrices.npz``); ``file`` names exports.
+
+    ``rows`` and ``cols`` are the catalogue's label kinds (``state.catalogue``).
+    """
 
     key: str
     file: str
-    rows: str  # "queries" or "keys": which tokens label the rows
-    cols: str  # "dims", "d_k", "keys" or "heads" (d_k dimensions once per head)
+    rows: str
+    cols: str
 
 
-PANES: tuple[PaneInfo, ...] = (
-    PaneInfo("X", "x", "queries", "dims"),
-    PaneInfo("Q", "q", "queries", "d_k"),
-    PaneInfo("K", "k", "keys", "d_k"),
-    PaneInfo("V", "v", "keys", "d_k"),
-    PaneInfo("scores", "scores", "queries", "keys"),
-    PaneInfo("scaled", "scaled", "queries", "keys"),
-    PaneInfo("weights", "weights", "queries", "keys"),
-    PaneInfo("output", "output", "queries", "d_k"),
-)
-EXTRA_PANES: tuple[PaneInfo, ...] = (
-    PaneInfo("X_kv", "x_kv", "keys", "dims"),
-    PaneInfo("concat", "concat", "queries", "heads"),
-    PaneInfo("projected", "projected", "queries", "dims"),
-)
-ALL_PANES: tuple[PaneInfo, ...] = (PANES[0], EXTRA_PANES[0], *PANES[1:], *EXTRA_PANES[1:])
-"""Every pane in display order: X_kv next to X, the multi-head results at the end."""
+def _pane(spec: MatrixSpec) -> PaneInfo:
+    return PaneInfo(spec.name, spec.name.lower(), spec.rows, spec.cols)
+
+
+ALL_PANES: tuple[PaneInfo, ...] = tuple(_pane(s) for s in MATRICES if s.pane)
+"""Every pane in display order (the catalogue's): X_kv next to X, multi-head results last."""
+PANES: tuple[PaneInfo, ...] = tuple(p for p in ALL_PANES if MATRIX[p.key].present is None)
+EXTRA_PANES: tuple[PaneInfo, ...] = tuple(p for p in ALL_PANES if p not in PANES)
 PANE_BY_KEY = {p.key: p for p in ALL_PANES}
-HEAD_INDEPENDENT = frozenset({"X", "X_kv", "concat", "projected"})
-"""Panes whose matrix is the same whichever head is chosen."""
 
 
 def pane_relevant(state, key: str) -> bool:
     """Whether the pane ``key`` has anything to show for ``state``."""
-    if key == "X_kv":
-        return state.mode == "cross"
-    if key == "concat":
-        return state.n_heads > 1
-    if key == "projected":
-        return state.W_O is not None
-    return key in PANE_BY_KEY
+    spec = MATRIX.get(key)
+    if spec is None or not spec.pane:
+        return False
+    return spec.present is None or spec.present(state)
 
 
 def pane_matrix(result: ModelResult, key: str, head: int = 0) -> np.ndarray:
     """The matrix pane ``key`` shows for ``head``; ``ValueError`` if it has none."""
     if not pane_relevant(result.state, key):
         raise ValueError(f"there is no {key!r} matrix in this session")
-    if key == "X_kv":
-        return result.state.X_kv
-    if key == "concat":
-        return result.multi.concat
-    if key == "projected":
-        return result.multi.output
-    return result.matrices(head)[key]
+    return result.matrix(key, head)
 
 
 def pane_head_starts(result: ModelResult, key: str) -> list[int]:
@@ -130,15 +114,5 @@ def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
 
 def pane_labels(result: ModelResult, key: str) -> tuple[list[str], list[str]]:
     """Row and column labels: token names, or dimension indices."""
-    state = result.state
     info = PANE_BY_KEY[key]
-    queries, keys = list(state.tokens), list(state.key_tokens)
-    rows = queries if info.rows == "queries" else keys
-    if info.cols == "keys":
-        cols = keys
-    elif info.cols == "heads":
-        cols = [str(c) for _h in range(state.n_heads) for c in range(state.d_k)]
-    else:
-        width = state.d_model if info.cols == "dims" else state.d_k
-        cols = [str(c) for c in range(width)]
-    return rows, cols
+    return axis_labels(result.state, info.rows), axis_labels(result.state, info.cols)

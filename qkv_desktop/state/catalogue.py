@@ -1,10 +1,39 @@
-"""The catalogue of a session's matrices: what a cell reference names."""
+"""The catalogue of a session's matrices: one entry per matrix, read by every layer.
+
+Each ``MatrixSpec`` says what a matrix is called (as in ``matrices.npz`` and in a
+``CellRef``), which tokens or dimensions label its rows and columns (and so its
+shape), whether it differs from head to head, whether the user edits it, whether a
+head's data export holds it, whether it has a pane, when the session has it at all,
+and where its values are in a result. The model's hover checks, the linking rules,
+the panes' labels, the data export and the status-bar text all ask this module, so
+a new matrix (a RoPE-rotated Q, a KV cache, grouped key/value heads) is one entry
+here plus its pane's title and cell sentence.
+
+Label kinds, i.e. what one row or column of a matrix stands for:
+
+``queries``  a token of X (n);
+``keys``     a token attended over: of X_kv in cross mode, else of X (m);
+``kv``       a token of the stored key/value sequence X_kv, in either mode;
+``dims``     a model dimension (d_model);
+``d_k``      a dimension of one head (d_k);
+``heads``    a dimension of one head, once per head (h·d_k).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["CellRef"]
+from qkv_desktop.core.weights import WEIGHT_NAMES
+
+__all__ = ["CellRef", "MatrixSpec", "MATRICES", "MATRIX", "WEIGHT_NAMES", "PROJECTION_NAMES",
+           "BIAS_NAMES", "HEAD_EXPORT", "HEAD_INDEPENDENT", "NM_MATRICES", "EDITABLE_TABLES",
+           "TOKEN_KINDS", "extent", "matrix_shape", "cell_in", "axis_labels"]
+
+PROJECTION_NAMES = WEIGHT_NAMES[:3]
+"""The per-head projections ``W_Q, W_K, W_V`` (d_model × d_k)."""
+BIAS_NAMES = WEIGHT_NAMES[3:]
+"""Their optional biases ``b_Q, b_K, b_V`` (d_k)."""
 
 
 @dataclass(frozen=True)
@@ -15,3 +44,107 @@ class CellRef:
     row: int
     col: int
     head: int = 0
+
+
+@dataclass(frozen=True)
+class MatrixSpec:
+    """One matrix of a session (see the module notes for the label kinds).
+
+    ``value(result, head)`` returns the matrix from a ``ModelResult`` (or ``None`` when
+    this session has none). ``present(state)`` says whether the session has it to show;
+    ``None`` means every session has it.
+    """
+
+    name: str
+    rows: str
+    cols: str
+    value: Callable
+    per_head: bool = True
+    editable: bool = False
+    head_export: bool = False
+    pane: bool = True
+    present: Callable | None = None
+
+
+def _weights(name: str) -> Callable:
+    def value(result, head):
+        s = result.state
+        w = s.heads[min(max(head, 0), s.n_heads - 1)]
+        return getattr(w.tied() if s.options.share_qk else w, name)
+    return value
+
+
+def _head_attr(name: str) -> Callable:
+    return lambda result, head: getattr(result.head(head), name)
+
+
+MATRICES: tuple[MatrixSpec, ...] = (
+    MatrixSpec("X", "queries", "dims", lambda r, h: r.state.X, per_head=False,
+               editable=True, head_export=True),
+    MatrixSpec("X_kv", "kv", "dims", lambda r, h: r.state.X_kv, per_head=False,
+               editable=True, present=lambda s: s.mode == "cross"),
+    *(MatrixSpec(name, "dims", "d_k", _weights(name), editable=True, head_export=True,
+                 pane=False) for name in PROJECTION_NAMES),
+    MatrixSpec("Q", "queries", "d_k", _head_attr("Q"), head_export=True),
+    MatrixSpec("K", "keys", "d_k", _head_attr("K"), head_export=True),
+    MatrixSpec("V", "keys", "d_k", _head_attr("V"), head_export=True),
+    MatrixSpec("scores", "queries", "keys", _head_attr("scores"), head_export=True),
+    MatrixSpec("scaled", "queries", "keys", _head_attr("scaled"), head_export=True),
+    MatrixSpec("weights", "queries", "keys", _head_attr("weights"), head_export=True),
+    MatrixSpec("output", "queries", "d_k", _head_attr("output"), head_export=True),
+    MatrixSpec("concat", "queries", "heads", lambda r, h: r.multi.concat, per_head=False,
+               present=lambda s: s.n_heads > 1),
+    MatrixSpec("projected", "queries", "dims", lambda r, h: r.multi.output, per_head=False,
+               present=lambda s: s.W_O is not None),
+)
+"""Every matrix, in display order (X_kv next to X, the multi-head results at the end)."""
+
+MATRIX = {spec.name: spec for spec in MATRICES}
+
+HEAD_EXPORT = tuple(s.name for s in MATRICES if s.head_export)
+"""What one head's data export holds, in order (the keys of ``matrices.npz``)."""
+HEAD_INDEPENDENT = frozenset(s.name for s in MATRICES if not s.per_head)
+"""Matrices that are the same whichever head is chosen."""
+NM_MATRICES = tuple(s.name for s in MATRICES if (s.rows, s.cols) == ("queries", "keys"))
+"""The n×m attention matrices: one cell per (query, key) pair."""
+EDITABLE_TABLES = tuple(s.name for s in MATRICES if s.editable and not s.per_head)
+"""The token tables the user edits (X, and X_kv in cross mode)."""
+
+TOKEN_KINDS = frozenset({"queries", "keys", "kv"})
+"""Label kinds whose rows or columns are tokens (the others are dimensions)."""
+
+
+def extent(state, kind: str) -> int:
+    """How many rows or columns of label ``kind`` a matrix of ``state`` has."""
+    kv = 0 if state.X_kv is None else state.X_kv.shape[0]
+    return {"queries": state.n, "keys": kv if state.mode == "cross" else state.n, "kv": kv,
+            "dims": state.d_model, "d_k": state.d_k,
+            "heads": state.n_heads * state.d_k}[kind]
+
+
+def matrix_shape(state, name: str) -> tuple[int, int] | None:
+    """The shape matrix ``name`` has in ``state`` (``None`` for an unknown name)."""
+    spec = MATRIX.get(name)
+    if spec is None:
+        return None
+    return extent(state, spec.rows), extent(state, spec.cols)
+
+
+def cell_in(state, ref: CellRef) -> bool:
+    """Whether ``ref`` names a cell of ``state``'s matrices (head and indices in range)."""
+    shape = matrix_shape(state, ref.matrix)
+    return (shape is not None and 0 <= ref.head < state.n_heads
+            and 0 <= ref.row < shape[0] and 0 <= ref.col < shape[1])
+
+
+def axis_labels(state, kind: str, index: Callable[[int], str] = str) -> list[str]:
+    """Labels of the rows or columns of label ``kind``: token names, or ``index(i)``."""
+    if kind == "queries":
+        return list(state.tokens)
+    if kind == "keys":
+        return list(state.key_tokens)
+    if kind == "kv":
+        return list(state.kv_tokens)
+    if kind == "heads":
+        return [index(c) for _h in range(state.n_heads) for c in range(state.d_k)]
+    return [index(c) for c in range(extent(state, kind))]

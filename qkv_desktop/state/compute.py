@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from qkv_desktop.core import AttentionResult, MultiHeadResult, multi_head_attention
+from qkv_desktop.state.catalogue import HEAD_EXPORT, MATRIX
 from qkv_desktop.state.readouts import HeadLessons, KKComparison, head_lessons, kk_comparison
 from qkv_desktop.state.session_state import SessionState
 
@@ -40,13 +41,17 @@ class ModelResult:
     def head(self, h: int = 0) -> AttentionResult:
         return self.multi.heads[min(max(h, 0), len(self.multi.heads) - 1)]
 
+    def matrix(self, name: str, h: int = 0) -> np.ndarray | None:
+        """Matrix ``name`` of the catalogue for head ``h``; ``None`` if this session has none.
+
+        The weights are the ones used, i.e. W_Q is W_K when ``share_qk`` ties them.
+        """
+        spec = MATRIX.get(name)
+        return None if spec is None else spec.value(self, h)
+
     def matrices(self, h: int = 0) -> dict[str, np.ndarray]:
         """X, the head's weights and every intermediate, keyed as in ``matrices.npz``."""
-        s, r, w = self.state, self.head(h), self.state.heads[min(h, self.state.n_heads - 1)]
-        w = w.tied() if s.options.share_qk else w
-        out = {"X": s.X, "W_Q": w.W_Q, "W_K": w.W_K, "W_V": w.W_V}
-        out.update(r.matrices())
-        return out
+        return {name: self.matrix(name, h) for name in HEAD_EXPORT}
 
     def _head_index(self, h: int) -> int:
         return min(max(h, 0), len(self.multi.heads) - 1)

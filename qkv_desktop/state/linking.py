@@ -7,11 +7,11 @@ are tested without widgets. A highlight is a list of rectangles
 
 from __future__ import annotations
 
+from qkv_desktop.state.catalogue import NM_MATRICES
+
 __all__ = ["linked_cells", "concat_links", "Rect"]
 
 Rect = tuple[int, int, int, int]
-
-NM_MATRICES = ("scores", "scaled", "weights")
 
 
 def linked_cells(matrix: str, i: int, j: int, n: int, m: int, d_model: int, d_k: int,

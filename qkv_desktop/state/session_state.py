@@ -14,9 +14,10 @@ import numpy as np
 
 from qkv_desktop.core import Weights, get_preset, init_multihead_weights
 from qkv_desktop.core.attention import divisor_for
+from qkv_desktop.core.weights import WEIGHT_NAMES
 
-__all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "check_size", "frozen_array",
-           "head_dim_for"]
+__all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "OPTION_KEYS", "DTYPES",
+           "check_size", "frozen_array", "head_dim_for", "option_field", "options_to_json"]
 
 MAX_CELLS = 4096 * 4096
 """Largest matrix the app accepts, counted as n·m·heads for the attention matrices.
@@ -75,23 +76,57 @@ def head_dim_for(d_model: int, n_heads: int, d_k: int) -> int:
     return d_model // n_heads if d_model % n_heads == 0 else d_k
 
 
+DTYPES = ("float64", "float32")
+
+
+def option_field(default, kind: str, **meta):
+    """An ``Options`` field; ``kind`` tells the session format how to read and write it.
+
+    ``"scale"`` ("sqrt_dk", "none" or a positive number), ``"positive"`` (a positive
+    number), ``"flag"`` (true or false) or ``"choice"`` (one of ``meta["choices"]``).
+    """
+    return field(default=default, metadata={"kind": kind, **meta})
+
+
 @dataclass(frozen=True)
 class Options:
-    """How scores become weights. ``scale``: "sqrt_dk", "none" or a positive divisor."""
+    """How scores become weights. ``scale``: "sqrt_dk", "none" or a positive divisor.
 
-    scale: Scale = "sqrt_dk"
-    temperature: float = 1.0
-    causal: bool = False
-    stable: bool = True
-    share_qk: bool = False
-    dtype: str = "float64"
+    This is the one catalogue of options: the session format's ``options`` keys, their
+    validation on load and their JSON form all follow these fields (``OPTION_KEYS``,
+    ``options_to_json``), so a new option is one field here plus its control.
+    """
+
+    scale: Scale = option_field("sqrt_dk", "scale")
+    temperature: float = option_field(1.0, "positive")
+    causal: bool = option_field(False, "flag")
+    stable: bool = option_field(True, "flag")
+    share_qk: bool = option_field(False, "flag")
+    dtype: str = option_field("float64", "choice", choices=DTYPES)
 
     def __post_init__(self) -> None:
         divisor_for(self.scale, 1)  # raises ValueError for a bad scale
         if not (np.isfinite(self.temperature) and self.temperature > 0):
             raise ValueError(f"temperature must be a positive number, got {self.temperature}")
-        if self.dtype not in ("float64", "float32"):
+        if self.dtype not in DTYPES:
             raise ValueError(f"dtype must be float64 or float32, got {self.dtype!r}")
+
+
+OPTION_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Options))
+"""The keys of a session's ``options`` object, in field order."""
+
+
+def options_to_json(o: Options) -> dict:
+    """``o`` as plain JSON values (numbers as floats, flags as booleans), in field order."""
+    out = {}
+    for f in fields(o):
+        v, kind = getattr(o, f.name), f.metadata["kind"]
+        if kind == "flag":
+            v = bool(v)
+        elif kind == "positive" or (kind == "scale" and not isinstance(v, str)):
+            v = float(v)
+        out[f.name] = v
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -241,8 +276,7 @@ def _bits_equal(a, b) -> bool:
 
 
 def _weights_equal(a: Weights, b: Weights) -> bool:
-    return all(_bits_equal(getattr(a, n), getattr(b, n))
-               for n in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V"))
+    return all(_bits_equal(getattr(a, n), getattr(b, n)) for n in WEIGHT_NAMES)
 
 
 def _resize_columns(X: np.ndarray, d_model: int) -> np.ndarray:

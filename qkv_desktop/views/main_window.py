@@ -22,6 +22,7 @@ from qkv_desktop.core import PRESETS
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.cell_text import describe_cell
 from qkv_desktop.state import SessionState
+from qkv_desktop.state.catalogue import PROJECTION_NAMES
 from qkv_desktop.views.actions.export_actions import ExportActions
 from qkv_desktop.views.actions.file_actions import FileActions
 from qkv_desktop.views.dialogs.model_dialog import ModelActions
@@ -76,7 +77,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.controls = ControlsPanel(self.model)
         self.editor = MatrixEditor(self.model, "X")
         self.weight_editors = {name: MatrixEditor(self.model, name)
-                               for name in ("W_Q", "W_K", "W_V")}
+                               for name in PROJECTION_NAMES}
         self.tabs = QTabWidget(objectName="editorTabs")
         # Extra bottom padding: the default style clips the "_" of W_Q on unselected tabs.
         self.tabs.setStyleSheet("QTabBar::tab { padding: 3px 10px 5px 10px; }")

@@ -11,6 +11,7 @@ from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.state.catalogue import EDITABLE_TABLES, CellRef
 from qkv_desktop.state.parsing import ParseError, parse_block
 from qkv_desktop.state.session_state import MAX_CELLS, MAX_TOKENS
 from qkv_desktop.views.editors.matrix_table import MatrixTableModel
@@ -134,9 +135,8 @@ class MatrixEditor(Retranslating, QTableView):
     # ------------------------------------------------------------ selection
     def _on_clicked(self, index) -> None:
         """Clicking a token pins it: the panes outline its row of X (or of X_kv)."""
-        from qkv_desktop.state import CellRef
         source = self.table.source
-        if source not in ("X", "X_kv") or not index.isValid():
+        if source not in EDITABLE_TABLES or not index.isValid():
             return
         col = max(index.column() - 1, 0)
         self.model_.set_selection(CellRef(source, index.row(), col, self.model_.current_head))

@@ -18,6 +18,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.colormaps import DIVERGING, levels_for, map_to_rgba, text_color_for
+from qkv_desktop.state.catalogue import EDITABLE_TABLES
 from qkv_desktop.state.parsing import ParseError, parse_number
 
 __all__ = ["MatrixTableModel"]
@@ -56,7 +57,7 @@ class MatrixTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.model = model
         self.source = source
-        self.has_tokens = source in ("X", "X_kv")
+        self.has_tokens = source in EDITABLE_TABLES
         self._shape = self._matrix().shape
         self._levels: tuple[float, float] | None = None
         self._tints: dict[int, tuple[np.ndarray, np.ndarray]] = {}

@@ -16,8 +16,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from qkv_desktop.core.lessons import CellBreakdown, cell_breakdown, exp_limit
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.state import CellRef
-from qkv_desktop.state.linking import NM_MATRICES
+from qkv_desktop.state.catalogue import NM_MATRICES, CellRef, cell_in
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["ExplainPanel", "format_number", "MAX_TERMS"]
@@ -116,10 +115,7 @@ class ExplainPanel(Retranslating, QWidget):
     @staticmethod
     def _in_range(result, ref: CellRef) -> bool:
         """False for a selection the result does not have (yet), e.g. a deleted token."""
-        if ref.head >= len(result.heads):
-            return False
-        shape = result.matrices(ref.head).get(ref.matrix, np.zeros((0, 0))).shape
-        return len(shape) == 2 and 0 <= ref.row < shape[0] and 0 <= ref.col < shape[1]
+        return cell_in(result.state, ref)
 
     def _hint(self, ref: CellRef | None = None) -> str:
         lead = ""
