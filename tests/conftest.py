@@ -9,16 +9,23 @@ import os
 import sys
 from pathlib import Path
 
-# A 1920×1200 virtual screen: the offscreen default (800×800) is smaller than the main
-# window's minimum size, so saved geometry could never be restored as it was.
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen:configfile="
-                      + str(Path(__file__).with_name("offscreen_screen.json")))
-os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+# A 1920×1200 virtual screen, whatever the caller's environment says: the offscreen
+# default (800×800) is smaller than the main window, and a real display would put
+# windows on the developer's desktop. Tests that need a real X server start their
+# own Xvfb and a child process (``QKV_TEST_QPA`` overrides this, for debugging).
+os.environ["QT_QPA_PLATFORM"] = os.environ.get("QKV_TEST_QPA") or (
+    "offscreen:configfile=" + str(Path(__file__).with_name("offscreen_screen.json")))
+os.environ["PYQTGRAPH_QT_LIB"] = "PySide6"
 
 # Settings, autosaves, locks and logs go to a throw-away home, never the user's.
 import tempfile  # noqa: E402
 
+# HOME too, so that a path Qt or a library derives from it (not from XDG_*) is
+# sandboxed as well; tests/test_sandbox.py checks that the real home stays untouched.
 _SANDBOX = Path(tempfile.mkdtemp(prefix="qkv-tests-"))
+os.environ.setdefault("QKV_TEST_REAL_HOME", os.path.expanduser("~"))
+os.environ["HOME"] = str(_SANDBOX / "home")
+(_SANDBOX / "home").mkdir()
 for _var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
     os.environ[_var] = str(_SANDBOX / _var.lower())
 

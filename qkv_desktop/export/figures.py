@@ -54,6 +54,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtSvg import QSvgGenerator
 
+from qkv_desktop.export.figure_fonts import FAMILIES, figure_font, svg_with_fallbacks
 from qkv_desktop.io.files import atomic_write_bytes
 from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
 
@@ -67,12 +68,8 @@ __all__ = ["FORMATS", "FONT_FAMILIES", "RASTER_CELLS", "MAX_SCALE", "MAX_PIXELS"
 FORMATS = ("png", "svg", "pdf")
 """Image formats a figure can be saved in."""
 
-FONT_FAMILIES = ["Noto Sans", "Liberation Sans", "Arial", "Helvetica", "DejaVu Sans",
-                 "Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC",
-                 "sans-serif"]
-"""Font preference: a Latin face for numbers and formulas, then CJK faces that supply
-the glyphs it lacks, so that Chinese tokens never become boxes (Qt and SVG viewers both
-fall back glyph by glyph along this list)."""
+FONT_FAMILIES = FAMILIES
+"""Font families of figure text: the bundled faces (see ``figure_fonts``)."""
 
 RASTER_CELLS = 128 * 128
 """Above this many cells the cell block is one embedded image instead of one rect per cell."""
@@ -117,14 +114,7 @@ _RIGHT_MIDDLE = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _CENTER = Qt.AlignmentFlag.AlignCenter
 
 
-def _font(px: int, *, bold: bool = False, italic: bool = False) -> QFont:
-    font = QFont(FONT_FAMILIES)
-    font.setPixelSize(px)
-    font.setBold(bold)
-    font.setItalic(italic)
-    # Unhinted outlines keep text the same width in PNG, SVG and PDF.
-    font.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
-    return font
+_font = figure_font
 
 
 @dataclass(frozen=True, eq=False)
@@ -754,7 +744,8 @@ def _encode(fmt: str, width: float, height: float, paint: Callable[[QPainter], N
     paint(painter)
     painter.end()
     buffer.close()
-    return bytes(buffer.data())
+    data = bytes(buffer.data())
+    return svg_with_fallbacks(data) if fmt == "svg" else data
 
 
 def encode_layout(lay: FigureLayout | DashboardLayout, fmt: str, scale: float = 2.0,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QItemSelection, QItemSelectionModel
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QSize
 from PySide6.QtGui import QImage
 
 from qkv_desktop.model import commands
@@ -137,12 +137,19 @@ def test_undo_everything_returns_the_start_bit_exactly(main_window, slow_merges)
                           window.model.result.head().weights)
 
 
-def test_pane_layout_and_geometry_persist_across_windows(main_window, make_window):
+def test_pane_layout_and_geometry_persist_across_windows(main_window, make_window, qtbot):
     first = main_window
     first.pane_actions["scores"].setChecked(False)  # exactly one hidden pane
     v = first.panes.order.index("V")
     first.panes.move("V", -2)
-    first.resize(1234, 777)
+    # A size the window can take on any screen: inside the screen's free area and
+    # above the window's own minimum, whatever fonts and docks make that minimum.
+    free = first.screen().availableGeometry().size()
+    smallest = first.minimumSizeHint().expandedTo(first.minimumSize())
+    size = QSize(max(smallest.width(), min(free.width() - 60, 1234)),
+                 max(smallest.height(), min(free.height() - 60, 777)))
+    first.resize(size)
+    qtbot.waitUntil(lambda: first.size() == size)
     order = list(first.panes.order)
     assert order.index("V") == v - 2
     first.save_settings()
@@ -152,7 +159,7 @@ def test_pane_layout_and_geometry_persist_across_windows(main_window, make_windo
         assert second.panes.hidden == {"scores"}
         assert not second.pane_actions["scores"].isChecked()
         assert list(second.panes.order) == order
-        assert (second.width(), second.height()) == (1234, 777)
+        assert second.size() == size
     finally:
         first._on_reset_layout()
         first.resize(1400, 900)

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("safetensors", reason="checkpoints need: pip install safetensors")
 pytest.importorskip("tokenizers", reason="checkpoints need: pip install tokenizers")
 
-from PySide6.QtCore import QSettings, QStandardPaths  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtGui import QKeySequence  # noqa: E402
 
 from qkv_desktop.io.checkpoint import BUNDLED_MINILM_NAME, find_bundled_minilm, load_checkpoint  # noqa: E402
@@ -196,8 +196,7 @@ def test_the_next_dialog_reuses_the_checkpoint_and_remembers_the_choice(
 
 
 @pytest.fixture
-def window(qtbot, settings, tmp_path):
-    QStandardPaths.setTestModeEnabled(True)
+def window(qtbot, settings, app_dirs):
     from qkv_desktop.views.main_window import MainWindow
     w = MainWindow(AttentionModel(), settings)
     w.show()
