@@ -41,3 +41,39 @@ settings.register_profile("ci", derandomize=True, max_examples=50, deadline=None
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE",
                                      "ci" if os.environ.get("CI") else "dev"))
+
+
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def x_display():
+    """A real X server (Xvfb, 1920×1080) on a free display number, for as long as the run.
+
+    Offscreen Qt has no real focus and no tool tips; tests that need them run their Qt
+    part in a subprocess on this display (``tests/xdisplay.py``). Xvfb picks the free
+    number itself and writes it to a pipe once it accepts clients (``-displayfd``).
+    Skipped when Xvfb is not installed.
+    """
+    xvfb = shutil.which("Xvfb")
+    if xvfb is None:
+        pytest.skip("Xvfb is not installed (Debian: apt-get install xvfb)")
+    read_fd, write_fd = os.pipe()
+    server = subprocess.Popen([xvfb, "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24",
+                               "-nolisten", "tcp", "-noreset"], pass_fds=(write_fd,),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_fd)
+    with os.fdopen(read_fd) as pipe:
+        number = pipe.readline().strip()  # blocks until the server is ready, or has died
+    if not number:
+        server.kill()
+        server.wait()
+        pytest.skip("Xvfb could not be started")
+    try:
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait()

@@ -491,7 +491,10 @@ class AttentionModel(QObject):
         """Replace everything with ``state`` as one undoable step (presets, models).
 
         Its size was checked when it was built (``SessionState`` refuses oversize ones).
+        The hovered and pinned cells belong to what was replaced: they are let go.
         """
+        self.set_hover(None)
+        self.set_selection(None)
         self._push(state, text)
 
     def reset(self, state: SessionState) -> None:

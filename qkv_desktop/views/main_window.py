@@ -7,7 +7,6 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
@@ -32,7 +31,9 @@ from qkv_desktop.views.editors.token_tables import TokenTables
 from qkv_desktop.views.i18n import LANGUAGES, current_language, switch_language
 from qkv_desktop.views.panes.pane_grid import DEFAULT_ORDER, HEADS_KEY, PaneGrid
 from qkv_desktop.views.retranslate import Retranslating
+from qkv_desktop.views.status_bar import StatusBar
 from qkv_desktop.views.teaching.docks import install_teaching
+from qkv_desktop.views.undo_shortcuts import ApplicationUndoWins
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 
@@ -62,6 +63,8 @@ class MainWindow(Retranslating, QMainWindow):
 
         self.model.message.connect(self._on_message)
         self.model.hoverChanged.connect(self._on_hover_changed)
+        self.model.resultChanged.connect(self._on_result_changed)
+        self.model.currentHeadChanged.connect(lambda _h: self._update_pane_actions())
         self.model.busyChanged.connect(self._on_busy_changed)
         self.files = FileActions(self, self.model, self.settings, self.file_menu)
         self.models = ModelActions(self, self.model, self.settings, self.file_menu,
@@ -70,6 +73,7 @@ class MainWindow(Retranslating, QMainWindow):
                                      self.panes, before=self.quit_action)
         self.setAcceptDrops(True)
         self.teaching = install_teaching(self)
+        self.undo_keys = ApplicationUndoWins(self).install()
         self._restore_settings()
 
     # ------------------------------------------------------------ building
@@ -101,14 +105,13 @@ class MainWindow(Retranslating, QMainWindow):
         self.resizeDocks([self.editor_dock], [520], Qt.Orientation.Horizontal)
 
     def _build_status_bar(self) -> None:
-        bar = self.statusBar()
-        self.hover_label = QLabel(objectName="hoverLabel")
-        self.hover_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        bar = StatusBar(self)
+        self.setStatusBar(bar)
+        self.hover_label = bar.hover_label
         self.busy = QProgressBar(objectName="busy")
         self.busy.setRange(0, 0)
         self.busy.setMaximumWidth(120)
         self.busy.hide()
-        bar.addPermanentWidget(self.hover_label, 1)
         bar.addPermanentWidget(self.busy)
 
     def _action(self, slot, shortcut=None, name: str = "") -> QAction:
@@ -250,8 +253,7 @@ class MainWindow(Retranslating, QMainWindow):
         for name, action in self.preset_actions.items():
             action.setText(name)
             action.setStatusTip(self.tr("Start again from the preset {0}").format(name))
-        for key, action in self.pane_actions.items():
-            action.setText(self.panes.caption(key))
+        self._update_pane_actions()
         self._update_undo_actions()
         self.language_actions[current_language()].setChecked(True)
         self._on_hover_changed(self.model.hover)
@@ -336,10 +338,19 @@ class MainWindow(Retranslating, QMainWindow):
     def _on_message(self, text: str) -> None:
         self.statusBar().showMessage(text, MESSAGE_MS)
 
+    def _update_pane_actions(self) -> None:
+        """View menu: each pane named by its title now (its formula, shape and mode)."""
+        for key, action in self.pane_actions.items():
+            action.setText(self.panes.caption(key))
+
+    def _on_result_changed(self, _result) -> None:
+        self._update_pane_actions()
+        self._on_hover_changed(self.model.hover)  # the hovered value, recomputed
+
     def _on_hover_changed(self, ref) -> None:
         result = self.model.result
         text = describe_cell(result, ref) if ref is not None and result is not None else ""
-        self.hover_label.setText(text)
+        self.statusBar().set_hover_text(text)
 
     def _on_busy_changed(self, busy: bool) -> None:
         self.busy.setVisible(busy)

@@ -14,6 +14,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.state.catalogue import EDITABLE_TABLES, CellRef
 from qkv_desktop.state.parsing import ParseError, parse_block
 from qkv_desktop.state.session_state import MAX_CELLS, MAX_TOKENS
+from qkv_desktop.views.editors.cell_balloon import CellBalloon
 from qkv_desktop.views.editors.matrix_table import MatrixTableModel
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -41,6 +42,10 @@ class MatrixEditor(Retranslating, QTableView):
         self.verticalHeader().setDefaultSectionSize(24)
         self._scrub: tuple[int, int, int, float, int] | None = None
         self.clicked.connect(self._on_clicked)
+        self.balloon = CellBalloon(self)
+        self.table.refused.connect(
+            lambda row, col, text: self.balloon.show_at(self.table.index(row, col), text))
+        model.changed.connect(self.balloon.hide)  # a refusal is old news once a change lands
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -94,7 +99,9 @@ class MatrixEditor(Retranslating, QTableView):
                 col = 0
             self.model_.paste_block(self.table.source, row, max(col, 0), values, names)
         except ValueError as exc:
-            self.model_.message.emit(self.tr("Paste refused: {0}").format(exc))
+            message = self.tr("Paste refused: {0}").format(exc)
+            self.model_.message.emit(message)
+            self.balloon.show_at(cur if cur.isValid() else self.table.index(0, 0), message)
             return False
         return True
 

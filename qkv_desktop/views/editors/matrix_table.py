@@ -13,7 +13,7 @@ of rows on first use: a 2048 × 768 X costs the few hundred cells on screen, not
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 
 from qkv_desktop.model import AttentionModel
@@ -51,7 +51,12 @@ class MatrixTableModel(QAbstractTableModel):
 
     ``source`` is ``"X"`` or ``"X_kv"`` (token vectors, with a token column) or
     ``"W_Q"``, ``"W_K"``, ``"W_V"`` (weights of the model's current head).
+
+    ``refused(row, column, text)``: a typed value was not applied, and why (the view
+    says so at the cell; ``model.message`` says it in the status bar).
     """
+
+    refused = Signal(int, int, str)
 
     def __init__(self, model: AttentionModel, source: str = "X", parent=None):
         super().__init__(parent)
@@ -155,7 +160,9 @@ class MatrixTableModel(QAbstractTableModel):
             else:
                 self.model.set_weight(self.model.current_head, self.source, r, c, number)
         except ValueError as exc:
-            self.model.message.emit(self.tr("Not applied: {0}").format(exc))
+            text = self.tr("Not applied: {0}").format(exc)
+            self.model.message.emit(text)
+            self.refused.emit(index.row(), index.column(), text)
             return False
         if note:
             self.model.message.emit(note)

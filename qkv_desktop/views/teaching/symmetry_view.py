@@ -55,11 +55,12 @@ class _MiniHeatmap(pg.PlotWidget):
         """Show ``data``: drawn now when on screen, else when it is next painted.
 
         A dock behind another tab stays "visible" with nothing of it on screen, so the
-        test is its visible region; its first paint after its tab is chosen draws it.
+        test is the visible region of the viewport (the view's own region is empty: the
+        viewport child covers all of it); its first paint after its tab is chosen draws it.
         """
         self.data = data
         self._pending = (levels, rows, cols)
-        if self.isVisible() and not self.visibleRegion().isEmpty():
+        if self.isVisible() and not self.viewport().visibleRegion().isEmpty():
             self._draw()
 
     def paintEvent(self, event) -> None:

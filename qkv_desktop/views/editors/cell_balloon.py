@@ -1,0 +1,58 @@
+"""A short-lived note beside a table cell: why a typed value was not applied.
+
+The learner's eye is on the cell they typed into, not on the status bar, so a
+refusal is also shown there. Not ``QToolTip``: a tool tip hides on the next key
+press or release anywhere, which the releasing Enter key that committed the value
+already is. The balloon is a child of the table's viewport, so it scrolls with
+the cell and needs no window of its own.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QRect, Qt, QTimer
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QAbstractItemView, QLabel
+
+__all__ = ["CellBalloon", "BALLOON_MS"]
+
+BALLOON_MS = 6000
+"""How long the note stays (the status bar keeps the message as long)."""
+
+
+class CellBalloon(QLabel):
+    """A tool-tip-coloured label that ``show_at`` places just below (or above) a cell."""
+
+    def __init__(self, view: QAbstractItemView):
+        super().__init__(view.viewport())
+        self.view = view
+        self.setObjectName("cellBalloon")
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setForegroundRole(QPalette.ColorRole.ToolTipText)
+        self.setBackgroundRole(QPalette.ColorRole.ToolTipBase)
+        self.setAutoFillBackground(True)
+        self.setFrameShape(QLabel.Shape.Box)
+        self.setMargin(4)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.hide()
+        self._timer = QTimer(self, singleShot=True, interval=BALLOON_MS)
+        self._timer.timeout.connect(self.hide)
+
+    def show_at(self, index: QModelIndex, text: str) -> None:
+        """Show ``text`` by the cell of ``index`` for ``BALLOON_MS``."""
+        if not index.isValid():
+            return
+        self.view.scrollTo(index)
+        cell: QRect = self.view.visualRect(index)
+        area = self.view.viewport().rect()
+        self.setText(text)
+        self.setFixedWidth(max(min(area.width() - 8, 360), 80))
+        self.adjustSize()
+        x = min(max(cell.left(), 4), max(area.right() - self.width() - 4, 0))
+        y = cell.bottom() + 2
+        if y + self.height() > area.bottom():  # no room below the cell: above it
+            y = max(cell.top() - self.height() - 2, 0)
+        self.move(x, y)
+        self.show()
+        self.raise_()
+        self._timer.start()

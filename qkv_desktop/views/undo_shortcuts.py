@@ -1,0 +1,53 @@
+"""Ctrl+Z and Ctrl+Shift+Z mean the application's undo, except inside a cell being edited.
+
+A spin box keeps keyboard focus after its arrows are clicked, and its line edit claims
+the undo keys for itself (it accepts the ``ShortcutOverride`` event Qt sends before
+firing a shortcut): Ctrl+Z then undid the spin box's text while Edit offered
+"Undo Set d_k to 8". This filter declines that claim for every widget of the window
+except an open table-cell editor, whose own text undo is what a typist expects.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
+
+__all__ = ["ApplicationUndoWins", "editing_a_cell"]
+
+_UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+
+
+def editing_a_cell(widget: QWidget | None) -> bool:
+    """Whether ``widget`` is (inside) the open editor of an item view's cell."""
+    w = widget
+    while w is not None:
+        if isinstance(w, QAbstractItemView):
+            return w.state() == QAbstractItemView.State.EditingState
+        w = w.parentWidget()
+    return False
+
+
+class ApplicationUndoWins(QObject):
+    """Application event filter: undo/redo keys pressed in ``window`` go to its actions."""
+
+    def __init__(self, window: QWidget):
+        super().__init__(window)
+        self.window = window
+
+    def install(self) -> ApplicationUndoWins:
+        """Filter the application's events (Qt drops the filter when the window goes)."""
+        QApplication.instance().installEventFilter(self)
+        return self
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() != QEvent.Type.ShortcutOverride:
+            return False
+        if not any(event.matches(key) for key in _UNDO_KEYS):
+            return False
+        focus = QApplication.focusWidget()
+        if focus is None or focus.window() is not self.window or editing_a_cell(focus):
+            return False
+        # Filtered out for the focus widget and each parent Qt offers it to next: nobody
+        # accepts the override, so the window's Undo/Redo shortcut fires.
+        return True

@@ -1,0 +1,75 @@
+"""Keyboard focus and what the eye sees, on a real X display (Xvfb): offscreen Qt has
+neither real focus nor real window activation."""
+
+import pytest
+
+from tests.xdisplay import run_on_display
+
+pytestmark = pytest.mark.xvfb
+
+
+def test_ctrl_z_after_a_spin_box_change_is_the_applications_undo(x_display, tmp_path):
+    out = run_on_display(x_display, tmp_path, '''
+        spin = window.controls.d_k
+        spin.setFocus()
+        QTest.keyClick(spin, Qt.Key.Key_Up)  # d_k 4 -> 5, focus stays in the spin box
+        assert window.model.wait_until_idle()
+        out["after_step"] = window.model.state.d_k
+        out["focus_in_spin"] = QApplication.focusWidget() in (spin, spin.lineEdit())
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        assert window.model.wait_until_idle()
+        out["after_undo"] = window.model.state.d_k
+        out["spin_shows"] = spin.value()
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Z,
+                       Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+        assert window.model.wait_until_idle()
+        out["after_redo"] = window.model.state.d_k
+    ''')
+    assert out == {"after_step": 5, "focus_in_spin": True, "after_undo": 4, "spin_shows": 4,
+                   "after_redo": 5}
+
+
+def test_ctrl_z_inside_a_cell_being_edited_undoes_the_typing(x_display, tmp_path):
+    out = run_on_display(x_display, tmp_path, '''
+        editor = window.editor
+        index = editor.table.value_index(0, 0)
+        editor.setFocus()
+        editor.setCurrentIndex(index)
+        QTest.keyClick(editor, Qt.Key.Key_F2)
+        line = QApplication.focusWidget()
+        QTest.keyClick(line, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        QTest.keyClicks(line, "0.9")
+        QTest.keyClick(line, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        out["text"] = line.text()
+        out["undo_steps"] = window.model.undo_stack.count()
+    ''')
+    assert out["undo_steps"] == 0 and out["text"] != "0.9"
+
+
+def test_typing_abc_into_a_cell_is_refused_where_the_learner_looks(x_display, tmp_path):
+    out = run_on_display(x_display, tmp_path, '''
+        from PySide6.QtWidgets import QWidget
+        from qkv_desktop.state import CellRef
+        window.model.set_hover(CellRef("Q", 2, 0))  # a long read-out in the status bar
+        editor = window.editor
+        index = editor.table.value_index(0, 0)
+        editor.setFocus()
+        editor.setCurrentIndex(index)
+        QTest.keyClicks(editor, "abc")  # typing opens the cell editor
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+        for _ in range(5):
+            app.processEvents()
+        bar = window.statusBar()
+        message = bar.currentMessage()
+        shown = [w for w in bar.findChildren(QWidget)
+                 if w.parentWidget() is bar and w.isVisible() and w.width() > 0]
+        out["message"] = message
+        out["room"] = min(w.x() for w in shown) - 8
+        out["needed"] = bar.fontMetrics().horizontalAdvance(message)
+        out["balloon"] = editor.balloon.isVisible() and editor.balloon.text()
+        out["value"] = float(window.model.state.X[0, 0])
+    ''')
+    assert out["message"].startswith("Not applied: ")
+    assert out["room"] >= out["needed"]
+    assert out["balloon"] == out["message"]  # still shown after the Enter key's release
+    assert out["value"] == 0.8
