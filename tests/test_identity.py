@@ -6,7 +6,7 @@ from PySide6.QtGui import QImage
 
 from qkv_desktop import __version__
 from qkv_desktop.resources import icon_pngs, resource_path
-from qkv_desktop.views.identity import PROJECT_URL, about_text, application_icon, apply_identity
+from qkv_desktop.views.identity import about_text, application_icon, apply_identity
 
 
 @pytest.fixture
@@ -47,11 +47,12 @@ def test_icon_scales_to_sizes_without_a_png(qapp):
     assert colour.red() > 230 and colour.green() > 230 and colour.blue() < 230
 
 
-def test_about_text_names_version_licence_and_project(qapp):
+def test_about_text_names_version_licence_and_libraries(qapp):
     text = about_text()
     assert __version__ in text
     assert "MIT" in text
-    assert PROJECT_URL in text
+    assert "PySide6" in text and "NumPy" in text
+    assert "example.org" not in text and "<a " not in text  # no placeholder link
 
 
 def test_missing_resource_is_named():

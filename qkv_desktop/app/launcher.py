@@ -104,6 +104,8 @@ def run_gui(state, *, screenshot: str | None = None, size=(1600, 1000),
     opens ``session`` if given (a bad file is reported and the default stays open).
     ``lang`` (``en``, ``zh_CN``) overrides the saved and the system language.
     """
+    if screenshot:
+        _headless_when_no_display()
     app, window = create_window(state, lang)
     if screenshot:
         return _screenshot(app, window, Path(screenshot), size)
@@ -140,6 +142,29 @@ def create_window(state=None, lang: str | None = None):
     app.installEventFilter(window.files.open_event_filter)
     return app, window
 
+
+
+def _headless_when_no_display() -> None:
+    """``--screenshot`` needs no display: without one, pick the offscreen platform (as
+    ``render`` does) and silence its one warning, that windows have no size hints to
+    pass on to a window manager it does not have."""
+    from qkv_desktop.export.render import no_display
+    if not no_display() and os.environ.get("QT_QPA_PLATFORM", "").split(":")[0] != "offscreen":
+        return
+    os.environ["QT_QPA_PLATFORM"] = os.environ.get("QT_QPA_PLATFORM") or "offscreen"
+    from PySide6.QtCore import qInstallMessageHandler
+
+    previous = None
+
+    def handler(kind, context, message):
+        if "propagateSizeHints" in message:
+            return
+        if previous is not None:
+            previous(kind, context, message)
+        else:
+            sys.stderr.write(message + "\n")
+
+    previous = qInstallMessageHandler(handler)
 
 
 def _screenshot(app, window, path: Path, size) -> int:

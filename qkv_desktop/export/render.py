@@ -32,11 +32,18 @@ from qkv_desktop.io.staged_files import StagedFiles
 from qkv_desktop.state.compute import compute
 from qkv_desktop.state.session_state import SessionState
 
-__all__ = ["ensure_gui_app", "check_formats", "dashboard_title", "render"]
+__all__ = ["no_display", "ensure_gui_app", "check_formats", "dashboard_title", "render"]
 
 Translate = Callable[[str, str], str]
 
 _app: QGuiApplication | None = None  # the application render created, kept alive
+
+
+def no_display() -> bool:
+    """Linux without ``DISPLAY``/``WAYLAND_DISPLAY`` and no ``QT_QPA_PLATFORM`` choice:
+    a Qt application must use the offscreen platform (the default one would abort)."""
+    headless = not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return sys.platform.startswith("linux") and headless and not os.environ.get("QT_QPA_PLATFORM")
 
 
 def ensure_gui_app() -> QGuiApplication:
@@ -50,9 +57,7 @@ def ensure_gui_app() -> QGuiApplication:
     app = QCoreApplication.instance()
     if app is None:
         argv = [sys.argv[0] if sys.argv and sys.argv[0] else "qkv-desktop"]
-        headless = not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-        if sys.platform.startswith("linux") and headless \
-                and not os.environ.get("QT_QPA_PLATFORM"):
+        if no_display():
             argv += ["-platform", "offscreen"]
         _app = app = QGuiApplication(argv)
     if not isinstance(app, QGuiApplication):

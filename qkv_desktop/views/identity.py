@@ -19,12 +19,11 @@ from qkv_desktop import __version__
 from qkv_desktop.resources import APP_ID, icon_pngs, icon_svg
 
 __all__ = ["APPLICATION_NAME", "ORGANIZATION_NAME", "ORGANIZATION_DOMAIN",
-           "PROJECT_URL", "apply_identity", "application_icon", "about_text"]
+           "apply_identity", "application_icon", "about_text"]
 
 APPLICATION_NAME = "QKV Desktop"
 ORGANIZATION_NAME = "QKV Desktop"
 ORGANIZATION_DOMAIN = "example.org"
-PROJECT_URL = "https://example.org/qkv-desktop"
 LICENSE_NAME = "MIT"
 APP_USER_MODEL_ID = "org.example.qkv-desktop"
 """Windows taskbar identity; without it the taskbar shows Python's icon, not ours."""
@@ -61,7 +60,11 @@ def apply_identity(app: QApplication) -> None:
 
 
 def about_text() -> str:
-    """Rich text for the About box: version, purpose, licence, project link."""
+    """Rich text for the About box: version, purpose, licence, libraries.
+
+    No web address: the project has none of its own yet, and a placeholder link
+    would send a learner nowhere.
+    """
     translate = QCoreApplication.translate  # lupdate reads translate("About", "…")
     paragraphs = [
         "<h3>" + translate("About", "QKV Desktop {0}").format(__version__) + "</h3>",
@@ -69,7 +72,6 @@ def about_text() -> str:
                           "scores and weights as live, editable heatmaps.") + "</p>",
         "<p>" + translate("About", "Released under the {licence} licence.").format(
             licence=LICENSE_NAME) + "</p>",
-        f'<p><a href="{PROJECT_URL}">{PROJECT_URL}</a></p>',
         "<p><small>" + translate("About", "Built with PySide6 {pyside} (Qt {qt}) and NumPy "
                                  "{numpy}.").format(pyside=PySide6.__version__, qt=qVersion(),
                                                     numpy=np.__version__)

@@ -178,3 +178,17 @@ def test_screenshot_cli_writes_a_full_window_png(tmp_path):
     image = image.convertToFormat(QImage.Format.Format_RGB32)
     pixels = np.frombuffer(image.constBits(), np.uint32, count=1600 * 1000)
     assert len(np.unique(pixels)) > 500  # heatmaps, text and controls, not a blank frame
+
+
+def test_screenshot_cli_needs_no_display_and_says_nothing_about_size_hints(tmp_path):
+    out = tmp_path / "shot.png"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env.update(XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    done = subprocess.run([sys.executable, "main.py", "--preset", "tutorial-2", "--size",
+                           "1024x700", "--screenshot", str(out)], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "propagateSizeHints" not in done.stderr + done.stdout
+    assert done.stdout.strip() == str(out)
+    assert not QImage(str(out)).isNull()
