@@ -31,27 +31,6 @@ def image_array(image: QImage | str | Path) -> np.ndarray:
     return rows[:, : image.width() * 4].reshape(image.height(), image.width(), 4).copy()
 
 
-def picture_distance(a: np.ndarray, b: np.ndarray, block: int = 4) -> float:
-    """Mean absolute RGB difference (0–255) of ``block``×``block`` means of two images.
-
-    Both are composited on white first; sizes may differ by a pixel or two (rounding),
-    the common top-left part is compared.
-    """
-    def rgb(x):
-        x = x.astype(np.float64)
-        alpha = x[..., 3:4] / 255.0
-        return x[..., :3] * alpha + 255.0 * (1 - alpha)
-
-    h, w = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
-    assert abs(a.shape[0] - b.shape[0]) <= 2 and abs(a.shape[1] - b.shape[1]) <= 2, \
-        f"sizes differ: {a.shape[:2]} vs {b.shape[:2]}"
-    h, w = h // block * block, w // block * block
-    a, b = rgb(a[:h, :w]), rgb(b[:h, :w])
-    pa = a.reshape(h // block, block, w // block, block, 3).mean(axis=(1, 3))
-    pb = b.reshape(h // block, block, w // block, block, 3).mean(axis=(1, 3))
-    return float(np.abs(pa - pb).mean())
-
-
 def chromium_screenshot(svg: Path, width: int, height: int, scale: float,
                         workdir: Path) -> np.ndarray:
     """Chromium's rendering of ``svg`` shown at ``width``×``height`` CSS px, as RGBA.
