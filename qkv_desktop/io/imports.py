@@ -24,7 +24,7 @@ from numpy.lib import format as npy_format
 from qkv_desktop.core import Weights
 from qkv_desktop.io.files import FileFormatError, decode_text, read_limited
 from qkv_desktop.state.catalogue import PROJECTION_NAMES, WEIGHT_NAMES
-from qkv_desktop.state.session_state import MAX_TOKENS, check_size
+from qkv_desktop.state.session_state import MAX_TOKEN_LENGTH, MAX_TOKENS, check_size
 
 __all__ = ["ImportFileError", "import_vectors", "import_weights", "VECTOR_SUFFIXES",
            "WEIGHT_SUFFIXES"]
@@ -114,6 +114,10 @@ def _text_vectors(data: bytes, name: str, suffix: str):
             if not cells[0]:
                 raise ImportFileError(name, f"line {line}, column 1: the token name is "
                                             "empty")
+            if len(cells[0]) > MAX_TOKEN_LENGTH:
+                raise ImportFileError(name, f"line {line}, column 1: the token name has "
+                                            f"{len(cells[0]):,} characters; at most "
+                                            f"{MAX_TOKEN_LENGTH} are allowed")
             tokens.append(cells[0])
         for j in range(first, width):
             X[i, j - first] = _cell_number(cells[j], name, line, j + 1)

@@ -26,6 +26,7 @@ from qkv_desktop.core import Weights
 from qkv_desktop.io.files import FileFormatError, atomic_write_bytes, decode_text, read_limited
 from qkv_desktop.state.catalogue import BIAS_NAMES, PROJECTION_NAMES, WEIGHT_NAMES
 from qkv_desktop.state.session_state import (
+    MAX_TOKEN_LENGTH,
     Options,
     SessionState,
     check_size,
@@ -353,6 +354,9 @@ def _tokens(value, path: str, *, allow_empty: bool) -> tuple[str, ...]:
             raise _Invalid(f"{path}[{i}] is {_describe(t)}, expected a non-empty string")
         if not t:
             raise _Invalid(f"{path}[{i}] is an empty string; every token needs a name")
+        if len(t) > MAX_TOKEN_LENGTH:
+            raise _Invalid(f"{path}[{i}] has {len(t):,} characters; a token name can have at "
+                           f"most {MAX_TOKEN_LENGTH}")
     return tuple(value)
 
 

@@ -12,9 +12,10 @@ import unicodedata
 
 import numpy as np
 
+from qkv_desktop.state.session_state import MAX_TOKEN_LENGTH
+
 __all__ = ["ParseError", "parse_number", "validate_token", "parse_block", "MAX_TOKEN_LENGTH"]
 
-MAX_TOKEN_LENGTH = 200
 
 # ASCII digits only: Python's float() would also take "1_0" and "١٢", which no
 # spreadsheet user means as a number here.

@@ -16,8 +16,9 @@ from qkv_desktop.core import Weights, get_preset, init_multihead_weights
 from qkv_desktop.core.attention import divisor_for
 from qkv_desktop.core.weights import WEIGHT_NAMES
 
-__all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "OPTION_KEYS", "DTYPES",
-           "check_size", "frozen_array", "head_dim_for", "option_field", "options_to_json"]
+__all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "MAX_HEADS", "MAX_TOKEN_LENGTH",
+           "OPTION_KEYS", "DTYPES", "check_size", "check_token_names", "frozen_array",
+           "head_dim_for", "option_field", "options_to_json"]
 
 MAX_CELLS = 4096 * 4096
 """Largest matrix the app accepts, counted as n·m·heads for the attention matrices.
@@ -33,6 +34,17 @@ session exceeds 128 MB. Bigger inputs are refused before anything is allocated.
 
 MAX_TOKENS = math.isqrt(MAX_CELLS)
 """The longest sequence one head can attend over (n × n ≤ ``MAX_CELLS``)."""
+
+MAX_HEADS = 256
+"""The most attention heads a session may have (the largest models use 128 or fewer).
+
+Every head adds seven figures to a render and a thumbnail to the small multiples;
+65,000 heads of d_k = 1 fit ``MAX_CELLS`` but took minutes and gigabytes to paint.
+"""
+
+MAX_TOKEN_LENGTH = 200
+"""The longest token name, in characters. Labels are elided from the name; a
+10 MB name made laying out one label take minutes."""
 
 Scale = str | float
 
@@ -53,6 +65,8 @@ def check_size(n: int, m: int, d_model: int, d_k: int, heads: int, kv: int = 0) 
     ``kv`` is the length of a stored key/value sequence. Python integers, so the
     products cannot overflow however large the request.
     """
+    if heads > MAX_HEADS:
+        raise ValueError(f"{heads:,} heads are more than the {MAX_HEADS} this app can show")
     if n * m * heads > MAX_CELLS:
         raise ValueError(f"{n:,} queries × {m:,} keys × {heads} heads make {n * m * heads:,} "
                          f"attention cells, more than the {MAX_CELLS:,} this app can hold "
@@ -62,6 +76,17 @@ def check_size(n: int, m: int, d_model: int, d_k: int, heads: int, kv: int = 0) 
         raise ValueError(f"{max(n, kv):,} tokens with d_model = {d_model:,}, d_k = {d_k:,} and "
                          f"{heads} heads make a matrix of {biggest:,} cells, more than the "
                          f"{MAX_CELLS:,} this app can hold in memory")
+
+
+def check_token_names(tokens, what: str = "tokens") -> None:
+    """``ValueError`` for a token that is not a non-empty string of at most
+    ``MAX_TOKEN_LENGTH`` characters; ``what`` names the list in the message."""
+    for i, t in enumerate(tokens):
+        if not isinstance(t, str) or not t:
+            raise ValueError(f"{what}[{i}] must be a non-empty string")
+        if len(t) > MAX_TOKEN_LENGTH:
+            raise ValueError(f"{what}[{i}] has {len(t):,} characters; a token name can have "
+                             f"at most {MAX_TOKEN_LENGTH}")
 
 
 def head_dim_for(d_model: int, n_heads: int, d_k: int) -> int:
@@ -151,6 +176,9 @@ class SessionState:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tokens", tuple(self.tokens))
+        object.__setattr__(self, "kv_tokens", tuple(self.kv_tokens))
+        check_token_names(self.tokens)
+        check_token_names(self.kv_tokens, "kv_tokens")
         object.__setattr__(self, "X", frozen_array(self.X))
         if self.X.ndim != 2:
             raise ValueError(f"X must be 2-D, got shape {self.X.shape}")
@@ -164,7 +192,6 @@ class SessionState:
                                  f"{(self.d_model, self.d_k)}")
         if self.mode not in ("self", "cross"):
             raise ValueError(f"mode must be 'self' or 'cross', got {self.mode!r}")
-        object.__setattr__(self, "kv_tokens", tuple(self.kv_tokens))
         if self.X_kv is not None:
             object.__setattr__(self, "X_kv", frozen_array(self.X_kv))
             if self.X_kv.ndim != 2 or self.X_kv.shape[1] != self.d_model:

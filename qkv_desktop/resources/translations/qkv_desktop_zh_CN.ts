@@ -938,6 +938,10 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>各头的注意力权重</translation>
     </message>
     <message>
+        <source>weights of heads {0}–{1} of {2}: click one to show it</source>
+        <translation>第 {0}–{1} 个头（共 {2} 个）的注意力权重：点击一个头即可显示它</translation>
+    </message>
+    <message>
         <source>weights of every head: click one to show it</source>
         <translation>各头的注意力权重：点击一个头即可显示它</translation>
     </message>

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.state.session_state import MAX_HEADS
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["ControlsPanel", "temperature_from_slider", "slider_from_temperature"]
@@ -55,7 +56,7 @@ class ControlsPanel(Retranslating, QWidget):
         self.mode.currentIndexChanged.connect(
             lambda _i: self._apply(model.set_mode, self.mode.currentData()))
         self.heads = QSpinBox(objectName="heads")
-        self.heads.setRange(1, 16)
+        self.heads.setRange(1, MAX_HEADS)
         self.heads.valueChanged.connect(lambda v: self._apply(model.set_heads, v))
         self.head = QComboBox(objectName="head")
         self.head.currentIndexChanged.connect(

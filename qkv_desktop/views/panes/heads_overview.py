@@ -19,7 +19,14 @@ from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba,
 from qkv_desktop.presentation.pane_image import block_mean, display_factors
 from qkv_desktop.views.retranslate import Retranslating
 
-__all__ = ["HeadsOverview", "HeadThumbnail", "grid_shape"]
+__all__ = ["HeadsOverview", "HeadThumbnail", "grid_shape", "MAX_THUMBNAILS", "shown_heads"]
+
+MAX_THUMBNAILS = 16
+"""The most thumbnails shown at once (4 × 4 at their 40-pixel minimum fit any pane).
+
+With more heads the overview shows the block of 16 that holds the current head; the
+head box reaches the others. Without the bound, 256 thumbnails forced a window
+wider than the screen, and 65,000 made the app run out of memory."""
 
 HIGHLIGHT = QColor(255, 140, 0)
 """The chosen head's frame: the orange of the panes' hover links."""
@@ -36,6 +43,12 @@ def grid_shape(count: int, width: float, height: float) -> tuple[int, int]:
     return best
 
 
+def shown_heads(n_heads: int, current: int) -> range:
+    """The heads the overview shows: the block of ``MAX_THUMBNAILS`` holding ``current``."""
+    start = (min(max(current, 0), n_heads - 1) // MAX_THUMBNAILS) * MAX_THUMBNAILS
+    return range(start, min(n_heads, start + MAX_THUMBNAILS))
+
+
 class HeadThumbnail(Retranslating, QWidget):
     """One head's weights: a titled heatmap with token labels where they fit."""
 
@@ -44,10 +57,10 @@ class HeadThumbnail(Retranslating, QWidget):
     def __init__(self, head: int, parent: QWidget | None = None):
         super().__init__(parent)
         self.head = head
-        self.setObjectName(f"headThumb_{head}")
+        self.setObjectName(f"headThumb_{head}")  # the tile's place; ``head`` may change
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMinimumSize(60, 60)
+        self.setMinimumSize(40, 40)
         self.current = False
         self.data = np.zeros((0, 0))
         self.rows: list[str] = []
@@ -62,8 +75,12 @@ class HeadThumbnail(Retranslating, QWidget):
     def title(self) -> str:
         return self.tr("head {0}").format(self.head + 1)
 
-    def set_data(self, data: np.ndarray, rows: list[str], cols: list[str]) -> None:
-        """Show ``data``; its colours are computed when the thumbnail is next painted."""
+    def set_data(self, data: np.ndarray, rows: list[str], cols: list[str],
+                 head: int | None = None) -> None:
+        """Show ``data`` (of ``head``, if it changes); colours come at the next paint."""
+        if head is not None and head != self.head:
+            self.head = head
+            self.retranslate()
         self.data, self.rows, self.cols = data, rows, cols
         self._image = None
         self.update()
@@ -179,6 +196,7 @@ class HeadsOverview(Retranslating, QWidget):
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setSpacing(6)
         self._shape: tuple[int, int] | None = None
+        self._heads = range(0)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(2)
@@ -194,26 +212,38 @@ class HeadsOverview(Retranslating, QWidget):
         return self.tr("weights of every head")
 
     def retranslate(self) -> None:
-        self.title.setText(self.tr("weights of every head: click one to show it"))
+        heads, total = self._heads, self.model.state.n_heads
+        if 0 < len(heads) < total:
+            self.title.setText(self.tr("weights of heads {0}–{1} of {2}: click one to show "
+                                       "it").format(heads.start + 1, heads.stop, total))
+        else:
+            self.title.setText(self.tr("weights of every head: click one to show it"))
 
     def _on_result_changed(self, result) -> None:
         if result is None:
             return
         s = result.state
-        while len(self.thumbs) < s.n_heads:
+        self._heads = shown_heads(s.n_heads, self.model.current_head)
+        while len(self.thumbs) < len(self._heads):
             thumb = HeadThumbnail(len(self.thumbs), self._tiles)
             thumb.clicked.connect(self.model.set_current_head)
             self.thumbs.append(thumb)
-        while len(self.thumbs) > s.n_heads:
+        while len(self.thumbs) > len(self._heads):
             self.thumbs.pop().deleteLater()
         rows, cols = list(s.tokens), list(s.key_tokens)
-        for thumb, r in zip(self.thumbs, result.heads, strict=False):
-            thumb.set_data(r.weights, rows, cols)
-        self._on_head_changed(self.model.current_head)
+        for thumb, h in zip(self.thumbs, self._heads, strict=True):
+            thumb.set_data(result.heads[h].weights, rows, cols, head=h)
+        self.retranslate()
+        self._mark_current(self.model.current_head)
         self._shape = None
         self._arrange()
 
     def _on_head_changed(self, head: int) -> None:
+        if self.model.result is not None and head not in self._heads:
+            self._on_result_changed(self.model.result)  # the block that holds it
+        self._mark_current(head)
+
+    def _mark_current(self, head: int) -> None:
         for thumb in self.thumbs:
             thumb.set_current(thumb.head == head)
 
