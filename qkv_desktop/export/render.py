@@ -147,6 +147,9 @@ def render(state: SessionState, out_dir: str | os.PathLike,
     formats = check_formats(formats)
     scale = check_scale(scale)
     background = check_background(background)
+    if not os.fspath(out_dir).strip():
+        raise ValueError("the output folder is empty; give a folder name (\".\" for the "
+                         "current folder)")
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise ValueError(f"{os.fspath(out_dir)!r} exists and is not a folder")

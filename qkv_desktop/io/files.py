@@ -10,11 +10,17 @@ session behind.
 from __future__ import annotations
 
 import os
-import uuid
 from pathlib import Path
 
+from qkv_desktop.io.temporaries import (
+    create_locked,
+    new_id,
+    remove_stale_temporaries,
+    temporary_path,
+)
+
 __all__ = ["FileFormatError", "MAX_FILE_BYTES", "read_limited", "decode_text",
-           "atomic_write_bytes", "write_synced"]
+           "atomic_write_bytes", "write_synced", "fsync_folder"]
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 """Largest file (50 MB) the app reads; bigger files are refused before reading."""
@@ -96,43 +102,54 @@ def atomic_write_bytes(path, data: bytes) -> None:
     any failure the temporary file is removed and the original file is untouched;
     the ``OSError`` propagates. A new file gets the usual permissions (0o666 minus
     the umask), a replaced file keeps its own; a symlink keeps pointing at the file.
+    Temporaries that killed writers left in the folder are removed first
+    (``temporaries.remove_stale_temporaries``).
     """
     path = Path(os.path.realpath(path))  # through a symlink, replace its target
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}.tmp")
-    write_synced(tmp, data, like=path)
+    remove_stale_temporaries(path.parent)
+    tmp = temporary_path(path, new_id())
+    fd = write_synced(tmp, data, like=path, hold=True)  # locked until it is in place
     try:
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    _fsync_folder(path.parent)
+    finally:
+        os.close(fd)
+    fsync_folder(path.parent)
 
 
-def write_synced(tmp: Path, data: bytes, like: Path) -> None:
+def write_synced(tmp: Path, data: bytes, like: Path, hold: bool = False) -> int | None:
     """Create ``tmp`` with ``data`` flushed to disk, with ``like``'s permissions if it exists.
 
     The first half of every atomic write (single files here, file sets in
-    ``staged_files``); on failure ``tmp`` is removed and the error propagates.
+    ``staged_files``); on failure ``tmp`` is removed and the error propagates. The
+    file is locked while it is written; with ``hold`` it stays open and locked and its
+    descriptor is returned for the caller to close once ``tmp`` is in place.
     """
     try:
         mode = like.stat().st_mode & 0o7777
     except OSError:
         mode = None
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
-                 0o666)
+    fd = create_locked(tmp)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
         if mode is not None:
             os.chmod(tmp, mode)
     except BaseException:
+        os.close(fd)
         tmp.unlink(missing_ok=True)
         raise
+    if hold:
+        return fd
+    os.close(fd)
+    return None
 
 
-def _fsync_folder(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
     """Make the rename itself durable (POSIX only; Windows cannot open folders)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
