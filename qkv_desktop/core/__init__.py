@@ -5,7 +5,7 @@
 >>> r.weights.sum(axis=1)  # each row sums to 1
 """
 
-from qkv_desktop.core.attention import AttentionResult, attention, divisor_for
+from qkv_desktop.core.attention import POSITION_KINDS, AttentionResult, attention, divisor_for
 from qkv_desktop.core.lessons import (
     DEMO_SCORES,
     RowStats,
@@ -18,7 +18,9 @@ from qkv_desktop.core.lessons import (
     scaling_sweep,
     session_sweep,
 )
+from qkv_desktop.core.masks import REASONS, EmptyRowError, MaskSpec, alibi_bias, alibi_slopes
 from qkv_desktop.core.multihead import MultiHeadResult, init_multihead_weights, multi_head_attention
+from qkv_desktop.core.positions import ROPE_PAIRINGS, rope, rope_angles, sinusoidal_positions
 from qkv_desktop.core.presets import PRESETS, Preset, get_preset
 from qkv_desktop.core.softmax import softmax
 from qkv_desktop.core.weights import Weights, init_weights
@@ -29,4 +31,6 @@ __all__ = [
     "Preset", "PRESETS", "get_preset",
     "DEMO_SCORES", "RowStats", "ScalingSweep", "SoftmaxComparison", "asymmetry",
     "compare_softmax", "dot_product_demo", "row_stats", "scaling_sweep", "session_sweep",
+    "ROPE_PAIRINGS", "rope", "rope_angles", "sinusoidal_positions", "POSITION_KINDS",
+    "MaskSpec", "EmptyRowError", "REASONS", "alibi_slopes", "alibi_bias",
 ]

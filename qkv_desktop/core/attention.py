@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
+from qkv_desktop.core.masks import EmptyRowError, MaskSpec, alibi_rows
+from qkv_desktop.core.positions import ROPE_PAIRINGS, rope, sinusoidal_positions
 from qkv_desktop.core.rows import for_row_chunks
 from qkv_desktop.core.validation import as_matrix
 from qkv_desktop.core.weights import Weights
 
-__all__ = ["AttentionResult", "attention", "divisor_for"]
+__all__ = ["AttentionResult", "attention", "divisor_for", "POSITION_KINDS"]
+
+POSITION_KINDS = (None, "sinusoidal", "rope")
+"""How ``attention`` tells the scores where each token sits: not at all, by adding the
+sinusoidal table to X, or by rotating Q and K (RoPE)."""
 
 Scale = str | float
 
@@ -23,7 +30,14 @@ class AttentionResult:
     the causal mask (``-inf`` where masked); ``weights`` is its row-wise softmax and
     ``output`` is ``weights · V``. ``entropy`` (nats), ``max_weight`` and
     ``mean_gradient`` (the mean of p(1−p), the tutorial's 平均梯度) have one value per
-    query row.
+    query row. With ``positions="rope"``, ``Q_rope`` and ``K_rope`` are Q and K after the
+    rotation, and the scores are ``Q_rope · K_ropeᵀ``; otherwise they are None. With
+    ``positions="sinusoidal"``, ``X_pos`` (and ``X_kv_pos`` in cross-attention) are the
+    token vectors plus the position table, the inputs the projections saw.
+
+    ``mask_spec`` holds the mask rules and ``alibi_slope`` the ALiBi slope; ``allowed``,
+    ``mask_reasons`` and ``bias`` are the n × m arrays they make, built on first use
+    (the forward itself works on blocks of rows and keeps none of them).
     """
 
     Q: np.ndarray
@@ -37,6 +51,12 @@ class AttentionResult:
     max_weight: np.ndarray
     mean_gradient: np.ndarray
     divisor: float = 1.0
+    Q_rope: np.ndarray | None = None
+    K_rope: np.ndarray | None = None
+    X_pos: np.ndarray | None = None
+    X_kv_pos: np.ndarray | None = None
+    mask_spec: MaskSpec | None = None
+    alibi_slope: float | None = None
 
     @property
     def n_queries(self) -> int:
@@ -47,9 +67,31 @@ class AttentionResult:
         return self.K.shape[0]
 
     def matrices(self) -> dict[str, np.ndarray]:
-        """The named matrices, in the order the panes show them."""
-        return {name: getattr(self, name) for name in
-                ("Q", "K", "V", "scores", "scaled", "weights", "output")}
+        """The named matrices, in the order the panes show them (``Q_rope`` and
+        ``K_rope`` only when RoPE applied)."""
+        names = ("Q", "K", "V", "scores", "scaled", "weights", "output")
+        if self.Q_rope is not None:
+            names = ("Q", "K", "Q_rope", "K_rope", *names[2:])
+        return {name: getattr(self, name) for name in names}
+
+    @cached_property
+    def allowed(self) -> np.ndarray:
+        """n × m booleans: True where the query may attend to the key."""
+        spec = self.mask_spec or MaskSpec()
+        return spec.allowed(self.n_queries, self.n_keys)
+
+    @cached_property
+    def mask_reasons(self) -> np.ndarray:
+        """n × m codes of ``core.masks.REASONS``: why each cell is allowed or masked."""
+        spec = self.mask_spec or MaskSpec()
+        return spec.reasons(self.n_queries, self.n_keys)
+
+    @cached_property
+    def bias(self) -> np.ndarray | None:
+        """The n × m ALiBi bias added to the scaled scores, or None without ALiBi."""
+        if self.alibi_slope is None:
+            return None
+        return alibi_rows(0, self.n_queries, self.n_keys, self.alibi_slope, self.scores.dtype)
 
 
 def divisor_for(scale: Scale, d_k: int) -> float:
@@ -68,8 +110,11 @@ def divisor_for(scale: Scale, d_k: int) -> float:
 
 
 def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: float = 1.0,
-              causal: bool = False, X_kv=None, stable: bool = True) -> AttentionResult:
-    """Scaled dot-product attention ``softmax(QKᵀ / (divisor·T)) · V``.
+              causal: bool = False, X_kv=None, stable: bool = True, positions: str | None = None,
+              rope_base: float = 10000.0, rope_pairing: str = "half", window: int | None = None,
+              alibi_slope: float | None = None, prefix: int | None = None, sinks: int = 0,
+              mask=None) -> AttentionResult:
+    """Scaled dot-product attention ``softmax(QKᵀ / (divisor·T) + bias) · V``.
 
     Parameters
     ----------
@@ -89,8 +134,28 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
     stable : bool
         Subtract the row maximum before ``exp``. ``False`` is the naive formula of the
         overflow lesson; it may give inf/nan but never raises.
+    positions : {None, "sinusoidal", "rope"}
+        ``"sinusoidal"`` adds ``sinusoidal_positions`` (positions 0, 1, …) to X (and to
+        X_kv) before the projections. ``"rope"`` rotates Q and K by their tokens'
+        positions after them (``rope`` with ``rope_base`` and ``rope_pairing``); the
+        result then also carries ``Q_rope`` and ``K_rope``.
+    window : int, optional
+        Sliding window of w keys: with ``causal`` (or ``prefix``) query i sees keys
+        i − w < j ≤ i, without it the keys with |i − j| < w.
+    alibi_slope : float, optional
+        ALiBi: add −m·|i − j| to the scaled scores (−m·(i − j) for the keys j ≤ i that a
+        causal query sees). m ≥ 0.
+    prefix : int, optional
+        Prefix-LM: the first p positions see each other in both directions, the rest
+        causally (so it implies the causal order). Not defined for cross-attention.
+    sinks : int
+        The first s keys stay visible to every query whatever the window.
+    mask : boolean array (n, m), optional
+        True = allowed; combined by AND with every rule above.
 
-    float32 input stays float32 throughout; anything else is computed in float64.
+    A query row left with no allowed key raises ``EmptyRowError`` (a ``ValueError``)
+    naming the row, instead of a row of NaN. float32 input stays float32 throughout;
+    anything else is computed in float64.
     """
     X = as_matrix(X, "X")
     dtype = X.dtype
@@ -107,24 +172,59 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
     if not (np.isfinite(temperature) and temperature > 0):
         raise ValueError(f"temperature must be a positive finite number, got {temperature}")
     divisor = divisor_for(scale, w.d_k)
+    if positions not in POSITION_KINDS:
+        raise ValueError(f"positions must be None, 'sinusoidal' or 'rope', got {positions!r}")
+    if positions == "rope" and rope_pairing not in ROPE_PAIRINGS:
+        raise ValueError(f"rope_pairing must be 'half' or 'interleaved', got {rope_pairing!r}")
+    if X_kv is not None and prefix is not None:
+        raise ValueError("a prefix-LM mask is causal, which is not defined for cross-attention")
+    if alibi_slope is not None:
+        if isinstance(alibi_slope, bool) or not isinstance(alibi_slope, (int, float, np.number)) \
+                or not (np.isfinite(alibi_slope) and alibi_slope >= 0):
+            raise ValueError(f"the ALiBi slope must be a non-negative finite number, got "
+                             f"{alibi_slope!r}")
+        alibi_slope = float(alibi_slope)
+    spec = MaskSpec(causal, window, prefix, sinks, mask)
+    spec.check_shape(X.shape[0], src.shape[0])
 
-    Q = _project(X, w.W_Q, w.b_Q)
-    K = _project(src, w.W_K, w.b_K)
-    V = _project(src, w.W_V, w.b_V)
-    scores = Q @ K.T
+    X_pos = X_kv_pos = None
+    if positions == "sinusoidal":
+        X_pos = X + sinusoidal_positions(X.shape[0], X.shape[1]).astype(dtype)
+        X_kv_pos = None if X_kv is None else (
+            X_kv + sinusoidal_positions(X_kv.shape[0], X_kv.shape[1]).astype(dtype))
+    q_in = X if X_pos is None else X_pos
+    kv_in = src if positions != "sinusoidal" else (X_pos if X_kv is None else X_kv_pos)
+    Q = _project(q_in, w.W_Q, w.b_Q)
+    K = _project(kv_in, w.W_K, w.b_K)
+    V = _project(kv_in, w.W_V, w.b_V)
+    Q_rope = K_rope = None
+    if positions == "rope":
+        Q_rope = rope(Q, np.arange(Q.shape[0]), base=rope_base, pairing=rope_pairing)
+        K_rope = rope(K, np.arange(K.shape[0]), base=rope_base, pairing=rope_pairing)
+        scores = Q_rope @ K_rope.T
+    else:
+        scores = Q @ K.T
     # Divide (as the tutorial does, bit for bit) by a scalar of the array's own dtype,
     # so float32 stays float32.
     div = dtype.type(divisor * temperature)
+    rules = spec if spec.restricts else None
     if stable:
-        scaled, weights_, entropy, max_w, mean_grad = _scaled_softmax(scores, div, causal)
+        scaled, weights_, entropy, max_w, mean_grad = _scaled_softmax(scores, div, rules,
+                                                                      alibi_slope)
     else:
+        n, m = scores.shape
+        if rules is not None and (empty := rules.first_empty_row(n, m)) is not None:
+            raise EmptyRowError(empty, m)
         scaled = np.divide(scores, div)
-        if causal:
-            np.copyto(scaled, -np.inf, where=_future(0, scaled.shape[0], scaled.shape[1]))
+        if alibi_slope is not None:
+            scaled += alibi_rows(0, n, m, alibi_slope, dtype)
+        if rules is not None:
+            np.copyto(scaled, -np.inf, where=rules.hidden_rows(0, n, m))
         weights_, entropy, max_w, mean_grad = _naive_softmax_with_stats(scaled)
     output = weights_ @ V
     return AttentionResult(Q, K, V, scores, scaled, weights_, output,
-                           entropy, max_w, mean_grad, divisor)
+                           entropy, max_w, mean_grad, divisor, Q_rope, K_rope, X_pos, X_kv_pos,
+                           spec, alibi_slope)
 
 
 def _project(X: np.ndarray, W: np.ndarray, b: np.ndarray | None) -> np.ndarray:
@@ -134,24 +234,23 @@ def _project(X: np.ndarray, W: np.ndarray, b: np.ndarray | None) -> np.ndarray:
     return out
 
 
-def _future(r0: int, r1: int, m: int) -> np.ndarray:
-    """The causal mask of rows r0…r1−1: True where the key comes after the query."""
-    return np.arange(m)[None, :] > np.arange(r0, r1)[:, None]
-
-
 _BLOCK_BYTES = 1 << 18
 """Rows per block are chosen so that a block of one n×m array stays in the L2 cache."""
 
 
-def _scaled_softmax(scores: np.ndarray, div, masked: bool):
-    """``scaled = scores / div`` (causal-masked), its row softmax and per-row statistics.
+def _scaled_softmax(scores: np.ndarray, div, rules: MaskSpec | None, slope: float | None):
+    """``scaled = scores / div + bias`` (masked), its row softmax and per-row statistics.
 
     One pass over the rows in cache-sized blocks: each block is divided, masked,
     exponentiated, normalised and summarised while it is still in cache, with one
     small scratch buffer per thread, so the only n×m allocations are ``scaled`` and
     the weights. Row ranges run in parallel (``for_row_chunks``). The statistics come
     from row reductions: H = log Z − Σ p·(s − max), max p = 1/Z, Σ p(1−p) = 1 − Σ p².
+    The mask (``rules``) and the ALiBi bias (``slope``) are built block by block too. A
+    range stops at its first row without an allowed key; ``EmptyRowError`` then names
+    the first such row of all.
     """
+    masked = rules is not None
     n, m = scores.shape
     dtype = scores.dtype
     scaled = np.empty_like(scores)
@@ -162,6 +261,11 @@ def _scaled_softmax(scores: np.ndarray, div, masked: bool):
     if m == 0:
         zeros = np.zeros(n, dtype)
         return scaled, p, zeros, zeros.copy(), zeros.copy()
+    has_key = np.ones(n, dtype=bool)
+    check_rows = masked and rules.may_empty_a_row(n, m)
+    if slope is not None:
+        key_index = np.arange(m, dtype=dtype)
+        slope = dtype.type(slope)
 
     def rows(r0: int, r1: int) -> None:
         step = max(1, min(r1 - r0, _BLOCK_BYTES // (m * scores.itemsize)))
@@ -170,8 +274,19 @@ def _scaled_softmax(scores: np.ndarray, div, masked: bool):
             b = min(r1, a + step)
             s, z, pb = scaled[a:b], scratch[: b - a], p[a:b]
             np.divide(scores[a:b], div, out=s)
+            if slope is not None:  # s −= slope·|i − j|, in the scratch block
+                np.subtract.outer(np.arange(a, b, dtype=dtype), key_index, out=z)
+                np.abs(z, out=z)
+                z *= slope
+                s -= z
             if masked:
-                np.copyto(s, -np.inf, where=_future(a, b, m))
+                hidden = rules.hidden_rows(a, b, m)
+                if check_rows:
+                    ok = ~hidden.all(axis=1)
+                    if not ok.all():
+                        has_key[a:b] = ok
+                        return
+                np.copyto(s, -np.inf, where=hidden)
             np.subtract(s, s.max(axis=1, keepdims=True), out=z)
             np.exp(z, out=pb)
             tb = pb.sum(axis=1, keepdims=True)
@@ -183,6 +298,8 @@ def _scaled_softmax(scores: np.ndarray, div, masked: bool):
             sum_sq[a:b] = np.einsum("ij,ij->i", pb, pb)
 
     for_row_chunks(rows, n, n * m)
+    if not has_key.all():
+        raise EmptyRowError(int(np.argmin(has_key)), m)
     np.subtract(np.log(total), entropy, out=entropy)
     np.maximum(entropy, 0, out=entropy)
     max_weight = np.reciprocal(total)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from qkv_desktop.core.attention import AttentionResult, attention
+from qkv_desktop.core.masks import alibi_slopes
 from qkv_desktop.core.validation import as_matrix
 from qkv_desktop.core.weights import Weights, _check_dims, init_head_weights
 
@@ -40,12 +41,27 @@ def init_multihead_weights(d_model: int, d_k: int, heads: int, seed: int = 42,
     return per_head, W_O
 
 
-def multi_head_attention(X, heads: Sequence[Weights], *, W_O=None, X_kv=None,
+def multi_head_attention(X, heads: Sequence[Weights], *, W_O=None, X_kv=None, alibi=None,
                          **options) -> MultiHeadResult:
-    """Run ``attention`` once per head; ``options`` are those of ``attention``."""
+    """Run ``attention`` once per head; ``options`` are those of ``attention``.
+
+    ``alibi=True`` gives head k the k-th of ``alibi_slopes(h)`` (the ALiBi paper's one
+    slope per head); a sequence of h numbers gives each head its own slope.
+    """
     if not heads:
         raise ValueError("multi-head attention needs at least one head")
-    results = tuple(attention(X, w, X_kv=X_kv, **options) for w in heads)
+    slopes = [options.pop("alibi_slope", None)] * len(heads)
+    if alibi is not None and alibi is not False:
+        if slopes[0] is not None:
+            raise ValueError("give either alibi (one slope per head) or alibi_slope, not both")
+        if alibi is True:
+            slopes = list(alibi_slopes(len(heads)))
+        else:
+            slopes = list(alibi)
+            if len(slopes) != len(heads):
+                raise ValueError(f"{len(slopes)} ALiBi slopes for {len(heads)} heads")
+    results = tuple(attention(X, w, X_kv=X_kv, alibi_slope=m, **options)
+                    for w, m in zip(heads, slopes, strict=True))
     concat = np.concatenate([r.output for r in results], axis=1)
     output = None
     if W_O is not None:
