@@ -14,8 +14,10 @@ one), e.g. under ``QT_QPA_PLATFORM=offscreen``; no widgets are involved.
 Matrices with more than ``RASTER_CELLS`` cells draw their cell block as one
 nearest-neighbour image (in SVG an ``<image>`` with ``image-rendering="optimizeSpeed"``)
 so that a 512×512 figure stays small and fast; its title, labels and colour bar stay
-vector. Per-cell numbers are printed only where they fit, and axis labels are thinned
-to every 2nd, 5th, 10th… row or column when cells get smaller than the text.
+vector. Cell values follow ``presentation.numbers`` (four decimals below 10⁴, then
+four significant digits); a figure has room, so its cells grow until the widest value
+fits rather than dropping digits. Matrices too large for numbers (over 34 a side) show
+colours only, and their axis labels are thinned to every 2nd, 5th, 10th… row or column.
 """
 
 from __future__ import annotations
@@ -56,7 +58,19 @@ from PySide6.QtSvg import QSvgGenerator
 
 from qkv_desktop.export.figure_fonts import FAMILIES, figure_font, svg_with_fallbacks
 from qkv_desktop.io.files import atomic_write_bytes
-from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
+from qkv_desktop.presentation.colormaps import (
+    MASKED_RGBA,
+    OVERFLOW_RGBA,
+    levels_for,
+    lut_for,
+    map_to_rgba,
+    text_color_for,
+)
+from qkv_desktop.presentation.numbers import (
+    LABEL_PAD,
+    MINUS,
+    format_values,
+)
 
 __all__ = ["FORMATS", "FONT_FAMILIES", "RASTER_CELLS", "MAX_SCALE", "MAX_PIXELS",
            "FigureSpec", "FigureLayout", "DashboardLayout", "layout_figure",
@@ -87,8 +101,9 @@ _TITLE_PX = 14
 _LABEL_PX = 11
 _CAPTION_PX = 10
 _TICK_PX = 10
-_VALUE_PX_MAX = 11
-_VALUE_PX_MIN = 7
+_VALUE_PX = 11
+_VALUE_MIN_CELL = 14.0
+"""Cells of a matrix this small (more than 34 a side) show colours only."""
 _GRID_TARGET = 480.0
 _CELL_MAX = 52.0
 _GAP_MIN_CELL = 12.0
@@ -105,9 +120,9 @@ _DASHBOARD_TITLE_PX = 18
 _INK = QColor(34, 34, 34)
 _MUTED = QColor(100, 100, 100)
 _FRAME = QColor(85, 85, 85)
-_MASKED_FILL = QColor(217, 217, 217)
+_MASKED_FILL = QColor(*MASKED_RGBA)
 _HATCH = QColor(120, 120, 120)
-_NONFINITE = QColor(214, 0, 147)
+_NONFINITE = QColor(*OVERFLOW_RGBA)
 
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 _RIGHT_MIDDLE = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -132,9 +147,8 @@ class FigureSpec:
     row_labels, col_labels : sequences of str
         One label per row / column (tokens or dimension indices).
     show_values : bool
-        Print each value in its cell when the cells are big enough.
-    decimals : int, optional
-        Digits after the point; three significant digits of the largest value if omitted.
+        Print each value in its cell (``presentation.numbers.format_value``) unless the
+        matrix is too large for numbers.
     masked : bool array (n, m), optional
         Masked cells (e.g. the causal mask's ``-inf``): grey, hatched, no number.
     row_axis, col_axis : str
@@ -152,7 +166,6 @@ class FigureSpec:
     row_labels: Sequence[str]
     col_labels: Sequence[str]
     show_values: bool = True
-    decimals: int | None = None
     masked: np.ndarray | None = None
     row_axis: str = ""
     col_axis: str = ""
@@ -183,9 +196,6 @@ class FigureSpec:
                 raise ValueError(f"figure {self.name!r}: mask shape {masked.shape} differs "
                                  f"from data shape {data.shape}")
             object.__setattr__(self, "masked", masked)
-        if self.decimals is not None and not 0 <= self.decimals <= 10:
-            raise ValueError(f"figure {self.name!r}: decimals must be 0..10, "
-                             f"got {self.decimals}")
 
 
 @dataclass(frozen=True)
@@ -245,34 +255,15 @@ class DashboardLayout:
 
 # -- formatting ----------------------------------------------------------------
 
-def _auto_decimals(data: np.ndarray) -> int:
-    """Three significant digits of the largest magnitude, fewer when every value has
-    fewer (0.8 rather than 0.800); over 6 decimals ``_format`` switches to 1e−09 style."""
-    finite = data[np.isfinite(data)]
-    m = float(np.max(np.abs(finite))) if finite.size else 0.0
-    if m == 0:
-        return 1
-    decimals = int(np.clip(2 - math.floor(math.log10(m)), 0, 7))
-    if decimals > 6:
-        return decimals
-    rounded = np.round(finite, decimals)
-    while decimals > 1 and np.array_equal(np.round(finite, decimals - 1), rounded):
-        decimals -= 1
-    return decimals
-
-
-def _format(value: float, decimals: int) -> str:
-    """A number with a typographic minus; non-finite values spelled out."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "∞" if value > 0 else "−∞"
+def _tick_text(value: float, decimals: int) -> str:
+    """A colour-bar tick: ``decimals`` digits (those of its round step), typographic minus."""
     if abs(value) >= 1e6 or decimals > 6:  # keep labels short: 1.2e+07, 3e-08
-        return f"{value:.3g}".replace("-", "−")
-    text = f"{value:.{decimals}f}"
-    if text.startswith("-") and float(text) == 0:
-        text = text[1:]
-    return text.replace("-", "−")
+        text = f"{value:.3g}"
+    else:
+        text = f"{value:.{decimals}f}"
+        if text.startswith("-") and float(text) == 0:
+            text = text[1:]
+    return text.replace("-", MINUS)
 
 
 def _nice_ticks(lo: float, hi: float) -> tuple[list[float], int]:
@@ -307,19 +298,21 @@ def _require_app() -> None:
                            "first, e.g. with qkv_desktop.export.render.ensure_gui_app()")
 
 
-def _cell_values(spec: FigureSpec, data: np.ndarray, masked: np.ndarray, cell: float,
-                 gap: float) -> tuple[list[list[str]] | None, QFont | None]:
-    """The printed numbers and the largest font (11 → 7 px) in which they all fit."""
-    decimals = _auto_decimals(data) if spec.decimals is None else spec.decimals
-    values = [[_format(v, decimals) for v in row] for row in data.tolist()]
+def _cell_values(data: np.ndarray, masked: np.ndarray, cell: float,
+                 gap: float) -> tuple[list[list[str]], QFont, float]:
+    """The printed numbers, their font and the cell size they need.
+
+    A figure has room: its numbers keep the full size, and the cells grow (from
+    ``cell``) until the widest number, measured at its real width, fits with
+    ``LABEL_PAD`` to spare.
+    """
+    values = format_values(data)
     shown = {t for r, row in enumerate(values) for c, t in enumerate(row) if not masked[r, c]}
-    for px in range(_VALUE_PX_MAX, _VALUE_PX_MIN - 1, -1):
-        font = _font(px)
-        fm = QFontMetricsF(font)
-        widest = max((fm.horizontalAdvance(t) for t in shown), default=0.0)
-        if widest <= cell - gap - 4 and fm.capHeight() * 1.6 <= cell - gap - 2:
-            return values, font
-    return None, None
+    font = _font(_VALUE_PX)
+    fm = QFontMetricsF(font)
+    widest = max((fm.horizontalAdvance(t) for t in shown), default=0.0)
+    need = math.ceil(max(widest + LABEL_PAD, fm.height()) + gap)
+    return values, font, max(cell, float(need))
 
 
 def layout_figure(spec: FigureSpec) -> FigureLayout:
@@ -337,14 +330,13 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
     levels = levels_for(spec.cmap, data)
     # ±inf as NaN: same grey, without overflow warnings from the colour lookup.
     rgba = map_to_rgba(np.where(np.isfinite(data), data, np.nan), lut_for(spec.cmap), levels)
-    rgba[masked] = _rgba(_MASKED_FILL)
-    if raster:
-        rgba[nonfinite] = _rgba(_NONFINITE)
+    rgba[masked] = _rgba(_MASKED_FILL)  # overflowed cells are already OVERFLOW_RGBA
     white = text_color_for(rgba)
 
     values, value_font = None, None
-    if spec.show_values and not raster and cell >= 14:
-        values, value_font = _cell_values(spec, data, masked, cell, gap)
+    if spec.show_values and not raster and cell >= _VALUE_MIN_CELL:
+        values, value_font, cell = _cell_values(data, masked, cell, gap)
+        grid_w, grid_h = m * cell, n * cell
 
     lfm = QFontMetricsF(_font(_LABEL_PX))
     line_h = lfm.height()
@@ -374,7 +366,7 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
     lo, hi = levels
     tick_values, tick_decimals = _nice_ticks(lo, hi)
     kfm = QFontMetricsF(_font(_TICK_PX))
-    tick_texts = [_format(t, tick_decimals) for t in tick_values]
+    tick_texts = [_tick_text(t, tick_decimals) for t in tick_values]
     tick_w = max(kfm.horizontalAdvance(t) for t in tick_texts)
 
     legend_items = []
@@ -528,17 +520,11 @@ def _paint_cells(painter: QPainter, lay: FigureLayout) -> None:
 
     hatch_pen = QPen(_HATCH, 0.7)
     hatch_pen.setCapStyle(Qt.PenCapStyle.FlatCap)
-    border_pen = QPen(_NONFINITE, 2.0)
-    border_pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
     hatches = [line for r, c in zip(*np.nonzero(lay.masked), strict=True)
                for line in _hatch_lines(rects[r][c], _HATCH_STEP)]
     if hatches:
         painter.setPen(hatch_pen)
         painter.drawLines(hatches)
-    painter.setBrush(Qt.BrushStyle.NoBrush)
-    painter.setPen(border_pen)
-    for r, c in zip(*np.nonzero(lay.nonfinite), strict=True):
-        painter.drawRect(rects[r][c].adjusted(1, 1, -1, -1))
 
     if lay.values is not None:
         painter.setFont(lay.value_font)
@@ -576,13 +562,8 @@ def _paint_legend(painter: QPainter, lay: FigureLayout) -> None:
             if not lay.raster:
                 painter.setPen(QPen(_HATCH, 0.7))
                 painter.drawLines(_hatch_lines(swatch, _HATCH_STEP))
-        elif lay.raster:
-            painter.fillRect(swatch, _NONFINITE)
         else:
-            painter.fillRect(swatch, QColor(160, 160, 160))
-            painter.setPen(QPen(_NONFINITE, 2.0))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRect(swatch.adjusted(1, 1, -1, -1))
+            painter.fillRect(swatch, _NONFINITE)
         painter.setPen(_MUTED)
         _draw_text(painter, text)
 

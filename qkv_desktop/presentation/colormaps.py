@@ -11,7 +11,13 @@ import numpy as np
 
 __all__ = ["DIVERGING", "SEQUENTIAL", "lut_for", "levels_for", "symmetric_levels",
            "max_abs_finite", "clip_to_levels", "map_to_rgba", "text_color_for",
-           "SEQUENTIAL_MATRICES", "MAX_LEVEL"]
+           "SEQUENTIAL_MATRICES", "MAX_LEVEL", "MASKED_RGBA", "OVERFLOW_RGBA"]
+
+# The one non-finite palette, for panes, docks, thumbnails and exported figures alike.
+MASKED_RGBA = (200, 200, 200, 255)
+"""Causally masked cells (−inf scores): grey, never a colour of the scale."""
+OVERFLOW_RGBA = (214, 0, 147, 255)
+"""Cells that overflowed (+inf, NaN) in the naive-softmax lesson: magenta, on no scale."""
 
 SEQUENTIAL_MATRICES = frozenset({"weights"})
 """Matrices whose values are probabilities, drawn on a fixed [0, 1] scale."""
@@ -96,7 +102,8 @@ def max_abs_finite(data: np.ndarray) -> float:
 
 
 def map_to_rgba(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float]) -> np.ndarray:
-    """RGBA uint8 colours of ``data`` (non-finite cells come out mid-grey)."""
+    """RGBA uint8 colours of ``data``: −inf cells ``MASKED_RGBA``, +inf and NaN
+    ``OVERFLOW_RGBA``."""
     data = np.asarray(data, dtype=np.float64)
     lo, hi = levels
     with np.errstate(invalid="ignore"):
@@ -105,7 +112,8 @@ def map_to_rgba(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float]) 
     idx = np.clip(np.nan_to_num(t, nan=0.5, posinf=1.0, neginf=0.0) * (len(lut) - 1),
                   0, len(lut) - 1)
     rgba = lut[np.round(idx).astype(np.intp)]
-    rgba[~np.isfinite(data)] = (160, 160, 160, 255)
+    rgba[np.isneginf(data)] = MASKED_RGBA
+    rgba[np.isnan(data) | np.isposinf(data)] = OVERFLOW_RGBA
     return rgba
 
 

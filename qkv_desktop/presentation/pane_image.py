@@ -12,16 +12,14 @@ import math
 
 import numpy as np
 
+from qkv_desktop.presentation.colormaps import MASKED_RGBA, OVERFLOW_RGBA
+
 __all__ = ["FULL_RESOLUTION", "display_factors", "block_mean", "nonfinite_rgba",
            "MASKED_RGBA", "OVERFLOW_RGBA"]
 
 FULL_RESOLUTION = 256
 """Matrices up to this many rows or columns are always drawn cell by cell."""
 
-MASKED_RGBA = (200, 200, 200, 255)
-"""Causally masked cells (−inf scores): grey, never a colour of the scale."""
-OVERFLOW_RGBA = (255, 0, 255, 160)
-"""Cells that overflowed (inf / NaN) in the naive-softmax lesson."""
 
 
 def display_factors(shape: tuple[int, int], pixels: tuple[float, float]) -> tuple[int, int]:

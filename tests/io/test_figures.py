@@ -11,6 +11,7 @@ from html import unescape
 
 import numpy as np
 import pytest
+from PySide6.QtGui import QFontMetricsF
 
 from qkv_desktop.export.figures import (
     FONT_FAMILIES as FAMILIES,
@@ -28,7 +29,14 @@ from qkv_desktop.export.figures import (
     save_figure,
 )
 from qkv_desktop.export.pane_figures import PANE_NAMES, pane_specs
-from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
+from qkv_desktop.presentation.colormaps import (
+    MASKED_RGBA,
+    OVERFLOW_RGBA,
+    levels_for,
+    lut_for,
+    map_to_rgba,
+    text_color_for,
+)
 from qkv_desktop.state.compute import compute
 from qkv_desktop.state.session_state import Options, SessionState
 from tests.io.image_checks import (
@@ -124,7 +132,7 @@ def test_svg_text_is_selectable_tokens_and_values_cjk_included(specs):
     for token in TOKENS:
         assert texts.count(token) == 2, f"{token} should label a row and a column"
     weights = specs["weights"].data
-    assert f"{weights[0, 0]:.3f}" in texts
+    assert f"{weights[0, 0]:.4f}" in texts
     assert "weights = softmax (4×4)" in texts
 
 
@@ -141,16 +149,29 @@ def test_cell_numbers_contrast_with_the_cell(specs):
     np.testing.assert_array_equal(lay.white, text_color_for(lay.rgba))
     assert lay.white[1, 1] and not lay.white[0, 1]
     fills = {t: f for t, f in svg_texts(svg_root(spec))}
-    assert fills["0.9"] == "#ffffff"
-    assert fills["0.5"] != "#ffffff" or lay.white[0, 4]
+    assert fills["0.9000"] == "#ffffff"
+    assert fills["0.5000"] != "#ffffff" or lay.white[0, 4]
 
 
-def test_auto_decimals_trim_trailing_zeros(specs):
+def test_figures_print_the_tutorials_four_decimals(specs, qapp):
+    """Tutorial-1's weights and tutorial-2's scores as the tutorial prints them (issue 17):
+    three significant digits merged 0.2509 and 0.2512 into 0.251."""
+    texts = [t for t, _ in svg_texts(svg_root(specs["weights"]))]
+    assert " ".join(texts).count("0.2480 0.2509 0.2499 0.2512") == 1
+    demo2 = {s.name: s for s in pane_specs(compute(SessionState.from_preset("tutorial-2")))}
+    texts = [t for t, _ in svg_texts(svg_root(demo2["scores"]))]
+    assert "−0.2180" in texts and "−0.5040" in texts and "0.3787" in texts
     texts = {t for t, _ in svg_texts(svg_root(specs["x"]))}
-    assert "0.8" in texts and "0.800" not in texts
-    scaled = specs["scaled"].data  # max |value| 0.028: three significant digits
-    texts = {t for t, _ in svg_texts(svg_root(specs["scaled"]))}
-    assert f"{scaled[0, 0]:.4f}".replace("-", "−") in texts  # "−0.0035", typographic minus
+    assert "0.8000" in texts and "0.8" not in texts  # inputs too: one rule for every cell
+
+
+def test_large_values_switch_to_four_significant_digits_and_the_cells_grow(qapp):
+    data = np.array([[-418044.3298, 12.5], [9999.99994, 0.00004]])
+    lay = layout_figure(FigureSpec("scores", "big", data, ["a", "b"], ["a", "b"]))
+    assert lay.values == [["−4.180e+05", "12.5000"], ["9999.9999", "0.0000"]]
+    fm = QFontMetricsF(lay.value_font)
+    widest = max(fm.horizontalAdvance(t) for row in lay.values for t in row)
+    assert widest + 4 <= lay.cell - lay.gap, "the cell is sized to fit its widest value"
 
 
 def test_masked_cells_are_grey_hatched_and_without_number(causal_specs):
@@ -164,7 +185,7 @@ def test_masked_cells_are_grey_hatched_and_without_number(causal_specs):
     x, y, w, h = cell_rect(lay, 0, 3)
     masked_fill = [f for (rx, ry, rw, rh, f) in rects
                    if math.isclose(rx, x, abs_tol=0.01) and math.isclose(ry, y, abs_tol=0.01)]
-    assert masked_fill == ["#d9d9d9"]
+    assert masked_fill == [hex_color(MASKED_RGBA)]  # the panes' grey
     lines = [p for p in root.iter(SVG + "polyline")]
     inside = 0
     for p in lines:
@@ -183,9 +204,8 @@ def test_nonfinite_cells_are_highlighted(qapp):
     root = svg_root(spec)
     texts = [t for t, _ in svg_texts(root)]
     assert {"NaN", "∞", "−∞", "non-finite"} <= set(texts)
-    outlined = [r for g in root.iter(SVG + "g") if (g.get("stroke") or "").lower() == "#d60093"
-                for r in g.findall(SVG + "rect")]
-    assert len(outlined) == 4  # three cells and the legend swatch
+    magenta = [f for (*_xywh, f) in svg_rects(root) if f == hex_color(OVERFLOW_RGBA)]
+    assert len(magenta) == 4  # three cells and the legend swatch, the panes' magenta
 
 
 # -- PNG ---------------------------------------------------------------------------

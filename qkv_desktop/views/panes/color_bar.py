@@ -13,6 +13,8 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsGridLayout
 
+from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH
+
 __all__ = ["ColorBar"]
 
 
@@ -42,6 +44,7 @@ class ColorBar(pg.GraphicsWidget):
         super().__init__()
         self.strip = _Strip(lut, width)
         self.axis = pg.AxisItem("right")
+        self.axis.setStyle(tickLength=TICK_LENGTH)  # outward, like the heatmap's axes
         layout = QGraphicsGridLayout()
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setHorizontalSpacing(0)

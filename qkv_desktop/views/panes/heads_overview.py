@@ -16,7 +16,9 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
+from qkv_desktop.presentation.numbers import LEGIBLE_PX, fit_value_font, format_values
 from qkv_desktop.presentation.pane_image import block_mean, display_factors
+from qkv_desktop.views.panes.heatmap_plot import MAX_LABEL_CELLS, VALUE_PX_MAX
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["HeadsOverview", "HeadThumbnail", "grid_shape", "MAX_THUMBNAILS", "shown_heads"]
@@ -67,6 +69,7 @@ class HeadThumbnail(Retranslating, QWidget):
         self.cols: list[str] = []
         self._image: QImage | None = None
         self._white = np.zeros((0, 0), bool)
+        self._texts: list[list[str]] | None = None
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -83,7 +86,18 @@ class HeadThumbnail(Retranslating, QWidget):
             self.retranslate()
         self.data, self.rows, self.cols = data, rows, cols
         self._image = None
+        self._texts = format_values(data) if data.size <= MAX_LABEL_CELLS else None
         self.update()
+
+    def _value_font(self, cell_w: float, cell_h: float) -> QFont | None:
+        """The font the values fit in (``presentation.numbers``), or None: too small."""
+        if self._texts is None or self.data.shape != self._white.shape:
+            return None  # too many cells, or reduced to block means
+        finite = np.isfinite(self.data).tolist()
+        texts = (t for row, ok in zip(self._texts, finite, strict=True)
+                 for t, show in zip(row, ok, strict=True) if show)
+        largest = max(LEGIBLE_PX, min(VALUE_PX_MAX - 1, int(cell_h * 0.5)))
+        return fit_value_font(texts, cell_w, cell_h, self.font(), largest)
 
     def _render(self) -> None:
         """The colour image, reduced to block means when larger than the thumbnail."""
@@ -162,19 +176,17 @@ class HeadThumbnail(Retranslating, QWidget):
             for j, text in enumerate(self.cols):
                 rect = QRectF(cells.left() + j * cw, cells.bottom() + 1, cw, line)
                 p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
-        if cw >= 30 and ch >= 14:
-            value_font = QFont(self.font())
-            value_font.setPixelSize(int(max(8, min(12, ch * 0.45, cw / 5))))
+        value_font = self._value_font(cw, ch)
+        if value_font is not None:
             p.setFont(value_font)
             white, black = QColor(255, 255, 255), QColor(20, 20, 20)
             for i in range(n):
                 for j in range(m):
-                    v = self.data[i, j]
-                    if not np.isfinite(v):
+                    if not np.isfinite(self.data[i, j]):
                         continue
                     p.setPen(white if self._white[i, j] else black)
                     p.drawText(QRectF(cells.left() + j * cw, cells.top() + i * ch, cw, ch),
-                               Qt.AlignmentFlag.AlignCenter, f"{v:.2f}")
+                               Qt.AlignmentFlag.AlignCenter, self._texts[i][j])
         p.setPen(QPen(QColor(120, 120, 120), 1))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(cells)

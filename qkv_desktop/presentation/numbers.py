@@ -1,0 +1,86 @@
+"""The one rule for a number shown in a cell, and the font its labels fit in.
+
+The tutorial prints four decimals, and its lessons compare values that differ only in
+the fourth (tutorial-1's weights 0.2480, 0.2509, 0.2499, 0.2512). So every cell value
+the app shows, in a pane, a dock, a thumbnail, the status bar, the explain panel or an
+exported figure, keeps four decimals at any magnitude below 10⁴; from there on it is
+four significant digits in scientific form (``−4.180e+05``), which is as wide as a
+four-decimal number of that size and still tells the magnitude at a glance. A view
+that lacks room shrinks the font (down to ``LEGIBLE_PX``) and only then hides the
+values; it never drops digits, since two values that differ in the fourth decimal
+must never read the same.
+
+Minus signs are typographic (U+2212): wider than a hyphen, so a negative value does
+not read like a positive one next to an axis tick, and the same in every view.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+from PySide6.QtGui import QFont, QFontMetricsF
+
+__all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
+           "format_value", "format_values", "fit_value_font"]
+
+DECIMALS = 4
+"""Digits after the point, as the tutorial prints them."""
+SCIENTIFIC_FROM = 1e4
+"""Magnitudes from here on (after rounding) are written as 4 significant digits."""
+MINUS = "\u2212"
+LEGIBLE_PX = 8
+"""The smallest value font (pixels) any view uses; below it values are hidden."""
+LABEL_PAD = 4.0
+"""Horizontal room (pixels or points) a label leaves inside its cell, both sides together."""
+
+
+def format_value(value: float) -> str:
+    """``value`` by the one rule: ``0.2480``, ``−0.2180``, ``−4.180e+05``, ``NaN``, ``∞``.
+
+    A value that rounds to zero is ``0.0000`` without a sign.
+    """
+    v = float(value)
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "∞" if v > 0 else MINUS + "∞"
+    text = f"{v:.{DECIMALS}f}"
+    if abs(float(text)) >= SCIENTIFIC_FROM:
+        text = f"{v:.{DECIMALS - 1}e}"
+    elif float(text) == 0:
+        return f"{0:.{DECIMALS}f}"
+    return text.replace("-", MINUS)
+
+
+def format_values(data: np.ndarray) -> list[list[str]]:
+    """Every cell of a 2-D ``data`` by ``format_value``, row by row."""
+    return [[format_value(v) for v in row] for row in np.asarray(data).tolist()]
+
+
+def fit_value_font(texts: Iterable[str], cell_w: float, cell_h: float, base: QFont,
+                   largest_px: int, smallest_px: int = LEGIBLE_PX) -> QFont | None:
+    """The largest font (``largest_px`` down to ``smallest_px``, then the same sizes
+    condensed) in which every text of ``texts``, measured at its real width, fits a
+    ``cell_w`` × ``cell_h`` cell with ``LABEL_PAD`` to spare; ``None`` if none does
+    (the view then hides the values and says so).
+
+    Centred in their cells, labels that fit can touch neither each other nor anything
+    outside the cell block. The condensed face comes before hiding because a narrow
+    pane (four keys at 1366×768) has room for four decimals only in it.
+    """
+    texts = set(texts)
+    sizes = range(int(largest_px), int(smallest_px) - 1, -1)
+    for stretch in (QFont.Stretch.Unstretched, QFont.Stretch.Condensed):
+        for px in sizes:
+            font = QFont(base)
+            font.setPixelSize(px)
+            font.setStretch(stretch)
+            fm = QFontMetricsF(font)
+            if fm.height() > cell_h:
+                continue
+            widest = max((fm.horizontalAdvance(t) for t in texts), default=0.0)
+            if widest + LABEL_PAD <= cell_w:
+                return font
+    return None

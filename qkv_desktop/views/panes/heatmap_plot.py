@@ -1,0 +1,377 @@
+"""The one heatmap widget: a matrix as colours, its values as text, token axes.
+
+Used by every pane of the grid (``HeatmapPane`` adds the title, colour bar, hover and
+links) and by the QKᵀ | KKᵀ dock, so the two show numbers, ticks and non-finite
+cells the same way. Values follow ``presentation.numbers``: four decimals, measured at
+their real width, in the largest font (13 px down to ``LEGIBLE_PX``) that fits the
+cells; when none does the values are hidden and ``valuesHiddenChanged`` says so, so
+the host can tell the user. Axis ticks point outward, away from the cells, so a tick
+beside the first column never reads as a minus sign.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen, QStaticText, QTransform
+from PySide6.QtWidgets import QWidget
+
+from qkv_desktop.presentation.colormaps import (
+    MASKED_RGBA,
+    OVERFLOW_RGBA,
+    clip_to_levels,
+    map_to_rgba,
+    text_color_for,
+)
+from qkv_desktop.presentation.numbers import LEGIBLE_PX, fit_value_font, format_values
+from qkv_desktop.presentation.pane_image import block_mean, display_factors, nonfinite_rgba
+
+__all__ = ["HeatmapPlot", "CellOverlay", "MAX_LABEL_CELLS", "VALUE_PX_MAX", "TICK_LENGTH",
+           "style_axis"]
+
+VALUE_PX_MAX = 13
+"""The value font's largest size (pixels); it shrinks to ``LEGIBLE_PX`` before hiding."""
+MIN_HATCH_CELL_PX = 4.0
+"""Masked cells at least this large are hatched one by one; smaller ones are shaded
+by the plot's mask layer."""
+MAX_HATCHED_CELLS = 20_000
+MAX_LABEL_CELLS = 4096
+"""Matrices with more cells than this never show value text."""
+SMALL_TICK_PX = 9
+"""The axis label size a crowded axis falls back to before it leaves labels out."""
+MAX_LABEL_CHARS = 12
+"""Longer token names are shortened with "…" on the axes (hover shows them whole)."""
+TICK_LENGTH = 4
+"""Axis tick length in pixels, positive: pointing outward, towards the labels."""
+
+
+def style_axis(axis: pg.AxisItem) -> None:
+    """Dark axis and labels; ticks outward (pyqtgraph's default points into the plot,
+    where a tick beside the first column reads as a minus sign)."""
+    axis.setPen(pg.mkPen(60, 60, 60))
+    axis.setTextPen(pg.mkPen(30, 30, 30))
+    axis.setStyle(tickLength=TICK_LENGTH)
+
+
+def _tick_fonts() -> tuple[QFont, QFont]:
+    small = QFont()
+    small.setPixelSize(SMALL_TICK_PX)
+    return QFont(), small
+
+
+class CellOverlay(pg.GraphicsObject):
+    """Draws, in one item, the cell values, masked/overflow marks and highlights.
+
+    One item per plot instead of a ``TextItem`` per cell: painting text for every
+    visible cell in a single ``paint`` call is what keeps repaints cheap. Each value
+    text is laid out once (a ``QStaticText``, cached by its text) and reused by every
+    later repaint: hovering does not re-typeset, an edit re-typesets only the values
+    it changed. The texts and their font are chosen by ``HeatmapPlot``.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.data = np.zeros((0, 0))
+        self.texts: list[list[str]] | None = None
+        """The formatted values (None for a matrix too large to label)."""
+        self.value_font: QFont | None = None
+        """The font the values fit in at the current size; None hides them."""
+        self.text_white = np.zeros((0, 0), bool)
+        self.links: list[tuple[int, int, int, int]] = []
+        self.pinned: tuple[int, int] | None = None
+        self.head_starts: list[int] = []
+        self.labels_drawn = 0
+        """How many value labels the latest paint drew (benchmarks, tests)."""
+        self._static: dict[str, QStaticText] = {}
+        self._static_px: int | None = None
+        self._bad: np.ndarray | None = None
+
+    def set_data(self, data: np.ndarray, rgba: np.ndarray | None,
+                 texts: list[list[str]] | None) -> None:
+        if data.shape != self.data.shape:
+            self.prepareGeometryChange()
+        self.data, self.texts = data, texts
+        self.text_white = text_color_for(rgba) if rgba is not None else np.zeros(data.shape, bool)
+        if len(self._static) > 2 * MAX_LABEL_CELLS:  # texts of values long gone
+            self._static.clear()
+        self._bad = None
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(0, 0, self.data.shape[1], self.data.shape[0])
+
+    def paint(self, p: QPainter, option, widget=None) -> None:
+        n, m = self.data.shape
+        self.labels_drawn = 0
+        if n == 0 or m == 0:
+            return
+        t = p.transform()
+        cell_w, cell_h = abs(t.m11()), abs(t.m22())
+        if min(cell_w, cell_h) >= MIN_HATCH_CELL_PX:  # smaller cells: the mask layer
+            self._paint_nonfinite(p)
+        self._paint_head_starts(p)
+        if self.texts is not None and self.value_font is not None:
+            self._paint_values(p, t)
+        self._paint_links(p)
+
+    def _paint_nonfinite(self, p: QPainter) -> None:
+        """Hatch masked cells and tint overflowed ones, cell by cell (large cells only)."""
+        if self._bad is None:
+            self._bad = np.argwhere(~np.isfinite(self.data))[:MAX_HATCHED_CELLS]
+        if not len(self._bad):
+            return
+        p.save()
+        grey = QBrush(QColor(*MASKED_RGBA))
+        hatch = QBrush(QColor(120, 120, 120), Qt.BrushStyle.BDiagPattern)
+        over = QBrush(QColor(*OVERFLOW_RGBA))
+        p.setPen(Qt.PenStyle.NoPen)
+        for i, j in self._bad.tolist():
+            rect = QRectF(j, i, 1, 1)
+            if self.data[i, j] == -np.inf:  # masked: grey and hatched, never a cell of value 0
+                p.fillRect(rect, grey)
+                p.fillRect(rect, hatch)
+            else:  # overflow (inf / nan) in the naive softmax lesson
+                p.fillRect(rect, over)
+        p.restore()
+
+    def _paint_head_starts(self, p: QPainter) -> None:
+        """A dark line where each head's block of the concatenation begins."""
+        if not self.head_starts:
+            return
+        p.save()
+        pen = QPen(QColor(30, 30, 30), 2)
+        pen.setCosmetic(True)
+        p.setPen(pen)
+        n = self.data.shape[0]
+        for c in self.head_starts:
+            p.drawLine(QPointF(c, 0), QPointF(c, n))
+        p.restore()
+
+    def _paint_values(self, p: QPainter, t) -> None:
+        n, m = self.data.shape
+        font = self.value_font
+        view = t.inverted()[0].mapRect(QRectF(p.viewport()))
+        r0, r1 = max(0, int(view.top())), min(n, int(np.ceil(view.bottom())) + 1)
+        c0, c1 = max(0, int(view.left())), min(m, int(np.ceil(view.right())) + 1)
+        if font.pixelSize() != self._static_px:
+            self._static.clear()
+            self._static_px = font.pixelSize()
+        white_pen, black_pen = QColor(255, 255, 255), QColor(20, 20, 20)
+        placed: tuple[list, list] = ([], [])  # (black, white) labels: one pen change each
+        for i in range(r0, r1):
+            row = self.texts[i]
+            for j in range(c0, c1):
+                if not math.isfinite(self.data[i, j]):
+                    continue  # masked and overflowed cells say so by their colour
+                label = row[j]
+                text = self._static.get(label)
+                if text is None:
+                    text = QStaticText(label)
+                    text.setTextFormat(Qt.TextFormat.PlainText)
+                    text.prepare(QTransform(), font)
+                    self._static[label] = text
+                size = text.size()
+                x = t.m11() * (j + 0.5) + t.dx() - size.width() / 2
+                y = t.m22() * (i + 0.5) + t.dy() - size.height() / 2
+                placed[bool(self.text_white[i, j])].append((QPointF(x, y), text))
+        p.save()
+        p.resetTransform()
+        p.setFont(font)
+        for pen, labels in zip((black_pen, white_pen), placed, strict=True):
+            p.setPen(pen)
+            for point, text in labels:
+                p.drawStaticText(point, text)
+        p.restore()
+        self.labels_drawn = len(placed[0]) + len(placed[1])
+
+    def _paint_links(self, p: QPainter) -> None:
+        if not self.links and self.pinned is None:
+            return
+        p.save()
+        pen = QPen(QColor(255, 140, 0), 2.5)
+        pen.setCosmetic(True)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for r, c, h, w in self.links:
+            p.drawRect(QRectF(c, r, w, h))
+        if self.pinned is not None:
+            pen = QPen(QColor(0, 0, 0), 3, Qt.PenStyle.DashLine)
+            pen.setCosmetic(True)
+            p.setPen(pen)
+            i, j = self.pinned
+            p.drawRect(QRectF(j, i, 1, 1))
+        p.restore()
+
+
+class HeatmapPlot(pg.PlotWidget):
+    """A heatmap of one matrix with value labels and token (or index) axes.
+
+    ``show_matrix`` gives it the data, colour levels and labels; everything else (the
+    reduction of large matrices to the pixels, label thinning, the value font) follows
+    the widget's size. ``valuesHiddenChanged(bool)`` fires when the values stop (or
+    start again) fitting the cells.
+    """
+
+    valuesHiddenChanged = Signal(bool)
+
+    def __init__(self, lut: np.ndarray, parent: QWidget | None = None):
+        super().__init__(parent, background="w")
+        self.lut = lut
+        item = self.getPlotItem()
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        vb = item.getViewBox()
+        vb.invertY(True)
+        vb.setAspectLocked(False)
+        vb.setMouseEnabled(x=False, y=False)
+        vb.setDefaultPadding(0.0)
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image.setLookupTable(lut)
+        item.addItem(self.image)
+        self.mask = pg.ImageItem(axisOrder="row-major")  # masked/overflowed, when any
+        self.mask.setVisible(False)
+        item.addItem(self.mask)
+        self.overlay = CellOverlay()
+        item.addItem(self.overlay)
+        for axis in ("left", "bottom"):
+            style_axis(item.getAxis(axis))
+        self.values_hidden = False
+        self.levels: tuple[float, float] | None = None
+        self._labels: tuple[list[str], list[str]] | None = None
+        self._factors = (1, 1)
+        self._resize_timer = QTimer(self, singleShot=True, interval=0)
+        self._resize_timer.timeout.connect(self._on_resized)
+        vb.sigResized.connect(lambda *_a: self._resize_timer.start())
+
+    @property
+    def data(self) -> np.ndarray:
+        """The matrix on display."""
+        return self.overlay.data
+
+    @property
+    def view_box(self) -> pg.ViewBox:
+        return self.getPlotItem().getViewBox()
+
+    def show_matrix(self, data: np.ndarray, levels: tuple[float, float],
+                    head_starts: list[int] | None = None) -> None:
+        """Draw ``data`` on ``levels``, with its values as text when it is small enough."""
+        self.levels = levels
+        self._show_image(data, levels)
+        small = data.size <= MAX_LABEL_CELLS
+        rgba = map_to_rgba(data, self.lut, levels) if small else None
+        self.overlay.head_starts = list(head_starts or [])
+        self.overlay.set_data(data, rgba, format_values(data) if small else None)
+        self.fit_values()
+
+    def set_labels(self, rows: list[str], cols: list[str]) -> None:
+        """Axis labels for the rows and columns; the view spans the whole matrix."""
+        self._labels = (rows, cols)
+        self._set_ticks(rows, cols)
+        self.view_box.setRange(xRange=(0, len(cols)), yRange=(0, len(rows)), padding=0)
+
+    # ----------------------------------------------------------- values
+    def cell_size(self) -> tuple[float, float]:
+        """A cell's (width, height) in pixels at the current size."""
+        n, m = self.overlay.data.shape
+        vb = self.view_box
+        return (vb.width() / m if m else 0.0), (vb.height() / n if n else 0.0)
+
+    def fit_values(self) -> None:
+        """Choose the value font for the current cell size, or hide the values."""
+        overlay = self.overlay
+        font = None
+        if overlay.texts is not None and overlay.data.size:
+            cell_w, cell_h = self.cell_size()
+            finite = np.isfinite(overlay.data)
+            texts = (t for row, ok in zip(overlay.texts, finite.tolist(), strict=True)
+                     for t, show in zip(row, ok, strict=True) if show)
+            largest = max(LEGIBLE_PX, min(VALUE_PX_MAX, int(cell_h * 0.5)))
+            font = fit_value_font(texts, cell_w, cell_h, QFont(), largest)
+        overlay.value_font = font
+        overlay.update()
+        hidden = overlay.texts is not None and overlay.data.size > 0 and font is None
+        if hidden != self.values_hidden:
+            self.values_hidden = hidden
+            self.valuesHiddenChanged.emit(hidden)
+
+    def value_label_rects(self) -> list[QRectF]:
+        """Where each value label goes, in scene coordinates (empty when hidden).
+
+        The geometry the paint uses, for tests that must not depend on pixels: each
+        label is its text's real size, centred in its cell.
+        """
+        overlay = self.overlay
+        if overlay.texts is None or overlay.value_font is None:
+            return []
+        fm = QFontMetrics(overlay.value_font)
+        vb = self.view_box
+        rects = []
+        for (i, j), v in np.ndenumerate(overlay.data):
+            if not math.isfinite(v):
+                continue
+            centre = vb.mapViewToScene(QPointF(j + 0.5, i + 0.5))
+            w, h = fm.horizontalAdvance(overlay.texts[i][j]), fm.height()
+            rects.append(QRectF(centre.x() - w / 2, centre.y() - h / 2, w, h))
+        return rects
+
+    # ----------------------------------------------------------- image
+    def _show_image(self, data: np.ndarray, levels) -> None:
+        """Give the image item the matrix, reduced to block means when larger than the plot.
+
+        The image is stretched over the matrix's own coordinates, so cell (i, j) stays
+        at (j, i) for the overlay, the links and the hover whatever the reduction.
+        """
+        vb = self.view_box
+        self._factors = display_factors(data.shape, (vb.height(), vb.width()))
+        shown = block_mean(data, *self._factors)
+        mask = nonfinite_rgba(shown)
+        if mask is not None:
+            shown = np.where(np.isfinite(shown), shown, np.nan)
+        self.image.setImage(clip_to_levels(shown, levels), autoLevels=False, levels=levels)
+        rect = QRectF(0, 0, data.shape[1], data.shape[0])
+        self.image.setRect(rect)
+        self.mask.setVisible(mask is not None)
+        if mask is not None:
+            self.mask.setImage(mask, autoLevels=False)
+            self.mask.setRect(rect)
+
+    def _on_resized(self) -> None:
+        """Re-space the axis labels, refit the values, re-reduce a large matrix."""
+        if self._labels is not None:
+            self._set_ticks(*self._labels)
+        data = self.overlay.data
+        vb = self.view_box
+        if (data.size and self.levels is not None
+                and display_factors(data.shape, (vb.height(), vb.width())) != self._factors):
+            self._show_image(data, self.levels)
+        self.fit_values()
+
+    def _set_ticks(self, rows: list[str], cols: list[str]) -> None:
+        """Label every k-th row/column so that labels never overlap at this size.
+
+        A crowded axis switches to a smaller font (and thins its labels only if they
+        still do not fit), so that short token names stay readable in narrow plots.
+        """
+        item = self.getPlotItem()
+        vb = item.getViewBox()
+        fonts = _tick_fonts()
+        short = [[x if len(x) <= MAX_LABEL_CHARS else x[:MAX_LABEL_CHARS - 1] + "…"
+                  for x in labels] for labels in (rows, cols)]
+        for axis, labels, room, vertical in (("left", short[0], vb.height(), True),
+                                             ("bottom", short[1], vb.width(), False)):
+            best = None
+            for font in fonts:
+                metrics = QFontMetrics(font)
+                need = (metrics.height() if vertical else
+                        max((metrics.horizontalAdvance(x) for x in labels), default=0)) + 6
+                step = max(1, int(np.ceil(len(labels) * need / max(room, 1.0))))
+                best = (step, font)
+                if step == 1:  # everything fits: keep the larger font
+                    break
+            step, font = best
+            item.getAxis(axis).setStyle(tickFont=font)
+            item.getAxis(axis).setTicks(
+                [[(k + 0.5, labels[k]) for k in range(0, len(labels), step)]])

