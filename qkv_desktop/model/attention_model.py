@@ -411,8 +411,8 @@ class AttentionModel(QObject):
     def set_heads(self, n_heads: int, d_k: int | None = None) -> None:
         """Use ``n_heads`` heads; all weights re-initialise from the seed.
 
-        Without ``d_k`` the head width follows ``head_dim_for``: d_model / h when h
-        divides d_model, else the current d_k.
+        Without ``d_k`` the head width follows ``head_dim_for``: the current d_k while
+        h·d_k fits in d_model, else d_model / h when h divides it.
         """
         s = self._state
         if n_heads == s.n_heads and d_k is None:

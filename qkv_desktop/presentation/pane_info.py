@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
+from qkv_desktop.presentation.cell_text import projection_formula
 from qkv_desktop.state.catalogue import HEAD_INDEPENDENT, MATRICES, MATRIX, MatrixSpec, axis_labels
 from qkv_desktop.state.compute import ModelResult
 
@@ -98,9 +99,9 @@ def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
             "concat": translate("Panes", "concat = [head 1 | … | head {0}]").format(
                 state.n_heads),
             "projected": translate("Panes", "final output = concat·W_O"),
-            "Q": translate("Panes", "Q = X·W_Q (queries)"),
-            "K": translate("Panes", "K = {0}·W_K (keys)").format(src),
-            "V": translate("Panes", "V = {0}·W_V (values)").format(src),
+            "Q": translate("Panes", "Q = {0} (queries)").format(_projection(state, head, "Q")),
+            "K": translate("Panes", "K = {0} (keys)").format(_projection(state, head, "K")),
+            "V": translate("Panes", "V = {0} (values)").format(_projection(state, head, "V")),
             "scores": "QKᵀ" + (translate("Panes", " = KKᵀ (shared W)") if o.share_qk else ""),
             "weights": (translate("Panes", "weights = softmax")
                         + ("" if o.stable else translate("Panes", " (naive)"))),
@@ -109,7 +110,14 @@ def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
     shape = pane_matrix(result, key, head).shape
     per_head = state.n_heads > 1 and key not in HEAD_INDEPENDENT
     prefix = translate("Panes", "head {0}: ").format(head + 1) if per_head else ""
-    return f"{prefix}{formula} ({shape[0]}×{shape[1]})"
+    return translate("Panes", "{0}{1} ({2}×{3})").format(prefix, formula, *shape)
+
+
+def _projection(state, head: int, matrix: str) -> str:
+    """``X·W_K + b_K`` and the like: the product that really makes ``matrix``."""
+    weight, bias = projection_formula(state, head, matrix)
+    src = "X_kv" if matrix != "Q" and state.mode == "cross" else "X"
+    return f"{src}·{weight}" + (f" + {bias}" if bias else "")
 
 
 def pane_labels(result: ModelResult, key: str) -> tuple[list[str], list[str]]:

@@ -90,14 +90,18 @@ def check_token_names(tokens, what: str = "tokens") -> None:
 
 
 def head_dim_for(d_model: int, n_heads: int, d_k: int) -> int:
-    """The d_k to use with ``n_heads`` heads: d_model / h when h divides d_model.
+    """The d_k to use with ``n_heads`` heads: the user's ``d_k`` while h·d_k still fits
+    in d_model, else d_model / h when h divides d_model.
 
-    This is the transformer convention h·d_k = d_model, under which adding heads splits
-    the model width instead of growing the concatenated output. When h does not divide
-    d_model there is no such split, so the user's current ``d_k`` is kept.
+    Splitting the model width (h·d_k = d_model, the transformer convention) is what
+    adding heads needs; going back to fewer heads needs no split, so it keeps the d_k
+    the user had (tutorial-1's d_k = 4 survives h = 2 → 1). When h does not divide
+    d_model there is no split either, and ``d_k`` is kept.
     """
     if int(n_heads) != n_heads or n_heads < 1:
         raise ValueError(f"the number of heads must be a positive integer, got {n_heads}")
+    if n_heads * d_k <= d_model:
+        return d_k
     return d_model // n_heads if d_model % n_heads == 0 else d_k
 
 

@@ -52,11 +52,20 @@ def model(qapp):
 
 # ------------------------------------------------------------------ the d_k rule
 @pytest.mark.parametrize("d_model, heads, d_k, expected", [
-    (8, 2, 4, 4), (8, 4, 4, 2), (8, 8, 4, 1), (8, 1, 4, 8),  # h divides d_model
-    (8, 3, 4, 4), (8, 5, 2, 2), (6, 4, 3, 3),                # it does not: keep d_k
+    (8, 4, 4, 2), (8, 8, 4, 1), (8, 2, 8, 4),                # too wide: d_model / h
+    (8, 2, 4, 4), (8, 1, 4, 4), (8, 1, 2, 2),                # h·d_k fits: keep d_k
+    (8, 3, 4, 4), (8, 5, 2, 2), (6, 4, 3, 3),                # h does not divide: keep d_k
 ])
-def test_head_dim_is_d_model_over_h_when_it_divides(d_model, heads, d_k, expected):
+def test_head_dim_keeps_d_k_while_it_fits(d_model, heads, d_k, expected):
     assert head_dim_for(d_model, heads, d_k) == expected
+
+
+def test_two_heads_and_back_keep_tutorial_1s_d_k(model):
+    """Issue 17: h = 2 → 1 used to make d_k = d_model = 8 and lose tutorial-1's d_k = 4."""
+    model.set_heads(2)
+    assert model.state.d_k == 4
+    model.set_heads(1)
+    assert (model.state.n_heads, model.state.d_k) == (1, 4)
 
 
 @pytest.mark.parametrize("heads", [0, -1, 1.5])

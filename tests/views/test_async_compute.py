@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication
 from qkv_desktop.model import AttentionModel, attention_model
 from qkv_desktop.model.attention_model import ASYNC_THRESHOLD
 from qkv_desktop.presentation.cell_text import describe_cell
+from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.pane_image import block_mean
 from qkv_desktop.state import CellRef, SessionState
 from qkv_desktop.state.session_state import Options
@@ -133,7 +134,7 @@ def test_large_panes_are_reduced_but_hover_reports_exact_values(large_window):
     exact = result.head().scores
     shown = pane.image.image
     assert shown.shape[0] < exact.shape[0] and shown.shape[1] < exact.shape[1]
-    fy, fx = pane._factors
+    fy, fx = pane.plot._factors
     np.testing.assert_allclose(shown, block_mean(exact, fy, fx), rtol=1e-12)
     assert shown[0, 0] == pytest.approx(exact[:fy, :fx].mean(), rel=1e-12)
     # The reduced image still spans the whole matrix, so cells stay where they are.
@@ -145,8 +146,8 @@ def test_large_panes_are_reduced_but_hover_reports_exact_values(large_window):
     assert model.hover == CellRef("scores", i, j)
     text = window.hover_label.text()
     assert text == describe_cell(result, model.hover)
-    assert f"= {exact[i, j]:.4f}" in text
-    assert f"{shown[i // fy, j // fx]:.4f}" != f"{exact[i, j]:.4f}"  # not the pixel's mean
+    assert f"= {format_value(exact[i, j])}" in text
+    assert format_value(shown[i // fy, j // fx]) != format_value(exact[i, j])  # not the mean
 
 
 def test_a_hidden_pane_does_no_work_until_shown_again(make_window):

@@ -99,7 +99,7 @@ def test_loading_a_head_replaces_the_session_and_undo_restores_it(qtbot, dialog,
         assert getattr(expected, name) is not None
         np.testing.assert_array_equal(getattr(state.weights, name), getattr(expected, name))
     assert model.undo_stack.count() == count + 1
-    assert model.undo_stack.undoText() == "Load tiny-bert-uncased layer 2 head 1"
+    assert model.undo_stack.undoText() == "Load tiny-bert-uncased, layer 3 · head 2"
     assert model.wait_until_idle()
     np.testing.assert_allclose(model.result.matrices(0)["weights"].sum(axis=1), 1.0,
                                rtol=0, atol=1e-12)
@@ -215,13 +215,17 @@ def test_file_open_model_loads_and_the_status_bar_names_the_source(qtbot, window
     open_folder(qtbot, dialog, tiny)
     load(qtbot, dialog, SENTENCE, 0, 1)
     label = window.models.source_label
-    assert label.isVisible() and label.text() == "tiny-bert-uncased · layer 0 · head 1"
+    # one numbering in the whole app, from 1 (issue 17): index 0, 1 is layer 1, head 2
+    assert dialog.layer_spin.text() == "1" and dialog.head_spin.text() == "2"
+    assert dialog.layer_range.text() == "of 3" and dialog.head_range.text() == "of 2"
+    name = "tiny-bert-uncased · layer 1 of 3 · head 2 of 2"
+    assert label.isVisible() and label.text() == name
     assert window.models.checkpoint is dialog.checkpoint
 
     window.model.set_cell("X", 1, 2, 5.0)  # the session now differs from the checkpoint
-    assert label.text() == "tiny-bert-uncased · layer 0 · head 1 (edited)"
+    assert label.text() == name + " (edited)"
     window.model.undo_stack.undo()
-    assert label.text() == "tiny-bert-uncased · layer 0 · head 1"
+    assert label.text() == name
     window.model.undo_stack.undo()
     assert label.isHidden() and window.models.source is None
     window.model.undo_stack.redo()

