@@ -53,7 +53,9 @@ def test_compiled_catalogue_loads_and_translates():
     translator = QTranslator()
     assert translator.load(str(i18n.catalogue_path("zh_CN")))
     assert translator.translate("MainWindow", "&File") == "文件(&F)"
-    assert translator.translate("Panes", "Q = X·W_Q (queries)") == "Q = X·W_Q（查询）"
+    assert translator.translate("Panes", "Q = {0} (queries)") == "Q = {0}（查询）"
+    # the shape goes through tr() too: full-width brackets, not "（查询） (4×4)" (issue 17)
+    assert translator.translate("Panes", "{0}{1} ({2}×{3})") == "{0}{1}（{2}×{3}）"
 
 
 def test_every_entry_is_translated_and_keeps_placeholders_and_tags():
@@ -207,8 +209,8 @@ def _switch(w, lang: str) -> None:
 CHINESE = {
     "file menu": "文件(&F)", "view menu": "视图(&V)", "language menu": "语言 Language(&L)",
     "undo": "撤销(&U)", "save": "保存(&S)", "open model": "打开模型(&M)…",
-    "pane Q": "Q = X·W_Q（查询） (4×4)", "pane weights": "注意力权重 = softmax (4×4)",
-    "pane menu entry": "Q = X·W_Q（查询） (4×4)", "causal": "因果掩码",
+    "pane Q": "Q = X·W_Q（查询）（4×4）", "pane weights": "注意力权重 = softmax（4×4）",
+    "pane menu entry": "Q = X·W_Q（查询）（4×4）", "causal": "因果掩码",
     "first control label": "注意力", "scaling item": "不缩放", "tab": "词元 (X)",
     "dock": "编辑器", "teaching dock": "讲解", "lab menu": "实验室(&L)",
     "diagnostics header": "熵 H", "token header": "词元",

@@ -177,28 +177,28 @@
 <context>
     <name>CellText</name>
     <message>
-        <source>X[{0}, d{1}] = {2:.6g}  (input vector of {0})</source>
-        <translation>X[{0}, d{1}] = {2:.6g}  （{0} 的输入向量）</translation>
+        <source>X[{0}, d{1}] = {2}  (input vector of {0})</source>
+        <translation>X[{0}, d{1}] = {2}  （{0} 的输入向量）</translation>
     </message>
     <message>
-        <source>X_kv[{0}, d{1}] = {2:.6g}</source>
-        <translation>X_kv[{0}, d{1}] = {2:.6g}</translation>
+        <source>X_kv[{0}, d{1}] = {2}</source>
+        <translation>X_kv[{0}, d{1}] = {2}</translation>
     </message>
     <message>
         <source>s[{0}, {1}] is masked: a causal query cannot see later keys (weight exactly 0)</source>
         <translation>s[{0}, {1}] 被掩码：因果注意力中的查询看不到后面的键（权重恰好为 0）</translation>
     </message>
     <message>
-        <source>out[{0}, {1}] = Σ_j w[{0}→j]·V[j, {1}] = {2:.4f}</source>
-        <translation>out[{0}, {1}] = Σ_j w[{0}→j]·V[j, {1}] = {2:.4f}</translation>
+        <source>out[{0}, {1}] = Σ_j w[{0}→j]·V[j, {1}] = {2}</source>
+        <translation>out[{0}, {1}] = Σ_j w[{0}→j]·V[j, {1}] = {2}</translation>
     </message>
     <message>
-        <source>concat[{0}, {1}] = head {2} out[{0}, {3}] = {4:.4f}</source>
-        <translation>concat[{0}, {1}] = 头 {2} 的 out[{0}, {3}] = {4:.4f}</translation>
+        <source>concat[{0}, {1}] = head {2} out[{0}, {3}] = {4}</source>
+        <translation>concat[{0}, {1}] = 头 {2} 的 out[{0}, {3}] = {4}</translation>
     </message>
     <message>
-        <source>final[{0}, {1}] = concat[{0}, :]·W_O[:, {1}] = {2:.4f}</source>
-        <translation>最终输出[{0}, {1}] = concat[{0}, :]·W_O[:, {1}] = {2:.4f}</translation>
+        <source>final[{0}, {1}] = concat[{0}, :]·W_O[:, {1}] = {2}</source>
+        <translation>最终输出[{0}, {1}] = concat[{0}, :]·W_O[:, {1}] = {2}</translation>
     </message>
 </context>
 <context>
@@ -250,6 +250,10 @@
     <message>
         <source>share W_Q = W_K</source>
         <translation>共享 W_Q = W_K</translation>
+    </message>
+    <message>
+        <source>Number of attention heads h, each with its own W_Q, W_K, W_V. d_k stays while h·d_k fits in d_model, else becomes d_model / h. Changing h re-initialises the weights from the seed.</source>
+        <translation>注意力头数 h，每个头有自己的 W_Q、W_K、W_V。只要 h·d_k 不超过 d_model，d_k 就保持不变；否则 d_k 变为 d_model / h。修改 h 会用随机种子重新初始化权重。</translation>
     </message>
     <message>
         <source>Use the same matrix for queries and keys: QKᵀ becomes the symmetric KKᵀ of the tutorial&apos;s demo 2.</source>
@@ -314,10 +318,6 @@
     <message>
         <source>Self-attention: queries, keys and values all come from X. Cross-attention: queries come from X, keys and values from a second sequence X_kv (e.g. an encoder&apos;s output), edited in the second token table.</source>
         <translation>自注意力：查询、键和值都来自 X。交叉注意力：查询来自 X，键和值来自第二个序列 X_kv（例如编码器的输出），在第二个词元表中编辑。</translation>
-    </message>
-    <message>
-        <source>Number of attention heads h, each with its own W_Q, W_K, W_V. d_k becomes d_model / h when h divides d_model. Changing h re-initialises the weights from the seed.</source>
-        <translation>注意力头数 h，每个头有自己的 W_Q、W_K、W_V。当 h 整除 d_model 时，d_k 变为 d_model / h。修改 h 会用随机种子重新初始化权重。</translation>
     </message>
     <message>
         <source>show</source>
@@ -806,7 +806,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>head {0} of {1}</source>
-        <translation>第 {0} 个头（共 {1} 个）</translation>
+        <translation>头 {0}（共 {1} 个）</translation>
     </message>
 </context>
 <context>
@@ -951,6 +951,14 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>Right-click the pane to export or copy it.</source>
         <translation>右键点击面板可导出或复制。</translation>
+    </message>
+    <message>
+        <source>values hidden: hover a cell</source>
+        <translation>数值已隐藏：悬停单元格查看</translation>
+    </message>
+    <message>
+        <source>The cells are too small for their values with 4 decimals, even in the smallest legible font. Hover a cell to read it in the status bar, or enlarge the pane.</source>
+        <translation>即使用最小的可读字号，单元格也放不下保留 4 位小数的数值。把鼠标悬停在单元格上即可在状态栏读到它，或者把面板放大。</translation>
     </message>
     <message>
         <source>Export…</source>
@@ -1200,8 +1208,8 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>探索 BERT 检查点中的一个注意力头（Ctrl+Shift+O）</translation>
     </message>
     <message>
-        <source>{0} · layer {1} · head {2}</source>
-        <translation>{0} · 第 {1} 层 · 头 {2}</translation>
+        <source>{0} · layer {1} of {2} · head {3} of {4}</source>
+        <translation>{0} · 第 {1} 层（共 {2} 层）· 头 {3}（共 {4} 个）</translation>
     </message>
     <message>
         <source>{0} (edited)</source>
@@ -1261,12 +1269,26 @@ Sentence: {1}</source>
         <translation>模型读取的句子；它会被切分为 WordPiece 词元，并加上 [CLS] 和 [SEP]。</translation>
     </message>
     <message>
-        <source>Encoder layer, counted from 0. The head sees the hidden states entering this layer; layer 0 sees the embeddings.</source>
-        <translation>编码器层，从 0 开始计数。注意力头看到的是进入这一层的隐藏状态；第 0 层看到的是嵌入向量。</translation>
+        <source>Encoder layer, counted from 1. The head sees the hidden states entering this layer; layer 1 sees the embeddings.</source>
+        <translation>编码器层，从 1 开始计数。注意力头看到的是进入这一层的隐藏状态；第 1 层看到的是嵌入向量。</translation>
     </message>
     <message>
-        <source>Attention head of the layer, counted from 0; each has its own W_Q, W_K, W_V and biases.</source>
-        <translation>该层的注意力头，从 0 开始计数；每个头都有自己的 W_Q、W_K、W_V 和偏置。</translation>
+        <source>Attention head of the layer, counted from 1; each has its own W_Q, W_K, W_V and biases.</source>
+        <translation>该层的注意力头，从 1 开始计数；每个头都有自己的 W_Q、W_K、W_V 和偏置。</translation>
+    </message>
+    <message>
+        <source>of {0}</source>
+        <translation>（共 {0} 个）</translation>
+    </message>
+    <message>
+        <source>Load {0}, layer {1} · head {2}</source>
+        <translation>加载 {0}，第 {1} 层 · 头 {2}</translation>
+    </message>
+    <message>
+        <source>Could not load layer {0} · head {1} of {2}:
+{3}</source>
+        <translation>无法加载 {2} 的第 {0} 层 · 头 {1}：
+{3}</translation>
     </message>
     <message>
         <source>Stop</source>
@@ -1287,10 +1309,6 @@ Sentence: {1}</source>
     <message>
         <source>{0}: {1} layers × {2} heads, d_model {3}, d_k {4}</source>
         <translation>{0}：{1} 层 × {2} 个头，d_model {3}，d_k {4}</translation>
-    </message>
-    <message>
-        <source>of 0 … {0}</source>
-        <translation>（范围 0 … {0}）</translation>
     </message>
     <message>
         <source>&lt;i&gt;Open a checkpoint to see its tokens.&lt;/i&gt;</source>
@@ -1315,18 +1333,8 @@ Sentence: {1}</source>
 {1}</translation>
     </message>
     <message>
-        <source>Load {0} layer {1} head {2}</source>
-        <translation>加载 {0} 第 {1} 层 头 {2}</translation>
-    </message>
-    <message>
         <source>Running {0} up to layer {1}: step {2} of {3}</source>
         <translation>正在运行 {0} 到第 {1} 层：第 {2} 步，共 {3} 步</translation>
-    </message>
-    <message>
-        <source>Could not load layer {0} head {1} of {2}:
-{3}</source>
-        <translation>无法加载 {2} 的第 {0} 层 头 {1}：
-{3}</translation>
     </message>
 </context>
 <context>
@@ -1360,16 +1368,20 @@ Sentence: {1}</source>
         <translation>concat = [头 1 | … | 头 {0}]</translation>
     </message>
     <message>
-        <source>Q = X·W_Q (queries)</source>
-        <translation>Q = X·W_Q（查询）</translation>
+        <source>Q = {0} (queries)</source>
+        <translation>Q = {0}（查询）</translation>
     </message>
     <message>
-        <source>K = {0}·W_K (keys)</source>
-        <translation>K = {0}·W_K（键）</translation>
+        <source>K = {0} (keys)</source>
+        <translation>K = {0}（键）</translation>
     </message>
     <message>
-        <source>V = {0}·W_V (values)</source>
-        <translation>V = {0}·W_V（值）</translation>
+        <source>V = {0} (values)</source>
+        <translation>V = {0}（值）</translation>
+    </message>
+    <message>
+        <source>{0}{1} ({2}×{3})</source>
+        <translation>{0}{1}（{2}×{3}）</translation>
     </message>
     <message>
         <source> = KKᵀ (shared W)</source>
