@@ -103,8 +103,14 @@ def test_qm_is_compiled_from_the_committed_ts(tmp_path):
 
 
 def _tr_calls_lupdate_cannot_read(path: Path) -> list[str]:
-    """tr()/translate() calls inside f-strings, or whose text is not a literal."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    """tr()/translate() calls inside f-strings, or whose text is not a literal.
+
+    The one exception is a translate() of texts marked elsewhere with a literal
+    ``QT_TRANSLATE_NOOP`` (the Qt-free edits), which says so with ``# marked texts``.
+    """
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    tree = ast.parse(source)
     in_fstring = {id(node) for f in ast.walk(tree) if isinstance(f, ast.JoinedStr)
                   for node in ast.walk(f)}
     bad = []
@@ -119,6 +125,10 @@ def _tr_calls_lupdate_cannot_read(path: Path) -> list[str]:
         if name == "tr":
             texts = node.args[:1]
         elif name == "translate" and qt_translate:  # not QPainter.translate(dx, dy)
+            if "# marked texts" in lines[node.lineno - 1]:
+                continue
+            texts = node.args[:2]
+        elif name == "QT_TRANSLATE_NOOP":
             texts = node.args[:2]
         else:
             continue
@@ -304,3 +314,13 @@ def test_a_bad_lang_is_one_clear_line_and_exit_2(tmp_path, capsys, command):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--lang" in err[0] and "'xx'" in err[0] and "zh_CN" in err[0]
     assert not out.exists()
+
+
+def test_the_qt_free_edits_speak_the_interface_language(english_afterwards):
+    """Undo texts and refusals built in ``state.edits`` are translated by the model."""
+    i18n.install_translators(english_afterwards, "zh_CN")
+    model = AttentionModel(SessionState.from_preset("tutorial-1"))
+    model.insert_tokens("X", 0)
+    assert model.undo_stack.undoText() == "插入词元"
+    with pytest.raises(ValueError, match="只能使用有限数值"):
+        model.set_cell("X", 0, 0, float("nan"))

@@ -12,8 +12,10 @@ any Qt object exists. A later ``undo`` or ``redo`` that fails marks its command 
 
 No exception ever leaves ``undo``/``redo``: they are C++ virtuals called by Qt, and
 PySide 6.11 can crash (double free at the next garbage collection) when a Python
-exception unwinds through them. A failure is handed to the model instead, which
-reports it (status message and ``sys.excepthook``, i.e. the crash log).
+exception unwinds through them. A failure is handed to the model instead
+(``report_command_failure``), which reports it (status message and ``sys.excepthook``,
+i.e. the crash log). A command installs its state with the model's public
+``install_state``; the states themselves are built by ``qkv_desktop.state.edits``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtGui import QUndoCommand
 
+from qkv_desktop.state.edits import CellEdit, write_cells
 from qkv_desktop.state.session_state import SessionState
 
 if TYPE_CHECKING:
@@ -48,9 +51,9 @@ def _install(command: QUndoCommand, model: AttentionModel, build) -> None:
         state = build()
     except Exception as exc:  # noqa: BLE001 -- must not unwind through Qt
         command.setObsolete(True)
-        model._command_failed(command.text(), exc)
+        model.report_command_failure(command.text(), exc)
         return
-    model._set_state(state)
+    model.install_state(state)
 
 
 class _ModelCommand(QUndoCommand):
@@ -99,25 +102,16 @@ class StateCommand(_ModelCommand):
 class CellsCommand(_ModelCommand):
     """Set cells of X or X_kv; a scrub gesture (same ``gesture`` key) merges into one."""
 
-    def __init__(self, model: AttentionModel, table: str, rows: np.ndarray,
-                 cols: np.ndarray, old: np.ndarray, new: np.ndarray, text: str,
-                 gesture: object = None, first: SessionState | None = None):
+    def __init__(self, model: AttentionModel, edit: CellEdit, text: str,
+                 gesture: object = None):
         super().__init__(text)
-        self._model_ref, self.table = weakref.ref(model), table
-        self.rows, self.cols, self.old, self.new = rows, cols, old, new
+        self._model_ref, self.table = weakref.ref(model), edit.table
+        self.rows, self.cols, self.old, self.new = edit.rows, edit.cols, edit.old, edit.new
         self.gesture = gesture
-        self._first = first  # built by the caller before the command exists (see notes)
-
-    @staticmethod
-    def build(state: SessionState, table: str, rows: np.ndarray, cols: np.ndarray,
-              values: np.ndarray) -> SessionState:
-        """``state`` with ``values`` written at (rows, cols) of ``table``; may raise."""
-        X = getattr(state, table).copy()
-        X[rows, cols] = values
-        return state.with_(**{table: X})
+        self._first = edit.state  # built before the command exists (see the notes)
 
     def _build(self, values: np.ndarray) -> SessionState:
-        return self.build(self._model.state, self.table, self.rows, self.cols, values)
+        return write_cells(self._model.state, self.table, self.rows, self.cols, values)
 
     def redo(self) -> None:
         first, self._first = self._first, None

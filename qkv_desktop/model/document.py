@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
 
 from qkv_desktop.io.session import SUFFIX, load_session, save_session
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.state import SessionState
 
 __all__ = ["SessionController", "AUTOSAVE_DELAY_MS", "MAX_RECENT", "data_dir"]
@@ -60,7 +60,6 @@ class SessionController(QObject):
     fileChanged = Signal(str)
     recentChanged = Signal()
     error = Signal(str)
-    _autosaveFailed = Signal(str)  # from the writer thread, queued to the GUI thread
 
     def __init__(self, model: AttentionModel, settings: QSettings,
                  folder: Path | None = None, parent: QObject | None = None):
@@ -75,9 +74,8 @@ class SessionController(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(AUTOSAVE_DELAY_MS)
         self._timer.timeout.connect(self.autosave)
-        self._writer: ThreadPoolExecutor | None = None
-        self._autosave_generation = 0
-        self._autosaveFailed.connect(self._on_autosave_failed)
+        self._writer = LatestJobRunner("qkv-autosave", self)
+        self._writer.finished.connect(self._on_autosave_finished)
         model.changed.connect(self._on_model_changed)
 
     # --------------------------------------------------------------- state
@@ -152,42 +150,28 @@ class SessionController(QObject):
     def autosave(self) -> None:
         """Write the session to the data folder on the writer thread and return at once.
 
-        One write at a time, latest wins: a write still queued when a newer one is asked
-        for is skipped. A failure is reported through ``error`` (and retried on the next
-        change).
+        One write at a time, latest wins (``LatestJobRunner``): a write still queued when
+        a newer one is asked for is skipped. A failure of the latest write is reported
+        through ``error`` (and retried on the next change).
         """
         if not self.modified:
             return
-        if self._writer is None:
-            self._writer = ThreadPoolExecutor(max_workers=1,
-                                              thread_name_prefix="qkv-autosave")
-        self._autosave_generation += 1
-        generation, state, path = self._autosave_generation, self.model.state, \
-            self.autosave_path
+        state, path = self.model.state, self.autosave_path
         extra = {"layout": {"file": str(self.path) if self.path else None}}
-
-        def write() -> None:
-            if generation != self._autosave_generation:
-                return  # superseded by a newer autosave, or discarded
-            try:
-                save_session(state, path, extra=extra)
-            except (OSError, ValueError) as exc:
-                self._autosaveFailed.emit(str(exc))
-
-        self._writer.submit(write)
+        self._writer.submit(lambda _report: save_session(state, path, extra=extra))
 
     def wait_for_autosave(self) -> None:
         """Block until every autosave asked for so far has been written or skipped."""
-        if self._writer is not None:
-            self._writer.submit(lambda: None).result()
+        self._writer.wait()
 
-    def _on_autosave_failed(self, reason: str) -> None:
-        self.error.emit(self.tr("Autosave failed: {0}").format(reason))
+    def _on_autosave_finished(self, _job: int, _value, error) -> None:
+        if error is not None:
+            self.error.emit(self.tr("Autosave failed: {0}").format(error))
 
     def discard_autosave(self) -> None:
         """Delete the autosave; pending writes are dropped and one in progress ends first."""
         self._timer.stop()
-        self._autosave_generation += 1
+        self._writer.cancel()
         self.wait_for_autosave()
         self.autosave_path.unlink(missing_ok=True)
 

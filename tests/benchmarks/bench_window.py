@@ -160,8 +160,7 @@ def autosave_seconds(window) -> float:
     beat = _Heartbeat()
     beat.start()
     session.autosave()
-    done = session._writer.submit(lambda: None) if session._writer else None
-    while done is not None and not done.done():
+    while session._writer.busy:
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
     return beat.stop()
 

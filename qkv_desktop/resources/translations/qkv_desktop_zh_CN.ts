@@ -49,130 +49,6 @@
         <source>Could not compute attention: {0}</source>
         <translation>无法计算注意力：{0}</translation>
     </message>
-    <message>
-        <source>{0}; the change was not applied.</source>
-        <translation>{0}；此更改未应用。</translation>
-    </message>
-    <message>
-        <source>there is no key/value sequence yet</source>
-        <translation>还没有键/值序列</translation>
-    </message>
-    <message>
-        <source>only finite numbers can be used</source>
-        <translation>只能使用有限数值</translation>
-    </message>
-    <message>
-        <source>Edit {0}[{1}]</source>
-        <translation>编辑 {0}[{1}]</translation>
-    </message>
-    <message>
-        <source>Edit {0} values</source>
-        <translation>编辑 {0} 个值</translation>
-    </message>
-    <message>
-        <source>Rename {0} to {1}</source>
-        <translation>将 {0} 重命名为 {1}</translation>
-    </message>
-    <message>
-        <source>a new token needs {0} finite values</source>
-        <translation>新词元需要 {0} 个有限数值</translation>
-    </message>
-    <message>
-        <source>Insert token</source>
-        <translation>插入词元</translation>
-    </message>
-    <message>
-        <source>Insert {0} tokens</source>
-        <translation>插入 {0} 个词元</translation>
-    </message>
-    <message>
-        <source>the key/value sequence needs at least one token</source>
-        <translation>键/值序列至少需要一个词元</translation>
-    </message>
-    <message>
-        <source>Delete token</source>
-        <translation>删除词元</translation>
-    </message>
-    <message>
-        <source>Delete {0} tokens</source>
-        <translation>删除 {0} 个词元</translation>
-    </message>
-    <message>
-        <source>Move {0}</source>
-        <translation>移动 {0}</translation>
-    </message>
-    <message>
-        <source>only finite numbers can be pasted</source>
-        <translation>只能粘贴有限数值</translation>
-    </message>
-    <message>
-        <source>Paste {0}×{1} values</source>
-        <translation>粘贴 {0}×{1} 个值</translation>
-    </message>
-    <message>
-        <source>Set d_model to {0}</source>
-        <translation>将 d_model 设为 {0}</translation>
-    </message>
-    <message>
-        <source>d_model cannot go below 1</source>
-        <translation>d_model 不能小于 1</translation>
-    </message>
-    <message>
-        <source>Remove dimension {0}</source>
-        <translation>删除维度 {0}</translation>
-    </message>
-    <message>
-        <source>Set d_k to {0}</source>
-        <translation>将 d_k 设为 {0}</translation>
-    </message>
-    <message>
-        <source>Set seed to {0}</source>
-        <translation>将随机种子设为 {0}</translation>
-    </message>
-    <message>
-        <source>the initial weight scale must be a positive number</source>
-        <translation>初始权重尺度必须是正数</translation>
-    </message>
-    <message>
-        <source>Set weight scale to {0}</source>
-        <translation>将权重尺度设为 {0}</translation>
-    </message>
-    <message>
-        <source>Set heads to {0}</source>
-        <translation>将头数设为 {0}</translation>
-    </message>
-    <message>
-        <source>Output projection W_O on</source>
-        <translation>开启输出投影 W_O</translation>
-    </message>
-    <message>
-        <source>Output projection W_O off</source>
-        <translation>关闭输出投影 W_O</translation>
-    </message>
-    <message>
-        <source>Edit {0}[{1},{2}]</source>
-        <translation>编辑 {0}[{1},{2}]</translation>
-    </message>
-    <message>
-        <source>Change {0}</source>
-        <translation>更改 {0}</translation>
-    </message>
-    <message>
-        <source>Cross-attention</source>
-        <translation>交叉注意力</translation>
-    </message>
-    <message>
-        <source>Self-attention</source>
-        <translation>自注意力</translation>
-    </message>
-    <message>
-        <source>the values would become too large to be finite</source>
-        <translation>数值会变得过大，超出有限数范围</translation>
-    </message>
-    <message>
-        <source>Multiply inputs by {0}</source>
-        <translation>输入乘以 {0}</translation>
-    </message>
 </context>
 <context>
     <name>CellText</name>
@@ -436,6 +312,133 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>Mean H / log n = {0:.1%}; mean max weight = {1:.3f}.</source>
         <translation>平均 H / log n = {0:.1%}；平均最大权重 = {1:.3f}。</translation>
+    </message>
+</context>
+<context>
+    <name>Edits</name>
+    <message>
+        <source>only finite numbers can be used</source>
+        <translation>只能使用有限数值</translation>
+    </message>
+    <message>
+        <source>{0}; the change was not applied.</source>
+        <translation>{0}；此更改未应用。</translation>
+    </message>
+    <message>
+        <source>there is no key/value sequence yet</source>
+        <translation>还没有键/值序列</translation>
+    </message>
+    <message>
+        <source>Edit {0}[{1}]</source>
+        <translation>编辑 {0}[{1}]</translation>
+    </message>
+    <message>
+        <source>Edit {0} values</source>
+        <translation>编辑 {0} 个值</translation>
+    </message>
+    <message>
+        <source>Rename {0} to {1}</source>
+        <translation>将 {0} 重命名为 {1}</translation>
+    </message>
+    <message>
+        <source>a new token needs {0} finite values</source>
+        <translation>新词元需要 {0} 个有限数值</translation>
+    </message>
+    <message>
+        <source>Insert token</source>
+        <translation>插入词元</translation>
+    </message>
+    <message>
+        <source>Insert {0} tokens</source>
+        <translation>插入 {0} 个词元</translation>
+    </message>
+    <message>
+        <source>the key/value sequence needs at least one token</source>
+        <translation>键/值序列至少需要一个词元</translation>
+    </message>
+    <message>
+        <source>Delete token</source>
+        <translation>删除词元</translation>
+    </message>
+    <message>
+        <source>Delete {0} tokens</source>
+        <translation>删除 {0} 个词元</translation>
+    </message>
+    <message>
+        <source>Move {0}</source>
+        <translation>移动 {0}</translation>
+    </message>
+    <message>
+        <source>only finite numbers can be pasted</source>
+        <translation>只能粘贴有限数值</translation>
+    </message>
+    <message>
+        <source>Paste {0}×{1} values</source>
+        <translation>粘贴 {0}×{1} 个值</translation>
+    </message>
+    <message>
+        <source>the values would become too large to be finite</source>
+        <translation>数值会变得过大，超出有限数范围</translation>
+    </message>
+    <message>
+        <source>Multiply inputs by {0}</source>
+        <translation>输入乘以 {0}</translation>
+    </message>
+    <message>
+        <source>Set d_model to {0}</source>
+        <translation>将 d_model 设为 {0}</translation>
+    </message>
+    <message>
+        <source>d_model cannot go below 1</source>
+        <translation>d_model 不能小于 1</translation>
+    </message>
+    <message>
+        <source>Remove dimension {0}</source>
+        <translation>删除维度 {0}</translation>
+    </message>
+    <message>
+        <source>Set d_k to {0}</source>
+        <translation>将 d_k 设为 {0}</translation>
+    </message>
+    <message>
+        <source>Set seed to {0}</source>
+        <translation>将随机种子设为 {0}</translation>
+    </message>
+    <message>
+        <source>the initial weight scale must be a positive number</source>
+        <translation>初始权重尺度必须是正数</translation>
+    </message>
+    <message>
+        <source>Set weight scale to {0}</source>
+        <translation>将权重尺度设为 {0}</translation>
+    </message>
+    <message>
+        <source>Set heads to {0}</source>
+        <translation>将头数设为 {0}</translation>
+    </message>
+    <message>
+        <source>Output projection W_O on</source>
+        <translation>开启输出投影 W_O</translation>
+    </message>
+    <message>
+        <source>Output projection W_O off</source>
+        <translation>关闭输出投影 W_O</translation>
+    </message>
+    <message>
+        <source>Edit {0}[{1},{2}]</source>
+        <translation>编辑 {0}[{1},{2}]</translation>
+    </message>
+    <message>
+        <source>Change {0}</source>
+        <translation>更改 {0}</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Self-attention</source>
+        <translation>自注意力</translation>
     </message>
 </context>
 <context>

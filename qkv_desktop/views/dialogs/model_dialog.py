@@ -11,9 +11,7 @@ which model, layer and head the session came from (without touching ``SessionSta
 from __future__ import annotations
 
 import html
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +43,7 @@ from qkv_desktop.io.checkpoint import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.commands import StateCommand
+from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.state import SessionState
 from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
 
@@ -98,68 +97,6 @@ class _OrdinalSpin(QSpinBox):
         return (QValidator.State.Acceptable if ok else QValidator.State.Intermediate), text, pos
 
 
-class _Cancelled(Exception):
-    """Raised inside a job when the user pressed Cancel; never shown."""
-
-
-class _Worker(QObject):
-    """Runs one job at a time on a thread; reports progress and the outcome as signals.
-
-    A job is ``fn(report)``; ``report(done, total)`` raises ``_Cancelled`` once the job
-    is cancelled, which is how a long load stops between steps. Signals carry the job's
-    number so that the dialog ignores whatever a cancelled job still sends.
-    """
-
-    progressed = Signal(int, int, int)  # job, done, total
-    completed = Signal(int, object, object)  # job, value, error message (str) or None
-
-    def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self._executor: ThreadPoolExecutor | None = None
-        self._job = 0
-        self._cancel = threading.Event()
-
-    @property
-    def job(self) -> int:
-        return self._job
-
-    def run(self, fn: Callable) -> int:
-        self.cancel()
-        self._job += 1
-        job, cancel = self._job, threading.Event()
-        self._cancel = cancel
-
-        def report(done: int, total: int, _message: str = "") -> None:
-            if cancel.is_set():
-                raise _Cancelled
-            self.progressed.emit(job, done, total)
-
-        def work() -> None:
-            try:
-                value = fn(report)
-            except _Cancelled:
-                return
-            except Exception as exc:  # noqa: BLE001 — any failure must reach the dialog
-                self.completed.emit(job, None, str(exc) or type(exc).__name__)
-                return
-            self.completed.emit(job, value, None)
-
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="qkv-model")
-        self._executor.submit(work)
-        return job
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    def shutdown(self) -> None:
-        """Cancel, and wait for the thread (at most one step of the current job)."""
-        self.cancel()
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
-
-
 class ModelDialog(Retranslating, QDialog):
     """Choose a checkpoint, sentence, layer and head; OK loads them into ``model``.
 
@@ -191,9 +128,9 @@ class ModelDialog(Retranslating, QDialog):
         self._busy = False
         self._tokens_ok = False
         self._bundled = find_bundled_minilm()
-        self._worker = _Worker(self)
+        self._worker = LatestJobRunner("qkv-model", self)
         self._worker.progressed.connect(self._on_progress)
-        self._worker.completed.connect(self._on_completed)
+        self._worker.finished.connect(self._on_completed)
         self._on_done: Callable | None = None
         self._step_text: Callable[[int, int], str] = lambda done, total: ""
         self._error_text: Callable[[str], str] = str
@@ -477,7 +414,7 @@ class ModelDialog(Retranslating, QDialog):
         self.progress_label.setText(step_text(0, 0))
         self.progress_box.show()
         self._update_enabled()
-        self._worker.run(fn)
+        self._worker.submit(fn)
 
     def _end_job(self) -> None:
         self._busy = False
@@ -486,15 +423,16 @@ class ModelDialog(Retranslating, QDialog):
         self._update_enabled()
 
     def _on_progress(self, job: int, done: int, total: int) -> None:
-        if job != self._worker.job or not self._busy:
+        if job != self._worker.latest or not self._busy:
             return
         self.progress_bar.setRange(0, total)
         self.progress_bar.setValue(done)
         self.progress_label.setText(self._step_text(done, total))
 
-    def _on_completed(self, job: int, value, error: str | None) -> None:
-        if job != self._worker.job or not self._busy:
+    def _on_completed(self, job: int, value, exc: Exception | None) -> None:
+        if job != self._worker.latest or not self._busy:
             return
+        error = None if exc is None else (str(exc) or type(exc).__name__)
         on_done = self._on_done
         self._end_job()
         if error is not None:

@@ -1,0 +1,384 @@
+"""Every change a user can make to a session, as a pure ``SessionState`` → ``Edit`` function.
+
+An edit builds the whole new state (or raises ``EditError`` and changes nothing) and
+says, in a ``Text``, what to call the step in the undo history. No Qt: these run in
+tests, scripts and the hypothesis state machine without a QApplication. The Qt model
+(``qkv_desktop.model.AttentionModel``) pushes each ``Edit`` as one undo command and
+translates its texts (context ``"Edits"``; lupdate reads the ``QT_TRANSLATE_NOOP``
+marks below). An edit that would change nothing returns ``None``.
+
+The domain rules live here: fresh token names, the default key/value sequence of
+cross-attention, the seeded W_O, a paste that grows the table, and the memory check
+that refuses a size before anything is allocated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from qkv_desktop.core import Weights, init_multihead_weights
+from qkv_desktop.state.catalogue import EDITABLE_TABLES, PROJECTION_NAMES, WEIGHT_NAMES
+from qkv_desktop.state.parsing import validate_token
+from qkv_desktop.state.session_state import SessionState, check_size, head_dim_for
+
+__all__ = ["Text", "Edit", "CellEdit", "EditError", "QT_TRANSLATE_NOOP", "fresh_names",
+           "default_kv", "output_projection", "check_dims", "write_cells", "set_cells",
+           "rename_token", "insert_tokens", "delete_tokens", "move_token", "paste_block",
+           "set_d_model", "remove_dimension", "set_d_k", "set_seed", "set_init_scale",
+           "set_heads", "set_output_projection", "set_weight", "set_options", "set_mode",
+           "scale_inputs"]
+
+
+def QT_TRANSLATE_NOOP(context: str, template: str) -> str:  # noqa: N802 -- Qt's name
+    """Marks ``template`` for lupdate without importing Qt; the Qt layer translates it."""
+    return template
+
+
+@dataclass(frozen=True)
+class Text:
+    """A sentence for the user: an English ``template`` with ``{0}``-style fields."""
+
+    template: str
+    args: tuple = ()
+
+    def __str__(self) -> str:
+        return self.template.format(*self.args)
+
+
+class EditError(ValueError):
+    """An edit that cannot be made; ``text`` says why (``str()`` is the English)."""
+
+    def __init__(self, template: str, *args):
+        self.text = Text(template, args)
+        super().__init__(str(self.text))
+
+
+@dataclass(frozen=True)
+class Edit:
+    """The state after an edit, the undo step's name, and what consecutive ones merge by."""
+
+    state: SessionState
+    text: Text
+    merge_key: str | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class CellEdit(Edit):
+    """Values written into cells of X or X_kv: the cells, their old and new values."""
+
+    table: str = "X"
+    rows: np.ndarray = None
+    cols: np.ndarray = None
+    old: np.ndarray = None
+    new: np.ndarray = None
+
+    @property
+    def changed(self) -> bool:
+        return not np.array_equal(self.old, self.new)
+
+
+_FINITE = QT_TRANSLATE_NOOP("Edits", "only finite numbers can be used")
+
+
+# -- rules ---------------------------------------------------------------------------
+
+def fresh_names(tokens, count: int) -> list[str]:
+    """``count`` names ``t<k>`` not among ``tokens``, numbered on from their count."""
+    taken, out, k = set(tokens), [], len(tokens)
+    while len(out) < count:
+        name = f"t{k}"
+        if name not in taken:
+            out.append(name)
+            taken.add(name)
+        k += 1
+    return out
+
+
+def default_kv(state: SessionState) -> tuple[tuple[str, ...], np.ndarray]:
+    """The key/value sequence cross-attention starts with: max(2, n) seeded tokens."""
+    count = max(2, state.n)
+    rng = np.random.RandomState(state.seed + 1)
+    return tuple(f"k{i}" for i in range(count)), np.round(rng.rand(count, state.d_model), 1)
+
+
+def output_projection(state: SessionState) -> np.ndarray:
+    """The W_O the seeded initialisation draws after the heads (h·d_k × d_model)."""
+    return init_multihead_weights(state.d_model, state.d_k, state.n_heads, state.seed,
+                                  state.init_scale, with_output=True)[1]
+
+
+def check_dims(state: SessionState, **dims) -> None:
+    """Refuse, before anything is allocated, dimensions that would not fit in memory.
+
+    ``dims`` override the state's ``n``, ``kv`` (key/value rows), ``d_model``, ``d_k``,
+    ``heads`` and ``mode``.
+    """
+    d = dict(n=state.n, kv=0 if state.X_kv is None else state.X_kv.shape[0],
+             d_model=state.d_model, d_k=state.d_k, heads=state.n_heads, mode=state.mode)
+    d.update(dims)
+    mode = d.pop("mode")
+    try:
+        check_size(m=d["kv"] if mode == "cross" else d["n"], **d)
+    except ValueError as exc:
+        raise EditError(QT_TRANSLATE_NOOP("Edits", "{0}; the change was not applied."),
+                        exc) from None
+
+
+def _table(state: SessionState, table: str) -> np.ndarray:
+    if table not in EDITABLE_TABLES:
+        raise ValueError(f"unknown table {table!r}")
+    X = getattr(state, table)
+    if X is None:
+        raise EditError(QT_TRANSLATE_NOOP("Edits", "there is no key/value sequence yet"))
+    return X
+
+
+def _tokens_attr(table: str) -> str:
+    return "tokens" if table == "X" else "kv_tokens"
+
+
+def _rows_key(table: str) -> str:
+    return "n" if table == "X" else "kv"
+
+
+# -- token tables --------------------------------------------------------------------
+
+def write_cells(state: SessionState, table: str, rows, cols, values) -> SessionState:
+    """``state`` with ``values`` written at (rows, cols) of ``table``; may raise."""
+    X = getattr(state, table).copy()
+    X[rows, cols] = values
+    return state.with_(**{table: X})
+
+
+def set_cells(state: SessionState, table: str, rows, cols, values) -> CellEdit:
+    """Set cells of X (or X_kv) at (rows[k], cols[k]); all values must be finite."""
+    X = _table(state, table)
+    rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
+    values = np.asarray(values, dtype=np.float64)
+    if not np.isfinite(values).all():
+        raise EditError(_FINITE)
+    if (rows.size and (rows.min() < 0 or rows.max() >= X.shape[0]
+                       or cols.min() < 0 or cols.max() >= X.shape[1])):
+        raise ValueError("cell index out of range")
+    if rows.size == 1:
+        name = getattr(state, _tokens_attr(table))[rows[0]]
+        text = Text(QT_TRANSLATE_NOOP("Edits", "Edit {0}[{1}]"), (name, int(cols[0])))
+    else:
+        text = Text(QT_TRANSLATE_NOOP("Edits", "Edit {0} values"), (rows.size,))
+    return CellEdit(write_cells(state, table, rows, cols, values), text, None, table, rows,
+                    cols, X[rows, cols].copy(), values)
+
+
+def rename_token(state: SessionState, table: str, row: int, name: str) -> Edit | None:
+    validate_token(name)
+    attr = _tokens_attr(table)
+    tokens = list(getattr(state, attr))
+    if tokens[row] == name:
+        return None
+    old, tokens[row] = tokens[row], name
+    return Edit(state.with_(**{attr: tuple(tokens)}),
+                Text(QT_TRANSLATE_NOOP("Edits", "Rename {0} to {1}"), (old, name)))
+
+
+def insert_tokens(state: SessionState, table: str, row: int, count: int = 1,
+                  names: list[str] | None = None, values=None) -> Edit:
+    """Insert ``count`` tokens before ``row`` (zero vectors unless ``values``)."""
+    X = _table(state, table)
+    attr = _tokens_attr(table)
+    tokens = list(getattr(state, attr))
+    check_dims(state, **{_rows_key(table): len(tokens) + count})
+    row = int(np.clip(row, 0, len(tokens)))
+    if names is None:
+        names = fresh_names(tokens, count)
+    for n in names:
+        validate_token(n)
+    block = np.zeros((count, X.shape[1])) if values is None else np.asarray(values, float)
+    if block.shape != (count, X.shape[1]) or not np.isfinite(block).all():
+        raise EditError(QT_TRANSLATE_NOOP("Edits", "a new token needs {0} finite values"),
+                        X.shape[1])
+    newX = np.concatenate([X[:row], block, X[row:]], axis=0)
+    tokens[row:row] = names
+    text = (Text(QT_TRANSLATE_NOOP("Edits", "Insert token")) if count == 1
+            else Text(QT_TRANSLATE_NOOP("Edits", "Insert {0} tokens"), (count,)))
+    return Edit(state.with_(**{table: newX, attr: tuple(tokens)}), text)
+
+
+def delete_tokens(state: SessionState, table: str, rows) -> Edit | None:
+    X = _table(state, table)
+    attr = _tokens_attr(table)
+    rows = sorted({int(r) for r in rows if 0 <= int(r) < X.shape[0]})
+    if not rows:
+        return None
+    keep = np.setdiff1d(np.arange(X.shape[0]), rows)
+    if table == "X_kv" and keep.size == 0:
+        raise EditError(QT_TRANSLATE_NOOP("Edits",
+                                          "the key/value sequence needs at least one token"))
+    tokens = tuple(getattr(state, attr)[i] for i in keep)
+    text = (Text(QT_TRANSLATE_NOOP("Edits", "Delete token")) if len(rows) == 1
+            else Text(QT_TRANSLATE_NOOP("Edits", "Delete {0} tokens"), (len(rows),)))
+    return Edit(state.with_(**{table: X[keep], attr: tokens}), text)
+
+
+def move_token(state: SessionState, table: str, src: int, dst: int) -> Edit | None:
+    """Move token ``src`` so that it ends up at index ``dst``."""
+    X = _table(state, table)
+    attr = _tokens_attr(table)
+    n = X.shape[0]
+    if not (0 <= src < n and 0 <= dst < n) or src == dst:
+        return None
+    order = list(range(n))
+    order.insert(dst, order.pop(src))
+    tokens = getattr(state, attr)
+    return Edit(state.with_(**{table: X[order], attr: tuple(tokens[i] for i in order)}),
+                Text(QT_TRANSLATE_NOOP("Edits", "Move {0}"), (tokens[src],)))
+
+
+def paste_block(state: SessionState, table: str, row: int, col: int, values,
+                names: list[str] | None = None) -> Edit:
+    """Paste a block at (row, col), growing the table as needed; all or nothing.
+
+    New rows get fresh token names; ``names`` (one per block row) rename the tokens the
+    block lands on. New columns are new dimensions, so the weights re-initialise.
+    """
+    X = _table(state, table)
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim != 2 or not np.isfinite(values).all():
+        raise EditError(QT_TRANSLATE_NOOP("Edits", "only finite numbers can be pasted"))
+    n_rows = max(X.shape[0], row + values.shape[0])
+    n_cols = max(X.shape[1], col + values.shape[1])
+    check_dims(state, **{_rows_key(table): n_rows}, d_model=n_cols)
+    attr = _tokens_attr(table)
+    tokens = list(getattr(state, attr))
+    tokens += fresh_names(tokens, n_rows - len(tokens))
+    if names is not None:
+        for k, name in enumerate(names):
+            tokens[row + k] = validate_token(name)
+    newX = np.zeros((n_rows, n_cols))
+    newX[:X.shape[0], :X.shape[1]] = X
+    newX[row:row + values.shape[0], col:col + values.shape[1]] = values
+    changes = {table: newX, attr: tuple(tokens)}
+    if n_cols != state.d_model:
+        after = state.reinitialised(d_model=n_cols, **changes)
+    else:
+        after = state.with_(**changes)
+    return Edit(after, Text(QT_TRANSLATE_NOOP("Edits", "Paste {0}×{1} values"), values.shape))
+
+
+def scale_inputs(state: SessionState, factor: float) -> Edit:
+    """Multiply every input vector by ``factor`` (the overflow lesson's ×100)."""
+    with np.errstate(over="ignore"):
+        X = state.X * factor
+        X_kv = None if state.X_kv is None else state.X_kv * factor
+    if not np.isfinite(X).all() or (X_kv is not None and not np.isfinite(X_kv).all()):
+        raise EditError(QT_TRANSLATE_NOOP("Edits",
+                                          "the values would become too large to be finite"))
+    return Edit(state.with_(X=X, X_kv=X_kv),
+                Text(QT_TRANSLATE_NOOP("Edits", "Multiply inputs by {0}"), (factor,)))
+
+
+# -- dimensions and initialisation ----------------------------------------------------
+
+def set_d_model(state: SessionState, d_model: int) -> Edit:
+    """Add or remove dimensions at the end (new ones are 0); weights re-initialise."""
+    check_dims(state, d_model=int(d_model))
+    return Edit(state.reinitialised(d_model=int(d_model)),
+                Text(QT_TRANSLATE_NOOP("Edits", "Set d_model to {0}"), (d_model,)), "d_model")
+
+
+def remove_dimension(state: SessionState, col: int) -> Edit:
+    """Remove dimension ``col`` from every token; weights re-initialise."""
+    if state.d_model <= 1 or not 0 <= col < state.d_model:
+        raise EditError(QT_TRANSLATE_NOOP("Edits", "d_model cannot go below 1"))
+    X_kv = None if state.X_kv is None else np.delete(state.X_kv, col, axis=1)
+    return Edit(state.reinitialised(X=np.delete(state.X, col, axis=1), X_kv=X_kv),
+                Text(QT_TRANSLATE_NOOP("Edits", "Remove dimension {0}"), (col,)))
+
+
+def set_d_k(state: SessionState, d_k: int) -> Edit:
+    check_dims(state, d_k=int(d_k))
+    return Edit(state.reinitialised(d_k=int(d_k)),
+                Text(QT_TRANSLATE_NOOP("Edits", "Set d_k to {0}"), (d_k,)), "d_k")
+
+
+def set_seed(state: SessionState, seed: int) -> Edit:
+    return Edit(state.reinitialised(seed=int(seed)),
+                Text(QT_TRANSLATE_NOOP("Edits", "Set seed to {0}"), (seed,)), "seed")
+
+
+def set_init_scale(state: SessionState, scale: float) -> Edit:
+    if not (np.isfinite(scale) and scale > 0):
+        raise EditError(QT_TRANSLATE_NOOP("Edits",
+                                          "the initial weight scale must be a positive number"))
+    return Edit(state.reinitialised(init_scale=float(scale)),
+                Text(QT_TRANSLATE_NOOP("Edits", "Set weight scale to {0}"), (scale,)),
+                "init_scale")
+
+
+def set_heads(state: SessionState, n_heads: int, d_k: int | None = None) -> Edit | None:
+    """Use ``n_heads`` heads; all weights re-initialise from the seed.
+
+    Without ``d_k`` the head width follows ``head_dim_for``: the current d_k while
+    h·d_k fits in d_model, else d_model / h when h divides it.
+    """
+    if n_heads == state.n_heads and d_k is None:
+        return None
+    d_k = head_dim_for(state.d_model, n_heads, state.d_k) if d_k is None else int(d_k)
+    check_dims(state, heads=int(n_heads), d_k=d_k)
+    return Edit(state.reinitialised(n_heads=int(n_heads), d_k=d_k),
+                Text(QT_TRANSLATE_NOOP("Edits", "Set heads to {0}"), (n_heads,)), "heads")
+
+
+def set_output_projection(state: SessionState, enabled: bool) -> Edit | None:
+    """Add or remove W_O; the heads (with any edits) are kept as they are."""
+    if enabled == (state.W_O is not None):
+        return None
+    if enabled:
+        return Edit(state.with_(W_O=output_projection(state)),
+                    Text(QT_TRANSLATE_NOOP("Edits", "Output projection W_O on")))
+    return Edit(state.with_(W_O=None), Text(QT_TRANSLATE_NOOP("Edits",
+                                                              "Output projection W_O off")))
+
+
+def set_weight(state: SessionState, head: int, matrix: str, row: int, col: int,
+               value: float) -> Edit:
+    """Edit one entry of a head's W_Q, W_K or W_V."""
+    if matrix not in PROJECTION_NAMES:
+        raise ValueError(f"unknown weight matrix {matrix!r}")
+    if not np.isfinite(value):
+        raise EditError(_FINITE)
+    w = state.heads[head]
+    parts = {n: getattr(w, n) for n in WEIGHT_NAMES}
+    parts[matrix] = parts[matrix].copy()
+    parts[matrix][row, col] = value
+    heads = list(state.heads)
+    heads[head] = Weights(**parts)
+    return Edit(state.with_(heads=tuple(heads)),
+                Text(QT_TRANSLATE_NOOP("Edits", "Edit {0}[{1},{2}]"), (matrix, row, col)))
+
+
+# -- options and mode -----------------------------------------------------------------
+
+def set_options(state: SessionState, merge_key: str | None = None, **changes) -> Edit | None:
+    """Change attention options (any fields of ``Options``)."""
+    new = replace(state.options, **changes)
+    if new == state.options:
+        return None
+    return Edit(state.with_(options=new),
+                Text(QT_TRANSLATE_NOOP("Edits", "Change {0}"), (", ".join(changes),)), merge_key)
+
+
+def set_mode(state: SessionState, mode: str) -> Edit | None:
+    """Switch between self- and cross-attention (a default key/value sequence appears)."""
+    if mode == state.mode:
+        return None
+    changes = {"mode": mode}
+    if mode == "cross":
+        check_dims(state, mode=mode,
+                   kv=max(2, state.n) if state.X_kv is None else state.X_kv.shape[0])
+        if state.X_kv is None:
+            changes["kv_tokens"], changes["X_kv"] = default_kv(state)
+    text = (Text(QT_TRANSLATE_NOOP("Edits", "Cross-attention")) if mode == "cross"
+            else Text(QT_TRANSLATE_NOOP("Edits", "Self-attention")))
+    return Edit(state.with_(**changes), text)

@@ -1,0 +1,117 @@
+"""The session's edits as pure functions: no Qt, no QApplication.
+
+Each edit returns the whole new state and its undo text, or raises ``EditError`` and
+leaves the state as it was (states are immutable, so "as it was" is checked by
+identity and bits).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from qkv_desktop.state import edits
+from qkv_desktop.state.edits import EditError
+from qkv_desktop.state.session_state import MAX_CELLS, SessionState
+
+
+@pytest.fixture
+def state() -> SessionState:
+    return SessionState.from_preset("tutorial-1")  # 4 tokens, d_model 8
+
+
+def test_insert_tokens_uses_fresh_names_and_zero_vectors(state):
+    edit = edits.insert_tokens(state, "X", 1, count=2)
+    assert edit.state.tokens[1:3] == ("t4", "t5")
+    assert not edit.state.X[1:3].any()
+    assert str(edit.text) == "Insert 2 tokens" and edit.merge_key is None
+
+
+def test_fresh_names_skip_the_names_taken():
+    assert edits.fresh_names(["t2", "a", "t4"], 3) == ["t3", "t5", "t6"]
+
+
+def test_paste_grows_rows_and_columns_and_reinitialises_the_weights(state):
+    block = np.arange(6.0).reshape(2, 3)
+    edit = edits.paste_block(state, "X", 3, 7, block)
+    after = edit.state
+    assert after.X.shape == (5, 10) and after.tokens[4] == "t4"
+    np.testing.assert_array_equal(after.X[3:5, 7:10], block)
+    np.testing.assert_array_equal(after.X[:3], np.pad(state.X[:3], ((0, 0), (0, 2))))
+    assert after.heads[0].W_Q.shape == (10, state.d_k)
+    assert str(edit.text) == "Paste 2×3 values"
+
+
+def test_a_paste_too_large_is_refused_before_anything_is_built(state):
+    with pytest.raises(EditError, match="the change was not applied"):
+        edits.paste_block(state, "X", MAX_CELLS, 0, np.ones((1, 1)))
+
+
+def test_cross_mode_starts_with_the_default_seeded_sequence(state):
+    after = edits.set_mode(state, "cross").state
+    tokens, X_kv = edits.default_kv(state)
+    assert after.kv_tokens == tokens == ("k0", "k1", "k2", "k3")
+    np.testing.assert_array_equal(after.X_kv, X_kv)
+    assert edits.set_mode(after, "cross") is None  # no change, no undo step
+    back = edits.set_mode(after, "self").state
+    assert back.X_kv is after.X_kv  # the sequence is kept for the next switch
+
+
+def test_w_o_is_the_seeded_draw_after_the_heads(state):
+    multi = edits.set_heads(state, 2).state
+    on = edits.set_output_projection(multi, True)
+    assert str(on.text) == "Output projection W_O on"
+    assert on.state.W_O.shape == (multi.n_heads * multi.d_k, multi.d_model)
+    np.testing.assert_array_equal(on.state.W_O, multi.reinitialised(with_output=True).W_O)
+    assert edits.set_output_projection(on.state, False).state.W_O is None
+
+
+def test_set_cells_keeps_old_and_new_values_for_undo(state):
+    edit = edits.set_cells(state, "X", [0, 2], [1, 3], [5.0, -1.0])
+    assert edit.changed and str(edit.text) == "Edit 2 values"
+    np.testing.assert_array_equal(edit.old, state.X[[0, 2], [1, 3]])
+    assert edit.state.X[0, 1] == 5.0 and edit.state.X[2, 3] == -1.0
+    one = edits.set_cells(state, "X", [1], [0], [state.X[1, 0]])
+    assert not one.changed and str(one.text) == f"Edit {state.tokens[1]}[0]"
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda s: edits.set_cells(s, "X", [0], [0], [np.nan]), "only finite numbers"),
+    (lambda s: edits.set_weight(s, 0, "W_Q", 0, 0, np.inf), "only finite numbers"),
+    (lambda s: edits.delete_tokens(edits.set_mode(s, "cross").state, "X_kv", range(4)),
+     "at least one token"),
+    (lambda s: edits.insert_tokens(s, "X_kv", 0), "no key/value sequence"),
+    (lambda s: edits.remove_dimension(s.reinitialised(d_model=1), 0), "below 1"),
+    (lambda s: edits.set_init_scale(s, 0.0), "positive number"),
+    (lambda s: edits.scale_inputs(s.with_(X=s.X + 1e300), 1e10), "too large"),
+    (lambda s: edits.set_heads(s, 2, d_k=MAX_CELLS), "the change was not applied"),
+])
+def test_refused_edits_say_why_in_a_translatable_text(state, call, message):
+    with pytest.raises(EditError, match=message) as info:
+        call(state)
+    assert str(info.value) == str(info.value.text)  # the English, with its arguments
+
+
+def test_set_options_follows_the_options_fields_and_ignores_no_ops(state):
+    edit = edits.set_options(state, "temperature", temperature=0.5)
+    assert edit.state.options.temperature == 0.5 and edit.merge_key == "temperature"
+    assert str(edit.text) == "Change temperature"
+    assert edits.set_options(state, causal=False) is None
+    with pytest.raises(TypeError):
+        edits.set_options(state, no_such_option=True)
+
+
+def test_weight_edit_keeps_the_biases_and_the_other_heads(state):
+    multi = edits.set_heads(state, 2).state
+    after = edits.set_weight(multi, 1, "W_K", 0, 1, 9.0).state
+    assert after.heads[1].W_K[0, 1] == 9.0 and after.heads[0] is multi.heads[0]
+    assert after.heads[1].W_Q is multi.heads[1].W_Q
+    assert multi.heads[1].W_K[0, 1] != 9.0  # the old state is untouched
+
+
+def test_the_edits_module_runs_without_qt():
+    import subprocess
+    import sys
+    code = ("import sys, qkv_desktop.state.edits as e; "
+            "assert not [m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))]")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
