@@ -221,8 +221,7 @@ class AttentionModel(ViewSelection):
         Its size was checked when it was built (``SessionState`` refuses oversize ones).
         The hovered and pinned cells belong to what was replaced: they are let go.
         """
-        self.set_hover(None)
-        self.set_selection(None)
+        self.clear()
         self._push(state, text)
 
     def reset(self, state: SessionState) -> None:
