@@ -223,7 +223,7 @@ CHINESE = {
     "pane menu entry": "Q = X·W_Q（查询）（4×4）", "causal": "因果掩码",
     "first control label": "注意力", "scaling item": "不缩放", "tab": "词元 (X)",
     "dock": "编辑器", "teaching dock": "讲解", "lab menu": "实验室(&L)",
-    "diagnostics header": "熵 H", "token header": "词元",
+    "diagnostics header": "熵 H（奈特）", "token header": "词元",
     "window title": "未命名 — QKV Desktop",
 }
 

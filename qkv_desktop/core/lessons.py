@@ -23,12 +23,21 @@ DEMO_SCORES = (2.0, 1.5, 0.5, -0.5, -1.0)
 
 @dataclass(frozen=True)
 class RowStats:
-    """Softmax weights of score rows with their max, entropy (nats) and mean p(1−p)."""
+    """Softmax weights of score rows with their max, entropy (nats), mean p(1−p) and
+    the size of the softmax Jacobian.
+
+    p_i(1−p_i) (the tutorial's 平均梯度 averages it) is only ∂p_i/∂s_i, the diagonal of
+    the Jacobian ∂p/∂s = diag(p) − ppᵀ; its off-diagonal terms are −p_i·p_j.
+    ``jacobian_norm`` is the whole matrix's Frobenius norm per row,
+    √(Σp² − 2Σp³ + (Σp²)²): how much the weights respond to the scores at all. It falls
+    to 0 as softmax saturates, and then no gradient reaches the scores (nor W_Q, W_K).
+    """
 
     weights: np.ndarray
     max_weight: np.ndarray
     entropy: np.ndarray
     mean_gradient: np.ndarray
+    jacobian_norm: np.ndarray
 
 
 def row_stats(scores, divisor: float = 1.0) -> RowStats:
@@ -36,7 +45,10 @@ def row_stats(scores, divisor: float = 1.0) -> RowStats:
     p = softmax(np.asarray(scores, dtype=np.float64) / divisor)
     with np.errstate(divide="ignore", invalid="ignore"):
         plogp = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
-    return RowStats(p, p.max(axis=-1), -plogp.sum(axis=-1), (p * (1 - p)).mean(axis=-1))
+    sq, cube = (p ** 2).sum(axis=-1), (p ** 3).sum(axis=-1)
+    jacobian = np.sqrt(np.maximum(sq - 2 * cube + sq ** 2, 0.0))
+    return RowStats(p, p.max(axis=-1), -plogp.sum(axis=-1), (p * (1 - p)).mean(axis=-1),
+                    jacobian)
 
 
 @dataclass(frozen=True)
@@ -72,7 +84,8 @@ class ScalingSweep:
 def _stats_dict(stats: RowStats, axis) -> dict[str, np.ndarray]:
     return {"max_weight": stats.max_weight.mean(axis=axis),
             "entropy": stats.entropy.mean(axis=axis),
-            "mean_gradient": stats.mean_gradient.mean(axis=axis)}
+            "mean_gradient": stats.mean_gradient.mean(axis=axis),
+            "jacobian_norm": stats.jacobian_norm.mean(axis=axis)}
 
 
 def scaling_sweep(d_ks: Sequence[int] = tuple(2 ** k for k in range(10)), n_keys: int = 8,

@@ -73,7 +73,8 @@ class ModelResult:
     def kk(self, h: int = 0) -> KKComparison:
         """KKᵀ of head ``h`` and its asymmetry, for the QKᵀ | KKᵀ comparison (cached)."""
         h = self._head_index(h)
-        return self._cached(("kk", h), lambda: kk_comparison(self.multi.heads[h]))
+        return self._cached(("kk", h), lambda: kk_comparison(self.multi.heads[h],
+                                                             self.state.options.temperature))
 
 
 def compute(state: SessionState) -> ModelResult:

@@ -15,16 +15,26 @@ import numpy as np
 
 from qkv_desktop.core import AttentionResult
 from qkv_desktop.core.lessons import RowUniformity, asymmetry, nearly_uniform, row_uniformity
+from qkv_desktop.core.softmax import softmax
 
-__all__ = ["HeadLessons", "KKComparison", "head_lessons", "kk_comparison"]
+__all__ = ["HeadLessons", "KKComparison", "head_lessons", "kk_comparison", "broken_rows",
+           "seeded_weights"]
 
 
 @dataclass(frozen=True)
 class KKComparison:
-    """KKᵀ (the scores if W_Q were W_K) and its asymmetry."""
+    """KKᵀ (the scores if W_Q were W_K), its asymmetry, and its weights.
+
+    Symmetric scores do not make symmetric weights: softmax divides row i by its own
+    sum Z_i = Σ_k exp(s_ik), so w_ij / w_ji = Z_j / Z_i. ``weights`` is softmax of
+    KKᵀ scaled as the session scales (÷ divisor · T, no mask); ``pair`` = (i, j) is
+    the pair whose w_ij and w_ji differ most (None for fewer than two keys).
+    """
 
     kk: np.ndarray
     asymmetry: float
+    weights: np.ndarray | None = None
+    pair: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -36,7 +46,9 @@ class HeadLessons:
     unmasked scaled scores, computed only when the weights are nearly uniform (the
     banner quoting it shows only then); ``overflow`` is (non-finite weights, rows
     holding any) and ``top`` the largest finite scaled score, both only for the naive
-    softmax (None otherwise).
+    softmax (None otherwise). ``broken_rows`` = (overflowed, underflowed) names the two
+    ways a naive row breaks, which need different explanations: an exp(s) that
+    overflowed to ∞ (∞/∞ = NaN), or every exp(s) of the row underflowing to 0 (0/0).
     """
 
     asymmetry: float | None
@@ -45,6 +57,7 @@ class HeadLessons:
     spread: float | None
     overflow: tuple[int, int] | None
     top: float | None
+    broken_rows: tuple[int, int] | None = None
 
 
 def head_lessons(r: AttentionResult, cross: bool, stable: bool) -> HeadLessons:
@@ -55,17 +68,48 @@ def head_lessons(r: AttentionResult, cross: bool, stable: bool) -> HeadLessons:
     if uniform:
         visible = np.where(np.isneginf(r.scaled), np.nan, r.scaled)
         spread = float(np.nanmax(np.nanmax(visible, axis=1) - np.nanmin(visible, axis=1)))
-    overflow = top = None
+    overflow = top = broken = None
     if not stable:
         bad = ~np.isfinite(r.weights)
         overflow = int(bad.sum()), int(bad.any(axis=1).sum())
         finite = r.scaled[np.isfinite(r.scaled)]
         top = float(finite.max()) if finite.size else 0.0
+        broken = broken_rows(r.scaled)
     return HeadLessons(None if cross else asymmetry(r.scores), u, uniform, spread,
-                       overflow, top)
+                       overflow, top, broken)
 
 
-def kk_comparison(r: AttentionResult) -> KKComparison:
-    """KKᵀ of one head and its asymmetry (0 up to rounding: it is symmetric)."""
+def broken_rows(scaled: np.ndarray) -> tuple[int, int]:
+    """(rows where an exp overflowed to ∞, rows where every visible exp underflowed to 0)
+    of the naive softmax of ``scaled`` (masked −inf cells are not underflow)."""
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        e = np.exp(scaled)
+    visible = ~np.isneginf(scaled)
+    over = (np.isinf(e) | np.isnan(scaled)).any(axis=1)
+    under = ((e == 0) | ~visible).all(axis=1) & visible.any(axis=1)
+    return int(over.sum()), int((under & ~over).sum())
+
+
+def kk_comparison(r: AttentionResult, temperature: float = 1.0) -> KKComparison:
+    """KKᵀ of one head, its asymmetry (0 up to rounding: it is symmetric), and the
+    weights its softmax gives, with the pair of keys they treat most unequally."""
     kk = r.K @ r.K.T
-    return KKComparison(kk, asymmetry(kk))
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+        weights = softmax(kk / kk.dtype.type(r.divisor * temperature))
+        gap = np.abs(weights - weights.T)
+    pair = None
+    if kk.shape[0] > 1 and np.isfinite(gap).any():
+        i, j = np.unravel_index(int(np.nanargmax(np.where(np.isfinite(gap), gap, -1))),
+                                gap.shape)
+        pair = (int(min(i, j)), int(max(i, j)))
+    return KKComparison(kk, asymmetry(kk), weights, pair)
+
+
+def seeded_weights(state) -> bool:
+    """Whether ``state``'s weights are the tutorial's seeded ``randn × init_scale``.
+
+    False for weights typed in, imported or read from a checkpoint: for those, "the
+    weights are randn × 0.1" is not a reason, and "try weight scale 1" (which draws new
+    random weights) would throw the real ones away.
+    """
+    return state.reinitialised().equals(state)

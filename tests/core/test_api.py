@@ -432,7 +432,7 @@ def test_session_sweep_shapes():
     sweep = session_sweep(scores, d_ks)
     assert sweep.d_k.tolist() == d_ks
     for stats in (sweep.unscaled, sweep.scaled):
-        assert set(stats) == {"max_weight", "entropy", "mean_gradient"}
+        assert set(stats) == {"max_weight", "entropy", "mean_gradient", "jacobian_norm"}
         assert all(v.shape == (4,) for v in stats.values())
     assert np.ptp(sweep.unscaled["max_weight"]) == 0
     np.testing.assert_allclose(sweep.scaled["max_weight"][0], sweep.unscaled["max_weight"][0])

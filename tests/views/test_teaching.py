@@ -178,7 +178,7 @@ def test_teaching_uniform_banner_for_tutorial_1_only(window):
     u = row_uniformity(pane(w, "scaled"), pane(w, "weights"))
     assert u.deviation.max() < 0.004
     assert f"within {u.deviation.max():.4f} of 1/n" in text
-    assert "diagonal is higher: here it is not" in text
+    assert "爱's smallest weight is on 智能" in text  # the facts, not "here it is not"
     w.model.set_init_scale(3.0)
     settle(w)
     assert not banner.isVisibleTo(w)

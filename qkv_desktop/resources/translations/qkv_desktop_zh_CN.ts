@@ -23,8 +23,8 @@
 <context>
     <name>AsymmetryBadge</name>
     <message>
-        <source>How asymmetric the scores are: ‖S − Sᵀ‖ / ‖S‖ for S = QKᵀ. It is 0 when W_Q = W_K (S = KKᵀ is symmetric: i attends to j exactly as j attends to i) and grows with the difference between the two projections.</source>
-        <translation>注意力分数的非对称程度：‖S − Sᵀ‖ / ‖S‖，其中 S = QKᵀ。当 W_Q = W_K 时为 0（S = KKᵀ 是对称矩阵：i 对 j 的关注与 j 对 i 的关注完全相同），两个投影差别越大，它就越大。</translation>
+        <source>How asymmetric the scores are: ‖S − Sᵀ‖ / ‖S‖ for S = QKᵀ. It is 0 when W_Q = W_K (S = KKᵀ is symmetric: s_ij = s_ji) and grows with the difference between the two projections. The weights are never symmetric this way: each row of the softmax has its own sum.</source>
+        <translation>注意力分数的不对称程度：S = QKᵀ 时的 ‖S − Sᵀ‖ / ‖S‖。W_Q = W_K 时它为 0（S = KKᵀ 是对称的：s_ij = s_ji），两个投影差得越多它越大。注意力权重却不会因此对称：softmax 的每一行都有自己的归一化总和。</translation>
     </message>
     <message>
         <source>QKᵀ asymmetry: n/a (cross-attention)</source>
@@ -128,10 +128,6 @@
         <translation>共享 W_Q = W_K</translation>
     </message>
     <message>
-        <source>Number of attention heads h, each with its own W_Q, W_K, W_V. d_k stays while h·d_k fits in d_model, else becomes d_model / h. Changing h re-initialises the weights from the seed.</source>
-        <translation>注意力头数 h，每个头有自己的 W_Q、W_K、W_V。只要 h·d_k 不超过 d_model，d_k 就保持不变；否则 d_k 变为 d_model / h。修改 h 会用随机种子重新初始化权重。</translation>
-    </message>
-    <message>
         <source>Use the same matrix for queries and keys: QKᵀ becomes the symmetric KKᵀ of the tutorial&apos;s demo 2.</source>
         <translation>查询和键使用同一个矩阵：QKᵀ 变成教程演示 2 中对称的 KKᵀ。</translation>
     </message>
@@ -196,6 +192,10 @@
         <translation>自注意力：查询、键和值都来自 X。交叉注意力：查询来自 X，键和值来自第二个序列 X_kv（例如编码器的输出），在第二个词元表中编辑。</translation>
     </message>
     <message>
+        <source>Number of attention heads h, each with its own W_Q, W_K, W_V. d_k stays while h·d_k fits in d_model, else becomes d_model / h. Changing h re-initialises the weights from the seed. W_Q, W_K and W_V hold 3·d_model·h·d_k numbers per layer: for GPT-3 175B 3·12288² ≈ 4.5×10⁸ in one layer, over all 96 heads.</source>
+        <translation>注意力头数 h，每个头有自己的 W_Q、W_K、W_V。只要 h·d_k 不超过 d_model，d_k 就保持不变；否则 d_k 变为 d_model / h。修改 h 会用随机种子重新初始化权重。每一层的 W_Q、W_K、W_V 共有 3·d_model·h·d_k 个参数：GPT-3 175B 的一层（96 个头合计）为 3·12288² ≈ 4.5×10⁸ 个。</translation>
+    </message>
+    <message>
         <source>show</source>
         <translation>显示</translation>
     </message>
@@ -246,12 +246,12 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>查询</translation>
     </message>
     <message>
-        <source>entropy H</source>
-        <translation>熵 H</translation>
-    </message>
-    <message>
         <source>H / log n</source>
         <translation>H / log n</translation>
+    </message>
+    <message>
+        <source>entropy H (nats)</source>
+        <translation>熵 H（奈特）</translation>
     </message>
     <message>
         <source>max weight</source>
@@ -290,8 +290,20 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>&lt;b&gt;QKᵀ 非对称度&lt;/b&gt; ‖S − Sᵀ‖ / ‖S‖ = &lt;b&gt;{0:.4f}&lt;/b&gt;</translation>
     </message>
     <message>
-        <source>symmetric: query i attends to j exactly as j to i.</source>
-        <translation>对称：查询 i 对 j 的关注与 j 对 i 的关注完全相同。</translation>
+        <source>symmetric scores, s_ij = s_ji; the weights still differ, since each row has its own softmax sum.</source>
+        <translation>分数对称，s_ij = s_ji；但权重仍然不同，因为每一行的 softmax 都有自己的总和。</translation>
+    </message>
+    <message>
+        <source>{0} rows overflowed (an exp(s) is ∞, and ∞/∞ = NaN)</source>
+        <translation>{0} 行上溢（某个 exp(s) 为 ∞，而 ∞/∞ = NaN）</translation>
+    </message>
+    <message>
+        <source>{0} rows underflowed (every exp(s) is 0, and 0/0 = NaN)</source>
+        <translation>{0} 行下溢（每个 exp(s) 都为 0，而 0/0 = NaN）</translation>
+    </message>
+    <message>
+        <source>Some weights are NaN (naive softmax): {0}.</source>
+        <translation>部分权重为 NaN（朴素 softmax）：{0}。</translation>
     </message>
     <message>
         <source>i→j and j→i differ, as separate W_Q and W_K allow.</source>
@@ -300,10 +312,6 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>Head {0}: </source>
         <translation>头 {0}：</translation>
-    </message>
-    <message>
-        <source>Some weights are NaN (the naive softmax overflowed).</source>
-        <translation>部分权重为 NaN（朴素 softmax 溢出了）。</translation>
     </message>
     <message>
         <source>Nearly uniform: every row&apos;s entropy is above {0:.0%} of log n (max |w − 1/n| = {1:.4f}).</source>
@@ -508,8 +516,24 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>减去它之后每个指数都 ≤ 0，exp 永远不会溢出；权重保持不变。</translation>
     </message>
     <message>
-        <source>Naive softmax: the row maximum is not subtracted, so exp sees the raw scores; above {0} it overflows to ∞.</source>
-        <translation>朴素 softmax：不减去行最大值，exp 直接作用于原始分数；超过 {0} 就会溢出为 ∞。</translation>
+        <source>Naive softmax: the row maximum is not subtracted, so exp sees the scaled scores as they are; above {0} it overflows to ∞, and far below 0 it underflows to 0.</source>
+        <translation>朴素 softmax：不减去行最大值，exp 直接作用于缩放后的分数；超过 {0} 时上溢为 ∞，远小于 0 时下溢为 0。</translation>
+    </message>
+    <message>
+        <source>Overflow: exp(s) of this row reached ∞, so its sum is ∞ and ∞ / ∞ is NaN.</source>
+        <translation>上溢：这一行的 exp(s) 达到 ∞，总和也是 ∞，而 ∞ / ∞ = NaN。</translation>
+    </message>
+    <message>
+        <source>Underflow: every exp(s) of this row is 0 (the scores are far below 0), so the weight is 0 / 0 = NaN.</source>
+        <translation>下溢：这一行的每个 exp(s) 都是 0（分数远小于 0），所以权重为 0 / 0 = NaN。</translation>
+    </message>
+    <message>
+        <source>Turn the naive softmax off: with the row maximum subtracted the largest exponent is exp(0) = 1, and the same scores give finite weights.</source>
+        <translation>关闭朴素 softmax：减去行最大值后，最大的指数项为 exp(0) = 1，同样的分数就能得到有限的权重。</translation>
+    </message>
+    <message>
+        <source>The weights of a row are ≥ 0 and sum to 1, so the output is a weighted average of the value vectors.</source>
+        <translation>一行的权重都 ≥ 0 且总和为 1，所以输出是各值向量的加权平均。</translation>
     </message>
     <message>
         <source>{0} masked key(s) add exp(−∞) = 0 to the sum.</source>
@@ -518,10 +542,6 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>A masked key gets weight exactly 0.</source>
         <translation>被掩码的键的权重恰好为 0。</translation>
-    </message>
-    <message>
-        <source>Overflow: exp gave ∞, and ∞ / ∞ is NaN. Turn the naive softmax off: with the row maximum subtracted the same scores give finite weights.</source>
-        <translation>溢出：exp 得到 ∞，而 ∞ / ∞ 是 NaN。请关闭朴素 softmax：减去行最大值后，同样的分数会得到有限的权重。</translation>
     </message>
     <message>
         <source>key j</source>
@@ -534,10 +554,6 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>4 · Output: the weighted sum of the V rows</source>
         <translation>4 · 输出：V 各行的加权求和</translation>
-    </message>
-    <message>
-        <source>The weights of a row sum to 1, so the output is an average of the value vectors.</source>
-        <translation>每一行的权重之和为 1，所以输出是值向量的加权平均。</translation>
     </message>
     <message>
         <source>Pin a cell of the weights pane to see how each weight is computed.</source>
@@ -975,12 +991,32 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
 <context>
     <name>LessonBanners</name>
     <message>
-        <source>&lt;b&gt;Attention is nearly uniform&lt;/b&gt; (every row&apos;s entropy &gt; 99% of log n, every weight within {0:.4f} of 1/n). &lt;b&gt;Why:&lt;/b&gt; weights of randn × {2:g} make every score tiny (a row&apos;s scaled scores differ by ≤ {1:.3g}), and softmax of nearly equal numbers is flat. Tutorial example 1&apos;s commentary says the diagonal is higher: here it is not.</source>
-        <translation>&lt;b&gt;注意力几乎是均匀的&lt;/b&gt;（每一行的熵 &gt; log n 的 99%，每个权重与 1/n 相差不超过 {0:.4f}）。&lt;b&gt;原因：&lt;/b&gt;randn × {2:g} 的权重使每个分数都很小（同一行缩放后的分数相差 ≤ {1:.3g}），而对几乎相等的数做 softmax 得到的分布是平坦的。教程示例 1 的解读说对角线上权重较高：在这里并非如此。</translation>
+        <source>&lt;b&gt;Attention is nearly uniform&lt;/b&gt; (every row&apos;s entropy &gt; 99% of log n, every weight within {0} of 1/n): a row&apos;s scaled scores differ by at most {1}, and softmax of nearly equal numbers is flat.</source>
+        <translation>&lt;b&gt;注意力几乎是均匀的&lt;/b&gt;（每一行的熵都超过 log n 的 99%，每个权重与 1/n 相差不超过 {0}）：同一行缩放后的分数最多相差 {1}，而对几乎相等的数做 softmax，结果是平的。</translation>
+    </message>
+    <message>
+        <source>The temperature T = {0} divides every score.</source>
+        <translation>温度 T = {0} 把每个分数都除小了。</translation>
+    </message>
+    <message>
+        <source>Set T = 1</source>
+        <translation>设 T = 1</translation>
+    </message>
+    <message>
+        <source>The scores are this small because the weights are randn × {0}.</source>
+        <translation>分数这么小，是因为权重是 randn × {0}。</translation>
     </message>
     <message>
         <source>Try weight scale 1</source>
         <translation>试试权重尺度 1</translation>
+    </message>
+    <message>
+        <source>The diagonal is its row&apos;s largest weight in {0} of {1} rows; with weights this flat that says little.</source>
+        <translation>对角线在 {1} 行中的 {0} 行是该行最大的权重；权重这么平，这说明不了什么。</translation>
+    </message>
+    <message>
+        <source>Tutorial example 1&apos;s commentary says 爱 attends more to 我 and 智能: here 爱→我 = {0} and 爱→智能 = {1} (1/n = {2}); 爱&apos;s smallest weight is on {3}.</source>
+        <translation>教程示例 1 的解说称“爱”对“我”和“智能”的权重更高：这里 爱→我 = {0}，爱→智能 = {1}（1/n = {2}）；“爱”最小的权重落在“{3}”上。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Naive softmax is on&lt;/b&gt; (exp without subtracting the row maximum). The largest scaled score is {0:.4g}; exp overflows above {1:.2f}, so nothing has broken yet.</source>
@@ -999,8 +1035,16 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>使用稳定的 softmax</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Naive softmax overflowed: {0} of {1} weights are not finite&lt;/b&gt; (in {2} rows). exp(s) is larger than the largest {3} once s &gt; {4:.2f}, and the largest scaled score here is {5:.4g}: Σ exp = ∞ and ∞/∞ = NaN. &lt;b&gt;The fix:&lt;/b&gt; subtract each row&apos;s maximum first. Then every exponent is ≤ 0, exp ≤ 1 cannot overflow, and the weights are the same, since e&lt;sup&gt;s−m&lt;/sup&gt;/Σe&lt;sup&gt;s−m&lt;/sup&gt; = e&lt;sup&gt;s&lt;/sup&gt;/Σe&lt;sup&gt;s&lt;/sup&gt;.</source>
-        <translation>&lt;b&gt;朴素 softmax 溢出了：{1} 个权重中有 {0} 个不是有限值&lt;/b&gt;（分布在 {2} 行中）。一旦 s &gt; {4:.2f}，exp(s) 就超过了 {3} 能表示的最大值，而这里缩放后的最大分数是 {5:.4g}：Σ exp = ∞，∞/∞ = NaN。&lt;b&gt;解决办法：&lt;/b&gt;先减去每一行的最大值。这样每个指数都 ≤ 0，exp ≤ 1 不会溢出，而权重不变，因为 e&lt;sup&gt;s−m&lt;/sup&gt;/Σe&lt;sup&gt;s−m&lt;/sup&gt; = e&lt;sup&gt;s&lt;/sup&gt;/Σe&lt;sup&gt;s&lt;/sup&gt;。</translation>
+        <source>In {0} more rows every exp(s) underflowed to 0 instead, and 0/0 = NaN.</source>
+        <translation>另有 {0} 行的每个 exp(s) 都下溢为 0，而 0/0 = NaN。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Naive softmax overflowed: {0} of {1} weights are not finite&lt;/b&gt; (in {2} rows). exp(s) is larger than the largest {3} once s &gt; {4:.2f}, and the largest scaled score here is {5:.4g}: Σ exp = ∞ and ∞/∞ = NaN.</source>
+        <translation>&lt;b&gt;朴素 softmax 上溢：{1} 个权重中有 {0} 个不是有限值&lt;/b&gt;（分布在 {2} 行中）。s &gt; {4:.2f} 时 exp(s) 就超过了 {3} 能表示的最大值，而这里缩放后的最大分数为 {5:.4g}：Σ exp = ∞，∞/∞ = NaN。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The fix:&lt;/b&gt; subtract each row&apos;s maximum first. Then every exponent is ≤ 0 and the largest is exp(0) = 1, so exp cannot overflow and the sum is never 0; the weights are the same, since e&lt;sup&gt;s−m&lt;/sup&gt;/Σe&lt;sup&gt;s−m&lt;/sup&gt; = e&lt;sup&gt;s&lt;/sup&gt;/Σe&lt;sup&gt;s&lt;/sup&gt;.</source>
+        <translation>&lt;b&gt;解决办法：&lt;/b&gt;先减去每一行的最大值。这样每个指数都 ≤ 0，最大的一项为 exp(0) = 1，exp 不会上溢，总和也永远不会是 0；权重保持不变，因为 e&lt;sup&gt;s−m&lt;/sup&gt;/Σe&lt;sup&gt;s−m&lt;/sup&gt; = e&lt;sup&gt;s&lt;/sup&gt;/Σe&lt;sup&gt;s&lt;/sup&gt;。</translation>
     </message>
     <message>
         <source>Not applied: {0}</source>
@@ -1414,8 +1458,8 @@ Sentence: {1}</source>
         <translation>缩放实验室 — QKV Desktop</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Why divide by √d_k?&lt;/b&gt; If the components of q and k are independent with mean 0 and variance 1, q·k is a sum of d_k products, so its variance is d_k. Unscaled, the scores grow with d_k and softmax turns one-hot: the largest weight → 1, the entropy → 0 and the gradient p(1−p) → 0 (the model stops learning). Dividing by √d_k brings the variance back to 1 at every d_k.</source>
-        <translation>&lt;b&gt;为什么要除以 √d_k？&lt;/b&gt;如果 q 和 k 的各分量相互独立、均值为 0、方差为 1，那么 q·k 是 d_k 个乘积之和，方差为 d_k。不缩放时，分数随 d_k 增大，softmax 趋近 one-hot：最大权重 → 1，熵 → 0，梯度 p(1−p) → 0（模型学不到东西）。除以 √d_k 可以让方差在任何 d_k 下都回到 1。</translation>
+        <source>&lt;b&gt;Why divide by √d_k?&lt;/b&gt; If the components of q and k are independent with mean 0 and variance 1, q·k is a sum of d_k products, so its variance is d_k. Unscaled, the scores grow with d_k and softmax turns one-hot: the largest weight → 1, the entropy → 0, and the softmax Jacobian diag(p) − ppᵀ → 0 (the tutorial&apos;s p(1−p) is its diagonal). Then almost no gradient reaches the scores, so W_Q and W_K barely learn, while the path through V keeps its gradient. Dividing by √d_k brings the variance back to 1 at every d_k: the convention that gives unit score variance at initialisation, not a proven optimum. GPT-3 175B has d_k = 12288 / 96 = 128, where unscaled scores would have variance 128 (GPT-4&apos;s configuration is unpublished).</source>
+        <translation>&lt;b&gt;为什么要除以 √d_k？&lt;/b&gt;若 q 和 k 的各分量相互独立、均值为 0、方差为 1，q·k 是 d_k 个乘积之和，方差为 d_k。不缩放时，分数随 d_k 增大，softmax 变成 one-hot：最大权重 → 1，熵 → 0，softmax 的雅可比矩阵 diag(p) − ppᵀ → 0（教程里的 p(1−p) 是它的对角线）。这时几乎没有梯度传到分数上，W_Q 和 W_K 几乎学不动，而经过 V 的那条路径仍有梯度。除以 √d_k 让每个 d_k 下的方差都回到 1：这是让初始化时分数方差为 1 的约定，并不是被证明的最优值。GPT-3 175B 的 d_k = 12288 / 96 = 128，不缩放时分数方差将是 128（GPT-4 的配置没有公开）。</translation>
     </message>
     <message>
         <source>Random q, k</source>
@@ -1591,6 +1635,10 @@ Sentence: {1}</source>
         <translation>平均 p(1−p)</translation>
     </message>
     <message>
+        <source>‖diag(p) − ppᵀ‖ per row</source>
+        <translation>每行的 ‖diag(p) − ppᵀ‖</translation>
+    </message>
+    <message>
         <source>Largest weight: → 1 is one-hot</source>
         <translation>最大权重：→ 1 即 one-hot</translation>
     </message>
@@ -1599,8 +1647,24 @@ Sentence: {1}</source>
         <translation>行熵：→ 0 即 one-hot</translation>
     </message>
     <message>
-        <source>Softmax gradient p(1−p): → 0 stops learning</source>
-        <translation>Softmax 梯度 p(1−p)：→ 0 则停止学习</translation>
+        <source>∂p_i/∂s_i = p_i(1−p_i): → 0 when saturated</source>
+        <translation>∂p_i/∂s_i = p_i(1−p_i)：饱和时 → 0</translation>
+    </message>
+    <message>
+        <source>Whole softmax Jacobian: → 0 when saturated</source>
+        <translation>整个 softmax 雅可比矩阵：饱和时 → 0</translation>
+    </message>
+    <message>
+        <source>Mean of p(1−p), the tutorial&apos;s 平均梯度. It is ∂p_i/∂s_i, only the diagonal of the softmax Jacobian diag(p) − ppᵀ, whose off-diagonal terms are −p_i·p_j.</source>
+        <translation>p(1−p) 的平均值，即教程中的“平均梯度”。它是 ∂p_i/∂s_i，只是 softmax 雅可比矩阵 diag(p) − ppᵀ 的对角线；非对角线上的项为 −p_i·p_j。</translation>
+    </message>
+    <message>
+        <source>uniform attention (1/n, log n, (1/n)(1−1/n), √((1/n)(1−1/n)))</source>
+        <translation>均匀注意力（1/n、log n、(1/n)(1−1/n)、√((1/n)(1−1/n))）</translation>
+    </message>
+    <message>
+        <source>Red: softmax of the unscaled scores. Blue: of the scores divided by √d_k. Dashed: the value for uniform weights over n keys.</source>
+        <translation>红色：未缩放分数的 softmax。蓝色：除以 √d_k 后分数的 softmax。虚线：n 个键上均匀权重时的值。</translation>
     </message>
     <message>
         <source>The largest softmax weight, averaged over rows: 1/n for uniform attention, 1 for one-hot.</source>
@@ -1611,8 +1675,8 @@ Sentence: {1}</source>
         <translation>每行权重的熵（单位：奈特）的平均值：均匀时为 log n，one-hot 时为 0。</translation>
     </message>
     <message>
-        <source>Mean of p(1−p), the tutorial&apos;s 平均梯度: how much the weights respond to a change in the scores. Near 0 the gradient vanishes.</source>
-        <translation>p(1−p) 的平均值，即教程中的“平均梯度”：权重对分数变化的响应程度。接近 0 时梯度消失。</translation>
+        <source>Frobenius norm of the whole Jacobian diag(p) − ppᵀ of each row, averaged: how much the weights respond to the scores at all. Near 0 no gradient reaches the scores, so W_Q and W_K get almost no gradient, while the path through V keeps its own.</source>
+        <translation>每一行整个雅可比矩阵 diag(p) − ppᵀ 的 Frobenius 范数的平均值：权重对分数究竟有多敏感。接近 0 时梯度传不到分数上，W_Q 和 W_K 几乎得不到梯度，而经过 V 的路径仍保有自己的梯度。</translation>
     </message>
     <message>
         <source>d_k (log scale)</source>
@@ -1626,28 +1690,20 @@ Sentence: {1}</source>
         <source>with ÷√d_k</source>
         <translation>÷√d_k</translation>
     </message>
-    <message>
-        <source>uniform attention (1/n, log n)</source>
-        <translation>均匀注意力（1/n，log n）</translation>
-    </message>
-    <message>
-        <source>Red: softmax of the raw scores. Blue: of the scores divided by √d_k. Dashed: the value for uniform weights over n keys.</source>
-        <translation>红色：原始分数的 softmax。蓝色：除以 √d_k 后的分数的 softmax。虚线：n 个键上均匀权重对应的值。</translation>
-    </message>
 </context>
 <context>
     <name>SymmetryView</name>
-    <message>
-        <source>&lt;b&gt;Why three matrices?&lt;/b&gt; With one shared W (Q = K) the scores are KKᵀ, which is symmetric: i would attend to j exactly as j attends to i. In “猫 追 老鼠”, 追 looks at 猫 to ask who chases, while 猫 looks at 追 to ask what the cat does: different questions, so W_Q and W_K must differ (and W_V decides what is passed on). Both maps share one colour scale.</source>
-        <translation>&lt;b&gt;为什么需要三个矩阵？&lt;/b&gt;如果共享同一个 W（Q = K），分数就是 KKᵀ，它是对称的：i 对 j 的关注必然等于 j 对 i 的关注。在“猫 追 老鼠”中，“追”看向“猫”是在问谁在追，而“猫”看向“追”是在问猫在做什么：问题不同，所以 W_Q 和 W_K 必须不同（W_V 则决定传递什么内容）。两张图使用同一个色标。</translation>
-    </message>
     <message>
         <source>The scores this head really uses: QKᵀ.</source>
         <translation>这个头实际使用的分数：QKᵀ。</translation>
     </message>
     <message>
-        <source>The scores if W_Q were W_K: KKᵀ, a mirror image across the diagonal.</source>
-        <translation>如果 W_Q 就是 W_K 时的分数：KKᵀ，沿对角线镜像对称。</translation>
+        <source>&lt;b&gt;Why three matrices?&lt;/b&gt; With one shared W (Q = K) the scores are KKᵀ, which is symmetric: the score of i for j equals that of j for i (s&lt;sub&gt;ij&lt;/sub&gt; = s&lt;sub&gt;ji&lt;/sub&gt;). In “猫 追 老鼠”, 追 looks at 猫 to ask who chases, while 猫 looks at 追 to ask what the cat does: different questions, which one shared projection cannot score differently, so W_Q and W_K differ (and W_V decides what is passed on). Both maps share one colour scale.</source>
+        <translation>&lt;b&gt;为什么要三个矩阵？&lt;/b&gt;若共用一个 W（Q = K），分数就是 KKᵀ，它是对称的：i 对 j 的分数等于 j 对 i 的分数（s&lt;sub&gt;ij&lt;/sub&gt; = s&lt;sub&gt;ji&lt;/sub&gt;）。在“猫 追 老鼠”中，“追”看向“猫”是在问谁在追，而“猫”看向“追”是在问猫做了什么：问题不同，共用的一个投影却无法给它们打出不同的分数，所以 W_Q 与 W_K 要不同（W_V 则决定传递什么内容）。两张图使用同一色标。</translation>
+    </message>
+    <message>
+        <source>The scores if W_Q were W_K: KKᵀ, symmetric across the diagonal (its weights are not: each row has its own softmax sum).</source>
+        <translation>若 W_Q = W_K，分数为 KKᵀ，关于对角线对称（其权重并不对称：每一行都有自己的 softmax 总和）。</translation>
     </message>
     <message>
         <source>n/a (cross-attention)</source>
@@ -1668,6 +1724,10 @@ Sentence: {1}</source>
     <message>
         <source>&lt;b&gt;KKᵀ&lt;/b&gt; (as if W_Q = W_K)</source>
         <translation>&lt;b&gt;KKᵀ&lt;/b&gt;（假设 W_Q = W_K）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Symmetric scores, asymmetric weights.&lt;/b&gt; With W_Q = W_K, KKᵀ[{0}, {1}] = KKᵀ[{1}, {0}] = {2}, yet w[{1}→{0}] = {3} and w[{0}→{1}] = {4}: softmax divides each row by its own sum Z = Σ exp(s), so w&lt;sub&gt;ij&lt;/sub&gt; / w&lt;sub&gt;ji&lt;/sub&gt; = Z&lt;sub&gt;j&lt;/sub&gt; / Z&lt;sub&gt;i&lt;/sub&gt;. What one shared W makes equal is the score, not the attention.</source>
+        <translation>&lt;b&gt;分数对称，权重不对称。&lt;/b&gt;W_Q = W_K 时 KKᵀ[{0}, {1}] = KKᵀ[{1}, {0}] = {2}，但 w[{1}→{0}] = {3}，w[{0}→{1}] = {4}：softmax 用每一行自己的总和 Z = Σ exp(s) 去除，所以 w&lt;sub&gt;ij&lt;/sub&gt; / w&lt;sub&gt;ji&lt;/sub&gt; = Z&lt;sub&gt;j&lt;/sub&gt; / Z&lt;sub&gt;i&lt;/sub&gt;。共用一个 W 让分数相等，而不是让注意力相等。</translation>
     </message>
 </context>
 <context>

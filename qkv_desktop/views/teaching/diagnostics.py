@@ -69,8 +69,9 @@ class AsymmetryBadge(Retranslating, QLabel):
     def retranslate(self) -> None:
         self.setToolTip(self.tr(
             "How asymmetric the scores are: ‖S − Sᵀ‖ / ‖S‖ for S = QKᵀ. It is 0 when "
-            "W_Q = W_K (S = KKᵀ is symmetric: i attends to j exactly as j attends to i) "
-            "and grows with the difference between the two projections."))
+            "W_Q = W_K (S = KKᵀ is symmetric: s_ij = s_ji) and grows with the difference "
+            "between the two projections. The weights are never symmetric this way: "
+            "each row of the softmax has its own sum."))
         self.refresh()
 
     def refresh(self, *_args) -> None:
@@ -191,7 +192,7 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
         self.retranslate()
 
     def retranslate(self) -> None:
-        headers = (self.tr("query"), self.tr("entropy H"), self.tr("H / log n"),
+        headers = (self.tr("query"), self.tr("entropy H (nats)"), self.tr("H / log n"),
                    self.tr("max weight"), self.tr("attends most to"))
         tips = (self.tr("The query token (one row of the weights)."),
                 self.tr("Entropy of the row's weights in nats: 0 = all on one key, "
@@ -222,7 +223,8 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
                            "(queries and keys are different sequences).")
         else:
             text = self.tr("<b>QKᵀ asymmetry</b> ‖S − Sᵀ‖ / ‖S‖ = <b>{0:.4f}</b>").format(value)
-            text += " — " + (self.tr("symmetric: query i attends to j exactly as j to i.")
+            text += " — " + (self.tr("symmetric scores, s_ij = s_ji; the weights still "
+                                     "differ, since each row has its own softmax sum.")
                              if value == 0 else
                              self.tr("i→j and j→i differ, as separate W_Q and W_K allow."))
         self.asymmetry_label.setText(text)
@@ -231,7 +233,15 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
         prefix = self.tr("Head {0}: ").format(head + 1) if multi else ""
         u = lessons.uniformity
         if np.isnan(u.fraction).any():
-            text = self.tr("Some weights are NaN (the naive softmax overflowed).")
+            over, under = lessons.broken_rows or (0, 0)
+            parts = []
+            if over:
+                parts.append(self.tr("{0} rows overflowed (an exp(s) is ∞, and ∞/∞ = NaN)")
+                             .format(over))
+            if under:
+                parts.append(self.tr("{0} rows underflowed (every exp(s) is 0, and 0/0 = "
+                                     "NaN)").format(under))
+            text = self.tr("Some weights are NaN (naive softmax): {0}.").format("; ".join(parts))
         elif lessons.nearly_uniform:
             text = self.tr("Nearly uniform: every row's entropy is above {0:.0%} of log n "
                            "(max |w − 1/n| = {1:.4f}).").format(UNIFORM_FRACTION,

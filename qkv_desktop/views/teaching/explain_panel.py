@@ -212,8 +212,9 @@ class ExplainPanel(Retranslating, QWidget):
             sum_expr = f"Σ<sub>j</sub> exp(s[{a}, j] − m)"
         else:
             out.append("<p class='warn'>" + self.tr(
-                "Naive softmax: the row maximum is not subtracted, so exp sees the raw "
-                "scores; above {0} it overflows to ∞.").format(
+                "Naive softmax: the row maximum is not subtracted, so exp sees the scaled "
+                "scores as they are; above {0} it overflows to ∞, and far below 0 it "
+                "underflows to 0.").format(
                 format_number(exp_limit(dtype), 2)) + "</p>")
             e_expr = f"exp(s) = exp({format_number(b.scaled)})"
             sum_expr = f"Σ<sub>j</sub> exp(s[{a}, j])"
@@ -236,9 +237,15 @@ class ExplainPanel(Retranslating, QWidget):
             out.append("<p class='note'>" + self.tr("A masked key gets weight exactly 0.")
                        + "</p>")
         elif not np.isfinite(b.weight):
-            out.append("<p class='warn'>" + self.tr(
-                "Overflow: exp gave ∞, and ∞ / ∞ is NaN. Turn the naive softmax off: with "
-                "the row maximum subtracted the same scores give finite weights.") + "</p>")
+            if np.isinf(b.exps).any():
+                why = self.tr("Overflow: exp(s) of this row reached ∞, so its sum is ∞ "
+                              "and ∞ / ∞ is NaN.")
+            else:
+                why = self.tr("Underflow: every exp(s) of this row is 0 (the scores are far "
+                              "below 0), so the weight is 0 / 0 = NaN.")
+            out.append("<p class='warn'>" + why + " " + self.tr(
+                "Turn the naive softmax off: with the row maximum subtracted the largest "
+                "exponent is exp(0) = 1, and the same scores give finite weights.") + "</p>")
         return out
 
     def _contribution_table(self, result, i: int, weights_row, V, highlight: int | None,
@@ -279,8 +286,9 @@ class ExplainPanel(Retranslating, QWidget):
                 "</p>", self._contribution_table(result, b.i, b.weights_row, b.V, b.j),
                 f"<p class='math'>out<sub>{a}</sub> = <span class='res'>"
                 f"{_vector(b.output_row)}</span></p>",
-                "<p class='note'>" + self.tr("The weights of a row sum to 1, so the output is "
-                                             "an average of the value vectors.") + "</p>"]
+                "<p class='note'>" + self.tr("The weights of a row are ≥ 0 and sum to 1, so "
+                                             "the output is a weighted average of the value "
+                                             "vectors.") + "</p>"]
 
     def _explain_output_cell(self, result, ref: CellRef) -> str:
         r = result.head(ref.head)

@@ -1,18 +1,25 @@
 """Banners above the panes that say when the numbers show one of the tutorial's lessons.
 
-* Nearly uniform attention (tutorial example 1): tiny weights make every score tiny,
-  so softmax is almost flat; the commentary's "the diagonal is higher" is not true.
+* Nearly uniform attention (tutorial example 1): the measured facts of the session at
+  hand (how flat, why, where the diagonal stands, what 爱's row says against the
+  commentary), and only the actions that make sense for it: no "weight scale 1" for
+  weights that were not drawn at random.
 * The naive softmax overflowing after "× 100 the inputs", and why subtracting the
   row maximum fixes it.
 """
 
 from __future__ import annotations
 
+import html
+
+import numpy as np
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from qkv_desktop.core.lessons import exp_limit
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.state.readouts import seeded_weights
 
 __all__ = ["LessonBanners", "Banner"]
 
@@ -90,18 +97,50 @@ class LessonBanners(QWidget):
         self.overflow.show_text(self._overflow_text(result, r, lessons))
 
     def _uniform_text(self, result, lessons) -> str | None:
+        """The measured facts of a nearly uniform head, and only actions that fit it."""
         if not lessons.nearly_uniform:
             return None
         s, u, spread = result.state, lessons.uniformity, lessons.spread
-        text = self.tr(
+        f = format_value
+        parts = [self.tr(
             "<b>Attention is nearly uniform</b> (every row's entropy > 99% of log n, every "
-            "weight within {0:.4f} of 1/n). <b>Why:</b> weights of randn × {2:g} make every "
-            "score tiny (a row's scaled scores differ by ≤ {1:.3g}), and softmax of nearly "
-            "equal numbers is flat. Tutorial example 1's commentary says the diagonal is "
-            "higher: here it is not.").format(float(u.deviation.max()), spread, s.init_scale)
-        if s.init_scale < 1:
-            text += " <a href='scale'>" + self.tr("Try weight scale 1") + "</a>"
+            "weight within {0} of 1/n): a row's scaled scores differ by at most {1}, and "
+            "softmax of nearly equal numbers is flat.").format(f(u.deviation.max()),
+                                                                 f(spread))]
+        link = None
+        if s.options.temperature > 1:  # the cause the user set last, and can undo
+            parts.append(self.tr("The temperature T = {0} divides every score.")
+                         .format(f"{s.options.temperature:g}"))
+            link = ("temperature", self.tr("Set T = 1"))
+        elif seeded_weights(s) and s.init_scale < 1:
+            parts.append(self.tr("The scores are this small because the weights are "
+                                 "randn × {0}.").format(f"{s.init_scale:g}"))
+            link = ("scale", self.tr("Try weight scale 1"))
+        if s.mode == "self":
+            n = len(u.argmax)
+            on_diagonal = int((u.argmax == np.arange(n)).sum())
+            parts.append(self.tr("The diagonal is its row's largest weight in {0} of {1} "
+                                 "rows; with weights this flat that says little.")
+                         .format(on_diagonal, n))
+        if "爱" in s.tokens and {"我", "智能"} <= set(s.key_tokens):
+            parts.append(self._tutorial_claim(result))
+        text = " ".join(parts)
+        if link is not None:
+            text += f" <a href='{link[0]}'>{link[1]}</a>"
         return text
+
+    def _tutorial_claim(self, result) -> str:
+        """Tutorial example 1 says 爱 attends more to 我 and 智能: the session's numbers."""
+        s = result.state
+        keys = list(s.key_tokens)
+        row = result.head(self.model.current_head).weights[list(s.tokens).index("爱")]
+        low = keys[int(np.nanargmin(row))]
+        f = format_value
+        return self.tr(
+            "Tutorial example 1's commentary says 爱 attends more to 我 and 智能: here "
+            "爱→我 = {0} and 爱→智能 = {1} (1/n = {2}); 爱's smallest weight is on {3}.").format(
+            f(row[keys.index("我")]), f(row[keys.index("智能")]), f(1 / len(keys)),
+            html.escape(low))
 
     def _overflow_text(self, result, r, lessons) -> str | None:
         if result.state.options.stable:
@@ -113,27 +152,34 @@ class LessonBanners(QWidget):
                             "maximum). The largest scaled score is {0:.4g}; exp overflows "
                             "above {1:.2f}, so nothing has broken yet.").format(top, limit)
                     + " <a href='x100'>" + self.tr("× 100 the inputs") + "</a>")
-        if top <= limit:  # no exp overflowed: whole rows underflowed to 0 instead
+        if not (lessons.broken_rows or (1, 0))[0]:  # no exp overflowed: rows underflowed
             return (self.tr(
                 "<b>Naive softmax broke: {0} weights are NaN</b> (in {1} rows). Every exp(s) "
                 "of those rows underflowed to 0, and 0/0 = NaN. Subtracting the row maximum "
                 "makes the largest exponent exp(0) = 1, so the sum is never 0.")
                 .format(bad, rows) + " <a href='stable'>" + self.tr("Use the stable softmax")
                 + "</a>")
+        under = (lessons.broken_rows or (0, 0))[1]
+        also = (" " + self.tr("In {0} more rows every exp(s) underflowed to 0 instead, and "
+                              "0/0 = NaN.").format(under)) if under else ""
         return (self.tr(
             "<b>Naive softmax overflowed: {0} of {1} weights are not finite</b> (in {2} "
             "rows). exp(s) is larger than the largest {3} once s > {4:.2f}, and the largest "
-            "scaled score here is {5:.4g}: Σ exp = ∞ and ∞/∞ = NaN. <b>The fix:</b> "
-            "subtract each row's maximum first. Then every exponent is ≤ 0, exp ≤ 1 cannot "
-            "overflow, and the weights are the same, since "
+            "scaled score here is {5:.4g}: Σ exp = ∞ and ∞/∞ = NaN.").format(
+                bad, r.weights.size, rows, r.scaled.dtype.name, limit, top)
+            + also + " " + self.tr(
+            "<b>The fix:</b> subtract each row's maximum first. Then every exponent is ≤ 0 "
+            "and the largest is exp(0) = 1, so exp cannot overflow and the sum is never 0; "
+            "the weights are the same, since "
             "e<sup>s−m</sup>/Σe<sup>s−m</sup> = e<sup>s</sup>/Σe<sup>s</sup>.")
-            .format(bad, r.weights.size, rows, r.scaled.dtype.name, limit, top)
             + " <a href='stable'>" + self.tr("Use the stable softmax") + "</a>")
 
     def _on_link(self, link: str) -> None:
         try:
             if link == "scale":
                 self.model.set_init_scale(1.0)
+            elif link == "temperature":
+                self.model.set_options(temperature=1.0)
             elif link == "stable":
                 self.model.set_options(stable=True)
             elif link == "x100":

@@ -3,7 +3,8 @@
 Three views, one per way the tutorial argues the point:
 
 * random q, k of unit variance (``core.lessons.scaling_sweep``): without ÷√d_k the
-  max weight climbs to 1, the entropy and the gradient p(1−p) fall to 0 as d_k grows;
+  max weight climbs to 1, the entropy, the tutorial's mean p(1−p) (the diagonal of the
+  softmax Jacobian) and the whole Jacobian's norm fall to 0 as d_k grows;
 * the session's own scores (``session_sweep``), live as the user edits;
 * a typed score vector, with the softmax bars of the tutorial's last table
   (no scaling, d_k = 4, d_k = 64).
@@ -79,13 +80,15 @@ def parse_scores(text: str) -> np.ndarray:
 
 def _uniform_reference(n: float) -> dict[str, float]:
     return {"max_weight": 1 / n, "entropy": float(np.log(n)),
-            "mean_gradient": (1 / n) * (1 - 1 / n)}
+            "mean_gradient": (1 / n) * (1 - 1 / n),
+            "jacobian_norm": float(np.sqrt((1 / n) * (1 - 1 / n)))}
 
 
 class SweepPlots(QWidget):
-    """Max weight, entropy and mean p(1−p) against d_k (log axis), without and with ÷√d_k."""
+    """Max weight, entropy, mean p(1−p) and the softmax Jacobian's norm against d_k
+    (log axis), without and with ÷√d_k."""
 
-    STATS = ("max_weight", "entropy", "mean_gradient")
+    STATS = ("max_weight", "entropy", "mean_gradient", "jacobian_norm")
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -135,17 +138,26 @@ class SweepPlots(QWidget):
 
     def retranslate(self) -> None:
         names = {"max_weight": self.tr("max weight"), "entropy": self.tr("entropy (nats)"),
-                 "mean_gradient": self.tr("mean p(1−p)")}
+                 "mean_gradient": self.tr("mean p(1−p)"),
+                 "jacobian_norm": self.tr("‖diag(p) − ppᵀ‖ per row")}
         titles = {"max_weight": self.tr("Largest weight: → 1 is one-hot"),
                   "entropy": self.tr("Row entropy: → 0 is one-hot"),
-                  "mean_gradient": self.tr("Softmax gradient p(1−p): → 0 stops learning")}
+                  "mean_gradient": self.tr("∂p_i/∂s_i = p_i(1−p_i): → 0 when saturated"),
+                  "jacobian_norm": self.tr("Whole softmax Jacobian: → 0 when saturated")}
         tips = {"max_weight": self.tr("The largest softmax weight, averaged over rows: 1/n "
                                       "for uniform attention, 1 for one-hot."),
                 "entropy": self.tr("Entropy of each row of weights in nats, averaged: "
                                    "log n for uniform, 0 for one-hot."),
-                "mean_gradient": self.tr("Mean of p(1−p), the tutorial's 平均梯度: how much "
-                                         "the weights respond to a change in the scores. "
-                                         "Near 0 the gradient vanishes.")}
+                "mean_gradient": self.tr("Mean of p(1−p), the tutorial's 平均梯度. It is "
+                                         "∂p_i/∂s_i, only the diagonal of the softmax "
+                                         "Jacobian diag(p) − ppᵀ, whose off-diagonal terms "
+                                         "are −p_i·p_j."),
+                "jacobian_norm": self.tr("Frobenius norm of the whole Jacobian diag(p) − ppᵀ "
+                                         "of each row, averaged: how much the weights "
+                                         "respond to the scores at all. Near 0 no gradient "
+                                         "reaches the scores, so W_Q and W_K get almost "
+                                         "no gradient, while the path through V keeps "
+                                         "its own.")}
         for stat, plot in self.plots.items():
             item = plot.getPlotItem()
             item.setTitle(titles[stat], color=(30, 30, 30), size="10pt")
@@ -158,10 +170,10 @@ class SweepPlots(QWidget):
             f"<span style='color:{SCALED_PEN.color().name()}'>━━■━━</span> "
             + self.tr("with ÷√d_k") + " &nbsp;&nbsp;&nbsp; "
             f"<span style='color:{REFERENCE_PEN.color().name()}'>- - - -</span> "
-            + self.tr("uniform attention (1/n, log n)"))
-        self.legend.setToolTip(self.tr("Red: softmax of the raw scores. Blue: of the scores "
-                                       "divided by √d_k. Dashed: the value for uniform "
-                                       "weights over n keys."))
+            + self.tr("uniform attention (1/n, log n, (1/n)(1−1/n), √((1/n)(1−1/n)))"))
+        self.legend.setToolTip(self.tr("Red: softmax of the unscaled scores. Blue: of the "
+                                       "scores divided by √d_k. Dashed: the value for "
+                                       "uniform weights over n keys."))
 
     def set_sweep(self, sweep, reference: dict[str, float], marker: tuple[int, str] | None
                   = None) -> None:
@@ -375,8 +387,13 @@ class ScalingLab(Retranslating, QWidget):
             "<b>Why divide by √d_k?</b> If the components of q and k are independent with "
             "mean 0 and variance 1, q·k is a sum of d_k products, so its variance is d_k. "
             "Unscaled, the scores grow with d_k and softmax turns one-hot: the largest "
-            "weight → 1, the entropy → 0 and the gradient p(1−p) → 0 (the model stops "
-            "learning). Dividing by √d_k brings the variance back to 1 at every d_k."))
+            "weight → 1, the entropy → 0, and the softmax Jacobian diag(p) − ppᵀ → 0 (the "
+            "tutorial's p(1−p) is its diagonal). Then almost no gradient reaches the scores, "
+            "so W_Q and W_K barely learn, while the path through V keeps its gradient. "
+            "Dividing by √d_k brings the variance back to 1 at every d_k: the convention "
+            "that gives unit score variance at initialisation, not a proven optimum. "
+            "GPT-3 175B has d_k = 12288 / 96 = 128, where unscaled scores would have "
+            "variance 128 (GPT-4's configuration is unpublished)."))
         for k, text in enumerate((self.tr("Random q, k"), self.tr("This session"),
                                   self.tr("Scores"))):
             self.tabs.setTabText(k, text)

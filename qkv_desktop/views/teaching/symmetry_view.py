@@ -1,17 +1,22 @@
 """QKᵀ beside KKᵀ for the current head: why queries and keys need different matrices.
 
 The right-hand map is what the scores would be with one shared projection
-(W_Q = W_K): symmetric across the diagonal, so token i would attend to j exactly
-as j attends to i. Both maps share one colour scale so they compare cell by cell.
+(W_Q = W_K): symmetric across the diagonal, s_ij = s_ji. The weights are not: softmax
+divides each row by its own sum, so w_ij / w_ji = Z_j / Z_i. The view says so with the
+session's own pair of tokens (``KKComparison.pair``), which is the tutorial's error
+corrected. Both maps share one colour scale so they compare cell by cell.
 """
 
 from __future__ import annotations
+
+import html
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.colormaps import lut_for, max_abs_finite, symmetric_levels
+from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
 from qkv_desktop.views.retranslate import Retranslating
@@ -33,6 +38,9 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         self.setObjectName("symmetryView")
         self.explanation = QLabel(objectName="symmetryExplanation")
         self.explanation.setWordWrap(True)
+        self.lesson = QLabel(objectName="symmetryLesson")
+        """Symmetric scores, asymmetric weights: the session's pair that shows it."""
+        self.lesson.setWordWrap(True)
         self.qk_title = QLabel(objectName="qkTitle")
         self.kk_title = QLabel(objectName="kkTitle")
         for label in (self.qk_title, self.kk_title):
@@ -51,6 +59,7 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.explanation)
+        layout.addWidget(self.lesson)
         layout.addLayout(grid, 1)
         self.values: tuple[float | None, float] = (None, 0.0)
         self._shown = None  # (result, head) on display
@@ -61,13 +70,15 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
     def retranslate(self) -> None:
         self.explanation.setText(self.tr(
             "<b>Why three matrices?</b> With one shared W (Q = K) the scores are KKᵀ, "
-            "which is symmetric: i would attend to j exactly as j attends to i. In "
-            "“猫 追 老鼠”, 追 looks at 猫 to ask who chases, while 猫 looks at 追 to ask "
-            "what the cat does: different questions, so W_Q and W_K must differ (and W_V "
-            "decides what is passed on). Both maps share one colour scale."))
+            "which is symmetric: the score of i for j equals that of j for i "
+            "(s<sub>ij</sub> = s<sub>ji</sub>). In “猫 追 老鼠”, 追 looks at 猫 to ask who "
+            "chases, while 猫 looks at 追 to ask what the cat does: different questions, "
+            "which one shared projection cannot score differently, so W_Q and W_K differ "
+            "(and W_V decides what is passed on). Both maps share one colour scale."))
         self.qk.setToolTip(self.tr("The scores this head really uses: QKᵀ."))
-        self.kk.setToolTip(self.tr("The scores if W_Q were W_K: KKᵀ, a mirror image across "
-                                   "the diagonal."))
+        self.kk.setToolTip(self.tr("The scores if W_Q were W_K: KKᵀ, symmetric across the "
+                                   "diagonal (its weights are not: each row has its own "
+                                   "softmax sum)."))
         self._shown = None
         self.refresh()
 
@@ -95,3 +106,20 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         self.qk_title.setText(qk_name + "<br>" + self.tr("asymmetry {0}").format(qk_text))
         self.kk_title.setText(self.tr("<b>KKᵀ</b> (as if W_Q = W_K)") + "<br>"
                               + self.tr("asymmetry {0}").format(f"{a_kk:.4f}"))
+        self.lesson.setText(self._lesson_text(comparison, keys))
+
+    def _lesson_text(self, comparison, keys: list[str]) -> str:
+        """The pair of ``comparison`` whose weights differ most, in numbers."""
+        if comparison.pair is None:
+            return ""
+        i, j = comparison.pair
+        s, w = comparison.kk, comparison.weights
+        a, b = html.escape(keys[i]), html.escape(keys[j])
+        f = format_value
+        return self.tr(
+            "<b>Symmetric scores, asymmetric weights.</b> With W_Q = W_K, KKᵀ[{0}, {1}] = "
+            "KKᵀ[{1}, {0}] = {2}, yet w[{1}→{0}] = {3} and w[{0}→{1}] = {4}: softmax "
+            "divides each row by its own sum Z = Σ exp(s), so w<sub>ij</sub> / "
+            "w<sub>ji</sub> = Z<sub>j</sub> / Z<sub>i</sub>. What one shared W makes equal "
+            "is the score, not the attention.").format(
+            a, b, f(s[i, j]), f(w[j, i]), f(w[i, j]))

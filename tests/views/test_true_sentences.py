@@ -1,0 +1,216 @@
+"""Every sentence the app says about attention is true for the session at hand (issue 17).
+
+One test per false claim the audit found, each failing on the code that made it: the
+symmetric-weights error (scores are symmetric with W_Q = W_K, weights are not), p(1−p)
+as "the gradient", the uniform banner's overstatements, the status-bar formulas,
+underflow reported as overflow, the smaller errors, d_k after h = 2 → 1, and a grep
+that none of the false sentences survives in the code, the README or the translation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qkv_desktop.core.lessons import row_stats
+from qkv_desktop.core.weights import Weights
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.cell_text import describe_cell
+from qkv_desktop.presentation.pane_info import pane_title
+from qkv_desktop.state import CellRef, SessionState
+from qkv_desktop.state.compute import compute
+from qkv_desktop.state.readouts import broken_rows, seeded_weights
+from qkv_desktop.state.session_state import Options
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def shown(qtbot, widget):
+    qtbot.addWidget(widget)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def plain(html_text: str) -> str:
+    return re.sub(r"<[^>]+>", "", html_text)
+
+
+def model_on(state: SessionState) -> AttentionModel:
+    model = AttentionModel(state)
+    assert model.wait_until_idle()
+    return model
+
+
+# -- 6: shared W_Q = W_K makes the scores symmetric, not the weights -------------------
+
+def test_shared_weights_give_symmetric_scores_and_asymmetric_weights(qtbot):
+    from qkv_desktop.views.teaching.symmetry_view import SymmetryView
+    state = SessionState.from_preset("tutorial-2")
+    state = state.with_(options=Options(share_qk=True))
+    result = compute(state)
+    r = result.head(0)
+    np.testing.assert_allclose(r.scores, r.scores.T)
+    assert r.weights[1, 0] == pytest.approx(0.2870, abs=5e-5)  # w[追→猫]
+    assert r.weights[0, 1] == pytest.approx(0.3755, abs=5e-5)  # w[猫→追]
+    kk = result.kk(0)
+    assert kk.pair == (0, 1)
+    np.testing.assert_allclose(kk.weights, r.weights)  # shared: KKᵀ is the real score
+    view = shown(qtbot, SymmetryView(model_on(state)))
+    qtbot.waitUntil(lambda: view.lesson.text() != "")
+    text = plain(view.lesson.text())
+    assert "w[追→猫] = 0.2870" in text and "w[猫→追] = 0.3755" in text
+    assert "exactly as" not in plain(view.explanation.text())
+
+
+# -- 7: p(1−p) is the diagonal of the softmax Jacobian ----------------------------------
+
+def test_the_jacobian_norm_is_that_of_diag_p_minus_ppT():
+    scores = np.array([[2.0, 1.5, 0.5, -0.5, -1.0], [9.0, 0.0, 0.0, 0.0, 0.0]])
+    stats = row_stats(scores)
+    for p, norm, mean in zip(stats.weights, stats.jacobian_norm, stats.mean_gradient,
+                             strict=True):
+        J = np.diag(p) - np.outer(p, p)
+        assert norm == pytest.approx(np.linalg.norm(J), rel=1e-12)
+        assert mean == pytest.approx(np.diag(J).mean(), rel=1e-12)  # the tutorial's p(1−p)
+
+
+def test_the_scaling_lab_names_p1p_for_what_it_is(qtbot):
+    from qkv_desktop.views.teaching.scaling_lab import ScalingLab
+    lab = ScalingLab(model_on(SessionState.from_preset("tutorial-1")))
+    qtbot.addWidget(lab)
+    plots = lab.random_plots.plots
+    assert "jacobian_norm" in plots  # the whole Jacobian beside the tutorial's mean p(1−p)
+    titles = " ".join(p.getPlotItem().titleLabel.text for p in plots.values())
+    tips = " ".join(p.toolTip() for p in plots.values())
+    assert "stops learning" not in titles + tips + lab.intro.text()
+    assert "diagonal" in plots["mean_gradient"].toolTip()
+    assert "W_Q and W_K" in lab.intro.text() and "path through V" in lab.intro.text()
+    assert "(1/n)(1−1/n)" in lab.random_plots.legend.text()  # item 11: the legend
+    assert "not a proven optimum" in lab.intro.text() and "GPT-3 175B" in lab.intro.text()
+
+
+# -- 8: the uniform banner states the facts of this session ---------------------------
+
+def banners_for(qtbot, state):
+    from qkv_desktop.views.teaching.lesson_banners import LessonBanners
+    banners = shown(qtbot, LessonBanners(model_on(state)))
+    return banners, plain(banners.uniform.label.text()), banners.uniform.label.text()
+
+
+def test_the_uniform_banner_measures_the_diagonal_and_the_tutorials_claim(qtbot):
+    _, text, rich = banners_for(qtbot, SessionState.from_preset("tutorial-1"))
+    assert "here it is not" not in text
+    assert "largest weight in 1 of 4 rows" in text  # 智能's 0.2520 is on the diagonal
+    assert "爱→智能 = 0.2490" in text and "爱's smallest weight is on 智能" in text
+    assert "randn × 0.1" in text and "href='scale'" in rich
+
+
+def test_the_uniform_banner_blames_the_temperature_and_spares_real_weights(qtbot):
+    hot = SessionState.from_preset("tutorial-2").with_(options=Options(temperature=10.0))
+    _, text, rich = banners_for(qtbot, hot)
+    assert "T = 10" in text and "randn" not in text and "href='temperature'" in rich
+    typed = SessionState.from_preset("tutorial-1")
+    w = typed.heads[0]
+    typed = typed.with_(heads=(dataclasses.replace(w, W_V=w.W_V * 2),))
+    assert not seeded_weights(typed)
+    _, text, rich = banners_for(qtbot, typed)
+    assert "randn" not in text and "href='scale'" not in rich  # would discard these weights
+
+
+# -- 9: the status-bar formula of the projection really used ---------------------------
+
+def test_status_bar_formulas_for_shared_weights_biases_and_naive_softmax(qapp):
+    shared = compute(SessionState.from_preset("tutorial-2").with_(
+        options=Options(share_qk=True)))
+    assert "= X[猫]·W_K[:, 0] =" in describe_cell(shared, CellRef("Q", 0, 0, 0))
+    assert "Q = X·W_K (queries)" in pane_title(shared, "Q")
+    s = SessionState.from_preset("tutorial-1")
+    w = s.heads[0]
+    biased = compute(s.with_(heads=(Weights(w.W_Q, w.W_K, w.W_V, np.ones(4), np.ones(4),
+                                            np.ones(4)),)))
+    for m in ("Q", "K", "V"):
+        assert f"·W_{m}[:, 1] + b_{m}[1] =" in describe_cell(biased, CellRef(m, 0, 1, 0))
+        assert f"X·W_{m} + b_{m}" in pane_title(biased, m)
+    naive = compute(s.with_(options=Options(stable=False)))
+    assert "= exp(s)/Σ =" in describe_cell(naive, CellRef("weights", 0, 1, 0))
+    assert "exp(s−max)" in describe_cell(compute(s), CellRef("weights", 0, 1, 0))
+
+
+# -- 10: underflow is not overflow ---------------------------------------------------------
+
+def underflowing_state() -> SessionState:
+    """Scores of −1600 and below: every exp(s) is 0 in float64, no exp overflows."""
+    return SessionState(("a", "b"), np.array([[1.0], [2.0]]),
+                        (Weights(np.array([[-40.0]]), np.array([[40.0]]),
+                                 np.array([[1.0]])),),
+                        options=Options(stable=False))
+
+
+def test_underflow_is_named_underflow_everywhere(qtbot):
+    from qkv_desktop.views.teaching.diagnostics import DiagnosticsPanel
+    from qkv_desktop.views.teaching.explain_panel import ExplainPanel
+    state = underflowing_state()
+    result = compute(state)
+    assert np.isnan(result.head(0).weights).all()
+    assert result.lessons(0).broken_rows == (0, 2)
+    assert broken_rows(np.array([[800.0, 0.0], [-900.0, -800.0]])) == (1, 1)
+    model = model_on(state)
+    banners, _, _ = banners_for(qtbot, state)
+    text = plain(banners.overflow.label.text())
+    assert "underflowed" in text and "overflowed" not in text
+    diag = shown(qtbot, DiagnosticsPanel(model))
+    qtbot.waitUntil(lambda: diag.summary.text() != "")
+    assert "2 rows underflowed" in diag.summary.text()
+    assert "overflow" not in diag.summary.text()
+    explain = ExplainPanel(model)
+    qtbot.addWidget(explain)
+    model.set_selection(CellRef("weights", 0, 1, 0))
+    text = plain(explain.html())
+    assert "Underflow" in text and "∞ / ∞" not in text
+
+
+# -- 11: the smaller errors ------------------------------------------------------------------
+
+def test_explain_panel_says_scaled_scores_and_weighted_average(qtbot):
+    from qkv_desktop.views.teaching.diagnostics import DiagnosticsPanel
+    from qkv_desktop.views.teaching.explain_panel import ExplainPanel
+    model = model_on(SessionState.from_preset("tutorial-1").with_(
+        options=Options(stable=False)))
+    explain = ExplainPanel(model)
+    qtbot.addWidget(explain)
+    model.set_selection(CellRef("weights", 1, 3, 0))
+    text = plain(explain.html())
+    assert "raw scores" not in text and "scaled scores as they are" in text
+    assert "weighted average of the value vectors" in text
+    headers = DiagnosticsPanel(model).rows._headers
+    assert "entropy H (nats)" in headers
+
+
+# -- 6-13 in the words: none of the false sentences is left -------------------------------
+
+FALSE_CLAIMS = [
+    "exactly as j",                  # 6: weights are not symmetric with W_Q = W_K
+    "必然等于",
+    "stops learning",                # 7: p(1−p) is one diagonal of the Jacobian
+    "stop learning",
+    "停止学习",
+    "学不到",
+    "here it is not",                # 8: 智能's diagonal is its row maximum
+    "exp sees the raw",              # 11: exp sees the scaled scores
+    "an average of the value",       # 11: a weighted average
+    "counted from 0",                # 13: one numbering, from 1
+    "of 0 …",
+]
+
+
+def test_no_false_claim_is_left_in_code_readme_or_translation():
+    files = [*sorted((ROOT / "qkv_desktop").rglob("*.py")), ROOT / "README.md",
+             *sorted((ROOT / "qkv_desktop" / "resources" / "translations").glob("*.ts"))]
+    found = [(claim, f.relative_to(ROOT).as_posix()) for f in files
+             for claim in FALSE_CLAIMS if claim in f.read_text(encoding="utf-8")]
+    assert found == []
