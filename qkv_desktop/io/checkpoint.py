@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import operator
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from qkv_desktop.core import Weights, softmax
+from qkv_desktop.io.files import MAX_FILE_BYTES, FileFormatError, decode_text, read_limited
 from qkv_desktop.state.session_state import SessionState
 
 __all__ = ["BUNDLED_MINILM_NAME", "BertCheckpoint", "CheckpointError", "Encoding",
@@ -363,34 +365,70 @@ def _require(package: str):
                               f"and tokenizers: {_INSTALL_HINT}") from None
 
 
-def _read_json(path: Path) -> dict:
+SIDE_FILE_LIMITS = {"config.json": 1024**2, "tokenizer_config.json": 1024**2,
+                    "special_tokens_map.json": 1024**2}
+"""Byte limits of the small JSON files; ``vocab.txt`` and ``tokenizer.json`` may have
+up to ``io.files.MAX_FILE_BYTES`` (a multilingual tokenizer.json is about 17 MB)."""
+
+
+def _read_side_file(path: Path) -> str:
+    """The text of a checkpoint file other than the weights, read like a session file.
+
+    ``io.files.read_limited`` refuses anything but a regular file (a FIFO, a link to
+    ``/dev/zero``) and caps the size before reading, then the bytes must be UTF-8.
+    Every file of the folder except ``model.safetensors`` (memory-mapped) comes here.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CheckpointError(f"{path.name} is missing from {path.parent}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CheckpointError(f"{path}: cannot read ({exc})") from exc
+        data = read_limited(path, limit=SIDE_FILE_LIMITS.get(path.name, MAX_FILE_BYTES))
+    except FileFormatError as exc:
+        if not os.path.lexists(path):
+            raise CheckpointError(f"{path.name} is missing from {path.parent}") from None
+        raise CheckpointError(f"{path}: {exc.problem}") from None
+    try:
+        return decode_text(data, path.name, FileFormatError, "expected a text file")
+    except FileFormatError as exc:
+        raise CheckpointError(f"{path}: {exc.problem}") from None
+
+
+def _read_json(path: Path) -> dict:
+    text = _read_side_file(path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CheckpointError(f"{path}: invalid JSON at line {exc.lineno}, column "
-                              f"{exc.colno}: {exc.msg}") from exc
+                              f"{exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise CheckpointError(f"{path}: nested too deeply to be a configuration "
+                              "file") from None
     if not isinstance(data, dict):
         raise CheckpointError(f"{path}: expected a JSON object, got {type(data).__name__}")
     return data
 
 
+def _typed(raw: dict, path: Path, key: str, types: tuple[type, ...], default, expected: str):
+    """``raw[key]`` (``default`` when absent) if it has one of ``types``, else a clear
+    error; ``true`` is not an integer here."""
+    if key not in raw:
+        return default
+    value = raw[key]
+    if isinstance(value, types) and not (isinstance(value, bool) and bool not in types):
+        return value
+    shown = json.dumps(value, ensure_ascii=False)
+    shown = shown if len(shown) <= 40 else shown[:37] + "…"
+    raise CheckpointError(f"{path}: {key} must be {expected}, got {shown}")
+
+
 def _read_config(path: Path) -> _Config:
     raw = _read_json(path)
-    model_type = raw.get("model_type")
+    model_type = _typed(raw, path, "model_type", (str, type(None)), None, "a string")
     if model_type != "bert":
         raise CheckpointError(
             f"{path}: model_type {model_type!r} is not supported; only BERT encoders "
             "(model_type 'bert', e.g. bert-base-uncased, all-MiniLM-L6-v2) can be opened")
-    if raw.get("is_decoder"):
+    if _typed(raw, path, "is_decoder", (bool,), False, "true or false"):
         raise CheckpointError(f"{path}: is_decoder is true; only BERT encoders are supported")
     for field, allowed in (("hidden_act", "gelu"), ("position_embedding_type", "absolute")):
-        if raw.get(field, allowed) != allowed:
+        if _typed(raw, path, field, (str,), allowed, "a string") != allowed:
             raise CheckpointError(f"{path}: {field} {raw[field]!r} is not supported "
                                   f"(only {allowed!r})")
 
@@ -487,6 +525,7 @@ def _resolve_names(f, config: _Config, path: Path) -> dict[str, str]:
     else:
         raise CheckpointError(f"{path}: no BERT embeddings found (expected a tensor "
                               f"{word!r} or 'bert.{word}')")
+    _check_layer_claim(stored, prefix, config, path)
     wanted = _embedding_keys(config) + [k for layer in range(config.n_layers)
                                         for k in _layer_keys(layer)]
     shapes = _expected_shapes(config)
@@ -516,6 +555,22 @@ def _resolve_names(f, config: _Config, path: Path) -> dict[str, str]:
     return names
 
 
+def _check_layer_claim(stored: set[str], prefix: str, config: _Config, path: Path) -> None:
+    """Refuse a ``num_hidden_layers`` beyond the layers the file holds, before anything
+    is built per layer (a claim of 10⁶ layers once built 16 million names)."""
+    marker = f"{prefix}encoder.layer."
+    present = set()
+    for name in stored:
+        if name.startswith(marker):
+            index = name[len(marker):].split(".", 1)[0]
+            if index.isdigit():
+                present.add(int(index))
+    if config.n_layers > len(present):
+        raise CheckpointError(f"{path}: config.json claims {config.n_layers:,} layers "
+                              f"(num_hidden_layers), but the file holds tensors of "
+                              f"{len(present)}")
+
+
 def _scan(f, names: dict[str, str], keys: list[str], path: Path) -> None:
     """Read ``keys`` a block at a time, keeping nothing, to refuse NaN or inf up front."""
     for key in keys:
@@ -540,15 +595,17 @@ def _load_tokenizer(folder: Path):
     """
     tokenizers = _require("tokenizers")
     options = {}
-    if (folder / "tokenizer_config.json").is_file():
-        options = _read_json(folder / "tokenizer_config.json")
+    config_path = folder / "tokenizer_config.json"
+    if os.path.lexists(config_path):
+        options = _tokenizer_options(_read_json(config_path), config_path)
     json_path, vocab_path = folder / "tokenizer.json", folder / "vocab.txt"
-    if json_path.is_file():
+    if os.path.lexists(json_path):
+        text = _read_side_file(json_path)
         try:
-            tokenizer = tokenizers.Tokenizer.from_file(str(json_path))
+            tokenizer = tokenizers.Tokenizer.from_str(text)
         except Exception as exc:
             raise CheckpointError(f"{json_path}: not a valid tokenizer ({exc})") from exc
-    elif vocab_path.is_file():
+    elif os.path.lexists(vocab_path):
         tokenizer = _wordpiece_tokenizer(tokenizers, vocab_path, options)
     else:
         raise CheckpointError(f"{folder} has neither tokenizer.json nor vocab.txt")
@@ -572,10 +629,7 @@ def _wordpiece_tokenizer(tokenizers, vocab_path: Path, options: dict):
     file, unless the model's name says "cased" but not "uncased" (Hugging Face's
     default is lower case).
     """
-    try:
-        lines = vocab_path.read_text(encoding="utf-8").split("\n")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CheckpointError(f"{vocab_path}: cannot read ({exc})") from exc
+    lines = _read_side_file(vocab_path).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     vocab = {token: index for index, token in enumerate(lines)}
@@ -606,6 +660,29 @@ def _wordpiece_tokenizer(tokenizers, vocab_path: Path, options: dict):
                 (("pad_token", "[PAD]"), ("mask_token", "[MASK]"))]
     tokenizer.add_special_tokens([*specials.values(), *(t for t in optional if t in vocab)])
     return tokenizer
+
+
+_TOKENIZER_FIELDS = {
+    "do_lower_case": ((bool,), "true or false"),
+    "tokenize_chinese_chars": ((bool,), "true or false"),
+    "strip_accents": ((bool, type(None)), "true, false or null"),
+    "name_or_path": ((str,), "a string"),
+    **{key: ((str, dict, type(None)), 'a string or {"content": "…"}')
+       for key in ("unk_token", "cls_token", "sep_token", "pad_token", "mask_token")},
+}
+"""The fields of ``tokenizer_config.json`` that are read, with the types they may have."""
+
+
+def _tokenizer_options(raw: dict, path: Path) -> dict:
+    """The fields of ``tokenizer_config.json`` that are used, each of a valid type."""
+    options = {}
+    for key, (types, expected) in _TOKENIZER_FIELDS.items():
+        if key in raw:
+            options[key] = _typed(raw, path, key, types, None, expected)
+            value = options[key]
+            if isinstance(value, dict) and not isinstance(value.get("content", ""), str):
+                raise CheckpointError(f"{path.name}: {key}.content must be a string")
+    return options
 
 
 def _special(options: dict, key: str, default: str) -> str:

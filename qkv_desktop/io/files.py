@@ -10,6 +10,7 @@ session behind.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from qkv_desktop.io.temporaries import (
@@ -39,36 +40,50 @@ class FileFormatError(ValueError):
         self.problem = problem
 
 
-def read_limited(path, error: type[FileFormatError] = FileFormatError) -> bytes:
+def read_limited(path, error: type[FileFormatError] = FileFormatError,
+                 limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of ``path``, or ``error`` saying why they cannot be read.
 
-    Refuses a missing path, a directory, anything that is not a regular file and a
-    file over ``MAX_FILE_BYTES``, the last before reading it.
+    Refuses a missing path, a directory, anything that is not a regular file (a FIFO
+    would block for ever, ``/dev/zero`` never ends) and a file over ``limit`` bytes,
+    the last before reading it. The checks are made on the opened file (opened
+    without blocking), so a file swapped after the check cannot slip through.
     """
     path = Path(path)
     name = path.name or str(path)
+    mb = f"{limit / 1024**2:g} MB" if limit >= 1024**2 else f"{limit // 1024} kB"
     try:
-        st = path.stat()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
         raise error(name, f"the file does not exist ({path})") from None
+    except IsADirectoryError:
+        raise error(name, "is a folder, not a file") from None
     except OSError as e:
         raise error(name, f"cannot be opened: {_reason(e)}") from None
-    if path.is_dir():
-        raise error(name, "is a folder, not a file")
-    if not path.is_file():
-        raise error(name, "is not a regular file")
-    if st.st_size > MAX_FILE_BYTES:
-        raise error(name, f"is {st.st_size / 1024**2:.1f} MB; files over "
-                          f"{MAX_FILE_BYTES // 1024**2} MB are refused")
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise error(name, f"cannot be read: {_reason(e)}") from None
-    if len(data) > MAX_FILE_BYTES:  # grew after stat()
-        raise error(name, f"is over {MAX_FILE_BYTES // 1024**2} MB; files that large "
-                          "are refused")
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise error(name, "is a folder, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise error(name, "is not a regular file")
+        if st.st_size > limit:
+            raise error(name, f"is {_size(st.st_size)}; files over {mb} are refused")
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as f:
+        try:
+            data = f.read(limit + 1)
+        except OSError as e:
+            raise error(name, f"cannot be read: {_reason(e)}") from None
+    if len(data) > limit:  # grew after fstat()
+        raise error(name, f"is over {mb}; files that large are refused")
     return data
+
+
+def _size(n: int) -> str:
+    return f"{n / 1024**2:.1f} MB" if n >= 1024**2 else f"{n / 1024:.1f} kB"
 
 
 def _reason(e: OSError) -> str:

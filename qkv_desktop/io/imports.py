@@ -14,6 +14,7 @@ import io
 import math
 import re
 import zipfile
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
@@ -232,7 +233,14 @@ def _npz_weights(data: bytes, name: str, d_model: int, d_k: int):
     except (zipfile.BadZipFile, OSError, ValueError) as e:
         raise ImportFileError(name, f"is not a valid .npz archive ({e})") from None
     keys = {}
-    for member in members:
+    for member, info in members.items():
+        if info.flag_bits & 0x1:
+            raise ImportFileError(name, f"{member} is encrypted; only plain .npz archives "
+                                        "(numpy.savez) can be imported")
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise ImportFileError(name, f"{member} uses an unsupported compression method "
+                                        f"{info.compress_type}; save it with numpy.savez or "
+                                        "numpy.savez_compressed")
         key = member[:-4] if member.endswith(".npy") else member
         if key not in WEIGHT_NAMES:
             raise ImportFileError(name, f'holds an array named "{key}"; expected W_Q, '
@@ -271,6 +279,11 @@ def _npz_weights(data: bytes, name: str, d_model: int, d_k: int):
 
 # -- .npy ------------------------------------------------------------------------------
 
+_STREAM_ERRORS = (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error,
+                  RuntimeError, NotImplementedError)
+"""What reading a member can raise: zipfile's own errors include ``RuntimeError``
+(encrypted), ``NotImplementedError`` (compression method) and ``zlib.error``."""
+
 def _npy_array(open_stream: Callable[[], IO[bytes]], name: str, what: str, size: int,
                check_shape: Callable[[tuple], None]) -> np.ndarray:
     """A finite float64 array from a ``.npy`` stream, checked before it is allocated.
@@ -293,7 +306,7 @@ def _npy_array(open_stream: Callable[[], IO[bytes]], name: str, what: str, size:
             header_end = f.tell()
     except ImportFileError:
         raise
-    except (ValueError, EOFError, OSError, zipfile.BadZipFile) as e:
+    except _STREAM_ERRORS as e:
         raise ImportFileError(name, f"{what} is not a valid .npy array ({e})") from None
     if dtype.hasobject:
         raise ImportFileError(name, f"{what} holds Python objects (dtype {dtype}); only "
@@ -309,7 +322,7 @@ def _npy_array(open_stream: Callable[[], IO[bytes]], name: str, what: str, size:
     try:
         with open_stream() as f:
             arr = npy_format.read_array(f, allow_pickle=False)
-    except (ValueError, EOFError, OSError, zipfile.BadZipFile) as e:
+    except _STREAM_ERRORS as e:
         raise ImportFileError(name, f"{what} is damaged ({e})") from None
     with np.errstate(over="ignore"):
         arr = arr.astype(np.float64)

@@ -190,8 +190,12 @@ def test_tricky_floats_and_float32_options_round_trip(tmp_path):
     state = base.with_(
         X=X, heads=(Weights(W, base.heads[0].W_K, base.heads[0].W_V),),
         init_scale=1 / 3,
-        options=Options(scale=5e-324, temperature=1e-300, dtype="float32"))
+        options=Options(scale=5e-324, temperature=1e-300))
     _round_trip(state, tmp_path)
+    # float32 only with values float32 holds (issue 19: beyond them it is refused)
+    (tmp_path / "f32").mkdir()
+    _round_trip(base.with_(options=Options(scale=5e-324, temperature=1e-300,
+                                           dtype="float32")), tmp_path / "f32")
     text = (tmp_path / "s.qkv.json").read_text(encoding="utf-8")
     for literal in ("5e-324", "-0.0", "1e-300", "0.3333333333333333", "-1.7976931348623157e+308"):
         assert literal in text
@@ -345,9 +349,9 @@ def test_unreadable_file_is_refused(tmp_path, monkeypatch):
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(files, "open", denied, raising=False)
+    monkeypatch.setattr(files.os, "open", denied)
     with pytest.raises(SessionError,
-                       match=r"^locked\.qkv\.json: cannot be read: permission denied"):
+                       match=r"^locked\.qkv\.json: cannot be opened: permission denied"):
         load_session(path)
 
 
