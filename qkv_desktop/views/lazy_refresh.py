@@ -11,15 +11,26 @@ class RefreshWhenShown:
     """Mixin for a ``QWidget`` whose ``refresh()`` skips work while it is hidden.
 
     ``refresh()`` starts with ``due = self._due()`` and returns when it is ``None``;
-    when the widget is shown, or painted while out of date, it catches up.
+    when the widget is shown, or painted while out of date, it catches up. The one
+    mechanism for every lazy view: the heatmap panes, the teaching docks and the
+    scaling lab's session tab. ``_on_screen`` says what "shown" means for a view;
+    ``redraw_due`` forgets what is on display (e.g. after a language switch).
     """
 
     _shown = None  # the (result, head) on display
 
+    def _on_screen(self) -> bool:
+        """Whether a user can see the view now (on screen, not covered by its dock tab)."""
+        return self.isVisible() and not self.visibleRegion().isEmpty()
+
+    def redraw_due(self) -> None:
+        """Draw again at the next ``refresh`` even if the result has not changed."""
+        self._shown = None
+
     def _due(self):
         """``(result, head)`` to draw now, or ``None`` when hidden or already shown."""
         result = self.model.result
-        if result is None or not self.isVisible() or self.visibleRegion().isEmpty():
+        if result is None or not self._on_screen():
             return None
         due = (result, self.model.current_head)
         if self._shown == due:

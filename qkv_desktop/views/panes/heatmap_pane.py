@@ -25,6 +25,7 @@ from qkv_desktop.presentation.pane_info import (
 )
 from qkv_desktop.state import CellRef
 from qkv_desktop.state.linking import concat_links, linked_cells
+from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.panes.color_bar import ColorBar
 from qkv_desktop.views.panes.heatmap_plot import MAX_LABEL_CELLS, HeatmapPlot
 from qkv_desktop.views.retranslate import Retranslating
@@ -32,7 +33,7 @@ from qkv_desktop.views.retranslate import Retranslating
 __all__ = ["HeatmapPane", "MAX_LABEL_CELLS"]
 
 
-class HeatmapPane(Retranslating, QWidget):
+class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
     """A titled heatmap of one matrix of ``model.result`` with a colour bar.
 
     Signals ``exportRequested(key)`` and ``copyRequested(key)`` come from the
@@ -75,16 +76,14 @@ class HeatmapPane(Retranslating, QWidget):
         self._shape: tuple[int, int] | None = None
         self._labels: tuple[list[str], list[str]] | None = None
         self._levels: tuple[float, float] | None = None
-        self._stale = False  # a result arrived while the pane was hidden
 
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
-        model.resultChanged.connect(self._on_result_changed)
+        model.resultChanged.connect(self.refresh)
         model.hoverChanged.connect(self._on_links_changed)
         model.selectionChanged.connect(self._on_links_changed)
-        model.currentHeadChanged.connect(lambda _h: self._on_result_changed(model.result))
-        if model.result is not None:
-            self._on_result_changed(model.result)
+        model.currentHeadChanged.connect(self.refresh)
+        self.refresh()
 
     def retranslate(self) -> None:
         """Title the pane in the current language: its formula, or its short name."""
@@ -104,14 +103,15 @@ class HeatmapPane(Retranslating, QWidget):
         self.values_note.setVisible(hidden)
 
     # ----------------------------------------------------------- display
-    def _on_result_changed(self, result) -> None:
+    def refresh(self, *_args) -> None:
+        """Draw the model's result for the current head, once the grid shows the pane."""
+        result = self.model.result
         if result is None or not pane_relevant(result.state, self.key):
             return  # the grid hides a pane that has nothing to show
-        if self._hidden_in_grid():
-            self._stale = True  # drawn when shown again (showEvent)
-            return
-        self._stale = False
-        head = self.model.current_head
+        due = self._due()
+        if due is None:
+            return  # hidden (drawn when shown again), or already on display
+        result, head = due
         data = pane_matrix(result, self.key, head)
         self.title.setText(pane_title(result, self.key, head))
         head_starts = pane_head_starts(result, self.key)
@@ -137,15 +137,11 @@ class HeatmapPane(Retranslating, QWidget):
         return (data.size <= MAX_LABEL_CELLS and data.shape == shown.shape
                 and data.dtype == shown.dtype and np.array_equal(data, shown, equal_nan=True))
 
-    def _hidden_in_grid(self) -> bool:
-        """Hidden by its parent (View menu, irrelevant pane): nothing to draw until shown."""
+    def _on_screen(self) -> bool:
+        """Not hidden by the grid (View menu, irrelevant pane); the window itself may not
+        be shown yet (a pane draws before the first paint, and for tests and exports)."""
         parent = self.parentWidget()
-        return parent is not None and not self.isVisibleTo(parent)
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        if self._stale:
-            self._on_result_changed(self.model.result)
+        return parent is None or self.isVisibleTo(parent)
 
     def _on_links_changed(self, *_args) -> None:
         model, result = self.model, self.model.result

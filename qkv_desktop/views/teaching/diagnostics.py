@@ -186,7 +186,6 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 1)
         self.uniformity = None
-        self._shown = None  # (result, head) on display
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
@@ -202,7 +201,7 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
                 self.tr("The largest weight of the row: 1/n when uniform, 1 when one-hot."),
                 self.tr("The key with the largest weight."))
         self.rows.set_headers(headers, tips)
-        self._shown = None
+        self.redraw_due()
         self.refresh()
 
     def refresh(self, *_args) -> None:

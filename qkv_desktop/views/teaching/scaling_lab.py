@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.core.lessons import DEMO_SCORES, row_stats, scaling_sweep, session_sweep
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.state.parsing import ParseError, parse_number
+from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["ScalingLab", "SweepPlots", "ScoreBars", "SWEEP_D_KS", "parse_scores",
@@ -323,7 +324,7 @@ class ScoreBars(QWidget):
                 + "".join(rows) + "</table>")
 
 
-class ScalingLab(Retranslating, QWidget):
+class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
     """A window of the three scaling experiments; the session view follows the model."""
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
@@ -374,10 +375,9 @@ class ScalingLab(Retranslating, QWidget):
 
         self.random_sweep = None
         self.session_sweep = None
-        self._session_dirty = True
-        self.tabs.currentChanged.connect(self._refresh_session_if_shown)
-        model.resultChanged.connect(self._on_result)
-        model.currentHeadChanged.connect(self._on_result)
+        self.tabs.currentChanged.connect(self.refresh)
+        model.resultChanged.connect(self.refresh)
+        model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
         self.refresh_random()
 
@@ -411,8 +411,8 @@ class ScalingLab(Retranslating, QWidget):
         self.session_plots.retranslate()
         self.score_bars.retranslate()
         self._show_trials()
-        self._session_dirty = True
-        self._refresh_session_if_shown()
+        self.redraw_due()
+        self.refresh()
 
     # -------------------------------------------------------------- random
     def _trials(self) -> int:
@@ -431,25 +431,16 @@ class ScalingLab(Retranslating, QWidget):
         self._show_trials()
 
     # ------------------------------------------------------------- session
-    def _on_result(self, *_args) -> None:
-        self._session_dirty = True
-        self._refresh_session_if_shown()
+    def _on_screen(self) -> bool:
+        """The session sweep is drawn while its tab is the one on show."""
+        return self.isVisible() and self.tabs.currentIndex() == 1
 
-    def _refresh_session_if_shown(self, *_args) -> None:
-        if self._session_dirty and self.isVisible() and self.tabs.currentIndex() == 1:
-            self.refresh_session()
-
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self._refresh_session_if_shown()
-
-    def refresh_session(self) -> None:
-        """Sweep the current head's QKᵀ (sampled rows if it is very large)."""
-        result = self.model.result
-        if result is None:
+    def refresh(self, *_args) -> None:
+        """Sweep the current head's QKᵀ (sampled rows if it is very large), when shown."""
+        due = self._due()
+        if due is None:
             return
-        self._session_dirty = False
-        head = self.model.current_head
+        result, head = due
         scores = result.head(head).scores
         n, m = scores.shape
         rows = n

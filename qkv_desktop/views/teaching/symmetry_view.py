@@ -62,7 +62,6 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         layout.addWidget(self.lesson)
         layout.addLayout(grid, 1)
         self.values: tuple[float | None, float] = (None, 0.0)
-        self._shown = None  # (result, head) on display
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
@@ -79,7 +78,7 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         self.kk.setToolTip(self.tr("The scores if W_Q were W_K: KKᵀ, symmetric across the "
                                    "diagonal (its weights are not: each row has its own "
                                    "softmax sum)."))
-        self._shown = None
+        self.redraw_due()
         self.refresh()
 
     def refresh(self, *_args) -> None:
