@@ -166,9 +166,9 @@ def compare_softmax(scores, axis: int = -1) -> SoftmaxComparison:
 
 
 UNIFORM_FRACTION = 0.99
+"""A row whose entropy exceeds this fraction of log(visible keys) counts as uniform."""
 _BLOCK_CELLS = 1 << 17
 """Cells per block of rows in ``row_uniformity`` (float64 temporaries stay in cache)."""
-"""A row whose entropy exceeds this fraction of log(visible keys) counts as uniform."""
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ interface translations (``translations/*.qm``, from ``resources/update_translati
 They live inside the package, beside this module, so one copy serves every way
 of running QKV Desktop: from a source checkout, from an editable or a regular
 (wheel) install, and from a PyInstaller bundle (which collects them as data).
-``resources/icons/make_pngs.py`` at the top of the checkout regenerates the PNG
-icon sizes from the SVG.
+``resources/make_icons.py`` at the top of the checkout regenerates the PNG icon
+sizes from the SVG.
 """
 
 from __future__ import annotations

@@ -10,16 +10,11 @@ dialogs, message box buttons) speak the same language.
 The language is chosen, in this order, from an explicit ``lang`` (``--lang``), the
 choice persisted in ``QSettings`` under ``ui/language`` (View → Language), and the
 system locale (``zh*`` → ``zh_CN``, anything else → ``en``). Installing or removing a
-translator makes Qt post ``QEvent.Type.LanguageChange`` to every window; each widget
-re-sets its texts in ``changeEvent`` by calling its ``retranslate()``::
-
-    def changeEvent(self, event):
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
-
-(a ``QObject`` helper of the main window installs an event filter on the window and
-does the same there).
+translator makes Qt post ``QEvent.Type.LanguageChange`` to every window; widgets
+re-set their texts in ``retranslate()``, which the ``Retranslating`` mixin
+(``views/retranslate.py``) calls on that event. The main window's ``QObject``
+helpers (actions, controllers) get no such event and use ``FollowsWindowLanguage``,
+which watches their window for it.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ class MatrixEditor(Retranslating, QTableView):
 
     def __init__(self, model: AttentionModel, source: str = "X", parent=None):
         super().__init__(parent)
-        self.model_ = model
+        self.attention = model  # not ``model``: QTableView.model() is the table model
         self.table = MatrixTableModel(model, source, self)
         self.setModel(self.table)
         self.setObjectName(f"editor_{source}")
@@ -97,10 +97,10 @@ class MatrixEditor(Retranslating, QTableView):
                                          "time; import weights from a file instead"))
             if col < 0 and names is None:  # pasted onto the token column: values follow it
                 col = 0
-            self.model_.paste_block(self.table.source, row, max(col, 0), values, names)
+            self.attention.paste_block(self.table.source, row, max(col, 0), values, names)
         except ValueError as exc:
             message = self.tr("Paste refused: {0}").format(exc)
-            self.model_.message.emit(message)
+            self.attention.message.emit(message)
             self.balloon.show_at(cur if cur.isValid() else self.table.index(0, 0), message)
             return False
         return True
@@ -115,7 +115,7 @@ class MatrixEditor(Retranslating, QTableView):
             col = idx.column() - 1
             start = float(self.table._matrix()[idx.row(), col])
             self._scrub = (idx.row(), col, int(event.position().x()), start,
-                           self.model_.new_gesture())
+                           self.attention.new_gesture())
             self.setCursor(Qt.CursorShape.SizeHorCursor)
             return
         super().mousePressEvent(event)
@@ -128,9 +128,9 @@ class MatrixEditor(Retranslating, QTableView):
         step = SCRUB_PER_PIXEL * (10 if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1)
         value = round(start + (event.position().x() - x0) * step, 6)
         try:
-            self.model_.set_cell(self.table.source, row, col, value, gesture=gesture)
+            self.attention.set_cell(self.table.source, row, col, value, gesture=gesture)
         except ValueError as exc:
-            self.model_.message.emit(str(exc))
+            self.attention.message.emit(str(exc))
 
     def mouseReleaseEvent(self, event) -> None:
         if self._scrub is not None:
@@ -146,7 +146,7 @@ class MatrixEditor(Retranslating, QTableView):
         if source not in EDITABLE_TABLES or not index.isValid():
             return
         col = max(index.column() - 1, 0)
-        self.model_.set_selection(CellRef(source, index.row(), col, self.model_.current_head))
+        self.attention.set_selection(CellRef(source, index.row(), col, self.attention.current_head))
 
     def selected_rows(self) -> list[int]:
         rows = {i.row() for i in self.selectedIndexes()}

@@ -15,7 +15,6 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.colormaps import levels_for, lut_for
 from qkv_desktop.presentation.pane_info import (
     HEAD_INDEPENDENT,
-    PANE_BY_KEY,
     pane_caption,
     pane_head_starts,
     pane_labels,
@@ -47,7 +46,6 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         super().__init__(parent)
         self.model = model
         self.key = key
-        self.info = PANE_BY_KEY[key]
         self.setObjectName(f"pane_{key}")
         self.title = QLabel(self)
         self.title.setObjectName("paneTitle")

@@ -25,20 +25,10 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
 
-__all__ = ["DiagnosticsPanel", "DiagnosticsTableModel", "AsymmetryBadge", "head_asymmetry",
-           "BAR_ROLE"]
+__all__ = ["DiagnosticsPanel", "DiagnosticsTableModel", "AsymmetryBadge", "BAR_ROLE"]
 
 BAR_ROLE = Qt.ItemDataRole.UserRole + 1
 """Item data role holding a 0…1 fraction drawn as a bar behind the number."""
-
-
-def head_asymmetry(result, head: int) -> float | None:
-    """‖S − Sᵀ‖/‖S‖ of the head's QKᵀ, or None in cross-attention.
-
-    There the rows and columns are different sequences, so Sᵀ means nothing even
-    when the two happen to be equally long.
-    """
-    return result.lessons(head).asymmetry
 
 
 class _BarDelegate(QStyledItemDelegate):
@@ -61,7 +51,6 @@ class AsymmetryBadge(Retranslating, QLabel):
         super().__init__(parent)
         self.model = model
         self.setObjectName("asymmetryBadge")
-        self.value: float | None = None
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
@@ -78,15 +67,15 @@ class AsymmetryBadge(Retranslating, QLabel):
         result = self.model.result
         if result is None:
             return
-        self.value = head_asymmetry(result, self.model.current_head)
-        if self.value is None:
+        value = result.lessons(self.model.current_head).asymmetry  # None in cross mode
+        if value is None:
             self.setText(self.tr("QKᵀ asymmetry: n/a (cross-attention)"))
             style = "color: #555555;"
-        elif self.value == 0:
+        elif value == 0:
             self.setText(self.tr("QKᵀ symmetric: ‖S−Sᵀ‖/‖S‖ = 0"))
             style = "color: #1d5a96; font-weight: bold;"
         else:
-            self.setText(self.tr("QKᵀ asymmetry ‖S−Sᵀ‖/‖S‖ = {0:.3f}").format(self.value))
+            self.setText(self.tr("QKᵀ asymmetry ‖S−Sᵀ‖/‖S‖ = {0:.3f}").format(value))
             style = "color: #7a2e00;"
         style += " padding: 0 6px;"
         if style != self.styleSheet():  # a new style sheet re-polishes the status bar
@@ -185,7 +174,6 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
         layout.addWidget(self.asymmetry_label)
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 1)
-        self.uniformity = None
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
@@ -211,7 +199,6 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
             return
         result, head = due
         lessons = result.lessons(head)
-        self.uniformity = lessons.uniformity
         self._show_asymmetry(lessons.asymmetry)
         self._show_summary(lessons, result.state.n_heads > 1, head)
         self.rows.set_rows(lessons.uniformity, result.state.tokens, result.state.key_tokens)

@@ -61,7 +61,6 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         layout.addWidget(self.explanation)
         layout.addWidget(self.lesson)
         layout.addLayout(grid, 1)
-        self.values: tuple[float | None, float] = (None, 0.0)
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
@@ -98,7 +97,6 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         self.kk.set_labels(keys, keys)
         self.kk.show_matrix(kk, levels)
         a_qk, a_kk = result.lessons(head).asymmetry, comparison.asymmetry
-        self.values = (a_qk, a_kk)
         qk_text = (self.tr("n/a (cross-attention)") if a_qk is None else f"{a_qk:.4f}")
         qk_name = (self.tr("<b>QKᵀ</b> (shared: W_Q = W_K)") if s.options.share_qk
                    else self.tr("<b>QKᵀ</b> (separate W_Q, W_K)"))
