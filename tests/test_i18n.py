@@ -218,10 +218,10 @@ def _switch(w, lang: str) -> None:
 
 CHINESE = {
     "file menu": "文件(&F)", "view menu": "视图(&V)", "language menu": "语言 Language(&L)",
-    "undo": "撤销(&U)", "save": "保存(&S)", "open model": "打开模型(&M)…",
+    "undo": "撤销(&U)", "save": "保存(&S)", "open model": "打开模型(&M)……",
     "pane Q": "Q = X·W_Q（查询）（4×4）", "pane weights": "注意力权重 = softmax（4×4）",
     "pane menu entry": "Q = X·W_Q（查询）（4×4）", "causal": "因果掩码",
-    "first control label": "注意力", "scaling item": "不缩放", "tab": "词元 (X)",
+    "first control label": "注意力", "scaling item": "不缩放", "tab": "词元（X）",
     "dock": "编辑器", "teaching dock": "讲解", "lab menu": "实验室(&L)",
     "diagnostics header": "熵 H（奈特）", "token header": "词元",
     "window title": "未命名 — QKV Desktop",

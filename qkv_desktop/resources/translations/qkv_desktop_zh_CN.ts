@@ -137,7 +137,7 @@
     </message>
     <message>
         <source>exp(x)/Σexp(x) without subtracting the row maximum: large scores overflow to inf/NaN.</source>
-        <translation>exp(x)/Σexp(x)，不减去行最大值：分数很大时会溢出为 inf/NaN。</translation>
+        <translation>exp(x)/Σexp(x)，不减去行最大值：分数很大时会上溢为 inf/NaN。</translation>
     </message>
     <message>
         <source>float32</source>
@@ -193,7 +193,7 @@
     </message>
     <message>
         <source>Number of attention heads h, each with its own W_Q, W_K, W_V. d_k stays while h·d_k fits in d_model, else becomes d_model / h. Changing h re-initialises the weights from the seed. W_Q, W_K and W_V hold 3·d_model·h·d_k numbers per layer: for GPT-3 175B 3·12288² ≈ 4.5×10⁸ in one layer, over all 96 heads.</source>
-        <translation>注意力头数 h，每个头有自己的 W_Q、W_K、W_V。只要 h·d_k 不超过 d_model，d_k 就保持不变；否则 d_k 变为 d_model / h。修改 h 会用随机种子重新初始化权重。每一层的 W_Q、W_K、W_V 共有 3·d_model·h·d_k 个参数：GPT-3 175B 的一层（96 个头合计）为 3·12288² ≈ 4.5×10⁸ 个。</translation>
+        <translation>多头注意力的头数 h，每个头有自己的 W_Q、W_K、W_V。只要 h·d_k 不超过 d_model，d_k 就保持不变；否则 d_k 变为 d_model / h。修改 h 会用随机种子重新初始化权重。每一层的 W_Q、W_K、W_V 共有 3·d_model·h·d_k 个参数：GPT-3 175B 的一层（96 个头合计）为 3·12288² ≈ 4.5×10⁸ 个。</translation>
     </message>
     <message>
         <source>show</source>
@@ -234,9 +234,9 @@
         <source>An unexpected error happened: {0}: {1}
 
 Nothing was half-applied: your session is intact and the app keeps running. The details were written to {2}</source>
-        <translation>发生了意外错误：{0}: {1}
+        <translation>发生了意外错误：{0}：{1}
 
-没有任何更改只应用了一半：你的会话完好无损，程序会继续运行。详细信息已写入 {2}</translation>
+每项更改要么完整生效，要么完全没有生效：你的会话完好无损，程序会继续运行。详细信息已写入 {2}</translation>
     </message>
 </context>
 <context>
@@ -473,7 +473,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>Query &lt;b&gt;{0}&lt;/b&gt; (row {1}) looking at key &lt;b&gt;{2}&lt;/b&gt; (column {3}).</source>
-        <translation>查询 &lt;b&gt;{0}&lt;/b&gt;（第 {1} 行）关注键 &lt;b&gt;{2}&lt;/b&gt;（第 {3} 列）。</translation>
+        <translation>查询 &lt;b&gt;{0}&lt;/b&gt;（行 {1}）关注键 &lt;b&gt;{2}&lt;/b&gt;（列 {3}）。</translation>
     </message>
     <message>
         <source>1 · Score: the dot product q·k</source>
@@ -481,7 +481,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>{0} products, one per dimension of d_k = {0}.</source>
-        <translation>{0} 个乘积，d_k = {0} 的每个维度一个。</translation>
+        <translation>共 {0} 个乘积：d_k = {0}，每个维度一个。</translation>
     </message>
     <message>
         <source>1 (no scaling)</source>
@@ -502,6 +502,10 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>Causal mask: key &lt;b&gt;{0}&lt;/b&gt; comes after query &lt;b&gt;{1}&lt;/b&gt;, so the query may not see it. The score is replaced by −∞ before softmax.</source>
         <translation>因果掩码：键 &lt;b&gt;{0}&lt;/b&gt; 位于查询 &lt;b&gt;{1}&lt;/b&gt; 之后，所以该查询看不到它。在 softmax 之前，这个分数被替换为 −∞。</translation>
+    </message>
+    <message>
+        <source>QKᵀ / (divisor · T)</source>
+        <translation>QKᵀ / (除数 · T)</translation>
     </message>
     <message>
         <source>3 · Softmax over the row of {0}</source>
@@ -564,7 +568,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <name>ExportActions</name>
     <message>
         <source>Export figure of the &amp;dashboard…</source>
-        <translation>导出总览图(&amp;D)…</translation>
+        <translation>导出总览图(&amp;D)……</translation>
     </message>
     <message>
         <source>All shown panes in one image (PNG, SVG or PDF)</source>
@@ -572,7 +576,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>&amp;Export all…</source>
-        <translation>全部导出(&amp;E)…</translation>
+        <translation>全部导出(&amp;E)……</translation>
     </message>
     <message>
         <source>Every pane, the dashboard and the matrices into a folder (Ctrl+E)</source>
@@ -580,7 +584,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>Export &amp;data…</source>
-        <translation>导出数据(&amp;D)…</translation>
+        <translation>导出数据(&amp;D)……</translation>
     </message>
     <message>
         <source>The matrices as CSV, NPY, NPZ or JSON</source>
@@ -656,7 +660,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>Writing {0}…</source>
-        <translation>正在写入 {0}…</translation>
+        <translation>正在写入 {0}……</translation>
     </message>
     <message>
         <source>Export cancelled; nothing was written</source>
@@ -664,7 +668,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>Moving the files into place…</source>
-        <translation>正在把文件移动到位…</translation>
+        <translation>正在把文件移动到位……</translation>
     </message>
     <message>
         <source>Could not export to {0}: {1}. Nothing was written.</source>
@@ -687,7 +691,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>&amp;Browse…</source>
-        <translation>浏览(&amp;B)…</translation>
+        <translation>浏览(&amp;B)……</translation>
     </message>
     <message>
         <source>Figures (every pane and the dashboard)</source>
@@ -840,7 +844,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>&amp;Open…</source>
-        <translation>打开(&amp;O)…</translation>
+        <translation>打开(&amp;O)……</translation>
     </message>
     <message>
         <source>Open a session file (.qkv.json)</source>
@@ -856,7 +860,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>Save &amp;As…</source>
-        <translation>另存为(&amp;A)…</translation>
+        <translation>另存为(&amp;A)……</translation>
     </message>
     <message>
         <source>Re&amp;vert</source>
@@ -868,7 +872,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>Import token vectors…</source>
-        <translation>导入词元向量…</translation>
+        <translation>导入词元向量……</translation>
     </message>
     <message>
         <source>Read X from CSV, TSV or .npy</source>
@@ -876,7 +880,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>Import weights…</source>
-        <translation>导入权重…</translation>
+        <translation>导入权重……</translation>
     </message>
     <message>
         <source>Read W_Q, W_K, W_V from .npz or .npy</source>
@@ -958,7 +962,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>weights of heads {0}–{1} of {2}: click one to show it</source>
-        <translation>第 {0}–{1} 个头（共 {2} 个）的注意力权重：点击一个头即可显示它</translation>
+        <translation>头 {0}–{1}（共 {2} 个）的注意力权重：点击一个头即可显示它</translation>
     </message>
     <message>
         <source>weights of every head: click one to show it</source>
@@ -981,7 +985,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>Export…</source>
-        <translation>导出…</translation>
+        <translation>导出……</translation>
     </message>
     <message>
         <source>Copy image</source>
@@ -1055,7 +1059,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <name>MainWindow</name>
     <message>
         <source>Tokens (X)</source>
-        <translation>词元 (X)</translation>
+        <translation>词元（X）</translation>
     </message>
     <message>
         <source>Tokens</source>
@@ -1067,7 +1071,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>Computing in the background…</source>
-        <translation>正在后台计算…</translation>
+        <translation>正在后台计算……</translation>
     </message>
     <message>
         <source>&amp;Undo</source>
@@ -1248,7 +1252,7 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <name>ModelActions</name>
     <message>
         <source>Open &amp;model…</source>
-        <translation>打开模型(&amp;M)…</translation>
+        <translation>打开模型(&amp;M)……</translation>
     </message>
     <message>
         <source>Explore one attention head of a BERT checkpoint (Ctrl+Shift+O)</source>
@@ -1301,7 +1305,7 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>Choose folder…</source>
-        <translation>选择文件夹…</translation>
+        <translation>选择文件夹……</translation>
     </message>
     <message>
         <source>Use the bundled {0}</source>
@@ -1328,8 +1332,16 @@ Sentence: {1}</source>
         <translation>（共 {0} 个）</translation>
     </message>
     <message>
+        <source>Opening {0}: {1} of {2} steps done</source>
+        <translation>正在打开 {0}：已完成 {1}/{2} 步</translation>
+    </message>
+    <message>
         <source>Load {0}, layer {1} · head {2}</source>
         <translation>加载 {0}，第 {1} 层 · 头 {2}</translation>
+    </message>
+    <message>
+        <source>Running {0} up to layer {1}: {2} of {3} steps done</source>
+        <translation>正在运行 {0} 到第 {1} 层：已完成 {2}/{3} 步</translation>
     </message>
     <message>
         <source>Could not load layer {0} · head {1} of {2}:
@@ -1370,18 +1382,10 @@ Sentence: {1}</source>
         <translation>选择 BERT 检查点文件夹</translation>
     </message>
     <message>
-        <source>Opening {0}: step {1} of {2}</source>
-        <translation>正在打开 {0}：第 {1} 步，共 {2} 步</translation>
-    </message>
-    <message>
         <source>Could not open {0}:
 {1}</source>
         <translation>无法打开 {0}：
 {1}</translation>
-    </message>
-    <message>
-        <source>Running {0} up to layer {1}: step {2} of {3}</source>
-        <translation>正在运行 {0} 到第 {1} 层：第 {2} 步，共 {3} 步</translation>
     </message>
 </context>
 <context>
@@ -1452,6 +1456,17 @@ Sentence: {1}</source>
     </message>
 </context>
 <context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
     <name>ScalingLab</name>
     <message>
         <source>Scaling lab — QKV Desktop</source>
@@ -1459,7 +1474,7 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>&lt;b&gt;Why divide by √d_k?&lt;/b&gt; If the components of q and k are independent with mean 0 and variance 1, q·k is a sum of d_k products, so its variance is d_k. Unscaled, the scores grow with d_k and softmax turns one-hot: the largest weight → 1, the entropy → 0, and the softmax Jacobian diag(p) − ppᵀ → 0 (the tutorial&apos;s p(1−p) is its diagonal). Then almost no gradient reaches the scores, so W_Q and W_K barely learn, while the path through V keeps its gradient. Dividing by √d_k brings the variance back to 1 at every d_k: the convention that gives unit score variance at initialisation, not a proven optimum. GPT-3 175B has d_k = 12288 / 96 = 128, where unscaled scores would have variance 128 (GPT-4&apos;s configuration is unpublished).</source>
-        <translation>&lt;b&gt;为什么要除以 √d_k？&lt;/b&gt;若 q 和 k 的各分量相互独立、均值为 0、方差为 1，q·k 是 d_k 个乘积之和，方差为 d_k。不缩放时，分数随 d_k 增大，softmax 变成 one-hot：最大权重 → 1，熵 → 0，softmax 的雅可比矩阵 diag(p) − ppᵀ → 0（教程里的 p(1−p) 是它的对角线）。这时几乎没有梯度传到分数上，W_Q 和 W_K 几乎学不动，而经过 V 的那条路径仍有梯度。除以 √d_k 让每个 d_k 下的方差都回到 1：这是让初始化时分数方差为 1 的约定，并不是被证明的最优值。GPT-3 175B 的 d_k = 12288 / 96 = 128，不缩放时分数方差将是 128（GPT-4 的配置没有公开）。</translation>
+        <translation>&lt;b&gt;为什么要除以 √d_k？&lt;/b&gt;缩放点积注意力先把 QKᵀ 除以 √d_k 再做 softmax。若 q 和 k 的各分量相互独立、均值为 0、方差为 1，q·k 是 d_k 个乘积之和，方差为 d_k。不缩放时，分数随 d_k 增大，softmax 变成 one-hot：最大权重 → 1，熵 → 0，softmax 的雅可比矩阵 diag(p) − ppᵀ → 0（教程里的 p(1−p) 是它的对角线）。这时几乎没有梯度传到分数上，W_Q 和 W_K 几乎学不动，而经过 V 的那条路径仍有梯度。除以 √d_k 让每个 d_k 下的方差都回到 1：这是让初始化时分数方差为 1 的约定，并不是被证明的最优值。GPT-3 175B 的 d_k = 12288 / 96 = 128，不缩放时分数方差将是 128（GPT-4 的配置没有公开）。</translation>
     </message>
     <message>
         <source>Random q, k</source>
@@ -1684,11 +1699,11 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>without ÷√d_k</source>
-        <translation>不 ÷√d_k</translation>
+        <translation>不除以 √d_k</translation>
     </message>
     <message>
         <source>with ÷√d_k</source>
-        <translation>÷√d_k</translation>
+        <translation>除以 √d_k</translation>
     </message>
 </context>
 <context>
@@ -1754,7 +1769,7 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>&amp;Scaling lab…</source>
-        <translation>缩放实验室(&amp;S)…</translation>
+        <translation>缩放实验室(&amp;S)……</translation>
     </message>
     <message>
         <source>Plots of why the scores are divided by √d_k (Ctrl+L)</source>

@@ -352,7 +352,7 @@ class ModelDialog(Retranslating, QDialog):
             self.checkpointOpened.emit(checkpoint)
 
         self._start(lambda report: load_checkpoint(folder, report, name=name), done,
-                    lambda d, t: self.tr("Opening {0}: step {1} of {2}")
+                    lambda d, t: self.tr("Opening {0}: {1} of {2} steps done")
                     .format(name or folder.name, d, t),
                     lambda error: self.tr("Could not open {0}:\n{1}").format(folder, error))
 
@@ -386,7 +386,7 @@ class ModelDialog(Retranslating, QDialog):
             super(ModelDialog, self).accept()
 
         self._start(job, done,
-                    lambda d, t: self.tr("Running {0} up to layer {1}: step {2} of {3}")
+                    lambda d, t: self.tr("Running {0} up to layer {1}: {2} of {3} steps done")
                     .format(ckpt.name, layer + 1, d, t),
                     lambda error: self.tr("Could not load layer {0} · head {1} of {2}:\n{3}")
                     .format(layer + 1, head + 1, ckpt.name, error))

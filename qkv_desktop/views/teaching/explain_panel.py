@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from qkv_desktop.core.lessons import CellBreakdown, cell_breakdown, exp_limit
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.numbers import DECIMALS, MINUS, format_value
 from qkv_desktop.state.catalogue import NM_MATRICES, CellRef, cell_in
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -44,24 +45,22 @@ STYLE = """
 """
 
 
-def format_number(v: float, digits: int = 4) -> str:
-    """A number for rich text: 4 decimals, or ``m×10<sup>e</sup>`` if tiny or huge.
+def format_number(v: float, digits: int = DECIMALS) -> str:
+    """A number for rich text by the app's one rule (``presentation.numbers``): four
+    decimals below 10⁴, else four significant digits as ``m×10<sup>e</sup>``.
 
+    A value too small for four decimals but not 0 (an exp(s) close to underflow) is
+    written the same scientific way rather than as 0.0000: here it is the point.
     Minus signs are typographic (−); infinities are ∞ and −∞, NaN is "NaN".
     """
     v = float(v)
-    if math.isnan(v):
-        return "NaN"
-    if math.isinf(v):
-        return "∞" if v > 0 else "−∞"
-    if v == 0:
-        return "0"
-    if 1e-3 <= abs(v) < 1e5:
-        text = f"{v:.{digits}f}"
-    else:
-        mantissa, exponent = f"{v:.{digits - 1}e}".split("e")
+    tiny = v != 0 and math.isfinite(v) and abs(v) < 0.5 * 10.0 ** -digits
+    text = f"{v:.{DECIMALS - 1}e}" if tiny else (
+        format_value(v) if digits == DECIMALS else f"{v:.{digits}f}")
+    if "e" in text:
+        mantissa, exponent = text.split("e")
         text = f"{mantissa}×10<sup>{int(exponent)}</sup>"
-    return text.replace("-", "−")
+    return text.replace("-", MINUS)
 
 
 def _paren(v: float) -> str:
@@ -184,7 +183,8 @@ class ExplainPanel(Retranslating, QWidget):
                                                "score is replaced by −∞ before softmax.")
                        .format(k, a) + "</p>")
             return out
-        out.append(f"<p class='math'>s[{a}, {k}] = QKᵀ / (divisor · T) = "
+        formula = self.tr("QKᵀ / (divisor · T)")
+        out.append(f"<p class='math'>s[{a}, {k}] = {formula} = "
                    f"{format_number(b.score)} / ({format_number(b.divisor)} · "
                    f"{format_number(b.temperature)}) = "
                    f"<span class='res'>{format_number(b.scaled)}</span></p>")

@@ -1,0 +1,71 @@
+"""The Chinese interface in the tutorial's and the field's terms (issue 17, items 15-17).
+
+Row and column numbers read as the app shows them elsewhere (not "第 0 列"), formulas
+and shapes go through tr(), one ellipsis, one way to name a head, 缩放点积注意力 and
+多头注意力 where the mechanism is named, and Qt's own file dialog in Chinese too.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel
+
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state import CellRef, SessionState
+from qkv_desktop.views import i18n
+
+TS = i18n.catalogue_path("zh_CN").with_suffix(".ts")
+
+
+@pytest.fixture
+def chinese(qapp):
+    i18n.install_translators(qapp, "zh_CN")
+    QApplication.processEvents()
+    yield qapp
+    i18n.install_translators(qapp, "en")
+    QApplication.processEvents()
+
+
+def translations() -> dict[str, str]:
+    return {m.findtext("source"): m.findtext("translation") or ""
+            for m in ET.parse(TS).iter("message")}
+
+
+def test_the_file_dialog_speaks_chinese(chinese, qtbot):
+    dialog = QFileDialog()
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
+    qtbot.addWidget(dialog)
+    labels = [label.text() for label in dialog.findChildren(QLabel)]
+    assert "查找范围(&L)：" in labels and "文件类型(&T)：" in labels
+    assert not any("Look in" in t or "Files of" in t for t in labels)
+
+
+def test_explain_panel_in_chinese_numbers_rows_as_shown_and_translates_the_formula(
+        chinese, qtbot):
+    from qkv_desktop.views.teaching.explain_panel import ExplainPanel
+    model = AttentionModel(SessionState.from_preset("tutorial-1"))
+    assert model.wait_until_idle()
+    panel = ExplainPanel(model)
+    qtbot.addWidget(panel)
+    model.set_selection(CellRef("weights", 1, 3, 0))
+    text = re.sub(r"<[^>]+>", "", panel.html())
+    assert "（行 1）" in text and "（列 3）" in text  # the indices the tables show
+    assert "第 0" not in text and "QKᵀ / (除数 · T)" in text and "divisor" not in text
+    assert "共 4 个乘积" in text
+
+
+def test_the_catalogue_uses_one_ellipsis_one_head_name_and_the_fields_terms():
+    zh = translations()
+    values = list(zh.values())
+    assert not [t for t in values if re.search(r"(?<!…)…(?!…)\s*$", t)], "menus end in ……"
+    assert not [t for t in values if re.search(r"第 \{\d\} 个头", t)], "头 {0}, one head name"
+    assert any("缩放点积注意力" in t for t in values)
+    assert any("多头注意力" in t for t in values)
+    assert zh["without ÷√d_k"] == "不除以 √d_k"
+    assert zh["Tokens (X)"] == "词元（X）"
+    assert "只应用了一半" not in zh[next(s for s in zh if s.startswith("An unexpected error"))]
+    assert "若 W_Q = W_K，分数为 KKᵀ" in zh[next(s for s in zh
+                                               if s.startswith("The scores if W_Q were W_K"))]
