@@ -267,9 +267,11 @@ def test_teaching_explain_panel_masked_cell_and_long_sums(window, qtbot):
 def test_format_number_for_teaching_text():
     assert format_number(0.24901) == "0.2490"
     assert format_number(-0.0054) == "−0.0054"
-    assert format_number(6.8e-4) == "6.800×10<sup>−4</sup>"
+    assert format_number(6.8e-4) == "0.0007"  # the app's one rule: four decimals
+    assert format_number(-418044.3298) == "−4.180×10<sup>5</sup>"
+    assert format_number(3e-9) == "3.000×10<sup>−9</sup>"  # not 0, though 0.0000 at 4
     assert format_number(float("inf")) == "∞" and format_number(float("nan")) == "NaN"
-    assert format_number(0.0) == "0"
+    assert format_number(0.0) == "0.0000"
 
 
 # ---------------------------------------------------------------- the lab
