@@ -1,7 +1,11 @@
 """Start-up time and peak memory, each measured in a fresh process.
 
 ``startup`` runs ``main.py`` with ``QKV_EXIT_AFTER_FIRST_PAINT=1`` and times, from
-just before the process is spawned, until it prints that the window has painted.
+just before the process is spawned, until it prints that the window has painted;
+the CPU seconds the process used until it exits are less sensitive to other
+processes than wall time. Its baseline, taking turns with it, is a bare process
+that imports NumPy, PySide6 and pyqtgraph and paints eight ``ImageItem``s in one
+``GraphicsLayoutWidget`` (``python bench_process.py bare``).
 ``python bench_process.py memory`` is the child of the memory measurement: n = 4096
 in float32 through the model and the main window, then ``ru_maxrss``.
 """
@@ -30,11 +34,12 @@ def _env(**extra: str) -> dict:
     return env
 
 
-def startup_once() -> tuple[float, float]:
-    """(seconds from spawn to the first-paint line, the child's own figure)."""
+def startup_once(bare: bool = False) -> tuple[float, float, float]:
+    """(seconds from spawn to the first-paint line, the child's own figure, the child's
+    CPU seconds) for the app, or for the bare pyqtgraph baseline."""
+    cmd = [sys.executable, __file__, "bare"] if bare else [sys.executable, str(REPO / "main.py")]
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, str(REPO / "main.py")], cwd=REPO,
-                            env=_env(QKV_EXIT_AFTER_FIRST_PAINT="1"),
+    proc = subprocess.Popen(cmd, cwd=REPO, env=_env(QKV_EXIT_AFTER_FIRST_PAINT="1"),
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     own = None
     for line in proc.stdout:
@@ -42,17 +47,55 @@ def startup_once() -> tuple[float, float]:
             elapsed = time.perf_counter() - t0
             own = float(line.split()[2])
             break
-    proc.wait(timeout=60)
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
     if own is None:
-        raise RuntimeError(f"main.py exited ({proc.returncode}) without painting")
-    return elapsed, own
+        raise RuntimeError(f"{cmd[-1]} exited ({proc.returncode}) without painting")
+    return elapsed, own, usage.ru_utime + usage.ru_stime
 
 
 def startup(quick: bool) -> dict:
-    startup_once()  # warm the file cache: later runs measure the app, not the disk
-    runs = [startup_once() for _ in range(3 if quick else 7)]
-    return {"kind": "startup", "median_s": float(np.median([r[0] for r in runs])),
-            "child_median_s": float(np.median([r[1] for r in runs])), "runs": len(runs)}
+    """The app's start-up and the bare baseline's, taking turns (medians)."""
+    startup_once(), startup_once(bare=True)  # warm the file cache: measure the app, not the disk
+    app, bare = [], []
+    for _ in range(3 if quick else 7):
+        app.append(startup_once())
+        bare.append(startup_once(bare=True))
+    med = lambda runs, k: float(np.median([r[k] for r in runs]))  # noqa: E731
+    return {"kind": "startup", "median_s": med(app, 0), "child_median_s": med(app, 1),
+            "cpu_s": med(app, 2), "bare_median_s": med(bare, 0), "bare_cpu_s": med(bare, 2),
+            "ratio": med(app, 0) / med(bare, 0), "cpu_ratio": med(app, 2) / med(bare, 2),
+            "runs": len(app)}
+
+
+def _bare_child() -> None:
+    """The start-up baseline: the libraries the app needs and eight painted images."""
+    import pyqtgraph as pg
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+    app = QApplication(sys.argv[:1])
+    view = pg.GraphicsLayoutWidget()
+    view.resize(1600, 1000)
+    for k in range(8):
+        plot = view.addPlot(row=k // 4, col=k % 4)
+        plot.addItem(pg.ImageItem(np.random.default_rng(k).standard_normal((4, 4)),
+                                  axisOrder="row-major"))
+
+    class Probe(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint:
+                QTimer.singleShot(0, self.report)
+            return False
+
+        def report(self):
+            from qkv_desktop.app.first_paint import seconds_since_process_start
+            print(f"first paint {seconds_since_process_start():.3f} s", flush=True)
+            app.exit(0)
+
+    probe = Probe()
+    view.viewport().installEventFilter(probe)
+    view.show()
+    app.exec()
 
 
 def memory() -> dict:
@@ -88,3 +131,6 @@ def _memory_child() -> None:
 
 if __name__ == "__main__" and sys.argv[1:] == ["memory"]:
     _memory_child()
+if __name__ == "__main__" and sys.argv[1:] == ["bare"]:
+    sys.path.insert(0, str(REPO))
+    _bare_child()

@@ -1,10 +1,25 @@
 """Edit → repaint in the real main window, offscreen; run in its own process.
 
-``python bench_window.py [--quick]`` prints one JSON object per measurement. A
-measurement starts just before ``model.set_cell`` and ends when the event loop
-returns after the last visible heatmap pane has painted the new result: the model's
-recomputation (on the worker thread for large n), every view's update and every
-pane's paint are inside it, as they are for a user.
+``python bench_window.py [--quick]`` prints one JSON object per measurement, each
+with ``kind``, ``n``, ``dtype``, ``median_ms`` and ``gui_stall_ms``:
+
+* ``edit``: from just before ``model.set_cell`` until the event loop returns after
+  the last visible heatmap pane has painted the new result: the model's
+  recomputation (on the worker thread for large n), every view's update and every
+  pane's paint are inside it, as they are for a user. ``baseline_ms`` and ``ratio``
+  compare it with the ``baseline`` row of the same n, measured right before it.
+* ``baseline``: the same edit in bare pyqtgraph: eight ``ImageItem``s in one
+  ``GraphicsLayoutWidget`` of the same size; plain NumPy forward, ``setImage`` on
+  all eight, process events until the view has painted.
+* ``scrub``: a two-second Ctrl+drag on a value of X, one mouse move per event-loop
+  turn (faster than any mouse); ``fps`` is how many distinct results the weights
+  pane painted per second, ``recomputes_per_frame`` and ``paints_per_frame`` how
+  much work each of those frames cost, ``median_ms`` the median time between frames
+  and ``settle_ms`` how long after the release the last value was on screen.
+* ``labels``: edit → repaint of a matrix small enough for value text in every cell.
+* ``idle``: the heartbeat of an event loop that does nothing for two seconds: on a
+  shared machine, the stall that other processes cause alone (read the others' stalls
+  against it).
 """
 
 from __future__ import annotations
@@ -28,6 +43,8 @@ from PySide6.QtCore import QEvent, QEventLoop, QObject, QSettings, QTimer  # noq
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 EDIT_SHAPES = ((4, 8, 4), (64, 64, 64), (256, 256, 64), (1024, 768, 64), (2048, 768, 64))
+SCRUB_SIZES = (4, 256, 1024)
+SCRUB_SECONDS = 2.0
 LABEL_SHAPE = (16, 4, 4)
 SIZE = (1600, 1000)
 EDIT_TIMEOUT_S = 60.0
@@ -119,6 +136,17 @@ def close(window) -> None:
     QApplication.instance().processEvents()
 
 
+def idle_stall(seconds: float = 2.0) -> float:
+    """The longest gap (seconds) of an idle event loop's 1 ms heartbeat."""
+    app = QApplication.instance()
+    beat = _Heartbeat()
+    beat.start()
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
+    return beat.stop()
+
+
 def edit_cycles(window, edits: int, warmup: int = 2) -> tuple[list[float], float]:
     """Seconds from ``set_cell`` to the last pane painted, for ``edits`` edits, and the
     longest the GUI thread was blocked meanwhile (seconds)."""
@@ -165,27 +193,192 @@ def autosave_seconds(window) -> float:
     return beat.stop()
 
 
+def _reference_forward(X: np.ndarray, W_Q, W_K, W_V) -> list[np.ndarray]:
+    """The eight matrices of one head, in plain NumPy (the baseline's "model")."""
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    S = Q @ K.T
+    scaled = S / np.sqrt(K.shape[1])
+    E = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+    P = E / E.sum(axis=1, keepdims=True)
+    return [X, Q, K, V, S, scaled, P, P @ V]
+
+
+def baseline_cycles(n: int, d_model: int, d_k: int, edits: int,
+                    warmup: int = 2) -> tuple[list[float], float]:
+    """What bare pyqtgraph costs for the same edit: seconds per edit and the longest stall.
+
+    Eight ``ImageItem``s in one ``GraphicsLayoutWidget`` (two rows of four plots with
+    their axes, the window's size); an edit of X is the plain NumPy forward, then
+    ``setImage`` with fixed levels on all eight, then events until the view painted.
+    """
+    import pyqtgraph as pg
+    app = QApplication.instance()
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((n, d_model)).round(3)
+    W = [rng.standard_normal((d_model, d_k)) * 0.1 for _ in range(3)]
+    view = pg.GraphicsLayoutWidget()
+    view.resize(*SIZE)
+    lut = pg.colormap.get("viridis").getLookupTable(nPts=256)
+    images = []
+    for k in range(8):
+        plot = view.addPlot(row=k // 4, col=k % 4)
+        plot.invertY(True)
+        image = pg.ImageItem(axisOrder="row-major")
+        image.setLookupTable(lut)
+        plot.addItem(image)
+        images.append(image)
+    view.show()
+    settle(view)
+    watch = _PaintWatch([view.viewport()])
+    beat = _Heartbeat()
+    times = []
+    for k in range(warmup + edits):
+        if k == warmup:
+            beat.start()
+        X[(7 * k) % n, (3 * k) % d_model] += 0.25 * (1 + k % 3)
+        watch.reset()
+        t0 = time.perf_counter()
+        for image, M in zip(images, _reference_forward(X, *W), strict=True):
+            image.setImage(M, autoLevels=False, levels=(float(M.min()), float(M.max())))
+        while not watch.all_painted():
+            app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+        if k >= warmup:
+            times.append(time.perf_counter() - t0)
+    stall = beat.stop()
+    view.close()
+    view.deleteLater()
+    app.processEvents()
+    return times, stall
+
+
+class _FrameWatch(QObject):
+    """Counts the frames of one pane: paints that show a result the previous did not."""
+
+    def __init__(self, model, viewport):
+        super().__init__()
+        self.viewport = viewport
+        self.results = 0  # results delivered
+        self.frames: list[float] = []  # when each new result was first painted
+        self.paints = 0
+        self._painted_result = 0
+        model.resultChanged.connect(self._on_result)
+        viewport.installEventFilter(self)
+
+    def _on_result(self, _result) -> None:
+        self.results += 1
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.viewport and event.type() == QEvent.Type.Paint:
+            self.paints += 1
+            if self.results != self._painted_result:
+                self._painted_result = self.results
+                self.frames.append(time.perf_counter())
+        return False
+
+
+def scrub(window, seconds: float = SCRUB_SECONDS) -> dict:
+    """A Ctrl+drag on X[0, 1] lasting ``seconds``, one mouse move per event-loop turn.
+
+    The moves are sent from a 0 ms timer, so they arrive as fast as the event loop
+    takes them: a window that recomputed and repainted for each would fall behind and
+    keep showing older values. Returns the frame rate and the work per frame.
+    """
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+    app = QApplication.instance()
+    model, editor = window.model, window.editor
+    pane = window.panes.panes["weights"]
+    start = editor.scroll_to_value(0, 1)
+    viewport = editor.viewport()
+    ctrl, left = Qt.KeyboardModifier.ControlModifier, Qt.MouseButton.LeftButton
+
+    def send(kind, dx: int) -> None:
+        pos = QPointF(start + QPoint(dx, 0))
+        buttons = Qt.MouseButton.NoButton if kind == QEvent.Type.MouseButtonRelease else left
+        event = QMouseEvent(kind, pos, viewport.mapToGlobal(pos), left, buttons, ctrl)
+        QApplication.sendEvent(viewport, event)
+
+    watch = _FrameWatch(model, pane.plot.viewport())
+    calls0 = model.compute_calls
+    send(QEvent.Type.MouseButtonPress, 0)
+    beat = _Heartbeat()
+    moves = [0]
+
+    def move() -> None:
+        moves[0] += 1
+        send(QEvent.Type.MouseMove, moves[0] % 200)
+
+    mover = QTimer()
+    mover.setInterval(0)
+    mover.timeout.connect(move)
+    beat.start()
+    t0 = time.perf_counter()
+    mover.start()
+    while time.perf_counter() - t0 < seconds:
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+    mover.stop()
+    send(QEvent.Type.MouseButtonRelease, moves[0] % 200)
+    released = time.perf_counter()
+    target = model.state.X[0, 1]
+    while not (model._done_generation == model._generation and not model.busy
+               and watch.results == watch._painted_result):
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+        if time.perf_counter() - released > EDIT_TIMEOUT_S:
+            raise RuntimeError("the scrub never settled")
+    settle_s = (watch.frames[-1] - released) if watch.frames[-1] > released else 0.0
+    stall = beat.stop()
+    shown = model.result.state.X[0, 1]
+    frames = [t for t in watch.frames if t <= t0 + seconds]
+    gaps = np.diff(frames) if len(frames) > 1 else np.array([seconds])
+    n_frames = max(len(frames), 1)
+    return {"fps": len(frames) / seconds, "moves": moves[0],
+            "recomputes_per_frame": (model.compute_calls - calls0) / n_frames,
+            "paints_per_frame": watch.paints / n_frames,
+            "median_ms": float(np.median(gaps)) * 1e3, "settle_ms": settle_s * 1e3,
+            "gui_stall_ms": stall * 1e3, "final_value_shown": bool(shown == target)}
+
+
 def label_count(window) -> tuple[int, int]:
     """(panes that drew value labels, labels drawn) in the latest paint."""
     counts = [p.overlay.labels_drawn for p in window.panes.panes.values() if p.isVisible()]
     return sum(1 for c in counts if c), sum(counts)
 
 
-def run(quick: bool) -> list[dict]:
-    rows = []
+def run(quick: bool, sizes=None, labels: bool = True) -> list[dict]:
+    """Every measurement, printed as it is made; ``sizes`` limits the n measured."""
+    rows = [{"kind": "idle", "n": 0, "dtype": "", "median_ms": 0.0,
+             "gui_stall_ms": idle_stall() * 1e3, "load_avg": os.getloadavg()[0]}]
+    print(json.dumps(rows[-1]), flush=True)
     edits = 8 if quick else 20
     for n, d_model, d_k in EDIT_SHAPES:
+        if sizes is not None and n not in sizes:
+            continue
+        times, stall = baseline_cycles(n, d_model, d_k, edits)
+        base = {"kind": "baseline", "n": n, "d_model": d_model, "d_k": d_k,
+                "dtype": "float64", "median_ms": float(np.median(times)) * 1e3,
+                "max_ms": float(np.max(times)) * 1e3, "edits": len(times),
+                "gui_stall_ms": stall * 1e3}
+        rows.append(base)
+        print(json.dumps(base), flush=True)
         for dtype in ("float64", "float32") if n >= 1024 else ("float64",):
             window = make_window(n, d_model, d_k, dtype)
             times, stall = edit_cycles(window, edits)
+            median = float(np.median(times)) * 1e3
             rows.append({"kind": "edit", "n": n, "d_model": d_model, "d_k": d_k,
-                         "dtype": dtype, "median_ms": float(np.median(times)) * 1e3,
+                         "dtype": dtype, "median_ms": median,
                          "max_ms": float(np.max(times)) * 1e3, "edits": len(times),
                          "gui_stall_ms": stall * 1e3,
+                         "baseline_ms": base["median_ms"], "ratio": median / base["median_ms"],
                          "panes": sum(p.isVisible() for p in window.panes.panes.values()),
                          "autosave_ms": autosave_seconds(window) * 1e3})
+            if n in SCRUB_SIZES and dtype == "float64":
+                print(json.dumps(rows[-1]), flush=True)
+                rows.append({"kind": "scrub", "n": n, "d_model": d_model, "d_k": d_k,
+                             "dtype": dtype, "seconds": SCRUB_SECONDS, **scrub(window)})
             close(window)
             print(json.dumps(rows[-1]), flush=True)
+    if not labels:
+        return rows
     n, d_model, d_k = LABEL_SHAPE
     window = make_window(n, d_model, d_k, "float64")
     times, stall = edit_cycles(window, edits)
@@ -201,5 +394,11 @@ def run(quick: bool) -> list[dict]:
 
 
 if __name__ == "__main__":
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer edits per size")
+    parser.add_argument("--sizes", help="only these n, e.g. 4,256 (and no labels row)")
+    args = parser.parse_args()
     app = QApplication(sys.argv[:1])
-    run("--quick" in sys.argv)
+    chosen = None if args.sizes is None else {int(v) for v in args.sizes.split(",")}
+    run(args.quick, chosen, labels=chosen is None)

@@ -91,17 +91,28 @@ def verdicts(results: dict) -> list[tuple[str, str, str]]:
                                       f"(×{value / limit:.2f})"))
 
     for r in results["window"]:
-        if r["kind"] == "edit":
+        if r["kind"] == "edit" and "ratio" in r and r["n"] <= 64:
+            judge(f"edit→repaint n={r['n']} ≤ 1.5× bare pyqtgraph (same run)", r["ratio"],
+                  1.5, "×", "{:.2f}")
+        elif r["kind"] == "edit" and r["n"] >= 1024:
             judge(f"edit→repaint n={r['n']} {r['dtype']} ≤ {_edit_target_ms(r['n']):g} ms",
                   r["median_ms"], _edit_target_ms(r["n"]), "ms")
-    stalls = [r["gui_stall_ms"] for r in results["window"]]
+    edits = {r["n"]: r["median_ms"] for r in results["window"]
+             if r["kind"] == "edit" and r["dtype"] == "float64"}
+    if 64 in edits and 256 in edits:
+        judge("edit→repaint n=256 no slower than n=64", edits[256] / edits[64], 1.0, "×",
+              "{:.2f}")
+    for r in results["window"]:
+        if r["kind"] == "scrub":
+            judge(f"scrub n={r['n']}: at most one recompute per frame",
+                  r["recomputes_per_frame"], 1.0, "", "{:.2f}")
+    stalls = [r["gui_stall_ms"] for r in results["window"] if r["kind"] == "edit"]
     if stalls:
-        judge("GUI thread never blocked > 50 ms (longest stall in the edit cycles)",
-              max(stalls), 50, "ms")
+        judge("GUI thread never blocked > 16 ms (longest stall in the edit cycles)",
+              max(stalls), 16, "ms")
     saves = [r["autosave_ms"] for r in results["window"] if "autosave_ms" in r]
     if saves:
-        judge("GUI thread never blocked > 50 ms (autosave, 3 s after an edit)", max(saves),
-              50, "ms")
+        judge("GUI thread never blocked > 16 ms (autosave)", max(saves), 16, "ms")
     for r in results["core"]:
         if r["n"] >= 1024:
             limit = 0.75 if r["dtype"] == "float64" else 0.5
@@ -111,7 +122,7 @@ def verdicts(results: dict) -> list[tuple[str, str, str]]:
         if r["kind"] == "labels":
             judge(f"labels n={r['n']} ≤ 25 ms per edit", r["median_ms"], 25, "ms")
     if results.get("startup"):
-        judge("start-up to first paint ≤ 1.5 s", results["startup"]["median_s"], 1.5, "s",
+        judge("start-up to first paint ≤ 1.0 s", results["startup"]["median_s"], 1.0, "s",
               "{:.2f}")
     if results.get("memory"):
         judge("n=4096 float32 peak RSS ≤ 1.2 GB", results["memory"]["peak_rss_mb"] / 1024,
@@ -143,22 +154,57 @@ def table(results: dict) -> str:
             cells += [f"{r['torch_sdpa_ms']:.2f}" if "torch_sdpa_ms" in r else "",
                       f"{r['torch_weights_ms']:.2f}" if "torch_weights_ms" in r else ""]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
-    lines += ["", "**Main window**, 1600×1000 offscreen, all panes visible: from "
-              "`model.set_cell` to the last pane repainted (medians)", "",
-              "| what | n | d_model | d_k | dtype | median ms | max ms | longest GUI stall ms "
-              "| autosave ms |", "|---|---|---|---|---|---|---|---|---|"]
-    for r in results["window"]:
-        what = "edit → repaint" if r["kind"] == "edit" else (
-            f"value labels ({r['labels']} in {r['labelled_panes']} panes)")
+    window = results["window"]
+    idle = [r for r in window if r["kind"] == "idle"]
+    if idle:
+        lines += ["", f"An idle event loop's longest stall in this run (other processes "
+                  f"alone, load {idle[0]['load_avg']:.1f}): {idle[0]['gui_stall_ms']:.1f} ms."]
+    base = {r["n"]: r for r in window if r["kind"] == "baseline"}
+    lines += ["", "**Edit → repaint**, 1600×1000 offscreen, all panes visible: from "
+              "`model.set_cell` to the last pane repainted, against bare pyqtgraph in the "
+              "same run (eight `ImageItem`s in one `GraphicsLayoutWidget`: plain NumPy "
+              "forward, `setImage` on all eight, events until painted); medians", "",
+              "| n | d_model | d_k | dtype | window edit → repaint ms | bare pyqtgraph "
+              "baseline ms | ratio | max ms | longest GUI stall ms | baseline stall ms "
+              "| autosave stall ms |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in window:
+        if r["kind"] != "edit":
+            continue
+        b = base.get(r["n"])
         save = f"{r['autosave_ms']:.0f}" if "autosave_ms" in r else ""
-        lines.append(f"| {what} | {r['n']} | {r['d_model']} | {r['d_k']} | {r['dtype']} | "
-                     f"{r['median_ms']:.1f} | {r['max_ms']:.1f} | {r['gui_stall_ms']:.1f} "
-                     f"| {save} |")
+        lines.append(f"| {r['n']} | {r['d_model']} | {r['d_k']} | {r['dtype']} | "
+                     f"{r['median_ms']:.1f} | "
+                     + (f"{b['median_ms']:.1f} | ×{r['median_ms'] / b['median_ms']:.2f} | "
+                        if b else " | | ")
+                     + f"{r['max_ms']:.1f} | {r['gui_stall_ms']:.1f} | "
+                     + (f"{b['gui_stall_ms']:.1f}" if b else "") + f" | {save} |")
+    scrubs = [r for r in window if r["kind"] == "scrub"]
+    if scrubs:
+        lines += ["", f"**Scrub**: a {scrubs[0]['seconds']:g}-second Ctrl+drag on X[0, 1], "
+                  "one mouse move per event-loop turn; frames are distinct results "
+                  "painted by the weights pane", "",
+                  "| n | frames per second | median ms between frames | mouse moves | "
+                  "recomputes per frame | paints per frame | settled after release ms | "
+                  "longest GUI stall ms | last value shown |", "|---|---|---|---|---|---|---|---|---|"]
+        for r in scrubs:
+            lines.append(f"| {r['n']} | {r['fps']:.1f} | {r['median_ms']:.1f} | {r['moves']} | "
+                         f"{r['recomputes_per_frame']:.2f} | {r['paints_per_frame']:.2f} | "
+                         f"{r['settle_ms']:.0f} | {r['gui_stall_ms']:.1f} | "
+                         f"{'yes' if r['final_value_shown'] else 'NO'} |")
+    for r in window:
+        if r["kind"] == "labels":
+            lines += ["", f"**Value labels** ({r['labels']} in {r['labelled_panes']} panes, "
+                      f"n = {r['n']}): edit → repaint {r['median_ms']:.1f} ms median, "
+                      f"longest GUI stall {r['gui_stall_ms']:.1f} ms."]
     lines.append("")
     if results.get("startup"):
         s = results["startup"]
-        lines.append(f"**Start-up** to the first painted window: {s['median_s']:.2f} s "
-                     f"(median of {s['runs']}; the app's own figure {s['child_median_s']:.2f} s).")
+        lines.append(f"**Start-up** to the first painted window: {s['median_s']:.2f} s, "
+                     f"{s['cpu_s']:.2f} CPU s (median of {s['runs']}; the app's own figure "
+                     f"{s['child_median_s']:.2f} s); bare PySide6 + pyqtgraph painting eight "
+                     f"images, taking turns with it: {s['bare_median_s']:.2f} s, "
+                     f"{s['bare_cpu_s']:.2f} CPU s; ratio ×{s['ratio']:.2f} "
+                     f"(CPU ×{s['cpu_ratio']:.2f}).")
     if results.get("memory"):
         mem = results["memory"]
         lines.append(f"**Peak memory** at n = {mem['n']}, d_model = {mem['d_model']}, "
