@@ -73,7 +73,7 @@ class AttentionModel(ViewSelection):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._recompute)
         self._jobs = LatestJobRunner("qkv-compute", self)
-        self._jobs.finished.connect(lambda _job, done, _error: self._finish(*done))
+        self._jobs.finished.connect(self._on_forward_done)
         self._jobs.busyChanged.connect(self.busyChanged)
         self.recompute_now()
 
@@ -118,8 +118,26 @@ class AttentionModel(ViewSelection):
         m = s.X_kv.shape[0] if s.mode == "cross" else s.n
         if s.n * m * s.n_heads < ASYNC_THRESHOLD:
             self._finish(generation, *self._run(s))
-        else:
+        elif not self._jobs.busy:  # else the forward running now starts the newest state
             self._jobs.submit(lambda _report: (generation, *self._run(s)))
+
+    def _on_forward_done(self, _job: int, done: tuple, _error) -> None:
+        """A worker forward ended: show it, then compute the newest state if it moved on.
+
+        A result the state has moved past (a scrub goes on) is still newer than what
+        the panes show, so it is shown as one frame of the gesture while the newest
+        state computes: one forward per frame, none queued behind another, instead of
+        superseding every forward until the drag stops.
+        """
+        generation, result, error = done
+        if generation == self._generation:
+            self._finish(generation, result, error)
+            return
+        if error is None and generation > self._result_generation:
+            self._result, self._result_generation = result, generation
+            self.resultChanged.emit(result)
+        if not self._timer.isActive():
+            self._recompute()
 
     def _run(self, state: SessionState):
         self.compute_calls += 1

@@ -79,8 +79,8 @@ def test_a_large_edit_is_computed_on_the_worker_thread(qtbot, monkeypatch):
     model.shutdown()
 
 
-def test_a_newer_edit_supersedes_a_pending_one_and_stale_results_are_dropped(qtbot,
-                                                                           monkeypatch):
+def test_a_newer_edit_supersedes_a_pending_one_and_a_finished_one_is_shown_meanwhile(
+        qtbot, monkeypatch):
     model = AttentionModel(large_state())
     gated = GatedCompute(monkeypatch, hold=1)
     delivered = []
@@ -96,11 +96,59 @@ def test_a_newer_edit_supersedes_a_pending_one_and_stale_results_are_dropped(qtb
     assert model.wait_until_idle()
     assert [s.X[:3, 0].tolist() for _, s in gated.calls] == [[1.0, *large_state().X[1:3, 0]],
                                                              [1.0, 2.0, 3.0]]
-    assert len(delivered) == 1  # A's result was stale: dropped, never shown
-    assert delivered[0].state is model.state and model.result is delivered[0]
-    np.testing.assert_array_equal(delivered[0].head().scores,
+    # A's result is older than the state but newer than what was shown: one frame
+    # of it while C computes, then C's; B was never computed
+    assert [r.state for r in delivered] == [gated.calls[0][1], model.state]
+    assert model.result is delivered[-1]
+    np.testing.assert_array_equal(delivered[-1].head().scores,
                                   gated.real(model.state).head().scores)
     assert not model.busy
+    model.shutdown()
+
+
+class SteppedCompute:
+    """Wraps the model's ``compute``: every call announces itself and waits for ``step``."""
+
+    def __init__(self, monkeypatch):
+        self.real = attention_model.compute
+        self.states: list[SessionState] = []
+        self.started = threading.Semaphore(0)
+        self.go = threading.Semaphore(0)
+        monkeypatch.setattr(attention_model, "compute", self)
+
+    def __call__(self, state):
+        self.states.append(state)
+        self.started.release()
+        assert self.go.acquire(timeout=30), "the test never let the computation end"
+        return self.real(state)
+
+    def wait_started(self) -> None:
+        spin_until(lambda: self.started.acquire(blocking=False))
+
+
+def test_a_scrub_on_a_large_session_shows_one_frame_per_forward(qtbot, monkeypatch):
+    """While a Ctrl+drag goes on faster than a forward, every forward that ends is
+    shown (the panes follow the drag), and no forward is queued behind another."""
+    model = AttentionModel(large_state())
+    stepped = SteppedCompute(monkeypatch)
+    delivered = []
+    model.resultChanged.connect(delivered.append)
+    gesture = model.new_gesture()
+    model.set_cell("X", 0, 0, 1.0, gesture=gesture)
+    stepped.wait_started()
+    for k in range(2, 6):
+        model.set_cell("X", 0, 0, k + 0.5, gesture=gesture)  # the drag moves on…
+        model.set_cell("X", 0, 0, float(k), gesture=gesture)  # …twice within a frame
+        spin_until(lambda: not model._timer.isActive())
+        stepped.go.release()  # the forward of the previous value ends
+        spin_until(lambda k=k: len(delivered) == k - 1, limit=5000)
+        assert delivered[-1].state.X[0, 0] == k - 1
+        stepped.wait_started()
+    stepped.go.release()
+    assert model.wait_until_idle()
+    assert [r.state.X[0, 0] for r in delivered] == [1.0, 2.0, 3.0, 4.0, 5.0]
+    assert len(stepped.states) == len(delivered)  # one forward per frame shown
+    assert model.undo_stack.count() == 1
     model.shutdown()
 
 
