@@ -14,6 +14,7 @@ __all__ = [
     "RowStats", "row_stats", "DotProductDemo", "dot_product_demo", "ScalingSweep",
     "scaling_sweep", "session_sweep", "asymmetry", "SoftmaxComparison",
     "compare_softmax", "DEMO_SCORES", "RowUniformity", "row_uniformity", "nearly_uniform",
+    "product_asymmetry",
     "UNIFORM_FRACTION", "CellBreakdown", "cell_breakdown", "exp_limit",
 ]
 
@@ -150,6 +151,32 @@ def asymmetry(S) -> float:
     return 0.0 if total == 0 else float(np.sqrt(diff) / np.sqrt(total))
 
 
+
+_EXACT_BELOW = 1e-6
+"""``product_asymmetry`` falls back to the tiles when (‖S − Sᵀ‖/‖S‖)² is below this:
+there the difference of two nearly equal sums would be mostly rounding."""
+
+
+def product_asymmetry(Q, K) -> float:
+    """``asymmetry(Q @ K.T)`` from the d_k × d_k Gram matrices, without the n × n scores.
+
+    With S = QKᵀ: ‖S‖² = Σ (QᵀQ) ∘ (KᵀK) and ⟨S, Sᵀ⟩ = tr((KᵀQ)²), so
+    ‖S − Sᵀ‖² = 2‖S‖² − 2 tr((KᵀQ)²): O(n·d_k²) work instead of O(n²) when d_k ≪ n.
+    A nearly symmetric S (tied W_Q = W_K) makes that difference cancel, so below
+    ``_EXACT_BELOW`` the scores are built and compared tile by tile instead.
+    """
+    Q, K = np.asarray(Q, np.float64), np.asarray(K, np.float64)
+    if Q.ndim != 2 or Q.shape != K.shape:
+        raise ValueError(f"Q {Q.shape} and K {K.shape} must be the same 2-D shape")
+    total = float(np.sum((Q.T @ Q) * (K.T @ K)))
+    if total == 0:
+        return 0.0
+    M = K.T @ Q
+    ratio = 2.0 * (total - float(np.sum(M * M.T))) / total
+    if ratio < _EXACT_BELOW:
+        return asymmetry(Q @ K.T)
+    return float(np.sqrt(ratio))
+
 @dataclass(frozen=True)
 class SoftmaxComparison:
     """The stable and naive softmax of the same scores, and where the naive one broke."""
@@ -177,7 +204,8 @@ class RowUniformity:
 
     ``visible`` counts the keys not masked; ``fraction`` is entropy / log(visible)
     (1 where a single key is visible); ``deviation`` is max |w − 1/visible| over the
-    visible keys; ``argmax`` is the most attended key.
+    visible keys; ``argmax`` is the most attended key; ``span`` is the range (max −
+    min) of the row's visible scaled scores, NaN where it has none.
     """
 
     visible: np.ndarray
@@ -186,50 +214,81 @@ class RowUniformity:
     deviation: np.ndarray
     max_weight: np.ndarray
     argmax: np.ndarray
+    span: np.ndarray
 
 
-def row_uniformity(scaled, weights) -> RowUniformity:
+def row_uniformity(scaled, weights, entropy=None, max_weight=None) -> RowUniformity:
     """Per-row entropy and distance from uniform of ``weights`` (masked where ``scaled`` is −inf).
 
-    Computed in float64 from the weights themselves, so a naive softmax that broke
-    (NaN weights) gives NaN statistics rather than a plausible number. Rows are done in
-    blocks (in parallel for large matrices), so no n×m float64 temporaries are made.
+    ``entropy`` and ``max_weight``, when given, are the forward's own per-row statistics
+    (``AttentionResult.entropy``/``max_weight`` of the stable softmax): then no
+    logarithm of the n×m weights is taken, the costliest part of this read-out.
+    Without them they are computed in float64 from the weights themselves, so a naive
+    softmax that broke (NaN weights) gives NaN statistics rather than a plausible
+    number. The deviation needs only each row's largest and smallest visible weight
+    (the weights of a row sum to 1, so 1/visible lies between them). Rows are done in
+    blocks (in parallel for large matrices), so no n×m float64 temporaries are made;
+    rows without a masked key, the usual case, need no mask at all.
     """
     scaled, p = np.asarray(scaled), np.asarray(weights)
     if scaled.shape != p.shape or p.ndim != 2:
         raise ValueError(f"scaled {scaled.shape} and weights {p.shape} must be the same 2-D shape")
     n, m = p.shape
-    visible = np.empty(n, np.intp)
-    entropy, deviation, max_weight = np.empty(n), np.empty(n), np.empty(n)
+    given = entropy is not None
+    visible = np.full(n, m, np.intp)
+    entropy = np.empty(n) if entropy is None else np.asarray(entropy, np.float64)
+    max_weight = np.empty(n) if max_weight is None else np.asarray(max_weight, np.float64)
+    deviation, span = np.empty(n), np.empty(n)
     argmax = np.empty(n, np.intp)
     if m == 0:
         zeros = np.zeros(n)
         return RowUniformity(np.zeros(n, int), zeros, zeros + 1, zeros, zeros,
-                             zeros.astype(int))
+                             zeros.astype(int), zeros + np.nan)
     step = max(1, _BLOCK_CELLS // m)
 
     def rows(r0: int, r1: int) -> None:
         for a in range(r0, r1, step):
             b = min(r1, a + step)
-            pb = p[a:b].astype(np.float64)
-            visible_mask = ~np.isneginf(scaled[a:b])
-            vis = visible[a:b] = visible_mask.sum(axis=1)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                plogp = np.where(pb > 0, pb * np.log(np.where(pb > 0, pb, 1.0)),
-                                 np.where(np.isnan(pb), np.nan, 0.0))
+            pb, sb = p[a:b], scaled[a:b]
+            s_lo, s_hi = sb.min(axis=1), sb.max(axis=1)  # the dtype the spread was read in
+            p_lo, p_hi = pb.min(axis=1).astype(np.float64), pb.max(axis=1).astype(np.float64)
+            if not given:
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    pf = pb.astype(np.float64)
+                    plogp = np.where(pf > 0, pf * np.log(np.where(pf > 0, pf, 1.0)),
+                                     np.where(np.isnan(pf), np.nan, 0.0))
                 entropy[a:b] = -plogp.sum(axis=1)
-                uniform = 1.0 / np.maximum(vis, 1)
-                gap = np.where(visible_mask, np.abs(pb - uniform[:, None]), 0.0)
-            deviation[a:b] = gap.max(axis=1)
-            max_weight[a:b] = pb.max(axis=1)
-            argmax[a:b] = np.argmax(np.where(np.isnan(pb), -np.inf, pb), axis=1)
+                max_weight[a:b] = p_hi
+            # rows with a masked key (or a NaN score): count and bound only what is seen
+            hidden = np.flatnonzero(np.isneginf(s_lo) | np.isnan(s_lo))
+            if hidden.size:
+                sh, ph = sb[hidden], pb[hidden]
+                seen = ~np.isneginf(sh)
+                ok = seen & ~np.isnan(sh)
+                visible[a + hidden] = seen.sum(axis=1)
+                s_lo[hidden] = sh.min(axis=1, where=ok, initial=np.inf)
+                s_hi[hidden] = sh.max(axis=1, where=ok, initial=-np.inf)
+                p_lo[hidden] = ph.min(axis=1, where=seen, initial=np.inf)
+                p_hi[hidden] = ph.max(axis=1, where=seen, initial=-np.inf)
+            vis = visible[a:b]
+            uniform = 1.0 / np.maximum(vis, 1)
+            with np.errstate(invalid="ignore"):
+                gap = np.maximum(np.abs(p_hi - uniform), np.abs(uniform - p_lo))
+                deviation[a:b] = np.where(vis > 0, gap, 0.0)
+                span[a:b] = np.where(s_hi >= s_lo, s_hi - s_lo, np.nan)
+            top = pb.argmax(axis=1)
+            broken = np.isnan(p_hi)  # NaN weights (naive softmax): the largest number
+            if broken.any():
+                top[broken] = np.argmax(np.where(np.isnan(pb[broken]), -np.inf, pb[broken]),
+                                        axis=1)
+            argmax[a:b] = top
 
     for_row_chunks(rows, n, n * m)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_n = np.log(visible)
         fraction = np.where(visible > 1, entropy / np.where(visible > 1, log_n, 1.0), 1.0)
     fraction = np.where(np.isnan(entropy), np.nan, fraction)
-    return RowUniformity(visible, entropy, fraction, deviation, max_weight, argmax)
+    return RowUniformity(visible, entropy, fraction, deviation, max_weight, argmax, span)
 
 
 def nearly_uniform(u: RowUniformity, threshold: float = UNIFORM_FRACTION) -> bool:

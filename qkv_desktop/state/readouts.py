@@ -14,7 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from qkv_desktop.core import AttentionResult
-from qkv_desktop.core.lessons import RowUniformity, asymmetry, nearly_uniform, row_uniformity
+from qkv_desktop.core.lessons import (
+    RowUniformity,
+    asymmetry,
+    nearly_uniform,
+    product_asymmetry,
+    row_uniformity,
+)
 from qkv_desktop.core.softmax import softmax
 
 __all__ = ["HeadLessons", "KKComparison", "head_lessons", "kk_comparison", "broken_rows",
@@ -61,13 +67,18 @@ class HeadLessons:
 
 
 def head_lessons(r: AttentionResult, cross: bool, stable: bool) -> HeadLessons:
-    """Every lesson read-out of one head's result ``r``."""
-    u = row_uniformity(r.scaled, r.weights)
+    """Every lesson read-out of one head's result ``r``.
+
+    The stable softmax's own per-row entropy and maximum are reused (the naive one's
+    may have broken, so its weights are read afresh), the spread comes from the same
+    pass over the rows, and the asymmetry from Q and K rather than the n × n scores.
+    """
+    if stable:
+        u = row_uniformity(r.scaled, r.weights, r.entropy, r.max_weight)
+    else:
+        u = row_uniformity(r.scaled, r.weights)
     uniform = nearly_uniform(u)
-    spread = None
-    if uniform:
-        visible = np.where(np.isneginf(r.scaled), np.nan, r.scaled)
-        spread = float(np.nanmax(np.nanmax(visible, axis=1) - np.nanmin(visible, axis=1)))
+    spread = float(np.nanmax(u.span)) if uniform else None
     overflow = top = broken = None
     if not stable:
         bad = ~np.isfinite(r.weights)
@@ -75,8 +86,10 @@ def head_lessons(r: AttentionResult, cross: bool, stable: bool) -> HeadLessons:
         finite = r.scaled[np.isfinite(r.scaled)]
         top = float(finite.max()) if finite.size else 0.0
         broken = broken_rows(r.scaled)
-    return HeadLessons(None if cross else asymmetry(r.scores), u, uniform, spread,
-                       overflow, top, broken)
+    rotated = r.Q_rope is not None  # RoPE: the scores are Q_rope · K_ropeᵀ
+    asym = None if cross else product_asymmetry(r.Q_rope if rotated else r.Q,
+                                                r.K_rope if rotated else r.K)
+    return HeadLessons(asym, u, uniform, spread, overflow, top, broken)
 
 
 def broken_rows(scaled: np.ndarray) -> tuple[int, int]:

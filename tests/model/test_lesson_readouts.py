@@ -14,9 +14,12 @@ def test_lessons_match_the_core_lessons_and_are_cached(monkeypatch):
     result = compute(SessionState.from_preset("tutorial-2"))
     r = result.head(0)
     lessons = result.lessons(0)
-    assert lessons.asymmetry == asymmetry(r.scores) and lessons.asymmetry > 0.5
+    assert lessons.asymmetry == pytest.approx(asymmetry(r.scores), rel=1e-12)
+    assert lessons.asymmetry > 0.5
     u = row_uniformity(r.scaled, r.weights)
-    np.testing.assert_array_equal(lessons.uniformity.entropy, u.entropy)
+    np.testing.assert_array_equal(lessons.uniformity.entropy, r.entropy)  # the core's own
+    np.testing.assert_allclose(lessons.uniformity.entropy, u.entropy, rtol=1e-12)
+    np.testing.assert_array_equal(lessons.uniformity.deviation, u.deviation)
     assert lessons.nearly_uniform == nearly_uniform(u)
     assert lessons.overflow is None and lessons.top is None  # stable softmax
     kk = result.kk(0)
@@ -46,3 +49,49 @@ def test_the_model_computes_the_current_heads_lessons_with_the_result(qtbot):
     model.set_cell("X", 0, 0, 0.5)
     assert model.wait_until_idle()
     assert ("lessons", 1) in model.result._cache and ("kk", 1) not in model.result._cache
+
+
+@pytest.mark.parametrize("options", [{}, {"causal": True}, {"positions": "rope"},
+                                     {"window": 3}, {"alibi_slope": 0.5}])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_fast_read_outs_agree_with_the_plain_ones(options, dtype):
+    """Reusing the forward's row statistics, one pass for the spread and the asymmetry
+    from Q and K give the numbers the plain formulas give."""
+    from qkv_desktop.core import attention, init_weights
+    X = np.random.default_rng(1).standard_normal((50, 16)).astype(dtype)
+    r = attention(X, init_weights(16, 8, seed=3, scale=0.5), **options)
+    fast, plain = lesson_readouts.head_lessons(r, False, True), row_uniformity(r.scaled, r.weights)
+    u = fast.uniformity
+    tol = 1e-6 if dtype == np.float32 else 1e-12  # float32: the forward's own precision
+    np.testing.assert_allclose(u.entropy, plain.entropy, rtol=tol, atol=tol)
+    np.testing.assert_allclose(u.fraction, plain.fraction, rtol=tol, atol=tol)
+    for name in ("visible", "deviation", "max_weight", "argmax"):
+        np.testing.assert_array_equal(getattr(u, name), getattr(plain, name), err_msg=name)
+    shown = np.where(np.isneginf(r.scaled), np.nan, r.scaled)
+    np.testing.assert_array_equal(u.span, np.nanmax(shown, axis=1) - np.nanmin(shown, axis=1))
+    assert fast.asymmetry == pytest.approx(asymmetry(r.scores), rel=tol)
+
+
+def test_the_asymmetry_of_tied_projections_is_measured_on_the_scores():
+    """Q = K: the Gram formula would be all rounding, so the scores themselves are used."""
+    from qkv_desktop.core.lessons import product_asymmetry
+    Q = np.random.default_rng(2).standard_normal((300, 8))
+    assert product_asymmetry(Q, Q) == asymmetry(Q @ Q.T) < 1e-15
+    assert product_asymmetry(np.zeros((3, 2)), np.zeros((3, 2))) == 0.0
+    with pytest.raises(ValueError, match="same 2-D shape"):
+        product_asymmetry(np.zeros((3, 2)), np.zeros((4, 2)))
+
+
+def test_row_uniformity_takes_the_forwards_statistics_instead_of_a_logarithm(monkeypatch):
+    from qkv_desktop.core import lessons
+    result = compute(SessionState.from_preset("tutorial-2")).head(0)
+    real_log = np.log
+
+    def no_matrix_log(x, *args, **kwargs):
+        assert np.ndim(x) < 2, "a logarithm of the whole weights matrix"
+        return real_log(x, *args, **kwargs)
+
+    monkeypatch.setattr(lessons.np, "log", no_matrix_log)
+    u = row_uniformity(result.scaled, result.weights, result.entropy, result.max_weight)
+    np.testing.assert_array_equal(u.entropy, result.entropy)
+    np.testing.assert_array_equal(u.max_weight, result.max_weight)
