@@ -314,7 +314,9 @@ class CellBreakdown:
 
     ``products`` are the terms q_i[c]·k_j[c] whose sum is ``score``; ``shift`` is the
     row maximum subtracted before exp (0 for the naive softmax); ``exps`` and
-    ``row_sum`` are exp(s − shift) of the whole row and their sum.
+    ``row_sum`` are exp(s − shift) of the whole row and their sum. With RoPE ``q`` and
+    ``k`` are the rotated vectors; ``bias`` is the ALiBi term added after scaling (0
+    without) and ``reason`` the mask code of the cell (``core.masks.REASONS``).
     """
 
     i: int
@@ -333,6 +335,8 @@ class CellBreakdown:
     weights_row: np.ndarray
     V: np.ndarray
     output_row: np.ndarray
+    bias: float = 0.0
+    reason: int = 0
 
     @property
     def scaled(self) -> float:
@@ -354,7 +358,9 @@ def cell_breakdown(result, i: int, j: int, temperature: float = 1.0,
     n, m = result.scores.shape
     if not (0 <= i < n and 0 <= j < m):
         raise ValueError(f"cell ({i}, {j}) is outside the {n}×{m} scores")
-    q, k = result.Q[i], result.K[j]
+    rotated = result.Q_rope is not None
+    q, k = (result.Q_rope[i], result.K_rope[j]) if rotated else (result.Q[i], result.K[j])
+    bias = 0.0 if result.bias is None else float(result.bias[i, j])
     row = result.scaled[i]
     visible = row[~np.isneginf(row)]
     shift = float(visible.max()) if stable and visible.size else 0.0
@@ -365,4 +371,5 @@ def cell_breakdown(result, i: int, j: int, temperature: float = 1.0,
         row_sum = float(exps.sum())
     return CellBreakdown(i, j, q, k, q * k, float(result.scores[i, j]), float(result.divisor),
                          float(temperature), row, bool(np.isneginf(row[j])), shift, exps,
-                         row_sum, result.weights[i], result.V, result.output[i])
+                         row_sum, result.weights[i], result.V, result.output[i], bias,
+                         int(result.mask_reasons[i, j]))

@@ -50,7 +50,7 @@ def pane_spec(result: ModelResult, key: str, h: int = 0,
     row_axis = translate("Figures", "token") if key == "X" and state.mode == "self" \
         else captions[pane.rows]
     masked = None
-    if key == "scaled" and state.options.causal and state.mode == "self":
+    if key == "scaled" and state.mask_spec().restricts:
         masked = np.isneginf(data)
     return FigureSpec(
         pane.file, pane_title(result, key, h), data, rows, cols,

@@ -40,7 +40,7 @@ __all__ = ["SessionError", "LoadedSession", "save_session", "load_session",
            "EXTRA_KEYS"]
 
 FORMAT = "qkv-desktop-session"
-CURRENT_VERSION = 2
+CURRENT_VERSION = 3
 SUFFIX = ".qkv.json"
 EXTRA_KEYS = ("layout",)
 """Top-level keys ``save_session(extra=...)`` may add and ``LoadedSession.extra`` returns."""
@@ -49,7 +49,13 @@ _KEYS = {
     1: {"format", "version", "tokens", "X", "d_k", "weights", "init", "options"},
     2: {"format", "version", "tokens", "X", "d_k", "heads", "init", "options", "W_O",
         "mode", "kv_tokens", "X_kv", "layout"},
+    3: {"format", "version", "tokens", "X", "d_k", "heads", "init", "options", "W_O",
+        "mode", "kv_tokens", "X_kv", "layout"},
 }
+_V3_OPTIONS = ("positions", "rope_base", "rope_pairing", "window", "prefix", "sinks", "alibi",
+               "custom_mask", "masked")
+"""The options version 3 added: positions (sinusoidal, RoPE) and masks (window, prefix,
+sinks, ALiBi slopes, custom masked cells)."""
 _MAX_SEED = 2**32 - 1  # numpy.random.RandomState accepts 0 … 2**32 − 1
 
 
@@ -268,7 +274,18 @@ def _migrate_v1_to_v2(obj: dict) -> dict:
     return out
 
 
-_MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _migrate_v1_to_v2}
+def _migrate_v2_to_v3(obj: dict) -> dict:
+    """Version 3 added the position and mask options (``_V3_OPTIONS``); they are optional
+    and default to none, so a version 2 session reads unchanged: no positions, no mask
+    beyond its causal flag."""
+    options = obj.get("options")
+    for key in _V3_OPTIONS:
+        if isinstance(options, dict) and key in options:
+            raise _Invalid(f'unknown option "{key}" for a version 2 session')
+    return {**obj, "version": 3}
+
+
+_MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _migrate_v1_to_v2, 2: _migrate_v2_to_v3}
 """``_MIGRATIONS[v]`` turns a version-v object into a version-(v+1) object."""
 
 
@@ -493,7 +510,10 @@ def _options(value) -> Options:
             raise _Invalid(f'unknown option "{key}"; known options: ' + ", ".join(known))
     parsed = {}
     for f in fields(Options):
-        v, kind, path = value.get(f.name, f.default), f.metadata["kind"], f"options.{f.name}"
+        if f.name not in value:  # an option the file does not set keeps its default
+            parsed[f.name] = f.default
+            continue
+        v, kind, path = value[f.name], f.metadata["kind"], f"options.{f.name}"
         if kind == "scale":
             if isinstance(v, str):
                 if v not in ("sqrt_dk", "none"):
@@ -511,8 +531,48 @@ def _options(value) -> Options:
             if not isinstance(v, str) or v not in choices:
                 raise _Invalid(f"{path} is {_describe(v)}, expected "
                                + " or ".join(f'"{c}"' for c in choices))
+        elif kind == "count":
+            if not (v is None and f.metadata["optional"]):
+                v = _count(v, path, f.metadata["minimum"], f.metadata["optional"])
+        elif kind == "slopes":
+            if v is not None:
+                if not isinstance(v, list) or not v:
+                    raise _Invalid(f"{path} is {_describe(v)}, expected null or a list of "
+                                   "slopes, one per head")
+                v = tuple(_slope(m, f"{path}[{k}]") for k, m in enumerate(v))
+        elif kind == "cells":
+            if not isinstance(v, list):
+                raise _Invalid(f"{path} is {_describe(v)}, expected a list of [row, column] "
+                               "pairs")
+            v = tuple(_cell(c, f"{path}[{k}]") for k, c in enumerate(v))
         parsed[f.name] = v
-    return Options(**parsed)
+    try:
+        return Options(**parsed)
+    except ValueError as e:
+        raise _Invalid(f"options: {e}") from None
+
+
+def _count(v, path: str, minimum: int, optional: bool) -> int:
+    if type(v) is not int or v < minimum:
+        what = "a positive integer" if minimum == 1 else "a non-negative integer"
+        raise _Invalid(f"{path} is {_describe(v)}, expected {what}"
+                       + (" or null" if optional else ""))
+    return v
+
+
+def _slope(v, path: str) -> float:
+    if isinstance(v, _NonFinite) or type(v) not in _NUMBER_TYPES:
+        raise _Invalid(f"{path} is {_describe(v)}, expected a non-negative number")
+    x = _number(v, path)
+    if x < 0:
+        raise _Invalid(f"{path} is {_describe(v)}, expected a non-negative number")
+    return x
+
+
+def _cell(v, path: str) -> tuple[int, int]:
+    if not isinstance(v, list) or len(v) != 2:
+        raise _Invalid(f"{path} is {_describe(v)}, expected a [row, column] pair")
+    return _count(v[0], f"{path}[0]", 0, False), _count(v[1], f"{path}[1]", 0, False)
 
 
 def _positive(v, path: str, expected: str) -> float:

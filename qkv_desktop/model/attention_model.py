@@ -232,6 +232,7 @@ class AttentionModel(ViewSelection):
     set_options = _edit(edits.set_options)
     set_mode = _edit(edits.set_mode)
     scale_inputs = _edit(edits.scale_inputs)
+    set_masked = _edit(edits.set_masked)
 
     def load_state(self, state: SessionState, text: str) -> None:
         """Replace everything with ``state`` as one undoable step (presets, models).

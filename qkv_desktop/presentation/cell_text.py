@@ -5,11 +5,33 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 
+from qkv_desktop.core.masks import CAUSAL, CUSTOM, PREFIX, SINK, WINDOW
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.state import CellRef
 from qkv_desktop.state.compute import ModelResult
 
-__all__ = ["describe_cell", "projection_formula"]
+__all__ = ["describe_cell", "projection_formula", "mask_reason_text"]
+
+
+def mask_reason_text(code: int, q: str, k: str) -> str:
+    """Why key ``k`` is visible to query ``q`` or hidden from it (a ``REASONS`` code)."""
+    translate = QCoreApplication.translate
+    return {
+        CAUSAL: translate("CellText", "masked (causal): key {1} comes after query {0}"),
+        WINDOW: translate("CellText", "masked (window): key {1} is outside the sliding window "
+                          "of query {0}"),
+        CUSTOM: translate("CellText", "masked (custom): you masked {0} → {1} on the mask pane"),
+        PREFIX: translate("CellText", "allowed (prefix): {0} and {1} are both in the prefix, "
+                          "which is seen in both directions"),
+        SINK: translate("CellText", "allowed (sink): key {1} is an attention sink, visible "
+                        "whatever the window"),
+    }.get(code, translate("CellText", "allowed: query {0} may attend to key {1}")).format(q, k)
+
+
+def _score_formula(s, q: str, k: str, i: int, j: int) -> str:
+    if s.options.positions == "rope":
+        return f"R({i})q_{q}·R({j})k_{k}"
+    return f"q_{q}·k_{k}"
 
 
 def projection_formula(state, head: int, matrix: str) -> tuple[str, str]:
@@ -43,22 +65,51 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
     if ref.matrix == "X_kv":
         return QCoreApplication.translate(
             "CellText", "X_kv[{0}, d{1}] = {2}").format(keys[i], j, f(s.X_kv[i, j]))
+    if ref.matrix == "X_pos":
+        P = r.X_pos[i, j] - s.X[i, j]
+        return QCoreApplication.translate(
+            "CellText", "(X + P)[{0}, d{1}] = X {2} + P(position {3}, d{1}) {4} = "
+            "{5}").format(q, j, f(s.X[i, j]), i, f(P), f(r.X_pos[i, j]))
     if ref.matrix in ("Q", "K", "V"):
         tok = q if ref.matrix == "Q" else keys[i]
         src = "X" if ref.matrix == "Q" or s.mode == "self" else "X_kv"
+        if s.options.positions == "sinusoidal":
+            src = f"({src} + P)"
         weight, bias = projection_formula(s, ref.head, ref.matrix)
         plus = f" + {bias}[{j}]" if bias else ""
         v = getattr(r, ref.matrix)[i, j]
         return f"{ref.matrix}[{tok}, {j}] = {src}[{tok}]·{weight}[:, {j}]{plus} = {f(v)}"
+    if ref.matrix in ("Q_rope", "K_rope"):
+        tok = q if ref.matrix == "Q_rope" else keys[i]
+        d = M.shape[1]
+        pair = j % (d // 2) if s.options.rope_pairing == "half" else j // 2
+        angle = i * s.options.rope_base ** (-2 * pair / d)
+        return QCoreApplication.translate(
+            "CellText", "{0}[{1}, {2}] = {3}[{1}] turned by position {4}: pair {5} turns by "
+            "{4}·{6:g}^(−2·{5}/{7}) = {8} rad, giving {9}").format(
+            ref.matrix, tok, j, ref.matrix[0], i, pair, s.options.rope_base, d, f(angle),
+            f(M[i, j]))
+    if ref.matrix == "mask":
+        code = int(r.mask_reasons[i, j])
+        return f"mask[{q}, {k}] = {M[i, j]:.0f}: " + mask_reason_text(code, q, k)
+    if ref.matrix == "bias":
+        return f"bias[{q}, {k}] = −m·|i−j| = −{r.alibi_slope:.4g}·|{i}−{j}| = {f(M[i, j])}"
     if ref.matrix == "scores":
-        return f"QKᵀ[{q}, {k}] = q_{q}·k_{k} = {f(r.scores[i, j])}"
+        name = "RoPE(Q)·RoPE(K)ᵀ" if s.options.positions == "rope" else "QKᵀ"
+        return f"{name}[{q}, {k}] = {_score_formula(s, q, k, i, j)} = {f(r.scores[i, j])}"
     if ref.matrix == "scaled":
         v = r.scaled[i, j]
         if v == -np.inf:
             return QCoreApplication.translate(
-                "CellText", "s[{0}, {1}] is masked: a causal query cannot see later keys "
-                "(weight exactly 0)").format(q, k)
+                "CellText", "s[{0}, {1}] = −∞, {2} (weight exactly 0)").format(
+                q, k, mask_reason_text(int(r.mask_reasons[i, j]), q, k))
         div = s.options.temperature * r.divisor
+        if r.bias is not None:
+            m, b = r.alibi_slope, r.bias[i, j]
+            dot = _score_formula(s, q, k, i, j)
+            return (f"s[{q}, {k}] = {dot} / {div:.4g} − m·|i−j| = {f(r.scores[i, j])} / "
+                    f"{div:.4g} − {m:.4g}·|{i}−{j}| = {f(r.scores[i, j] / div)} + ({f(b)}) "
+                    f"= {f(v)}")
         return f"s[{q}, {k}] = QKᵀ / {div:.4g} = {f(r.scores[i, j])} / {div:.4g} = {f(v)}"
     if ref.matrix == "weights":
         softmax = "exp(s−max)/Σ" if s.options.stable else "exp(s)/Σ"  # naive: unshifted

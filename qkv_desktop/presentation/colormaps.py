@@ -19,8 +19,8 @@ MASKED_RGBA = (200, 200, 200, 255)
 OVERFLOW_RGBA = (214, 0, 147, 255)
 """Cells that overflowed (+inf, NaN) in the naive-softmax lesson: magenta, on no scale."""
 
-SEQUENTIAL_MATRICES = frozenset({"weights"})
-"""Matrices whose values are probabilities, drawn on a fixed [0, 1] scale."""
+SEQUENTIAL_MATRICES = frozenset({"weights", "mask"})
+"""Matrices drawn on a fixed [0, 1] scale: the probabilities, and the mask (1 = allowed)."""
 
 
 def _interpolate(anchors: list[tuple[int, int, int]], size: int = 256) -> np.ndarray:

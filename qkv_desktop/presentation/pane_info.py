@@ -19,7 +19,7 @@ from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["PANES", "EXTRA_PANES", "ALL_PANES", "PANE_BY_KEY", "HEAD_INDEPENDENT",
            "PaneInfo", "pane_title", "pane_matrix", "pane_labels", "pane_relevant",
-           "pane_head_starts", "pane_caption"]
+           "pane_head_starts", "pane_caption", "mask_formula"]
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,30 @@ def pane_caption(key: str) -> str:
         "X_kv": translate("Panes", "X_kv (key/value sequence)"),
         "concat": translate("Panes", "concat (all heads)"),
         "projected": translate("Panes", "final output = concat·W_O"),
+        "X_pos": translate("Panes", "X + P (sinusoidal positions)"),
+        "Q_rope": translate("Panes", "RoPE(Q) (queries after the rotation)"),
+        "K_rope": translate("Panes", "RoPE(K) (keys after the rotation)"),
+        "mask": translate("Panes", "mask (1 = allowed, 0 = masked)"),
+        "bias": translate("Panes", "ALiBi bias −m·|i−j|"),
     }.get(key, key)
+
+
+def mask_formula(state) -> str:
+    """The rules of the session's mask, e.g. ``causal, window 3, 1 sink, custom``."""
+    translate = QCoreApplication.translate
+    spec = state.mask_spec()
+    parts = []
+    if spec.prefix is not None:
+        parts.append(translate("Panes", "prefix-LM {0}").format(spec.prefix))
+    elif spec.causal:
+        parts.append(translate("Panes", "causal"))
+    if spec.window is not None:
+        parts.append(translate("Panes", "window {0}").format(spec.window))
+    if spec.sinks:
+        parts.append(translate("Panes", "{0} sink(s)").format(spec.sinks))
+    if spec.custom is not None:
+        parts.append(translate("Panes", "custom"))
+    return ", ".join(parts)
 
 
 def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
@@ -89,8 +112,10 @@ def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
     if key == "scaled":
         div = "√d_k" if o.scale == "sqrt_dk" else ("1" if o.scale == "none" else f"{r.divisor:g}")
         t = "" if o.temperature == 1 else f" / T({o.temperature:.3g})"
-        mask = translate("Panes", " + causal mask") if o.causal and src == "X" else ""
-        formula = f"QKᵀ / {div}{t}{mask}"
+        mask = translate("Panes", " + mask") if state.mask_spec().restricts else ""
+        bias = translate("Panes", " + ALiBi") if o.alibi is not None else ""
+        scores = "RoPE(Q)·RoPE(K)ᵀ" if o.positions == "rope" else "QKᵀ"
+        formula = f"{scores} / {div}{t}{bias}{mask}"
     else:
         formula = {
             "X": (translate("Panes", "X (query sequence)") if src == "X_kv"
@@ -102,7 +127,14 @@ def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
             "Q": translate("Panes", "Q = {0} (queries)").format(_projection(state, head, "Q")),
             "K": translate("Panes", "K = {0} (keys)").format(_projection(state, head, "K")),
             "V": translate("Panes", "V = {0} (values)").format(_projection(state, head, "V")),
-            "scores": "QKᵀ" + (translate("Panes", " = KKᵀ (shared W)") if o.share_qk else ""),
+            "X_pos": translate("Panes", "X + P: X plus the sinusoidal positions"),
+            "Q_rope": translate("Panes", "RoPE(Q): queries turned by position"),
+            "K_rope": translate("Panes", "RoPE(K): keys turned by position"),
+            "mask": translate("Panes", "mask: {0}").format(mask_formula(state)),
+            "bias": (translate("Panes", "ALiBi bias −m·|i−j|, m = {0:.4g}").format(
+                o.alibi[min(head, len(o.alibi) - 1)]) if o.alibi else ""),
+            "scores": (("RoPE(Q)·RoPE(K)ᵀ" if o.positions == "rope" else "QKᵀ")
+                       + (translate("Panes", " = KKᵀ (shared W)") if o.share_qk else "")),
             "weights": (translate("Panes", "weights = softmax")
                         + ("" if o.stable else translate("Panes", " (naive)"))),
             "output": translate("Panes", "output = weights·V"),
@@ -117,6 +149,8 @@ def _projection(state, head: int, matrix: str) -> str:
     """``X·W_K + b_K`` and the like: the product that really makes ``matrix``."""
     weight, bias = projection_formula(state, head, matrix)
     src = "X_kv" if matrix != "Q" and state.mode == "cross" else "X"
+    if state.options.positions == "sinusoidal":
+        src = f"({src} + P)"
     return f"{src}·{weight}" + (f" + {bias}" if bias else "")
 
 

@@ -78,6 +78,22 @@ def _head_attr(name: str) -> Callable:
     return lambda result, head: getattr(result.head(head), name)
 
 
+def _positions(kind: str) -> Callable:
+    """Whether the session tells the scores positions this way ("rope", "sinusoidal")."""
+    return lambda state: state.options.positions == kind
+
+
+def _masked(state) -> bool:
+    """Whether any rule can hide a key (causal, window, prefix), or the custom mask is on
+    (the pane is where it is painted, so it shows even before the first cell)."""
+    return state.options.custom_mask or state.mask_spec().restricts
+
+
+def _allowed(result, head):
+    """The mask pane's values: 1 where the query may attend to the key, 0 where masked."""
+    return result.head(head).allowed.astype(result.head(head).scores.dtype)
+
+
 MATRICES: tuple[MatrixSpec, ...] = (
     MatrixSpec("X", "queries", "dims", lambda r, h: r.state.X, per_head=False,
                editable=True, head_export=True),
@@ -85,10 +101,17 @@ MATRICES: tuple[MatrixSpec, ...] = (
                editable=True, present=lambda s: s.mode == "cross"),
     *(MatrixSpec(name, "dims", "d_k", _weights(name), editable=True, head_export=True,
                  pane=False) for name in PROJECTION_NAMES),
+    MatrixSpec("X_pos", "queries", "dims", lambda r, h: r.head(0).X_pos, per_head=False,
+               present=_positions("sinusoidal")),
     MatrixSpec("Q", "queries", "d_k", _head_attr("Q"), head_export=True),
     MatrixSpec("K", "keys", "d_k", _head_attr("K"), head_export=True),
+    MatrixSpec("Q_rope", "queries", "d_k", _head_attr("Q_rope"), present=_positions("rope")),
+    MatrixSpec("K_rope", "keys", "d_k", _head_attr("K_rope"), present=_positions("rope")),
     MatrixSpec("V", "keys", "d_k", _head_attr("V"), head_export=True),
     MatrixSpec("scores", "queries", "keys", _head_attr("scores"), head_export=True),
+    MatrixSpec("mask", "queries", "keys", _allowed, per_head=False, present=_masked),
+    MatrixSpec("bias", "queries", "keys", _head_attr("bias"),
+               present=lambda s: s.options.alibi is not None),
     MatrixSpec("scaled", "queries", "keys", _head_attr("scaled"), head_export=True),
     MatrixSpec("weights", "queries", "keys", _head_attr("weights"), head_export=True),
     MatrixSpec("output", "queries", "d_k", _head_attr("output"), head_export=True),

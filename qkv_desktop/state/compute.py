@@ -87,10 +87,14 @@ def compute(state: SessionState) -> ModelResult:
     X_kv = None
     if state.mode == "cross":
         X_kv = state.X_kv.astype(dtype, copy=False)
+    spec = state.mask_spec()
     with np.errstate(**_QUIET):
         multi = multi_head_attention(
             X, heads, W_O=state.W_O, X_kv=X_kv, scale=o.scale, temperature=o.temperature,
-            causal=o.causal and state.mode == "self", stable=o.stable)
+            causal=spec.causal, stable=o.stable,
+            positions=None if o.positions == "none" else o.positions, rope_base=o.rope_base,
+            rope_pairing=o.rope_pairing, window=spec.window, prefix=spec.prefix,
+            sinks=spec.sinks, mask=spec.custom, alibi=o.alibi)
     return ModelResult(state, multi)
 
 

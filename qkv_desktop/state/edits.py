@@ -28,7 +28,7 @@ __all__ = ["Text", "Edit", "CellEdit", "EditError", "QT_TRANSLATE_NOOP", "fresh_
            "rename_token", "insert_tokens", "delete_tokens", "move_token", "paste_block",
            "set_d_model", "remove_dimension", "set_d_k", "set_seed", "set_init_scale",
            "set_heads", "set_output_projection", "set_weight", "set_options", "set_mode",
-           "scale_inputs"]
+           "scale_inputs", "set_masked"]
 
 
 def QT_TRANSLATE_NOOP(context: str, template: str) -> str:  # noqa: N802 -- Qt's name
@@ -367,6 +367,25 @@ def set_options(state: SessionState, merge_key: str | None = None, **changes) ->
         return None
     return Edit(state.with_(options=new),
                 Text(QT_TRANSLATE_NOOP("Edits", "Change {0}"), (", ".join(changes),)), merge_key)
+
+
+def set_masked(state: SessionState, cells, masked: bool, gesture: object = None) -> Edit | None:
+    """Mask (or unmask) cells (query row, key column) of the custom mask.
+
+    Masking switches the custom mask on. The cells of one drag (the same ``gesture``)
+    merge into one undo step. A change that would leave a query without any key is
+    refused (``ValueError`` from the state, naming the query).
+    """
+    o = state.options
+    cells = {(int(i), int(j)) for i, j in cells}
+    current = set(o.masked)
+    new = (current | cells) if masked else (current - cells)
+    if new == current and (o.custom_mask or not masked):
+        return None
+    after = state.with_(options=replace(o, masked=tuple(new), custom_mask=o.custom_mask or masked))
+    text = (Text(QT_TRANSLATE_NOOP("Edits", "Mask cells")) if masked
+            else Text(QT_TRANSLATE_NOOP("Edits", "Unmask cells")))
+    return Edit(after, text, None if gesture is None else f"mask-paint-{gesture}")
 
 
 def set_mode(state: SessionState, mode: str) -> Edit | None:

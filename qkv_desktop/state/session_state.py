@@ -12,12 +12,19 @@ from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 
-from qkv_desktop.core import Weights, get_preset, init_multihead_weights
+from qkv_desktop.core import (
+    ROPE_PAIRINGS,
+    MaskSpec,
+    Weights,
+    alibi_slopes,
+    get_preset,
+    init_multihead_weights,
+)
 from qkv_desktop.core.attention import divisor_for
 from qkv_desktop.core.weights import WEIGHT_NAMES
 
 __all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "MAX_HEADS", "MAX_TOKEN_LENGTH",
-           "OPTION_KEYS", "DTYPES", "check_size", "check_token_names", "frozen_array",
+           "OPTION_KEYS", "DTYPES", "POSITIONS", "check_size", "check_token_names", "frozen_array",
            "head_dim_for", "option_field", "options_to_json"]
 
 MAX_CELLS = 4096 * 4096
@@ -107,14 +114,29 @@ def head_dim_for(d_model: int, n_heads: int, d_k: int) -> int:
 
 DTYPES = ("float64", "float32")
 
+POSITIONS = ("none", "sinusoidal", "rope")
+"""How a session tells the scores where each token sits: not at all, by the original
+Transformer's sinusoidal table added to X, or by RoPE (rotating Q and K)."""
+
 
 def option_field(default, kind: str, **meta):
     """An ``Options`` field; ``kind`` tells the session format how to read and write it.
 
     ``"scale"`` ("sqrt_dk", "none" or a positive number), ``"positive"`` (a positive
-    number), ``"flag"`` (true or false) or ``"choice"`` (one of ``meta["choices"]``).
+    number), ``"flag"`` (true or false), ``"choice"`` (one of ``meta["choices"]``),
+    ``"count"`` (an integer ≥ ``meta["minimum"]``, or null when ``meta["optional"]``),
+    ``"slopes"`` (null or a list of non-negative numbers, one per head) or ``"cells"``
+    (a list of [row, column] pairs of non-negative integers).
     """
     return field(default=default, metadata={"kind": kind, **meta})
+
+
+def _check_count(name: str, v, minimum: int, optional: bool) -> None:
+    if v is None and optional:
+        return
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < minimum:
+        what = "a positive integer" if minimum == 1 else "a non-negative integer"
+        raise ValueError(f"{name} must be {what}{' or off' if optional else ''}, got {v!r}")
 
 
 @dataclass(frozen=True)
@@ -132,13 +154,46 @@ class Options:
     stable: bool = option_field(True, "flag")
     share_qk: bool = option_field(False, "flag")
     dtype: str = option_field("float64", "choice", choices=DTYPES)
+    positions: str = option_field("none", "choice", choices=POSITIONS)
+    rope_base: float = option_field(10000.0, "positive")
+    rope_pairing: str = option_field("half", "choice", choices=ROPE_PAIRINGS)
+    window: int | None = option_field(None, "count", minimum=1, optional=True)
+    prefix: int | None = option_field(None, "count", minimum=1, optional=True)
+    sinks: int = option_field(0, "count", minimum=0, optional=False)
+    alibi: tuple[float, ...] | None = option_field(None, "slopes")
+    custom_mask: bool = option_field(False, "flag")
+    """Whether the custom mask applies (and the mask pane is there to paint it)."""
+    masked: tuple[tuple[int, int], ...] = option_field((), "cells")
+    """The custom mask: the (query row, key column) cells the user has masked, sorted.
+    Kept while ``custom_mask`` is off, so switching it shows the difference."""
 
     def __post_init__(self) -> None:
         divisor_for(self.scale, 1)  # raises ValueError for a bad scale
         if not (np.isfinite(self.temperature) and self.temperature > 0):
             raise ValueError(f"temperature must be a positive number, got {self.temperature}")
-        if self.dtype not in DTYPES:
-            raise ValueError(f"dtype must be float64 or float32, got {self.dtype!r}")
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if f.metadata["kind"] == "choice" and v not in f.metadata["choices"]:
+                raise ValueError(f"{f.name} must be one of {', '.join(f.metadata['choices'])}, "
+                                 f"got {v!r}")
+            if f.metadata["kind"] == "count":
+                _check_count(f.name, v, f.metadata["minimum"], f.metadata["optional"])
+        if isinstance(self.rope_base, bool) or not (np.isfinite(self.rope_base)
+                                                    and self.rope_base > 0):
+            raise ValueError(f"rope_base must be a positive number, got {self.rope_base!r}")
+        if self.alibi is not None:
+            slopes = tuple(float(m) for m in self.alibi)
+            if not slopes or not all(np.isfinite(m) and m >= 0 for m in slopes):
+                raise ValueError(f"ALiBi slopes must be non-negative numbers, one per head, "
+                                 f"got {self.alibi!r}")
+            object.__setattr__(self, "alibi", slopes)
+        cells = set()
+        for cell in self.masked:
+            i, j = cell
+            _check_count("a masked cell's row", i, 0, False)
+            _check_count("a masked cell's column", j, 0, False)
+            cells.add((int(i), int(j)))
+        object.__setattr__(self, "masked", tuple(sorted(cells)))
 
 
 OPTION_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Options))
@@ -154,6 +209,12 @@ def options_to_json(o: Options) -> dict:
             v = bool(v)
         elif kind == "positive" or (kind == "scale" and not isinstance(v, str)):
             v = float(v)
+        elif kind == "count":
+            v = None if v is None else int(v)
+        elif kind == "slopes":
+            v = None if v is None else [float(m) for m in v]
+        elif kind == "cells":
+            v = [[int(i), int(j)] for i, j in v]
         out[f.name] = v
     return out
 
@@ -213,6 +274,39 @@ class SessionState:
         kv = 0 if self.X_kv is None else self.X_kv.shape[0]
         check_size(self.n, kv if self.mode == "cross" else self.n, self.d_model, self.d_k,
                    self.n_heads, kv)
+        self._check_positions_and_mask()
+
+    def _check_positions_and_mask(self) -> None:
+        """RoPE needs pairs of dimensions, ALiBi one slope per head, and the mask must
+        leave every query a key. Masked cells outside the matrix (after tokens were
+        deleted) are dropped: the custom mask is by position, as attention masks are."""
+        o = self.options
+        if o.positions == "rope" and self.d_k % 2:
+            raise ValueError(f"RoPE turns pairs of dimensions, so d_k must be even, got "
+                             f"{self.d_k}")
+        if o.alibi is not None and len(o.alibi) != self.n_heads:
+            raise ValueError(f"{len(o.alibi)} ALiBi slopes for {self.n_heads} heads; there "
+                             f"must be one per head")
+        m = self.n_keys
+        if any(i >= self.n or j >= m for i, j in o.masked):
+            kept = tuple((i, j) for i, j in o.masked if i < self.n and j < m)
+            object.__setattr__(self, "options", replace(o, masked=kept))
+        row = self.mask_spec().first_empty_row(self.n, m)
+        if row is not None:
+            raise ValueError(f"the mask leaves the query “{self.tokens[row]}” (row {row}) with "
+                             f"no key to attend to")
+
+    def mask_spec(self) -> MaskSpec:
+        """The core's mask rules for this session (causal and prefix in self-attention only)."""
+        o = self.options
+        selfish = self.mode == "self"
+        custom = None
+        if o.custom_mask and o.masked:
+            custom = np.ones((self.n, self.n_keys), dtype=bool)
+            rows, cols = zip(*o.masked, strict=True)
+            custom[list(rows), list(cols)] = False
+        return MaskSpec(causal=o.causal and selfish, window=o.window,
+                        prefix=o.prefix if selfish else None, sinks=o.sinks, custom=custom)
 
     # -- shape ---------------------------------------------------------------
     @property
@@ -230,6 +324,11 @@ class SessionState:
     @property
     def n_heads(self) -> int:
         return len(self.heads)
+
+    @property
+    def n_keys(self) -> int:
+        """How many keys each query attends over (m: X_kv's rows in cross mode, else n)."""
+        return self.X_kv.shape[0] if self.mode == "cross" else self.n
 
     @property
     def weights(self) -> Weights:
@@ -276,8 +375,11 @@ class SessionState:
         X_kv = None if X_kv is None else _resize_columns(np.asarray(X_kv), d_model)
         heads, W_O = init_multihead_weights(d_model, d_k, n_heads, seed, init_scale,
                                             with_output)
+        o = changes.pop("options", self.options)
+        if o.alibi is not None and len(o.alibi) != n_heads:  # new heads: the paper's slopes
+            o = replace(o, alibi=tuple(alibi_slopes(n_heads)))
         return replace(self, X=X, X_kv=X_kv, heads=tuple(heads), W_O=W_O, seed=seed,
-                       init_scale=init_scale, **changes)
+                       init_scale=init_scale, options=o, **changes)
 
     def equals(self, other: SessionState) -> bool:
         """Bit-exact equality of every field (``==`` on arrays would be ambiguous)."""

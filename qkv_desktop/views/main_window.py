@@ -27,6 +27,7 @@ from qkv_desktop.views.actions.file_actions import FileActions
 from qkv_desktop.views.dialogs.model_dialog import ModelActions
 from qkv_desktop.views.editors.controls import ControlsPanel
 from qkv_desktop.views.editors.matrix_editor import MatrixEditor
+from qkv_desktop.views.editors.position_controls import PositionsMaskPanel
 from qkv_desktop.views.editors.token_tables import TokenTables
 from qkv_desktop.views.i18n import LANGUAGES, current_language, switch_language
 from qkv_desktop.views.panes.pane_grid import DEFAULT_ORDER, HEADS_KEY, PaneGrid
@@ -90,6 +91,8 @@ class MainWindow(Retranslating, QMainWindow):
         self.tabs.addTab(self.token_tables, "")
         for name, ed in self.weight_editors.items():
             self.tabs.addTab(ed, name)
+        self.positions_panel = PositionsMaskPanel(self.model)
+        self.tabs.addTab(self.positions_panel, "")
         self.token_bar = QToolBar(objectName="tokenBar")
         box = QWidget()
         layout = QVBoxLayout(box)
@@ -216,6 +219,8 @@ class MainWindow(Retranslating, QMainWindow):
         panes, the controls, the tables, the docks' contents) retranslate themselves.
         """
         self.tabs.setTabText(0, self.tr("Tokens (X)"))
+        self.tabs.setTabText(self.tabs.indexOf(self.positions_panel),
+                             self.tr("Positions, mask"))
         self.token_bar.setWindowTitle(self.tr("Tokens"))
         self.editor_dock.setWindowTitle(self.tr("Editor"))
         self.busy.setToolTip(self.tr("Computing in the background…"))

@@ -216,7 +216,7 @@ def test_layout_passes_through_and_file_is_plain_json(tmp_path):
     loaded = _round_trip(SessionState.from_preset("tutorial-1"), tmp_path, {"layout": layout})
     assert loaded.extra == {"layout": layout}
     obj = json.loads((tmp_path / "s.qkv.json").read_text(encoding="utf-8"))
-    assert obj["format"] == "qkv-desktop-session" and obj["version"] == 2
+    assert obj["format"] == "qkv-desktop-session" and obj["version"] == CURRENT_VERSION
     assert "weights" not in obj and len(obj["heads"]) == 1
     assert obj["tokens"] == ["我", "爱", "人工", "智能"]  # written as UTF-8, not \u escapes
 
@@ -271,7 +271,7 @@ def test_v1_file_migrates_to_the_tutorial_1_preset(tmp_path):
     assert loaded.source_version == 1 and loaded.extra == {}
     assert_identical(loaded.state, SessionState.from_preset("tutorial-1"))
     resaved = _round_trip(loaded.state, tmp_path)  # saving writes the current version
-    assert json.loads((tmp_path / "s.qkv.json").read_text("utf-8"))["version"] == 2
+    assert json.loads((tmp_path / "s.qkv.json").read_text("utf-8"))["version"] == CURRENT_VERSION
     assert_identical(resaved.state, loaded.state)
 
 

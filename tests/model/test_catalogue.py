@@ -6,7 +6,7 @@ Qt-free: the catalogue, ``compute`` and the session format run without a QApplic
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 import pytest
@@ -54,11 +54,17 @@ def test_every_catalogue_shape_is_the_shape_compute_produces(name):
         assert result.matrix("projected") is not None
 
 
-def test_per_head_entries_differ_between_heads_and_the_others_do_not():
+@pytest.mark.parametrize("positions", ["rope", "sinusoidal"])
+def test_per_head_entries_differ_between_heads_and_the_others_do_not(positions):
     state = sessions()["cross"]
+    state = state.reinitialised(d_k=2).with_(options=replace(
+        state.options, positions=positions, window=4, alibi=(0.5, 0.25)))
     result = compute(state)
     for spec in MATRICES:
         a, b = result.matrix(spec.name, 0), result.matrix(spec.name, 1)
+        if a is None and b is None:  # Q_rope without RoPE, X_pos without sinusoidal
+            assert not spec.present(state), spec.name
+            continue
         assert (spec.name in HEAD_INDEPENDENT) == (a is b or np.array_equal(a, b)), spec.name
 
 
@@ -75,11 +81,11 @@ def test_cell_in_checks_head_row_and_column_against_the_state():
 def test_the_derived_sets_name_the_matrices_they_did():
     assert WEIGHT_NAMES == ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")
     assert WEIGHT_NAMES == tuple(f.name for f in fields(Weights))
-    assert NM_MATRICES == ("scores", "scaled", "weights")
+    assert NM_MATRICES == ("scores", "mask", "bias", "scaled", "weights")
     assert HEAD_EXPORT == ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled",
                            "weights", "output")
     assert NPZ_KEYS == ("tokens", *HEAD_EXPORT)
-    assert HEAD_INDEPENDENT == {"X", "X_kv", "concat", "projected"}
+    assert HEAD_INDEPENDENT == {"X", "X_kv", "X_pos", "mask", "concat", "projected"}
 
 
 def test_data_export_labels_come_from_the_label_kinds():

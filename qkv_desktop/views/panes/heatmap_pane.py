@@ -187,8 +187,11 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         cell = self.cell_at(scene_pos)
         self.model.set_hover(None if cell is None else self._ref(cell))
 
+    pins_on_click = True
+    """Whether a click pins the cell (the mask pane paints instead: ``MaskPainter``)."""
+
     def _on_mouse_clicked(self, event) -> None:
-        if event.button() != Qt.MouseButton.LeftButton:
+        if event.button() != Qt.MouseButton.LeftButton or not self.pins_on_click:
             return
         cell = self.cell_at(event.scenePos())
         if cell is not None:

@@ -15,6 +15,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.pane_info import ALL_PANES, pane_caption, pane_relevant, pane_title
 from qkv_desktop.views.panes.heads_overview import HeadsOverview
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
+from qkv_desktop.views.panes.mask_painter import MaskPainter
 
 __all__ = ["PaneGrid", "DEFAULT_ORDER", "HEADS_KEY", "grid_columns"]
 
@@ -45,6 +46,7 @@ class PaneGrid(QWidget):
         self.columns = columns
         self.model = model
         self.panes = {key: HeatmapPane(model, key, self) for key in DEFAULT_ORDER}
+        self.mask_painter = MaskPainter(self.panes["mask"])
         self.heads_view = HeadsOverview(model, self)
         self.order: list[str] = list(DEFAULT_ORDER)
         self.hidden: set[str] = set()

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from qkv_desktop.core.lessons import CellBreakdown, cell_breakdown, exp_limit
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.cell_text import mask_reason_text
 from qkv_desktop.presentation.numbers import DECIMALS, MINUS, format_value
 from qkv_desktop.state.catalogue import NM_MATRICES, CellRef, cell_in
 from qkv_desktop.views.retranslate import Retranslating
@@ -144,19 +145,25 @@ class ExplainPanel(Retranslating, QWidget):
                  "<p class='note'>"
                  + self.tr("Query <b>{0}</b> (row {1}) looking at key <b>{2}</b> "
                            "(column {3}).").format(a, b.i, k, b.j) + "</p>"]
-        parts += self._step_score(b, a, k)
+        parts += self._step_score(b, a, k, o.positions == "rope")
         parts += self._step_scale(b, a, k, s)
         parts += self._step_softmax(b, a, k, r.weights.dtype, o.stable)
         parts += self._step_output(b, result, a)
         return "".join(parts)
 
-    def _step_score(self, b: CellBreakdown, a: str, k: str) -> list[str]:
+    def _step_score(self, b: CellBreakdown, a: str, k: str, rotated: bool = False) -> list[str]:
         d_k = b.products.size
         terms = [f"{_paren(x)}·{_paren(y)}" for x, y in zip(b.q.tolist(), b.k.tolist(), strict=True)]
         if d_k > MAX_TERMS:
             terms = terms[:SHOWN_TERMS] + ["…", terms[-1]]
         step = self.tr("1 · Score: the dot product q·k")
-        return [f"<p class='step'>{step}</p>",
+        rope = []
+        if rotated:
+            rope = ["<p class='note'>" + self.tr(
+                "RoPE: q is the query turned by its position ({0}), k the key turned by its "
+                "position ({1}); the score depends only on their distance {0} − {1} = {2}.")
+                .format(b.i, b.j, b.i - b.j) + "</p>"]
+        return [f"<p class='step'>{step}</p>", *rope,
                 f"<p class='math'>QKᵀ[{a}, {k}] = q<sub>{a}</sub> · k<sub>{k}</sub> = "
                 "Σ<sub>c</sub> q<sub>c</sub>k<sub>c</sub><br>= " + " + ".join(terms)
                 + f"<br>= <span class='res'>{format_number(b.score)}</span></p>",
@@ -178,10 +185,20 @@ class ExplainPanel(Retranslating, QWidget):
                .format(div, format_number(b.temperature)) + "</p>"]
         if b.masked:
             out.append(f"<p class='math'>s[{a}, {k}] = <span class='res'>−∞</span></p><p>"
-                        + self.tr("Causal mask: key <b>{0}</b> comes after query "
-                                               "<b>{1}</b>, so the query may not see it. The "
-                                               "score is replaced by −∞ before softmax.")
-                       .format(k, a) + "</p>")
+                       + html.escape(mask_reason_text(b.reason, a, k)) + ". "
+                       + self.tr("The score is replaced by −∞ before softmax, so the weight "
+                                 "is exactly 0.") + "</p>")
+            return out
+        if state.options.alibi is not None:
+            slope = -b.bias / abs(b.i - b.j) if b.i != b.j else None
+            m = format_number(slope) if slope is not None else "m"
+            out.append(f"<p class='math'>s[{a}, {k}] = QKᵀ / (divisor · T) − m·|i − j| = "
+                       f"{format_number(b.score)} / ({format_number(b.divisor)} · "
+                       f"{format_number(b.temperature)}) − {m}·|{b.i} − {b.j}| = "
+                       f"<span class='res'>{format_number(b.scaled)}</span></p>"
+                       "<p class='note'>" + self.tr("ALiBi: the bias {0} lowers the score the "
+                                                    "further the key is from the query.")
+                       .format(format_number(b.bias)) + "</p>")
             return out
         formula = self.tr("QKᵀ / (divisor · T)")
         out.append(f"<p class='math'>s[{a}, {k}] = {formula} = "

@@ -1,0 +1,231 @@
+"""The Positions and Mask groups of the editor: where tokens sit and what each may see.
+
+**Positions**: none, the sinusoidal table added to X, or RoPE (its base and pairing).
+**Mask**: a sliding window, a prefix-LM prefix, attention sinks, ALiBi with one slope
+per head, and the custom mask painted on the mask pane (here: how many cells, and a
+button to clear it). The causal flag stays with the other options.
+
+As in ``ControlsPanel``, every control forwards the change to the model, and every
+model change sets the controls with their signals blocked; a refused value (RoPE with
+an odd d_k, a mask that leaves a query nothing) is said in the status bar and the
+controls go back to the session's values.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from qkv_desktop.core import alibi_slopes
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.views.retranslate import Retranslating
+
+__all__ = ["PositionsMaskPanel"]
+
+SLOPES_PER_ROW = 4
+MAX_SHOWN_SLOPES = 16
+"""Per-head slope boxes shown; more heads keep the paper's slopes (reset restores them)."""
+
+
+class PositionsMaskPanel(Retranslating, QWidget):
+    """Two groups of controls over the session's position and mask options."""
+
+    def __init__(self, model: AttentionModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+
+        self.positions_group = QGroupBox(objectName="positionsGroup")
+        pform = QFormLayout(self.positions_group)
+        self.positions = QComboBox(objectName="positions")
+        for data in ("none", "sinusoidal", "rope"):
+            self.positions.addItem("", data)
+        self.positions.currentIndexChanged.connect(
+            lambda _i: self._apply(positions=self.positions.currentData()))
+        self.rope_base = QDoubleSpinBox(objectName="rope_base")
+        self.rope_base.setRange(1.0, 1e9)
+        self.rope_base.setDecimals(0)
+        self.rope_base.setSingleStep(1000.0)
+        self.rope_base.valueChanged.connect(
+            lambda v: self._apply(merge_key="rope_base", rope_base=float(v)))
+        self.rope_pairing = QComboBox(objectName="rope_pairing")
+        for data in ("half", "interleaved"):
+            self.rope_pairing.addItem("", data)
+        self.rope_pairing.currentIndexChanged.connect(
+            lambda _i: self._apply(rope_pairing=self.rope_pairing.currentData()))
+        self._plabels = [QLabel() for _ in range(3)]
+        for label, w in zip(self._plabels, (self.positions, self.rope_base, self.rope_pairing),
+                            strict=True):
+            pform.addRow(label, w)
+
+        self.mask_group = QGroupBox(objectName="maskGroup")
+        mform = QFormLayout(self.mask_group)
+        self.window = QSpinBox(objectName="window")
+        self.prefix = QSpinBox(objectName="prefix")
+        self.sinks = QSpinBox(objectName="sinks")
+        for box, name in ((self.window, "window"), (self.prefix, "prefix")):
+            box.setRange(0, 1 << 20)  # 0 = off (the special value text)
+            box.valueChanged.connect(
+                lambda v, name=name: self._apply(merge_key=name, **{name: v or None}))
+        self.sinks.setRange(0, 1 << 20)
+        self.sinks.valueChanged.connect(lambda v: self._apply(merge_key="sinks", sinks=v))
+        self.alibi = QCheckBox(objectName="alibi")
+        self.alibi.toggled.connect(self._on_alibi)
+        self.slopes_grid = QGridLayout()
+        self.slopes: list[QDoubleSpinBox] = []
+        alibi_row = QHBoxLayout()
+        alibi_row.addWidget(self.alibi, 0, Qt.AlignmentFlag.AlignTop)
+        alibi_row.addLayout(self.slopes_grid, 1)
+        self.custom = QCheckBox(objectName="custom_mask")
+        self.custom.toggled.connect(lambda on: self._apply(custom_mask=on))
+        self.custom_label = QLabel(objectName="customMaskLabel")
+        self.clear_custom = QPushButton(objectName="clearCustomMask")
+        self.clear_custom.clicked.connect(lambda: self._apply(masked=()))
+        custom_row = QHBoxLayout()
+        custom_row.addWidget(self.custom)
+        custom_row.addWidget(self.custom_label, 1)
+        custom_row.addWidget(self.clear_custom)
+        self._mlabels = [QLabel() for _ in range(5)]
+        for label, w in zip(self._mlabels, (self.window, self.prefix, self.sinks, alibi_row,
+                                            custom_row), strict=True):
+            mform.addRow(label, w)
+
+        outer.addWidget(self.positions_group)
+        outer.addWidget(self.mask_group)
+        outer.addStretch(1)
+        self._shown: tuple | None = None
+        self.retranslate()
+        model.changed.connect(self._on_model_changed)
+        self._on_model_changed()
+
+    # ------------------------------------------------------------- texts
+    def retranslate(self) -> None:
+        self.positions_group.setTitle(self.tr("Positions"))
+        self.mask_group.setTitle(self.tr("Mask"))
+        for label, text in zip(self._plabels, (self.tr("positions"), self.tr("RoPE base"),
+                                               self.tr("RoPE pairs")), strict=True):
+            label.setText(text)
+        for i, text in enumerate((self.tr("none (order-blind)"),
+                                  self.tr("sinusoidal (added to X)"),
+                                  self.tr("RoPE (rotates Q and K)"))):
+            self.positions.setItemText(i, text)
+        self.positions.setToolTip(self.tr(
+            "Without positions attention cannot tell word order: shuffling the tokens only "
+            "shuffles the output. Sinusoidal: the original Transformer adds sin/cos of the "
+            "position to X before the projections. RoPE: each pair of dimensions of q and k "
+            "is turned by an angle that grows with the position, so q·k depends only on "
+            "the distance between the tokens."))
+        self.rope_base.setToolTip(self.tr("Pair i turns by position · base^(−2i/d_k): a larger "
+                                          "base turns slower, for longer contexts."))
+        self.rope_pairing.setItemText(0, self.tr("i with i + d/2 (Hugging Face LLaMA)"))
+        self.rope_pairing.setItemText(1, self.tr("2i with 2i + 1 (GPT-J, llama.cpp)"))
+        self.rope_pairing.setToolTip(self.tr("Which dimensions RoPE turns together."))
+        for label, text in zip(self._mlabels, (self.tr("window"), self.tr("prefix"),
+                                               self.tr("sinks"), self.tr("ALiBi"),
+                                               self.tr("custom")), strict=True):
+            label.setText(text)
+        off = self.tr("off")
+        self.window.setSpecialValueText(off)
+        self.prefix.setSpecialValueText(off)
+        self.window.setToolTip(self.tr(
+            "Sliding window of w keys: with the causal mask a query sees its w most recent "
+            "keys (i − w < j ≤ i), without it the keys with |i − j| < w."))
+        self.prefix.setToolTip(self.tr(
+            "Prefix-LM: the first p tokens see each other in both directions, the rest "
+            "causally (self-attention only)."))
+        self.sinks.setToolTip(self.tr(
+            "Attention sinks: the first s keys stay visible to every query whatever the "
+            "window."))
+        self.alibi.setText(self.tr("slopes m"))
+        self.alibi.setToolTip(self.tr(
+            "ALiBi adds −m·|i − j| to the scaled scores: the further the key, the lower its "
+            "score. On: the paper's slope for each head (2^(−8k/h)); edit them per head."))
+        self.custom.setText(self.tr("on"))
+        self.custom.setToolTip(self.tr("Apply the cells painted on the mask pane (they are "
+                                       "kept while this is off). On shows the mask pane."))
+        self.clear_custom.setText(self.tr("Clear"))
+        self.clear_custom.setToolTip(self.tr("Remove every cell painted on the mask pane."))
+        self._shown = None
+        self._on_model_changed()
+
+    # ------------------------------------------------------------- changes
+    def _apply(self, merge_key: str | None = None, **changes) -> None:
+        try:
+            self.model.set_options(merge_key=merge_key, **changes)
+        except ValueError as exc:
+            self.model.message.emit(self.tr("Not applied: {0}").format(exc))
+            self._on_model_changed(force=True)
+
+    def _on_alibi(self, on: bool) -> None:
+        h = self.model.state.n_heads
+        self._apply(alibi=tuple(float(m) for m in alibi_slopes(h)) if on else None)
+
+    def _on_slope(self, head: int, value: float) -> None:
+        slopes = list(self.model.state.options.alibi or ())
+        if head < len(slopes):
+            slopes[head] = float(value)
+            self._apply(merge_key=f"alibi{head}", alibi=tuple(slopes))
+
+    def _sync_slope_boxes(self, count: int) -> None:
+        while len(self.slopes) > count:
+            box = self.slopes.pop()
+            self.slopes_grid.removeWidget(box)
+            box.deleteLater()
+        while len(self.slopes) < count:
+            head = len(self.slopes)
+            box = QDoubleSpinBox(objectName=f"alibi_slope_{head}")
+            box.setRange(0.0, 100.0)
+            box.setDecimals(8)  # the paper's slopes are exact powers of two: 2^-8 = 0.00390625
+            box.setSingleStep(0.01)
+            box.valueChanged.connect(lambda v, head=head: self._on_slope(head, v))
+            self.slopes_grid.addWidget(box, *divmod(head, SLOPES_PER_ROW))
+            self.slopes.append(box)
+        for head, box in enumerate(self.slopes):
+            box.setToolTip(self.tr("ALiBi slope m of head {0}").format(head + 1))
+
+    def _on_model_changed(self, force: bool = False) -> None:
+        s = self.model.state
+        o = s.options
+        shown = (o, s.n_heads, s.mode)
+        if shown == self._shown and not force:
+            return
+        self._shown = shown
+        slopes = o.alibi or ()
+        self._sync_slope_boxes(min(len(slopes), MAX_SHOWN_SLOPES))
+        widgets = (self.positions, self.rope_base, self.rope_pairing, self.window, self.prefix,
+                   self.sinks, self.alibi, self.custom, *self.slopes)
+        blockers = [QSignalBlocker(w) for w in widgets]
+        self.positions.setCurrentIndex(self.positions.findData(o.positions))
+        self.rope_base.setValue(o.rope_base)
+        self.rope_pairing.setCurrentIndex(self.rope_pairing.findData(o.rope_pairing))
+        rope = o.positions == "rope"
+        self.rope_base.setEnabled(rope)
+        self.rope_pairing.setEnabled(rope)
+        self.window.setValue(o.window or 0)
+        self.prefix.setValue(o.prefix or 0)
+        self.prefix.setEnabled(s.mode == "self")
+        self.sinks.setValue(o.sinks)
+        self.alibi.setChecked(o.alibi is not None)
+        for box, m in zip(self.slopes, slopes, strict=False):
+            box.setValue(m)
+        self.custom.setChecked(o.custom_mask)
+        count = len(o.masked)
+        self.custom_label.setText(
+            self.tr("{0} cell(s) masked; click or drag on the mask pane").format(count)
+            if count else self.tr("none; click or drag on the mask pane to mask cells"))
+        self.clear_custom.setEnabled(bool(count))
+        del blockers

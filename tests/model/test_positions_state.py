@@ -1,0 +1,85 @@
+"""Positions and masks in the Qt-free session state and in compute()."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from qkv_desktop.core import alibi_slopes, attention
+from qkv_desktop.state.compute import compute
+from qkv_desktop.state.session_state import SessionState
+
+
+def _state(n_heads=1, mode="self", **options) -> SessionState:
+    rng = np.random.default_rng(0)
+    s = SessionState.initialised([f"t{i}" for i in range(6)], rng.standard_normal((6, 8)),
+                                 d_k=4, n_heads=n_heads)
+    if mode == "cross":
+        s = s.with_(mode="cross", kv_tokens=("a", "b", "c"), X_kv=rng.standard_normal((3, 8)))
+    return s.with_(options=replace(s.options, **options))
+
+
+def test_compute_passes_every_option_to_the_core():
+    s = _state(causal=True, positions="rope", rope_base=1e5, window=3, prefix=2, sinks=1,
+               alibi=(0.5,), custom_mask=True, masked=((4, 3),))
+    r = compute(s).head()
+    mask = np.ones((6, 6), bool)
+    mask[4, 3] = False
+    ref = attention(s.X, s.heads[0], causal=True, positions="rope", rope_base=1e5, window=3,
+                    prefix=2, sinks=1, alibi_slope=0.5, mask=mask)
+    assert r.weights.tobytes() == ref.weights.tobytes()
+    assert r.Q_rope is not None and r.bias[5, 0] == -2.5
+
+
+def test_per_head_alibi_slopes_and_new_heads_get_the_papers():
+    s = _state(n_heads=2, alibi=(0.1, 0.7))
+    r = compute(s)
+    assert [h.alibi_slope for h in r.heads] == [0.1, 0.7]
+    four = s.reinitialised(n_heads=4)
+    assert four.options.alibi == tuple(alibi_slopes(4))
+    with pytest.raises(ValueError, match="3 ALiBi slopes for 2 heads"):
+        s.with_(options=replace(s.options, alibi=(0.1, 0.2, 0.3)))
+
+
+def test_masked_cells_outside_the_matrix_are_dropped_when_tokens_go():
+    s = _state(masked=((5, 1), (1, 5), (2, 2)))
+    smaller = s.with_(tokens=s.tokens[:4], X=s.X[:4])
+    assert smaller.options.masked == ((2, 2),)
+
+
+def test_a_mask_that_empties_a_row_is_refused_naming_the_token():
+    s = _state(causal=True, custom_mask=True)
+    with pytest.raises(ValueError, match="the mask leaves the query “t0” \\(row 0\\)"):
+        s.with_(options=replace(s.options, masked=((0, 0),)))
+    everything = tuple((3, j) for j in range(6))
+    with pytest.raises(ValueError, match="“t3” \\(row 3\\)"):
+        s.with_(options=replace(s.options, causal=False, masked=everything))
+
+
+def test_cross_attention_ignores_causal_and_prefix_but_keeps_window_and_sinks():
+    s = _state(mode="cross", causal=True, prefix=2, window=2, sinks=1)
+    spec = s.mask_spec()
+    assert not spec.causal and spec.prefix is None and spec.window == 2
+    r = compute(s).head()
+    assert r.weights.shape == (6, 3) and np.allclose(r.weights.sum(axis=1), 1)
+
+
+def test_cross_window_without_sinks_that_empties_late_queries_is_refused():
+    s = _state(mode="cross")
+    with pytest.raises(ValueError, match="“t4” \\(row 4\\)"):
+        s.with_(options=replace(s.options, window=2))
+
+
+def test_no_options_computes_bit_identically_to_plain_attention():
+    s = _state(causal=True)
+    ref = attention(s.X, s.heads[0], causal=True)
+    assert compute(s).head().weights.tobytes() == ref.weights.tobytes()
+
+
+def test_the_custom_mask_applies_only_while_it_is_on_and_its_cells_are_kept():
+    on = _state(custom_mask=True, masked=((2, 1),))
+    off = on.with_(options=replace(on.options, custom_mask=False))
+    assert off.options.masked == ((2, 1),)
+    assert compute(on).head().weights[2, 1] == 0 and compute(off).head().weights[2, 1] > 0

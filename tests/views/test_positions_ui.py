@@ -1,0 +1,169 @@
+"""The Positions and Mask groups, the new panes, painting the custom mask, explain, export."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from helpers import cell_widget_pos
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from qkv_desktop.core import alibi_slopes
+from qkv_desktop.export.pane_figures import pane_spec
+from qkv_desktop.export.render import render
+from qkv_desktop.presentation.cell_text import describe_cell
+from qkv_desktop.state import CellRef, SessionState
+from qkv_desktop.state.compute import compute
+
+
+def _relevant(window) -> set[str]:
+    return {k for k in window.panes.shown()}
+
+
+def test_the_groups_set_every_option_and_undo_takes_them_back(main_window):
+    w, m = main_window, main_window.model
+    p = w.positions_panel
+    assert p.positions_group.title() == "Positions" and p.mask_group.title() == "Mask"
+    p.positions.setCurrentIndex(p.positions.findData("rope"))
+    p.rope_base.setValue(500000)
+    p.rope_pairing.setCurrentIndex(p.rope_pairing.findData("interleaved"))
+    w.controls.causal.setChecked(True)
+    p.window.setValue(2)
+    p.prefix.setValue(1)
+    p.sinks.setValue(1)
+    p.alibi.setChecked(True)
+    assert m.wait_until_idle()
+    o = m.state.options
+    assert (o.positions, o.rope_base, o.rope_pairing, o.window, o.prefix, o.sinks) == \
+        ("rope", 500000.0, "interleaved", 2, 1, 1)
+    assert o.alibi == tuple(alibi_slopes(1))
+    assert {"Q_rope", "K_rope", "mask", "bias"} <= _relevant(w)
+    p.slopes[0].setValue(0.5)
+    assert m.state.options.alibi == (0.5,)
+    p.window.setValue(0)  # "off"
+    assert m.state.options.window is None
+    for _ in range(3):
+        m.undo_stack.undo()
+    assert m.state.options.window == 2 and m.state.options.alibi is None
+    assert p.window.value() == 2 and not p.alibi.isChecked()
+    while m.undo_stack.canUndo():
+        m.undo_stack.undo()
+    assert m.wait_until_idle()
+    assert m.state.options == SessionState.from_preset("tutorial-1").options
+    assert not ({"Q_rope", "K_rope", "mask", "bias", "X_pos"} & _relevant(w))
+
+
+def test_one_slope_box_per_head_and_new_heads_get_the_papers_slopes(main_window):
+    w, m = main_window, main_window.model
+    m.set_heads(4)
+    w.positions_panel.alibi.setChecked(True)
+    assert m.wait_until_idle()
+    assert [b.value() for b in w.positions_panel.slopes] == list(alibi_slopes(4))
+    w.positions_panel.slopes[2].setValue(0.75)
+    assert m.state.options.alibi[2] == 0.75
+    r = m.result
+    assert m.wait_until_idle() and m.result is not r
+    assert [h.alibi_slope for h in m.result.heads] == [0.25, 0.0625, 0.75, 0.00390625]
+    m.set_heads(2)
+    assert len(w.positions_panel.slopes) == 2 and m.state.options.alibi == tuple(alibi_slopes(2))
+
+
+def test_rope_with_an_odd_d_k_is_refused_where_the_user_looks(main_window, qtbot):
+    w, m = main_window, main_window.model
+    m.set_d_k(3)
+    messages = []
+    m.message.connect(messages.append)
+    p = w.positions_panel
+    p.positions.setCurrentIndex(p.positions.findData("rope"))
+    assert m.state.options.positions == "none"
+    assert p.positions.currentData() == "none"  # the control went back
+    assert messages and "d_k must be even" in messages[-1]
+
+
+def _press_drag_release(pane, cells):
+    vp = pane.plot.viewport()
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     cell_widget_pos(pane, *cells[0]))
+    for cell in cells[1:]:
+        pos = cell_widget_pos(pane, *cell)
+        event = QMouseEvent(QMouseEvent.Type.MouseMove, pos, vp.mapToGlobal(pos),
+                            Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+        QApplication.sendEvent(vp, event)
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                       cell_widget_pos(pane, *cells[-1]))
+
+
+def test_painting_the_mask_pane_masks_a_drag_as_one_undo_step(main_window):
+    w, m = main_window, main_window.model
+    w.positions_panel.custom.setChecked(True)
+    assert m.wait_until_idle()
+    pane = w.panes.panes["mask"]
+    assert "mask" in _relevant(w) and pane.isVisible()
+    steps = m.undo_stack.count()
+    _press_drag_release(pane, [(0, 1), (0, 2), (1, 2)])
+    assert m.wait_until_idle()
+    assert m.state.options.masked == ((0, 1), (0, 2), (1, 2))
+    assert m.undo_stack.count() == steps + 1
+    weights = m.result.head().weights
+    assert weights[0, 1] == weights[0, 2] == weights[1, 2] == 0
+    assert "masked (custom)" in describe_cell(m.result, CellRef("mask", 0, 1))
+    assert "masked (custom)" in describe_cell(m.result, CellRef("scaled", 0, 1))
+    # pressing a masked cell unmasks what the drag crosses
+    _press_drag_release(pane, [(0, 2), (1, 2)])
+    assert m.state.options.masked == ((0, 1),)
+    m.undo_stack.undo()
+    assert m.state.options.masked == ((0, 1), (0, 2), (1, 2))
+    assert m.selection is None  # painting never pins a cell
+
+
+def test_a_painted_cell_that_would_empty_a_row_is_refused_with_the_reason(main_window):
+    w, m = main_window, main_window.model
+    w.controls.causal.setChecked(True)
+    w.positions_panel.custom.setChecked(True)
+    assert m.wait_until_idle()
+    messages = []
+    m.message.connect(messages.append)
+    _press_drag_release(w.panes.panes["mask"], [(0, 0)])
+    assert m.state.options.masked == ()
+    assert "no key to attend to" in messages[-1] and "row 0" in messages[-1]
+
+
+def test_hover_and_explain_know_the_window_sink_and_alibi(main_window):
+    w, m = main_window, main_window.model
+    s = m.state
+    m.load_state(s.with_(options=replace(s.options, causal=True, window=2, sinks=1,
+                                         alibi=(0.5,), positions="rope")), "test")
+    assert m.wait_until_idle()
+    r = m.result
+    assert "masked (window)" in describe_cell(r, CellRef("mask", 3, 1))
+    assert "allowed (sink)" in describe_cell(r, CellRef("mask", 3, 0))
+    assert "− 0.5·|3−0|" in describe_cell(r, CellRef("scaled", 3, 0))
+    assert "R(3)q" in describe_cell(r, CellRef("scores", 3, 0))
+    m.set_selection(CellRef("weights", 3, 1))
+    assert "masked (window)" in w.teaching.explain.html()
+    m.set_selection(CellRef("weights", 3, 0))
+    html = w.teaching.explain.html()
+    assert "ALiBi" in html and "RoPE" in html and "0.5000·|3 − 0|" in html
+    m.set_selection(None)
+
+
+def test_render_writes_the_position_and_mask_panes(tmp_path, qapp):
+    s = SessionState.from_preset("tutorial-1").reinitialised(n_heads=2, d_k=2)
+    s = s.with_(options=replace(s.options, causal=True, positions="rope", window=2,
+                                alibi=(0.5, 0.25), custom_mask=True, masked=((3, 3),)))
+    names = {p.name for p in render(s, tmp_path, formats=("png", "svg"), scale=1)}
+    assert {"mask.png", "mask.svg", "bias_h1.png", "bias_h2.svg", "q_rope_h1.png",
+            "k_rope_h2.png"} <= names
+    result = compute(s)
+    bias = pane_spec(result, "bias", 1)
+    assert bias.title.startswith("head 2: ALiBi bias") and "m = 0.25" in bias.title
+    np.testing.assert_array_equal(bias.data, [[-0.25 * abs(i - j) for j in range(4)]
+                                              for i in range(4)])
+    mask = pane_spec(result, "mask", 0)
+    assert mask.data[3, 3] == 0 and mask.data[3, 2] == 1 and mask.data[0, 1] == 0
+    scaled = pane_spec(result, "scaled", 0)
+    np.testing.assert_array_equal(scaled.masked, mask.data == 0)
