@@ -61,8 +61,40 @@
         <translation>X_kv[{0}, d{1}] = {2}</translation>
     </message>
     <message>
-        <source>s[{0}, {1}] is masked: a causal query cannot see later keys (weight exactly 0)</source>
-        <translation>s[{0}, {1}] 被掩码：因果注意力中的查询看不到后面的键（权重恰好为 0）</translation>
+        <source>masked (causal): key {1} comes after query {0}</source>
+        <translation>已掩码（因果）：键 {1} 在查询 {0} 之后</translation>
+    </message>
+    <message>
+        <source>masked (window): key {1} is outside the sliding window of query {0}</source>
+        <translation>已掩码（窗口）：键 {1} 在查询 {0} 的滑动窗口之外</translation>
+    </message>
+    <message>
+        <source>masked (custom): you masked {0} → {1} on the mask pane</source>
+        <translation>已掩码（自定义）：你在掩码面板上掩码了 {0} → {1}</translation>
+    </message>
+    <message>
+        <source>allowed (prefix): {0} and {1} are both in the prefix, which is seen in both directions</source>
+        <translation>允许（前缀）：{0} 和 {1} 都在前缀内，前缀内双向可见</translation>
+    </message>
+    <message>
+        <source>allowed (sink): key {1} is an attention sink, visible whatever the window</source>
+        <translation>允许（汇聚点）：键 {1} 是注意力汇聚点（sink），不受窗口限制，始终可见</translation>
+    </message>
+    <message>
+        <source>allowed: query {0} may attend to key {1}</source>
+        <translation>允许：查询 {0} 可以关注键 {1}</translation>
+    </message>
+    <message>
+        <source>(X + P)[{0}, d{1}] = X {2} + P(position {3}, d{1}) {4} = {5}</source>
+        <translation>(X + P)[{0}, d{1}] = X {2} + P(位置 {3}, d{1}) {4} = {5}</translation>
+    </message>
+    <message>
+        <source>{0}[{1}, {2}] = {3}[{1}] turned by position {4}: pair {5} turns by {4}·{6:g}^(−2·{5}/{7}) = {8} rad, giving {9}</source>
+        <translation>{0}[{1}, {2}] = {3}[{1}] 按位置 {4} 旋转：第 {5} 对维度旋转 {4}·{6:g}^(−2·{5}/{7}) = {8} 弧度，得到 {9}</translation>
+    </message>
+    <message>
+        <source>s[{0}, {1}] = −∞, {2} (weight exactly 0)</source>
+        <translation>s[{0}, {1}] = −∞，{2}（权重恰好为 0）</translation>
     </message>
     <message>
         <source>out[{0}, {1}] = Σ_j w[{0}→j]·V[j, {1}] = {2}</source>
@@ -441,6 +473,14 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>更改 {0}</translation>
     </message>
     <message>
+        <source>Mask cells</source>
+        <translation>掩码单元格</translation>
+    </message>
+    <message>
+        <source>Unmask cells</source>
+        <translation>取消掩码单元格</translation>
+    </message>
+    <message>
         <source>Cross-attention</source>
         <translation>交叉注意力</translation>
     </message>
@@ -480,6 +520,10 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>1 · 分数：点积 q·k</translation>
     </message>
     <message>
+        <source>RoPE: q is the query turned by its position ({0}), k the key turned by its position ({1}); the score depends only on their distance {0} − {1} = {2}.</source>
+        <translation>RoPE：q 是按其位置（{0}）旋转后的查询，k 是按其位置（{1}）旋转后的键；分数只取决于二者的距离 {0} − {1} = {2}。</translation>
+    </message>
+    <message>
         <source>{0} products, one per dimension of d_k = {0}.</source>
         <translation>共 {0} 个乘积：d_k = {0}，每个维度一个。</translation>
     </message>
@@ -498,10 +542,6 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>divisor = {0}, temperature T = {1}</source>
         <translation>除数 = {0}，温度 T = {1}</translation>
-    </message>
-    <message>
-        <source>Causal mask: key &lt;b&gt;{0}&lt;/b&gt; comes after query &lt;b&gt;{1}&lt;/b&gt;, so the query may not see it. The score is replaced by −∞ before softmax.</source>
-        <translation>因果掩码：键 &lt;b&gt;{0}&lt;/b&gt; 位于查询 &lt;b&gt;{1}&lt;/b&gt; 之后，所以该查询看不到它。在 softmax 之前，这个分数被替换为 −∞。</translation>
     </message>
     <message>
         <source>QKᵀ / (divisor · T)</source>
@@ -542,6 +582,14 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>{0} masked key(s) add exp(−∞) = 0 to the sum.</source>
         <translation>{0} 个被掩码的键向总和贡献 exp(−∞) = 0。</translation>
+    </message>
+    <message>
+        <source>The score is replaced by −∞ before softmax, so the weight is exactly 0.</source>
+        <translation>softmax 之前分数被替换为 −∞，所以权重恰好为 0。</translation>
+    </message>
+    <message>
+        <source>ALiBi: the bias {0} lowers the score the further the key is from the query.</source>
+        <translation>ALiBi：偏置 {0} 使键离查询越远，分数越低。</translation>
     </message>
     <message>
         <source>A masked key gets weight exactly 0.</source>
@@ -1086,6 +1134,10 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>添加词元</translation>
     </message>
     <message>
+        <source>Positions, mask</source>
+        <translation>位置、掩码</translation>
+    </message>
+    <message>
         <source>&amp;Language</source>
         <translation>语言 Language(&amp;L)</translation>
     </message>
@@ -1216,6 +1268,13 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>About QKV Desktop</source>
         <translation>关于 QKV Desktop</translation>
+    </message>
+</context>
+<context>
+    <name>MaskPainter</name>
+    <message>
+        <source>Not applied: {0}</source>
+        <translation>未应用：{0}</translation>
     </message>
 </context>
 <context>
@@ -1403,10 +1462,6 @@ Sentence: {1}</source>
         <translation>最终输出 = concat·W_O</translation>
     </message>
     <message>
-        <source> + causal mask</source>
-        <translation> + 因果掩码</translation>
-    </message>
-    <message>
         <source>X (query sequence)</source>
         <translation>X（查询序列）</translation>
     </message>
@@ -1439,6 +1494,74 @@ Sentence: {1}</source>
         <translation> = KKᵀ（共享 W）</translation>
     </message>
     <message>
+        <source>X + P (sinusoidal positions)</source>
+        <translation>X + P（正弦位置编码）</translation>
+    </message>
+    <message>
+        <source>RoPE(Q) (queries after the rotation)</source>
+        <translation>RoPE(Q)（旋转后的查询）</translation>
+    </message>
+    <message>
+        <source>RoPE(K) (keys after the rotation)</source>
+        <translation>RoPE(K)（旋转后的键）</translation>
+    </message>
+    <message>
+        <source>mask (1 = allowed, 0 = masked)</source>
+        <translation>掩码（1 = 允许，0 = 已掩码）</translation>
+    </message>
+    <message>
+        <source>ALiBi bias −m·|i−j|</source>
+        <translation>ALiBi 偏置 −m·|i−j|</translation>
+    </message>
+    <message>
+        <source>prefix-LM {0}</source>
+        <translation>前缀语言模型 {0}</translation>
+    </message>
+    <message>
+        <source>causal</source>
+        <translation>因果</translation>
+    </message>
+    <message>
+        <source>window {0}</source>
+        <translation>窗口 {0}</translation>
+    </message>
+    <message>
+        <source>{0} sink(s)</source>
+        <translation>{0} 个汇聚点</translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source> + mask</source>
+        <translation> + 掩码</translation>
+    </message>
+    <message>
+        <source> + ALiBi</source>
+        <translation> + ALiBi</translation>
+    </message>
+    <message>
+        <source>X + P: X plus the sinusoidal positions</source>
+        <translation>X + P：X 加上正弦位置编码</translation>
+    </message>
+    <message>
+        <source>RoPE(Q): queries turned by position</source>
+        <translation>RoPE(Q)：按位置旋转的查询</translation>
+    </message>
+    <message>
+        <source>RoPE(K): keys turned by position</source>
+        <translation>RoPE(K)：按位置旋转的键</translation>
+    </message>
+    <message>
+        <source>mask: {0}</source>
+        <translation>掩码：{0}</translation>
+    </message>
+    <message>
+        <source>ALiBi bias −m·|i−j|, m = {0:.4g}</source>
+        <translation>ALiBi 偏置 −m·|i−j|，m = {0:.4g}</translation>
+    </message>
+    <message>
         <source>weights = softmax</source>
         <translation>注意力权重 = softmax</translation>
     </message>
@@ -1453,6 +1576,137 @@ Sentence: {1}</source>
     <message>
         <source>head {0}: </source>
         <translation>头 {0}：</translation>
+    </message>
+</context>
+<context>
+    <name>PositionsMaskPanel</name>
+    <message>
+        <source>Positions</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>positions</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <source>RoPE base</source>
+        <translation>RoPE 基数</translation>
+    </message>
+    <message>
+        <source>RoPE pairs</source>
+        <translation>RoPE 维度配对</translation>
+    </message>
+    <message>
+        <source>none (order-blind)</source>
+        <translation>无（不区分词序）</translation>
+    </message>
+    <message>
+        <source>sinusoidal (added to X)</source>
+        <translation>正弦（加到 X 上）</translation>
+    </message>
+    <message>
+        <source>RoPE (rotates Q and K)</source>
+        <translation>RoPE（旋转 Q 和 K）</translation>
+    </message>
+    <message>
+        <source>Without positions attention cannot tell word order: shuffling the tokens only shuffles the output. Sinusoidal: the original Transformer adds sin/cos of the position to X before the projections. RoPE: each pair of dimensions of q and k is turned by an angle that grows with the position, so q·k depends only on the distance between the tokens.</source>
+        <translation>没有位置编码时，注意力分不清词序：打乱词元只会同样地打乱输出。正弦：原始 Transformer 在投影之前把位置的 sin/cos 加到 X 上。RoPE：q 和 k 的每一对维度按随位置增长的角度旋转，因此 q·k 只取决于两个词元之间的距离。</translation>
+    </message>
+    <message>
+        <source>Pair i turns by position · base^(−2i/d_k): a larger base turns slower, for longer contexts.</source>
+        <translation>第 i 对维度旋转 位置 · base^(−2i/d_k)：基数越大转得越慢，适合更长的上下文。</translation>
+    </message>
+    <message>
+        <source>i with i + d/2 (Hugging Face LLaMA)</source>
+        <translation>i 与 i + d/2（Hugging Face LLaMA）</translation>
+    </message>
+    <message>
+        <source>2i with 2i + 1 (GPT-J, llama.cpp)</source>
+        <translation>2i 与 2i + 1（GPT-J、llama.cpp）</translation>
+    </message>
+    <message>
+        <source>Which dimensions RoPE turns together.</source>
+        <translation>RoPE 把哪些维度配成一对一起旋转。</translation>
+    </message>
+    <message>
+        <source>window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>prefix</source>
+        <translation>前缀</translation>
+    </message>
+    <message>
+        <source>sinks</source>
+        <translation>汇聚点</translation>
+    </message>
+    <message>
+        <source>ALiBi</source>
+        <translation>ALiBi</translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>Sliding window of w keys: with the causal mask a query sees its w most recent keys (i − w &lt; j ≤ i), without it the keys with |i − j| &lt; w.</source>
+        <translation>w 个键的滑动窗口：有因果掩码时，查询只看最近的 w 个键（i − w &lt; j ≤ i）；没有时，看 |i − j| &lt; w 的键。</translation>
+    </message>
+    <message>
+        <source>Prefix-LM: the first p tokens see each other in both directions, the rest causally (self-attention only).</source>
+        <translation>前缀语言模型：前 p 个词元彼此双向可见，其余按因果方式（仅限自注意力）。</translation>
+    </message>
+    <message>
+        <source>Attention sinks: the first s keys stay visible to every query whatever the window.</source>
+        <translation>注意力汇聚点：前 s 个键对每个查询始终可见，不受窗口限制。</translation>
+    </message>
+    <message>
+        <source>slopes m</source>
+        <translation>斜率 m</translation>
+    </message>
+    <message>
+        <source>ALiBi adds −m·|i − j| to the scaled scores: the further the key, the lower its score. On: the paper&apos;s slope for each head (2^(−8k/h)); edit them per head.</source>
+        <translation>ALiBi 把 −m·|i − j| 加到缩放后的分数上：键越远，分数越低。打开时每个头使用论文中的斜率（2^(−8k/h)）；可以逐头修改。</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>Apply the cells painted on the mask pane (they are kept while this is off). On shows the mask pane.</source>
+        <translation>应用在掩码面板上涂出的单元格（关闭时它们会被保留）。打开时显示掩码面板。</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <source>Remove every cell painted on the mask pane.</source>
+        <translation>移除掩码面板上涂出的所有单元格。</translation>
+    </message>
+    <message>
+        <source>Not applied: {0}</source>
+        <translation>未应用：{0}</translation>
+    </message>
+    <message>
+        <source>ALiBi slope m of head {0}</source>
+        <translation>头 {0} 的 ALiBi 斜率 m</translation>
+    </message>
+    <message>
+        <source>{0} cell(s) masked; click or drag on the mask pane</source>
+        <translation>已掩码 {0} 个单元格；在掩码面板上点击或拖动</translation>
+    </message>
+    <message>
+        <source>none; click or drag on the mask pane to mask cells</source>
+        <translation>无；在掩码面板上点击或拖动以掩码单元格</translation>
     </message>
 </context>
 <context>
