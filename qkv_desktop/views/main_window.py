@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QProgressBar,
+    QScrollArea,
     QTabWidget,
     QToolBar,
     QVBoxLayout,
@@ -92,7 +93,10 @@ class MainWindow(Retranslating, QMainWindow):
         for name, ed in self.weight_editors.items():
             self.tabs.addTab(ed, name)
         self.positions_panel = PositionsMaskPanel(self.model)
-        self.tabs.addTab(self.positions_panel, "")
+        self.positions_scroll = QScrollArea(objectName="positionsScroll", widgetResizable=True)
+        self.positions_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.positions_scroll.setWidget(self.positions_panel)  # never raises the window's height
+        self.tabs.addTab(self.positions_scroll, "")
         self.token_bar = QToolBar(objectName="tokenBar")
         box = QWidget()
         layout = QVBoxLayout(box)
@@ -219,8 +223,7 @@ class MainWindow(Retranslating, QMainWindow):
         panes, the controls, the tables, the docks' contents) retranslate themselves.
         """
         self.tabs.setTabText(0, self.tr("Tokens (X)"))
-        self.tabs.setTabText(self.tabs.indexOf(self.positions_panel),
-                             self.tr("Positions, mask"))
+        self.tabs.setTabText(self.tabs.indexOf(self.positions_scroll), self.tr("Positions, mask"))
         self.token_bar.setWindowTitle(self.tr("Tokens"))
         self.editor_dock.setWindowTitle(self.tr("Editor"))
         self.busy.setToolTip(self.tr("Computing in the background…"))

@@ -253,7 +253,7 @@ def test_teaching_explain_panel_masked_cell_and_long_sums(window, qtbot):
     settle(w)
     w.model.set_selection(CellRef("scaled", 0, 2, 0))
     html = panel.html()
-    assert "Causal mask" in html and "exp(−∞) = <span class='res'>0</span>" in html
+    assert "masked (causal)" in html and "exp(−∞) = <span class='res'>0</span>" in html
     assert "weight exactly 0" in html
     w.model.set_d_k(64)
     settle(w)
