@@ -1721,6 +1721,101 @@ Sentence: {1}</source>
     </message>
 </context>
 <context>
+    <name>RopeLab</name>
+    <message>
+        <source>RoPE lab</source>
+        <translation>RoPE 实验室</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>shift every position by</source>
+        <translation>所有位置平移</translation>
+    </message>
+    <message>
+        <source>base</source>
+        <translation>基数</translation>
+    </message>
+    <message>
+        <source>Add k to the position of every token: the rotations change, the scores do not.</source>
+        <translation>给每个词元的位置加上 k：旋转会变，分数不变。</translation>
+    </message>
+    <message>
+        <source>The RoPE base, 10⁴ … 10⁶ (logarithmic): pair i turns by position · base^(−2i/d_k).</source>
+        <translation>RoPE 基数，10⁴ … 10⁶（对数刻度）：第 i 对维度旋转 位置 · base^(−2i/d_k)。</translation>
+    </message>
+    <message>
+        <source>One query and one key, pair by pair of dimensions (faint: before RoPE)</source>
+        <translation>一个查询和一个键，逐对维度显示（浅色：RoPE 之前）</translation>
+    </message>
+    <message>
+        <source>Score of two fixed vectors against their distance</source>
+        <translation>两个固定向量的分数随距离的变化</translation>
+    </message>
+    <message>
+        <source>distance m − n</source>
+        <translation>距离 m − n</translation>
+    </message>
+    <message>
+        <source>score q·k (q = k = 1/√d)</source>
+        <translation>分数 q·k（q = k = 1/√d）</translation>
+    </message>
+    <message>
+        <source>Order: without positions attention sees a set</source>
+        <translation>词序：没有位置编码时，注意力看到的是一个集合</translation>
+    </message>
+    <message>
+        <source>Shuffle tokens</source>
+        <translation>打乱词元</translation>
+    </message>
+    <message>
+        <source>Permute the tokens of X at random and compare the outputs with the original ones, permuted alike.</source>
+        <translation>随机打乱 X 的词元，并把输出与按同样方式打乱的原输出比较。</translation>
+    </message>
+    <message>
+        <source>RoPE turns pairs of dimensions: make d_k even to see it (d_k = {0}).</source>
+        <translation>RoPE 成对旋转维度：把 d_k 设为偶数才能看到（d_k = {0}）。</translation>
+    </message>
+    <message>
+        <source>q = {0} at position {1}, k = {2} at position {3}: R({1})q · R({3})k = {4}. Each pair i turns by θ_i = base^(−2i/d) per position: θ = {5}.</source>
+        <translation>q = {0} 在位置 {1}，k = {2} 在位置 {3}：R({1})q · R({3})k = {4}。第 i 对维度每个位置旋转 θ_i = base^(−2i/d)：θ = {5}。</translation>
+    </message>
+    <message>
+        <source>Shifted by {0}: the score is {1}, without the shift {2}. Over all {3}×{4} scores of this head, max |shifted − unshifted| = {5}: the scores depend only on the distance m − n.</source>
+        <translation>平移 {0} 后分数为 {1}，不平移为 {2}。在该头全部 {3}×{4} 个分数上，max |平移后 − 平移前| = {5}：分数只取决于距离 m − n。</translation>
+    </message>
+    <message>
+        <source>pair {0}: +{1} rad / position</source>
+        <translation>第 {0} 对：每个位置 +{1} 弧度</translation>
+    </message>
+    <message>
+        <source>this base {0:.3g}</source>
+        <translation>当前基数 {0:.3g}</translation>
+    </message>
+    <message>
+        <source>At distance 0 the score is 1; it falls, with ripples, as the tokens move apart, and more slowly for a larger base (d = {0}).</source>
+        <translation>距离为 0 时分数为 1；随着词元相距越远，分数波动着下降，基数越大下降越慢（d = {0}）。</translation>
+    </message>
+    <message>
+        <source>Click “Shuffle tokens” to permute the tokens of X.</source>
+        <translation>点击“打乱词元”来打乱 X 的词元顺序。</translation>
+    </message>
+    <message>
+        <source>New order: {0}. Without positions: max |out(shuffled X) − shuffled out| = {1}, the same outputs, shuffled alike.</source>
+        <translation>新顺序：{0}。没有位置编码：max |out(打乱的 X) − 打乱的 out| = {1}，输出相同，只是同样被打乱。</translation>
+    </message>
+    <message>
+        <source>With RoPE: {0}, the order changes the outputs.</source>
+        <translation>使用 RoPE：{0}，词序改变了输出。</translation>
+    </message>
+</context>
+<context>
     <name>ScalingLab</name>
     <message>
         <source>Scaling lab — QKV Desktop</source>
@@ -2028,6 +2123,14 @@ Sentence: {1}</source>
     <message>
         <source>Plots of why the scores are divided by √d_k (Ctrl+L)</source>
         <translation>用图表说明为什么分数要除以 √d_k（Ctrl+L）</translation>
+    </message>
+    <message>
+        <source>&amp;RoPE lab…</source>
+        <translation>RoPE 实验室(&amp;R)……</translation>
+    </message>
+    <message>
+        <source>One query and one key turned by their positions, the scores under a shift, the decay with distance per base, and shuffled tokens (Ctrl+R)</source>
+        <translation>按位置旋转的一个查询和一个键、平移下的分数、各基数下随距离的衰减，以及打乱词元（Ctrl+R）</translation>
     </message>
     <message>
         <source>× 100 the inputs</source>

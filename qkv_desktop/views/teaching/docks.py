@@ -18,6 +18,7 @@ from qkv_desktop.views.retranslate import FollowsWindowLanguage
 from qkv_desktop.views.teaching.diagnostics import AsymmetryBadge, DiagnosticsPanel
 from qkv_desktop.views.teaching.explain_panel import ExplainPanel
 from qkv_desktop.views.teaching.lesson_banners import LessonBanners
+from qkv_desktop.views.teaching.rope_lab import RopeLab
 from qkv_desktop.views.teaching.scaling_lab import ScalingLab
 from qkv_desktop.views.teaching.symmetry_view import SymmetryView
 
@@ -73,6 +74,7 @@ class Teaching(FollowsWindowLanguage, QObject):
         self.badge = AsymmetryBadge(model)
         window.statusBar().addPermanentWidget(self.badge)
         self._lab: ScalingLab | None = None
+        self._rope_lab: RopeLab | None = None
         self._build_menu()
         self.retranslate()
         self.place_docks()
@@ -84,12 +86,16 @@ class Teaching(FollowsWindowLanguage, QObject):
         self.lab_action = QAction(window, objectName="showScalingLab")
         self.lab_action.setShortcut(QKeySequence(ctrl | Qt.Key.Key_L))
         self.lab_action.triggered.connect(self.show_lab)
+        self.rope_lab_action = QAction(window, objectName="showRopeLab")
+        self.rope_lab_action.setShortcut(QKeySequence(ctrl | Qt.Key.Key_R))
+        self.rope_lab_action.triggered.connect(self.show_rope_lab)
         self.scale_inputs_action = QAction(window, objectName="scaleInputs100")
         self.scale_inputs_action.setShortcut(QKeySequence(ctrl | shift | Qt.Key.Key_X))
         self.scale_inputs_action.triggered.connect(self.scale_inputs)
         self.lab_menu = QMenu(window, objectName="labMenu")
         window.menuBar().insertMenu(window.help_menu.menuAction(), self.lab_menu)
         self.lab_menu.addAction(self.lab_action)
+        self.lab_menu.addAction(self.rope_lab_action)
         self.lab_menu.addAction(self.scale_inputs_action)
         self.lab_menu.addSeparator()
         reset = window.findChild(QAction, "resetLayout")
@@ -123,6 +129,18 @@ class Teaching(FollowsWindowLanguage, QObject):
             self._lab = ScalingLab(self.main_window.model, self.main_window)
         return self._lab
 
+    @property
+    def rope_lab(self) -> RopeLab:
+        """The RoPE lab window, built on first use."""
+        if self._rope_lab is None:
+            self._rope_lab = RopeLab(self.main_window.model, self.main_window)
+        return self._rope_lab
+
+    def show_rope_lab(self) -> None:
+        self.rope_lab.show()
+        self.rope_lab.raise_()
+        self.rope_lab.activateWindow()
+
     def show_lab(self) -> None:
         self.lab.show()
         self.lab.raise_()
@@ -145,6 +163,10 @@ class Teaching(FollowsWindowLanguage, QObject):
         self.lab_action.setText(self.tr("&Scaling lab…"))
         self.lab_action.setToolTip(self.tr("Plots of why the scores are divided by √d_k "
                                            "(Ctrl+L)"))
+        self.rope_lab_action.setText(self.tr("&RoPE lab…"))
+        self.rope_lab_action.setToolTip(self.tr(
+            "One query and one key turned by their positions, the scores under a shift, the "
+            "decay with distance per base, and shuffled tokens (Ctrl+R)"))
         self.scale_inputs_action.setText(self.tr("× 100 the inputs"))
         self.scale_inputs_action.setToolTip(self.tr(
             "Multiply every input vector by 100 (undoable): with the naive softmax the "

@@ -1,0 +1,311 @@
+"""The RoPE lab: what rotary position embeddings do to one query and one key, live.
+
+Four views of the session's current head, each drawn from ``core.rope_lessons``:
+
+* **rotations**: the chosen query and key as 2-D vectors, one small plot per pair of
+  dimensions, before (faint) and after RoPE turns them by their positions;
+* **shift**: a slider adds k to every position; the score of the pair and every score
+  of the head stay equal (the largest difference is shown), because RoPE scores depend
+  only on the distance m − n;
+* **base**: a slider from 10⁴ to 10⁶ and a plot of how the score of two fixed vectors
+  falls with their distance, for this base and the usual ones;
+* **order**: "Shuffle tokens" permutes X; without positions the outputs are the same
+  rows shuffled alike (attention sees a set), with RoPE they are not.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
+
+from qkv_desktop.core.rope_lessons import (
+    distance_decay,
+    pair_rotations,
+    permutation_check,
+    shift_check,
+)
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.views.retranslate import Retranslating
+
+__all__ = ["RopeLab", "base_from_slider", "slider_from_base", "MAX_PAIR_PLOTS",
+           "DECAY_BASES"]
+
+BASE_MIN, BASE_MAX, BASE_STEPS = 1e4, 1e6, 200
+MAX_SHIFT = 1000
+MAX_PAIR_PLOTS = 8
+"""Pairs drawn as small plots (the fastest-turning first); the rest are listed only."""
+DECAY_BASES = (1e4, 1e5, 1e6)
+DECAY_DISTANCE = 512
+DECAY_DIM = 128
+"""The decay plot's vectors have 128 dimensions (a LLaMA head): with the few pairs of a
+teaching session the curve would only ripple, with 64 frequencies it shows the decay."""
+Q_PEN, K_PEN = pg.mkPen((214, 96, 77), width=2), pg.mkPen((33, 102, 172), width=2)
+FAINT_Q = pg.mkPen((214, 96, 77, 90), width=1, style=Qt.PenStyle.DashLine)
+FAINT_K = pg.mkPen((33, 102, 172, 90), width=1, style=Qt.PenStyle.DashLine)
+DECAY_PENS = (pg.mkPen((150, 150, 150), width=1), pg.mkPen((120, 160, 120), width=1),
+              pg.mkPen((160, 120, 160), width=1))
+
+
+def base_from_slider(pos: int) -> float:
+    """Logarithmic slider: position 0…200 → base 10⁴…10⁶ (three significant digits)."""
+    b = BASE_MIN * (BASE_MAX / BASE_MIN) ** (pos / BASE_STEPS)
+    return float(f"{b:.3g}")
+
+
+def slider_from_base(base: float) -> int:
+    base = min(max(base, BASE_MIN), BASE_MAX)
+    return round(BASE_STEPS * math.log(base / BASE_MIN) / math.log(BASE_MAX / BASE_MIN))
+
+
+class RopeLab(Retranslating, QWidget):
+    """A window of the four RoPE lessons over the model's current head."""
+
+    def __init__(self, model: AttentionModel, parent: QWidget | None = None):
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setObjectName("ropeLab")
+        self.model = model
+        self.resize(980, 760)
+        self.query = QComboBox(objectName="ropeQuery")
+        self.key = QComboBox(objectName="ropeKey")
+        self.shift = QSlider(Qt.Orientation.Horizontal, objectName="ropeShift")
+        self.shift.setRange(0, MAX_SHIFT)
+        self.base = QSlider(Qt.Orientation.Horizontal, objectName="ropeBase")
+        self.base.setRange(0, BASE_STEPS)
+        self.shift_label, self.base_label = QLabel(), QLabel()
+        for w in (self.shift_label, self.base_label):
+            w.setMinimumWidth(70)
+        self._labels = [QLabel() for _ in range(4)]
+        controls = QGridLayout()
+        for r, (label, w, extra) in enumerate(((self._labels[0], self.query, None),
+                                               (self._labels[1], self.key, None),
+                                               (self._labels[2], self.shift, self.shift_label),
+                                               (self._labels[3], self.base, self.base_label))):
+            controls.addWidget(label, r, 0)
+            controls.addWidget(w, r, 1)
+            if extra is not None:
+                controls.addWidget(extra, r, 2)
+
+        self.rotation_group = QGroupBox()
+        self.rotations = pg.GraphicsLayoutWidget()
+        self.rotations.setBackground("w")
+        self.rotation_info = QLabel(objectName="ropeRotationInfo", wordWrap=True)
+        self.shift_info = QLabel(objectName="ropeShiftInfo", wordWrap=True)
+        rot = QVBoxLayout(self.rotation_group)
+        rot.addWidget(self.rotations, 1)
+        rot.addWidget(self.rotation_info)
+        rot.addWidget(self.shift_info)
+
+        self.decay_group = QGroupBox()
+        self.decay = pg.PlotWidget(background="w")
+        self.decay.addLegend(offset=(-10, 10))
+        self.decay_info = QLabel(wordWrap=True)
+        dec = QVBoxLayout(self.decay_group)
+        dec.addWidget(self.decay, 1)
+        dec.addWidget(self.decay_info)
+
+        self.order_group = QGroupBox()
+        self.shuffle = QPushButton(objectName="ropeShuffle")
+        self.order_info = QLabel(objectName="ropeOrderInfo", wordWrap=True)
+        order = QHBoxLayout(self.order_group)
+        order.addWidget(self.shuffle)
+        order.addWidget(self.order_info, 1)
+
+        lower = QHBoxLayout()
+        lower.addWidget(self.decay_group, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(controls)
+        layout.addWidget(self.rotation_group, 3)
+        layout.addLayout(lower, 2)
+        layout.addWidget(self.order_group)
+
+        self._perm: np.ndarray | None = None
+        self._rng = np.random.default_rng(0)
+        self.shift.valueChanged.connect(self.refresh)
+        self.base.valueChanged.connect(self._on_base)
+        self.query.currentIndexChanged.connect(self.refresh)
+        self.key.currentIndexChanged.connect(self.refresh)
+        self.shuffle.clicked.connect(self.shuffle_tokens)
+        model.resultChanged.connect(self._on_result)
+        model.currentHeadChanged.connect(self._on_result)
+        self.base.setValue(slider_from_base(model.state.options.rope_base))
+        self.retranslate()
+        self._on_result()
+
+    # -------------------------------------------------------------- texts
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("RoPE lab"))
+        for label, text in zip(self._labels, (self.tr("query"), self.tr("key"),
+                                              self.tr("shift every position by"),
+                                              self.tr("base")), strict=True):
+            label.setText(text)
+        self.shift.setToolTip(self.tr("Add k to the position of every token: the rotations "
+                                      "change, the scores do not."))
+        self.base.setToolTip(self.tr("The RoPE base, 10⁴ … 10⁶ (logarithmic): pair i turns "
+                                     "by position · base^(−2i/d_k)."))
+        self.rotation_group.setTitle(self.tr("One query and one key, pair by pair of "
+                                             "dimensions (faint: before RoPE)"))
+        self.decay_group.setTitle(self.tr("Score of two fixed vectors against their distance"))
+        self.decay.setLabel("bottom", self.tr("distance m − n"))
+        self.decay.setLabel("left", self.tr("score q·k (q = k = 1/√d)"))
+        self.order_group.setTitle(self.tr("Order: without positions attention sees a set"))
+        self.shuffle.setText(self.tr("Shuffle tokens"))
+        self.shuffle.setToolTip(self.tr("Permute the tokens of X at random and compare the "
+                                        "outputs with the original ones, permuted alike."))
+        self.refresh()
+
+    # ------------------------------------------------------------- inputs
+    def _on_base(self, pos: int) -> None:
+        self.base_label.setText(f"{base_from_slider(pos):.3g}")
+        self.refresh()
+
+    def _on_result(self, *_args) -> None:
+        result = self.model.result
+        if result is None:
+            return
+        s = result.state
+        for combo, names in ((self.query, s.tokens), (self.key, s.key_tokens)):
+            names = list(names)
+            if [combo.itemText(i) for i in range(combo.count())] != names:
+                current = combo.currentIndex()
+                combo.blockSignals(True)
+                combo.clear()
+                combo.addItems(names)
+                combo.setCurrentIndex(min(max(current, 0), len(names) - 1))
+                combo.blockSignals(False)
+        self._perm = None
+        self.refresh()
+
+    def shuffle_tokens(self) -> None:
+        """A new random order of the tokens, and the equivariance check under it."""
+        n = self.model.state.n
+        perm = self._rng.permutation(n)
+        while n > 1 and (perm == np.arange(n)).all():
+            perm = self._rng.permutation(n)
+        self._perm = perm
+        self._show_order()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.refresh()
+
+    # ------------------------------------------------------------- drawing
+    def refresh(self, *_args) -> None:
+        result = self.model.result
+        if result is None or not self.isVisible():
+            return  # drawn when shown (showEvent)
+        s = result.state
+        r = result.head(self.model.current_head)
+        base = base_from_slider(self.base.value())
+        pairing = s.options.rope_pairing
+        k = self.shift.value()
+        self.shift_label.setText(str(k))
+        self.base_label.setText(f"{base:.3g}")
+        d = r.Q.shape[1]
+        self.rotations.clear()
+        if d % 2:
+            self.rotation_info.setText(self.tr("RoPE turns pairs of dimensions: make d_k even "
+                                               "to see it (d_k = {0}).").format(d))
+            self.shift_info.setText("")
+            self.decay.clear()
+            self.decay_info.setText("")
+            self._show_order()
+            return
+        i = max(self.query.currentIndex(), 0)
+        j = max(self.key.currentIndex(), 0)
+        if i >= r.Q.shape[0] or j >= r.K.shape[0]:
+            return
+        pr = pair_rotations(r.Q[i], r.K[j], i + k, j + k, base, pairing)
+        self._draw_pairs(pr)
+        plain = pair_rotations(r.Q[i], r.K[j], i, j, base, pairing)
+        f = format_value
+        self.rotation_info.setText(self.tr(
+            "q = {0} at position {1}, k = {2} at position {3}: R({1})q · R({3})k = {4}. "
+            "Each pair i turns by θ_i = base^(−2i/d) per position: θ = {5}.").format(
+            s.tokens[i], i + k, s.key_tokens[j], j + k, f(pr.score),
+            ", ".join(f(t) for t in pr.theta)))
+        _s0, _s1, diff = shift_check(r.Q, r.K, k, base, pairing)
+        self.shift_info.setText(self.tr(
+            "Shifted by {0}: the score is {1}, without the shift {2}. Over all {3}×{4} scores "
+            "of this head, max |shifted − unshifted| = {5}: the scores depend only on the "
+            "distance m − n.").format(k, f(pr.score), f(plain.score), r.Q.shape[0],
+                                      r.K.shape[0], f"{diff:.3g}"))
+        self._draw_decay(DECAY_DIM, base, pairing)
+        self._show_order()
+
+    def _draw_pairs(self, pr) -> None:
+        count = min(len(pr.theta), MAX_PAIR_PLOTS)
+        cols = min(count, 4)
+        top = float(max(np.abs(pr.q).max(), np.abs(pr.k).max(), 1e-12)) * 1.15
+        for p in range(count):
+            plot = self.rotations.addPlot(row=p // cols, col=p % cols)
+            plot.setAspectLocked(True)
+            plot.setXRange(-top, top, padding=0)
+            plot.setYRange(-top, top, padding=0)
+            plot.hideAxis("left")
+            plot.hideAxis("bottom")
+            plot.setMouseEnabled(False, False)
+            plot.setMenuEnabled(False)
+            plot.hideButtons()
+            plot.setTitle(self.tr("pair {0}: +{1} rad / position").format(
+                p, format_value(pr.theta[p])), size="8pt")
+            for vec, pen in ((pr.q[p], FAINT_Q), (pr.k[p], FAINT_K), (pr.q_rot[p], Q_PEN),
+                             (pr.k_rot[p], K_PEN)):
+                plot.plot([0, vec[0]], [0, vec[1]], pen=pen)
+            plot.plot([pr.q_rot[p][0]], [pr.q_rot[p][1]], pen=None, symbol="o", symbolSize=5,
+                      symbolBrush=Q_PEN.color())
+            plot.plot([pr.k_rot[p][0]], [pr.k_rot[p][1]], pen=None, symbol="o", symbolSize=5,
+                      symbolBrush=K_PEN.color())
+
+    def _draw_decay(self, d: int, base: float, pairing: str) -> None:
+        self.decay.clear()
+        legend = self.decay.getPlotItem().legend
+        if legend is not None:
+            legend.clear()
+        dist = np.arange(DECAY_DISTANCE + 1)
+        curves = distance_decay(d, (*DECAY_BASES, base), DECAY_DISTANCE, pairing)
+        for row, b, pen in zip(curves[:-1], DECAY_BASES, DECAY_PENS, strict=True):
+            self.decay.plot(dist, row, pen=pen, name=f"base {b:.0e}")
+        self.decay.plot(dist, curves[-1], pen=pg.mkPen((214, 96, 77), width=2),
+                        name=self.tr("this base {0:.3g}").format(base))
+        self.decay_info.setText(self.tr(
+            "At distance 0 the score is 1; it falls, with ripples, as the tokens move apart, "
+            "and more slowly for a larger base (d = {0}).").format(d))
+
+    def _show_order(self) -> None:
+        result = self.model.result
+        if result is None:
+            return
+        s = result.state
+        if self._perm is None:
+            self.order_info.setText(self.tr("Click “Shuffle tokens” to permute the tokens of "
+                                            "X."))
+            return
+        w = s.heads[min(self.model.current_head, s.n_heads - 1)]
+        X = s.X
+        plain = permutation_check(X, w, self._perm)
+        order = ", ".join(s.tokens[p] for p in self._perm)
+        text = self.tr("New order: {0}. Without positions: max |out(shuffled X) − shuffled "
+                       "out| = {1}, the same outputs, shuffled alike.").format(
+            order, f"{plain:.3g}")
+        if s.d_k % 2 == 0:
+            base = base_from_slider(self.base.value())
+            rotated = permutation_check(X, w, self._perm, positions="rope", rope_base=base,
+                                        rope_pairing=s.options.rope_pairing)
+            text += " " + self.tr("With RoPE: {0}, the order changes the outputs.").format(
+                f"{rotated:.3g}")
+        self.order_info.setText(text)
