@@ -83,7 +83,7 @@ def test_teaching_share_makes_scores_symmetric_and_asymmetry_zero(window2):
     value = w.model.result.lessons(0).asymmetry
     assert value == pytest.approx(
         np.linalg.norm(scores - scores.T) / np.linalg.norm(scores), rel=1e-12)
-    assert f"= {value:.3f}" in t.badge.text()
+    assert f"= {value:.4f}" in t.badge.text()
     w.controls.share.setChecked(True)
     scores = pane(w, "scores")
     np.testing.assert_array_equal(scores, scores.T)
@@ -121,7 +121,7 @@ def test_teaching_float32_keeps_the_panes_in_float32(window):
     window.controls.float32.setChecked(True)
     assert pane(window, "weights").dtype == np.float32
     value = window.model.result.lessons(0).asymmetry
-    assert value > 0 and f"= {value:.3f}" in window.teaching.badge.text()
+    assert value > 0 and f"= {value:.4f}" in window.teaching.badge.text()  # as the dock
 
 
 # ---------------------------------------------------------- overflow lesson

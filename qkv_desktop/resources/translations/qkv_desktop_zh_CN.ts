@@ -35,8 +35,8 @@
         <translation>QKᵀ 对称：‖S−Sᵀ‖/‖S‖ = 0</translation>
     </message>
     <message>
-        <source>QKᵀ asymmetry ‖S−Sᵀ‖/‖S‖ = {0:.3f}</source>
-        <translation>QKᵀ 非对称度 ‖S−Sᵀ‖/‖S‖ = {0:.3f}</translation>
+        <source>QKᵀ asymmetry ‖S−Sᵀ‖/‖S‖ = {0}</source>
+        <translation>QKᵀ 非对称度 ‖S−Sᵀ‖/‖S‖ = {0}</translation>
     </message>
 </context>
 <context>
@@ -338,6 +338,10 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>部分权重为 NaN（朴素 softmax）：{0}。</translation>
     </message>
     <message>
+        <source>Mean H / log n = {0:.1%}; mean max weight = {1}.</source>
+        <translation>平均 H / log n = {0:.1%}；平均最大权重 = {1}。</translation>
+    </message>
+    <message>
         <source>i→j and j→i differ, as separate W_Q and W_K allow.</source>
         <translation>i→j 与 j→i 不同，这正是独立的 W_Q 和 W_K 所允许的。</translation>
     </message>
@@ -348,10 +352,6 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>Nearly uniform: every row&apos;s entropy is above {0:.0%} of log n (max |w − 1/n| = {1:.4f}).</source>
         <translation>接近均匀：每一行的熵都超过 log n 的 {0:.0%}（max |w − 1/n| = {1:.4f}）。</translation>
-    </message>
-    <message>
-        <source>Mean H / log n = {0:.1%}; mean max weight = {1:.3f}.</source>
-        <translation>平均 H / log n = {0:.1%}；平均最大权重 = {1:.3f}。</translation>
     </message>
 </context>
 <context>

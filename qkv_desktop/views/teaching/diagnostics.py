@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from qkv_desktop.core.lessons import UNIFORM_FRACTION
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -75,7 +76,7 @@ class AsymmetryBadge(Retranslating, QLabel):
             self.setText(self.tr("QKᵀ symmetric: ‖S−Sᵀ‖/‖S‖ = 0"))
             style = "color: #1d5a96; font-weight: bold;"
         else:
-            self.setText(self.tr("QKᵀ asymmetry ‖S−Sᵀ‖/‖S‖ = {0:.3f}").format(value))
+            self.setText(self.tr("QKᵀ asymmetry ‖S−Sᵀ‖/‖S‖ = {0}").format(format_value(value)))
             style = "color: #7a2e00;"
         style += " padding: 0 6px;"
         if style != self.styleSheet():  # a new style sheet re-polishes the status bar
@@ -233,6 +234,6 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
                            "(max |w − 1/n| = {1:.4f}).").format(UNIFORM_FRACTION,
                                                                float(u.deviation.max()))
         else:
-            text = self.tr("Mean H / log n = {0:.1%}; mean max weight = {1:.3f}.").format(
-                float(np.mean(u.fraction)), float(np.mean(u.max_weight)))
+            text = self.tr("Mean H / log n = {0:.1%}; mean max weight = {1}.").format(
+                float(np.mean(u.fraction)), format_value(np.mean(u.max_weight)))
         self.summary.setText(prefix + text)
