@@ -4,39 +4,36 @@ PySide6 reports an exception raised in a slot or in a Python override of a Qt
 virtual (``paintEvent``, ``QUndoCommand.redo``…) through ``sys.excepthook``. By
 default that prints to a terminal the user never sees and the app goes on as if
 nothing happened. ``CrashGuard`` replaces the hook: it appends the traceback to a
-size-capped log in the app data folder and shows a non-modal message that says
-where the log is. The session is still the one before the failing action, because
-model commands are atomic (see ``qkv_desktop.model.commands``).
+size-capped log in the app data folder (``logging.handlers.RotatingFileHandler``)
+and shows a non-modal message that says where the log is. The session is still the
+one before the failing action, because model commands are atomic (see ``qkv_desktop.model.commands``).
 """
 
 from __future__ import annotations
 
+import logging
 import sys
-import time
 import traceback
+from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QStandardPaths
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from shiboken6 import isValid
 
-__all__ = ["CrashGuard", "default_log_path", "append_capped", "LOG_MAX_BYTES", "LOG_BACKUPS"]
+__all__ = ["CrashGuard", "default_log_path", "LOG_MAX_BYTES", "LOG_BACKUPS"]
 
 LOG_MAX_BYTES = 1_000_000
 """The log rotates past this size, keeping ``LOG_BACKUPS`` older files: at most ~3 MB."""
 LOG_BACKUPS = 2
 
 
-def append_capped(path: Path, text: str) -> None:
-    """Append ``text`` to ``path``; past ``LOG_MAX_BYTES`` shift it to ``path.1``, ``.2``…"""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.exists() and path.stat().st_size + len(text.encode("utf-8")) > LOG_MAX_BYTES:
-        for k in range(LOG_BACKUPS, 0, -1):
-            older = path.with_name(f"{path.name}.{k - 1}") if k > 1 else path
-            if older.exists():
-                older.replace(path.with_name(f"{path.name}.{k}"))
-    with path.open("a", encoding="utf-8") as f:
-        f.write(text)
+class _CrashLog(RotatingFileHandler):
+    """The standard size-capped log (``qkv-desktop.log``, ``.1``, ``.2``), except that a
+    failure to write is raised to ``CrashGuard``, which then prints the traceback."""
+
+    def handleError(self, record) -> None:
+        raise  # re-raises: logging calls this inside emit's except block
 
 
 def default_log_path() -> Path:
@@ -62,6 +59,7 @@ class CrashGuard:
         self.box: QMessageBox | None = None
         self.count = 0
         self._previous = None
+        self._handler: RotatingFileHandler | None = None
 
     def install(self) -> CrashGuard:
         self._previous = sys.excepthook
@@ -80,12 +78,22 @@ class CrashGuard:
         self.count += 1
         text = "".join(traceback.format_exception(exc_type, exc, tb))
         try:
-            stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-            append_capped(self.log_path, f"{stamp} uncaught exception\n{text}\n")
+            self._log(text)
         except OSError as err:  # an unwritable log must not hide the error itself
             sys.stderr.write(f"qkv-desktop: cannot write {self.log_path}: {err}\n{text}")
         if QApplication.instance() is not None and not QApplication.closingDown():
             self._show(exc_type, exc, text)
+
+    def _log(self, text: str) -> None:
+        """Append one entry through ``logging``'s rotating handler (opened on first use)."""
+        if self._handler is None:
+            self.log_path.parent.mkdir(parents=True, exist_ok=True)
+            self._handler = _CrashLog(self.log_path, maxBytes=LOG_MAX_BYTES,
+                                      backupCount=LOG_BACKUPS, encoding="utf-8", delay=True)
+            self._handler.setFormatter(logging.Formatter(
+                "%(asctime)s uncaught exception\n%(message)s\n", "%Y-%m-%d %H:%M:%S"))
+        self._handler.handle(logging.makeLogRecord({"msg": text, "levelno": logging.ERROR,
+                                                    "levelname": "ERROR"}))
 
     def _show(self, exc_type, exc, text: str) -> None:
         """One box, reused: a burst of errors (e.g. in painting) must not stack dialogs."""
