@@ -34,9 +34,7 @@ def sandboxed_window(state=None):
         settings = QSettings(str(Path(tmp) / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(AttentionModel(state), settings)
         session = window.files.session
-        session.folder = Path(tmp)
-        session.autosave_path = Path(tmp) / "autosave.qkv.json"
-        session.lock_path = Path(tmp) / "running.lock"
+        session.folder = Path(tmp)  # its autosave and lock go there too
         window.resize(1600, 1000)
         window.show()
         try:

@@ -101,7 +101,8 @@ def run_gui(state, *, screenshot: str | None = None, size=(1600, 1000),
     """Start the application; with ``screenshot`` render one frame to PNG and exit.
 
     Without a screenshot the window offers to restore work after a crash, then
-    opens ``session`` if given (a bad file is reported and the default stays open).
+    opens ``session`` if given, asking first whether to save restored work (a bad file
+    is reported and the default stays open).
     ``lang`` (``en``, ``zh_CN``) overrides the saved and the system language.
     """
     if screenshot:
@@ -114,9 +115,9 @@ def run_gui(state, *, screenshot: str | None = None, size=(1600, 1000),
         first_paint.exit_after_first_paint(window)
     window.show()
     files = window.files
-    files.session.offer_recovery(files.ask)
+    files.session.offer_recovery(files.ask)  # first: the file must not replace it unasked
     if session:
-        files.session.open(session)
+        files.open_path(session)  # asks to save restored work, like any open
     return app.exec()
 
 

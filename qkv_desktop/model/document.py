@@ -2,29 +2,45 @@
 
 The controller owns which file the session belongs to and whether it is modified
 (the undo stack's clean state); it reads and writes through ``qkv_desktop.io.session``.
-Autosave writes the session to the app's data folder a few seconds after edits stop,
-on a worker thread (formatting a large session takes seconds; the state is
-immutable, so the worker needs no copy); a lock file with our process id tells
-the next start whether we exited cleanly, and if not it offers to restore the autosaved work.
+
+Autosave writes the session to the app's data folder on a worker thread (formatting a
+large session takes seconds; the state is immutable, so the worker needs no copy):
+``AUTOSAVE_DELAY_MS`` after edits stop, and while edits go on at least every
+``AUTOSAVE_MAX_DELAY_MS``, so a crash costs at most that many seconds of work.
+
+Each running instance has its own autosave, ``autosave-<id>.qkv.json``, and holds a
+``QLockFile`` beside it, ``autosave-<id>.lock``. Qt's lock records the process id, the
+host and the application, so a lock left by a killed process is recognised as stale
+even when its process id now belongs to another program (after a reboot). At start
+every autosave whose lock is stale (or missing) is an orphan of a crashed instance,
+and each is offered for recovery; a second instance never touches the first's files.
 """
 
 from __future__ import annotations
 
 import os
+import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
+from PySide6.QtCore import QDateTime, QLockFile, QObject, QSettings, QStandardPaths, QTimer, Signal
 
 from qkv_desktop.io.session import SUFFIX, load_session, save_session
+from qkv_desktop.io.temporaries import remove_stale_temporaries
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.state import SessionState
 
-__all__ = ["SessionController", "AUTOSAVE_DELAY_MS", "MAX_RECENT", "data_dir"]
+__all__ = ["SessionController", "AUTOSAVE_DELAY_MS", "AUTOSAVE_MAX_DELAY_MS", "MAX_RECENT",
+           "data_dir"]
 
 AUTOSAVE_DELAY_MS = 3000
+"""Autosave this long after the last edit."""
+AUTOSAVE_MAX_DELAY_MS = 10000
+"""…and at the latest this long after the first unsaved edit, however edits go on."""
 MAX_RECENT = 8
+_PREFIX = "autosave-"
 
 
 def data_dir() -> Path:
@@ -35,18 +51,10 @@ def data_dir() -> Path:
     return path
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
+def _lock_file(path: Path) -> QLockFile:
+    lock = QLockFile(str(path))
+    lock.setStaleLockTime(0)  # stale only when its process is gone, never by age
+    return lock
 
 
 class SessionController(QObject):
@@ -67,18 +75,34 @@ class SessionController(QObject):
         self.model = model
         self.settings = settings
         self.path: Path | None = None
+        self.instance = uuid.uuid4().hex[:12]
+        self._lock: QLockFile | None = None
+        self._orphans: list[tuple[Path, QLockFile | None]] = []
         self.folder = folder or data_dir()
-        self.autosave_path = self.folder / f"autosave{SUFFIX}"
-        self.lock_path = self.folder / "running.lock"
-        self._timer = QTimer(self)
+        self._timer = QTimer(self)  # restarts on every edit …
         self._timer.setSingleShot(True)
         self._timer.setInterval(AUTOSAVE_DELAY_MS)
         self._timer.timeout.connect(self.autosave)
+        self._deadline = QTimer(self)  # … this one does not: the maximum delay
+        self._deadline.setSingleShot(True)
+        self._deadline.setInterval(AUTOSAVE_MAX_DELAY_MS)
+        self._deadline.timeout.connect(self.autosave)
         self._writer = LatestJobRunner("qkv-autosave", self)
         self._writer.finished.connect(self._on_autosave_finished)
         model.changed.connect(self._on_model_changed)
 
     # --------------------------------------------------------------- state
+    @property
+    def folder(self) -> Path:
+        """The data folder; setting it (before ``acquire_lock``) moves this instance's files."""
+        return self._folder
+
+    @folder.setter
+    def folder(self, folder: Path) -> None:
+        self._folder = Path(folder)
+        self.autosave_path = self._folder / f"{_PREFIX}{self.instance}{SUFFIX}"
+        self.lock_path = self._folder / f"{_PREFIX}{self.instance}.lock"
+
     @property
     def modified(self) -> bool:
         return not self.model.undo_stack.isClean()
@@ -146,6 +170,8 @@ class SessionController(QObject):
     # ----------------------------------------------------- autosave/recovery
     def _on_model_changed(self) -> None:
         self._timer.start()
+        if not self._deadline.isActive():
+            self._deadline.start()
 
     def autosave(self) -> None:
         """Write the session to the data folder on the writer thread and return at once.
@@ -154,6 +180,8 @@ class SessionController(QObject):
         a newer one is asked for is skipped. A failure of the latest write is reported
         through ``error`` (and retried on the next change).
         """
+        self._timer.stop()
+        self._deadline.stop()
         if not self.modified:
             return
         state, path = self.model.state, self.autosave_path
@@ -171,47 +199,92 @@ class SessionController(QObject):
     def discard_autosave(self) -> None:
         """Delete the autosave; pending writes are dropped and one in progress ends first."""
         self._timer.stop()
+        self._deadline.stop()
         self._writer.cancel()
         self.wait_for_autosave()
         self.autosave_path.unlink(missing_ok=True)
 
     def acquire_lock(self) -> bool:
-        """Mark this process as running. Returns True if a previous run crashed."""
-        crashed = False
-        try:
-            pid = int(self.lock_path.read_text().strip() or 0)
-            crashed = pid != os.getpid() and not _pid_alive(pid)
-        except (OSError, ValueError):
-            crashed = self.autosave_path.exists()
-        self.lock_path.write_text(str(os.getpid()))
-        return crashed and self.autosave_path.exists()
+        """Lock this instance's autosave and find the orphans of crashed instances.
+
+        Returns True if there are orphaned autosaves to offer (``offer_recovery``).
+        Stale temporaries of interrupted autosaves are removed from the folder first.
+        """
+        self.folder.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(self.folder)
+        if self._lock is None:
+            self._lock = _lock_file(self.lock_path)
+            if not self._lock.tryLock(0):
+                raise OSError(f"cannot lock {self.lock_path} ({self._lock.error().name})")
+        self._release_orphans()
+        others = {p.name[len(_PREFIX):-len(SUFFIX)] for p in self.folder.glob(f"{_PREFIX}*{SUFFIX}")}
+        others |= {p.stem[len(_PREFIX):] for p in self.folder.glob(f"{_PREFIX}*.lock")}
+        others.discard(self.instance)
+        for other in others:
+            autosave = self.folder / f"{_PREFIX}{other}{SUFFIX}"
+            lock = _lock_file(self.folder / f"{_PREFIX}{other}.lock")
+            if not lock.tryLock(0):
+                continue  # a running instance's
+            if autosave.exists():  # its owner is gone: the orphan is ours to offer now
+                self._orphans.append((autosave, lock))
+            else:
+                lock.unlock()  # a crash before its first autosave: only the lock was left
+        self._orphans.sort(key=lambda orphan: _mtime(orphan[0]), reverse=True)
+        return bool(self._orphans)
+
+    def _release_orphans(self) -> None:
+        for _path, lock in self._orphans:
+            lock.unlock()
+        self._orphans.clear()
 
     def release_lock(self) -> None:
-        """A clean exit: no autosave and no lock are left behind (if the lock is ours)."""
-        try:
-            ours = int(self.lock_path.read_text().strip() or 0) == os.getpid()
-        except (OSError, ValueError):
-            ours = False
-        if ours:
-            self.discard_autosave()
-            self.lock_path.unlink(missing_ok=True)
+        """A clean exit: this instance's autosave and lock go; other instances' stay."""
+        if self._lock is None:
+            return
+        self.discard_autosave()
+        self._release_orphans()
+        self._lock.unlock()
+        self._lock = None
 
     def offer_recovery(self, ask: Callable[[str], bool]) -> bool:
-        """If the last run crashed with unsaved work, ask and restore it."""
-        if not self.acquire_lock():
-            return False
-        try:
-            loaded = load_session(self.autosave_path)
-        except ValueError as exc:
-            self.error.emit(self.tr("The autosaved work could not be read: {0}").format(exc))
-            return False
-        if not ask(self.tr("QKV Desktop did not close properly last time. "
-                           "Restore the unsaved work from the autosave?")):
-            self.discard_autosave()
-            return False
-        self.model.load_state(loaded.state, self.tr("Restore autosaved work"))
-        original = (loaded.extra.get("layout") or {}).get("file")
-        if original:
-            self.path = Path(original)
-            self.fileChanged.emit(original)
-        return True
+        """Offer each orphaned autosave, newest first; restore the first one accepted.
+
+        An accepted autosave becomes this instance's own (so a crash now still keeps
+        it); a declined one is deleted; after a restore, the others stay on disk and
+        are offered at the next start. An unreadable one is reported and kept.
+        """
+        self.acquire_lock()
+        restored = False
+        for path, _lock in self._orphans:
+            if restored:
+                break
+            try:
+                loaded = load_session(path)
+            except ValueError as exc:
+                self.error.emit(self.tr("The autosaved work could not be read: {0}")
+                                .format(exc))
+                continue
+            original = (loaded.extra.get("layout") or {}).get("file")
+            when = QDateTime.fromSecsSinceEpoch(int(_mtime(path))).toString("yyyy-MM-dd HH:mm")
+            name = Path(original).name if original else self.tr("Untitled")
+            if not ask(self.tr("QKV Desktop did not close properly last time. Restore the "
+                               "unsaved work on {0} from the autosave of {1}?")
+                       .format(name, when)):
+                path.unlink(missing_ok=True)
+                continue
+            self.wait_for_autosave()
+            os.replace(path, self.autosave_path)  # ours from now on
+            self.model.load_state(loaded.state, self.tr("Restore autosaved work"))
+            if original:
+                self.path = Path(original)
+                self.fileChanged.emit(original)
+            restored = True
+        self._release_orphans()
+        return restored
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return time.time()

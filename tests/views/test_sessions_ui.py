@@ -27,8 +27,6 @@ def window(qtbot, tmp_path):
     w = MainWindow(AttentionModel(), settings)
     w.files.session.folder = tmp_path / "data"
     w.files.session.folder.mkdir()
-    w.files.session.autosave_path = w.files.session.folder / "autosave.qkv.json"
-    w.files.session.lock_path = w.files.session.folder / "running.lock"
     # Closing asks about unsaved changes; the tests' edits are meant to be thrown away.
     qtbot.addWidget(w, before_close_func=lambda win: win.model.undo_stack.setClean())
     return w
@@ -131,7 +129,7 @@ def test_crash_recovery_after_kill_9(tmp_path, qtbot):
         child.wait(10)
     assert child.returncode == -signal.SIGKILL
     folder = tmp_path / "xdg" / "QKV Desktop" / "QKV Desktop"
-    assert (folder / "running.lock").exists()
+    assert len(list(folder.glob("autosave-*.lock"))) == 1
 
     model = AttentionModel()
     controller = SessionController(model, QSettings(str(tmp_path / "s.ini"),
@@ -144,7 +142,7 @@ def test_crash_recovery_after_kill_9(tmp_path, qtbot):
     model.undo_stack.undo()
     assert model.state.equals(SessionState.from_preset("tutorial-1"))
     controller.release_lock()
-    assert not (folder / "running.lock").exists()
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith("autosave")) == []
 
 
 def test_clean_exit_offers_nothing(tmp_path):
