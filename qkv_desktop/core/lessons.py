@@ -366,10 +366,11 @@ def cell_breakdown(result, i: int, j: int, temperature: float = 1.0,
     shift = float(visible.max()) if stable and visible.size else 0.0
     if not np.isfinite(shift):
         shift = 0.0
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is what the lesson shows
         exps = np.exp(row.astype(np.float64) - shift)
         row_sum = float(exps.sum())
-    return CellBreakdown(i, j, q, k, q * k, float(result.scores[i, j]), float(result.divisor),
+        products = q * k
+    return CellBreakdown(i, j, q, k, products, float(result.scores[i, j]), float(result.divisor),
                          float(temperature), row, bool(np.isneginf(row[j])), shift, exps,
                          row_sum, result.weights[i], result.V, result.output[i], bias,
                          int(result.mask_reasons[i, j]))

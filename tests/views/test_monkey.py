@@ -26,12 +26,15 @@ from PySide6.QtWidgets import QApplication
 
 from qkv_desktop.core import PRESETS
 from qkv_desktop.state import compute
+from qkv_desktop.state.session_state import MAX_HEADS
 from tests.views.helpers import cell_widget_pos, move_mouse, type_into_cell
 
 SEED = int(os.environ.get("QKV_MONKEY_SEED", "20240607"))
 STEPS = int(os.environ.get("QKV_MONKEY_STEPS", "2000"))
 
-NUMBERS = ["0", "1", "-1", "0.5", "-2.25", "1e-3", "3e2", "1e-400", "  7 ", "1e5", ".5", "-0"]
+NUMBERS = ["0", "1", "-1", "0.5", "-2.25", "1e-3", "3e2", "1e-400", "  7 ", "1e5", ".5", "-0",
+           "6e153", "9e307", "-9e307", "1.7976931348623157e308", "-1.7976931348623157e308"]
+"""Ordinary numbers and, since issue 19, values up to the float64 limit."""
 BAD = ["", "abc", "nan", "inf", "-inf", "1e400", "1,5", "0x10", "١٢", "1_0", "--1", "x" * 300]
 NAMES = ["猫", "a", "😀", "שלום", "tok en", "", "a\nb", "x" * 250]
 PASTES = ["1\t2\n3\t4", "a,1,2\nb,3,4", "5 6 7", "狗\t0.1\n猫\t0.2", "1\tx", "1,2\n3",
@@ -60,7 +63,7 @@ class Monkey:
             (3, self.rename), (5, self.spin),
             (5, self.toggle), (4, self.combo), (3, self.slider), (10, self.menu_action),
             (1, self.preset), (3, self.paste), (3, self.select), (12, self.hover),
-            (2, self.click_pane), (1, self.resize),
+            (2, self.click_pane), (1, self.resize), (1, self.many_heads),
         ]
         self.weights = [w for w, _ in self.actions]
 
@@ -124,6 +127,16 @@ class Monkey:
         else:
             box.setValue(round(self.rng.uniform(lo, hi), 3))
         return f"spin {box.objectName()} → {box.value()}"
+
+    def many_heads(self) -> str:
+        """Typed into the heads box: the cap, just under it, or one over (refused)."""
+        box = self.window.controls.heads
+        value = self.rng.choice([MAX_HEADS - 1, MAX_HEADS, MAX_HEADS + 1])
+        box.setFocus()
+        box.lineEdit().selectAll()
+        QTest.keyClicks(box, str(value))
+        QTest.keyClick(box, Qt.Key.Key_Return)
+        return f"heads box ← {value} → {box.value()}"
 
     def toggle(self) -> str:
         box = self.rng.choice(self.toggles)
@@ -219,6 +232,7 @@ def check_consistent(window) -> None:
     assert window.editor.table.columnCount() == model.state.d_model + 1
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # issue 19: no NumPy warnings either
 @pytest.mark.qt_log_level_fail("WARNING")
 @pytest.mark.qt_log_ignore(r"^This plugin does not support propagateSizeHints\(\)$")
 def test_random_user_actions_break_nothing(main_window, qtbot):
