@@ -297,7 +297,18 @@ class SessionState:
                              f"no key to attend to")
 
     def mask_spec(self) -> MaskSpec:
-        """The core's mask rules for this session (causal and prefix in self-attention only)."""
+        """The core's mask rules for this session (causal and prefix in self-attention only).
+
+        Built once per state (the custom mask is an n × m array) and shared: the state
+        is immutable, and panes, figures and compute all ask for it.
+        """
+        spec = self.__dict__.get("_mask_spec")
+        if spec is None:
+            spec = self._build_mask_spec()
+            object.__setattr__(self, "_mask_spec", spec)
+        return spec
+
+    def _build_mask_spec(self) -> MaskSpec:
         o = self.options
         selfish = self.mode == "self"
         custom = None
@@ -305,6 +316,7 @@ class SessionState:
             custom = np.ones((self.n, self.n_keys), dtype=bool)
             rows, cols = zip(*o.masked, strict=True)
             custom[list(rows), list(cols)] = False
+            custom.flags.writeable = False
         return MaskSpec(causal=o.causal and selfish, window=o.window,
                         prefix=o.prefix if selfish else None, sinks=o.sinks, custom=custom)
 

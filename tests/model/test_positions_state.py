@@ -83,3 +83,10 @@ def test_the_custom_mask_applies_only_while_it_is_on_and_its_cells_are_kept():
     off = on.with_(options=replace(on.options, custom_mask=False))
     assert off.options.masked == ((2, 1),)
     assert compute(on).head().weights[2, 1] == 0 and compute(off).head().weights[2, 1] > 0
+
+
+def test_the_mask_is_built_once_per_state_and_cannot_be_changed():
+    s = _state(custom_mask=True, masked=((2, 1),))
+    spec = s.mask_spec()
+    assert s.mask_spec() is spec and not spec.custom.flags.writeable
+    assert s.with_(options=replace(s.options, masked=((2, 2),))).mask_spec().custom[2, 1]
