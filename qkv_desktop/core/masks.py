@@ -106,9 +106,11 @@ class MaskSpec:
             if self.prefix:
                 in_prefix = future & (j < self.prefix)
                 future = future & ~in_prefix
-        if self.window is not None:
-            dist = (i - j) if self.ordered else np.abs(i - j)
-            outside = dist >= self.window
+        if self.window is not None:  # i − j ≥ w (and j − i ≥ w without the order)
+            w = self.window
+            outside = j <= i - w
+            if not self.ordered:
+                outside |= j >= i + w
             if self.sinks:
                 saved = outside & (j < self.sinks)
                 outside = outside & ~saved
