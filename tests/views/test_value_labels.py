@@ -138,3 +138,23 @@ def test_the_symmetry_dock_prints_the_tutorials_kk_with_four_decimals(make_windo
     assert sym.kk.overlay.texts[0][:3] == ["0.1931", "0.4382", "0.0414"]
     for plot in (sym.qk, sym.kk):
         assert_labels_clear(plot, "QKᵀ | KKᵀ dock")
+
+
+def test_a_dock_too_small_for_its_values_says_so(qtbot):
+    from qkv_desktop.model import AttentionModel
+    from qkv_desktop.views.teaching.symmetry_view import SymmetryView
+    model = AttentionModel(SessionState.from_preset("random-medium"))  # 12 × 12 scores
+    assert model.wait_until_idle()
+    view = SymmetryView(model)
+    qtbot.addWidget(view)
+    view.resize(320, 360)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: view.qk.data.size > 0)
+    settle()
+    assert view.qk.values_hidden and view.qk.value_label_rects() == []
+    assert view.values_note.isVisible()
+    view.resize(1600, 1400)
+    settle()
+    assert not view.qk.values_hidden and not view.values_note.isVisible()
+    assert_labels_clear(view.qk, "a large dock")

@@ -2070,6 +2070,10 @@ Sentence: {1}</source>
         <translation>若 W_Q = W_K，分数为 KKᵀ，关于对角线对称（其权重并不对称：每一行都有自己的 softmax 总和）。</translation>
     </message>
     <message>
+        <source>values hidden: enlarge the dock to read them</source>
+        <translation>数值已隐藏：放大停靠窗口即可看到</translation>
+    </message>
+    <message>
         <source>n/a (cross-attention)</source>
         <translation>不适用（交叉注意力）</translation>
     </message>

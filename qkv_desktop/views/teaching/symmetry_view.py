@@ -48,8 +48,15 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
             label.setWordWrap(True)
         self.qk = HeatmapPlot(lut_for("scores"))
         self.kk = HeatmapPlot(lut_for("scores"))
+        self.values_note = QLabel(objectName="symmetryValuesHidden")
+        """Says that the maps' values are hidden when the dock is too small for them."""
+        self.values_note.setStyleSheet("color: #666666;")
+        self.values_note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.values_note.setWordWrap(True)
+        self.values_note.hide()
         for plot in (self.qk, self.kk):
             plot.setMinimumSize(140, 140)
+            plot.valuesHiddenChanged.connect(self._on_values_hidden)
         grid = QGridLayout()
         grid.addWidget(self.qk_title, 0, 0)
         grid.addWidget(self.kk_title, 0, 1)
@@ -61,6 +68,7 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         layout.addWidget(self.explanation)
         layout.addWidget(self.lesson)
         layout.addLayout(grid, 1)
+        layout.addWidget(self.values_note)
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
@@ -77,8 +85,12 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         self.kk.setToolTip(self.tr("The scores if W_Q were W_K: KKᵀ, symmetric across the "
                                    "diagonal (its weights are not: each row has its own "
                                    "softmax sum)."))
+        self.values_note.setText(self.tr("values hidden: enlarge the dock to read them"))
         self.redraw_due()
         self.refresh()
+
+    def _on_values_hidden(self, _hidden: bool) -> None:
+        self.values_note.setVisible(self.qk.values_hidden or self.kk.values_hidden)
 
     def refresh(self, *_args) -> None:
         """Show the current head, if the view is on screen and the result is new."""
