@@ -77,3 +77,28 @@ def x_display():
     finally:
         server.terminate()
         server.wait()
+
+
+# A loaded machine (CI shares its cores) can take seconds for what takes milliseconds
+# here. pytest-qt's waits return as soon as their condition holds, so a generous
+# default costs a passing test nothing and keeps a slow one from failing on time.
+import functools  # noqa: E402
+
+from pytestqt.qtbot import QtBot  # noqa: E402
+
+LOADED_MACHINE_TIMEOUT_MS = 30_000
+
+
+def _patient(method):
+    @functools.wraps(method)
+    def wait(self, *args, timeout=LOADED_MACHINE_TIMEOUT_MS, **kwargs):
+        if timeout is not None and timeout > 0:  # 0 or None: no limit, as pytest-qt says
+            timeout = max(timeout, LOADED_MACHINE_TIMEOUT_MS)
+        return method(self, *args, timeout=timeout, **kwargs)
+    return wait
+
+
+for _name in ("waitUntil", "waitSignal", "waitSignals", "waitExposed", "waitActive",
+              "waitCallback"):
+    if hasattr(QtBot, _name):
+        setattr(QtBot, _name, _patient(getattr(QtBot, _name)))
