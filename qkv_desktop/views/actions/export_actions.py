@@ -8,6 +8,10 @@ a folder-and-formats dialog for Export all / Export data, a cancellable progress
 dialog while the files are encoded. A set of files is staged and moved into place
 together, so an error or a cancel leaves the folder as it was. The last folder,
 formats, scale and background are remembered in ``QSettings`` under ``export/``.
+
+The export engine (figures, fonts, SVG and PDF writers, data formats) is imported
+when an export is asked for, inside the functions that use it, not when the window
+starts: the first paint needs none of it.
 """
 
 from __future__ import annotations
@@ -42,18 +46,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from qkv_desktop.export.data_export import DATA_FORMATS, MATRIX_NAMES, data_files
-from qkv_desktop.export.figures import (
-    FORMATS,
-    MAX_SCALE,
-    check_png_size,
-    encode_layout,
-    figure_image,
-    layout_dashboard,
-    layout_figure,
-)
-from qkv_desktop.export.pane_figures import pane_spec
-from qkv_desktop.export.render import dashboard_title
 from qkv_desktop.io.files import atomic_write_bytes
 from qkv_desktop.io.staged_files import StagedFiles
 from qkv_desktop.model import AttentionModel
@@ -103,6 +95,7 @@ class _ScaleSpin(QDoubleSpinBox):
     """PNG scale, 0.5× to ``MAX_SCALE``× in half steps."""
 
     def __init__(self, scale: float, parent: QWidget | None = None):
+        from qkv_desktop.export.figures import MAX_SCALE
         super().__init__(parent, objectName="scale")
         self.setRange(0.5, MAX_SCALE)
         self.setSingleStep(0.5)
@@ -169,6 +162,7 @@ class FigureOptionsDialog(Retranslating, QDialog):
         self._update_size()
 
     def _update_size(self) -> None:
+        from qkv_desktop.export.figures import check_png_size
         w, h = self.size_pt
         ok = True
         if self.fmt != "png":
@@ -207,6 +201,8 @@ class ExportAllDialog(Retranslating, QDialog):
 
     def __init__(self, choice: ExportChoice, figure_names: list[str] | None = None,
                  parent: QWidget | None = None):
+        from qkv_desktop.export.data_export import DATA_FORMATS
+        from qkv_desktop.export.figures import FORMATS
         super().__init__(parent, objectName="exportAll")
         self.figure_names = figure_names
         self.folder = QLineEdit(str(choice.folder), objectName="folder")
@@ -291,6 +287,7 @@ class ExportAllDialog(Retranslating, QDialog):
 
     def file_count(self) -> int:
         """How many files the current choice writes."""
+        from qkv_desktop.export.data_export import MATRIX_NAMES
         c = self.choice()
         per_data = {"csv": len(MATRIX_NAMES), "npy": len(MATRIX_NAMES), "npz": 1, "json": 1}
         return (len(self.figure_names or ()) * len(c.image_formats)
@@ -389,6 +386,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
         return folder if folder.is_dir() else Path.home()
 
     def _options(self) -> FigureOptions:
+        from qkv_desktop.export.figures import MAX_SCALE
         try:
             scale = float(self.settings.value("export/scale", DEFAULT_SCALE))
         except (TypeError, ValueError):
@@ -432,6 +430,8 @@ class ExportActions(FollowsWindowLanguage, QObject):
         return shown or relevant
 
     def _dashboard_layout(self, result: ModelResult, specs: dict):
+        from qkv_desktop.export.figures import layout_dashboard
+        from qkv_desktop.export.render import dashboard_title
         keys = self._dashboard_keys(result)
         h = self.model.current_head
         return layout_dashboard([specs[k] for k in keys], dashboard_title(result.state, h),
@@ -440,6 +440,8 @@ class ExportActions(FollowsWindowLanguage, QObject):
     # ------------------------------------------------------------ one figure
     def export_pane(self, key: str) -> None:
         """Pane → Export…: the pane's figure for the current head as PNG, SVG or PDF."""
+        from qkv_desktop.export.figures import layout_figure
+        from qkv_desktop.export.pane_figures import pane_spec
         result = self._result()
         if result is None:
             return
@@ -452,6 +454,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
 
     def export_dashboard(self) -> None:
         """File → Export figure of the dashboard…: every shown pane in one figure."""
+        from qkv_desktop.export.pane_figures import pane_spec
         result = self._result()
         if result is None:
             return
@@ -461,6 +464,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
 
     def _ask_image_path(self, name: str) -> tuple[Path, str] | None:
         """A file name and format from the save dialog; None when cancelled."""
+        from qkv_desktop.export.figures import FORMATS
         filters = {"png": self.tr("PNG image (*.png)"),
                    "svg": self.tr("SVG vector image (*.svg)"),
                    "pdf": self.tr("PDF document (*.pdf)")}
@@ -482,6 +486,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
         return path, fmt
 
     def _export_figure(self, lay, name: str) -> None:
+        from qkv_desktop.export.figures import encode_layout
         target = self._ask_image_path(name)
         if target is None:
             return
@@ -501,6 +506,8 @@ class ExportActions(FollowsWindowLanguage, QObject):
 
     def copy_pane(self, key: str) -> None:
         """Pane → Copy image: the pane's figure on the clipboard, at the remembered scale."""
+        from qkv_desktop.export.figures import figure_image
+        from qkv_desktop.export.pane_figures import pane_spec
         result = self._result()
         if result is None:
             return
@@ -516,6 +523,8 @@ class ExportActions(FollowsWindowLanguage, QObject):
 
     # ------------------------------------------------------------ sets of files
     def _choice(self, images: bool) -> ExportChoice:
+        from qkv_desktop.export.data_export import DATA_FORMATS
+        from qkv_desktop.export.figures import FORMATS
         options = self._options()
         return ExportChoice(self._folder(),
                             self._formats("export/image_formats", FORMATS, ("png",))
@@ -525,6 +534,8 @@ class ExportActions(FollowsWindowLanguage, QObject):
 
     def _figure_files(self, result: ModelResult, choice: ExportChoice) -> _Files:
         """Every relevant pane and the dashboard, per chosen image format (render's names)."""
+        from qkv_desktop.export.figures import check_png_size, encode_layout, layout_figure
+        from qkv_desktop.export.pane_figures import pane_spec
         if not choice.image_formats:
             return []
         h = self.model.current_head
@@ -556,6 +567,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
         return choice is not None and self._export_set(result, choice)
 
     def _export_set(self, result: ModelResult, choice: ExportChoice) -> bool:
+        from qkv_desktop.export.data_export import data_files
         self._remember(choice.folder, FigureOptions(choice.scale, choice.background))
         if choice.image_formats:  # Export data leaves the image choice as it was
             self.settings.setValue("export/image_formats", ",".join(choice.image_formats))

@@ -218,10 +218,10 @@ class HeatmapPlot(pg.PlotWidget):
     valuesHiddenChanged = Signal(bool)
 
     def __init__(self, lut: np.ndarray, parent: QWidget | None = None):
-        super().__init__(parent, background="w")
+        # no view-box menu: built and thrown away, it was a third of each plot's start-up
+        super().__init__(parent, background="w", enableMenu=False)
         self.lut = lut
         item = self.getPlotItem()
-        item.setMenuEnabled(False)
         item.hideButtons()
         vb = item.getViewBox()
         vb.invertY(True)

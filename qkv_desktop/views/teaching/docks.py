@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QVBoxLayout, QWidget
@@ -18,9 +20,11 @@ from qkv_desktop.views.retranslate import FollowsWindowLanguage
 from qkv_desktop.views.teaching.diagnostics import AsymmetryBadge, DiagnosticsPanel
 from qkv_desktop.views.teaching.explain_panel import ExplainPanel
 from qkv_desktop.views.teaching.lesson_banners import LessonBanners
-from qkv_desktop.views.teaching.rope_lab import RopeLab
-from qkv_desktop.views.teaching.scaling_lab import ScalingLab
 from qkv_desktop.views.teaching.symmetry_view import SymmetryView
+
+if TYPE_CHECKING:  # imported when a lab is first shown: the first paint needs neither
+    from qkv_desktop.views.teaching.rope_lab import RopeLab
+    from qkv_desktop.views.teaching.scaling_lab import ScalingLab
 
 __all__ = ["Teaching", "install_teaching", "EDITOR_HEIGHT"]
 
@@ -126,6 +130,7 @@ class Teaching(FollowsWindowLanguage, QObject):
     def lab(self) -> ScalingLab:
         """The scaling lab window, built on first use (its plots cost half a second)."""
         if self._lab is None:
+            from qkv_desktop.views.teaching.scaling_lab import ScalingLab
             self._lab = ScalingLab(self.main_window.model, self.main_window)
         return self._lab
 
@@ -133,6 +138,7 @@ class Teaching(FollowsWindowLanguage, QObject):
     def rope_lab(self) -> RopeLab:
         """The RoPE lab window, built on first use."""
         if self._rope_lab is None:
+            from qkv_desktop.views.teaching.rope_lab import RopeLab
             self._rope_lab = RopeLab(self.main_window.model, self.main_window)
         return self._rope_lab
 

@@ -1,0 +1,48 @@
+"""Start-up imports only what the first painted window needs.
+
+The export engine (figures, fonts, SVG/PDF writers, data formats) and the labs (scaling,
+RoPE) are imported when first used; the window is started in a fresh process, as a user
+starts it, because this test process has imported everything long ago.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import os, sys
+from qkv_desktop.app.launcher import main
+code = main([])
+lazy = sorted(m for m in sys.modules if m.startswith("qkv_desktop.export")
+              or m.startswith("qkv_desktop.views.teaching.") and m.endswith("_lab"))
+print("imported:", " ".join(lazy) or "-", flush=True)
+os._exit(code)  # the window is still alive: skip interpreter teardown
+"""
+
+
+def test_the_first_paint_imports_neither_the_export_engine_nor_the_labs(tmp_path):
+    env = dict(os.environ, HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen",
+               PYQTGRAPH_QT_LIB="PySide6", QKV_EXIT_AFTER_FIRST_PAINT="1")
+    for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+        env[var] = str(tmp_path / var.lower())
+    proc = subprocess.run([sys.executable, "-c", PROBE], cwd=REPO_ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "first paint" in proc.stdout
+    assert "imported: -" in proc.stdout, proc.stdout
+
+
+def test_exporting_and_the_lab_still_work_after_a_lazy_import(main_window, tmp_path):
+    from qkv_desktop.export.figures import encode_layout, layout_figure
+    from qkv_desktop.export.pane_figures import pane_spec
+    window = main_window
+    spec = pane_spec(window.model.result, "weights", 0)
+    assert encode_layout(layout_figure(spec), "svg", 1.0, "white").startswith(b"<?xml")
+    for action, lab in ((window.teaching.lab_action, "lab"),
+                        (window.teaching.rope_lab_action, "rope_lab")):
+        action.trigger()
+        assert getattr(window.teaching, lab).isVisible()
+        getattr(window.teaching, lab).close()
