@@ -317,6 +317,7 @@ def scrub(window, seconds: float = SCRUB_SECONDS) -> dict:
     while time.perf_counter() - t0 < seconds:
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
     mover.stop()
+    calls = model.compute_calls - calls0  # the forwards of the drag, not of the settling
     send(QEvent.Type.MouseButtonRelease, moves[0] % 200)
     released = time.perf_counter()
     target = model.state.X[0, 1]
@@ -332,7 +333,7 @@ def scrub(window, seconds: float = SCRUB_SECONDS) -> dict:
     gaps = np.diff(frames) if len(frames) > 1 else np.array([seconds])
     n_frames = max(len(frames), 1)
     return {"fps": len(frames) / seconds, "moves": moves[0],
-            "recomputes_per_frame": (model.compute_calls - calls0) / n_frames,
+            "recomputes_per_frame": calls / n_frames,
             "paints_per_frame": watch.paints / n_frames,
             "median_ms": float(np.median(gaps)) * 1e3, "settle_ms": settle_s * 1e3,
             "gui_stall_ms": stall * 1e3, "final_value_shown": bool(shown == target)}
