@@ -136,7 +136,7 @@ class AttentionModel(ViewSelection):
         if error is None and generation > self._result_generation:
             self._result, self._result_generation = result, generation
             self.resultChanged.emit(result)
-        if not self._timer.isActive():
+        if self._done_generation != self._generation and not self._timer.isActive():
             self._recompute()
 
     def _run(self, state: SessionState):
