@@ -105,9 +105,10 @@ def make_window(n: int, d_model: int, d_k: int, dtype: str, size=SIZE):
     from qkv_desktop.state import SessionState
     from qkv_desktop.state.session_state import Options
     from qkv_desktop.views.main_window import MainWindow
-    # The autosave (3 s after the last change) is timed on its own (``autosave_seconds``);
-    # left on, it would land inside whichever edit cycle came 3 s after another.
+    # The autosave (3 s after the last change, at most 10 s after the first) is timed on
+    # its own (``autosave_seconds``); left on, it would land inside some edit cycle.
     session_controller.AUTOSAVE_DELAY_MS = 10 ** 9
+    session_controller.AUTOSAVE_MAX_DELAY_MS = 10 ** 9
     rng = np.random.default_rng(0)
     state = SessionState.initialised([f"t{i}" for i in range(n)],
                                      rng.standard_normal((n, d_model)).round(3), d_k=d_k)
