@@ -1,0 +1,173 @@
+"""Teaching one head a pattern by gradient descent: targets, losses and steps.
+
+Two kinds of target:
+
+* a weight pattern T (rows sum to 1): cross-entropy row by row,
+  L = −(1/n) Σᵢ Σⱼ Tᵢⱼ log Pᵢⱼ;
+* an output O*: squared error, L = (1/n) Σᵢ ‖Oᵢ − O*ᵢ‖².
+
+``train_step`` is one plain gradient-descent step on W_Q, W_K, W_V (and the biases a
+head has) with the gradients of ``core.gradients``; ``scaling_comparison`` trains fresh
+heads of several d_k with and without ÷√d_k to show which gradients really vanish.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from qkv_desktop.core.attention import attention
+from qkv_desktop.core.gradients import AttentionGrads, attention_grads
+from qkv_desktop.core.validation import as_matrix
+from qkv_desktop.core.weights import WEIGHT_NAMES, Weights, init_weights
+
+__all__ = ["PATTERNS", "target_pattern", "normalise_pattern", "pattern_loss", "output_loss",
+           "loss_and_grads", "TrainStep", "train_step", "ScalingRun", "scaling_comparison"]
+
+PATTERNS = ("previous", "first", "diagonal")
+"""Built-in target patterns: attend to the previous token, to the first, to oneself."""
+
+_TINY = np.finfo(np.float64).tiny
+
+
+def target_pattern(kind: str, n: int, m: int | None = None) -> np.ndarray:
+    """An n × m one-hot target: ``previous`` (row i → key i−1, row 0 → 0), ``first``, ``diagonal``."""
+    m = n if m is None else m
+    T = np.zeros((n, m))
+    rows = np.arange(n)
+    if kind == "previous":
+        cols = np.maximum(rows - 1, 0)
+    elif kind == "first":
+        cols = np.zeros(n, int)
+    elif kind == "diagonal":
+        cols = rows
+    else:
+        raise ValueError(f"pattern must be one of {', '.join(PATTERNS)}, got {kind!r}")
+    T[rows, np.minimum(cols, m - 1)] = 1.0
+    return T
+
+
+def normalise_pattern(T, causal: bool = False) -> np.ndarray:
+    """A painted pattern as a target: non-negative, future keys dropped if causal, rows sum to 1.
+
+    A row with nothing left becomes uniform over its visible keys.
+    """
+    T = np.array(T, dtype=np.float64)
+    if T.ndim != 2 or not np.isfinite(T).all():
+        raise ValueError("a target pattern must be a finite matrix")
+    T = np.maximum(T, 0)
+    allowed = np.ones_like(T, bool)
+    if causal:
+        allowed = np.arange(T.shape[1])[None, :] <= np.arange(T.shape[0])[:, None]
+        T[~allowed] = 0
+    sums = T.sum(axis=1, keepdims=True)
+    uniform = allowed / np.maximum(allowed.sum(axis=1, keepdims=True), 1)
+    return np.where(sums > 0, T / np.where(sums > 0, sums, 1), uniform)
+
+
+def pattern_loss(P: np.ndarray, T: np.ndarray) -> tuple[float, np.ndarray]:
+    """Cross-entropy of weights P against target T, averaged over rows: (L, dL/dP)."""
+    n = P.shape[0]
+    safe = np.maximum(P, _TINY)
+    with np.errstate(divide="ignore"):
+        loss = -float(np.sum(np.where(T > 0, T * np.log(safe), 0.0))) / n
+    return loss, np.where(T > 0, -T / (n * safe), 0.0)
+
+
+def output_loss(output: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray]:
+    """Squared error of output O against the target, averaged over rows: (L, dL/dO)."""
+    n = output.shape[0]
+    diff = output - target
+    return float(np.sum(diff * diff)) / n, 2.0 * diff / n
+
+
+@dataclass(frozen=True, eq=False)
+class TrainStep:
+    """One step: the loss and gradients *at* ``before``, and ``after`` = before − lr · grad."""
+
+    loss: float
+    grads: AttentionGrads
+    after: Weights
+
+    def grad_norms(self) -> dict[str, float]:
+        return {k: v for k, v in self.grads.norms().items() if k.startswith("W_")}
+
+
+def loss_and_grads(X, weights: Weights, target, kind: str, **options
+                   ) -> tuple[float, AttentionGrads]:
+    """The loss of ``kind`` "pattern" or "output" at ``weights`` and its gradients."""
+    r = attention(X, weights, **options)
+    target = np.asarray(target, dtype=np.float64)
+    if kind == "pattern":
+        if target.shape != r.weights.shape:
+            raise ValueError(f"the target pattern must be {r.weights.shape}, got {target.shape}")
+        loss, dP = pattern_loss(r.weights, target)
+        return loss, attention_grads(X, weights, dL_dweights=dP, **options)
+    if kind == "output":
+        if target.shape != r.output.shape:
+            raise ValueError(f"the target output must be {r.output.shape}, got {target.shape}")
+        loss, dO = output_loss(r.output, target)
+        return loss, attention_grads(X, weights, dL_doutput=dO, **options)
+    raise ValueError(f"kind must be 'pattern' or 'output', got {kind!r}")
+
+
+def train_step(X, weights: Weights, target, kind: str, lr: float, **options) -> TrainStep:
+    """One gradient-descent step on every array the head has (biases only if present)."""
+    if not (np.isfinite(lr) and lr > 0):
+        raise ValueError(f"learning rate must be a positive finite number, got {lr}")
+    loss, grads = loss_and_grads(X, weights, target, kind, **options)
+    new = []
+    for name in WEIGHT_NAMES:
+        a = getattr(weights, name)
+        new.append(None if a is None else a - lr * getattr(grads, name).astype(a.dtype))
+    return TrainStep(loss, grads, Weights(*new))
+
+
+@dataclass(frozen=True, eq=False)
+class ScalingRun:
+    """Training of a fresh head at one d_k, with or without ÷√d_k.
+
+    ``losses[s]`` is the loss before step s; ``grad_W_Q``/``grad_W_K`` are the true
+    gradient norms at those steps; ``mean_p1p`` the tutorial's mean p(1−p) at the start.
+    """
+
+    d_k: int
+    scaled: bool
+    losses: np.ndarray
+    grad_W_Q: np.ndarray
+    grad_W_K: np.ndarray
+    mean_p1p: float
+
+
+def scaling_comparison(X, target, kind: str = "pattern", d_ks=(4, 64, 256), steps: int = 50,
+                       lr: float = 0.5, seed: int = 0, init_scale: float = 1.0,
+                       causal: bool = False, should_stop=None) -> list[ScalingRun]:
+    """Train fresh heads (``init_weights(d_model, d_k, seed, init_scale)``) per d_k, both ways.
+
+    Only weight patterns are compared: a target output's width is d_k, so it cannot be
+    shared by heads of different d_k. ``should_stop()`` returning True ends the runs
+    early (for a worker thread).
+    """
+    if kind != "pattern":
+        raise ValueError("the scaling comparison trains towards a weight pattern")
+    X = as_matrix(X, "X")
+    runs = []
+    for d_k in d_ks:
+        for scaled in (False, True):
+            opts = {"scale": "sqrt_dk" if scaled else "none", "causal": causal}
+            w = init_weights(X.shape[1], int(d_k), seed=seed, scale=init_scale)
+            mean_p1p = float(attention(X, w, **opts).mean_gradient.mean())
+            losses, gq, gk = [], [], []
+            for _ in range(steps):
+                if should_stop is not None and should_stop():
+                    break
+                step = train_step(X, w, target, kind, lr, **opts)
+                norms = step.grad_norms()
+                losses.append(step.loss)
+                gq.append(norms["W_Q"])
+                gk.append(norms["W_K"])
+                w = step.after
+            runs.append(ScalingRun(int(d_k), scaled, np.array(losses), np.array(gq),
+                                   np.array(gk), mean_p1p))
+    return runs
