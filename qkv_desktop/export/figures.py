@@ -76,7 +76,7 @@ __all__ = ["FORMATS", "FONT_FAMILIES", "RASTER_CELLS", "MAX_SCALE", "MAX_PIXELS"
            "FigureSpec", "FigureLayout", "DashboardLayout", "layout_figure",
            "layout_dashboard", "paint_figure", "paint_dashboard", "save_figure",
            "save_dashboard", "figure_image", "figure_bytes", "dashboard_bytes",
-           "encode_layout", "format_for", "check_scale", "check_background",
+           "encode_layout", "encode_painting", "format_for", "check_scale", "check_background",
            "check_png_size"]
 
 FORMATS = ("png", "svg", "pdf")
@@ -727,6 +727,18 @@ def _encode(fmt: str, width: float, height: float, paint: Callable[[QPainter], N
     buffer.close()
     data = bytes(buffer.data())
     return svg_with_fallbacks(data) if fmt == "svg" else data
+
+
+def encode_painting(paint: Callable[[QPainter], None], width: float, height: float, fmt: str,
+                    scale: float = 2.0, background: str = "white", title: str = "") -> bytes:
+    """Whatever ``paint`` draws on a ``width`` × ``height`` pt page, encoded as ``fmt``.
+
+    The same PNG/SVG/PDF writers as the figures, for pictures drawn by someone else
+    (the labs render their widgets through it).
+    """
+    fmt = format_for("", fmt)
+    scale, background = check_scale(scale), check_background(background)
+    return _encode(fmt, width, height, paint, scale, background, title)
 
 
 def encode_layout(lay: FigureLayout | DashboardLayout, fmt: str, scale: float = 2.0,

@@ -35,6 +35,7 @@ from qkv_desktop.views.panes.pane_grid import DEFAULT_ORDER, HEADS_KEY, PaneGrid
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.status_bar import StatusBar
 from qkv_desktop.views.teaching.docks import install_teaching
+from qkv_desktop.views.teaching.run_labs import install_run_labs
 from qkv_desktop.views.undo_shortcuts import ApplicationUndoWins
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
@@ -75,6 +76,8 @@ class MainWindow(Retranslating, QMainWindow):
                                      self.panes, before=self.quit_action)
         self.setAcceptDrops(True)
         self.teaching = install_teaching(self)
+        # -- Lab menu: KV cache, online softmax / FlashAttention tiles, gradients (issue 23)
+        self.run_labs = install_run_labs(self)
         self.undo_keys = ApplicationUndoWins(self).install()
         self._restore_settings()
 

@@ -1,0 +1,98 @@
+"""The labs on paper: a widget as PNG/SVG/PDF, and a step sequence as a multi-page PDF.
+
+A lab is drawn by its widgets, so its picture is the widget rendered into the figure
+writers (``figures.encode_painting``): a PNG at twice the screen size, or vector SVG
+and PDF where the widgets paint vectors. For handouts a stepper can be walked through
+its steps, one PDF page each (``QPdfWriter.newPage``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPoint, QSizeF
+from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
+from PySide6.QtWidgets import QWidget
+
+from qkv_desktop.export.figures import encode_painting, format_for
+from qkv_desktop.io.files import atomic_write_bytes
+
+__all__ = ["widget_bytes", "save_widget", "steps_pdf_bytes", "save_steps_pdf", "MAX_PAGES"]
+
+MAX_PAGES = 500
+"""A step sequence longer than this is refused (a 500-page handout is already a book)."""
+
+
+def _render(widget: QWidget) -> Callable[[QPainter], None]:
+    def paint(painter: QPainter) -> None:
+        widget.render(painter, QPoint(0, 0), QRegion(),
+                      QWidget.RenderFlag.DrawChildren | QWidget.RenderFlag.DrawWindowBackground)
+    return paint
+
+
+def widget_bytes(widget: QWidget, fmt: str, scale: float = 2.0, title: str = "") -> bytes:
+    """``widget`` as it looks now, encoded as "png", "svg" or "pdf" (1 px = 1 pt)."""
+    _settle(widget)
+    return encode_painting(_render(widget), widget.width(), widget.height(), fmt, scale,
+                           "white", title)
+
+
+def save_widget(widget: QWidget, path: str | os.PathLike, title: str = "") -> Path:
+    """Write ``widget``'s picture to ``path`` (format from the extension), atomically."""
+    path = Path(path)
+    atomic_write_bytes(path, widget_bytes(widget, format_for(path), title=title))
+    return path
+
+
+def _settle(widget: QWidget) -> None:
+    """Apply pending layout changes (new label texts) before the widget is drawn."""
+    layout = widget.layout()
+    if layout is not None:
+        layout.activate()
+
+
+def steps_pdf_bytes(widget: QWidget, steps: Iterable[Callable[[], None]], title: str = "") -> bytes:
+    """One PDF page per step: each callable puts the lab on a step, then ``widget`` is drawn.
+
+    Every page has the widget's size in points. ``ValueError`` for no steps or more
+    than ``MAX_PAGES``.
+    """
+    steps = list(steps)
+    if not steps:
+        raise ValueError("there are no steps to export")
+    if len(steps) > MAX_PAGES:
+        raise ValueError(f"{len(steps)} steps are more than {MAX_PAGES} pages")
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setResolution(72)
+    writer.setTitle(title)
+    writer.setCreator("QKV Desktop")
+    writer.setPageLayout(QPageLayout(
+        QPageSize(QSizeF(widget.width(), widget.height()), QPageSize.Unit.Point, "",
+                  QPageSize.SizeMatchPolicy.ExactMatch),
+        QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
+    painter = QPainter()
+    if not painter.begin(writer):
+        raise OSError("cannot start the PDF writer")
+    try:
+        for k, go_to_step in enumerate(steps):
+            if k:
+                writer.newPage()
+            go_to_step()
+            _settle(widget)
+            _render(widget)(painter)
+    finally:
+        painter.end()
+    buffer.close()
+    return bytes(buffer.data())
+
+
+def save_steps_pdf(widget: QWidget, steps: Iterable[Callable[[], None]],
+                   path: str | os.PathLike, title: str = "") -> Path:
+    """Write ``steps_pdf_bytes`` to ``path``, atomically."""
+    path = Path(path)
+    atomic_write_bytes(path, steps_pdf_bytes(widget, steps, title))
+    return path

@@ -1,0 +1,346 @@
+"""The KV-cache stepper: decode the session one token at a time, as a causal model does.
+
+At step t the new token's query row meets the key and value caches, which have just
+grown by exactly one row (k_t and v_t); the new weight row and output row appear.
+Beside it the same step is recomputed without a cache, with the largest difference
+and the multiply-adds each way. Below, a calculator sizes the cache of real models:
+2 (K and V) × layers × KV heads × d_k × tokens × bytes, for MHA, GQA and MQA.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from qkv_desktop.core.kv_cache import (
+    KV_MODEL_PRESETS,
+    cached_madds,
+    decode_with_cache,
+    kv_cache_bytes,
+    kv_heads_for,
+    recompute_step,
+    recomputed_madds,
+)
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state.lab_inputs import head_inputs
+from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
+from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
+
+__all__ = ["KVCacheLab", "MemoryCalculator", "format_bytes", "MAX_SHOWN_ROWS",
+           "MAX_SHOWN_COLS"]
+
+MAX_SHOWN_ROWS = 12
+"""The caches show their newest rows only beyond this (the numbers above still count)."""
+
+MAX_SHOWN_COLS = 16
+"""Columns of d_k shown; wider heads are cut (the read-outs use all of them)."""
+
+BYTES = (("float32", 4), ("float16 / bfloat16", 2), ("int8", 1), ("float64", 8))
+
+
+def format_bytes(n: int) -> str:
+    """1536 → "1.5 KiB": binary units, three significant figures."""
+    value, unit = float(n), "B"
+    for next_unit in ("KiB", "MiB", "GiB", "TiB"):
+        if value < 1024:
+            break
+        value, unit = value / 1024, next_unit
+    return f"{int(value)} B" if unit == "B" else f"{value:.3g} {unit}"
+
+
+class MemoryCalculator(QGroupBox):
+    """layers × KV heads × d_k × tokens × bytes, for this session, real models or typed numbers."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("kvMemory")
+        self.preset = QComboBox(objectName="kvPreset")
+        self.layers = self._spin("kvLayers", 1, 1000, 1)
+        self.query_heads = self._spin("kvQueryHeads", 1, 1024, 1)
+        self.kv_heads = self._spin("kvKVHeads", 1, 1024, 1)
+        self.head_dim = self._spin("kvHeadDim", 1, 65536, 4)
+        self.tokens = self._spin("kvTokens", 1, 10_000_000, 8192)
+        self.dtype = QComboBox(objectName="kvBytes")
+        for name, size in BYTES:
+            self.dtype.addItem(f"{name} ({size} B)", size)
+        self.dtype.currentIndexChanged.connect(self.refresh)
+        self.result = QLabel(objectName="kvMemoryResult")
+        self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self._labels = [QLabel() for _ in range(7)]
+        form = QGridLayout()
+        for k, (label, w) in enumerate(zip(self._labels, (self.preset, self.layers,
+                                                          self.query_heads, self.kv_heads,
+                                                          self.head_dim, self.tokens,
+                                                          self.dtype), strict=True)):
+            form.addWidget(label, k // 2, 2 * (k % 2))
+            form.addWidget(w, k // 2, 2 * (k % 2) + 1)
+        row = QHBoxLayout(self)
+        row.addLayout(form)
+        row.addWidget(self.result, 1)
+        self.session_shape = (1, 1, 1, 4, 8)
+        self.preset.currentIndexChanged.connect(self._apply_preset)
+        self._applying = False
+
+    def _spin(self, name: str, lo: int, hi: int, value: int) -> QSpinBox:
+        spin = QSpinBox(objectName=name)
+        spin.setRange(lo, hi)
+        spin.setValue(value)
+        spin.valueChanged.connect(self._typed)
+        return spin
+
+    def retranslate(self) -> None:
+        self.setTitle(self.tr("Memory of the KV cache"))
+        texts = (self.tr("model"), self.tr("layers"), self.tr("query heads"),
+                 self.tr("KV heads (GQA)"), self.tr("d_k (head dim)"), self.tr("tokens"),
+                 self.tr("bytes per number"))
+        for label, text in zip(self._labels, texts, strict=True):
+            label.setText(text)
+        index = max(0, self.preset.currentIndex())
+        self.preset.blockSignals(True)
+        self.preset.clear()
+        self.preset.addItem(self.tr("this session"), "session")
+        for shape in KV_MODEL_PRESETS:
+            self.preset.addItem(shape.name, shape.name)
+        self.preset.addItem(self.tr("typed numbers"), "custom")
+        self.preset.setCurrentIndex(index)
+        self.preset.blockSignals(False)
+        self.kv_heads.setToolTip(self.tr("Heads with their own K and V. Grouped-query "
+                                         "attention shares each among several query heads."))
+        self.refresh()
+
+    def set_session(self, layers: int, heads: int, d_k: int, tokens: int, size: int) -> None:
+        self.session_shape = (layers, heads, d_k, tokens, size)
+        if self.preset.currentData() == "session":
+            self._apply_preset()
+
+    def select(self, name: str) -> None:
+        """Choose a preset by its data ("session", a model's name, "custom")."""
+        self.preset.setCurrentIndex(max(0, self.preset.findData(name)))
+
+    def _apply_preset(self, *_args) -> None:
+        key = self.preset.currentData()
+        if key == "custom" or key is None:
+            self.refresh()
+            return
+        if key == "session":
+            layers, heads, d_k, tokens, size = self.session_shape
+            values = (layers, heads, heads, d_k, tokens)
+        else:
+            s = {p.name: p for p in KV_MODEL_PRESETS}[key]
+            values = (s.layers, s.query_heads, s.kv_heads, s.head_dim, self.tokens.value())
+            size = 2
+        self._applying = True
+        for spin, v in zip((self.layers, self.query_heads, self.kv_heads, self.head_dim,
+                            self.tokens), values, strict=True):
+            spin.setValue(v)
+        self.dtype.setCurrentIndex(max(0, self.dtype.findData(size)))
+        self._applying = False
+        self.refresh()
+
+    def _typed(self, *_args) -> None:
+        if not self._applying and self.preset.currentData() != "custom":
+            self.preset.blockSignals(True)
+            self.preset.setCurrentIndex(self.preset.findData("custom"))
+            self.preset.blockSignals(False)
+        if not self._applying:
+            self.refresh()
+
+    def sizes(self) -> dict[str, int]:
+        """Bytes of the cache for MHA, GQA (the typed KV heads) and MQA."""
+        q, kv = self.query_heads.value(), min(self.kv_heads.value(), self.query_heads.value())
+        return {kind: kv_cache_bytes(self.layers.value(), kv_heads_for(kind, q, kv),
+                                     self.head_dim.value(), self.tokens.value(),
+                                     self.dtype.currentData())
+                for kind in ("MHA", "GQA", "MQA")}
+
+    def refresh(self, *_args) -> None:
+        sizes = self.sizes()
+        q, kv = self.query_heads.value(), min(self.kv_heads.value(), self.query_heads.value())
+        heads = {"MHA": q, "GQA": kv, "MQA": 1}
+        names = {"MHA": self.tr("multi-head (MHA)"), "GQA": self.tr("grouped-query (GQA)"),
+                 "MQA": self.tr("multi-query (MQA)")}
+        rows = "".join(
+            f"<tr><td>{names[k]}</td><td align='right'>{heads[k]}</td>"
+            f"<td align='right'><b>{format_bytes(v)}</b></td>"
+            f"<td align='right'>{v:,}</td></tr>" for k, v in sizes.items())
+        self.result.setText(
+            "<p>" + self.tr("2 (K and V) × {0} layers × KV heads × {1} × {2} tokens × {3} B")
+            .format(self.layers.value(), self.head_dim.value(), self.tokens.value(),
+                    self.dtype.currentData())
+            + "</p><table cellpadding='3'><tr><th></th><th>" + self.tr("KV heads")
+            + "</th><th>" + self.tr("cache") + "</th><th>" + self.tr("bytes")
+            + "</th></tr>" + rows + "</table>")
+
+
+class KVCacheLab(LabWindow):
+    """Step through a cached decode of the current head (Lab → KV-cache stepper)."""
+
+    def __init__(self, model: AttentionModel, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.setObjectName("kvCacheLab")
+        self.resize(1250, 820)
+        self.decode = None
+        self.inputs = None
+        self.intro = QLabel(objectName="labIntro")
+        self.intro.setWordWrap(True)
+        self.note = QLabel(objectName="kvNote")
+        self.note.setWordWrap(True)
+        self.controls = StepControls(self)
+        top = QHBoxLayout()
+        top.addWidget(self.controls, 1)
+        top.addWidget(self.export_view_button)
+        top.addWidget(self.export_steps_button)
+        self.grids = {name: MatrixGrid(probabilities=(name == "weights"), cell=30)
+                      for name in ("q", "K", "V", "weights", "output", "outputs")}
+        self.compare = QLabel(objectName="kvCompare")
+        self.compare.setWordWrap(True)
+        self.compare.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        inner = QWidget()
+        v = QVBoxLayout(inner)
+        for names in (("q", "K", "V"), ("outputs", "weights", "output")):
+            row = QHBoxLayout()
+            for name in names:
+                row.addWidget(self.grids[name], 0, Qt.AlignmentFlag.AlignTop)
+            if names[0] == "outputs":
+                row.addWidget(self.compare, 1, Qt.AlignmentFlag.AlignTop)
+            else:
+                row.addStretch(1)
+            v.addLayout(row)
+        v.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(inner)
+        self.memory = MemoryCalculator()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.intro)
+        layout.addLayout(top)
+        layout.addWidget(self.error)
+        layout.addWidget(self.note)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.memory)
+        model.resultChanged.connect(self.refresh)
+        model.currentHeadChanged.connect(self.refresh)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("KV-cache stepper — QKV Desktop"))
+        self.intro.setText(self.tr(
+            "<b>Decoding with a KV cache.</b> A causal model produces one token at a time. "
+            "At step t it needs the new query q_t and the keys and values of tokens 0…t; "
+            "those of earlier tokens never change, so they are kept in the cache, which "
+            "grows by exactly <i>one</i> row per step (k_t, v_t). Space plays, ← → step."))
+        self.controls.retranslate()
+        self.retranslate_export()
+        self.memory.retranslate()
+        self.refresh()
+
+    # ------------------------------------------------------------- computing
+    def refresh(self, *_args) -> None:
+        """Decode the current head of the session again (after any edit)."""
+        state = self.model.state
+        self.inputs = head_inputs(state, self.model.current_head)
+        size = 4 if state.options.dtype == "float32" else 8
+        self.memory.set_session(1, state.n_heads, state.d_k, state.n, size)
+        if self.inputs.cross:
+            self.decode = None
+            self.show_error(self.tr("The KV-cache stepper decodes self-attention; this "
+                                    "session is cross-attention. Switch to self-attention "
+                                    "to step through it."))
+            self.go_to(0)
+            return
+        options = {k: v for k, v in self.inputs.options.items()
+                   if k not in ("causal", "X_kv")}
+        try:
+            self.decode = decode_with_cache(self.inputs.X, self.inputs.weights, **options)
+        except ValueError as exc:
+            self.decode = None
+            self.show_error(self.tr("Cannot decode this session: {0}").format(exc))
+        else:
+            self.show_error("")
+        self.note.setVisible(not self.inputs.causal)
+        self.note.setText(self.tr("This session is not causal; decoding always is (token t "
+                                  "cannot see later tokens), so these weights are those of "
+                                  "the causal option, not of the panes."))
+        self.go_to(self.position)
+
+    def step_count(self) -> int:
+        return 0 if self.decode is None else len(self.decode)
+
+    def recomputed(self, t: int) -> np.ndarray:
+        """Output row t recomputed without a cache (the whole prefix again)."""
+        options = {k: v for k, v in self.inputs.options.items() if k not in ("causal", "X_kv")}
+        return recompute_step(self.inputs.X, self.inputs.weights, t, **options)
+
+    def show_step(self) -> None:
+        if self.decode is None:
+            for g in self.grids.values():
+                g.set_data(np.zeros((0, 0)))
+            self.compare.setText("")
+            return
+        t = self.position
+        step = self.decode.steps[t]
+        tokens = list(self.model.state.tokens)
+        first = max(0, t + 1 - MAX_SHOWN_ROWS)
+        cols = slice(0, MAX_SHOWN_COLS)
+        names = [f"{k}·{tokens[k]}"[:10] for k in range(first, t + 1)]
+        newest = [t - first]
+        g = self.grids
+        g["q"].title = self.tr("q_t (new query)")
+        g["q"].set_data(step.q[cols], [f"{t}·{tokens[t]}"[:10]])
+        g["K"].title = self.tr("K cache: {0} rows (+1)").format(t + 1)
+        g["K"].set_data(step.K_cache[first:, cols], names, highlight_rows=newest)
+        g["V"].title = self.tr("V cache: {0} rows (+1)").format(t + 1)
+        g["V"].set_data(step.V_cache[first:, cols], names, highlight_rows=newest)
+        g["weights"].title = self.tr("new weight row")
+        g["weights"].set_data(step.weights[first:][None, :], [str(t)],
+                              col_labels=[str(k) for k in range(first, t + 1)])
+        g["output"].title = self.tr("new output row")
+        g["output"].set_data(step.output[cols], [str(t)])
+        outputs = np.full((len(self.decode), min(self.decode.outputs.shape[1], MAX_SHOWN_COLS)),
+                          np.nan)
+        outputs[:t + 1] = self.decode.outputs[:t + 1, cols]
+        shown = slice(first, min(len(self.decode), first + MAX_SHOWN_ROWS))
+        g["outputs"].title = self.tr("outputs so far")
+        g["outputs"].set_data(outputs[shown],
+                              [f"{k}·{tokens[k]}"[:10] for k in range(shown.start, shown.stop)],
+                              highlight_rows=[t - first])
+        self.compare.setText(self._comparison_html(t, step))
+
+    def _comparison_html(self, t: int, step) -> str:
+        again = self.recomputed(t)
+        diff = float(np.max(np.abs(step.output - again))) if again.size else 0.0
+        top = float(np.max(np.abs(again))) if again.size else 0.0
+        eps = float(np.finfo(again.dtype).eps)
+        ulps = diff / (eps * top) if top > 0 else 0.0
+        d_model, d_k = self.inputs.weights.d_model, self.inputs.weights.d_k
+        cached_now, again_now = cached_madds(t, d_model, d_k), recomputed_madds(t, d_model, d_k)
+        cached_sum = sum(cached_madds(s, d_model, d_k) for s in range(t + 1))
+        again_sum = sum(recomputed_madds(s, d_model, d_k) for s in range(t + 1))
+        verdict = (self.tr("equal to the last bit") if diff == 0 else
+                   self.tr("equal to rounding ({0:.2g} units in the last place of the "
+                           "largest value): a matrix product adds its d terms in another "
+                           "order for many rows than for one").format(ulps))
+        return ("<p><b>" + self.tr("Step {0} without a cache") .format(t) + "</b>: "
+                + self.tr("Q, K and V of all {0} tokens again, then the whole {0}×{0} "
+                          "QKᵀ.").format(t + 1) + "</p><p>"
+                + self.tr("max |cached − recomputed| = {0:.3g}: {1}.").format(diff, verdict)
+                + "</p><table cellpadding='3'><tr><th></th><th>" + self.tr("this step")
+                + "</th><th>" + self.tr("steps 0…{0}").format(t) + "</th></tr>"
+                + "<tr><td>" + self.tr("multiply-adds with the cache") + f"</td><td align='right'>"
+                f"{cached_now:,}</td><td align='right'>{cached_sum:,}</td></tr>"
+                + "<tr><td>" + self.tr("multiply-adds recomputing") + f"</td><td align='right'>"
+                f"{again_now:,}</td><td align='right'>{again_sum:,}</td></tr></table><p>"
+                + self.tr("With the cache a step costs 3·d_model·d_k + 2·(t+1)·d_k; "
+                          "recomputing, 3·(t+1)·d_model·d_k + 2·(t+1)²·d_k.") + "</p>")

@@ -1,0 +1,215 @@
+"""What every "how attention runs and learns" lab shares: keys, playing, exporting.
+
+A lab is a top-level window on the session's own numbers. Esc and Ctrl+W close it;
+space plays or pauses its steps (or starts/stops training), ← and → step back and
+forward. "Export view…" writes the window's current picture as PNG, SVG or PDF;
+"Export steps (PDF)…" writes one page per step for a handout.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QWidget,
+)
+
+from qkv_desktop.export.lab_export import save_steps_pdf, save_widget
+from qkv_desktop.views.retranslate import Retranslating
+
+__all__ = ["LabWindow", "StepControls"]
+
+
+class StepControls(QWidget):
+    """Reset, back, step, play/pause and the "step k of n" label, driving a ``LabWindow``."""
+
+    def __init__(self, lab: LabWindow, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.lab = lab
+        self.reset = QPushButton(objectName="labReset")
+        self.back = QPushButton(objectName="labBack")
+        self.step = QPushButton(objectName="labStep")
+        self.play = QPushButton(objectName="labPlay")
+        self.speed = QSpinBox(objectName="labSpeed")
+        self.speed.setRange(1, 20)
+        self.speed.setValue(2)
+        self.speed_label = QLabel()
+        self.where = QLabel(objectName="labWhere")
+        for button in (self.reset, self.back, self.step, self.play):
+            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # space belongs to the lab
+        self.reset.clicked.connect(lambda: lab.go_to(0))
+        self.back.clicked.connect(lab.step_back)
+        self.step.clicked.connect(lab.step_forward)
+        self.play.clicked.connect(lab.toggle_play)
+        self.speed.valueChanged.connect(lambda v: lab.timer.setInterval(int(1000 / v)))
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        for w in (self.reset, self.back, self.step, self.play, self.speed_label, self.speed):
+            row.addWidget(w)
+        row.addWidget(self.where, 1)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.reset.setText(self.tr("Reset"))
+        self.back.setText(self.tr("◀ Back"))
+        self.step.setText(self.tr("Step ▶"))
+        self.speed_label.setText(self.tr("steps/s"))
+        self.reset.setToolTip(self.tr("Back to the first step"))
+        self.back.setToolTip(self.tr("One step back (←)"))
+        self.step.setToolTip(self.tr("One step forward (→)"))
+        self.play.setToolTip(self.tr("Play or pause the steps (space)"))
+        self.show_state()
+
+    def show_state(self) -> None:
+        lab = self.lab
+        self.play.setText(self.tr("⏸ Pause") if lab.timer.isActive() else self.tr("▶ Play"))
+        self.where.setText(self.tr("step {0} of {1}").format(lab.position + 1, lab.step_count())
+                           if lab.step_count() else self.tr("no steps"))
+        self.back.setEnabled(lab.position > 0)
+        self.step.setEnabled(lab.position < lab.step_count() - 1)
+
+
+class LabWindow(Retranslating, QWidget):
+    """Base of the labs: a window with a current ``position`` among ``step_count()`` steps.
+
+    Subclasses implement ``step_count()``, ``show_step()`` (draw ``position``) and
+    ``retranslate()``; ``space_pressed`` defaults to play/pause.
+    """
+
+    EXPORT_FILTER = "PNG (*.png);;SVG (*.svg);;PDF (*.pdf)"
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent, Qt.WindowType.Window)
+        self.position = 0
+        self.timer = QTimer(self)
+        self.timer.setInterval(500)
+        self.timer.timeout.connect(self._tick)
+        self.export_view_button = QPushButton(objectName="labExportView")
+        self.export_steps_button = QPushButton(objectName="labExportSteps")
+        for b in (self.export_view_button, self.export_steps_button):
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.export_view_button.clicked.connect(self._ask_export_view)
+        self.export_steps_button.clicked.connect(self._ask_export_steps)
+        self.error = QLabel(objectName="labError")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b2182b;")
+        self.error.hide()
+        # Ctrl+W closes wherever the focus is; space, ← → and Esc reach keyPressEvent
+        # unless a focused child (a spin box, a text field) uses them itself.
+        self.close_shortcut = QShortcut(QKeySequence(QKeySequence.StandardKey.Close), self)
+        self.close_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+        self.close_shortcut.activated.connect(self.close)
+
+    KEYS = {Qt.Key.Key_Escape: "close", Qt.Key.Key_Space: "space_pressed",
+            Qt.Key.Key_Right: "step_forward", Qt.Key.Key_Left: "step_back"}
+
+    def keyPressEvent(self, event) -> None:
+        name = self.KEYS.get(Qt.Key(event.key())) if not event.modifiers() else None
+        if name is None:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+        getattr(self, name)()
+
+    # ----------------------------------------------------------------- stepping
+    def step_count(self) -> int:
+        raise NotImplementedError
+
+    def show_step(self) -> None:
+        raise NotImplementedError
+
+    def controls_changed(self) -> None:
+        """Refresh the step controls, if the lab has them."""
+        controls = getattr(self, "controls", None)
+        if controls is not None:
+            controls.show_state()
+
+    def go_to(self, position: int) -> None:
+        n = self.step_count()
+        self.position = max(0, min(int(position), n - 1)) if n else 0
+        self.show_step()
+        self.controls_changed()
+
+    def step_forward(self) -> None:
+        if self.position < self.step_count() - 1:
+            self.go_to(self.position + 1)
+        else:
+            self.pause()
+
+    def step_back(self) -> None:
+        self.go_to(self.position - 1)
+
+    def toggle_play(self) -> None:
+        if self.timer.isActive():
+            self.pause()
+            return
+        if self.position >= self.step_count() - 1:
+            self.go_to(0)
+        self.timer.start()
+        self.controls_changed()
+
+    def pause(self) -> None:
+        self.timer.stop()
+        self.controls_changed()
+
+    def _tick(self) -> None:
+        self.step_forward()
+
+    def space_pressed(self) -> None:
+        self.toggle_play()
+
+    def closeEvent(self, event) -> None:
+        self.pause()
+        super().closeEvent(event)
+
+    # ---------------------------------------------------------------- exporting
+    def retranslate_export(self) -> None:
+        self.export_view_button.setText(self.tr("Export view…"))
+        self.export_view_button.setToolTip(self.tr("Save this window as a PNG, SVG or PDF "
+                                                   "picture"))
+        self.export_steps_button.setText(self.tr("Export steps (PDF)…"))
+        self.export_steps_button.setToolTip(self.tr("Save every step as one page of a PDF, "
+                                                    "for a handout"))
+
+    def show_error(self, text: str) -> None:
+        self.error.setText(text)
+        self.error.setVisible(bool(text))
+
+    def export_view(self, path) -> None:
+        """Write the window's current picture to ``path`` (PNG, SVG or PDF by extension)."""
+        save_widget(self, path, self.windowTitle())
+
+    def export_steps(self, path) -> None:
+        """Write every step, one PDF page each; the lab returns to the step it was on."""
+        here = self.position
+        self.pause()
+        try:
+            save_steps_pdf(self, (lambda k=k: self.go_to(k) for k in range(self.step_count())),
+                           path, self.windowTitle())
+        finally:
+            self.go_to(here)
+
+    def _ask_export_view(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export view"),
+                                              self.objectName() + ".png", self.EXPORT_FILTER)
+        if path:
+            self._run_export(self.export_view, path)
+
+    def _ask_export_steps(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export steps"),
+                                              self.objectName() + "-steps.pdf", "PDF (*.pdf)")
+        if path:
+            self._run_export(self.export_steps, path)
+
+    def _run_export(self, export, path) -> None:
+        try:
+            export(path)
+        except (OSError, ValueError) as exc:
+            self.show_error(self.tr("Not exported: {0}").format(exc))
+        else:
+            self.show_error("")

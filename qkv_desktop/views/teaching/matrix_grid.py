@@ -1,0 +1,165 @@
+"""A small matrix drawn cell by cell with its numbers, for the labs' step-by-step views.
+
+The labs show a handful of rows at a time (one query row, a growing cache, one tile)
+with highlights that move as the learner steps; a painted grid does that in a few
+lines and renders as vectors into the PDF handouts. Colours come from the same maps
+as the panes (``presentation.colormaps``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from qkv_desktop.presentation.colormaps import (
+    DIVERGING,
+    SEQUENTIAL,
+    map_to_rgba,
+    symmetric_levels,
+    text_color_for,
+)
+
+__all__ = ["MatrixGrid"]
+
+HIGHLIGHT = QColor(230, 85, 13)
+GHOST = QColor(235, 235, 235)
+
+
+class MatrixGrid(QWidget):
+    """``title`` above a grid of ``data``; ``highlight_rows``/``highlight_cols`` outlined.
+
+    ``probabilities`` colours on [0, 1] (weights); otherwise a diverging map around 0.
+    NaN cells are left blank (grey) so a grid can show a matrix still being filled.
+    With ``paintable`` a click toggles a cell between 0 and 1 (``cellClicked``).
+    """
+
+    cellClicked = Signal(int, int)
+
+    def __init__(self, title: str = "", probabilities: bool = False, decimals: int = 2,
+                 cell: int = 34, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.title = title
+        self.probabilities = probabilities
+        self.decimals = decimals
+        self.cell = cell
+        self.data = np.zeros((0, 0))
+        self.row_labels: list[str] = []
+        self.col_labels: list[str] = []
+        self.highlight_rows: set[int] = set()
+        self.highlight_cols: set[int] = set()
+        self.boxes: list[tuple[int, int, int, int, QColor]] = []
+        self.paintable = False
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def set_data(self, data, row_labels=None, col_labels=None, highlight_rows=(),
+                 highlight_cols=(), boxes=()) -> None:
+        """Show ``data`` (2-D, or 1-D as one row); ``boxes`` = (r0, r1, c0, c1, colour)."""
+        data = np.asarray(data, dtype=np.float64)
+        self.data = data[None, :] if data.ndim == 1 else data
+        self.row_labels = list(row_labels or [])
+        self.col_labels = list(col_labels or [])
+        self.highlight_rows = set(highlight_rows)
+        self.highlight_cols = set(highlight_cols)
+        self.boxes = list(boxes)
+        self.updateGeometry()
+        self.update()
+
+    # ---------------------------------------------------------------- geometry
+    def _margins(self) -> tuple[int, int]:
+        left = 8 + 7 * max((len(s) for s in self.row_labels), default=0)
+        top = 20 + (16 if self.col_labels else 0)
+        return left, top
+
+    def sizeHint(self) -> QSize:
+        left, top = self._margins()
+        n, m = self.data.shape if self.data.size else (1, 1)
+        title = QFontMetrics(self.font()).horizontalAdvance(self.title) + 8
+        return QSize(max(title, left + m * self.cell + 4), top + n * self.cell + 4)
+
+    def minimumSizeHint(self) -> QSize:
+        return self.sizeHint()
+
+    def _cell_rect(self, r: int, c: int) -> QRectF:
+        left, top = self._margins()
+        return QRectF(left + c * self.cell, top + r * self.cell, self.cell, self.cell)
+
+    def mousePressEvent(self, event) -> None:
+        if not self.paintable or not self.data.size:
+            return super().mousePressEvent(event)
+        left, top = self._margins()
+        c = int((event.position().x() - left) // self.cell)
+        r = int((event.position().y() - top) // self.cell)
+        if 0 <= r < self.data.shape[0] and 0 <= c < self.data.shape[1]:
+            self.cellClicked.emit(r, c)
+
+    # ---------------------------------------------------------------- painting
+    def _colours(self) -> np.ndarray:
+        if self.probabilities:
+            return map_to_rgba(self.data, SEQUENTIAL, (0.0, 1.0))
+        finite = self.data[np.isfinite(self.data)]
+        top = float(np.abs(finite).max()) if finite.size else 1.0
+        return map_to_rgba(self.data, DIVERGING, symmetric_levels(top))
+
+    def paintEvent(self, _event) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        font = QFont(self.font())
+        font.setPointSizeF(max(6.5, self.cell / 4.6))
+        painter.setFont(font)
+        painter.setPen(QColor(30, 30, 30))
+        left, top = self._margins()
+        painter.drawText(QPointF(2, 14), self.title)
+        if not self.data.size:
+            painter.end()
+            return
+        rgba = self._colours()
+        white = text_color_for(rgba)
+        n, m = self.data.shape
+        for c, label in enumerate(self.col_labels[:m]):
+            rect = self._cell_rect(0, c).translated(0, -16)
+            rect.setHeight(16)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
+        for r in range(n):
+            if r < len(self.row_labels):
+                rect = QRectF(0, top + r * self.cell, left - 4, self.cell)
+                painter.setPen(QColor(30, 30, 30))
+                painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                                 self.row_labels[r])
+            for c in range(m):
+                rect = self._cell_rect(r, c)
+                v = self.data[r, c]
+                if np.isnan(v):
+                    painter.fillRect(rect, GHOST)
+                    continue
+                painter.fillRect(rect, QColor(*(int(x) for x in rgba[r, c])))
+                if self.cell < 22:  # too small to read: colour only
+                    continue
+                painter.setPen(QColor(255, 255, 255) if white[r, c] else QColor(20, 20, 20))
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, _short(v, self.decimals))
+        painter.setPen(QPen(QColor(200, 200, 200), 1))
+        painter.drawRect(QRectF(left, top, m * self.cell, n * self.cell))
+        painter.setPen(QPen(HIGHLIGHT, 2.5))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for r in sorted(self.highlight_rows):
+            if 0 <= r < n:
+                painter.drawRect(QRectF(left, top + r * self.cell, m * self.cell, self.cell))
+        for c in sorted(self.highlight_cols):
+            if 0 <= c < m:
+                painter.drawRect(QRectF(left + c * self.cell, top, self.cell, n * self.cell))
+        for r0, r1, c0, c1, colour in self.boxes:
+            painter.setPen(QPen(colour, 2.5))
+            painter.drawRect(QRectF(left + c0 * self.cell, top + r0 * self.cell,
+                                    (c1 - c0) * self.cell, (r1 - r0) * self.cell))
+        painter.end()
+
+
+def _short(v: float, decimals: int) -> str:
+    if np.isneginf(v):
+        return "−∞"
+    if np.isposinf(v):
+        return "∞"
+    if abs(v) >= 10 ** (5 - decimals):
+        return f"{v:.0e}".replace("e+0", "e").replace("e+", "e").replace("-", "−")
+    return f"{v:.{decimals}f}".replace("-", "−")

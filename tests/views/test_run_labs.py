@@ -1,0 +1,176 @@
+"""The Lab menu's KV-cache stepper, tiles lab and gradient lab on a real main window."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+
+from qkv_desktop.core import attention, flash_attention, online_softmax
+from qkv_desktop.state import SessionState
+from qkv_desktop.state.lab_inputs import head_inputs
+from qkv_desktop.views.teaching.kv_cache_lab import format_bytes
+
+
+@pytest.fixture
+def labs(main_window):
+    main_window.model.load_state(SessionState.from_preset("random-medium"), "preset")
+    main_window.model.set_options(causal=True)
+    assert main_window.model.wait_until_idle()
+    yield main_window.run_labs
+    for lab in main_window.run_labs.windows.values():
+        lab.close()
+
+
+def press(qtbot, lab, key):
+    qtbot.keyClick(lab, key)
+
+
+def test_lab_menu_opens_each_lab(main_window):
+    menu = main_window.teaching.lab_menu
+    names = {a.objectName() for a in menu.actions()}
+    assert {"showKVCacheLab", "showTilesLab", "showGradientLab"} <= names
+    for key, name in (("kv_cache", "showKVCacheLab"), ("tiles", "showTilesLab"),
+                      ("gradients", "showGradientLab")):
+        main_window.findChild(QAction, name).trigger()
+        lab = main_window.run_labs.windows[key]
+        assert lab.isVisible() and lab.windowTitle()
+        lab.close()
+        assert not lab.isVisible()
+
+
+# ---------------------------------------------------------------------- KV cache
+
+def test_kv_stepper_grows_the_cache_by_one_row_per_step(labs, qtbot):
+    lab = labs.show("kv_cache")
+    model = labs.main_window.model
+    r = attention(*_session(model), causal=True)
+    assert lab.step_count() == model.state.n
+    lab.go_to(0)
+    for t in range(5):
+        assert lab.position == t
+        assert lab.grids["K"].data.shape[0] == t + 1 == lab.grids["V"].data.shape[0]
+        np.testing.assert_allclose(lab.grids["output"].data[0], r.output[t], rtol=0,
+                                   atol=1e-13)
+        np.testing.assert_allclose(lab.grids["weights"].data[0], r.weights[t, :t + 1],
+                                   atol=1e-13)
+        assert "max |cached − recomputed|" in lab.compare.text()
+        press(qtbot, lab, Qt.Key.Key_Right)
+    press(qtbot, lab, Qt.Key.Key_Left)
+    assert lab.position == 4
+    lab.controls.reset.click()
+    assert lab.position == 0
+    press(qtbot, lab, Qt.Key.Key_Space)  # space plays …
+    assert lab.timer.isActive()
+    qtbot.waitUntil(lambda: lab.position >= 1, timeout=5000)
+    press(qtbot, lab, Qt.Key.Key_Space)  # … and pauses
+    assert not lab.timer.isActive()
+
+
+def test_kv_stepper_follows_edits_and_warns_when_not_causal(labs):
+    lab = labs.show("kv_cache")
+    model = labs.main_window.model
+    model.set_cell("X", 0, 0, 3.5)
+    assert model.wait_until_idle()
+    assert lab.decode.steps[0].q[0] == pytest.approx(attention(*_session(model)).Q[0, 0])
+    model.set_options(causal=False)
+    assert model.wait_until_idle()
+    assert lab.note.isVisibleTo(lab) and "causal" in lab.note.text()
+    model.set_mode("cross")
+    assert model.wait_until_idle()
+    assert lab.step_count() == 0 and "cross" in lab.error.text()
+
+
+def test_memory_calculator_presets_and_typed_numbers(labs):
+    lab = labs.show("kv_cache")
+    calc = lab.memory
+    calc.select("SmolLM2-135M")
+    calc.tokens.setValue(8192)
+    assert (calc.layers.value(), calc.query_heads.value(), calc.kv_heads.value(),
+            calc.head_dim.value()) == (30, 9, 3, 64)
+    sizes = calc.sizes()
+    assert sizes == {"MHA": 2 * 30 * 9 * 64 * 8192 * 2, "GQA": 2 * 30 * 3 * 64 * 8192 * 2,
+                     "MQA": 2 * 30 * 1 * 64 * 8192 * 2}
+    assert format_bytes(sizes["GQA"]) in calc.result.text() == calc.result.text()
+    calc.layers.setValue(2)  # typing a number switches to "typed numbers"
+    assert calc.preset.currentData() == "custom"
+    assert calc.sizes()["MHA"] == 2 * 2 * 9 * 64 * 8192 * 2
+    calc.select("session")
+    state = labs.main_window.model.state
+    assert calc.sizes()["MHA"] == 2 * 1 * state.n_heads * state.d_k * state.n * 8
+
+
+def _session(model):
+    inputs = head_inputs(model.state, model.current_head)
+    return inputs.X, inputs.weights
+
+
+# ------------------------------------------------------------------------ tiles
+
+def test_online_softmax_tab_steps_through_the_blocks(labs, qtbot):
+    lab = labs.show("tiles")
+    lab.tabs.setCurrentIndex(0)
+    lab.row.setValue(11)
+    lab.block.setValue(5)  # 12 keys: blocks of 5, 5, 2
+    assert lab.step_count() == 3
+    row = lab.scores_row()
+    expected = online_softmax(row, 5)
+    for k in range(3):
+        lab.go_to(k)
+        assert lab.block_table.text().count("<tr") == k + 2  # header + blocks so far
+    np.testing.assert_array_equal(lab.online.weights, expected.weights)
+    assert "1000" in lab.online_verdict.text()  # the naive formula still works …
+    lab.factor.setValue(1000)
+    assert "∞" in lab.online_verdict.text()  # … until the scores are × 1000
+    assert np.isfinite(lab.online.weights).all()
+    assert not np.isfinite(lab.naive_grid.data).all()
+
+
+def test_flash_tab_visits_every_tile_and_ends_at_attention(labs):
+    lab = labs.show("tiles")
+    lab.tabs.setCurrentIndex(1)
+    lab.block_q.setValue(5)
+    lab.block_k.setValue(4)
+    assert lab.step_count() == 3 * 3
+    head = labs.main_window.model.result.head(0)
+    output, trace = flash_attention(head.Q, head.K, head.V, block_q=5, block_k=4,
+                                    scale=1 / head.divisor, causal=True)
+    np.testing.assert_array_equal(lab.flash.output, output)
+    lab.go_to(2)  # queries 0…4 × keys 8…11: in the future of every query, skipped
+    assert trace[2].skipped and "Skipped" in lab.tile_info.text()
+    lab.go_to(1)  # queries 0…4 × keys 4…7: key 4 is visible to query 4
+    assert not trace[1].skipped and "Skipped" not in lab.tile_info.text()
+    lab.go_to(lab.step_count() - 1)
+    np.testing.assert_allclose(lab.flash.output, head.output, atol=1e-12)
+    assert "max |flash − attention|" in lab.flash_verdict.text()
+    text = lab.memory_table.text()
+    assert "8,192" in text and "512" in text and ">12<" in text
+    assert "256 MiB" in text  # 8192² × 4 B
+
+
+# ----------------------------------------------------------------------- export
+
+@pytest.mark.parametrize("key", ["kv_cache", "tiles"])
+def test_export_view_and_steps_pdf(labs, key, tmp_path):
+    lab = labs.show(key)
+    lab.go_to(1)
+    for ext in ("png", "svg", "pdf"):
+        path = tmp_path / f"view.{ext}"
+        lab.export_view(path)
+        assert path.stat().st_size > 1000
+    assert (tmp_path / "view.png").read_bytes()[:4] == b"\x89PNG"
+    assert b"<svg" in (tmp_path / "view.svg").read_bytes()[:2000]
+    path = tmp_path / "steps.pdf"
+    lab.export_steps(path)
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF")
+    assert _pages(path) == lab.step_count() > 1  # one page per step
+    assert lab.position == 1  # back on the step it was on
+
+
+def _pages(path) -> int:
+    import subprocess
+    out = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
+    return int(next(line.split()[-1] for line in out.stdout.splitlines()
+                    if line.startswith("Pages:")))
