@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QKeySequence
 
 from qkv_desktop.core import attention, flash_attention, online_softmax
 from qkv_desktop.state import SessionState
@@ -27,17 +27,17 @@ def press(qtbot, lab, key):
     qtbot.keyClick(lab, key)
 
 
-def test_lab_menu_opens_each_lab(main_window):
+def test_lab_menu_opens_each_lab_and_esc_closes_it(main_window, qtbot):
     menu = main_window.teaching.lab_menu
     names = {a.objectName() for a in menu.actions()}
-    assert {"showKVCacheLab", "showTilesLab", "showGradientLab"} <= names
-    for key, name in (("kv_cache", "showKVCacheLab"), ("tiles", "showTilesLab"),
-                      ("gradients", "showGradientLab")):
+    assert {"showKVCacheLab", "showTilesLab"} <= names
+    for key, name in (("kv_cache", "showKVCacheLab"), ("tiles", "showTilesLab")):
         main_window.findChild(QAction, name).trigger()
         lab = main_window.run_labs.windows[key]
         assert lab.isVisible() and lab.windowTitle()
-        lab.close()
+        qtbot.keyClick(lab, Qt.Key.Key_Escape)
         assert not lab.isVisible()
+        assert lab.close_shortcut.key() == QKeySequence(QKeySequence.StandardKey.Close)
 
 
 # ---------------------------------------------------------------------- KV cache

@@ -1041,6 +1041,124 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
 </context>
 <context>
+    <name>KVCacheLab</name>
+    <message>
+        <source>KV-cache stepper — QKV Desktop</source>
+        <translation>KV 缓存逐步解码 — QKV Desktop</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Decoding with a KV cache.&lt;/b&gt; A causal model produces one token at a time. At step t it needs the new query q_t and the keys and values of tokens 0…t; those of earlier tokens never change, so they are kept in the cache, which grows by exactly &lt;i&gt;one&lt;/i&gt; row per step (k_t, v_t). Space plays, ← → step.</source>
+        <translation>&lt;b&gt;用 KV 缓存解码。&lt;/b&gt;因果模型一次生成一个词元。第 t 步需要新的查询 q_t 以及词元 0…t 的键和值；之前词元的键和值不会再变，所以存进缓存，缓存每步恰好增加&lt;i&gt;一&lt;/i&gt;行（k_t、v_t）。空格播放，← → 单步。</translation>
+    </message>
+    <message>
+        <source>The KV-cache stepper decodes self-attention; this session is cross-attention. Switch to self-attention to step through it.</source>
+        <translation>KV 缓存逐步解码只适用于自注意力；本会话是交叉注意力。请切换到自注意力再逐步查看。</translation>
+    </message>
+    <message>
+        <source>Cannot decode this session: {0}</source>
+        <translation>无法解码本会话：{0}</translation>
+    </message>
+    <message>
+        <source>This session is not causal; decoding always is (token t cannot see later tokens), so these weights are those of the causal option, not of the panes.</source>
+        <translation>本会话未开启因果掩码；解码总是因果的（词元 t 看不到后面的词元），所以这里的权重是开启因果选项时的权重，而不是面板中的权重。</translation>
+    </message>
+    <message>
+        <source>q_t (new query)</source>
+        <translation>q_t（新的查询）</translation>
+    </message>
+    <message>
+        <source>K cache: {0} rows (+1)</source>
+        <translation>K 缓存：{0} 行（+1）</translation>
+    </message>
+    <message>
+        <source>V cache: {0} rows (+1)</source>
+        <translation>V 缓存：{0} 行（+1）</translation>
+    </message>
+    <message>
+        <source>new weight row</source>
+        <translation>新的权重行</translation>
+    </message>
+    <message>
+        <source>new output row</source>
+        <translation>新的输出行</translation>
+    </message>
+    <message>
+        <source>outputs so far</source>
+        <translation>目前的输出</translation>
+    </message>
+    <message>
+        <source>equal to the last bit</source>
+        <translation>逐位完全相同</translation>
+    </message>
+    <message>
+        <source>equal to rounding ({0:.2g} units in the last place of the largest value): a matrix product adds its d terms in another order for many rows than for one</source>
+        <translation>在舍入误差内相等（最大值末位的 {0:.2g} 个单位）：矩阵乘法对多行和对一行求和 d 项的顺序不同</translation>
+    </message>
+    <message>
+        <source>Step {0} without a cache</source>
+        <translation>不用缓存的第 {0} 步</translation>
+    </message>
+    <message>
+        <source>Q, K and V of all {0} tokens again, then the whole {0}×{0} QKᵀ.</source>
+        <translation>重新计算全部 {0} 个词元的 Q、K、V，再算整个 {0}×{0} 的 QKᵀ。</translation>
+    </message>
+    <message>
+        <source>max |cached − recomputed| = {0:.3g}: {1}.</source>
+        <translation>max |缓存 − 重算| = {0:.3g}：{1}。</translation>
+    </message>
+    <message>
+        <source>this step</source>
+        <translation>本步</translation>
+    </message>
+    <message>
+        <source>steps 0…{0}</source>
+        <translation>第 0…{0} 步</translation>
+    </message>
+    <message>
+        <source>multiply-adds with the cache</source>
+        <translation>用缓存的乘加次数</translation>
+    </message>
+    <message>
+        <source>multiply-adds recomputing</source>
+        <translation>重算的乘加次数</translation>
+    </message>
+    <message>
+        <source>With the cache a step costs 3·d_model·d_k + 2·(t+1)·d_k; recomputing, 3·(t+1)·d_model·d_k + 2·(t+1)²·d_k.</source>
+        <translation>用缓存每步需要 3·d_model·d_k + 2·(t+1)·d_k 次乘加；重算需要 3·(t+1)·d_model·d_k + 2·(t+1)²·d_k 次。</translation>
+    </message>
+</context>
+<context>
+    <name>LabWindow</name>
+    <message>
+        <source>Export view…</source>
+        <translation>导出视图……</translation>
+    </message>
+    <message>
+        <source>Save this window as a PNG, SVG or PDF picture</source>
+        <translation>把此窗口保存为 PNG、SVG 或 PDF 图片</translation>
+    </message>
+    <message>
+        <source>Export steps (PDF)…</source>
+        <translation>导出各步（PDF）……</translation>
+    </message>
+    <message>
+        <source>Save every step as one page of a PDF, for a handout</source>
+        <translation>把每一步保存为 PDF 的一页，用作讲义</translation>
+    </message>
+    <message>
+        <source>Export view</source>
+        <translation>导出视图</translation>
+    </message>
+    <message>
+        <source>Export steps</source>
+        <translation>导出各步</translation>
+    </message>
+    <message>
+        <source>Not exported: {0}</source>
+        <translation>未导出：{0}</translation>
+    </message>
+</context>
+<context>
     <name>LessonBanners</name>
     <message>
         <source>&lt;b&gt;Attention is nearly uniform&lt;/b&gt; (every row&apos;s entropy &gt; 99% of log n, every weight within {0} of 1/n): a row&apos;s scaled scores differ by at most {1}, and softmax of nearly equal numbers is flat.</source>
@@ -1305,6 +1423,81 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>Not applied: {0}</source>
         <translation>未应用：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryCalculator</name>
+    <message>
+        <source>Memory of the KV cache</source>
+        <translation>KV 缓存的内存</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>query heads</source>
+        <translation>查询头数</translation>
+    </message>
+    <message>
+        <source>KV heads (GQA)</source>
+        <translation>KV 头数（GQA）</translation>
+    </message>
+    <message>
+        <source>d_k (head dim)</source>
+        <translation>d_k（头维度）</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元数</translation>
+    </message>
+    <message>
+        <source>bytes per number</source>
+        <translation>每个数的字节数</translation>
+    </message>
+    <message>
+        <source>this session</source>
+        <translation>本会话</translation>
+    </message>
+    <message>
+        <source>typed numbers</source>
+        <translation>手动输入</translation>
+    </message>
+    <message>
+        <source>Heads with their own K and V. Grouped-query attention shares each among several query heads.</source>
+        <translation>拥有自己的 K 和 V 的头。分组查询注意力让几个查询头共用一组 K、V。</translation>
+    </message>
+    <message>
+        <source>multi-head (MHA)</source>
+        <translation>多头（MHA）</translation>
+    </message>
+    <message>
+        <source>grouped-query (GQA)</source>
+        <translation>分组查询（GQA）</translation>
+    </message>
+    <message>
+        <source>multi-query (MQA)</source>
+        <translation>多查询（MQA）</translation>
+    </message>
+    <message>
+        <source>2 (K and V) × {0} layers × KV heads × {1} × {2} tokens × {3} B</source>
+        <translation>2（K 和 V）× {0} 层 × KV 头数 × {1} × {2} 个词元 × {3} 字节</translation>
+    </message>
+    <message>
+        <source>KV heads</source>
+        <translation>KV 头数</translation>
+    </message>
+    <message>
+        <source>cache</source>
+        <translation>缓存</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>字节</translation>
     </message>
 </context>
 <context>
@@ -1816,6 +2009,25 @@ Sentence: {1}</source>
     </message>
 </context>
 <context>
+    <name>RunLabs</name>
+    <message>
+        <source>&amp;KV-cache stepper…</source>
+        <translation>KV 缓存逐步解码(&amp;K)……</translation>
+    </message>
+    <message>
+        <source>Decode the session one token at a time with a key/value cache</source>
+        <translation>用键/值缓存逐个词元解码本会话</translation>
+    </message>
+    <message>
+        <source>&amp;Online softmax and FlashAttention tiles…</source>
+        <translation>在线 softmax 与 FlashAttention 分块(&amp;O)……</translation>
+    </message>
+    <message>
+        <source>Softmax block by block, and attention tile by tile without the n × n matrix</source>
+        <translation>逐块计算 softmax，逐块计算注意力而不存 n × n 矩阵</translation>
+    </message>
+</context>
+<context>
     <name>ScalingLab</name>
     <message>
         <source>Scaling lab — QKV Desktop</source>
@@ -1985,6 +2197,57 @@ Sentence: {1}</source>
     </message>
 </context>
 <context>
+    <name>StepControls</name>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>◀ Back</source>
+        <translation>◀ 后退</translation>
+    </message>
+    <message>
+        <source>Step ▶</source>
+        <translation>单步 ▶</translation>
+    </message>
+    <message>
+        <source>steps/s</source>
+        <translation>步/秒</translation>
+    </message>
+    <message>
+        <source>Back to the first step</source>
+        <translation>回到第一步</translation>
+    </message>
+    <message>
+        <source>One step back (←)</source>
+        <translation>后退一步（←）</translation>
+    </message>
+    <message>
+        <source>One step forward (→)</source>
+        <translation>前进一步（→）</translation>
+    </message>
+    <message>
+        <source>Play or pause the steps (space)</source>
+        <translation>播放或暂停（空格）</translation>
+    </message>
+    <message>
+        <source>⏸ Pause</source>
+        <translation>⏸ 暂停</translation>
+    </message>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ 播放</translation>
+    </message>
+    <message>
+        <source>step {0} of {1}</source>
+        <translation>第 {0} 步，共 {1} 步</translation>
+    </message>
+    <message>
+        <source>no steps</source>
+        <translation>没有步骤</translation>
+    </message>
+</context>
+<context>
     <name>SweepPlots</name>
     <message>
         <source>max weight</source>
@@ -2143,6 +2406,137 @@ Sentence: {1}</source>
     <message>
         <source>Multiply every input vector by 100 (undoable): with the naive softmax the scores soon overflow exp.</source>
         <translation>把每个输入向量乘以 100（可撤销）：使用朴素 softmax 时，分数很快会让 exp 溢出。</translation>
+    </message>
+</context>
+<context>
+    <name>TilesLab</name>
+    <message>
+        <source>Online softmax and FlashAttention tiles — QKV Desktop</source>
+        <translation>在线 softmax 与 FlashAttention 分块 — QKV Desktop</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Softmax in one pass, attention in tiles.&lt;/b&gt; The online softmax keeps a running maximum m and a running sum l = Σ exp(s − m); when a block raises m, the sum so far is multiplied by exp(m_old − m_new). FlashAttention does the same per query block over key tiles, so the n × n matrix is never stored. Space plays, ← → step.</source>
+        <translation>&lt;b&gt;一遍算完 softmax，分块计算注意力。&lt;/b&gt;在线 softmax 维护一个运行最大值 m 和运行和 l = Σ exp(s − m)；某块使 m 变大时，已有的和乘以 exp(m_old − m_new)。FlashAttention 对每个查询块按键块做同样的事，所以从不存储 n × n 矩阵。空格播放，← → 单步。</translation>
+    </message>
+    <message>
+        <source>Online softmax</source>
+        <translation>在线 softmax</translation>
+    </message>
+    <message>
+        <source>FlashAttention tiles</source>
+        <translation>FlashAttention 分块</translation>
+    </message>
+    <message>
+        <source>query row</source>
+        <translation>查询行</translation>
+    </message>
+    <message>
+        <source>multiply the scores by</source>
+        <translation>分数乘以</translation>
+    </message>
+    <message>
+        <source>block size</source>
+        <translation>块大小</translation>
+    </message>
+    <message>
+        <source>Scale the row up (e.g. × 1000) to see the naive formula overflow while the online one does not.</source>
+        <translation>把这一行放大（例如 × 1000），可以看到朴素公式溢出，而在线公式不会。</translation>
+    </message>
+    <message>
+        <source>query block</source>
+        <translation>查询块</translation>
+    </message>
+    <message>
+        <source>key block</source>
+        <translation>键块</translation>
+    </message>
+    <message>
+        <source>{0} → {1} blocks</source>
+        <translation>{0} → {1} 块</translation>
+    </message>
+    <message>
+        <source>scores of row {0} (block {1}: columns {2}…{3})</source>
+        <translation>行 {0} 的分数（第 {1} 块：列 {2}…{3}）</translation>
+    </message>
+    <message>
+        <source>exp(s − m) / l so far (the softmax of the columns seen)</source>
+        <translation>目前的 exp(s − m) / l（已看过各列的 softmax）</translation>
+    </message>
+    <message>
+        <source>online softmax (after the last block)</source>
+        <translation>在线 softmax（最后一块之后）</translation>
+    </message>
+    <message>
+        <source>naive exp(s) / Σ exp(s) of the same row</source>
+        <translation>同一行的朴素 exp(s) / Σ exp(s)</translation>
+    </message>
+    <message>
+        <source>Online against the stable softmax: max |difference| = {0:.3g}.</source>
+        <translation>在线与稳定 softmax 相比：max |差| = {0:.3g}。</translation>
+    </message>
+    <message>
+        <source>The naive formula breaks on this row: exp(s) overflows to ∞ above s ≈ 709.78 and ∞/∞ is nan; the online softmax only ever exponentiates s − m ≤ 0.</source>
+        <translation>朴素公式在这一行失效：s 超过约 709.78 时 exp(s) 溢出为 ∞，∞/∞ 得 nan；在线 softmax 只对 s − m ≤ 0 取指数。</translation>
+    </message>
+    <message>
+        <source>The naive formula still works here; multiply the scores by 1000 to make it overflow.</source>
+        <translation>这里朴素公式仍然可用；把分数乘以 1000 就会溢出。</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>块</translation>
+    </message>
+    <message>
+        <source>columns</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>block max</source>
+        <translation>块最大值</translation>
+    </message>
+    <message>
+        <source>rescale exp(m_old − m_new)</source>
+        <translation>重缩放 exp(m_old − m_new)</translation>
+    </message>
+    <message>
+        <source>scores QKᵀ·scale: tile {0} of {1} (query block {2}, key block {3})</source>
+        <translation>分数 QKᵀ·缩放：第 {0} 块，共 {1} 块（查询块 {2}，键块 {3}）</translation>
+    </message>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>rescale</source>
+        <translation>重缩放</translation>
+    </message>
+    <message>
+        <source>Skipped: every key of this tile comes after every query (causal).</source>
+        <translation>跳过：这一块的每个键都在每个查询之后（因果）。</translation>
+    </message>
+    <message>
+        <source>Queries {0}…{1} × keys {2}…{3}: this tile&apos;s scores update the query block&apos;s running m and l and its output accumulator.</source>
+        <translation>查询 {0}…{1} × 键 {2}…{3}：这一块的分数更新该查询块的运行 m、l 和输出累加器。</translation>
+    </message>
+    <message>
+        <source>partial output of queries {0}…{1} (accumulator / l)</source>
+        <translation>查询 {0}…{1} 的部分输出（累加器 / l）</translation>
+    </message>
+    <message>
+        <source>After the last tile the output equals standard attention: max |flash − attention| = {0:.3g} over all {1}×{2} outputs.</source>
+        <translation>最后一块之后，输出等于标准注意力：全部 {1}×{2} 个输出上 max |flash − 注意力| = {0:.3g}。</translation>
+    </message>
+    <message>
+        <source>n × n scores</source>
+        <translation>n × n 分数</translation>
+    </message>
+    <message>
+        <source>standard</source>
+        <translation>标准</translation>
+    </message>
+    <message>
+        <source>Memory of one head, d_k = {0}, float32 (4 B): standard attention holds the n × n scores and weights, O(n²); FlashAttention only Q, K, V, the output, m and l and one tile, O(n·d). Bold: this session.</source>
+        <translation>一个头的内存，d_k = {0}，float32（4 字节）：标准注意力要存 n × n 的分数和权重，O(n²)；FlashAttention 只存 Q、K、V、输出、m、l 和一块，O(n·d)。粗体：本会话。</translation>
     </message>
 </context>
 <context>

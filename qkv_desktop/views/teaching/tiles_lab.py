@@ -317,8 +317,8 @@ class TilesLab(LabWindow):
         self.online_verdict.setText(text)
 
     def _trace_html(self, k: int) -> str:
-        head = (self.tr("block"), self.tr("columns"), self.tr("block max"), self.tr("m_old"),
-                self.tr("m_new"), self.tr("rescale exp(m_old − m_new)"), self.tr("l"))
+        head = (self.tr("block"), self.tr("columns"), self.tr("block max"), "m_old",
+                "m_new", self.tr("rescale exp(m_old − m_new)"), "l")
         rows = ["<tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
         for i, b in enumerate(self.online.trace[:k + 1]):
             style = " style='color:#e6550d; font-weight:bold'" if i == k else ""
@@ -350,7 +350,7 @@ class TilesLab(LabWindow):
             k + 1, len(self.flash.trace), tile.q_block + 1, tile.k_block + 1)
         self.tile_grid.set_data(scaled, boxes=boxes)
         r0, r1 = tile.rows
-        rows = [f"<tr><th>{self.tr('query')}</th><th>m</th><th>l</th><th>"
+        rows = ["<tr><th>" + self.tr("query") + "</th><th>m</th><th>l</th><th>"
                 + self.tr("rescale") + "</th></tr>"]
         for i in range(r1 - r0):
             rows.append(f"<tr><td>{r0 + i}</td><td align='right'>{_num(tile.m[i])}</td>"
@@ -375,8 +375,7 @@ class TilesLab(LabWindow):
         h = self.head
         d = h.Q.shape[1]
         sizes = sorted({*MEMORY_SIZES, h.scaled.shape[0]})
-        head = (self.tr("n"), self.tr("n × n scores"), self.tr("standard"),
-                self.tr("FlashAttention"))
+        head = ("n", self.tr("n × n scores"), self.tr("standard"), "FlashAttention")
         rows = ["<tr>" + "".join(f"<th>{x}</th>" for x in head) + "</tr>"]
         for n in sizes:
             mem = attention_memory(n, d, self.block_q.value(), self.block_k.value())
