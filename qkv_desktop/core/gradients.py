@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from qkv_desktop.core.attention import AttentionResult, attention
+from qkv_desktop.core.positions import rope
 from qkv_desktop.core.validation import as_matrix
 from qkv_desktop.core.weights import WEIGHT_NAMES, Weights
 
@@ -58,8 +59,8 @@ def attention_grads(X, weights: Weights, dL_dweights=None, dL_doutput=None,
 
     ``dL_dweights`` (n × m) is the loss's gradient with respect to the attention
     weights P, ``dL_doutput`` (n × d_k) with respect to the output O; give one or both.
-    ``options`` are ``attention``'s (scale, temperature, causal, X_kv). Computed in the
-    dtype of the forward (float64 unless X is float32).
+    ``options`` are ``attention``'s (scale, temperature, causal, X_kv, positions, masks,
+    ALiBi). Computed in the dtype of the forward (float64 unless X is float32).
     """
     if dL_dweights is None and dL_doutput is None:
         raise ValueError("give dL_dweights, dL_doutput or both")
@@ -67,6 +68,8 @@ def attention_grads(X, weights: Weights, dL_dweights=None, dL_doutput=None,
     X = as_matrix(X, "X")
     X_kv = options.get("X_kv")
     src = X if X_kv is None else as_matrix(X_kv, "X_kv", X.dtype)
+    if r.X_pos is not None:  # sinusoidal positions: the projections saw X + PE
+        X, src = r.X_pos, (r.X_pos if X_kv is None else r.X_kv_pos)
     P, V = r.weights, r.V
     dP = np.zeros_like(P)
     dV = np.zeros_like(V)
@@ -78,8 +81,14 @@ def attention_grads(X, weights: Weights, dL_dweights=None, dL_doutput=None,
         dV = P.T @ dO
     dS = P * (dP - (P * dP).sum(axis=1, keepdims=True))
     c = r.divisor * options.get("temperature", 1.0)
-    dQ = dS @ r.K / c
-    dK = dS.T @ r.Q / c
+    rotated = r.Q_rope is not None
+    dQ = dS @ (r.K_rope if rotated else r.K) / c
+    dK = dS.T @ (r.Q_rope if rotated else r.Q) / c
+    if rotated:  # RoPE is a rotation per position: its gradient rotates back
+        turn = {"base": options.get("rope_base", 10000.0),
+                "pairing": options.get("rope_pairing", "half")}
+        dQ = rope(dQ, -np.arange(dQ.shape[0]), **turn)
+        dK = rope(dK, -np.arange(dK.shape[0]), **turn)
     return AttentionGrads(X.T @ dQ, src.T @ dK, src.T @ dV,
                           dQ.sum(axis=0), dK.sum(axis=0), dV.sum(axis=0), r)
 

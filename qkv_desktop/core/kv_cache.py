@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from qkv_desktop.core.attention import Scale, attention, divisor_for
+from qkv_desktop.core.attention import POSITION_KINDS, Scale, attention, divisor_for
+from qkv_desktop.core.masks import EmptyRowError, MaskSpec, alibi_rows
+from qkv_desktop.core.positions import rope, sinusoidal_positions
 from qkv_desktop.core.validation import as_matrix
 from qkv_desktop.core.weights import Weights
 
@@ -58,11 +60,14 @@ class DecodeResult:
         return len(self.steps)
 
 
-def _options(scale: Scale, temperature: float, causal: bool, X_kv) -> None:
+def _check(temperature: float, causal: bool, X_kv, prefix) -> None:
     if not causal:
         raise ValueError("a key/value cache only exists for causal attention (causal=True)")
     if X_kv is not None:
         raise ValueError("decoding with a cache is self-attention: X_kv is not allowed")
+    if prefix is not None:
+        raise ValueError("a prefix-LM sees its prefix in both directions: the prefix is "
+                         "not decoded token by token")
     if not (np.isfinite(temperature) and temperature > 0):
         raise ValueError(f"temperature must be a positive finite number, got {temperature}")
 
@@ -76,18 +81,23 @@ def _row(x: np.ndarray, W: np.ndarray, b: np.ndarray | None) -> np.ndarray:
 
 def decode_with_cache(X, weights: Weights, *, scale: Scale = "sqrt_dk",
                       temperature: float = 1.0, causal: bool = True, X_kv=None,
-                      stable: bool = True) -> DecodeResult:
+                      stable: bool = True, positions: str | None = None,
+                      rope_base: float = 10000.0, rope_pairing: str = "half",
+                      window: int | None = None, alibi_slope: float | None = None,
+                      prefix: int | None = None, sinks: int = 0, mask=None) -> DecodeResult:
     """Decode ``X`` token by token, appending one key and one value row per step.
 
-    Accepts the options of ``attention`` so a session's options can be passed as they
-    are (``causal`` must be True and ``X_kv`` None). Step t projects only token t, so
-    its rows are computed exactly as the rows of a full forward are; the new weight
-    row is the softmax of q_t·K_cacheᵀ/(divisor·T) over the t+1 visible keys. Output
-    row t equals row t of ``attention(X, weights, causal=True)`` to rounding (the full
-    forward also sums the masked zeros) and equals ``recompute_step(X, weights, t)``,
-    the same step without a cache, bit for bit.
+    Takes the options of ``attention`` so a session's options can be passed as they
+    are (``causal`` must be True, ``X_kv`` and ``prefix`` None). Step t projects only
+    token t (with its sinusoidal position added, or its query and key rotated by RoPE
+    at position t: the cache keeps rotated keys, as real decoders do); the new weight
+    row is the softmax of q_t·K_cacheᵀ/(divisor·T), plus the ALiBi bias, over the keys
+    the mask lets token t see. Output row t equals row t of
+    ``attention(X, weights, causal=True, …)`` and ``recompute_step(X, weights, t, …)``,
+    the same step without a cache, to rounding: a matrix product may add its terms in
+    another order for many rows than for one.
     """
-    _options(scale, temperature, causal, X_kv)
+    _check(temperature, causal, X_kv, prefix)
     X = as_matrix(X, "X")
     w = weights.astype(X.dtype)
     if X.shape[1] != w.d_model:
@@ -95,9 +105,15 @@ def decode_with_cache(X, weights: Weights, *, scale: Scale = "sqrt_dk",
                          f"d_model = {w.d_model}")
     n, d_k = X.shape[0], w.d_k
     divisor = divisor_for(scale, d_k)
+    if positions not in POSITION_KINDS:
+        raise ValueError(f"positions must be None, 'sinusoidal' or 'rope', got {positions!r}")
+    spec = MaskSpec(True, window, None, sinks, mask)
+    spec.check_shape(n, n)
+    if positions == "sinusoidal":
+        X = X + sinusoidal_positions(n, X.shape[1]).astype(X.dtype)
     div = X.dtype.type(divisor * temperature)
-    # The caches as a whole; the steps hold views of their first t+1 rows, which later
-    # steps never write to.
+    # The caches as a whole; the steps hold views of their first t+1 rows, made
+    # read-only before the steps are built.
     K = np.empty((n, d_k), X.dtype)
     V = np.empty((n, d_k), X.dtype)
     outputs = np.empty((n, d_k), X.dtype)
@@ -105,9 +121,21 @@ def decode_with_cache(X, weights: Weights, *, scale: Scale = "sqrt_dk",
     for t in range(n):
         x = X[t:t + 1]
         q = _row(x, w.W_Q, w.b_Q)
-        K[t:t + 1] = _row(x, w.W_K, w.b_K)
+        k = _row(x, w.W_K, w.b_K)
+        if positions == "rope":
+            q = rope(q, [t], base=rope_base, pairing=rope_pairing)
+            k = rope(k, [t], base=rope_base, pairing=rope_pairing)
+        K[t:t + 1] = k
         V[t:t + 1] = _row(x, w.W_V, w.b_V)
-        p = _softmax_row(np.divide(q @ K[:t + 1].T, div), stable)
+        s = np.divide(q @ K[:t + 1].T, div)
+        if alibi_slope is not None:
+            s += alibi_rows(t, t + 1, t + 1, float(alibi_slope), X.dtype)
+        if spec.restricts:
+            hidden = spec.hidden_rows(t, t + 1, n)[:, :t + 1]
+            if hidden.all():
+                raise EmptyRowError(t, n)
+            np.copyto(s, -np.inf, where=hidden)
+        p = _softmax_row(s, stable)
         out = p @ V[:t + 1]
         outputs[t] = out[0]
         rows.append((q[0], p[0]))

@@ -64,6 +64,41 @@ def test_decode_with_cache_equals_causal_attention_row_by_row(seed):
         close(step.q, full.Q[t], 1e-13)
 
 
+@pytest.mark.parametrize("options", [
+    {"positions": "rope"}, {"positions": "rope", "rope_pairing": "interleaved"},
+    {"positions": "sinusoidal"}, {"window": 3}, {"window": 2, "sinks": 1},
+    {"alibi_slope": 0.5}, {"positions": "rope", "window": 4, "alibi_slope": 0.25},
+])
+def test_decode_with_cache_follows_positions_and_masks(options):
+    rng = np.random.default_rng(len(str(options)))
+    X = rng.standard_normal((9, 6))
+    w = random_weights(rng, 6, 4)
+    full = attention(X, w, causal=True, **options)
+    result = decode_with_cache(X, w, **options)
+    close(result.outputs, full.output, 1e-13)
+    for t, step in enumerate(result.steps):
+        close(step.weights, full.weights[t, :t + 1], 1e-13)
+        close(step.output, recompute_step(X, w, t, **options), 1e-13)
+    if options.get("positions") == "rope":  # the cache holds the rotated keys
+        close(result.steps[-1].K_cache, full.K_rope, 1e-13)
+
+
+def test_decode_with_a_custom_mask_and_what_it_refuses():
+    rng = np.random.default_rng(12)
+    X = rng.standard_normal((5, 3))
+    w = random_weights(rng, 3, 2)
+    mask = np.ones((5, 5), bool)
+    mask[3, 1] = mask[4, 0] = False
+    close(decode_with_cache(X, w, mask=mask).outputs,
+          attention(X, w, causal=True, mask=mask).output, 1e-13)
+    with pytest.raises(ValueError, match="prefix"):
+        decode_with_cache(X, w, prefix=2)
+    empty = np.ones((5, 5), bool)
+    empty[2, :3] = False
+    with pytest.raises(ValueError, match="query row 2"):
+        decode_with_cache(X, w, mask=empty)
+
+
 def test_the_caches_grow_by_exactly_one_row_and_never_change():
     rng = np.random.default_rng(1)
     X = rng.standard_normal((7, 5))
@@ -278,6 +313,25 @@ def test_attention_grads_match_central_differences(scale, causal, upstream):
             continue
         close(grads[name], numeric, 1e-6)
         close(getattr(grads, name), numeric, 1e-6)
+
+
+@pytest.mark.parametrize("options", [
+    {"positions": "rope"}, {"positions": "rope", "rope_pairing": "interleaved", "causal": True},
+    {"positions": "sinusoidal"}, {"alibi_slope": 0.7, "causal": True}, {"window": 2},
+])
+def test_attention_grads_with_positions_and_masks(options):
+    rng = np.random.default_rng(len(str(options)) + 3)
+    X = rng.standard_normal((5, 4))
+    arrays = {name: rng.standard_normal((4, 4)) * 0.6 for name in ("W_Q", "W_K", "W_V")}
+    arrays["b_Q"] = rng.standard_normal(4) * 0.3
+    GO = rng.standard_normal((5, 4))
+
+    def loss():
+        return np.sum(GO * attention(X, Weights(**arrays), **options).output)
+
+    grads = attention_grads(X, Weights(**arrays), dL_doutput=GO, **options)
+    for name, A in arrays.items():
+        close(grads[name], finite_difference(loss, A), 1e-6)
 
 
 def test_attention_grads_cross_attention_and_no_biases():

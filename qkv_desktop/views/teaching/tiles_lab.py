@@ -252,7 +252,9 @@ class TilesLab(LabWindow):
         if self.head is None:
             return
         h = self.head
-        self.flash = flash_attention(h.Q, h.K, h.V, block_q=self.block_q.value(),
+        Q = h.Q if h.Q_rope is None else h.Q_rope  # the scores are of the rotated Q, K
+        K = h.K if h.K_rope is None else h.K_rope
+        self.flash = flash_attention(Q, K, h.V, block_q=self.block_q.value(),
                                      block_k=self.block_k.value(), scale=self.flash_scale(),
                                      causal=self.flash_causal())
         self.block_q_label.setText(str(self.block_q.value()))
