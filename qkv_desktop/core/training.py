@@ -113,14 +113,18 @@ def loss_and_grads(X, weights: Weights, target, kind: str, **options
 
 
 def train_step(X, weights: Weights, target, kind: str, lr: float, **options) -> TrainStep:
-    """One gradient-descent step on every array the head has (biases only if present)."""
+    """One gradient-descent step on every array the head has (biases only if present).
+
+    A step that overflows (too large a learning rate) raises ``ValueError`` naming the
+    first non-finite weight."""
     if not (np.isfinite(lr) and lr > 0):
         raise ValueError(f"learning rate must be a positive finite number, got {lr}")
-    loss, grads = loss_and_grads(X, weights, target, kind, **options)
-    new = []
-    for name in WEIGHT_NAMES:
-        a = getattr(weights, name)
-        new.append(None if a is None else a - lr * getattr(grads, name).astype(a.dtype))
+    with np.errstate(over="ignore", invalid="ignore"):  # divergence: Weights says where
+        loss, grads = loss_and_grads(X, weights, target, kind, **options)
+        new = []
+        for name in WEIGHT_NAMES:
+            a = getattr(weights, name)
+            new.append(None if a is None else a - lr * getattr(grads, name).astype(a.dtype))
     return TrainStep(loss, grads, Weights(*new))
 
 

@@ -57,6 +57,7 @@ class AttentionModel(ViewSelection):
     resultChanged = Signal(object)
     busyChanged = Signal(bool)
     message = Signal(str)
+    previewEnded = Signal()
 
     def __init__(self, state: SessionState | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -75,6 +76,8 @@ class AttentionModel(ViewSelection):
         self._jobs = LatestJobRunner("qkv-compute", self)
         self._jobs.finished.connect(self._on_forward_done)
         self._jobs.busyChanged.connect(self.busyChanged)
+        self._preview: tuple[SessionState, str] | None = None
+        self.undo_stack.indexChanged.connect(self._drop_preview)
         self.recompute_now()
 
     # ------------------------------------------------------------------ access
@@ -178,6 +181,39 @@ class AttentionModel(ViewSelection):
         """Stop the worker thread (the window calls this on close)."""
         self._jobs.shutdown()
 
+    # ---------------------------------------------------------------- previews
+    def show_preview(self, state: SessionState, text: str) -> None:
+        """Install ``state`` without an undo step, so every pane follows live training.
+
+        ``commit_preview`` turns everything shown since the first preview into one
+        undoable step called ``text``. An edit meanwhile commits the preview first (so
+        the history stays a chain of real states); an undo, redo, New or Open drops it
+        (its state is replaced) and ``previewEnded`` tells the trainer to stop.
+        """
+        if self._preview is None:
+            self._preview = (self._state, text)
+        else:
+            self._preview = (self._preview[0], text)
+        self._set_state(state)
+
+    @property
+    def previewing(self) -> bool:
+        return self._preview is not None
+
+    def commit_preview(self) -> None:
+        """The state shown by ``show_preview`` becomes one undoable step (if it changed)."""
+        if self._preview is None:
+            return
+        (before, text), self._preview = self._preview, None
+        self.previewEnded.emit()
+        if not self._state.equals(before):
+            self.undo_stack.push(StateCommand(self, before, self._state, text))
+
+    def _drop_preview(self, *_args) -> None:
+        if self._preview is not None:
+            self._preview = None
+            self.previewEnded.emit()
+
     # -------------------------------------------------------------- mutations
     def _say(self, text: Text) -> str:
         """``text`` in the interface language (the edits' strings, context "Edits")."""
@@ -189,6 +225,8 @@ class AttentionModel(ViewSelection):
             self._push(edit.state, self._say(edit.text), edit.merge_key)
 
     def _push(self, after: SessionState, text: str, merge_key: str | None = None) -> None:
+        if self._preview is not None:
+            self.commit_preview()
         if not after.equals(self._state):
             self.undo_stack.push(StateCommand(self, self._state, after, text, merge_key))
 
@@ -206,6 +244,8 @@ class AttentionModel(ViewSelection):
         """Set cells of X (or X_kv) at (rows[k], cols[k]); all values must be finite."""
         edit = self._translated(edits.set_cells, table, rows, cols, values)
         if edit.changed or gesture is not None:
+            if self._preview is not None:
+                self.commit_preview()  # the state shown stays; the edit follows it
             self.undo_stack.push(CellsCommand(self, edit, text or self._say(edit.text),
                                               gesture))
 
@@ -245,6 +285,7 @@ class AttentionModel(ViewSelection):
 
     def reset(self, state: SessionState) -> None:
         """Start afresh from ``state`` with an empty undo history (New, Open)."""
+        self._drop_preview()
         self.undo_stack.clear()
         self.clear()
         self.install_state(state)

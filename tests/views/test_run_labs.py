@@ -30,8 +30,9 @@ def press(qtbot, lab, key):
 def test_lab_menu_opens_each_lab_and_esc_closes_it(main_window, qtbot):
     menu = main_window.teaching.lab_menu
     names = {a.objectName() for a in menu.actions()}
-    assert {"showKVCacheLab", "showTilesLab"} <= names
-    for key, name in (("kv_cache", "showKVCacheLab"), ("tiles", "showTilesLab")):
+    assert {"showKVCacheLab", "showTilesLab", "showGradientLab"} <= names
+    for key, name in (("kv_cache", "showKVCacheLab"), ("tiles", "showTilesLab"),
+                      ("gradients", "showGradientLab")):
         main_window.findChild(QAction, name).trigger()
         lab = main_window.run_labs.windows[key]
         assert lab.isVisible() and lab.windowTitle()
@@ -149,9 +150,128 @@ def test_flash_tab_visits_every_tile_and_ends_at_attention(labs):
     assert "256 MiB" in text  # 8192² × 4 B
 
 
+# -------------------------------------------------------------------- gradients
+
+def test_training_runs_off_the_gui_thread_and_is_one_undoable_step(labs, qtbot):
+    import threading
+    lab = labs.show("gradients")
+    model = labs.main_window.model
+    before = model.state
+    depth = model.undo_stack.count()
+    seen = []
+    model.changed.connect(lambda: seen.append(model.state))
+    lab.target.setCurrentIndex(lab.target.findData("previous"))
+    lab.train_blocking(40)
+    assert len(lab.losses) == 40
+    assert lab.losses[-1] < 0.5 * lab.losses[0]
+    assert lab.train_threads and threading.get_ident() not in lab.train_threads
+    assert len({id(s) for s in seen}) >= 40  # every step was shown to the panes
+    assert model.undo_stack.count() == depth + 1
+    assert model.undo_stack.undoText() == "Train 40 steps"
+    trained = model.state.heads[0]
+    assert not np.array_equal(trained.W_Q, before.heads[0].W_Q)
+    np.testing.assert_array_equal(trained.W_V, before.heads[0].W_V)  # no gradient: unchanged
+    P = model.result.head(0).weights
+    assert (P.argmax(axis=1)[1:] == np.arange(11)).mean() >= 0.75
+    model.undo_stack.undo()
+    assert model.state is before
+    for name in ("W_Q", "W_K", "W_V"):
+        assert list(lab.norms[name]) == [pytest.approx(v) for v in lab.norms[name]]
+
+
+def test_stop_ends_training_at_once_and_keeps_what_was_learned(labs, qtbot):
+    lab = labs.show("gradients")
+    model = labs.main_window.model
+    depth = model.undo_stack.count()
+    lab.steps.setValue(100_000)
+    lab.rate.setValue(20)
+    press(qtbot, lab, Qt.Key.Key_Space)  # space starts …
+    qtbot.waitUntil(lambda: len(lab.losses) >= 2, timeout=10_000)
+    assert lab.worker.running and model.previewing
+    press(qtbot, lab, Qt.Key.Key_Space)  # … and stops
+    assert lab.wait(lab.worker, 5000)
+    assert not model.previewing
+    assert model.undo_stack.count() == depth + 1
+    assert model.undo_stack.undoText() == f"Train {len(lab.losses)} steps"
+
+
+def test_an_edit_during_training_commits_the_training_first(labs, qtbot):
+    lab = labs.show("gradients")
+    model = labs.main_window.model
+    before = model.state
+    lab.steps.setValue(100_000)
+    lab.rate.setValue(20)
+    lab.start_training()
+    qtbot.waitUntil(lambda: model.previewing, timeout=10_000)
+    model.set_cell("X", 0, 0, 0.25)  # commits "Train k steps", then the edit
+    assert model.undo_stack.undoText().startswith("Edit")
+    lab.stop_training()
+    assert lab.wait(lab.worker, 5000)
+    while model.undo_stack.canUndo() and model.state is not before:
+        model.undo_stack.undo()
+    assert model.state is before
+
+
+def test_painted_target_and_target_output(labs):
+    lab = labs.show("gradients")
+    lab.target.setCurrentIndex(lab.target.findData("painted"))
+    assert lab.target_grid.paintable
+    kind, T = lab.target_matrix()
+    assert kind == "pattern" and T[3, 2] == 1.0
+    lab._paint(3, 0)  # a click on row 3, column 0: now two keys share the row
+    kind, T = lab.target_matrix()
+    np.testing.assert_allclose(T[3, [0, 2]], [0.5, 0.5])
+    lab._paint(3, 11)  # a future key of a causal session is dropped from the target
+    np.testing.assert_allclose(lab.target_matrix()[1][3].sum(), 1.0)
+    assert lab.target_matrix()[1][3, 11] == 0
+    lab.target.setCurrentIndex(lab.target.findData("output"))
+    kind, out = lab.target_matrix()
+    assert kind == "output" and out.shape == labs.main_window.model.result.head(0).output.shape
+    lab.lr.setValue(0.01)
+    lab.train_blocking(20)
+    assert lab.losses[-1] < lab.losses[0]
+
+
+def test_a_diverging_training_stops_with_a_message_and_keeps_the_last_good_weights(labs):
+    lab = labs.show("gradients")
+    model = labs.main_window.model
+    lab.target.setCurrentIndex(lab.target.findData("output"))
+    lab.lr.setValue(100.0)
+    lab.train_blocking(500)
+    assert "diverged" in lab.error.text() and "learning rate" in lab.error.text()
+    assert not model.previewing and lab.train_button.isEnabled()
+    assert model.undo_stack.undoText().startswith("Train ")
+    assert np.isfinite(model.state.heads[0].W_Q).all()
+
+
+def test_scaling_comparison_plots_true_gradient_norms(labs):
+    lab = labs.show("gradients")
+    lab.compare_lr.setValue(0.1)
+    lab.run_comparison_blocking(steps=5)
+    assert [(r.d_k, r.scaled) for r in lab.runs] == [(d, s) for d in (4, 64, 256)
+                                                     for s in (False, True)]
+    for run in lab.runs:
+        assert len(run.grad_W_Q) == 5 and np.isfinite(run.grad_W_Q).all()
+    unscaled = {r.d_k: r for r in lab.runs if not r.scaled}
+    scaled = {r.d_k: r for r in lab.runs if r.scaled}
+    # unscaled, the tutorial's mean p(1−p) falls with d_k; scaled it does not
+    assert unscaled[256].mean_p1p < unscaled[4].mean_p1p
+    assert scaled[256].mean_p1p > 0.5 * scaled[4].mean_p1p
+    assert "mean p(1−p)" in lab.compare_table.text()
+    assert len(lab.compare_plots[64].getPlotItem().listDataItems()) == 4
+
+
+def test_training_refuses_shared_weights(labs):
+    lab = labs.show("gradients")
+    labs.main_window.model.set_options(share_qk=True)
+    assert labs.main_window.model.wait_until_idle()
+    lab.start_training()
+    assert not lab.worker.running and "W_Q" in lab.error.text()
+
+
 # ----------------------------------------------------------------------- export
 
-@pytest.mark.parametrize("key", ["kv_cache", "tiles"])
+@pytest.mark.parametrize("key", ["kv_cache", "tiles", "gradients"])
 def test_export_view_and_steps_pdf(labs, key, tmp_path):
     lab = labs.show(key)
     lab.go_to(1)
@@ -161,6 +281,8 @@ def test_export_view_and_steps_pdf(labs, key, tmp_path):
         assert path.stat().st_size > 1000
     assert (tmp_path / "view.png").read_bytes()[:4] == b"\x89PNG"
     assert b"<svg" in (tmp_path / "view.svg").read_bytes()[:2000]
+    if key == "gradients":
+        return  # training is not a step sequence: no steps export
     path = tmp_path / "steps.pdf"
     lab.export_steps(path)
     data = path.read_bytes()

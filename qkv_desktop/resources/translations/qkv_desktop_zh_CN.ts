@@ -992,6 +992,157 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
 </context>
 <context>
+    <name>GradientLab</name>
+    <message>
+        <source>Train {0} steps</source>
+        <translation>训练 {0} 步</translation>
+    </message>
+    <message>
+        <source>Gradient lab — QKV Desktop</source>
+        <translation>梯度实验室 — QKV Desktop</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Watch attention learn.&lt;/b&gt; Choose what the weights should look like and train: gradient descent on W_Q, W_K and W_V with the exact gradients of the loss (cross-entropy to a target pattern, or squared error to a target output). The main window&apos;s panes follow live; the result is one undoable step. Space starts and stops.</source>
+        <translation>&lt;b&gt;看注意力如何学习。&lt;/b&gt;选择权重应有的样子然后训练：用损失（对目标模式的交叉熵，或对目标输出的平方误差）的精确梯度对 W_Q、W_K 和 W_V 做梯度下降。主窗口的面板实时跟随；训练结果是可撤销的一步。空格开始和停止。</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Scaling and the gradient</source>
+        <translation>缩放与梯度</translation>
+    </message>
+    <message>
+        <source>previous token</source>
+        <translation>前一个词元</translation>
+    </message>
+    <message>
+        <source>first token</source>
+        <translation>第一个词元</translation>
+    </message>
+    <message>
+        <source>the diagonal (itself)</source>
+        <translation>对角线（自身）</translation>
+    </message>
+    <message>
+        <source>painted pattern (click the grid)</source>
+        <translation>手绘模式（点击网格）</translation>
+    </message>
+    <message>
+        <source>target output (previous-token pattern × V)</source>
+        <translation>目标输出（前一个词元模式 × V）</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>steps/s</source>
+        <translation>步/秒</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>gradient norm per matrix (log scale)</source>
+        <translation>各矩阵的梯度范数（对数坐标）</translation>
+    </message>
+    <message>
+        <source>Train d_k = 4, 64, 256 with and without ÷√d_k</source>
+        <translation>训练 d_k = 4、64、256，有无 ÷√d_k</translation>
+    </message>
+    <message>
+        <source>Fresh heads on this session&apos;s X (W ~ N(0, 1/d_model): q and k have components of variance about 1), trained towards the chosen pattern. Red: no scaling, blue: ÷√d_k; solid ‖∂L/∂W_Q‖, dashed ‖∂L/∂W_K‖: the true gradients, not the tutorial&apos;s mean p(1−p), which is only the diagonal of the softmax Jacobian (the table lists both). Unscaled, the scores grow like √d_k: the softmax saturates within a few steps and the gradient then falls by orders of magnitude, wherever it saturated; scaled, it stays of order 1 at every d_k.</source>
+        <translation>在本会话的 X 上用新初始化的头（W ~ N(0, 1/d_model)：q 和 k 的分量方差约为 1）朝所选模式训练。红色：不缩放，蓝色：÷√d_k；实线 ‖∂L/∂W_Q‖，虚线 ‖∂L/∂W_K‖：这是真实的梯度，而不是教程的平均 p(1−p)，后者只是 softmax 雅可比矩阵的对角线（表中两者都列出）。不缩放时分数按 √d_k 增长：softmax 几步之内就饱和，之后梯度下降几个数量级，不论饱和在哪里；缩放后在每个 d_k 下都保持在 1 的量级。</translation>
+    </message>
+    <message>
+        <source>target weights (click to paint)</source>
+        <translation>目标权重（点击绘制）</translation>
+    </message>
+    <message>
+        <source>target weights</source>
+        <translation>目标权重</translation>
+    </message>
+    <message>
+        <source>target output</source>
+        <translation>目标输出</translation>
+    </message>
+    <message>
+        <source>attention weights now</source>
+        <translation>当前注意力权重</translation>
+    </message>
+    <message>
+        <source>output now</source>
+        <translation>当前输出</translation>
+    </message>
+    <message>
+        <source>Training needs W_Q and W_K of their own: turn off “share W_Q = W_K” first.</source>
+        <translation>训练需要各自独立的 W_Q 和 W_K：请先关闭“共享 W_Q = W_K”。</translation>
+    </message>
+    <message>
+        <source>Cannot train: {0}</source>
+        <translation>无法训练：{0}</translation>
+    </message>
+    <message>
+        <source>step {0} diverged ({1}); lower the learning rate</source>
+        <translation>第 {0} 步发散（{1}）；请降低学习率</translation>
+    </message>
+    <message>
+        <source>Training stopped: {0}</source>
+        <translation>训练已停止：{0}</translation>
+    </message>
+    <message>
+        <source>step {0}: loss {1:.6g}, ‖∂L/∂W_Q‖ = {2:.3g}, ‖∂L/∂W_K‖ = {3:.3g}, ‖∂L/∂W_V‖ = {4:.3g}</source>
+        <translation>第 {0} 步：损失 {1:.6g}，‖∂L/∂W_Q‖ = {2:.3g}，‖∂L/∂W_K‖ = {3:.3g}，‖∂L/∂W_V‖ = {4:.3g}</translation>
+    </message>
+    <message>
+        <source>Training failed: {0}</source>
+        <translation>训练失败：{0}</translation>
+    </message>
+    <message>
+        <source>The comparison trains self-attention heads; switch to self-attention.</source>
+        <translation>该比较训练的是自注意力头；请切换到自注意力。</translation>
+    </message>
+    <message>
+        <source>scaling</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>mean p(1−p) at the start</source>
+        <translation>开始时的平均 p(1−p)</translation>
+    </message>
+    <message>
+        <source>loss at the start</source>
+        <translation>开始时的损失</translation>
+    </message>
+    <message>
+        <source>loss at the end</source>
+        <translation>结束时的损失</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
     <name>HeadThumbnail</name>
     <message>
         <source>Show head {0} in the panes</source>
@@ -2025,6 +2176,14 @@ Sentence: {1}</source>
     <message>
         <source>Softmax block by block, and attention tile by tile without the n × n matrix</source>
         <translation>逐块计算 softmax，逐块计算注意力而不存 n × n 矩阵</translation>
+    </message>
+    <message>
+        <source>&amp;Gradient lab…</source>
+        <translation>梯度实验室(&amp;G)……</translation>
+    </message>
+    <message>
+        <source>Train W_Q, W_K and W_V towards a pattern and watch the loss and the gradients</source>
+        <translation>朝一个模式训练 W_Q、W_K 和 W_V，观察损失和梯度</translation>
     </message>
 </context>
 <context>

@@ -46,6 +46,9 @@ MAX_SHOWN_ROWS = 12
 MAX_SHOWN_COLS = 16
 """Columns of d_k shown; wider heads are cut (the read-outs use all of them)."""
 
+MODEL_TOKENS = 8192
+"""Tokens a real model's preset starts with (a common context length)."""
+
 BYTES = (("float32", 4), ("float16 / bfloat16", 2), ("int8", 1), ("float64", 8))
 
 
@@ -138,7 +141,10 @@ class MemoryCalculator(QGroupBox):
             values = (layers, heads, heads, d_k, tokens)
         else:
             s = {p.name: p for p in KV_MODEL_PRESETS}[key]
-            values = (s.layers, s.query_heads, s.kv_heads, s.head_dim, self.tokens.value())
+            # A model keeps typed tokens; the session's few become a real context length.
+            tokens = (MODEL_TOKENS if self.tokens.value() == self.session_shape[3]
+                      else self.tokens.value())
+            values = (s.layers, s.query_heads, s.kv_heads, s.head_dim, tokens)
             size = 2
         self._applying = True
         for spin, v in zip((self.layers, self.query_heads, self.kv_heads, self.head_dim,

@@ -1,6 +1,7 @@
 """The Lab menu's "how attention runs and learns" windows, built when first opened.
 
 KV-cache stepper, online softmax and FlashAttention tiles, gradient lab (issue 23).
+Each is imported only when first opened: building a lab costs a moment.
 """
 
 from __future__ import annotations
@@ -23,8 +24,14 @@ def _tiles_lab(model, parent):
     return TilesLab(model, parent)
 
 
+def _gradient_lab(model, parent):
+    from qkv_desktop.views.teaching.gradient_lab import GradientLab
+    return GradientLab(model, parent)
+
+
 LABS = {"kv_cache": ("showKVCacheLab", _kv_cache_lab),
-        "tiles": ("showTilesLab", _tiles_lab)}
+        "tiles": ("showTilesLab", _tiles_lab),
+        "gradients": ("showGradientLab", _gradient_lab)}
 """Lab key → (action object name, factory(model, parent))."""
 
 
@@ -64,7 +71,10 @@ class RunLabs(FollowsWindowLanguage, QObject):
                                       "key/value cache")),
                  "tiles": (self.tr("&Online softmax and FlashAttention tiles…"),
                            self.tr("Softmax block by block, and attention tile by tile "
-                                   "without the n × n matrix"))}
+                                   "without the n × n matrix")),
+                 "gradients": (self.tr("&Gradient lab…"),
+                               self.tr("Train W_Q, W_K and W_V towards a pattern and watch "
+                                       "the loss and the gradients"))}
         for key, action in self.actions.items():
             text, tip = texts[key]
             action.setText(text)
