@@ -73,3 +73,30 @@ def test_typing_abc_into_a_cell_is_refused_where_the_learner_looks(x_display, tm
     assert out["room"] >= out["needed"]
     assert out["balloon"] == out["message"]  # still shown after the Enter key's release
     assert out["value"] == 0.8
+
+
+def test_lab_keys_on_a_real_display_space_arrows_and_ctrl_w(x_display, tmp_path):
+    out = run_on_display(x_display, tmp_path, '''
+        window.model.set_options(causal=True)
+        assert window.model.wait_until_idle()
+        lab = window.run_labs.show("kv_cache")
+        lab.activateWindow()
+        assert QTest.qWaitForWindowActive(lab)
+        combo, field = lab.memory.preset, lab.memory.tokens
+        combo.setFocus()  # a combo box has the focus: the keys still step the lab
+        lab.controls.step.click()  # a click does not take the keyboard from the lab
+        out["after_click"] = lab.position
+        QTest.keyClick(combo, Qt.Key.Key_Right)
+        QTest.keyClick(combo, Qt.Key.Key_Right)
+        out["after_right"] = lab.position
+        QTest.keyClick(combo, Qt.Key.Key_Left)
+        out["after_left"] = lab.position
+        out["preset"] = combo.currentData()
+        field.setFocus()  # a number field being typed in keeps its arrows
+        QTest.keyClick(field, Qt.Key.Key_Left)
+        out["after_left_in_field"] = lab.position
+        QTest.keyClick(field, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+        out["visible_after_ctrl_w"] = lab.isVisible()
+    ''')
+    assert out == {"after_click": 1, "after_right": 3, "after_left": 2, "preset": "session",
+                   "after_left_in_field": 2, "visible_after_ctrl_w": False}

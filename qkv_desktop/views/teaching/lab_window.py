@@ -8,14 +8,18 @@ forward. "Export view…" writes the window's current picture as PNG, SVG or PDF
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
     QFileDialog,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QSpinBox,
+    QTextEdit,
     QWidget,
 )
 
@@ -99,22 +103,29 @@ class LabWindow(Retranslating, QWidget):
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #b2182b;")
         self.error.hide()
-        # Ctrl+W closes wherever the focus is; space, ← → and Esc reach keyPressEvent
-        # unless a focused child (a spin box, a text field) uses them itself.
-        self.close_shortcut = QShortcut(QKeySequence(QKeySequence.StandardKey.Close), self)
-        self.close_shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-        self.close_shortcut.activated.connect(self.close)
 
     KEYS = {Qt.Key.Key_Escape: "close", Qt.Key.Key_Space: "space_pressed",
             Qt.Key.Key_Right: "step_forward", Qt.Key.Key_Left: "step_back"}
+    """Unmodified keys the lab takes from whichever of its widgets has the focus."""
 
-    def keyPressEvent(self, event) -> None:
-        name = self.KEYS.get(Qt.Key(event.key())) if not event.modifiers() else None
-        if name is None:
-            super().keyPressEvent(event)
-            return
-        event.accept()
+    TYPING = (QLineEdit, QAbstractSpinBox, QTextEdit, QPlainTextEdit)
+    """Widgets that keep space and the arrows while focused (the learner is typing)."""
+
+    def eventFilter(self, watched, event) -> bool:
+        """Space, ←, →, Esc and Ctrl+W act on the lab wherever its focus is (a combo box,
+        a slider); only a text or number field being typed in keeps space and arrows."""
+        if event.type() != QEvent.Type.KeyPress or not isinstance(watched, QWidget) \
+                or watched.window() is not self:
+            return False
+        key, mods = Qt.Key(event.key()), event.modifiers()
+        if key == Qt.Key.Key_W and mods == Qt.KeyboardModifier.ControlModifier:
+            self.close()
+            return True
+        name = self.KEYS.get(key) if mods == Qt.KeyboardModifier.NoModifier else None
+        if name is None or (key != Qt.Key.Key_Escape and isinstance(watched, self.TYPING)):
+            return False
         getattr(self, name)()
+        return True
 
     # ----------------------------------------------------------------- stepping
     def step_count(self) -> int:
@@ -162,6 +173,14 @@ class LabWindow(Retranslating, QWidget):
 
     def space_pressed(self) -> None:
         self.toggle_play()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        QApplication.instance().installEventFilter(self)
+
+    def hideEvent(self, event) -> None:
+        QApplication.instance().removeEventFilter(self)
+        super().hideEvent(event)
 
     def closeEvent(self, event) -> None:
         self.pause()
