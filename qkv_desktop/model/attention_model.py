@@ -194,7 +194,7 @@ class AttentionModel(ViewSelection):
             self._preview = (self._state, text)
         else:
             self._preview = (self._preview[0], text)
-        self._set_state(state)
+        self.install_state(state)
 
     @property
     def previewing(self) -> bool:
