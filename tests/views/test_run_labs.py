@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
 from qkv_desktop.core import attention, flash_attention, online_softmax
+from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.lab_inputs import head_inputs
-from qkv_desktop.views.teaching.kv_cache_lab import format_bytes
 
 
 @pytest.fixture
@@ -298,3 +298,8 @@ def _pages(path) -> int:
     out = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
     return int(next(line.split()[-1] for line in out.stdout.splitlines()
                     if line.startswith("Pages:")))
+
+
+def test_format_bytes_uses_binary_units():
+    assert [format_bytes(n) for n in (0, 1023, 1536, 188_743_680, 3 * 2**50)] == \
+        ["0 B", "1023 B", "1.5 KiB", "180 MiB", "3 PiB"]

@@ -33,11 +33,12 @@ from qkv_desktop.core.kv_cache import (
     recomputed_madds,
 )
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
-__all__ = ["KVCacheLab", "MemoryCalculator", "format_bytes", "MAX_SHOWN_ROWS",
+__all__ = ["KVCacheLab", "MemoryCalculator", "MAX_SHOWN_ROWS",
            "MAX_SHOWN_COLS"]
 
 MAX_SHOWN_ROWS = 12
@@ -50,16 +51,6 @@ MODEL_TOKENS = 8192
 """Tokens a real model's preset starts with (a common context length)."""
 
 BYTES = (("float32", 4), ("float16 / bfloat16", 2), ("int8", 1), ("float64", 8))
-
-
-def format_bytes(n: int) -> str:
-    """1536 → "1.5 KiB": binary units, three significant figures."""
-    value, unit = float(n), "B"
-    for next_unit in ("KiB", "MiB", "GiB", "TiB"):
-        if value < 1024:
-            break
-        value, unit = value / 1024, next_unit
-    return f"{int(value)} B" if unit == "B" else f"{value:.3g} {unit}"
 
 
 class MemoryCalculator(QGroupBox):

@@ -32,7 +32,7 @@ from qkv_desktop.core.flash_attention import attention_memory, flash_attention
 from qkv_desktop.core.online_softmax import online_softmax
 from qkv_desktop.core.softmax import softmax
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.views.teaching.kv_cache_lab import format_bytes
+from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
