@@ -271,6 +271,22 @@ def test_training_refuses_shared_weights(labs):
     assert not lab.worker.running and "W_Q" in lab.error.text()
 
 
+def test_too_many_tiles_are_refused_with_a_message(labs):
+    lab = labs.show("tiles")
+    lab.tabs.setCurrentIndex(1)
+    model = labs.main_window.model
+    rng = np.random.default_rng(0)
+    model.load_state(SessionState.initialised([f"t{i}" for i in range(70)],
+                                              rng.standard_normal((70, 4)), d_k=4), "big")
+    assert model.wait_until_idle()
+    lab.block_q.setValue(1)
+    lab.block_k.setValue(1)  # 70 × 70 = 4900 tiles
+    assert lab.step_count() == 0 and "4900 tiles" in lab.error.text()
+    assert lab.tile_grid.data.size == 0
+    lab.block_k.setValue(2)  # 70 × 35 = 2450
+    assert lab.step_count() == 2450 and not lab.error.isVisibleTo(lab)
+
+
 # ----------------------------------------------------------------------- export
 
 @pytest.mark.parametrize("key", ["kv_cache", "tiles", "gradients"])

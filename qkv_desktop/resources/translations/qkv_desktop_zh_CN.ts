@@ -2614,6 +2614,10 @@ Sentence: {1}</source>
         <translation>{0} → {1} 块</translation>
     </message>
     <message>
+        <source>{0} tiles are too many to step through (at most {1}): choose larger blocks.</source>
+        <translation>{0} 个分块太多，无法逐步查看（最多 {1} 个）：请选择更大的块。</translation>
+    </message>
+    <message>
         <source>scores of row {0} (block {1}: columns {2}…{3})</source>
         <translation>行 {0} 的分数（第 {1} 块：列 {2}…{3}）</translation>
     </message>

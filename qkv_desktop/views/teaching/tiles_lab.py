@@ -36,10 +36,13 @@ from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
-__all__ = ["TilesLab", "MAX_TILE_CELLS", "MEMORY_SIZES"]
+__all__ = ["TilesLab", "MAX_TILE_CELLS", "MAX_TILES", "MEMORY_SIZES"]
 
 MAX_TILE_CELLS = 64
 """The tile grid draws at most this many query rows and key columns."""
+
+MAX_TILES = 4096
+"""More tiles than this are refused (each is a step; pick larger blocks)."""
 
 MEMORY_SIZES = (512, 8192)
 """Sequence lengths of the memory read-out, besides the session's own n."""
@@ -252,14 +255,25 @@ class TilesLab(LabWindow):
         if self.head is None:
             return
         h = self.head
+        n, m = h.scaled.shape
+        bq, bk = self.block_q.value(), self.block_k.value()
+        tiles = -(-n // bq) * -(-m // bk)
+        self.block_q_label.setText(str(bq))
+        self.block_k_label.setText(str(bk))
+        self.memory_table.setText(self._memory_html())
+        if tiles > MAX_TILES:
+            self.flash = None
+            self.show_error(self.tr("{0} tiles are too many to step through (at most {1}): "
+                                    "choose larger blocks.").format(tiles, MAX_TILES))
+            if self.tabs.currentIndex() == 1:
+                self.go_to(0)
+            return
+        self.show_error("")
         Q = h.Q if h.Q_rope is None else h.Q_rope  # the scores are of the rotated Q, K
         K = h.K if h.K_rope is None else h.K_rope
         self.flash = flash_attention(Q, K, h.V, block_q=self.block_q.value(),
                                      block_k=self.block_k.value(), scale=self.flash_scale(),
                                      causal=self.flash_causal())
-        self.block_q_label.setText(str(self.block_q.value()))
-        self.block_k_label.setText(str(self.block_k.value()))
-        self.memory_table.setText(self._memory_html())
         if self.tabs.currentIndex() == 1:
             self.go_to(self.position)
 
@@ -334,6 +348,10 @@ class TilesLab(LabWindow):
     # ------------------------------------------------------------- flash tab
     def _show_flash(self) -> None:
         if self.flash is None or not self.flash.trace:
+            self.tile_grid.set_data(np.zeros((0, 0)))
+            self.partial_grid.set_data(np.zeros((0, 0)))
+            self.tile_info.setText("")
+            self.flash_verdict.setText("")
             return
         k = self.position
         tile = self.flash.trace[k]
