@@ -27,8 +27,9 @@ __all__ = ["TileVisit", "FlashResult", "flash_attention", "AttentionMemory",
 class TileVisit:
     """One tile in visit order: query rows ``rows``, key columns ``cols``.
 
-    ``skipped`` is True for a causal tile wholly in the future (nothing computed; the
-    state below is the query block's unchanged state). ``m``, ``l`` (one per query row)
+    ``skipped`` is True for a tile with no visible key (causal: wholly in the future, or
+    all −inf in the bias): nothing is computed and the state below is the query block's
+    unchanged state. ``m``, ``l`` (one per query row)
     and ``partial`` (the accumulator / l: the output as if these were all the keys)
     are the query block's state after the tile; ``rescale`` = exp(m_old − m_new).
     """
@@ -62,13 +63,16 @@ def _matrix(a, name: str) -> np.ndarray:
 
 
 def flash_attention(Q, K, V, *, block_q: int, block_k: int, scale: float | None = None,
-                    causal: bool = False) -> FlashResult:
-    """softmax(Q Kᵀ · scale) V computed tile by tile; ``scale`` None is 1/√d_k.
+                    causal: bool = False, bias=None) -> FlashResult:
+    """softmax(Q Kᵀ · scale + bias) V computed tile by tile; ``scale`` None is 1/√d_k.
 
     Q is n × d_k, K is m × d_k, V is m × d_v. ``causal`` masks key j > query i (and
-    needs n = m). Returns ``(output, trace)``: the n × d_v output and one ``TileVisit``
-    per tile in the order visited. Equals ``softmax(Q Kᵀ · scale) V`` to rounding for
-    any block sizes, including scores far beyond exp's range.
+    needs n = m). ``bias`` (n × m, optional) is added to the scaled scores: ALiBi, and
+    −inf for any other mask (sliding window, custom); a tile whose bias is all −inf is
+    skipped like a causal tile in the future. Returns ``(output, trace)``: the n × d_v
+    output and one ``TileVisit`` per tile in the order visited. Equals
+    ``softmax(Q Kᵀ · scale + bias) V`` to rounding for any block sizes, including scores
+    far beyond exp's range.
     """
     Q, K, V = _matrix(Q, "Q"), _matrix(K, "K"), _matrix(V, "V")
     n, d_k = Q.shape
@@ -83,6 +87,12 @@ def flash_attention(Q, K, V, *, block_q: int, block_k: int, scale: float | None 
         scale = 1.0 / np.sqrt(d_k)
     if not np.isfinite(scale):
         raise ValueError(f"scale must be finite, got {scale}")
+    if bias is not None:
+        bias = np.asarray(bias, dtype=np.float64)
+        if bias.shape != (n, m):
+            raise ValueError(f"bias must be {n} × {m}, got {bias.shape}")
+        if np.isnan(bias).any() or np.isposinf(bias).any():
+            raise ValueError("bias must not contain nan or +inf")
     out = np.empty((n, V.shape[1]))
     trace = []
     k_bounds = block_bounds(m, block_k)
@@ -91,11 +101,14 @@ def flash_attention(Q, K, V, *, block_q: int, block_k: int, scale: float | None 
         l_run = np.zeros(r1 - r0)
         acc = np.zeros((r1 - r0, V.shape[1]))
         for j, (c0, c1) in enumerate(k_bounds):
-            if causal and c0 > r1 - 1:  # every key of the tile is after every query
+            hidden = bias is not None and np.isneginf(bias[r0:r1, c0:c1]).all()
+            if hidden or (causal and c0 > r1 - 1):  # no key of the tile is visible
                 trace.append(TileVisit(i, j, (r0, r1), (c0, c1), True, m_run, l_run,
                                        np.ones(r1 - r0), _partial(acc, l_run)))
                 continue
             s = (Q[r0:r1] @ K[c0:c1].T) * scale
+            if bias is not None:
+                s += bias[r0:r1, c0:c1]
             if causal:
                 s[np.arange(c0, c1)[None, :] > np.arange(r0, r1)[:, None]] = -np.inf
             _bmax, m_new, rescale, l_new, p = online_update(m_run, l_run, s)

@@ -32,14 +32,22 @@ class HeadInputs:
 
 
 def head_inputs(state: SessionState, head: int = 0) -> HeadInputs:
-    """Head ``head`` of ``state`` (clamped to the heads there are)."""
+    """Head ``head`` of ``state`` (clamped to the heads there are), with every option
+    ``compute`` gives it: positions, RoPE, the mask rules and this head's ALiBi slope."""
     o = state.options
     dtype = np.float32 if o.dtype == "float32" else np.float64
-    w = state.heads[max(0, min(head, state.n_heads - 1))]
+    head = max(0, min(head, state.n_heads - 1))
+    w = state.heads[head]
     if o.share_qk:
         w = w.tied()
     cross = state.mode == "cross"
-    options = {"scale": o.scale, "temperature": o.temperature,
-               "causal": bool(o.causal and not cross), "stable": o.stable,
-               "X_kv": state.X_kv.astype(dtype, copy=False) if cross else None}
+    spec = state.mask_spec()
+    options = {"scale": o.scale, "temperature": o.temperature, "causal": bool(spec.causal),
+               "stable": o.stable,
+               "X_kv": state.X_kv.astype(dtype, copy=False) if cross else None,
+               "positions": None if o.positions == "none" else o.positions,
+               "rope_base": o.rope_base, "rope_pairing": o.rope_pairing,
+               "window": spec.window, "prefix": spec.prefix, "sinks": spec.sinks,
+               "mask": spec.custom,
+               "alibi_slope": None if o.alibi is None else float(o.alibi[head])}
     return HeadInputs(state.X.astype(dtype, copy=False), w, options, cross)

@@ -249,6 +249,29 @@ def test_flash_attention_with_scores_that_overflow_exp(causal):
         close(result.output, reference_attention(Q, K, V, 1.0, causal))
 
 
+@pytest.mark.parametrize("options", [{"alibi_slope": 0.5, "causal": True},
+                                     {"window": 3}, {"window": 2, "causal": True, "sinks": 1},
+                                     {"alibi_slope": 0.25, "window": 4}])
+def test_flash_attention_with_a_bias_equals_masked_and_alibi_attention(options):
+    from qkv_desktop.core.masks import MaskSpec, alibi_bias
+    rng = np.random.default_rng(len(str(options)))
+    X = rng.standard_normal((11, 5))
+    w = random_weights(rng, 5, 4)
+    r = attention(X, w, **options)
+    spec = MaskSpec(options.get("causal", False), options.get("window"), None,
+                    options.get("sinks", 0), None)
+    bias = alibi_bias(11, 11, options["alibi_slope"]) if "alibi_slope" in options \
+        else np.zeros((11, 11))
+    bias[~spec.allowed(11, 11)] = -np.inf
+    for bq, bk in ((1, 1), (3, 4), (11, 11), (2, 5)):
+        out, trace = flash_attention(r.Q, r.K, r.V, block_q=bq, block_k=bk, bias=bias,
+                                     causal=options.get("causal", False))
+        close(out, r.output)
+        for t in trace:
+            tile = bias[t.rows[0]:t.rows[1], t.cols[0]:t.cols[1]]
+            assert t.skipped == bool(np.isneginf(tile).all())
+
+
 def test_flash_attention_scale_defaults_to_one_over_root_dk():
     rng = np.random.default_rng(2)
     Q, K, V = (rng.standard_normal((6, 9)) for _ in range(3))

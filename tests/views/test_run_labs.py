@@ -287,6 +287,26 @@ def test_too_many_tiles_are_refused_with_a_message(labs):
     assert lab.step_count() == 2450 and not lab.error.isVisibleTo(lab)
 
 
+def test_labs_use_the_sessions_positions_masks_and_alibi(labs):
+    model = labs.main_window.model
+    model.set_options(positions="rope", window=4, alibi=(0.5,))
+    assert model.wait_until_idle()
+    head = model.result.head(0)
+    kv = labs.show("kv_cache")
+    np.testing.assert_allclose(kv.decode.outputs, head.output, atol=1e-12)
+    assert "max |cached − recomputed|" in kv.compare.text()
+    tiles = labs.show("tiles")
+    tiles.tabs.setCurrentIndex(1)
+    tiles.block_q.setValue(3)
+    tiles.block_k.setValue(3)
+    np.testing.assert_allclose(tiles.flash.output, head.output, atol=1e-12)
+    skipped = [t for t in tiles.flash.trace if t.skipped]
+    assert any(t.cols[1] <= t.rows[0] - 4 for t in skipped)  # outside the window, skipped
+    grads = labs.show("gradients")
+    grads.train_blocking(5)
+    assert len(grads.losses) == 5 and grads.losses[-1] < grads.losses[0]
+
+
 # ----------------------------------------------------------------------- export
 
 @pytest.mark.parametrize("key", ["kv_cache", "tiles", "gradients"])

@@ -2674,8 +2674,8 @@ Sentence: {1}</source>
         <translation>重缩放</translation>
     </message>
     <message>
-        <source>Skipped: every key of this tile comes after every query (causal).</source>
-        <translation>跳过：这一块的每个键都在每个查询之后（因果）。</translation>
+        <source>Skipped: the mask hides every key of this tile from every query.</source>
+        <translation>跳过：掩码对每个查询都隐藏了这一块的每个键。</translation>
     </message>
     <message>
         <source>Queries {0}…{1} × keys {2}…{3}: this tile&apos;s scores update the query block&apos;s running m and l and its output accumulator.</source>

@@ -29,10 +29,12 @@ from PySide6.QtWidgets import (
 )
 
 from qkv_desktop.core.flash_attention import attention_memory, flash_attention
+from qkv_desktop.core.masks import alibi_bias
 from qkv_desktop.core.online_softmax import online_softmax
 from qkv_desktop.core.softmax import softmax
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.sizes import format_bytes
+from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
@@ -248,8 +250,18 @@ class TilesLab(LabWindow):
         return 1.0 / (self.head.divisor * state.options.temperature)
 
     def flash_causal(self) -> bool:
-        state = self.model.state
-        return bool(state.options.causal and state.mode == "self")
+        return bool(self.model.state.mask_spec().causal)
+
+    def flash_bias(self) -> np.ndarray | None:
+        """The session's ALiBi bias and masks (−inf) as one n × m bias, or None."""
+        n, m = self.head.scaled.shape
+        spec = self.model.state.mask_spec()
+        slope = head_inputs(self.model.state, self.model.current_head).options["alibi_slope"]
+        if slope is None and not spec.restricts:
+            return None
+        bias = alibi_bias(n, m, slope) if slope is not None else np.zeros((n, m))
+        bias[~spec.allowed(n, m)] = -np.inf
+        return bias
 
     def recompute_flash(self, *_args) -> None:
         if self.head is None:
@@ -273,7 +285,7 @@ class TilesLab(LabWindow):
         K = h.K if h.K_rope is None else h.K_rope
         self.flash = flash_attention(Q, K, h.V, block_q=self.block_q.value(),
                                      block_k=self.block_k.value(), scale=self.flash_scale(),
-                                     causal=self.flash_causal())
+                                     causal=self.flash_causal(), bias=self.flash_bias())
         if self.tabs.currentIndex() == 1:
             self.go_to(self.position)
 
@@ -376,7 +388,7 @@ class TilesLab(LabWindow):
             rows.append(f"<tr><td>{r0 + i}</td><td align='right'>{_num(tile.m[i])}</td>"
                         f"<td align='right'>{_num(tile.l[i])}</td>"
                         f"<td align='right'>{_num(tile.rescale[i])}</td></tr>")
-        what = (self.tr("Skipped: every key of this tile comes after every query (causal).")
+        what = (self.tr("Skipped: the mask hides every key of this tile from every query.")
                 if tile.skipped else
                 self.tr("Queries {0}…{1} × keys {2}…{3}: this tile's scores update the query "
                         "block's running m and l and its output accumulator.").format(
