@@ -19,8 +19,10 @@ def labs(main_window):
     main_window.model.set_options(causal=True)
     assert main_window.model.wait_until_idle()
     yield main_window.run_labs
-    for lab in main_window.run_labs.windows.values():
+    for lab in main_window.run_labs.windows.values():  # every test starts with new labs
         lab.close()
+        lab.deleteLater()
+    main_window.run_labs.windows.clear()
 
 
 def press(qtbot, lab, key):
@@ -303,6 +305,8 @@ def test_labs_use_the_sessions_positions_masks_and_alibi(labs):
     skipped = [t for t in tiles.flash.trace if t.skipped]
     assert any(t.cols[1] <= t.rows[0] - 4 for t in skipped)  # outside the window, skipped
     grads = labs.show("gradients")
+    grads.target.setCurrentIndex(grads.target.findData("previous"))
+    grads.lr.setValue(0.5)
     grads.train_blocking(5)
     assert len(grads.losses) == 5 and grads.losses[-1] < grads.losses[0]
 
