@@ -31,6 +31,7 @@ from qkv_desktop.views.editors.matrix_editor import MatrixEditor
 from qkv_desktop.views.editors.position_controls import PositionsMaskPanel
 from qkv_desktop.views.editors.token_tables import TokenTables
 from qkv_desktop.views.i18n import LANGUAGES, current_language, switch_language
+from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.panes.pane_grid import DEFAULT_ORDER, HEADS_KEY, PaneGrid
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.status_bar import StatusBar
@@ -54,10 +55,10 @@ class MainWindow(Retranslating, QMainWindow):
         self.model = model or AttentionModel()
         self.settings = settings or QSettings()
         self.setObjectName("MainWindow")
-        self.resize(*DEFAULT_SIZE)
+        self.resize(*fit_to_screen(DEFAULT_SIZE, self.screen()))
 
         self.panes = PaneGrid(self.model, parent=self)
-        self.setCentralWidget(self.panes)
+        self.setCentralWidget(scrolling(self.panes, "paneScroll"))
         self._build_editor()
         self._build_status_bar()
         self._build_actions()
@@ -108,11 +109,20 @@ class MainWindow(Retranslating, QMainWindow):
         layout.addWidget(self.token_bar)
         layout.addWidget(self.tabs, 1)
         self.editor_dock = QDockWidget(self, objectName="editorDock")
-        self.editor_dock.setWidget(box)
+        self.editor_dock.setWidget(scrolling(box, "editorScroll", horizontal=False))
         self.editor_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                                      | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.editor_dock)
-        self.resizeDocks([self.editor_dock], [520], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.editor_dock], [self._editor_width()], Qt.Orientation.Horizontal)
+
+    def _editor_width(self) -> int:
+        """Wide enough for every column of X (d7 was cut), at most 45% of the window."""
+        table = self.editor
+        need = (table.verticalHeader().sizeHint().width() + table.frameWidth() * 2
+                + table.horizontalHeader().length() + table.verticalScrollBar().sizeHint().width()
+                + 16)
+        return max(360, min(max(need, self.controls.sizeHint().width() + 16),
+                            int(self.width() * 0.45)))
 
     def _build_status_bar(self) -> None:
         bar = StatusBar(self)

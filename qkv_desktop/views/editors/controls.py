@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QSlider,
@@ -53,6 +54,9 @@ class ControlsPanel(Retranslating, QWidget):
         self.mode = QComboBox(objectName="mode")
         self.mode.addItem("", "self")
         self.mode.addItem("", "cross")
+        # The long item texts may be cut on a narrow dock (the tool tip says it all).
+        self.mode.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.mode.setMinimumContentsLength(16)
         self.mode.currentIndexChanged.connect(
             lambda _i: self._apply(model.set_mode, self.mode.currentData()))
         self.heads = QSpinBox(objectName="heads")
@@ -113,10 +117,10 @@ class ControlsPanel(Retranslating, QWidget):
         self.float32 = QCheckBox(objectName="float32")
         self.float32.toggled.connect(
             lambda on: self._apply(model.set_options, dtype="float32" if on else "float64"))
-        toggles = QHBoxLayout()
-        for box in (self.causal, self.share, self.naive, self.float32):
-            toggles.addWidget(box)
-        toggles.addStretch(1)
+        toggles = QGridLayout()  # two by two: one row of four needed a 516 px wide dock
+        for k, box in enumerate((self.causal, self.share, self.naive, self.float32)):
+            toggles.addWidget(box, k // 2, k % 2)
+        toggles.setColumnStretch(2, 1)
 
         self._labels = [QLabel() for _ in range(8)]
         rows = [self.mode, heads_row, self.d_k, self.seed, self.init_scale, scale_row, t_row,

@@ -6,7 +6,7 @@ reported through ``model.message`` and nothing is half-applied.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QSize, Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -46,6 +46,7 @@ class MatrixEditor(Retranslating, QTableView):
         self.table.refused.connect(
             lambda row, col, text: self.balloon.show_at(self.table.index(row, col), text))
         model.changed.connect(self.balloon.hide)  # a refusal is old news once a change lands
+        self.table.modelReset.connect(self.updateGeometry)  # rows added: a new minimum
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -56,6 +57,20 @@ class MatrixEditor(Retranslating, QTableView):
         columns = self.table.columnCount()
         if columns:
             self.table.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
+
+    MIN_ROWS = 5
+    """Token tables are never shorter than this many rows (the editor scrolls instead):
+    in cross mode each of the two tables showed 4 and hid tutorial's 5th query."""
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        if not self.table.has_tokens:
+            return hint
+        rows = min(self.table.rowCount(), self.MIN_ROWS)
+        height = (self.horizontalHeader().sizeHint().height()
+                  + rows * self.verticalHeader().defaultSectionSize()
+                  + self.horizontalScrollBar().sizeHint().height() + 2 * self.frameWidth())
+        return QSize(hint.width(), max(hint.height(), height))
 
     # ------------------------------------------------------------ clipboard
     def keyPressEvent(self, event) -> None:

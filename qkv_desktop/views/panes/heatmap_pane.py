@@ -24,6 +24,7 @@ from qkv_desktop.presentation.pane_info import (
 )
 from qkv_desktop.state import CellRef
 from qkv_desktop.state.linking import concat_links, linked_cells
+from qkv_desktop.views.elided_label import ElidedLabel
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.panes.color_bar import ColorBar
 from qkv_desktop.views.panes.heatmap_plot import MAX_LABEL_CELLS, HeatmapPlot
@@ -47,7 +48,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self.model = model
         self.key = key
         self.setObjectName(f"pane_{key}")
-        self.title = QLabel(self)
+        self.title = ElidedLabel(self)
         self.title.setObjectName("paneTitle")
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
@@ -90,7 +91,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
             self.title.setText(pane_title(result, self.key, self.model.current_head))
         else:
             self.title.setText(pane_caption(self.key))
-        self.title.setToolTip(self.tr("Right-click the pane to export or copy it."))
+        self.title.set_note(self.tr("Right-click the pane to export or copy it."))
         self.values_note.setText(self.tr("values hidden: hover a cell"))
         self.values_note.setToolTip(self.tr(
             "The cells are too small for their values with 4 decimals, even in the "

@@ -8,7 +8,7 @@ every head's weights fill the rest of the last row.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QSize, Signal
 from PySide6.QtWidgets import QGridLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
@@ -36,14 +36,21 @@ def grid_columns(slots: int, preferred: int) -> int:
     return min((c for c in (preferred - 1, preferred) if c >= 1), key=cost)
 
 
+MIN_PANE_WIDTH = 190
+"""Narrower than this a pane's axis, colour bar and cells stop being legible: the grid
+then has fewer columns (and, in its scroll area, scrolls down) instead."""
+
+
 class PaneGrid(QWidget):
-    """Lays out the visible panes row by row, about ``columns`` per row."""
+    """Lays out the visible panes row by row, about ``columns`` per row (fewer when
+    the grid is too narrow for that many legible panes)."""
 
     layoutChanged = Signal()
 
     def __init__(self, model: AttentionModel, columns: int = 4, parent=None):
         super().__init__(parent)
         self.columns = columns
+        self._fit_columns = columns
         self.model = model
         self.panes = {key: HeatmapPane(model, key, self) for key in DEFAULT_ORDER}
         self.mask_painter = MaskPainter(self.panes["mask"])
@@ -106,6 +113,18 @@ class PaneGrid(QWidget):
         self.order.insert(j, self.order.pop(i))
         self._relayout()
 
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        fit = max(2, min(self.columns, self.width() // MIN_PANE_WIDTH))
+        if fit != self._fit_columns:
+            self._fit_columns = fit
+            self._relayout()
+
+    def minimumSizeHint(self) -> QSize:
+        """Two panes wide: the grid takes fewer columns rather than more width."""
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), 2 * MIN_PANE_WIDTH), hint.height())
+
     def _relayout(self) -> None:
         for pane in (*self.panes.values(), self.heads_view):
             self._grid.removeWidget(pane)
@@ -116,7 +135,7 @@ class PaneGrid(QWidget):
         shown = self.shown()
         panes = [k for k in shown if k != HEADS_KEY]
         # the heads overview wants at least two cells' width
-        columns = grid_columns(len(panes) + 2 * (HEADS_KEY in shown), self.columns)
+        columns = grid_columns(len(panes) + 2 * (HEADS_KEY in shown), self._fit_columns)
         for idx, key in enumerate(panes):
             r, c = divmod(idx, columns)
             self._grid.addWidget(self.panes[key], r, c)

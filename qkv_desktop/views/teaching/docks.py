@@ -123,7 +123,8 @@ class Teaching(FollowsWindowLanguage, QObject):
         for dock in rest:
             window.tabifyDockWidget(first, dock)
         first.raise_()
-        window.resizeDocks([editor, first], [EDITOR_HEIGHT, window.height() - EDITOR_HEIGHT],
+        height = min(EDITOR_HEIGHT, int(window.height() * 0.62))  # a laptop: less room
+        window.resizeDocks([editor, first], [height, max(window.height() - height, 1)],
                            Qt.Orientation.Vertical)
 
     @property

@@ -55,7 +55,7 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         self.values_note.setWordWrap(True)
         self.values_note.hide()
         for plot in (self.qk, self.kk):
-            plot.setMinimumSize(140, 140)
+            plot.setMinimumSize(90, 90)
             plot.valuesHiddenChanged.connect(self._on_values_hidden)
         grid = QGridLayout()
         grid.addWidget(self.qk_title, 0, 0)
