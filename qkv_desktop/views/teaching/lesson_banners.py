@@ -1,5 +1,10 @@
 """Banners above the panes that say when the numbers show one of the tutorial's lessons.
 
+Each banner is one sentence with its actions and a "Details" link that unfolds the
+whole explanation. They share a strip of one line's height that is always there (with
+a hint on what to try when no lesson applies), so the panes never jump when a lesson
+banner comes or goes; only unfolding the details, which the learner asked for, does.
+
 * Nearly uniform attention (tutorial example 1): the measured facts of the session at
   hand (how flat, why, where the diagonal stands, what 爱's row says against the
   commentary), and only the actions that make sense for it: no "weight scale 1" for
@@ -13,24 +18,37 @@ from __future__ import annotations
 import html
 
 import numpy as np
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from qkv_desktop.core.lessons import exp_limit
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.state.readouts import seeded_weights
+from qkv_desktop.views.elided_label import ElidedLabel
 
 __all__ = ["LessonBanners", "Banner"]
 
 STYLES = {  # background, border
+    "hint": ("#f4f4f4", "#d0d0d0"),
     "info": ("#e8f1fb", "#7aa7d9"),
     "warning": ("#fdecea", "#d98080"),
 }
 
 
+def _rich_label(name: str, wrap: bool) -> QLabel:
+    label = QLabel(objectName=name)
+    label.setWordWrap(wrap)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
+                                  | Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setStyleSheet("background: transparent; border: none;")
+    return label
+
+
 class Banner(QFrame):
-    """A coloured strip with one rich-text message whose links trigger actions."""
+    """A coloured strip: one sentence (``headline``) with action links, and the whole
+    explanation (``label``) unfolded under it by its "Details" link."""
 
     def __init__(self, name: str, kind: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -38,25 +56,62 @@ class Banner(QFrame):
         background, border = STYLES[kind]
         self.setStyleSheet(f"QFrame#{name} {{ background: {background}; "
                            f"border: 1px solid {border}; border-radius: 4px; }}")
-        self.label = QLabel(objectName=f"{name}Text")
-        self.label.setWordWrap(True)
-        self.label.setTextFormat(Qt.TextFormat.RichText)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse
-                                           | Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.label.setStyleSheet("background: transparent; border: none;")
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(8, 4, 8, 4)
+        # One line whatever the width: the sentence ends in "…" (its tool tip and the
+        # details say it all), its links (``links``) are never cut.
+        self.headline = ElidedLabel(objectName=f"{name}Headline")
+        font = self.headline.font()
+        font.setBold(True)
+        self.headline.setFont(font)
+        self.links = _rich_label(f"{name}Links", wrap=False)
+        self.label = _rich_label(f"{name}Text", wrap=True)
+        self.label.hide()
+        self.links.linkActivated.connect(self._on_headline_link)
+        line = QHBoxLayout()
+        line.setSpacing(8)
+        line.addWidget(self.headline, 1)
+        line.addWidget(self.links)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 3, 8, 3)
+        layout.setSpacing(2)
+        layout.addLayout(line)
         layout.addWidget(self.label, 1)
         self.hide()
+        self._links = ""
 
-    def show_text(self, text: str | None) -> None:
-        """Show ``text`` (rich text), or hide the banner for ``None``."""
-        if text is None:
+    def show_text(self, headline: str | None, details: str = "", links: str = "") -> None:
+        """Show ``headline`` (one sentence of rich text), its action ``links`` and
+        ``details`` on demand, or hide the banner for ``None``."""
+        if headline is None:
             self.hide()
             return
-        if text != self.label.text():  # a new text re-lays out the central area
-            self.label.setText(text)
+        if (headline, details, links) != (self.headline.text(), self.label.text(),
+                                          self._links):
+            self.headline.setText(headline)
+            self.label.setText(details)
+            self._links = links
+            self._update_headline()
         self.show()
+
+    @property
+    def expanded(self) -> bool:
+        return not self.label.isHidden()
+
+    def set_expanded(self, expanded: bool) -> None:
+        self.label.setVisible(expanded)
+        self._update_headline()
+
+    def _update_headline(self) -> None:
+        link = self.tr("Hide details") if self.expanded else self.tr("Details")
+        more = f"<a href='details'>{link}</a>" if self.label.text() else ""
+        self.links.setText("&nbsp;&nbsp;".join(x for x in (self._links, more) if x))
+        self.headline.set_note("" if self.expanded else self.label.text())
+
+    def _on_headline_link(self, link: str) -> None:
+        if link == "details":
+            self.set_expanded(not self.expanded)
+            self.parentWidget().updateGeometry()
+        else:
+            self.label.linkActivated.emit(link)  # the actions, wherever they are clicked
 
 
 class LessonBanners(QWidget):
@@ -71,13 +126,14 @@ class LessonBanners(QWidget):
         self.setObjectName("lessonBanners")
         self.uniform = Banner("uniformBanner", "info")
         self.overflow = Banner("overflowBanner", "warning")
+        self.hint = Banner("hintBanner", "hint")  # what to try, while no lesson applies
         self.uniform.label.linkActivated.connect(self._on_link)
         self.overflow.label.linkActivated.connect(self._on_link)
-        layout = QVBoxLayout(self)
+        layout = QHBoxLayout(self)  # side by side: both lessons still take one line
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.uniform)
-        layout.addWidget(self.overflow)
+        layout.setSpacing(4)
+        for banner in (self.hint, self.uniform, self.overflow):
+            layout.addWidget(banner, 1, Qt.AlignmentFlag.AlignTop)
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.refresh()
@@ -93,8 +149,57 @@ class LessonBanners(QWidget):
             return
         head = self.model.current_head
         r, lessons = result.head(head), result.lessons(head)
-        self.uniform.show_text(self._uniform_text(result, lessons))
-        self.overflow.show_text(self._overflow_text(result, r, lessons))
+        self.uniform.show_text(*self._uniform_texts(result, lessons))
+        self.overflow.show_text(*self._overflow_texts(result, r, lessons))
+        self.hint.show_text(None if self.uniform.isVisibleTo(self)
+                            or self.overflow.isVisibleTo(self) else self.tr(
+            "Edit a value in the table, hover any cell to see how it is computed, and "
+            "click a cell to have it explained."))
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self._height())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(super().minimumSizeHint().width(), self._height())
+
+    def _height(self) -> int:
+        """One banner line, however many banners show, unless details are unfolded."""
+        banners = (self.hint, self.uniform, self.overflow)
+        return max(b.sizeHint().height() if b.expanded else
+                   b.headline.sizeHint().height() + 8 for b in banners)
+
+    def _uniform_texts(self, result, lessons) -> tuple[str | None, str, str]:
+        details = self._uniform_text(result, lessons)
+        if details is None:
+            return None, "", ""
+        headline = self.tr("Attention is nearly uniform: every weight is within {0} of "
+                           "1/n.").format(format_value(lessons.uniformity.deviation.max()))
+        link = self._uniform_link(result.state)
+        return headline, details, f"<a href='{link[0]}'>{link[1]}</a>" if link else ""
+
+    def _uniform_link(self, s) -> tuple[str, str] | None:
+        """The one action that fits a nearly uniform head: undo the cause the user set."""
+        if s.options.temperature > 1:
+            return "temperature", self.tr("Set T = 1")
+        if seeded_weights(s) and s.init_scale < 1:
+            return "scale", self.tr("Try weight scale 1")
+        return None
+
+    def _overflow_texts(self, result, r, lessons) -> tuple[str | None, str, str]:
+        details = self._overflow_text(result, r, lessons)
+        if details is None:
+            return None, "", ""
+        bad = lessons.overflow[0]
+        if bad == 0:
+            return (self.tr("Naive softmax is on: nothing has overflowed yet."),
+                    details, "<a href='x100'>" + self.tr("× 100 the inputs") + "</a>")
+        stable = "<a href='stable'>" + self.tr("Use the stable softmax") + "</a>"
+        if not (lessons.broken_rows or (1, 0))[0]:  # no exp overflowed: rows underflowed
+            return self.tr("Naive softmax broke: {0} weights are NaN.").format(
+                bad), details, stable
+        return self.tr("Naive softmax overflowed: {0} of {1} weights are not finite."
+                       ).format(bad, r.weights.size), details, stable
+
 
     def _uniform_text(self, result, lessons) -> str | None:
         """The measured facts of a nearly uniform head, and only actions that fit it."""
@@ -107,15 +212,13 @@ class LessonBanners(QWidget):
             "weight within {0} of 1/n): a row's scaled scores differ by at most {1}, and "
             "softmax of nearly equal numbers is flat.").format(f(u.deviation.max()),
                                                                  f(spread))]
-        link = None
-        if s.options.temperature > 1:  # the cause the user set last, and can undo
+        link = self._uniform_link(s)
+        if link is not None and link[0] == "temperature":  # the cause the user set last
             parts.append(self.tr("The temperature T = {0} divides every score.")
                          .format(f"{s.options.temperature:g}"))
-            link = ("temperature", self.tr("Set T = 1"))
-        elif seeded_weights(s) and s.init_scale < 1:
+        elif link is not None:
             parts.append(self.tr("The scores are this small because the weights are "
                                  "randn × {0}.").format(f"{s.init_scale:g}"))
-            link = ("scale", self.tr("Try weight scale 1"))
         if s.mode == "self":
             n = len(u.argmax)
             on_diagonal = int((u.argmax == np.arange(n)).sum())
