@@ -1,0 +1,133 @@
+"""The window on a laptop: never larger than the screen, nothing cut or overlapping,
+at every target screen size, in both languages, for the tutorial's sessions."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from qkv_desktop.state import SessionState
+from tests.views.geometry import layout_problems
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENS = [(1024, 700), (1366, 768), (1920, 1080)]
+FRAME = (16, 60)
+"""Room a desktop keeps for the window frame, a panel and a title bar."""
+
+
+
+
+def load(window, name: str) -> None:
+    model = window.model
+    if name == "cross":
+        model.reset(SessionState.from_preset("tutorial-2"))
+        model.set_mode("cross")
+    elif name == "4 heads":
+        model.reset(SessionState.from_preset("random-small"))
+        model.set_heads(4)
+    else:
+        model.reset(SessionState.from_preset(name))
+    settle(window)
+
+
+def settle(window) -> None:
+    assert window.model.wait_until_idle()
+    for _ in range(4):
+        QApplication.processEvents()
+
+
+SESSIONS = ["tutorial-1", "tutorial-2", "cross", "4 heads"]
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+def test_the_window_can_be_smaller_than_the_smallest_screen(main_window, name):
+    load(main_window, name)
+    hint = main_window.minimumSizeHint()
+    assert hint.width() <= SCREENS[0][0] - FRAME[0]
+    assert hint.height() <= SCREENS[0][1] - FRAME[1]
+
+
+def test_file_new_does_not_grow_the_window(main_window):
+    window = main_window
+    window.resize(SCREENS[0][0] - FRAME[0], SCREENS[0][1] - FRAME[1])
+    load(window, "tutorial-2")
+    settle(window)
+    size = window.size()
+    window.files.new_action.trigger()
+    settle(window)
+    assert window.size() == size
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("screen", SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
+@pytest.mark.parametrize("name", SESSIONS)
+def test_nothing_is_cut_or_overlapping(main_window, name, screen, lang):
+    window = main_window
+    window.language_actions[lang].trigger()
+    try:
+        window.resize(screen[0] - FRAME[0], screen[1] - FRAME[1])
+        load(window, name)
+        assert layout_problems(window) == []
+    finally:
+        window.language_actions["en"].trigger()
+        QApplication.processEvents()
+
+
+def test_cross_mode_shows_five_query_rows(main_window):
+    window = main_window
+    window.resize(1366 - FRAME[0], 768 - FRAME[1])
+    window.model.reset(SessionState.from_preset("tutorial-1"))
+    window.model.insert_tokens("X", 4)
+    window.model.set_mode("cross")
+    settle(window)
+    for table in (window.editor, window.kv_editor):
+        assert table.isVisible()
+        rows = table.viewport().height() / table.verticalHeader().defaultSectionSize()
+        assert rows >= min(5, table.table.rowCount())
+
+
+_FIRST_WINDOW = '''
+import json, sys
+sys.path.insert(0, {repo!r})
+from qkv_desktop.app.launcher import create_window
+app, window = create_window()
+window.show()
+assert window.model.wait_until_idle()
+app.processEvents()
+free = window.screen().availableGeometry()
+frame = window.frameGeometry()
+print("RESULT " + json.dumps([free.width(), free.height(), frame.width(), frame.height(),
+                              window.width(), window.height()]), flush=True)
+window.files.maybe_save = lambda: True
+window.close()
+window.model.shutdown()
+window.deleteLater()
+from PySide6.QtCore import QCoreApplication, QEvent
+QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+del window
+'''
+
+
+@pytest.mark.parametrize("screen", [*SCREENS, (2560, 1440, 2)],
+                         ids=["1024x700", "1366x768", "1920x1080", "2560x1440@2"])
+def test_the_first_window_fits_the_screen(tmp_path, screen):
+    """A first start (no saved geometry) on each target screen, the launcher's own way."""
+    width, height, *dpr = screen
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [{
+        "name": "laptop", "x": 0, "y": 0, "width": width, "height": height,
+        "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": dpr[0] if dpr else 1}]}))
+    env = {**os.environ, "QT_QPA_PLATFORM": f"offscreen:configfile={config}",
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data"),
+           "HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", _FIRST_WINDOW.format(repo=str(REPO))], env=env,
+                          capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    lines = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
+    assert done.returncode == 0 and lines, done.stderr[-2000:]
+    free_w, free_h, frame_w, frame_h, w, h = json.loads(lines[-1][7:])
+    assert frame_w <= free_w and frame_h <= free_h
+    assert w >= min(1600, free_w * 0.8)  # and it uses the room it has
