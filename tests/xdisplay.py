@@ -37,6 +37,20 @@ window.show()
 window.activateWindow()
 assert QTest.qWaitForWindowActive(window, 10000), "the window never became active"
 assert window.model.wait_until_idle()
+
+
+def wait_active(widget):
+    """Process events until ``widget``'s window is the active one (Xvfb has no window
+    manager: activation arrives as an X focus event some time after showing)."""
+    from PySide6.QtCore import QDeadlineTimer
+    deadline = QDeadlineTimer(10000)
+    while QApplication.activeWindow() is not widget.window():
+        assert not deadline.hasExpired(), "the window never became active"
+        widget.window().activateWindow()
+        app.processEvents()
+
+
+wait_active(window)
 out = {{}}
 '''
 

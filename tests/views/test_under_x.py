@@ -100,3 +100,20 @@ def test_lab_keys_on_a_real_display_space_arrows_and_ctrl_w(x_display, tmp_path)
     ''')
     assert out == {"after_click": 1, "after_right": 3, "after_left": 2, "preset": "session",
                    "after_left_in_field": 2, "visible_after_ctrl_w": False}
+
+
+def test_esc_and_ctrl_w_close_the_scaling_lab(x_display, tmp_path):
+    out = run_on_display(x_display, tmp_path, '''
+        closed = []
+        for key, modifier in ((Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier),
+                              (Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)):
+            window.teaching.show_lab()
+            lab = window.teaching.lab
+            wait_active(lab)
+            QTest.keyClick(QApplication.focusWidget() or lab, key, modifier)
+            app.processEvents()
+            closed.append(not lab.isVisible())
+        out["closed"] = closed
+        out["main_window_open"] = window.isVisible()
+    ''')
+    assert out == {"closed": [True, True], "main_window_open": True}

@@ -15,7 +15,9 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QDialogButtonBox,
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
@@ -30,6 +32,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.core.lessons import DEMO_SCORES, row_stats, scaling_sweep, session_sweep
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.state.parsing import ParseError, parse_number
+from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -331,7 +334,7 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         super().__init__(parent, Qt.WindowType.Window)
         self.model = model
         self.setObjectName("scalingLab")
-        self.resize(1200, 720)
+        self.resize(*fit_to_screen((1200, 720), self.screen()))
         self.intro = QLabel(objectName="labIntro")
         self.intro.setWordWrap(True)
         self.tabs = QTabWidget(objectName="labTabs")
@@ -369,9 +372,19 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         self.tabs.addTab(random_tab, "")
         self.tabs.addTab(session_tab, "")
         self.tabs.addTab(self.score_bars, "")
+        # A window of its own needs its own way out: a Close button, Esc and Ctrl+W.
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.buttons.rejected.connect(self.close)
+        self.close_action = QAction(self, objectName="closeLab")
+        ctrl_w = QKeySequence(Qt.KeyboardModifier.ControlModifier | Qt.Key.Key_W)
+        self.close_action.setShortcuts(list(dict.fromkeys(  # Ctrl+W, and Ctrl+F4 where usual
+            [ctrl_w, *QKeySequence.keyBindings(QKeySequence.StandardKey.Close)])))
+        self.close_action.triggered.connect(self.close)
+        self.addAction(self.close_action)
         layout = QVBoxLayout(self)
         layout.addWidget(self.intro)
         layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.buttons)
 
         self.random_sweep = None
         self.session_sweep = None
@@ -380,6 +393,14 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
         self.refresh_random()
+
+    def keyPressEvent(self, event) -> None:
+        """Esc closes the lab as it closes a dialog, from whichever control has focus
+        (a key the focused control does not use comes here)."""
+        if event.key() == Qt.Key.Key_Escape and not event.modifiers():
+            self.close()
+            return
+        super().keyPressEvent(event)
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Scaling lab — QKV Desktop"))
