@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtGui import QUndoCommand
 
-from qkv_desktop.state.edits import CellEdit, write_cells
+from qkv_desktop.state.edits import CellEdit, cell_text, write_cells
 from qkv_desktop.state.session_state import SessionState
 
 if TYPE_CHECKING:
@@ -107,6 +107,7 @@ class CellsCommand(_ModelCommand):
         super().__init__(text)
         self._model_ref, self.table = weakref.ref(model), edit.table
         self.rows, self.cols, self.old, self.new = edit.rows, edit.cols, edit.old, edit.new
+        self.cell = edit.cell if text == str(edit.text) else None  # its text names the cell
         self.gesture = gesture
         self._first = edit.state  # built before the command exists (see the notes)
 
@@ -131,4 +132,6 @@ class CellsCommand(_ModelCommand):
                 or not np.array_equal(other.cols, self.cols)):
             return False
         self.new = other.new
+        if self.cell is not None:  # a scrub: its first and its last value
+            self.setText(str(cell_text(self.cell, self.old[0], self.new[0])))
         return True

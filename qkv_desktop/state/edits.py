@@ -23,7 +23,7 @@ from qkv_desktop.state.catalogue import EDITABLE_TABLES, PROJECTION_NAMES, WEIGH
 from qkv_desktop.state.parsing import validate_token
 from qkv_desktop.state.session_state import SessionState, check_size, head_dim_for
 
-__all__ = ["Text", "Edit", "CellEdit", "EditError", "QT_TRANSLATE_NOOP", "fresh_names",
+__all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_NOOP", "fresh_names",
            "default_kv", "output_projection", "check_dims", "write_cells", "set_cells",
            "rename_token", "insert_tokens", "delete_tokens", "move_token", "paste_block",
            "set_d_model", "remove_dimension", "set_d_k", "set_seed", "set_init_scale",
@@ -73,6 +73,7 @@ class CellEdit(Edit):
     cols: np.ndarray = None
     old: np.ndarray = None
     new: np.ndarray = None
+    cell: str | None = None  # "X[我, d0]" when one cell: its text is cell_text(cell, …)
 
     @property
     def changed(self) -> bool:
@@ -162,13 +163,22 @@ def set_cells(state: SessionState, table: str, rows, cols, values) -> CellEdit:
     if (rows.size and (rows.min() < 0 or rows.max() >= X.shape[0]
                        or cols.min() < 0 or cols.max() >= X.shape[1])):
         raise ValueError("cell index out of range")
+    old = X[rows, cols].copy()
+    cell = None
     if rows.size == 1:
         name = getattr(state, _tokens_attr(table))[rows[0]]
-        text = Text(QT_TRANSLATE_NOOP("Edits", "Edit {0}[{1}]"), (name, int(cols[0])))
+        cell = f"{table}[{name}, d{int(cols[0])}]"
+        text = cell_text(cell, old[0], values[0])
     else:
         text = Text(QT_TRANSLATE_NOOP("Edits", "Edit {0} values"), (rows.size,))
     return CellEdit(write_cells(state, table, rows, cols, values), text, None, table, rows,
-                    cols, X[rows, cols].copy(), values)
+                    cols, old, values, cell)
+
+
+def cell_text(cell: str, old: float, new: float) -> Text:
+    """The undo step of one edited value, as a learner reads it: ``X[我, d0] 0.8 → 0.9``
+    (no words: the same in every language)."""
+    return Text("{0} {1} → {2}", (cell, f"{float(old):.6g}", f"{float(new):.6g}"))
 
 
 def rename_token(state: SessionState, table: str, row: int, name: str) -> Edit | None:
@@ -355,7 +365,7 @@ def set_weight(state: SessionState, head: int, matrix: str, row: int, col: int,
     heads = list(state.heads)
     heads[head] = Weights(**parts)
     return Edit(state.with_(heads=tuple(heads)),
-                Text(QT_TRANSLATE_NOOP("Edits", "Edit {0}[{1},{2}]"), (matrix, row, col)))
+                cell_text(f"{matrix}[d{row}, {col}]", getattr(w, matrix)[row, col], value))
 
 
 # -- options and mode -----------------------------------------------------------------
