@@ -127,14 +127,24 @@ class MatrixTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole):
+        """Token tables: rows numbered, columns d0… (the model dimensions). Weight tables
+        (d_model × d_k): rows d0… (the column of X each multiplies) and columns named as
+        the d_k axis of the Q, K and V panes ("k0" read as "key 0")."""
+        vertical = orientation == Qt.Orientation.Vertical
+        if role == _TOOLTIP and not self.has_tokens:
+            product = self.source[-1]  # W_Q → Q
+            return (self.tr("Input dimension d{0}: this row multiplies column d{0} of X.")
+                    .format(section) if vertical else
+                    self.tr("d_k dimension {0}: this column makes column {0} of {1}.")
+                    .format(section, product))
         if role != Qt.ItemDataRole.DisplayRole:
             return None
-        if orientation == Qt.Orientation.Vertical:
-            return str(section)
+        if vertical:
+            return f"d{section}" if not self.has_tokens else str(section)
         if self.has_tokens and section == 0:
             return self.tr("token")
         c = section - self._col_offset()
-        return f"d{c}" if self.has_tokens else f"k{c}"
+        return f"d{c}" if self.has_tokens else str(c)
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         return _EDITABLE if index.isValid() else Qt.ItemFlag.NoItemFlags
