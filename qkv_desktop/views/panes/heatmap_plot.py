@@ -28,6 +28,7 @@ from qkv_desktop.presentation.colormaps import (
 )
 from qkv_desktop.presentation.numbers import LEGIBLE_PX, fit_value_font, format_values
 from qkv_desktop.presentation.pane_image import block_mean, display_factors, nonfinite_rgba
+from qkv_desktop.views.panes.axis_labels import plan_axis
 
 __all__ = ["HeatmapPlot", "CellOverlay", "MAX_LABEL_CELLS", "VALUE_PX_MAX", "TICK_LENGTH",
            "style_axis"]
@@ -40,10 +41,6 @@ by the plot's mask layer."""
 MAX_HATCHED_CELLS = 20_000
 MAX_LABEL_CELLS = 4096
 """Matrices with more cells than this never show value text."""
-SMALL_TICK_PX = 9
-"""The axis label size a crowded axis falls back to before it leaves labels out."""
-MAX_LABEL_CHARS = 12
-"""Longer token names are shortened with "…" on the axes (hover shows them whole)."""
 TICK_LENGTH = 4
 """Axis tick length in pixels, positive: pointing outward, towards the labels."""
 
@@ -54,12 +51,6 @@ def style_axis(axis: pg.AxisItem) -> None:
     axis.setPen(pg.mkPen(60, 60, 60))
     axis.setTextPen(pg.mkPen(30, 30, 30))
     axis.setStyle(tickLength=TICK_LENGTH)
-
-
-def _tick_fonts() -> tuple[QFont, QFont]:
-    small = QFont()
-    small.setPixelSize(SMALL_TICK_PX)
-    return QFont(), small
 
 
 class CellOverlay(pg.GraphicsObject):
@@ -350,28 +341,14 @@ class HeatmapPlot(pg.PlotWidget):
         self.fit_values()
 
     def _set_ticks(self, rows: list[str], cols: list[str]) -> None:
-        """Label every k-th row/column so that labels never overlap at this size.
-
-        A crowded axis switches to a smaller font (and thins its labels only if they
-        still do not fit), so that short token names stay readable in narrow plots.
-        """
+        """Name the rows and columns so that labels never overlap at this size: a
+        smaller font, then shortened names, then every k-th (``plan_axis``)."""
         item = self.getPlotItem()
         vb = item.getViewBox()
-        fonts = _tick_fonts()
-        short = [[x if len(x) <= MAX_LABEL_CHARS else x[:MAX_LABEL_CHARS - 1] + "…"
-                  for x in labels] for labels in (rows, cols)]
-        for axis, labels, room, vertical in (("left", short[0], vb.height(), True),
-                                             ("bottom", short[1], vb.width(), False)):
-            best = None
-            for font in fonts:
-                metrics = QFontMetrics(font)
-                need = (metrics.height() if vertical else
-                        max((metrics.horizontalAdvance(x) for x in labels), default=0)) + 6
-                step = max(1, int(np.ceil(len(labels) * need / max(room, 1.0))))
-                best = (step, font)
-                if step == 1:  # everything fits: keep the larger font
-                    break
-            step, font = best
-            item.getAxis(axis).setStyle(tickFont=font)
-            item.getAxis(axis).setTicks(
-                [[(k + 0.5, labels[k]) for k in range(0, len(labels), step)]])
+        for axis, labels, room, vertical in (("left", rows, vb.height(), True),
+                                             ("bottom", cols, vb.width(), False)):
+            plan = plan_axis(labels, room, vertical)
+            ax = item.getAxis(axis)
+            ax.setStyle(tickFont=plan.font)
+            ax.setTicks([plan.ticks])
+            ax.setToolTip(plan.note)

@@ -1,0 +1,53 @@
+"""Crowded axes: a smaller font, then shortened names, then every k-th, and say so."""
+
+from PySide6.QtGui import QFontMetrics
+
+from qkv_desktop.views.panes.axis_labels import SMALL_TICK_PX, plan_axis
+
+TOKENS = ["[CLS]", "the", "cat", "sat", "on", "mat", "[SEP]"]
+
+
+def test_names_that_fit_are_shown_whole_and_nothing_is_said(qapp):
+    plan = plan_axis(TOKENS, 700, vertical=False)
+    assert [name for _pos, name in plan.ticks] == TOKENS and plan.note == ""
+
+
+def test_a_crowded_axis_shortens_names_before_leaving_any_out(qapp):
+    metrics = QFontMetrics(plan_axis(TOKENS, 1, False).font)  # the small font
+    whole = max(metrics.horizontalAdvance(t) for t in TOKENS)
+    room = len(TOKENS) * (whole + 6 - 1)  # a pixel short of the whole names
+    plan = plan_axis(TOKENS, room, vertical=False)
+    names = [name for _pos, name in plan.ticks]
+    assert len(names) == len(TOKENS)  # every token keeps a label
+    assert any(name.endswith("…") for name in names)
+    assert all(t.startswith(n.rstrip("…")) for t, n in zip(TOKENS, names, strict=True))
+    assert plan.font.pixelSize() == SMALL_TICK_PX
+    assert "shortened" in plan.note and "[CLS] the cat sat on mat [SEP]" in plan.note
+
+
+def test_names_left_out_are_said_on_hover(qapp):
+    plan = plan_axis(TOKENS, 60, vertical=False)
+    assert len(plan.ticks) < len(TOKENS)
+    assert "[CLS] the cat sat on mat [SEP]" in plan.note and "Hover a cell" in plan.note
+
+
+def test_the_pane_axis_carries_the_note(main_window):
+    from PySide6.QtWidgets import QApplication
+
+    from qkv_desktop.state import SessionState
+    model = main_window.model
+    model.reset(SessionState.from_preset("tutorial-1"))
+    for _ in range(3):
+        model.insert_tokens("X", 4)
+    for k, name in enumerate(TOKENS):
+        model.rename_token("X", k, name)
+    main_window.resize(1000, 640)
+    assert model.wait_until_idle()
+    for _ in range(4):
+        QApplication.processEvents()
+    axis = main_window.panes.panes["scores"].plot.getPlotItem().getAxis("bottom")
+    shown = [name for level in axis._tickLevels for _pos, name in level]
+    if len(shown) < len(TOKENS) or any(n.endswith("…") for n in shown):
+        assert "[CLS] the cat sat on mat [SEP]" in axis.toolTip()
+    else:
+        assert axis.toolTip() == ""
