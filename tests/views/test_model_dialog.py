@@ -293,3 +293,23 @@ def test_cancel_during_the_layer_computation_loads_nothing(qtbot, dialog, model,
     dialog.reject()
     qtbot.wait(1)
     assert loaded == [] and model.state is before and model.undo_stack.count() == 0
+
+
+def test_after_a_model_load_seed_and_scale_name_the_checkpoint(qtbot, window, tiny):
+    controls = window.controls
+    window.models.open_dialog()
+    dialog = window.models.dialog
+    open_folder(qtbot, dialog, tiny)
+    load(qtbot, dialog, SENTENCE, 0, 1)
+    for spin in (controls.seed, controls.init_scale):
+        assert not spin.isEnabled()
+        assert spin.text() == "from tiny-bert-uncased"
+        assert "no seed or scale made them" in spin.toolTip()
+    window.model.undo_stack.undo()  # back to the seeded weights
+    assert controls.seed.isEnabled() and controls.seed.text() == "42"
+    assert controls.init_scale.text() == "0.100"
+    window.model.undo_stack.redo()
+    assert not controls.seed.isEnabled()
+    window.controls.d_k.stepUp()  # random weights again: the seed applies
+    assert window.model.wait_until_idle()
+    assert controls.seed.isEnabled() and controls.seed.text() == str(window.model.state.seed)

@@ -459,7 +459,12 @@ class ModelActions(FollowsWindowLanguage, QObject):
     The label follows the undo stack: it names the checkpoint, layer and head of the
     most recent model load still in effect, says "edited" once the session has changed
     since, and disappears when that load is undone or the session is replaced.
+
+    ``sourceChanged(name)``: the checkpoint the weights come from, or ``None`` (for
+    seeded random weights).
     """
+
+    sourceChanged = Signal(object)
 
     def __init__(self, window: QMainWindow, model: AttentionModel, settings: QSettings | None,
                  menu: QMenu, before: QAction | None = None):
@@ -513,13 +518,28 @@ class ModelActions(FollowsWindowLanguage, QObject):
 
     def _current_load(self) -> tuple[ModelSource, bool] | None:
         """(source, edited since) of the newest model load at or below the undo index."""
+        found = self._current_load_state()
+        return None if found is None else (self._sources[found[0]], found[1])
+
+    def _current_load_state(self) -> tuple[SessionState, bool] | None:
+        """(state loaded, edited since) of the newest model load at or below the undo index."""
         stack = self.model.undo_stack
         top = stack.index() - 1
         for i in range(top, -1, -1):
             command = stack.command(i)
             if isinstance(command, StateCommand) and command.after in self._sources:
-                return self._sources[command.after], i != top
+                return command.after, i != top
         return None
+
+    def _weights_source(self) -> str | None:
+        """The checkpoint the weights still come from: a change of d_model, d_k or h
+        re-initialised them from the seed, whatever else is still the checkpoint's."""
+        found = self._current_load_state()
+        if found is None:
+            return None
+        loaded, now = found[0], self.model.state
+        same = (loaded.d_model, loaded.d_k, loaded.n_heads) == (now.d_model, now.d_k, now.n_heads)
+        return self._sources[loaded].name if same else None
 
     def _update_source(self, _index: int = 0) -> None:
         stack = self.model.undo_stack
@@ -529,6 +549,7 @@ class ModelActions(FollowsWindowLanguage, QObject):
                  if isinstance(c, StateCommand)}
         self._sources = {s: src for s, src in self._sources.items() if s in alive}
         found = self._current_load()
+        self.sourceChanged.emit(self._weights_source())
         if found is None:
             self.source_label.hide()
             self.source_label.clear()

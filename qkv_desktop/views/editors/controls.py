@@ -127,6 +127,7 @@ class ControlsPanel(Retranslating, QWidget):
                 toggles]
         for label, field in zip(self._labels, rows, strict=True):
             form.addRow(label, field)
+        self._weight_source: str | None = None
         self.retranslate()
         self._shown: tuple | None = None
         model.changed.connect(self._on_model_changed)
@@ -164,9 +165,17 @@ class ControlsPanel(Retranslating, QWidget):
                                                   "final output = concat·W_O."))
         self.d_k.setToolTip(self.tr("Dimension of the query/key/value vectors. Changing it "
                                     "re-initialises W_Q, W_K, W_V from the seed."))
-        self.seed.setToolTip(self.tr("Random seed of the weight initialisation "
-                                     "(the tutorial uses 42 and 123)."))
-        self.init_scale.setToolTip(self.tr("Weights are randn(d_model, d_k) × this scale."))
+        if self._weight_source is None:
+            self.seed.setToolTip(self.tr("Random seed of the weight initialisation "
+                                         "(the tutorial uses 42 and 123)."))
+            self.init_scale.setToolTip(self.tr("Weights are randn(d_model, d_k) × this scale."))
+        else:
+            tip = self.tr("The weights come from {0}: no seed or scale made them. Changing "
+                          "d_k or h starts again from random weights.").format(self._weight_source)
+            self.seed.setToolTip(tip)
+            self.init_scale.setToolTip(tip)
+            for spin in (self.seed, self.init_scale):
+                spin.setSpecialValueText(self.tr("from {0}").format(self._weight_source))
         for i, text in enumerate((self.tr("÷ √d_k"), self.tr("none"), self.tr("custom ÷"))):
             self.scaling.setItemText(i, text)
         self.scaling.setToolTip(self.tr("What the scores QKᵀ are divided by before softmax."))
@@ -185,6 +194,26 @@ class ControlsPanel(Retranslating, QWidget):
         self.float32.setText(self.tr("float32"))
         self.float32.setToolTip(self.tr("Compute in single precision: about twice as fast "
                                         "for long sequences."))
+
+    def set_weight_source(self, name: str | None) -> None:
+        """The weights come from checkpoint ``name`` (or, for ``None``, from the seed).
+
+        A checkpoint's weights have no seed and no scale: the two controls then say
+        where the weights come from and are disabled (d_k and h stay: changing them
+        re-initialises random weights, which ends the checkpoint's part).
+        """
+        if name == self._weight_source:
+            return
+        self._weight_source = name
+        self._update_weight_source()
+
+    def _update_weight_source(self) -> None:
+        name = self._weight_source
+        for spin in (self.seed, self.init_scale):
+            spin.setSpecialValueText("")  # while the value is the minimum: the source
+            spin.setEnabled(name is None)
+        self.retranslate()  # the tool tips and the source's name
+        self._on_model_changed(force=True)
 
     def _update_causal_tip(self) -> None:
         self.causal.setToolTip(
@@ -238,8 +267,9 @@ class ControlsPanel(Retranslating, QWidget):
         self.head.setEnabled(s.n_heads > 1)
         self.output_projection.setChecked(s.W_O is not None)
         self.d_k.setValue(s.d_k)
-        self.seed.setValue(s.seed)
-        self.init_scale.setValue(s.init_scale)
+        checkpoint = self._weight_source is not None
+        self.seed.setValue(self.seed.minimum() if checkpoint else s.seed)
+        self.init_scale.setValue(self.init_scale.minimum() if checkpoint else s.init_scale)
         if isinstance(o.scale, str):
             self.scaling.setCurrentIndex(self.scaling.findData(o.scale))
         else:
