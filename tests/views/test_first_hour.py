@@ -135,3 +135,53 @@ def test_a_refused_paste_is_said_at_the_cell(main_window):
     editor.setCurrentIndex(editor.table.value_index(1, 1))
     assert not editor.paste("1\tx")
     assert editor.balloon.isVisible() and editor.balloon.text().startswith("Paste refused: ")
+
+
+# ------------------------------------------------------------------ guidance
+
+
+def test_weight_table_columns_are_named_as_the_panes_d_k_axis(main_window):
+    from PySide6.QtCore import Qt
+
+    from qkv_desktop.presentation.pane_info import pane_labels
+    table = main_window.weight_editors["W_Q"].table
+    horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+    q_columns = pane_labels(main_window.model.result, "Q")[1]
+    assert [table.headerData(c, horizontal) for c in range(table.columnCount())] == q_columns
+    x_columns = [main_window.editor.table.headerData(c + 1, horizontal) for c in range(8)]
+    assert [table.headerData(r, vertical) for r in range(table.rowCount())] == x_columns
+    assert "column 2 of Q" in table.headerData(2, horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert not any(str(table.headerData(c, horizontal)).startswith("k")
+                   for c in range(table.columnCount()))
+
+
+def test_undo_texts_say_which_value_changed_and_how(main_window, qtbot):
+    window = main_window
+    type_into_cell(window.editor, 0, 0, "0.9")
+    assert window.undo_action.text() == "&Undo X[我, d0] 0.8 → 0.9"
+    window.weight_editors["W_K"].table.setData(
+        window.weight_editors["W_K"].table.index(1, 2), "0.5")
+    old = window.model.undo_stack.undoText()
+    assert old.startswith("W_K[d1, 2] ") and old.endswith(" → 0.5")
+
+
+def test_a_scrub_names_its_first_and_last_value(main_window):
+    model = main_window.model
+    gesture = model.new_gesture()
+    for value in (0.85, 0.95, 1.25):
+        model.set_cell("X", 1, 1, value, gesture=gesture)
+    assert model.undo_stack.count() == 1
+    assert model.undo_stack.undoText() == "X[爱, d1] 0.9 → 1.25"
+
+
+def test_the_scaling_lab_has_a_close_button(main_window, qtbot):
+    from PySide6.QtWidgets import QDialogButtonBox
+    teaching = main_window.teaching
+    teaching.show_lab()
+    lab = teaching.lab
+    qtbot.waitExposed(lab)
+    button = lab.buttons.button(QDialogButtonBox.StandardButton.Close)
+    assert button.isVisible()
+    button.click()
+    assert not lab.isVisible()
+    assert "Ctrl+W" in {k.toString() for k in lab.close_action.shortcuts()}
