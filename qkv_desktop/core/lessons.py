@@ -16,6 +16,7 @@ __all__ = [
     "compare_softmax", "DEMO_SCORES", "RowUniformity", "row_uniformity", "nearly_uniform",
     "product_asymmetry",
     "UNIFORM_FRACTION", "CellBreakdown", "cell_breakdown", "exp_limit",
+    "ProjectionBreakdown", "projection_breakdown",
 ]
 
 DEMO_SCORES = (2.0, 1.5, 0.5, -0.5, -1.0)
@@ -374,3 +375,28 @@ def cell_breakdown(result, i: int, j: int, temperature: float = 1.0,
                          float(temperature), row, bool(np.isneginf(row[j])), shift, exps,
                          row_sum, result.weights[i], result.V, result.output[i], bias,
                          int(result.mask_reasons[i, j]))
+
+
+
+@dataclass(frozen=True)
+class ProjectionBreakdown:
+    """One cell of Q, K or V as the sum it is: x (a row of X) times a column w of W.
+
+    ``products[c] = x[c]·w[c]``; ``bias`` is the checkpoint head's bias entry (0 without);
+    ``value = Σ products + bias``.
+    """
+
+    x: np.ndarray
+    w: np.ndarray
+    products: np.ndarray
+    bias: float
+    value: float
+
+
+def projection_breakdown(X, W, bias, i: int, j: int) -> ProjectionBreakdown:
+    """Cell (i, j) of ``X·W (+ bias)``, term by term (the explain panel's Q, K, V cells)."""
+    x = np.asarray(X)[i]
+    w = np.asarray(W)[:, j]
+    products = x * w
+    b = 0.0 if bias is None else float(np.asarray(bias)[j])
+    return ProjectionBreakdown(x, w, products, b, float(products.sum() + b))

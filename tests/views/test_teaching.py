@@ -260,8 +260,10 @@ def test_teaching_explain_panel_masked_cell_and_long_sums(window, qtbot):
     w.model.set_selection(CellRef("weights", 3, 1, 0))
     html = panel.html()
     assert "…" in html and "64 products" in html
-    w.model.set_selection(CellRef("X", 0, 0, 0))
-    assert "this panel explains the attention cells" in panel.html()
+    w.model.set_selection(CellRef("X", 0, 0, 0))  # every matrix a learner can click (#18)
+    assert "Where it flows" in panel.html()
+    w.model.set_selection(CellRef("concat", 0, 0, 0))  # not in this session (one head)
+    assert "How is a weight computed?" in panel.html()
 
 
 def test_format_number_for_teaching_text():

@@ -14,9 +14,9 @@ import math
 import numpy as np
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
-from qkv_desktop.core.lessons import CellBreakdown, cell_breakdown, exp_limit
+from qkv_desktop.core.lessons import CellBreakdown, cell_breakdown, exp_limit, projection_breakdown
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.cell_text import mask_reason_text
+from qkv_desktop.presentation.cell_text import mask_reason_text, projection_formula
 from qkv_desktop.presentation.numbers import DECIMALS, MINUS, format_value
 from qkv_desktop.state.catalogue import NM_MATRICES, CellRef, cell_in
 from qkv_desktop.views.retranslate import Retranslating
@@ -110,6 +110,10 @@ class ExplainPanel(Retranslating, QWidget):
             return STYLE + self._explain_weight(result, ref)
         if ref.matrix == "output":
             return STYLE + self._explain_output_cell(result, ref)
+        if ref.matrix in ("Q", "K", "V"):
+            return STYLE + self._explain_projection(result, ref)
+        if ref.matrix in ("X", "X_kv"):
+            return STYLE + self._explain_input(result, ref)
         return STYLE + self._hint(ref)
 
     @staticmethod
@@ -127,8 +131,90 @@ class ExplainPanel(Retranslating, QWidget):
                 + self.tr("<p>Click a cell of the <b>weights</b> pane (or of QKᵀ or the "
                           "scaled scores) to pin it. This panel then shows, with the real "
                           "numbers of this session, every step from q·k to the output.</p>"
-                          "<p class='note'>Click the cell again to unpin it. A cell of the "
-                          "output pane shows its weighted sum.</p>"))
+                          "<p class='note'>Click the cell again to unpin it.</p>")
+                + "<p class='note'>" + self.tr("A cell of X shows where it flows, a cell of Q, "
+                                               "K or V its dot product, a cell of the output "
+                                               "its weighted sum.") + "</p>")
+
+    def _projection_parts(self, result, ref: CellRef, matrix: str, row: int, col: int):
+        """(weight name, bias name, source name, breakdown) of cell (row, col) of ``matrix``."""
+        s = result.state
+        weight, bias = projection_formula(s, ref.head, matrix)
+        weights = s.heads[ref.head]
+        source = "X" if matrix == "Q" or s.mode == "self" else "X_kv"
+        inputs = getattr(s, source)
+        head = result.head(ref.head)
+        with_positions = getattr(head, "X_pos" if source == "X" else "X_kv_pos", None)
+        if with_positions is not None:  # sinusoidal positions: the projections see X + P
+            source, inputs = f"({source} + P)", with_positions
+        b = projection_breakdown(inputs, getattr(weights, weight),
+                                 getattr(weights, bias) if bias else None, row, col)
+        return weight, bias, source, b
+
+    def _explain_projection(self, result, ref: CellRef) -> str:
+        """A cell of Q, K or V: the dot product of a token's row with a weight column,
+        and where the number goes next."""
+        s = result.state
+        m, i, c = ref.matrix, ref.row, ref.col
+        weight, bias, source, b = self._projection_parts(result, ref, m, i, c)
+        tokens = s.tokens if m == "Q" else s.key_tokens
+        t = html.escape(tokens[i])
+        terms = [f"{_paren(x)}·{_paren(w)}" for x, w in zip(b.x.tolist(), b.w.tolist(),
+                                                            strict=True)]
+        if len(terms) > MAX_TERMS:
+            terms = terms[:SHOWN_TERMS] + ["…", terms[-1]]
+        plus = f" + {bias}[{c}]" if bias else ""
+        bias_term = f" + {_paren(b.bias)}" if bias else ""
+        head = self.tr(" (head {0})").format(ref.head + 1) if s.n_heads > 1 else ""
+        where = {
+            "Q": self.tr("It is one coordinate of the query of <b>{0}</b>: it enters every "
+                         "score of the row of {0} in QKᵀ, QKᵀ[{0}, k] = q<sub>{0}</sub>·k<sub>k"
+                         "</sub>."),
+            "K": self.tr("It is one coordinate of the key of <b>{0}</b>: it enters every "
+                         "score of the column of {0} in QKᵀ, QKᵀ[q, {0}] = q<sub>q</sub>·k"
+                         "<sub>{0}</sub>."),
+            "V": self.tr("It is what <b>{0}</b> passes on in column {1}: every output row "
+                         "adds it, weighted: out[q, {1}] = Σ<sub>k</sub> w[q → k]·V[k, {1}]."),
+        }[m].format(t, c)
+        return (f"<h3>{m}[{t}, {c}]{head}</h3>"
+                + "<p class='note'>" + self.tr("Row <b>{0}</b> of {1} times column {2} of {3}: "
+                                               "a dot product over the {4} input dimensions.")
+                .format(t, source, c, weight, b.x.size) + "</p>"
+                + f"<p class='math'>{m}[{t}, {c}] = {source}[{t}] · {weight}[:, {c}]{plus} = "
+                "Σ<sub>d</sub> " + f"{source}[{t}, d]·{weight}[d, {c}]<br>= "
+                + " + ".join(terms) + bias_term
+                + f"<br>= <span class='res'>{format_number(b.value)}</span></p>"
+                + f"<p>{where}</p>")
+
+    def _explain_input(self, result, ref: CellRef) -> str:
+        """A cell of X (or X_kv): which projections it feeds, by how much, and onwards."""
+        s = result.state
+        m, i, d = ref.matrix, ref.row, ref.col
+        tokens = s.tokens if m == "X" else s.kv_tokens
+        t = html.escape(tokens[i])
+        value = getattr(s, m)[i, d]
+        feeds = ["Q"] if m == "X" and s.mode == "cross" else (
+            ["K", "V"] if m == "X_kv" else ["Q", "K", "V"])
+        rows = [f"<tr><th></th><th>{self.tr('weight row')}</th><th>"
+                + self.tr("adds to") + "</th></tr>"]
+        for name in feeds:
+            weight, _bias = projection_formula(s, ref.head, name)
+            W = getattr(s.heads[ref.head], weight)
+            adds = _vector(value * W[d])
+            rows.append(f"<tr><td><b>{name}</b>[{t}, :]</td><td class='math'>{weight}[d{d}, :] = "
+                        f"{_vector(W[d])}</td><td class='math'>{adds}</td></tr>")
+        table = "<table cellspacing='0' border='0'>" + "".join(rows) + "</table>"
+        head = self.tr(" (head {0})").format(ref.head + 1) if s.n_heads > 1 else ""
+        return (f"<h3>{m}[{t}, d{d}] = {format_number(value)}</h3>"
+                + "<p class='note'>" + self.tr("Coordinate d{0} of the input vector of <b>{1}</b>."
+                                               ).format(d, t) + "</p>"
+                + "<p class='step'>" + self.tr("Where it flows{0}").format(head) + "</p>"
+                + "<p>" + self.tr("Row d{0} of each weight matrix multiplies it: it adds "
+                                  "{1} × that row to the token's projections.")
+                .format(d, format_number(value)) + "</p>" + table
+                + "<p class='note'>" + self.tr("From there into the scores of {0} (QKᵀ), its "
+                                               "weights and the output; click a cell of Q, K "
+                                               "or V to see one sum whole.").format(t) + "</p>")
 
     def _names(self, result, i: int, j: int) -> tuple[str, str]:
         s = result.state
