@@ -33,11 +33,13 @@ from qkv_desktop.views.editors.token_tables import TokenTables
 from qkv_desktop.views.i18n import LANGUAGES, current_language, switch_language
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.panes.pane_grid import DEFAULT_ORDER, HEADS_KEY, PaneGrid
+from qkv_desktop.views.preset_names import preset_description, preset_name
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.status_bar import StatusBar
 from qkv_desktop.views.teaching.docks import install_teaching
 from qkv_desktop.views.teaching.run_labs import install_run_labs
 from qkv_desktop.views.undo_shortcuts import ApplicationUndoWins
+from qkv_desktop.views.zoom import ViewScale
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
 
@@ -81,6 +83,8 @@ class MainWindow(Retranslating, QMainWindow):
         # -- Lab menu: KV cache, online softmax / FlashAttention tiles, gradients (issue 23)
         self.run_labs = install_run_labs(self)
         self.undo_keys = ApplicationUndoWins(self).install()
+        self.view_scale = ViewScale(self, self.settings, self.view_menu,
+                                    before=self.language_menu.menuAction())
         self._restore_settings()
 
     # ------------------------------------------------------------ building
@@ -225,6 +229,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.preset_actions = {name: self._action(lambda _=False, n=name: self.load_preset(n),
                                                   name=f"preset_{name}") for name in PRESETS}
         self.presets_menu.addActions(list(self.preset_actions.values()))
+        self.presets_menu.setToolTipsVisible(True)  # the one line on what each shows
         self.help_menu = bar.addMenu("")
         self.about_action = self._action(self._on_about, name="about")
         self.help_menu.addAction(self.about_action)
@@ -273,8 +278,9 @@ class MainWindow(Retranslating, QMainWindow):
             action.setToolTip(tip)  # empty: Qt shows the text
             action.setStatusTip(tip)
         for name, action in self.preset_actions.items():
-            action.setText(name)
-            action.setStatusTip(self.tr("Start again from the preset {0}").format(name))
+            action.setText(preset_name(name))
+            action.setToolTip(preset_description(name))
+            action.setStatusTip(preset_description(name))
         self._update_pane_actions()
         self._update_undo_actions()
         self.language_actions[current_language()].setChecked(True)
@@ -299,7 +305,8 @@ class MainWindow(Retranslating, QMainWindow):
 
     # ------------------------------------------------------------ commands
     def load_preset(self, name: str) -> None:
-        self.model.load_state(SessionState.from_preset(name), self.tr("Load preset {0}").format(name))
+        self.model.load_state(SessionState.from_preset(name),
+                              self.tr("Load preset {0}").format(preset_name(name)))
 
     def _current_row(self) -> int:
         idx = self.token_tables.active_editor().currentIndex()

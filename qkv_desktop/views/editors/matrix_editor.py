@@ -6,7 +6,7 @@ reported through ``model.message`` and nothing is half-applied.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtCore import QEvent, QPoint, QSize, Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -38,8 +38,7 @@ class MatrixEditor(Retranslating, QTableView):
                              | QAbstractItemView.EditTrigger.EditKeyPressed
                              | QAbstractItemView.EditTrigger.AnyKeyPressed)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.horizontalHeader().setDefaultSectionSize(58)
-        self.verticalHeader().setDefaultSectionSize(24)
+        self._fit_sections()
         self._scrub: tuple[int, int, int, float, int] | None = None
         self.clicked.connect(self._on_clicked)
         self.balloon = CellBalloon(self)
@@ -57,6 +56,18 @@ class MatrixEditor(Retranslating, QTableView):
         columns = self.table.columnCount()
         if columns:
             self.table.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
+
+    def _fit_sections(self) -> None:
+        """Rows and columns sized from the font, so that View → Zoom scales them too."""
+        metrics = self.fontMetrics()
+        self.horizontalHeader().setDefaultSectionSize(
+            max(58, metrics.horizontalAdvance("−0.0000") + 14))
+        self.verticalHeader().setDefaultSectionSize(max(24, metrics.height() + 8))
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_sections()
+        super().changeEvent(event)
 
     MIN_ROWS = 5
     """Token tables are never shorter than this many rows (the editor scrolls instead):

@@ -1,0 +1,159 @@
+"""View → Zoom and Presentation mode: everything larger, for a small screen or a projector.
+
+Zoom scales the application font, so the panes' axis and value labels, the tables,
+the controls and the docks grow together (each view takes its sizes from the font);
+the factor is remembered. Presentation mode (F5) shows the panes alone, full screen
+and zoomed, with the status bar's formula read-out; F5 or Esc gives the desk back.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QSettings, Qt
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QMainWindow, QMenu, QWidget
+
+from qkv_desktop.views.retranslate import FollowsWindowLanguage
+
+__all__ = ["ViewScale", "system_font", "ZOOM_STEPS", "SETTINGS_KEY", "PRESENTATION_ZOOM"]
+
+ZOOM_STEPS = (0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0)
+SETTINGS_KEY = "view/zoom"
+PRESENTATION_ZOOM = 1.5
+"""Presentation mode's factor on top of the zoom chosen: readable from the back row."""
+
+
+_SYSTEM_FONT: QFont | None = None
+
+
+def system_font() -> QFont:
+    """The application font as the desktop set it, before any zoom changed it."""
+    global _SYSTEM_FONT
+    if _SYSTEM_FONT is None:
+        _SYSTEM_FONT = QFont(QApplication.instance().font())
+    return QFont(_SYSTEM_FONT)
+
+
+class ViewScale(FollowsWindowLanguage, QObject):
+    """The zoom and presentation actions of ``window``'s View menu."""
+
+    def __init__(self, window: QMainWindow, settings: QSettings, menu: QMenu, before=None):
+        super().__init__(window)
+        self.window, self.settings = window, settings
+        self._base = system_font()
+        self._presenting: tuple | None = None  # what presentation mode hid, to restore
+        try:
+            saved = float(settings.value(SETTINGS_KEY, 1.0))
+        except (TypeError, ValueError):
+            saved = 1.0
+        self.zoom = min(ZOOM_STEPS, key=lambda z: abs(z - saved))
+        ctrl = Qt.KeyboardModifier.ControlModifier
+
+        def action(slot, keys, name):
+            a = QAction(window, objectName=name)
+            a.setShortcuts([QKeySequence(k) for k in keys])
+            a.triggered.connect(slot)
+            return a
+
+        self.zoom_in_action = action(lambda: self.step(1), [ctrl | Qt.Key.Key_Equal,
+                                                            QKeySequence.StandardKey.ZoomIn],
+                                     "zoomIn")
+        self.zoom_out_action = action(lambda: self.step(-1), [ctrl | Qt.Key.Key_Minus,
+                                                              QKeySequence.StandardKey.ZoomOut],
+                                      "zoomOut")
+        self.zoom_reset_action = action(lambda: self.set_zoom(1.0), [ctrl | Qt.Key.Key_0],
+                                        "zoomReset")
+        self.presentation_action = action(self.toggle_presentation, [Qt.Key.Key_F5],
+                                          "presentation")
+        self.presentation_action.setCheckable(True)
+        self.leave_action = action(self.leave_presentation, [Qt.Key.Key_Escape],
+                                   "leavePresentation")
+        self.leave_action.setEnabled(False)
+        window.addAction(self.leave_action)  # Esc: only while presenting
+        self.zoom_menu = QMenu(window, objectName="zoomMenu")
+        for a in (self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action):
+            self.zoom_menu.addAction(a)
+        menu.insertMenu(before, self.zoom_menu)
+        menu.insertAction(before, self.presentation_action)
+        self.follow_language_of(window)
+        self.retranslate()
+        self._apply()
+
+    def retranslate(self) -> None:
+        self.zoom_menu.setTitle(self.tr("&Zoom ({0:.0%})").format(self.zoom))
+        for a, text in ((self.zoom_in_action, self.tr("Zoom &in")),
+                        (self.zoom_out_action, self.tr("Zoom &out")),
+                        (self.zoom_reset_action, self.tr("&Actual size")),
+                        (self.presentation_action, self.tr("&Presentation mode")),
+                        (self.leave_action, self.tr("Leave presentation mode"))):
+            a.setText(text)
+        self.presentation_action.setToolTip(self.tr(
+            "The panes alone, full screen and large, for a projector (F5; Esc leaves)."))
+
+    # ---------------------------------------------------------------- zoom
+    def step(self, direction: int) -> None:
+        k = ZOOM_STEPS.index(self.zoom) + direction
+        self.set_zoom(ZOOM_STEPS[min(max(k, 0), len(ZOOM_STEPS) - 1)])
+
+    def set_zoom(self, zoom: float) -> None:
+        """Scale every view to ``zoom`` (one of ``ZOOM_STEPS``) and remember it."""
+        self.zoom = min(ZOOM_STEPS, key=lambda z: abs(z - zoom))
+        self.settings.setValue(SETTINGS_KEY, self.zoom)
+        self._apply()
+        self.retranslate()
+
+    def factor(self) -> float:
+        """The font scale in effect: the zoom, and presentation mode's on top."""
+        return self.zoom * (PRESENTATION_ZOOM if self._presenting is not None else 1.0)
+
+    def _apply(self) -> None:
+        font = QFont(self._base)
+        if self._base.pointSizeF() > 0:
+            font.setPointSizeF(self._base.pointSizeF() * self.factor())
+        else:
+            font.setPixelSize(round(self._base.pixelSize() * self.factor()))
+        QApplication.instance().setFont(font)
+        # A widget under a style sheet (the editor's tabs, the banners) keeps the font it
+        # was polished with: setting the sheet again polishes it with the new one.
+        for widget in [self.window, *self.window.findChildren(QWidget)]:
+            if widget.styleSheet():
+                widget.setStyleSheet(widget.styleSheet())
+        for area in self.window.findChildren(QAbstractScrollArea):
+            area.updateGeometry()  # a larger font: a larger minimum (the editor's form)
+
+    # -------------------------------------------------------- presentation
+    @property
+    def presenting(self) -> bool:
+        return self._presenting is not None
+
+    def toggle_presentation(self) -> None:
+        if self.presenting:
+            self.leave_presentation()
+        else:
+            self.enter_presentation()
+
+    def enter_presentation(self) -> None:
+        w = self.window
+        if self.presenting:
+            return
+        self._presenting = (w.saveState(), w.windowState(), w.menuBar().isVisible())
+        for dock in w.findChildren(type(w.editor_dock)):
+            dock.hide()
+        w.menuBar().hide()
+        w.showFullScreen()
+        self.presentation_action.setChecked(True)
+        self.leave_action.setEnabled(True)
+        self._apply()
+        w.statusBar().showMessage(self.tr("Presentation mode: F5 or Esc to leave"), 4000)
+
+    def leave_presentation(self) -> None:
+        if not self.presenting:
+            return
+        w = self.window
+        state, window_state, menu = self._presenting
+        self._presenting = None
+        w.setWindowState(window_state)
+        w.menuBar().setVisible(menu)
+        w.restoreState(state)
+        self.presentation_action.setChecked(False)
+        self.leave_action.setEnabled(False)
+        self._apply()
