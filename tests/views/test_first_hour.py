@@ -185,3 +185,88 @@ def test_the_scaling_lab_has_a_close_button(main_window, qtbot):
     button.click()
     assert not lab.isVisible()
     assert "Ctrl+W" in {k.toString() for k in lab.close_action.shortcuts()}
+
+
+def test_the_explain_panel_explains_a_cell_of_x(main_window):
+    model, panel = main_window.model, main_window.teaching.explain
+    main_window.editor.clicked.emit(main_window.editor.table.value_index(1, 0))  # 爱, d0
+    assert model.selection == CellRef("X", 1, 0)
+    text = panel.html()
+    assert "X[爱, d0] = 0.1000" in text and "Where it flows" in text
+    W_Q = model.state.heads[0].W_Q
+    assert "W_Q[d0, :]" in text and f"{0.1 * W_Q[0, 0]:.4f}".replace("-", "−") in text
+    assert "this panel explains the attention cells" not in text
+
+
+@pytest.mark.parametrize("matrix", ["Q", "K", "V"])
+def test_the_explain_panel_writes_a_projection_cell_out(main_window, matrix):
+    model, panel = main_window.model, main_window.teaching.explain
+    model.set_selection(CellRef(matrix, 2, 1))
+    text = panel.html()
+    value = getattr(model.result.head(), matrix)[2, 1]
+    assert f"{matrix}[人工, 1]" in text and f"X[人工] · W_{matrix}[:, 1]" in text
+    assert f"<span class='res'>{value:.4f}".replace("-", "−") in text
+    assert text.count("·") >= 8  # the eight products of d_model = 8, written out
+
+
+def test_presets_have_readable_names_and_one_line_descriptions(main_window):
+    actions = main_window.preset_actions
+    assert actions["tutorial-1"].text() == "Tutorial 1 — 我 爱 人工 智能"
+    assert "uniform" in actions["tutorial-1"].toolTip()
+    for key, action in actions.items():
+        assert action.text() != key and action.toolTip() and "\n" not in action.toolTip()
+    assert main_window.presets_menu.toolTipsVisible()
+    actions["tutorial-2"].trigger()
+    assert main_window.model.undo_stack.undoText() == "Load preset Tutorial 2 — 猫 追 老鼠"
+
+
+# ----------------------------------------------------------- zoom, presentation
+
+
+@pytest.fixture
+def unzoomed(main_window):
+    yield main_window
+    main_window.view_scale.leave_presentation()
+    main_window.view_scale.set_zoom(1.0)
+
+
+def test_zoom_scales_labels_and_tables_together_and_is_remembered(unzoomed, make_window,
+                                                                   app_dirs):
+    window = unzoomed
+    scale = window.view_scale
+    base = QApplication.font().pointSizeF()
+    rows = window.editor.verticalHeader().defaultSectionSize()
+    assert "Ctrl+=" in [k.toString() for k in scale.zoom_in_action.shortcuts()]
+    assert "Ctrl+-" in [k.toString() for k in scale.zoom_out_action.shortcuts()]
+    for _ in range(3):  # 110%, 125%, 150%
+        scale.zoom_in_action.trigger()
+    settle(window)
+    assert scale.zoom == 1.5
+    assert QApplication.font().pointSizeF() == pytest.approx(base * 1.5)
+    assert window.editor.font().pointSizeF() == pytest.approx(base * 1.5)  # under a style sheet
+    assert window.hover_label.font().pointSizeF() == pytest.approx(base * 1.5)
+    assert window.editor.verticalHeader().defaultSectionSize() > rows
+    assert window.settings.value("view/zoom") in (1.5, "1.5")
+    scale.zoom_out_action.trigger()
+    assert scale.zoom == 1.25
+    window.settings.sync()
+    again = make_window(settings_path=window.settings.fileName())
+    assert again.view_scale.zoom == 1.25
+    again.view_scale.set_zoom(1.0)
+
+
+def test_presentation_mode_shows_the_panes_alone_and_gives_the_desk_back(unzoomed):
+    window = unzoomed
+    scale = window.view_scale
+    assert scale.presentation_action.shortcut().toString() == "F5"
+    scale.presentation_action.trigger()
+    settle(window)
+    assert scale.presenting and window.isFullScreen()
+    assert not window.editor_dock.isVisible() and not window.menuBar().isVisible()
+    assert all(not d.isVisible() for d in window.teaching.docks.values())
+    assert window.panes.isVisible() and window.statusBar().isVisible()  # the formula read-out
+    assert QApplication.font().pointSizeF() > 9
+    scale.leave_action.trigger()  # Esc
+    settle(window)
+    assert not scale.presenting and not window.isFullScreen()
+    assert window.editor_dock.isVisible() and window.menuBar().isVisible()

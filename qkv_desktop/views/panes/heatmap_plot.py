@@ -41,6 +41,8 @@ by the plot's mask layer."""
 MAX_HATCHED_CELLS = 20_000
 MAX_LABEL_CELLS = 4096
 """Matrices with more cells than this never show value text."""
+EDGE_OVERFLOW_PX = 40
+"""How far the first and last axis label may reach past the ends of their axis."""
 TICK_LENGTH = 4
 """Axis tick length in pixels, positive: pointing outward, towards the labels."""
 
@@ -349,6 +351,8 @@ class HeatmapPlot(pg.PlotWidget):
                                              ("bottom", cols, vb.width(), False)):
             plan = plan_axis(labels, room, vertical)
             ax = item.getAxis(axis)
-            ax.setStyle(tickFont=plan.font)
+            # The plan keeps labels apart; pyqtgraph would also drop the first and last
+            # when they reach past the axis ends ("[CLS] … [SEP]" lost): allow that much.
+            ax.setStyle(tickFont=plan.font, hideOverlappingLabels=EDGE_OVERFLOW_PX)
             ax.setTicks([plan.ticks])
             ax.setToolTip(plan.note)
