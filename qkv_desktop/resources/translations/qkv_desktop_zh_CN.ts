@@ -51,6 +51,28 @@
     </message>
 </context>
 <context>
+    <name>AxisLabels</name>
+    <message>
+        <source>Only one name in {0} fits here; all of them: {1}. Hover a cell to read its tokens.</source>
+        <translation>这里放不下所有名称，每 {0} 个只显示一个；全部为：{1}。把鼠标移到单元格上可查看它的词元。</translation>
+    </message>
+    <message>
+        <source>Names are shortened to fit: {0}. Hover a cell to read its tokens.</source>
+        <translation>名称已缩写以便放下：{0}。把鼠标移到单元格上可查看它的词元。</translation>
+    </message>
+</context>
+<context>
+    <name>Banner</name>
+    <message>
+        <source>Hide details</source>
+        <translation>收起详情</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+</context>
+<context>
     <name>CellText</name>
     <message>
         <source>X[{0}, d{1}] = {2}  (input vector of {0})</source>
@@ -248,6 +270,14 @@
         <translation>用 W_O 把拼接后的各头输出（n × h·d_k）投影回 d_model 维：最终输出 = concat·W_O。</translation>
     </message>
     <message>
+        <source>The weights come from {0}: no seed or scale made them. Changing d_k or h starts again from random weights.</source>
+        <translation>权重来自 {0}：不是由随机种子或缩放生成的。修改 d_k 或 h 会重新使用随机权重。</translation>
+    </message>
+    <message>
+        <source>from {0}</source>
+        <translation>来自 {0}</translation>
+    </message>
+    <message>
         <source>Not applied: {0}</source>
         <translation>未应用：{0}</translation>
     </message>
@@ -369,10 +399,6 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>还没有键/值序列</translation>
     </message>
     <message>
-        <source>Edit {0}[{1}]</source>
-        <translation>编辑 {0}[{1}]</translation>
-    </message>
-    <message>
         <source>Edit {0} values</source>
         <translation>编辑 {0} 个值</translation>
     </message>
@@ -463,10 +489,6 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>Output projection W_O off</source>
         <translation>关闭输出投影 W_O</translation>
-    </message>
-    <message>
-        <source>Edit {0}[{1},{2}]</source>
-        <translation>编辑 {0}[{1},{2}]</translation>
     </message>
     <message>
         <source>Change {0}</source>
@@ -1356,6 +1378,26 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>使用稳定的 softmax</translation>
     </message>
     <message>
+        <source>Edit a value in the table, hover any cell to see how it is computed, and click a cell to have it explained.</source>
+        <translation>在表格里改一个数值；把鼠标移到任意单元格上看它是怎么算出来的；点击单元格查看讲解。</translation>
+    </message>
+    <message>
+        <source>Attention is nearly uniform: every weight is within {0} of 1/n.</source>
+        <translation>注意力几乎是均匀的：每个权重与 1/n 相差不超过 {0}。</translation>
+    </message>
+    <message>
+        <source>Naive softmax is on: nothing has overflowed yet.</source>
+        <translation>朴素 softmax 已开启：目前还没有溢出。</translation>
+    </message>
+    <message>
+        <source>Naive softmax broke: {0} weights are NaN.</source>
+        <translation>朴素 softmax 出错了：{0} 个权重为 NaN。</translation>
+    </message>
+    <message>
+        <source>Naive softmax overflowed: {0} of {1} weights are not finite.</source>
+        <translation>朴素 softmax 溢出了：{1} 个权重中有 {0} 个不是有限值。</translation>
+    </message>
+    <message>
         <source>In {0} more rows every exp(s) underflowed to 0 instead, and 0/0 = NaN.</source>
         <translation>另有 {0} 行的每个 exp(s) 都下溢为 0，而 0/0 = NaN。</translation>
     </message>
@@ -1563,6 +1605,14 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
 </context>
 <context>
     <name>MatrixTableModel</name>
+    <message>
+        <source>Input dimension d{0}: this row multiplies column d{0} of X.</source>
+        <translation>输入维度 d{0}：这一行与 X 的第 d{0} 列相乘。</translation>
+    </message>
+    <message>
+        <source>d_k dimension {0}: this column makes column {0} of {1}.</source>
+        <translation>d_k 维度 {0}：这一列得到 {1} 的第 {0} 列。</translation>
+    </message>
     <message>
         <source>token</source>
         <translation>词元</translation>
