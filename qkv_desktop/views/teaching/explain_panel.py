@@ -195,8 +195,8 @@ class ExplainPanel(Retranslating, QWidget):
         value = getattr(s, m)[i, d]
         feeds = ["Q"] if m == "X" and s.mode == "cross" else (
             ["K", "V"] if m == "X_kv" else ["Q", "K", "V"])
-        rows = [f"<tr><th></th><th>{self.tr('weight row')}</th><th>"
-                + self.tr("adds to") + "</th></tr>"]
+        weight_row, adds_to = self.tr("weight row"), self.tr("adds to")
+        rows = [f"<tr><th></th><th>{weight_row}</th><th>{adds_to}</th></tr>"]
         for name in feeds:
             weight, _bias = projection_formula(s, ref.head, name)
             W = getattr(s.heads[ref.head], weight)
