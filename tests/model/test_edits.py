@@ -72,7 +72,7 @@ def test_set_cells_keeps_old_and_new_values_for_undo(state):
     np.testing.assert_array_equal(edit.old, state.X[[0, 2], [1, 3]])
     assert edit.state.X[0, 1] == 5.0 and edit.state.X[2, 3] == -1.0
     one = edits.set_cells(state, "X", [1], [0], [state.X[1, 0]])
-    assert not one.changed and str(one.text) == f"Edit {state.tokens[1]}[0]"
+    assert not one.changed and str(one.text) == f"X[{state.tokens[1]}, d0] 0.1 → 0.1"
 
 
 @pytest.mark.parametrize("call, message", [

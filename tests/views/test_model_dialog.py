@@ -213,11 +213,13 @@ def test_file_open_model_loads_and_the_status_bar_names_the_source(qtbot, window
     dialog = window.models.dialog
     assert dialog is not None and dialog.isVisible()
     open_folder(qtbot, dialog, tiny)
-    load(qtbot, dialog, SENTENCE, 0, 1)
-    label = window.models.source_label
     # one numbering in the whole app, from 1 (issue 17): index 0, 1 is layer 1, head 2
+    dialog.layer_spin.setValue(0)
+    dialog.head_spin.setValue(1)
     assert dialog.layer_spin.text() == "1" and dialog.head_spin.text() == "2"
     assert dialog.layer_range.text() == "of 3" and dialog.head_range.text() == "of 2"
+    load(qtbot, dialog, SENTENCE, 0, 1)  # the dialog deletes itself once it has loaded
+    label = window.models.source_label
     name = "tiny-bert-uncased · layer 1 of 3 · head 2 of 2"
     assert label.isVisible() and label.text() == name
     assert window.models.checkpoint is dialog.checkpoint
