@@ -118,6 +118,8 @@ def run_gui(state, *, screenshot: str | None = None, size=(1600, 1000),
     files.session.offer_recovery(files.ask)  # first: the file must not replace it unasked
     if session:
         files.open_path(session)  # asks to save restored work, like any open
+    from qkv_desktop.views.teaching.tour import offer_once
+    offer_once(window, window.settings)  # the first start only: Help → Getting started
     return app.exec()
 
 

@@ -38,6 +38,7 @@ from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.status_bar import StatusBar
 from qkv_desktop.views.teaching.docks import install_teaching
 from qkv_desktop.views.teaching.run_labs import install_run_labs
+from qkv_desktop.views.teaching.tour import Tour
 from qkv_desktop.views.undo_shortcuts import ApplicationUndoWins
 from qkv_desktop.views.zoom import ViewScale
 
@@ -82,6 +83,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.teaching = install_teaching(self)
         # -- Lab menu: KV cache, online softmax / FlashAttention tiles, gradients (issue 23)
         self.run_labs = install_run_labs(self)
+        self.tour = Tour(self)
         self.undo_keys = ApplicationUndoWins(self).install()
         self.view_scale = ViewScale(self, self.settings, self.view_menu,
                                     before=self.language_menu.menuAction())
@@ -231,6 +233,8 @@ class MainWindow(Retranslating, QMainWindow):
         self.presets_menu.addActions(list(self.preset_actions.values()))
         self.presets_menu.setToolTipsVisible(True)  # the one line on what each shows
         self.help_menu = bar.addMenu("")
+        self.tour_action = self._action(lambda: self.tour.start(), name="gettingStarted")
+        self.help_menu.addAction(self.tour_action)
         self.about_action = self._action(self._on_about, name="about")
         self.help_menu.addAction(self.about_action)
 
@@ -271,6 +275,8 @@ class MainWindow(Retranslating, QMainWindow):
             (self.remove_dim_action, self.tr("Remove dimension"),
              self.tr("Remove the current column's dimension; the weights re-initialise")),
             (self.reset_layout_action, self.tr("Reset layout"), ""),
+            (self.tour_action, self.tr("&Getting started"),
+             self.tr("A short guided tour of the window, step by step")),
             (self.about_action, self.tr("&About QKV Desktop"), ""),
         )
         for action, text, tip in actions:

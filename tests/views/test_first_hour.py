@@ -270,3 +270,51 @@ def test_presentation_mode_shows_the_panes_alone_and_gives_the_desk_back(unzoome
     settle(window)
     assert not scale.presenting and not window.isFullScreen()
     assert window.editor_dock.isVisible() and window.menuBar().isVisible()
+
+
+# ------------------------------------------------------------------ the tour
+
+
+def test_help_getting_started_walks_the_live_window(main_window):
+    window = main_window
+    tour = window.tour
+    assert window.tour_action in window.help_menu.actions()
+    window.tour_action.trigger()
+    settle(window)
+    seen = []
+    while tour.running:
+        note, target = tour.note.geometry(), tour.target_rect()
+        assert tour.note.isVisible() and window.rect().contains(note)
+        wide = target.width() * target.height() > window.width() * window.height() / 3
+        assert wide or not note.intersects(target)  # beside its target, unless it is huge
+        seen.append(tour.title.text())
+        tour.next_button.click()
+        settle(window)
+    assert len(seen) == 5 and "Edit a value" in seen[0] and "scaling lab" in seen[-1]
+    assert not tour.note.isVisible() and not tour.outline.isVisible()
+
+
+def test_the_tour_is_skippable_and_offered_once(main_window, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from qkv_desktop.views.teaching.tour import offer_once
+    settings = QSettings(str(tmp_path / "first.ini"), QSettings.Format.IniFormat)
+    assert offer_once(main_window, settings)
+    assert main_window.tour.running and main_window.tour.skip_button.isVisible()
+    main_window.tour.skip_button.click()
+    assert not main_window.tour.running
+    assert not offer_once(main_window, settings)  # never again
+    assert not main_window.tour.running
+
+
+def test_the_tour_speaks_chinese(main_window):
+    window = main_window
+    window.language_actions["zh_CN"].trigger()
+    QApplication.processEvents()
+    try:
+        window.tour.start()
+        assert "编辑" in window.tour.title.text() and window.tour.next_button.text() == "下一步"
+    finally:
+        window.tour.stop()
+        window.language_actions["en"].trigger()
+        QApplication.processEvents()

@@ -1,0 +1,208 @@
+"""Help → Getting started: a short guided tour over the live window.
+
+Five steps, each a note beside the part of the window it is about (outlined): edit a
+value, watch every pane change, hover a weight, click it to explain, try the scaling
+lab. The window stays live, so the learner does each step while reading it; Back,
+Next and "Skip the tour" (or Esc) are always there. The launcher offers it once, on
+the first start (``offer_once``); Help → Getting started shows it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSettings, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+__all__ = ["Tour", "offer_once", "OFFERED_KEY"]
+
+OFFERED_KEY = "tour/offered"
+NOTE_WIDTH = 330
+MARGIN = 10
+
+
+@dataclass(frozen=True)
+class Step:
+    target: Callable[[], QWidget]
+    title: str
+    text: str
+
+
+class _Outline(QWidget):
+    """An orange frame around the step's target, drawn over the window, never in the way."""
+
+    def __init__(self, parent: QWidget):
+        super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
+        self.target = QRect()
+
+    def paintEvent(self, _event) -> None:
+        if self.target.isNull():
+            return
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setPen(QPen(QColor(255, 140, 0), 3))
+        p.drawRoundedRect(self.target.adjusted(2, 2, -2, -2), 6, 6)
+
+
+class Tour(QObject):
+    """The tour of ``window`` (a ``MainWindow``); ``start()`` shows its first step."""
+
+    def __init__(self, window: QMainWindow):
+        super().__init__(window)
+        self.window = window
+        self.index = -1
+        self.outline = _Outline(window)
+        self.outline.hide()
+        self.note = QFrame(window, objectName="tourNote")
+        self.note.setFrameShape(QFrame.Shape.StyledPanel)
+        self.note.setStyleSheet("QFrame#tourNote { background: #fffbe6; border: 2px solid "
+                                "#ff8c00; border-radius: 6px; }")
+        self.title = QLabel(objectName="tourTitle")
+        self.text = QLabel(objectName="tourText")
+        self.text.setWordWrap(True)
+        self.counter = QLabel(objectName="tourCounter")
+        self.back_button = QPushButton(objectName="tourBack")
+        self.next_button = QPushButton(objectName="tourNext")
+        self.skip_button = QPushButton(objectName="tourSkip")
+        self.next_button.setDefault(True)
+        self.back_button.clicked.connect(lambda: self.show_step(self.index - 1))
+        self.next_button.clicked.connect(self._next)
+        self.skip_button.clicked.connect(self.stop)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.counter, 1)
+        for b in (self.skip_button, self.back_button, self.next_button):
+            buttons.addWidget(b)
+        layout = QVBoxLayout(self.note)
+        layout.addWidget(self.title)
+        layout.addWidget(self.text)
+        layout.addLayout(buttons)
+        self.note.setFixedWidth(NOTE_WIDTH)
+        self.note.hide()
+        window.installEventFilter(self)
+
+    def steps(self) -> list[Step]:
+        w = self.window
+        docks = w.teaching.docks
+        return [
+            Step(lambda: w.editor, self.tr("1 · Edit a value"), self.tr(
+                "This table is X: one row per token, one column per dimension. Double-click "
+                "a value (or type over it), enter a new number and press Enter.")),
+            Step(lambda: w.panes, self.tr("2 · Watch every pane change"), self.tr(
+                "Q, K and V, the scores QKᵀ, the scaled scores, the weights and the output "
+                "are all recomputed from your edit at once: see which cells moved.")),
+            Step(lambda: w.panes.panes["weights"], self.tr("3 · Hover a weight"), self.tr(
+                "Point at a cell of the weights: the status bar says how it is computed, and "
+                "orange outlines show the cells of the other panes it comes from.")),
+            Step(lambda: docks["explain"], self.tr("4 · Click it to have it explained"),
+                 self.tr("Click the cell to pin it: the Explain panel writes out its whole "
+                         "computation with this session's numbers. Click it again to unpin.")),
+            Step(lambda: w.menuBar(), self.tr("5 · Try the scaling lab"), self.tr(
+                "Lab → Scaling lab (Ctrl+L) shows why the scores are divided by √d_k. Help → "
+                "Getting started brings this tour back.")),
+        ]
+
+    # ------------------------------------------------------------- control
+    @property
+    def running(self) -> bool:
+        return self.index >= 0
+
+    def start(self) -> None:
+        docks = self.window.teaching.docks
+        docks["explain"].show()
+        docks["explain"].raise_()
+        self.show_step(0)
+
+    def stop(self) -> None:
+        self.index = -1
+        self.note.hide()
+        self.outline.hide()
+
+    def _next(self) -> None:
+        if self.index + 1 >= len(self.steps()):
+            self.stop()
+        else:
+            self.show_step(self.index + 1)
+
+    def show_step(self, index: int) -> None:
+        steps = self.steps()
+        self.index = max(0, min(index, len(steps) - 1))
+        step = steps[self.index]
+        self.title.setText(f"<b>{step.title}</b>")
+        self.text.setText(step.text)
+        self.counter.setText(self.tr("{0} of {1}").format(self.index + 1, len(steps)))
+        self.back_button.setText(self.tr("Back"))
+        self.back_button.setEnabled(self.index > 0)
+        last = self.index == len(steps) - 1
+        self.next_button.setText(self.tr("Done") if last else self.tr("Next"))
+        self.skip_button.setText(self.tr("Skip the tour"))
+        self.skip_button.setVisible(not last)
+        self._place()
+
+    def target_rect(self) -> QRect:
+        """The part of the step's target on screen, in window coordinates (a table in
+        the scrolled editor may be partly out of sight)."""
+        target = self.steps()[self.index].target()
+        shown = target.visibleRegion().boundingRect()
+        if shown.isEmpty():
+            shown = target.rect()
+        return QRect(target.mapTo(self.window, shown.topLeft()), shown.size())
+
+    def _place(self) -> None:
+        """The note beside its target (right, left, below, above: the first that fits),
+        always inside the window."""
+        if not self.running:
+            return
+        area = self.window.rect()
+        target = self.target_rect()
+        self.note.adjustSize()
+        size = self.note.sizeHint().expandedTo(self.note.size())
+        candidates = [
+            QPoint(target.right() + MARGIN, target.top()),
+            QPoint(target.left() - size.width() - MARGIN, target.top()),
+            QPoint(target.left(), target.bottom() + MARGIN),
+            QPoint(target.left(), target.top() - size.height() - MARGIN),
+        ]
+        inside = [p for p in candidates if area.contains(QRect(p, size))]
+        spot = inside[0] if inside else QPoint(
+            max(area.right() - size.width() - MARGIN, 0),
+            max(area.bottom() - size.height() - MARGIN, 0))
+        spot.setX(min(max(spot.x(), 0), max(area.width() - size.width(), 0)))
+        spot.setY(min(max(spot.y(), 0), max(area.height() - size.height(), 0)))
+        self.note.move(spot)
+        self.outline.setGeometry(area)
+        self.outline.target = target
+        self.outline.show()
+        self.outline.raise_()
+        self.note.show()
+        self.note.raise_()
+
+    def eventFilter(self, watched, event) -> bool:
+        if watched is self.window and self.running:
+            if event.type() == QEvent.Type.Resize:
+                self._place()
+            elif (event.type() == QEvent.Type.ShortcutOverride
+                  and event.key() == Qt.Key.Key_Escape):
+                self.stop()
+                return True
+        return False
+
+
+def offer_once(window, settings: QSettings) -> bool:
+    """Start the tour on the very first start, never again; whether it started."""
+    if settings.value(OFFERED_KEY, False) in (True, "true"):
+        return False
+    settings.setValue(OFFERED_KEY, True)
+    window.tour.start()
+    return True
