@@ -38,11 +38,13 @@ def shown(window, key):
 
 
 def assert_column_ticks(pane, labels) -> None:
-    """The labels drawn under a pane's plot name their columns (thinned when crowded)."""
+    """The labels drawn under a pane's plot name their columns (shortened with "…", or
+    thinned, when crowded)."""
     ticks = pane.plot.getPlotItem().getAxis("bottom")._tickLevels[0]
-    assert ticks and ticks[0] == (0.5, labels[0])
+    assert ticks and ticks[0][0] == 0.5
     for pos, text in ticks:
-        assert text == labels[int(pos)], (pos, text)
+        name = labels[int(pos)]
+        assert text == name or (text.endswith("…") and name.startswith(text[:-1])), (pos, text)
 
 
 def focus_table(window, editor, row=0, col=0):
