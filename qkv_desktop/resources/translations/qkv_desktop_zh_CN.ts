@@ -526,12 +526,48 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>注意力权重是如何计算的？</translation>
     </message>
     <message>
-        <source>&lt;p&gt;Click a cell of the &lt;b&gt;weights&lt;/b&gt; pane (or of QKᵀ or the scaled scores) to pin it. This panel then shows, with the real numbers of this session, every step from q·k to the output.&lt;/p&gt;&lt;p class=&apos;note&apos;&gt;Click the cell again to unpin it. A cell of the output pane shows its weighted sum.&lt;/p&gt;</source>
-        <translation>&lt;p&gt;点击&lt;b&gt;权重&lt;/b&gt;面板（或 QKᵀ、缩放后分数面板）中的单元格即可固定它。本面板随后会用当前会话的真实数值，展示从 q·k 到输出的每一步。&lt;/p&gt;&lt;p class=&apos;note&apos;&gt;再次点击该单元格取消固定。输出面板中的单元格会展示它的加权求和。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source> (head {0})</source>
         <translation>（头 {0}）</translation>
+    </message>
+    <message>
+        <source>It is one coordinate of the query of &lt;b&gt;{0}&lt;/b&gt;: it enters every score of the row of {0} in QKᵀ, QKᵀ[{0}, k] = q&lt;sub&gt;{0}&lt;/sub&gt;·k&lt;sub&gt;k&lt;/sub&gt;.</source>
+        <translation>它是 &lt;b&gt;{0}&lt;/b&gt; 的查询向量的一个分量：它进入 QKᵀ 中 {0} 这一行的每个分数，QKᵀ[{0}, k] = q&lt;sub&gt;{0}&lt;/sub&gt;·k&lt;sub&gt;k&lt;/sub&gt;。</translation>
+    </message>
+    <message>
+        <source>It is one coordinate of the key of &lt;b&gt;{0}&lt;/b&gt;: it enters every score of the column of {0} in QKᵀ, QKᵀ[q, {0}] = q&lt;sub&gt;q&lt;/sub&gt;·k&lt;sub&gt;{0}&lt;/sub&gt;.</source>
+        <translation>它是 &lt;b&gt;{0}&lt;/b&gt; 的键向量的一个分量：它进入 QKᵀ 中 {0} 这一列的每个分数，QKᵀ[q, {0}] = q&lt;sub&gt;q&lt;/sub&gt;·k&lt;sub&gt;{0}&lt;/sub&gt;。</translation>
+    </message>
+    <message>
+        <source>It is what &lt;b&gt;{0}&lt;/b&gt; passes on in column {1}: every output row adds it, weighted: out[q, {1}] = Σ&lt;sub&gt;k&lt;/sub&gt; w[q → k]·V[k, {1}].</source>
+        <translation>它是 &lt;b&gt;{0}&lt;/b&gt; 在第 {1} 列传递出去的内容：每一行输出都按权重加上它：out[q, {1}] = Σ&lt;sub&gt;k&lt;/sub&gt; w[q → k]·V[k, {1}]。</translation>
+    </message>
+    <message>
+        <source>Row &lt;b&gt;{0}&lt;/b&gt; of {1} times column {2} of {3}: a dot product over the {4} input dimensions.</source>
+        <translation>{1} 的 &lt;b&gt;{0}&lt;/b&gt; 这一行乘以 {3} 的第 {2} 列：在 {4} 个输入维度上做点积。</translation>
+    </message>
+    <message>
+        <source>weight row</source>
+        <translation>权重行</translation>
+    </message>
+    <message>
+        <source>adds to</source>
+        <translation>加到</translation>
+    </message>
+    <message>
+        <source>Coordinate d{0} of the input vector of &lt;b&gt;{1}&lt;/b&gt;.</source>
+        <translation>&lt;b&gt;{1}&lt;/b&gt; 的输入向量的第 d{0} 个分量。</translation>
+    </message>
+    <message>
+        <source>Where it flows{0}</source>
+        <translation>它流向哪里{0}</translation>
+    </message>
+    <message>
+        <source>Row d{0} of each weight matrix multiplies it: it adds {1} × that row to the token&apos;s projections.</source>
+        <translation>每个权重矩阵的第 d{0} 行与它相乘：它把 {1} × 这一行加到该词元的投影上。</translation>
+    </message>
+    <message>
+        <source>From there into the scores of {0} (QKᵀ), its weights and the output; click a cell of Q, K or V to see one sum whole.</source>
+        <translation>再从那里进入 {0} 的分数（QKᵀ）、它的权重和输出；点击 Q、K 或 V 的单元格可查看完整的一个求和。</translation>
     </message>
     <message>
         <source>Query &lt;b&gt;{0}&lt;/b&gt; (row {1}) looking at key &lt;b&gt;{2}&lt;/b&gt; (column {3}).</source>
@@ -604,6 +640,14 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>{0} masked key(s) add exp(−∞) = 0 to the sum.</source>
         <translation>{0} 个被掩码的键向总和贡献 exp(−∞) = 0。</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Click a cell of the &lt;b&gt;weights&lt;/b&gt; pane (or of QKᵀ or the scaled scores) to pin it. This panel then shows, with the real numbers of this session, every step from q·k to the output.&lt;/p&gt;&lt;p class=&apos;note&apos;&gt;Click the cell again to unpin it.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;点击&lt;b&gt;权重&lt;/b&gt;面板（或 QKᵀ、缩放后分数面板）中的单元格即可固定它。本面板随后会用当前会话的真实数值，展示从 q·k 到输出的每一步。&lt;/p&gt;&lt;p class=&apos;note&apos;&gt;再次点击该单元格取消固定。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>A cell of X shows where it flows, a cell of Q, K or V its dot product, a cell of the output its weighted sum.</source>
+        <translation>X 的单元格展示它流向哪里，Q、K 或 V 的单元格展示它的点积，输出的单元格展示它的加权求和。</translation>
     </message>
     <message>
         <source>The score is replaced by −∞ before softmax, so the weight is exactly 0.</source>
@@ -1433,6 +1477,14 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>正在后台计算……</translation>
     </message>
     <message>
+        <source>&amp;Getting started</source>
+        <translation>入门导览(&amp;G)</translation>
+    </message>
+    <message>
+        <source>A short guided tour of the window, step by step</source>
+        <translation>一步一步地带你简短浏览这个窗口</translation>
+    </message>
+    <message>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -1551,10 +1603,6 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>&amp;About QKV Desktop</source>
         <translation>关于 QKV Desktop(&amp;A)</translation>
-    </message>
-    <message>
-        <source>Start again from the preset {0}</source>
-        <translation>从预设 {0} 重新开始</translation>
     </message>
     <message>
         <source>Interface language: {0}</source>
@@ -2101,6 +2149,41 @@ Sentence: {1}</source>
     <message>
         <source>none; click or drag on the mask pane to mask cells</source>
         <translation>无；在掩码面板上点击或拖动以掩码单元格</translation>
+    </message>
+</context>
+<context>
+    <name>Presets</name>
+    <message>
+        <source>Tutorial 1 — {0}</source>
+        <translation>教程示例 1 — {0}</translation>
+    </message>
+    <message>
+        <source>Tutorial 2 — {0}</source>
+        <translation>教程示例 2 — {0}</translation>
+    </message>
+    <message>
+        <source>Random, small — 5 tokens, d_model 8</source>
+        <translation>随机（小）— 5 个词元，d_model 8</translation>
+    </message>
+    <message>
+        <source>Random, medium — 12 tokens, d_model 16</source>
+        <translation>随机（中）— 12 个词元，d_model 16</translation>
+    </message>
+    <message>
+        <source>The tutorial&apos;s first example: why attention is nearly uniform here (weights × 0.1).</source>
+        <translation>教程的第一个例子：为什么这里的注意力几乎是均匀的（权重 × 0.1）。</translation>
+    </message>
+    <message>
+        <source>The tutorial&apos;s second example: who chases whom, and why W_Q and W_K must differ.</source>
+        <translation>教程的第二个例子：谁追谁，以及为什么 W_Q 和 W_K 必须不同。</translation>
+    </message>
+    <message>
+        <source>Seeded random vectors with larger weights: sharper, uneven attention.</source>
+        <translation>带随机种子的随机向量，权重更大：注意力更尖锐、更不均匀。</translation>
+    </message>
+    <message>
+        <source>A longer random sequence, for the patterns of a bigger weight matrix.</source>
+        <translation>更长的随机序列，用来观察更大权重矩阵的模式。</translation>
     </message>
 </context>
 <context>
@@ -2765,6 +2848,104 @@ Sentence: {1}</source>
     <message>
         <source>In cross-attention K = X_kv·W_K and V = X_kv·W_V; the token actions act on the table you clicked last.</source>
         <translation>交叉注意力中 K = X_kv·W_K，V = X_kv·W_V；词元操作作用于你最后点击的那个表。</translation>
+    </message>
+</context>
+<context>
+    <name>Tour</name>
+    <message>
+        <source>1 · Edit a value</source>
+        <translation>1 · 编辑一个数值</translation>
+    </message>
+    <message>
+        <source>This table is X: one row per token, one column per dimension. Double-click a value (or type over it), enter a new number and press Enter.</source>
+        <translation>这张表就是 X：每个词元一行，每个维度一列。双击一个数值（或直接输入覆盖它），输入新的数字后按回车。</translation>
+    </message>
+    <message>
+        <source>2 · Watch every pane change</source>
+        <translation>2 · 看每个面板一起变化</translation>
+    </message>
+    <message>
+        <source>Q, K and V, the scores QKᵀ, the scaled scores, the weights and the output are all recomputed from your edit at once: see which cells moved.</source>
+        <translation>Q、K、V、分数 QKᵀ、缩放后的分数、权重和输出都会根据你的修改立即重新计算：看看哪些单元格变了。</translation>
+    </message>
+    <message>
+        <source>3 · Hover a weight</source>
+        <translation>3 · 把鼠标移到一个权重上</translation>
+    </message>
+    <message>
+        <source>Point at a cell of the weights: the status bar says how it is computed, and orange outlines show the cells of the other panes it comes from.</source>
+        <translation>指向权重面板的一个单元格：状态栏会说明它是怎么算出来的，橙色方框标出它来自其他面板的哪些单元格。</translation>
+    </message>
+    <message>
+        <source>4 · Click it to have it explained</source>
+        <translation>4 · 点击它查看讲解</translation>
+    </message>
+    <message>
+        <source>Click the cell to pin it: the Explain panel writes out its whole computation with this session&apos;s numbers. Click it again to unpin.</source>
+        <translation>点击单元格即可固定它：讲解面板会用当前会话的数值写出它的完整计算过程。再次点击取消固定。</translation>
+    </message>
+    <message>
+        <source>5 · Try the scaling lab</source>
+        <translation>5 · 试试缩放实验室</translation>
+    </message>
+    <message>
+        <source>Lab → Scaling lab (Ctrl+L) shows why the scores are divided by √d_k. Help → Getting started brings this tour back.</source>
+        <translation>实验室 → 缩放实验室（Ctrl+L）展示为什么要把分数除以 √d_k。帮助 → 入门导览可以再次打开本导览。</translation>
+    </message>
+    <message>
+        <source>{0} of {1}</source>
+        <translation>第 {0} 步，共 {1} 步</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <source>Skip the tour</source>
+        <translation>跳过导览</translation>
+    </message>
+</context>
+<context>
+    <name>ViewScale</name>
+    <message>
+        <source>&amp;Zoom ({0:.0%})</source>
+        <translation>缩放(&amp;Z)（{0:.0%}）</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Actual size</source>
+        <translation>实际大小(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Leave presentation mode</source>
+        <translation>退出演示模式</translation>
+    </message>
+    <message>
+        <source>The panes alone, full screen and large, for a projector (F5; Esc leaves).</source>
+        <translation>只显示面板，全屏放大，适合投影（F5；按 Esc 退出）。</translation>
+    </message>
+    <message>
+        <source>Presentation mode: F5 or Esc to leave</source>
+        <translation>演示模式：按 F5 或 Esc 退出</translation>
     </message>
 </context>
 <context>
