@@ -26,10 +26,12 @@ if TYPE_CHECKING:  # imported when a lab is first shown: the first paint needs n
     from qkv_desktop.views.teaching.rope_lab import RopeLab
     from qkv_desktop.views.teaching.scaling_lab import ScalingLab
 
-__all__ = ["Teaching", "install_teaching", "EDITOR_HEIGHT"]
+__all__ = ["Teaching", "install_teaching", "EDITOR_HEIGHT", "COMPACT_HEIGHT"]
 
 EDITOR_HEIGHT = 660
 """Default height of the editor dock; the teaching docks take the rest of the column."""
+COMPACT_HEIGHT = 860
+"""Windows lower than this (a 768 px laptop screen) tab the teaching docks with the editor."""
 
 
 def _dock(window: QMainWindow, name: str, widget: QWidget) -> QDockWidget:
@@ -112,13 +114,20 @@ class Teaching(FollowsWindowLanguage, QObject):
 
 
     def place_docks(self) -> None:
-        """The default layout: editor on top, the teaching docks tabbed below it."""
+        """The default layout: editor on top, the teaching docks tabbed below it; on a
+        window lower than ``COMPACT_HEIGHT`` all four tabbed together, so that the editor
+        has the whole column (its form and five rows of each token table)."""
         window = self.main_window
         editor = window.editor_dock
         first, *rest = self.docks.values()
         for dock in self.docks.values():
             dock.setFloating(False)
             dock.show()
+        if window.height() < COMPACT_HEIGHT:
+            for dock in self.docks.values():
+                window.tabifyDockWidget(editor, dock)
+            editor.raise_()
+            return
         window.splitDockWidget(editor, first, Qt.Orientation.Vertical)
         for dock in rest:
             window.tabifyDockWidget(first, dock)

@@ -36,6 +36,7 @@ class Step:
     target: Callable[[], QWidget]
     title: str
     text: str
+    dock: Callable[[], QWidget] | None = None  # brought to the front of its tab group
 
 
 class _Outline(QWidget):
@@ -98,7 +99,8 @@ class Tour(QObject):
         return [
             Step(lambda: w.editor, self.tr("1 · Edit a value"), self.tr(
                 "This table is X: one row per token, one column per dimension. Double-click "
-                "a value (or type over it), enter a new number and press Enter.")),
+                "a value (or type over it), enter a new number and press Enter."),
+                 lambda: w.editor_dock),
             Step(lambda: w.panes, self.tr("2 · Watch every pane change"), self.tr(
                 "Q, K and V, the scores QKᵀ, the scaled scores, the weights and the output "
                 "are all recomputed from your edit at once: see which cells moved.")),
@@ -107,7 +109,8 @@ class Tour(QObject):
                 "orange outlines show the cells of the other panes it comes from.")),
             Step(lambda: docks["explain"], self.tr("4 · Click it to have it explained"),
                  self.tr("Click the cell to pin it: the Explain panel writes out its whole "
-                         "computation with this session's numbers. Click it again to unpin.")),
+                         "computation with this session's numbers. Click it again to unpin."),
+                 lambda: docks["explain"]),
             Step(lambda: w.menuBar(), self.tr("5 · Try the scaling lab"), self.tr(
                 "Lab → Scaling lab (Ctrl+L) shows why the scores are divided by √d_k. Help → "
                 "Getting started brings this tour back.")),
@@ -119,9 +122,6 @@ class Tour(QObject):
         return self.index >= 0
 
     def start(self) -> None:
-        docks = self.window.teaching.docks
-        docks["explain"].show()
-        docks["explain"].raise_()
         self.show_step(0)
 
     def stop(self) -> None:
@@ -139,6 +139,9 @@ class Tour(QObject):
         steps = self.steps()
         self.index = max(0, min(index, len(steps) - 1))
         step = steps[self.index]
+        if step.dock is not None:
+            step.dock().show()
+            step.dock().raise_()
         self.title.setText(f"<b>{step.title}</b>")
         self.text.setText(step.text)
         self.counter.setText(self.tr("{0} of {1}").format(self.index + 1, len(steps)))
