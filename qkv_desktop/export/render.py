@@ -17,17 +17,14 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QGuiApplication
 
 from qkv_desktop.export.data_export import npz_bytes
+from qkv_desktop.export.figure_set import dashboard_title, figure_set
 from qkv_desktop.export.figures import (
     FORMATS,
     check_background,
     check_png_size,
     check_scale,
     encode_layout,
-    layout_dashboard,
-    layout_figure,
 )
-from qkv_desktop.export.head_figures import extra_pane_specs
-from qkv_desktop.export.pane_figures import pane_specs
 from qkv_desktop.io.staged_files import StagedFiles
 from qkv_desktop.state.compute import compute
 from qkv_desktop.state.session_state import SessionState
@@ -82,21 +79,6 @@ def check_formats(formats: str | Iterable[str]) -> tuple[str, ...]:
     if not out:
         raise ValueError("no image format given; choose from: " + ", ".join(FORMATS))
     return tuple(out)
-
-
-def dashboard_title(state: SessionState, h: int = 0, translate: Translate | None = None) -> str:
-    """"Self-attention: 我 爱 人工 智能", or "… (512 tokens)" when the tokens are many."""
-    translate = translate or QCoreApplication.translate
-    kind = (translate("Figures", "Self-attention") if state.mode == "self"
-            else translate("Figures", "Cross-attention"))
-    text = " ".join(state.tokens)
-    if len(state.tokens) > 16 or len(text) > 60:
-        text = translate("Figures", "{0} tokens").format(state.n)
-    title = translate("Figures", "{0}: {1}").format(kind, text)
-    if state.n_heads > 1:
-        title += " · " + translate("Figures", "head {0} of {1}").format(
-            min(max(h, 0), state.n_heads - 1) + 1, state.n_heads)
-    return title
 
 
 def _missing_top(folder: Path) -> Path | None:
@@ -155,10 +137,7 @@ def render(state: SessionState, out_dir: str | os.PathLike,
         raise ValueError(f"{os.fspath(out_dir)!r} exists and is not a folder")
     ensure_gui_app()
     result = compute(state)
-    specs = pane_specs(result, h, translate)
-    layouts = [(spec.name, layout_figure(spec))
-               for spec in (*specs, *extra_pane_specs(result, translate))]
-    layouts.append(("dashboard", layout_dashboard(specs, dashboard_title(state, h, translate))))
+    layouts = figure_set(result, h, translate)
     if "png" in formats:
         for _, lay in layouts:
             check_png_size(lay.width, lay.height, scale)

@@ -247,6 +247,31 @@ def test_export_all_writes_renders_files_and_the_cores_numbers(window, dialogs, 
                                         None)
 
 
+def test_export_all_and_render_write_one_figure_set_for_heads_and_cross(window, dialogs,
+                                                                        tmp_path):
+    """Two heads with W_O in cross mode: every head's panes, x_kv, concat and projected,
+    under the same names and with the same bytes as the headless render (the dashboard
+    follows the window's panes, so it is compared by name only)."""
+    model = window.model
+    model.set_mode("cross")
+    model.set_heads(2)
+    model.set_output_projection(True)
+    assert model.wait_until_idle()
+    out, ref = tmp_path / "out", tmp_path / "ref"
+    out.mkdir()
+    dialogs.choice = ExportChoice(out, ("png",), (), 1.0, "white")
+    assert window.exports.export_all()
+    rendered = render(model.state, ref, ("png",), 1.0)
+    assert files_in(out) == {p.name for p in rendered} - {"matrices.npz"}
+    assert {"weights_h1.png", "weights_h2.png", "x_kv.png", "concat.png",
+            "projected.png"} <= files_in(out)
+    names = dialogs.choice_calls[-1][1]
+    assert sorted(f"{n}.png" for n in names) == sorted(files_in(out))
+    for path in rendered:
+        if path.suffix == ".png" and path.stem != "dashboard":
+            assert (out / path.name).read_bytes() == path.read_bytes(), path.name
+
+
 def test_export_all_shows_a_progress_dialog_and_cancel_writes_nothing(
         window, dialogs, tmp_path, monkeypatch):
     seen = []

@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.io.files import atomic_write_bytes
 from qkv_desktop.io.staged_files import StagedFiles
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.pane_info import ALL_PANES, PANE_BY_KEY, pane_relevant
+from qkv_desktop.presentation.pane_info import ALL_PANES, pane_relevant
 from qkv_desktop.state.compute import ModelResult
 from qkv_desktop.views.panes.pane_grid import HEADS_KEY, PaneGrid, grid_columns
 from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
@@ -429,13 +429,13 @@ class ExportActions(FollowsWindowLanguage, QObject):
         shown = [k for k in self.panes.shown() if k != HEADS_KEY and k in relevant]
         return shown or relevant
 
-    def _dashboard_layout(self, result: ModelResult, specs: dict):
-        from qkv_desktop.export.figures import layout_dashboard
-        from qkv_desktop.export.render import dashboard_title
+    def _figure_set(self, result: ModelResult) -> list[tuple]:
+        """The one figure set (``export.figure_set``) of the current head; the dashboard
+        shows the panes as the window arranges them."""
+        from qkv_desktop.export.figure_set import figure_set
         keys = self._dashboard_keys(result)
-        h = self.model.current_head
-        return layout_dashboard([specs[k] for k in keys], dashboard_title(result.state, h),
-                                grid_columns(len(keys), self.panes.columns))
+        return figure_set(result, self.model.current_head, dashboard=keys,
+                          columns=grid_columns(len(keys), self.panes.columns))
 
     # ------------------------------------------------------------ one figure
     def export_pane(self, key: str) -> None:
@@ -454,13 +454,14 @@ class ExportActions(FollowsWindowLanguage, QObject):
 
     def export_dashboard(self) -> None:
         """File → Export figure of the dashboard…: every shown pane in one figure."""
-        from qkv_desktop.export.pane_figures import pane_spec
+        from qkv_desktop.export.figure_set import DASHBOARD, dashboard_layout
         result = self._result()
         if result is None:
             return
-        h = self.model.current_head
-        specs = {k: pane_spec(result, k, h) for k in self._dashboard_keys(result)}
-        self._export_figure(self._dashboard_layout(result, specs), "dashboard")
+        keys = self._dashboard_keys(result)
+        self._export_figure(dashboard_layout(result, self.model.current_head, None, keys,
+                                             grid_columns(len(keys), self.panes.columns)),
+                            DASHBOARD)
 
     def _ask_image_path(self, name: str) -> tuple[Path, str] | None:
         """A file name and format from the save dialog; None when cancelled."""
@@ -533,15 +534,11 @@ class ExportActions(FollowsWindowLanguage, QObject):
                             options.scale, options.background)
 
     def _figure_files(self, result: ModelResult, choice: ExportChoice) -> _Files:
-        """Every relevant pane and the dashboard, per chosen image format (render's names)."""
-        from qkv_desktop.export.figures import check_png_size, encode_layout, layout_figure
-        from qkv_desktop.export.pane_figures import pane_spec
+        """The figure set, per chosen image format: render's files and names."""
+        from qkv_desktop.export.figures import check_png_size, encode_layout
         if not choice.image_formats:
             return []
-        h = self.model.current_head
-        specs = {k: pane_spec(result, k, h) for k in self._relevant_keys(result)}
-        layouts = [(spec.name, layout_figure(spec)) for spec in specs.values()]
-        layouts.append(("dashboard", self._dashboard_layout(result, specs)))
+        layouts = self._figure_set(result)
         if "png" in choice.image_formats:
             for _, lay in layouts:
                 check_png_size(lay.width, lay.height, choice.scale)
@@ -551,10 +548,12 @@ class ExportActions(FollowsWindowLanguage, QObject):
 
     def export_all(self) -> bool:
         """File → Export all…: panes, dashboard and data into one folder, all or nothing."""
+        from qkv_desktop.export.figure_set import DASHBOARD, figure_specs
         result = self._result()
         if result is None:
             return False
-        names = [PANE_BY_KEY[k].file for k in self._relevant_keys(result)] + ["dashboard"]
+        names = [spec.name for spec in figure_specs(result, self.model.current_head)]
+        names.append(DASHBOARD)
         choice = ExportAllDialog.ask(self.window, self._choice(True), names)
         return choice is not None and self._export_set(result, choice)
 
