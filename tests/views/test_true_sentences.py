@@ -203,14 +203,21 @@ FALSE_CLAIMS = [
     "here it is not",                # 8: 智能's diagonal is its row maximum
     "exp sees the raw",              # 11: exp sees the scaled scores
     "an average of the value",       # 11: a weighted average
-    "counted from 0",                # 13: one numbering, from 1
+    "counted from 0",                # 13: one numbering in the window, from 1
     "of 0 …",
 ]
+
+CLAIM_EXEMPT = {
+    # The command line counts layers and heads from 0, as scripts and the tensor names
+    # do (issue 21 asks for it), and its --help says so next to the window's name.
+    "counted from 0": {"qkv_desktop/app/render_cli.py"},
+}
 
 
 def test_no_false_claim_is_left_in_code_readme_or_translation():
     files = [*sorted((ROOT / "qkv_desktop").rglob("*.py")), ROOT / "README.md",
              *sorted((ROOT / "qkv_desktop" / "resources" / "translations").glob("*.ts"))]
     found = [(claim, f.relative_to(ROOT).as_posix()) for f in files
-             for claim in FALSE_CLAIMS if claim in f.read_text(encoding="utf-8")]
+             for claim in FALSE_CLAIMS if claim in f.read_text(encoding="utf-8")
+             and f.relative_to(ROOT).as_posix() not in CLAIM_EXEMPT.get(claim, ())]
     assert found == []
