@@ -69,3 +69,13 @@ def test_the_catalogue_uses_one_ellipsis_one_head_name_and_the_fields_terms():
     assert "只应用了一半" not in zh[next(s for s in zh if s.startswith("An unexpected error"))]
     assert "若 W_Q = W_K，分数为 KKᵀ" in zh[next(s for s in zh
                                                if s.startswith("The scores if W_Q were W_K"))]
+
+
+def test_mask_rules_are_listed_with_the_chinese_enumeration_comma(chinese):
+    from types import SimpleNamespace
+
+    from qkv_desktop.core.masks import MaskSpec
+    from qkv_desktop.presentation.pane_info import mask_formula
+    state = SimpleNamespace(mask_spec=lambda: MaskSpec(causal=True, window=2, sinks=1))
+    text = mask_formula(state)
+    assert "、" in text and ", " not in text, text

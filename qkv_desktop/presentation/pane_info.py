@@ -99,7 +99,7 @@ def mask_formula(state) -> str:
         parts.append(translate("Panes", "{0} sink(s)").format(spec.sinks))
     if spec.custom is not None:
         parts.append(translate("Panes", "custom"))
-    return ", ".join(parts)
+    return translate("Panes", ", ").join(parts)  # 、 in Chinese
 
 
 def pane_title(result: ModelResult, key: str, head: int = 0) -> str:

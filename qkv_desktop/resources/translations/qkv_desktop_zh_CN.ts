@@ -1976,6 +1976,10 @@ Sentence: {1}</source>
         <translation>自定义</translation>
     </message>
     <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
         <source> + mask</source>
         <translation> + 掩码</translation>
     </message>

@@ -277,8 +277,11 @@ class ExplainPanel(Retranslating, QWidget):
             return out
         if state.options.alibi is not None:
             slope = -b.bias / abs(b.i - b.j) if b.i != b.j else None
-            m = format_number(slope) if slope is not None else "m"
-            out.append(f"<p class='math'>s[{a}, {k}] = QKᵀ / (divisor · T) − m·|i − j| = "
+            # The slope is m in the ALiBi paper, but m is the row maximum two lines on:
+            # the slope gets its own name here.
+            m = format_number(slope) if slope is not None else "slope"
+            out.append(f"<p class='math'>s[{a}, {k}] = QKᵀ / (divisor · T) − "
+                       f"m<sub>ALiBi</sub>·|i − j| = "
                        f"{format_number(b.score)} / ({format_number(b.divisor)} · "
                        f"{format_number(b.temperature)}) − {m}·|{b.i} − {b.j}| = "
                        f"<span class='res'>{format_number(b.scaled)}</span></p>"
