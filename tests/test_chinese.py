@@ -79,3 +79,18 @@ def test_mask_rules_are_listed_with_the_chinese_enumeration_comma(chinese):
     state = SimpleNamespace(mask_spec=lambda: MaskSpec(causal=True, window=2, sinks=1))
     text = mask_formula(state)
     assert "、" in text and ", " not in text, text
+
+
+def test_refusals_of_positions_and_masks_are_said_in_chinese(chinese, qtbot):
+    """The state's own refusals (RoPE needs an even d_k; a mask may not empty a row)
+    reach the learner in the interface language, with rows counted from 1."""
+    model = AttentionModel(SessionState.from_preset("tutorial-1"))
+    with pytest.raises(ValueError) as refused:
+        model.set_d_k(3)
+        model.set_options(positions="rope")
+    assert "d_k 必须是偶数" in str(refused.value), refused.value
+    model = AttentionModel(SessionState.from_preset("tutorial-1"))
+    model.set_options(custom_mask=True)
+    with pytest.raises(ValueError) as refused:
+        model.set_masked([(0, j) for j in range(4)], True)
+    assert "没有任何可关注的键" in str(refused.value) and "行 1" in str(refused.value)

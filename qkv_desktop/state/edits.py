@@ -22,6 +22,7 @@ from qkv_desktop.core import Weights, init_multihead_weights
 from qkv_desktop.state.catalogue import EDITABLE_TABLES, PROJECTION_NAMES, WEIGHT_NAMES
 from qkv_desktop.state.parsing import validate_token
 from qkv_desktop.state.session_state import SessionState, check_size, head_dim_for
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
 
 __all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_NOOP", "fresh_names",
            "default_kv", "output_projection", "check_dims", "write_cells", "set_cells",
@@ -29,30 +30,6 @@ __all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_N
            "set_d_model", "remove_dimension", "set_d_k", "set_seed", "set_init_scale",
            "set_heads", "set_output_projection", "set_weight", "set_options", "set_mode",
            "scale_inputs", "set_masked"]
-
-
-def QT_TRANSLATE_NOOP(context: str, template: str) -> str:  # noqa: N802 -- Qt's name
-    """Marks ``template`` for lupdate without importing Qt; the Qt layer translates it."""
-    return template
-
-
-@dataclass(frozen=True)
-class Text:
-    """A sentence for the user: an English ``template`` with ``{0}``-style fields."""
-
-    template: str
-    args: tuple = ()
-
-    def __str__(self) -> str:
-        return self.template.format(*self.args)
-
-
-class EditError(ValueError):
-    """An edit that cannot be made; ``text`` says why (``str()`` is the English)."""
-
-    def __init__(self, template: str, *args):
-        self.text = Text(template, args)
-        super().__init__(str(self.text))
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from qkv_desktop.core import (
 )
 from qkv_desktop.core.attention import divisor_for
 from qkv_desktop.core.weights import WEIGHT_NAMES
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError
 
 __all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "MAX_HEADS", "MAX_TOKEN_LENGTH",
            "OPTION_KEYS", "DTYPES", "POSITIONS", "check_size", "check_token_names", "frozen_array",
@@ -282,19 +283,22 @@ class SessionState:
         deleted) are dropped: the custom mask is by position, as attention masks are."""
         o = self.options
         if o.positions == "rope" and self.d_k % 2:
-            raise ValueError(f"RoPE turns pairs of dimensions, so d_k must be even, got "
-                             f"{self.d_k}")
+            raise EditError(QT_TRANSLATE_NOOP(
+                "Edits", "RoPE turns pairs of dimensions, so d_k must be even, got {0}"),
+                self.d_k)
         if o.alibi is not None and len(o.alibi) != self.n_heads:
-            raise ValueError(f"{len(o.alibi)} ALiBi slopes for {self.n_heads} heads; there "
-                             f"must be one per head")
+            raise EditError(QT_TRANSLATE_NOOP(
+                "Edits", "{0} ALiBi slopes for {1} heads; there must be one per head"),
+                len(o.alibi), self.n_heads)
         m = self.n_keys
         if any(i >= self.n or j >= m for i, j in o.masked):
             kept = tuple((i, j) for i, j in o.masked if i < self.n and j < m)
             object.__setattr__(self, "options", replace(o, masked=kept))
         row = self.mask_spec().first_empty_row(self.n, m)
         if row is not None:
-            raise ValueError(f"the mask leaves the query “{self.tokens[row]}” (row {row}) with "
-                             f"no key to attend to")
+            raise EditError(QT_TRANSLATE_NOOP(
+                "Edits", "the mask leaves the query “{0}” (row {1}) with no key to attend to"),
+                self.tokens[row], row + 1)  # rows counted from 1, as the tables show them
 
     def mask_spec(self) -> MaskSpec:
         """The core's mask rules for this session (causal and prefix in self-attention only).

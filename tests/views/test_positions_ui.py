@@ -129,7 +129,7 @@ def test_a_painted_cell_that_would_empty_a_row_is_refused_with_the_reason(main_w
     m.message.connect(messages.append)
     _press_drag_release(w.panes.panes["mask"], [(0, 0)])
     assert m.state.options.masked == ()
-    assert "no key to attend to" in messages[-1] and "row 0" in messages[-1]
+    assert "no key to attend to" in messages[-1] and "row 1" in messages[-1]
 
 
 def test_hover_and_explain_know_the_window_sink_and_alibi(main_window):

@@ -510,6 +510,18 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <source>Self-attention</source>
         <translation>自注意力</translation>
     </message>
+    <message>
+        <source>RoPE turns pairs of dimensions, so d_k must be even, got {0}</source>
+        <translation>RoPE 成对旋转维度，所以 d_k 必须是偶数，现在是 {0}</translation>
+    </message>
+    <message>
+        <source>{0} ALiBi slopes for {1} heads; there must be one per head</source>
+        <translation>{1} 个头却有 {0} 个 ALiBi 斜率；每个头需要一个</translation>
+    </message>
+    <message>
+        <source>the mask leaves the query “{0}” (row {1}) with no key to attend to</source>
+        <translation>掩码使查询“{0}”（行 {1}）没有任何可关注的键</translation>
+    </message>
 </context>
 <context>
     <name>ExplainPanel</name>

@@ -1,0 +1,37 @@
+"""Sentences for the user from Qt-free code: an English template, translated by Qt later.
+
+The state layer cannot import Qt, so it marks its texts with ``QT_TRANSLATE_NOOP``
+(lupdate reads the name in the source) and raises ``EditError`` carrying the
+template and its fields; the model translates them (context ``"Edits"``) before a
+view shows them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["QT_TRANSLATE_NOOP", "Text", "EditError"]
+
+
+def QT_TRANSLATE_NOOP(context: str, template: str) -> str:  # noqa: N802 -- Qt's name
+    """Marks ``template`` for lupdate without importing Qt; the Qt layer translates it."""
+    return template
+
+
+@dataclass(frozen=True)
+class Text:
+    """A sentence for the user: an English ``template`` with ``{0}``-style fields."""
+
+    template: str
+    args: tuple = ()
+
+    def __str__(self) -> str:
+        return self.template.format(*self.args)
+
+
+class EditError(ValueError):
+    """An edit that cannot be made; ``text`` says why (``str()`` is the English)."""
+
+    def __init__(self, template: str, *args):
+        self.text = Text(template, args)
+        super().__init__(str(self.text))
