@@ -175,11 +175,12 @@ class MaskSpec:
 
 
 def alibi_slopes(n_heads: int) -> np.ndarray:
-    """The ALiBi paper's slope of each head (float64, largest first).
+    """The ALiBi paper's slope of each head (float64), in the paper's order.
 
     For h a power of two the slopes are the geometric sequence 2^(−8i/h), i = 1 … h. For
     other h the paper's reference code takes the slopes of the next lower power of two
-    and then every other slope of the next higher one, until there are h.
+    and then every other slope of the next higher one, until there are h — so the
+    order is largest first only for powers of two (6 heads: 2⁻², 2⁻⁴, 2⁻⁶, 2⁻⁸, 2⁻¹, 2⁻³).
     """
     h = _count(n_heads, "the number of heads", 1)
 
