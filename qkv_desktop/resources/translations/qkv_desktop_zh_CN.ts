@@ -2216,8 +2216,8 @@ Sentence: {1}</source>
 <context>
     <name>RopeLab</name>
     <message>
-        <source>RoPE lab</source>
-        <translation>RoPE 实验室</translation>
+        <source>RoPE lab — QKV Desktop</source>
+        <translation>RoPE 实验室 — QKV Desktop</translation>
     </message>
     <message>
         <source>query</source>

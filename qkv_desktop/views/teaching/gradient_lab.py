@@ -40,6 +40,7 @@ from qkv_desktop.core.training import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.state.lab_inputs import head_inputs
+from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.teaching.lab_window import LabWindow
 from qkv_desktop.views.teaching.lab_worker import LabWorker
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
@@ -81,7 +82,7 @@ class GradientLab(LabWindow):
         super().__init__(parent)
         self.model = model
         self.setObjectName("gradientLab")
-        self.resize(1250, 860)
+        self.resize(*fit_to_screen((1250, 860), self.screen()))  # never past the screen
         self.worker = LabWorker(self)
         self.worker.progress.connect(self._on_progress)
         self.worker.finished.connect(self._on_finished)

@@ -35,6 +35,7 @@ from qkv_desktop.core.kv_cache import (
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state.lab_inputs import head_inputs
+from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
@@ -187,7 +188,7 @@ class KVCacheLab(LabWindow):
         super().__init__(parent)
         self.model = model
         self.setObjectName("kvCacheLab")
-        self.resize(1250, 820)
+        self.resize(*fit_to_screen((1250, 820), self.screen()))  # never past the screen
         self.decode = None
         self.inputs = None
         self.intro = QLabel(objectName="labIntro")

@@ -20,6 +20,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
@@ -40,6 +41,7 @@ from qkv_desktop.core.rope_lessons import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["RopeLab", "base_from_slider", "slider_from_base", "MAX_PAIR_PLOTS",
@@ -79,7 +81,11 @@ class RopeLab(Retranslating, QWidget):
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("ropeLab")
         self.model = model
-        self.resize(980, 760)
+        self.resize(*fit_to_screen((980, 760), self.screen()))  # never past the screen
+        # Esc and Ctrl+W close it, like the other labs and the scaling lab.
+        for keys in (QKeySequence(Qt.Key.Key_Escape), QKeySequence(QKeySequence.StandardKey.Close)):
+            QShortcut(keys, self, activated=self.close,
+                      context=Qt.ShortcutContext.WindowShortcut)
         self.query = QComboBox(objectName="ropeQuery")
         self.key = QComboBox(objectName="ropeKey")
         self.shift = QSlider(Qt.Orientation.Horizontal, objectName="ropeShift")
@@ -148,7 +154,7 @@ class RopeLab(Retranslating, QWidget):
 
     # -------------------------------------------------------------- texts
     def retranslate(self) -> None:
-        self.setWindowTitle(self.tr("RoPE lab"))
+        self.setWindowTitle(self.tr("RoPE lab — QKV Desktop"))
         for label, text in zip(self._labels, (self.tr("query"), self.tr("key"),
                                               self.tr("shift every position by"),
                                               self.tr("base")), strict=True):

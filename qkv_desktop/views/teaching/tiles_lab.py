@@ -35,6 +35,7 @@ from qkv_desktop.core.softmax import softmax
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state.lab_inputs import head_inputs
+from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
@@ -76,7 +77,7 @@ class TilesLab(LabWindow):
         super().__init__(parent)
         self.model = model
         self.setObjectName("tilesLab")
-        self.resize(1250, 860)
+        self.resize(*fit_to_screen((1250, 860), self.screen()))  # never past the screen
         self.online = None
         self.flash = None
         self.head = None
