@@ -94,3 +94,29 @@ def test_refusals_of_positions_and_masks_are_said_in_chinese(chinese, qtbot):
     with pytest.raises(ValueError) as refused:
         model.set_masked([(0, j) for j in range(4)], True)
     assert "没有任何可关注的键" in str(refused.value) and "行 1" in str(refused.value)
+
+
+@pytest.mark.parametrize("typed, said", [("abc", "不是数字"), ("1,5", "小数点请用英文句点"),
+                                         ("inf", "只能使用有限的数")])
+def test_a_refused_cell_value_is_explained_in_chinese(chinese, typed, said):
+    from qkv_desktop.presentation.texts import say
+    from qkv_desktop.state.parsing import ParseError, parse_number
+    with pytest.raises(ParseError) as refused:
+        parse_number(typed)
+    assert said in say(refused.value) and repr(typed) in say(refused.value)
+    assert said not in str(refused.value)  # the state layer itself stays English
+
+
+def test_a_value_rounded_to_zero_is_noted_in_chinese(chinese):
+    from qkv_desktop.presentation.texts import say
+    from qkv_desktop.state.parsing import parse_number
+    value, note = parse_number("1e-400")
+    assert value == 0.0 and "已存为 0" in say(note)
+
+
+def test_braces_a_user_typed_stay_as_typed():
+    from qkv_desktop.presentation.texts import say
+    from qkv_desktop.state.parsing import ParseError, parse_block
+    with pytest.raises(ParseError) as refused:
+        parse_block("1\t{x}", 100)
+    assert "{x}" in say(refused.value)

@@ -21,6 +21,7 @@ from PySide6.QtGui import QUndoStack
 from qkv_desktop.model.commands import CellsCommand, StateCommand
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.model.selection import ViewSelection
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import edits
 from qkv_desktop.state.catalogue import CellRef
 from qkv_desktop.state.compute import ModelResult, compute
@@ -217,8 +218,7 @@ class AttentionModel(ViewSelection):
     # -------------------------------------------------------------- mutations
     def _say(self, text: Text) -> str:
         """``text`` in the interface language (the edits' strings, context "Edits")."""
-        template = QCoreApplication.translate("Edits", text.template)  # marked texts
-        return template.format(*text.args)
+        return say(text)
 
     def _apply(self, edit: Edit | None) -> None:
         if edit is not None:

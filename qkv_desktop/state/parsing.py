@@ -13,6 +13,7 @@ import unicodedata
 import numpy as np
 
 from qkv_desktop.state.session_state import MAX_TOKEN_LENGTH
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
 
 __all__ = ["ParseError", "parse_number", "validate_token", "parse_block", "MAX_TOKEN_LENGTH"]
 
@@ -22,11 +23,15 @@ __all__ = ["ParseError", "parse_number", "validate_token", "parse_block", "MAX_T
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
-class ParseError(ValueError):
-    """Text that is not a usable value; the message says why, for the status bar."""
+class ParseError(EditError):
+    """Text that is not a usable value; the message says why, for the status bar.
+
+    Like every refusal of the state layer it carries an English template and its fields
+    (``.text``), which the views translate (context "Edits"); ``str()`` is the English.
+    """
 
 
-def parse_number(text: str) -> tuple[float, str | None]:
+def parse_number(text: str) -> tuple[float, Text | None]:
     """Parse one cell: ``(value, note)``, where ``note`` explains a rounding to 0.
 
     Accepted: plain decimal or scientific notation with a dot ("0.5", "-1e-3", ".5"),
@@ -37,24 +42,29 @@ def parse_number(text: str) -> tuple[float, str | None]:
     """
     s = text.strip()
     if not s:
-        raise ParseError("empty cell: type a number such as 0.5 or -1e-3")
+        raise ParseError(QT_TRANSLATE_NOOP("Edits", "empty cell: type a number such as 0.5 or -1e-3"))
     if len(s) > 64:
-        raise ParseError(f"not a number: the text is {len(s)} characters long")
+        raise ParseError(QT_TRANSLATE_NOOP("Edits", "not a number: the text is {0} characters long"), len(s))
     low = s.lower()
     if low.lstrip("+-") in ("nan", "inf", "infinity"):
-        raise ParseError(f"{s!r} is not allowed: only finite numbers can be used")
+        raise ParseError(QT_TRANSLATE_NOOP(
+            "Edits", "{0!r} is not allowed: only finite numbers can be used"), s)
     if not _NUMBER.fullmatch(s):
         if re.fullmatch(r"[+-]?[0-9]+,[0-9]+", s):
-            raise ParseError(f"{s!r}: use a dot as the decimal separator (e.g. 1.5)")
+            raise ParseError(QT_TRANSLATE_NOOP(
+                "Edits", "{0!r}: use a dot as the decimal separator (e.g. 1.5)"), s)
         if low.lstrip("+-").startswith("0x"):
-            raise ParseError(f"{s!r}: hexadecimal numbers are not accepted")
-        raise ParseError(f"{s!r} is not a number: type e.g. 0.5 or -1e-3")
+            raise ParseError(QT_TRANSLATE_NOOP("Edits", "{0!r}: hexadecimal numbers are not accepted"), s)
+        raise ParseError(QT_TRANSLATE_NOOP("Edits", "{0!r} is not a number: type e.g. 0.5 or -1e-3"), s)
     value = float(s)
     if not math.isfinite(value):
-        raise ParseError(f"{s!r} is too large: the largest allowed magnitude is about 1.8e308")
+        raise ParseError(QT_TRANSLATE_NOOP(
+            "Edits", "{0!r} is too large: the largest allowed magnitude is about 1.8e308"),
+                         s)
     note = None
     if value == 0.0 and re.search(r"[1-9]", s.split("e")[0].split("E")[0]):
-        note = f"{s} is smaller than the smallest float64 and was stored as 0"
+        note = Text(QT_TRANSLATE_NOOP(
+            "Edits", "{0} is smaller than the smallest float64 and was stored as 0"), (s,))
     return value, note
 
 
@@ -65,12 +75,14 @@ def validate_token(name: str) -> str:
     (newlines, tabs) and names over 200 characters are refused.
     """
     if not isinstance(name, str) or not name.strip():
-        raise ParseError("a token name cannot be empty")
+        raise ParseError(QT_TRANSLATE_NOOP("Edits", "a token name cannot be empty"))
     if any(unicodedata.category(ch) == "Cc" for ch in name):
-        raise ParseError("a token name cannot contain control characters (newline, tab…)")
+        raise ParseError(QT_TRANSLATE_NOOP(
+            "Edits", "a token name cannot contain control characters (newline, tab…)"))
     if len(name) > MAX_TOKEN_LENGTH:
-        raise ParseError(f"a token name can have at most {MAX_TOKEN_LENGTH} characters, "
-                         f"this one has {len(name)}")
+        raise ParseError(QT_TRANSLATE_NOOP(
+            "Edits", "a token name can have at most {0} characters, this one has {1}"),
+                         MAX_TOKEN_LENGTH, len(name))
     return name
 
 

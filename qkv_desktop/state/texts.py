@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["QT_TRANSLATE_NOOP", "Text", "EditError"]
+__all__ = ["QT_TRANSLATE_NOOP", "Text", "EditError", "say_in"]
 
 
 def QT_TRANSLATE_NOOP(context: str, template: str) -> str:  # noqa: N802 -- Qt's name
@@ -26,7 +26,7 @@ class Text:
     args: tuple = ()
 
     def __str__(self) -> str:
-        return self.template.format(*self.args)
+        return say_in(self.template, self.args)
 
 
 class EditError(ValueError):
@@ -35,3 +35,10 @@ class EditError(ValueError):
     def __init__(self, template: str, *args):
         self.text = Text(template, args)
         super().__init__(str(self.text))
+
+
+
+def say_in(template: str, args: tuple) -> str:
+    """``template`` with its fields filled; a sentence without fields is taken as it is
+    (it may hold braces the user typed, as in "'{x}' is not a number")."""
+    return template.format(*args) if args else template

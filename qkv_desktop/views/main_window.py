@@ -21,6 +21,7 @@ from shiboken6 import isValid
 from qkv_desktop.core import PRESETS
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.cell_text import describe_cell
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.catalogue import PROJECTION_NAMES
 from qkv_desktop.views.actions.export_actions import ExportActions
@@ -322,7 +323,7 @@ class MainWindow(Retranslating, QMainWindow):
         try:
             fn(*args)
         except ValueError as exc:
-            self._on_message(self.tr("Not applied: {0}").format(exc))
+            self._on_message(self.tr("Not applied: {0}").format(say(exc)))
 
     def _on_add_token(self) -> None:
         editor = self.token_tables.active_editor()

@@ -522,6 +522,50 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <source>the mask leaves the query “{0}” (row {1}) with no key to attend to</source>
         <translation>掩码使查询“{0}”（行 {1}）没有任何可关注的键</translation>
     </message>
+    <message>
+        <source>empty cell: type a number such as 0.5 or -1e-3</source>
+        <translation>单元格为空：请输入数字，例如 0.5 或 -1e-3</translation>
+    </message>
+    <message>
+        <source>not a number: the text is {0} characters long</source>
+        <translation>不是数字：这段文字有 {0} 个字符</translation>
+    </message>
+    <message>
+        <source>{0!r} is not allowed: only finite numbers can be used</source>
+        <translation>{0!r} 不可用：只能使用有限的数</translation>
+    </message>
+    <message>
+        <source>{0!r}: use a dot as the decimal separator (e.g. 1.5)</source>
+        <translation>{0!r}：小数点请用英文句点（例如 1.5）</translation>
+    </message>
+    <message>
+        <source>{0!r}: hexadecimal numbers are not accepted</source>
+        <translation>{0!r}：不接受十六进制数</translation>
+    </message>
+    <message>
+        <source>{0!r} is not a number: type e.g. 0.5 or -1e-3</source>
+        <translation>{0!r} 不是数字：请输入例如 0.5 或 -1e-3</translation>
+    </message>
+    <message>
+        <source>{0!r} is too large: the largest allowed magnitude is about 1.8e308</source>
+        <translation>{0!r} 太大：允许的最大绝对值约为 1.8e308</translation>
+    </message>
+    <message>
+        <source>{0} is smaller than the smallest float64 and was stored as 0</source>
+        <translation>{0} 小于 float64 能表示的最小值，已存为 0</translation>
+    </message>
+    <message>
+        <source>a token name cannot be empty</source>
+        <translation>词元名称不能为空</translation>
+    </message>
+    <message>
+        <source>a token name cannot contain control characters (newline, tab…)</source>
+        <translation>词元名称不能包含控制字符（换行、制表符……）</translation>
+    </message>
+    <message>
+        <source>a token name can have at most {0} characters, this one has {1}</source>
+        <translation>词元名称最多 {0} 个字符，这个有 {1} 个</translation>
+    </message>
 </context>
 <context>
     <name>ExplainPanel</name>

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.session_state import MAX_HEADS
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -226,7 +227,7 @@ class ControlsPanel(Retranslating, QWidget):
         try:
             fn(*args, **kwargs)
         except ValueError as exc:
-            self.model.message.emit(self.tr("Not applied: {0}").format(exc))
+            self.model.message.emit(self.tr("Not applied: {0}").format(say(exc)))
             self._on_model_changed(force=True)
 
     def _on_scaling(self, *_args) -> None:

@@ -18,6 +18,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.colormaps import DIVERGING, levels_for, map_to_rgba, text_color_for
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.catalogue import EDITABLE_TABLES
 from qkv_desktop.state.parsing import ParseError, parse_number
 
@@ -170,12 +171,12 @@ class MatrixTableModel(QAbstractTableModel):
             else:
                 self.model.set_weight(self.model.current_head, self.source, r, c, number)
         except ValueError as exc:
-            text = self.tr("Not applied: {0}").format(exc)
+            text = self.tr("Not applied: {0}").format(say(exc))
             self.model.message.emit(text)
             self.refused.emit(index.row(), index.column(), text)
             return False
         if note:
-            self.model.message.emit(note)
+            self.model.message.emit(say(note))
         return True
 
     def value_index(self, row: int, col: int) -> QModelIndex:

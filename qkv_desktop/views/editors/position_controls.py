@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from qkv_desktop.core import alibi_slopes
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["PositionsMaskPanel"]
@@ -167,7 +168,7 @@ class PositionsMaskPanel(Retranslating, QWidget):
         try:
             self.model.set_options(merge_key=merge_key, **changes)
         except ValueError as exc:
-            self.model.message.emit(self.tr("Not applied: {0}").format(exc))
+            self.model.message.emit(self.tr("Not applied: {0}").format(say(exc)))
             self._on_model_changed(force=True)
 
     def _on_alibi(self, on: bool) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
 
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
 
 __all__ = ["MaskPainter"]
@@ -59,4 +60,4 @@ class MaskPainter(QObject):
         try:
             self.model.set_masked([cell], self._masking, self._gesture)
         except ValueError as exc:
-            self.model.message.emit(self.tr("Not applied: {0}").format(exc))
+            self.model.message.emit(self.tr("Not applied: {0}").format(say(exc)))

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QVBoxLayout, QWidget
 
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.views.retranslate import FollowsWindowLanguage
 from qkv_desktop.views.teaching.diagnostics import AsymmetryBadge, DiagnosticsPanel
 from qkv_desktop.views.teaching.explain_panel import ExplainPanel
@@ -168,7 +169,7 @@ class Teaching(FollowsWindowLanguage, QObject):
         try:
             model.scale_inputs(100)
         except ValueError as exc:
-            model.message.emit(self.tr("Not applied: {0}").format(exc))
+            model.message.emit(self.tr("Not applied: {0}").format(say(exc)))
 
     def retranslate(self) -> None:
         titles = {"explain": self.tr("Explain"), "diagnostics": self.tr("Diagnostics"),

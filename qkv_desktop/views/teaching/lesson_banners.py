@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from qkv_desktop.core.lessons import exp_limit
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.readouts import seeded_weights
 from qkv_desktop.views.elided_label import ElidedLabel
 
@@ -288,4 +289,4 @@ class LessonBanners(QWidget):
             elif link == "x100":
                 self.model.scale_inputs(100)
         except ValueError as exc:
-            self.model.message.emit(self.tr("Not applied: {0}").format(exc))
+            self.model.message.emit(self.tr("Not applied: {0}").format(say(exc)))
