@@ -397,6 +397,10 @@ def projection_breakdown(X, W, bias, i: int, j: int) -> ProjectionBreakdown:
     """Cell (i, j) of ``X·W (+ bias)``, term by term (the explain panel's Q, K, V cells)."""
     x = np.asarray(X)[i]
     w = np.asarray(W)[:, j]
-    products = x * w
-    b = 0.0 if bias is None else float(np.asarray(bias)[j])
-    return ProjectionBreakdown(x, w, products, b, float(products.sum() + b))
+    # Values near the float64 limit overflow to ±inf here, as they do in the pane's
+    # X·W: the panel shows the inf, NumPy's warning would only reach stderr.
+    with np.errstate(over="ignore", invalid="ignore"):
+        products = x * w
+        b = 0.0 if bias is None else float(np.asarray(bias)[j])
+        value = float(products.sum() + b)
+    return ProjectionBreakdown(x, w, products, b, value)

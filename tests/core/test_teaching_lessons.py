@@ -116,3 +116,15 @@ def test_cell_breakdown_of_the_naive_softmax_shows_the_overflow():
     assert math.isnan(b.weight)
     with pytest.raises(ValueError, match=r"outside the 3×3 scores"):
         cell_breakdown(r, 3, 0)
+
+
+def test_a_projection_breakdown_near_the_float64_limit_warns_nothing():
+    import warnings
+
+    from qkv_desktop.core.lessons import projection_breakdown
+    X = np.array([[1.7e308, 1.7e308]])
+    W = np.array([[2.0], [2.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        b = projection_breakdown(X, W, None, 0, 0)
+    assert np.isinf(b.value) and np.isinf(b.products).all()

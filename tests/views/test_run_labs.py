@@ -207,8 +207,8 @@ def test_an_edit_during_training_commits_the_training_first(labs, qtbot):
     lab.rate.setValue(20)
     lab.start_training()
     qtbot.waitUntil(lambda: model.previewing, timeout=10_000)
-    model.set_cell("X", 0, 0, 0.25)  # commits "Train k steps", then the edit
-    assert model.undo_stack.undoText().startswith("Edit")
+    model.set_cell("X", 0, 0, 0.25)  # commits "Train k steps", then the edit on top
+    assert model.undo_stack.undoText().startswith("X[")  # the edit, named by its cell
     lab.stop_training()
     assert lab.wait(lab.worker, 5000)
     while model.undo_stack.canUndo() and model.state is not before:
