@@ -41,8 +41,15 @@ SEQUENTIAL = _interpolate([(255, 255, 217), (237, 248, 177), (199, 233, 180),
                            (34, 94, 168), (37, 52, 148), (8, 29, 88)])
 
 
+# The mask: masked cells in the grey every pane gives masked cells, allowed ones white,
+# so it never reads as a matrix of weights.
+MASK = _interpolate([MASKED_RGBA[:3], (255, 255, 255)])
+
+
 def lut_for(name: str) -> np.ndarray:
     """The lookup table (256 × RGBA uint8) for the matrix called ``name``."""
+    if name == "mask":
+        return MASK
     return SEQUENTIAL if name in SEQUENTIAL_MATRICES else DIVERGING
 
 

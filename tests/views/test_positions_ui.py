@@ -167,3 +167,10 @@ def test_render_writes_the_position_and_mask_panes(tmp_path, qapp):
     assert mask.data[3, 3] == 0 and mask.data[3, 2] == 1 and mask.data[0, 1] == 0
     scaled = pane_spec(result, "scaled", 0)
     np.testing.assert_array_equal(scaled.masked, mask.data == 0)
+
+
+def test_the_mask_is_drawn_grey_and_white_not_on_the_weights_scale():
+    from qkv_desktop.presentation.colormaps import MASKED_RGBA, lut_for
+    mask, weights = lut_for("mask"), lut_for("weights")
+    assert tuple(mask[0]) == MASKED_RGBA and tuple(mask[-1]) == (255, 255, 255, 255)
+    assert not np.array_equal(mask, weights)
