@@ -86,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(str(exc))
     if args.session and args.preset:
         return _fail("give either a session file or --preset, not both")
+    if args.screenshot is not None and not args.screenshot.strip():
+        return _fail("--screenshot needs a file name, e.g. --screenshot window.png")
     if args.session and args.screenshot:
         from qkv_desktop.io.session import load_session
         try:

@@ -25,9 +25,9 @@ import numpy as np
 from qkv_desktop.core import Weights
 from qkv_desktop.io.files import FileFormatError, atomic_write_bytes, decode_text, read_limited
 from qkv_desktop.state.catalogue import BIAS_NAMES, PROJECTION_NAMES, WEIGHT_NAMES
-from qkv_desktop.state.compute import check_dtype_range
 from qkv_desktop.state.session_state import (
     MAX_TOKEN_LENGTH,
+    Float32RangeError,
     Options,
     SessionState,
     check_size,
@@ -348,15 +348,13 @@ def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, d
             raise _Invalid(f"layout is {_describe(layout)}, expected a JSON object")
         _check_plain(layout, "layout")
         extra["layout"] = layout
-    try:
+    try:  # a float32 session beyond float32's range is refused here, as render refuses it
         state = SessionState(tokens, X, heads, seed, init_scale, options, W_O=W_O,
                              mode=mode, kv_tokens=kv_tokens, X_kv=X_kv)
+    except Float32RangeError as e:
+        raise _Invalid(f"options.dtype is \"float32\", but {e}") from None
     except ValueError as e:  # the checks above should make this unreachable
         raise _Invalid(str(e)) from None
-    try:  # refused here, as render refuses it, not shown half-computed in the window
-        check_dtype_range(state)
-    except ValueError as e:
-        raise _Invalid(f"options.dtype is \"float32\", but {e}") from None
     return state, extra
 
 

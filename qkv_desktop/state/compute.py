@@ -10,7 +10,7 @@ import numpy as np
 from qkv_desktop.core import AttentionResult, MultiHeadResult, multi_head_attention
 from qkv_desktop.state.catalogue import HEAD_EXPORT, MATRIX
 from qkv_desktop.state.readouts import HeadLessons, KKComparison, head_lessons, kk_comparison
-from qkv_desktop.state.session_state import SessionState
+from qkv_desktop.state.session_state import SessionState, check_dtype_range
 
 __all__ = ["ModelResult", "compute", "check_dtype_range"]
 
@@ -98,20 +98,3 @@ def compute(state: SessionState) -> ModelResult:
     return ModelResult(state, multi)
 
 
-def check_dtype_range(state: SessionState) -> None:
-    """``ValueError`` if a float32 session holds a value beyond float32's range.
-
-    Casting would turn it into inf silently; instead the state is refused, by compute
-    and, before anything is shown, by ``load_session``.
-    """
-    if state.options.dtype != "float32":
-        return
-    top = float(np.finfo(np.float32).max)
-    arrays = [("X", state.X), ("X_kv", state.X_kv if state.mode == "cross" else None),
-              ("W_O", state.W_O)]
-    arrays += [(f"{name} of head {h + 1}", getattr(w, name)) for h, w in enumerate(state.heads)
-               for name in ("W_Q", "W_K", "W_V", "b_Q", "b_K", "b_V")]
-    for name, a in arrays:
-        if a is not None and a.size and np.abs(a).max() > top:
-            raise ValueError(f"{name} has values beyond ±3.4e38, too large for float32; "
-                             f"switch float32 off to compute in float64")

@@ -276,6 +276,7 @@ class SessionState:
         check_size(self.n, kv if self.mode == "cross" else self.n, self.d_model, self.d_k,
                    self.n_heads, kv)
         self._check_positions_and_mask()
+        check_dtype_range(self)
 
     def _check_positions_and_mask(self) -> None:
         """RoPE needs pairs of dimensions, ALiBi one slope per head, and the mask must
@@ -435,3 +436,28 @@ def _resize_columns(X: np.ndarray, d_model: int) -> np.ndarray:
     if d_model <= d:
         return X[:, :d_model]
     return np.concatenate([X, np.zeros((n, d_model - d))], axis=1)
+
+
+class Float32RangeError(EditError):
+    """A float32 session with a value float32 cannot hold."""
+
+
+def check_dtype_range(state: SessionState) -> None:
+    """Refuse a float32 session holding a value beyond float32's range (``EditError``).
+
+    Casting would turn it into inf silently and nothing could be computed; checked for
+    every state, so neither an edit (typing 1e300, then ticking float32) nor a file can
+    make one, and no autosave holds one that could not be opened again.
+    """
+    if state.options.dtype != "float32":
+        return
+    top = float(np.finfo(np.float32).max)
+    arrays = [("X", state.X), ("X_kv", state.X_kv if state.mode == "cross" else None),
+              ("W_O", state.W_O)]
+    arrays += [(f"{name} of head {h + 1}", getattr(w, name)) for h, w in enumerate(state.heads)
+               for name in WEIGHT_NAMES]
+    for name, a in arrays:
+        if a is not None and a.size and np.abs(a).max() > top:
+            raise Float32RangeError(QT_TRANSLATE_NOOP(
+                "Edits", "{0} has values beyond ±3.4e38, too large for float32; switch "
+                         "float32 off to compute in float64"), name)

@@ -115,3 +115,18 @@ def test_the_edits_module_runs_without_qt():
     code = ("import sys, qkv_desktop.state.edits as e; "
             "assert not [m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))]")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_a_float32_session_beyond_float32_range_cannot_be_made_by_edits():
+    """Typing 1e300 and then ticking float32 (or the other way round) is refused, so no
+    state — and no autosave — holds what float32 cannot compute or reopen."""
+    import pytest
+
+    from qkv_desktop.state.edits import EditError, set_cells, set_options
+    from qkv_desktop.state.session_state import SessionState
+    big = set_cells(SessionState.from_preset("tutorial-1"), "X", [0], [0], [1e300]).state
+    with pytest.raises(EditError, match="too large for float32"):
+        set_options(big, dtype="float32")
+    small32 = set_options(SessionState.from_preset("tutorial-1"), dtype="float32").state
+    with pytest.raises(EditError, match="too large for float32"):
+        set_cells(small32, "X", [0], [0], [1e300])

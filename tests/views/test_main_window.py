@@ -192,3 +192,12 @@ def test_screenshot_cli_needs_no_display_and_says_nothing_about_size_hints(tmp_p
     assert "propagateSizeHints" not in done.stderr + done.stdout
     assert done.stdout.strip() == str(out)
     assert not QImage(str(out)).isNull()
+
+
+def test_an_empty_screenshot_name_is_refused_at_once(tmp_path):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "main.py", "--screenshot", ""], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("qkv-desktop: error: --screenshot needs a file name, "
+                                   "e.g. --screenshot window.png")

@@ -18,7 +18,7 @@ from qkv_desktop.core.presets import PRESETS
 from qkv_desktop.io.checkpoint import find_bundled_minilm, load_checkpoint
 from qkv_desktop.presentation.numbers import DECIMALS, LEGIBLE_PX, format_value
 from qkv_desktop.state import SessionState
-from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, HeatmapPlot
+from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP, HeatmapPlot
 
 
 def settle() -> None:
@@ -118,15 +118,19 @@ def test_no_value_labels_overlap_in_a_7_token_model_session(make_window, qtbot):
     assert_pane_values(window, "MiniLM, 7 tokens")
 
 
-def test_ticks_point_outward_in_panes_and_the_dock(make_window):
+def test_no_tick_stands_beside_a_value_or_a_label(make_window):
+    """Token axes draw no ticks (a tick beside a value reads as a minus sign, inward or
+    outward); the colour bar's ticks point outward with a gap before their labels."""
     window = make_window()
     plots = [p.plot for p in shown_panes(window)]
     plots += [window.teaching.symmetry.qk, window.teaching.symmetry.kk]
     for plot in plots:
         for axis in ("left", "bottom"):
-            assert plot.getPlotItem().getAxis(axis).style["tickLength"] == TICK_LENGTH > 0
+            assert plot.getPlotItem().getAxis(axis).style["tickLength"] == 0
     for pane in shown_panes(window):
-        assert pane.colorbar.axis.style["tickLength"] > 0
+        style = pane.colorbar.axis.style
+        assert style["tickLength"] == TICK_LENGTH > 0
+        assert style["tickTextOffset"][0] >= TICK_TEXT_GAP > 5
 
 
 def test_the_symmetry_dock_prints_the_tutorials_kk_with_four_decimals(make_window, qtbot):

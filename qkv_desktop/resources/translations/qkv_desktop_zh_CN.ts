@@ -523,6 +523,10 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>掩码使查询“{0}”（行 {1}）没有任何可关注的键</translation>
     </message>
     <message>
+        <source>{0} has values beyond ±3.4e38, too large for float32; switch float32 off to compute in float64</source>
+        <translation>{0} 含有超出 ±3.4e38 的值，float32 无法表示；请关闭 float32，改用 float64 计算</translation>
+    </message>
+    <message>
         <source>empty cell: type a number such as 0.5 or -1e-3</source>
         <translation>单元格为空：请输入数字，例如 0.5 或 -1e-3</translation>
     </message>

@@ -13,7 +13,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsGridLayout
 
-from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH
+from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP
 
 __all__ = ["ColorBar"]
 
@@ -44,7 +44,8 @@ class ColorBar(pg.GraphicsWidget):
         super().__init__()
         self.strip = _Strip(lut, width)
         self.axis = pg.AxisItem("right")
-        self.axis.setStyle(tickLength=TICK_LENGTH)  # outward, like the heatmap's axes
+        # Outward, with a gap wider than a minus sign's before the label.
+        self.axis.setStyle(tickLength=TICK_LENGTH, tickTextOffset=TICK_TEXT_GAP)
         layout = QGraphicsGridLayout()
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setHorizontalSpacing(0)

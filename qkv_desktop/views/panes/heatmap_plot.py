@@ -30,7 +30,7 @@ from qkv_desktop.presentation.numbers import LEGIBLE_PX, fit_value_font, format_
 from qkv_desktop.presentation.pane_image import block_mean, display_factors, nonfinite_rgba
 from qkv_desktop.views.panes.axis_labels import plan_axis
 
-__all__ = ["HeatmapPlot", "CellOverlay", "MAX_LABEL_CELLS", "VALUE_PX_MAX", "TICK_LENGTH",
+__all__ = ["HeatmapPlot", "CellOverlay", "MAX_LABEL_CELLS", "VALUE_PX_MAX", "TICK_LENGTH", "TICK_TEXT_GAP",
            "style_axis"]
 
 VALUE_PX_MAX = 13
@@ -44,15 +44,20 @@ MAX_LABEL_CELLS = 4096
 EDGE_OVERFLOW_PX = 40
 """How far the first and last axis label may reach past the ends of their axis."""
 TICK_LENGTH = 4
-"""Axis tick length in pixels, positive: pointing outward, towards the labels."""
+"""The colour bar's tick length in pixels, positive: pointing outward, to its labels."""
+TICK_TEXT_GAP = 9
+"""Pixels between a colour-bar tick and its label: a tick that touches "0.5" reads as
+"−0.5", so the gap is wider than a minus sign's own spacing."""
 
 
 def style_axis(axis: pg.AxisItem) -> None:
-    """Dark axis and labels; ticks outward (pyqtgraph's default points into the plot,
-    where a tick beside the first column reads as a minus sign)."""
+    """Dark axis and token labels, and no ticks: each label sits at its row or column,
+    and a tick beside a value reads as a minus sign whichever way it points
+    (pyqtgraph's default points into the plot, against the first column's values;
+    outward it stands just before the label)."""
     axis.setPen(pg.mkPen(60, 60, 60))
     axis.setTextPen(pg.mkPen(30, 30, 30))
-    axis.setStyle(tickLength=TICK_LENGTH)
+    axis.setStyle(tickLength=0)
 
 
 class CellOverlay(pg.GraphicsObject):
