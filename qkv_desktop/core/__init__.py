@@ -35,6 +35,15 @@ from qkv_desktop.core.lessons import (
     scaling_sweep,
     session_sweep,
 )
+from qkv_desktop.core.llama import (
+    LlamaLayerWeights,
+    causal_allowed,
+    kv_head_for,
+    llama_layer,
+    rms_norm,
+    silu,
+    swiglu,
+)
 from qkv_desktop.core.masks import REASONS, EmptyRowError, MaskSpec, alibi_bias, alibi_slopes
 from qkv_desktop.core.multihead import MultiHeadResult, init_multihead_weights, multi_head_attention
 from qkv_desktop.core.online_softmax import OnlineSoftmaxResult, SoftmaxBlock, online_softmax
@@ -66,4 +75,7 @@ __all__ = [
     "flash_attention", "FlashResult", "TileVisit", "AttentionMemory", "attention_memory",
     "attention_grads", "AttentionGrads",
     "train_step", "TrainStep", "target_pattern", "PATTERNS", "scaling_comparison", "ScalingRun",
+    # the decoder (issue 21)
+    "LlamaLayerWeights", "causal_allowed", "kv_head_for", "llama_layer", "rms_norm", "silu",
+    "swiglu",
 ]

@@ -42,7 +42,7 @@ __all__ = ["SessionError", "LoadedSession", "save_session", "load_session",
 FORMAT = "qkv-desktop-session"
 CURRENT_VERSION = 3
 SUFFIX = ".qkv.json"
-EXTRA_KEYS = ("layout",)
+EXTRA_KEYS = ("layout", "model")
 """Top-level keys ``save_session(extra=...)`` may add and ``LoadedSession.extra`` returns."""
 
 _KEYS = {
@@ -50,7 +50,7 @@ _KEYS = {
     2: {"format", "version", "tokens", "X", "d_k", "heads", "init", "options", "W_O",
         "mode", "kv_tokens", "X_kv", "layout"},
     3: {"format", "version", "tokens", "X", "d_k", "heads", "init", "options", "W_O",
-        "mode", "kv_tokens", "X_kv", "layout"},
+        "mode", "kv_tokens", "X_kv", "layout", "model"},
 }
 _V3_OPTIONS = ("positions", "rope_base", "rope_pairing", "window", "prefix", "sinks", "alibi",
                "custom_mask", "masked")
@@ -348,6 +348,8 @@ def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, d
             raise _Invalid(f"layout is {_describe(layout)}, expected a JSON object")
         _check_plain(layout, "layout")
         extra["layout"] = layout
+    if "model" in obj:
+        extra["model"] = _provenance(obj["model"])
     try:  # a float32 session beyond float32's range is refused here, as render refuses it
         state = SessionState(tokens, X, heads, seed, init_scale, options, W_O=W_O,
                              mode=mode, kv_tokens=kv_tokens, X_kv=X_kv)
@@ -571,6 +573,33 @@ def _cell(v, path: str) -> tuple[int, int]:
     if not isinstance(v, list) or len(v) != 2:
         raise _Invalid(f"{path} is {_describe(v)}, expected a [row, column] pair")
     return _count(v[0], f"{path}[0]", 0, False), _count(v[1], f"{path}[1]", 0, False)
+
+
+_PROVENANCE_KEYS = {"name": str, "kind": str, "source": str, "location": str, "text": str,
+                    "layer": int, "head": int, "n_layers": int, "n_heads": int, "scope": str}
+"""The "model" object's fields; ``layer`` and ``head`` are 0-based indices."""
+
+
+def _provenance(value) -> dict:
+    """The "model" object (optional, version 3): which model, text, layer and head the
+    session was loaded from. It describes the data; nothing is re-read from the model
+    when the session opens."""
+    if not isinstance(value, dict):
+        raise _Invalid(f"model is {_describe(value)}, expected a JSON object")
+    for key, v in value.items():
+        if key not in _PROVENANCE_KEYS:
+            raise _Invalid(f'unknown field "{key}" in model; expected '
+                           + ", ".join(_PROVENANCE_KEYS))
+        kind = _PROVENANCE_KEYS[key]
+        if type(v) is not kind or (kind is int and v < 0):
+            expected = "a non-negative integer" if kind is int else "a string"
+            raise _Invalid(f"model.{key} is {_describe(v)}, expected {expected}")
+    for key in ("name", "text", "layer", "head"):
+        if key not in value:
+            raise _Invalid(f'model has no "{key}" field')
+    if value.get("scope", "head") not in ("head", "layer"):
+        raise _Invalid(f'model.scope is {_describe(value["scope"])}, expected "head" or "layer"')
+    return dict(value)
 
 
 def _positive(v, path: str, expected: str) -> float:
