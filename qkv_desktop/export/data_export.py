@@ -119,11 +119,19 @@ def npy_bytes(data: np.ndarray) -> bytes:
     return buffer.getvalue()
 
 
-def npz_bytes(result: ModelResult, h: int = 0) -> bytes:
-    """``matrices.npz``: the tokens and every matrix of head ``h`` (``NPZ_KEYS``)."""
+def npz_bytes(result: ModelResult, h: int = 0, extra: dict | None = None) -> bytes:
+    """``matrices.npz``: the tokens and every matrix of head ``h`` (``NPZ_KEYS``), then
+    ``Q_rope`` and ``K_rope`` when RoPE applied, then ``extra`` (name → array), e.g. a
+    model's ``token_ids`` and next-token predictions."""
     mats = result.matrices(h)
     arrays = {"tokens": np.array(list(result.state.tokens), dtype=np.str_)}
     arrays.update((name, np.asarray(mats[name])) for name in MATRIX_NAMES)
+    arrays.update((name, np.asarray(mats[name])) for name in ("Q_rope", "K_rope")
+                  if name in mats)
+    for name, value in (extra or {}).items():
+        if name in arrays:
+            raise ValueError(f"extra array {name!r} would replace a matrix of the result")
+        arrays[name] = np.asarray(value)
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)  # no object arrays: readable with allow_pickle=False
     return buffer.getvalue()

@@ -94,7 +94,7 @@ def _missing_top(folder: Path) -> Path | None:
 def render(state: SessionState, out_dir: str | os.PathLike,
            formats: str | Iterable[str] = ("png",), scale: float = 2.0,
            translate: Translate | None = None, *, h: int = 0,
-           background: str = "white") -> list[Path]:
+           background: str = "white", extra_arrays: dict | None = None) -> list[Path]:
     """Write the eight panes, a dashboard and ``matrices.npz`` for ``state``.
 
     Parameters
@@ -114,6 +114,8 @@ def render(state: SessionState, out_dir: str | os.PathLike,
     h : int
         The head to draw.
     background : "white" or "transparent"
+    extra_arrays : dict, optional
+        More arrays for ``matrices.npz`` (see ``npz_bytes``).
 
     Returns
     -------
@@ -150,7 +152,7 @@ def render(state: SessionState, out_dir: str | os.PathLike,
                 for name, lay in layouts:
                     staged.add(out_dir / f"{name}.{fmt}",
                                encode_layout(lay, fmt, scale, background))
-            staged.add(out_dir / "matrices.npz", npz_bytes(result, h))
+            staged.add(out_dir / "matrices.npz", npz_bytes(result, h, extra_arrays))
             return staged.commit()
     except BaseException:
         if created is not None:  # remove the folders made above, if still empty

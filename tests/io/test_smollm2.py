@@ -84,7 +84,7 @@ def test_chinese_tokens_read_as_characters_never_as_replacement_marks(smol):
 
 def test_the_capital_of_france_is_paris(smol):
     top = smol.next_tokens(ENGLISH)
-    assert top[0].text == " Paris"
+    assert top[0].text == " Paris" and [top[0].id] == reference_bpe(" Paris", PATH) == [7042]
     assert len(top) == 5 and all(a.probability >= b.probability for a, b in zip(top, top[1:],
                                                                                strict=False))
 
