@@ -48,7 +48,8 @@ from qkv_desktop.state.catalogue import HEAD_EXPORT, MATRIX, TOKEN_KINDS, axis_l
 from qkv_desktop.state.compute import ModelResult
 from qkv_desktop.state.session_state import options_to_json
 
-__all__ = ["MATRIX_NAMES", "NPZ_KEYS", "DATA_FORMATS", "NONFINITE_NOTE", "LabelledMatrix",
+__all__ = ["MATRIX_NAMES", "NPZ_KEYS", "OPTIONAL_NPZ_KEYS", "DATA_FORMATS", "NONFINITE_NOTE",
+           "LabelledMatrix",
            "labelled_matrices", "csv_bytes", "npy_bytes", "npz_bytes", "json_bytes",
            "write_csv", "write_npy", "write_npz", "write_json", "check_data_formats",
            "data_files", "export_data"]
@@ -56,6 +57,8 @@ __all__ = ["MATRIX_NAMES", "NPZ_KEYS", "DATA_FORMATS", "NONFINITE_NOTE", "Labell
 MATRIX_NAMES = HEAD_EXPORT
 """The matrices of one head's data export, in order (the catalogue's ``head_export``)."""
 NPZ_KEYS = ("tokens",) + MATRIX_NAMES
+OPTIONAL_NPZ_KEYS = ("Q_rope", "K_rope")
+"""Added to ``matrices.npz`` after ``NPZ_KEYS`` when the session has them (RoPE)."""
 """The keys of ``matrices.npz``, in order."""
 
 DATA_FORMATS = ("csv", "npy", "npz", "json")
@@ -126,8 +129,10 @@ def npz_bytes(result: ModelResult, h: int = 0, extra: dict | None = None) -> byt
     mats = result.matrices(h)
     arrays = {"tokens": np.array(list(result.state.tokens), dtype=np.str_)}
     arrays.update((name, np.asarray(mats[name])) for name in MATRIX_NAMES)
-    arrays.update((name, np.asarray(mats[name])) for name in ("Q_rope", "K_rope")
-                  if name in mats)
+    for name in OPTIONAL_NPZ_KEYS:  # the catalogue's matrices this session may lack
+        value = result.matrix(name, h)
+        if value is not None:
+            arrays[name] = np.asarray(value)
     for name, value in (extra or {}).items():
         if name in arrays:
             raise ValueError(f"extra array {name!r} would replace a matrix of the result")
