@@ -26,7 +26,8 @@ import numpy as np
 from qkv_desktop.core.positions import rope
 from qkv_desktop.core.softmax import softmax
 
-__all__ = ["LlamaLayerWeights", "LayerTrace", "causal_allowed", "kv_head_for", "llama_layer",
+__all__ = ["LlamaLayerWeights", "LayerTrace", "causal_allowed", "first_token_mass", "kv_head_for",
+           "llama_layer",
            "rms_norm", "silu", "swiglu"]
 
 
@@ -52,6 +53,19 @@ def causal_allowed(n: int, m: int | None = None) -> np.ndarray:
     """The causal mask as booleans: True where key j may be seen by query i (j ≤ i)."""
     m = n if m is None else m
     return np.arange(m)[None, :] <= np.arange(n)[:, None]
+
+
+def first_token_mass(weights) -> np.ndarray:
+    """The attention sink: how much of each query row's weight falls on the first key.
+
+    Decoders learn to park attention they do not need on the first token, which every
+    query can see; in late layers this is often most of the weight. Row 0 can see only
+    that token, so its value is always 1.
+    """
+    w = np.asarray(weights)
+    if w.ndim != 2 or w.shape[1] == 0:
+        raise ValueError(f"weights must be a non-empty n × m matrix, got shape {w.shape}")
+    return w[:, 0].copy()
 
 
 def kv_head_for(head: int, n_heads: int, n_kv_heads: int) -> int:

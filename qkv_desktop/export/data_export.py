@@ -57,9 +57,9 @@ __all__ = ["MATRIX_NAMES", "NPZ_KEYS", "OPTIONAL_NPZ_KEYS", "DATA_FORMATS", "NON
 MATRIX_NAMES = HEAD_EXPORT
 """The matrices of one head's data export, in order (the catalogue's ``head_export``)."""
 NPZ_KEYS = ("tokens",) + MATRIX_NAMES
+"""The keys of ``matrices.npz``, in order."""
 OPTIONAL_NPZ_KEYS = ("Q_rope", "K_rope")
 """Added to ``matrices.npz`` after ``NPZ_KEYS`` when the session has them (RoPE)."""
-"""The keys of ``matrices.npz``, in order."""
 
 DATA_FORMATS = ("csv", "npy", "npz", "json")
 

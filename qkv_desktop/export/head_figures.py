@@ -41,9 +41,6 @@ def extra_pane_specs(result: ModelResult,
     specs = []
     if pane_relevant(state, "X_kv"):
         specs.append(pane_spec(result, "X_kv", 0, translate))
-    for key in ("Q_rope", "K_rope"):  # the rotated queries and keys, when RoPE applies
-        if pane_relevant(state, key):
-            specs.append(pane_spec(result, key, 0, translate))
     if state.n_heads > 1:
         for h in range(state.n_heads):
             for pane in PANES:

@@ -68,6 +68,7 @@ class SessionController(QObject):
     fileChanged = Signal(str)
     recentChanged = Signal()
     error = Signal(str)
+    opened = Signal(object, object)  # state, the file's extra objects (e.g. "model")
 
     def __init__(self, model: AttentionModel, settings: QSettings,
                  folder: Path | None = None, parent: QObject | None = None):
@@ -89,6 +90,9 @@ class SessionController(QObject):
         self._deadline.timeout.connect(self.autosave)
         self._writer = LatestJobRunner("qkv-autosave", self)
         self._writer.finished.connect(self._on_autosave_finished)
+        self.extras: list[Callable[[], dict]] = []
+        """Called at each save: each returns more top-level objects for the file (e.g. the
+        provenance ``{"model": {...}}`` of a session loaded from a model)."""
         model.changed.connect(self._on_model_changed)
 
     # --------------------------------------------------------------- state
@@ -143,7 +147,16 @@ class SessionController(QObject):
             return False
         self.model.reset(loaded.state)
         self._set_path(path)
+        self.opened.emit(loaded.state, loaded.extra)
         return True
+
+    def _extra(self, autosave: bool = False) -> dict:
+        """The file's extra objects: the autosave's note of the original file, and what
+        ``extras`` provide."""
+        extra = {"layout": {"file": str(self.path) if self.path else None}} if autosave else {}
+        for provide in self.extras:
+            extra.update(provide())
+        return extra
 
     def save(self) -> bool:
         if self.path is None:
@@ -155,7 +168,7 @@ class SessionController(QObject):
         if not path.name.endswith(SUFFIX):
             path = path.with_name(path.name + SUFFIX)
         try:
-            save_session(self.model.state, path)
+            save_session(self.model.state, path, extra=self._extra())
         except (OSError, ValueError) as exc:
             self.error.emit(self.tr("Could not save {0}: {1}").format(path.name, exc))
             return False
@@ -185,7 +198,7 @@ class SessionController(QObject):
         if not self.modified:
             return
         state, path = self.model.state, self.autosave_path
-        extra = {"layout": {"file": str(self.path) if self.path else None}}
+        extra = self._extra(autosave=True)
         self._writer.submit(lambda _report: save_session(state, path, extra=extra))
 
     def wait_for_autosave(self) -> None:
@@ -275,6 +288,7 @@ class SessionController(QObject):
             self.wait_for_autosave()
             os.replace(path, self.autosave_path)  # ours from now on
             self.model.load_state(loaded.state, self.tr("Restore autosaved work"))
+            self.opened.emit(loaded.state, loaded.extra)
             if original:
                 self.path = Path(original)
                 self.fileChanged.emit(original)

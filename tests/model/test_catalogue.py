@@ -35,10 +35,11 @@ def sessions() -> dict[str, SessionState]:
     rng = np.random.RandomState(3)
     cross = multi.with_(mode="cross", kv_tokens=("a", "b", "c", "d", "e", "f"),
                         X_kv=rng.rand(6, base.d_model))
-    return {"single": base, "multi": multi, "cross": cross}
+    rope = cross.reinitialised(d_k=2, options=replace(base.options, positions="rope"))
+    return {"single": base, "multi": multi, "cross": cross, "rope": rope}
 
 
-@pytest.mark.parametrize("name", ["single", "multi", "cross"])
+@pytest.mark.parametrize("name", ["single", "multi", "cross", "rope"])
 def test_every_catalogue_shape_is_the_shape_compute_produces(name):
     state = sessions()[name]
     result = compute(state)
@@ -61,6 +62,9 @@ def test_per_head_entries_differ_between_heads_and_the_others_do_not(positions):
         state.options, positions=positions, window=4, alibi=(0.5, 0.25)))
     result = compute(state)
     for spec in MATRICES:
+        if spec.present is not None and not spec.present(state):
+            assert result.matrix(spec.name, 0) is None, spec.name
+            continue
         a, b = result.matrix(spec.name, 0), result.matrix(spec.name, 1)
         if a is None and b is None:  # Q_rope without RoPE, X_pos without sinusoidal
             assert not spec.present(state), spec.name

@@ -1,7 +1,8 @@
-"""File → Open model…: one head of a real BERT checkpoint as the session to explore.
+"""File → Open model…: one head of a real model as the session to explore.
 
-The dialog picks a checkpoint folder (or the bundled all-MiniLM-L6-v2), a sentence, a
-layer and a head. Opening the checkpoint and running the encoder up to the layer happen
+The dialog picks a model (the installed all-MiniLM-L6-v2 encoder or SmolLM2-135M
+decoder, any BERT checkpoint folder or LLaMA ``.gguf`` file), a sentence, a layer and
+a head. Opening the checkpoint and running the encoder up to the layer happen
 on a worker thread, so the window stays responsive and Cancel stops the work between
 steps; the result replaces the session as one undoable step. ``ModelActions`` adds the
 menu entry, keeps the opened checkpoint for the next visit, and shows in the status bar
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, QSignalBlocker, Qt, Signal
@@ -35,16 +36,25 @@ from PySide6.QtWidgets import (
 )
 from shiboken6 import isValid
 
+from qkv_desktop.io.byte_tokens import TokenLabel
 from qkv_desktop.io.checkpoint import (
     BUNDLED_MINILM_NAME,
     BertCheckpoint,
     find_bundled_minilm,
-    load_checkpoint,
 )
+from qkv_desktop.io.gguf_checkpoint import (
+    BUNDLED_SMOLLM2_NAME,
+    LlamaCheckpoint,
+    NextToken,
+    find_bundled_smollm2,
+)
+from qkv_desktop.io.gguf_checkpoint import INSTALL_HINT as SMOLLM2_INSTALL_HINT
+from qkv_desktop.io.model_sources import open_model_path
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.commands import StateCommand
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.state import SessionState
+from qkv_desktop.views.dialogs.decoder_panel import DecoderPanel
 from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
 
 __all__ = ["DEFAULT_TEXT", "INSTALL_HINT", "ModelActions", "ModelDialog", "ModelSource"]
@@ -62,6 +72,9 @@ class ModelSource:
 
     ``layer`` and ``head`` are 0-based indices; the window shows them counted from 1,
     out of ``n_layers`` and ``n_heads``.
+
+    ``checkpoint`` is the opened model (None for a session reopened from a file);
+    ``next_tokens`` is a decoder's top-5 prediction after the text.
     """
 
     name: str
@@ -71,6 +84,25 @@ class ModelSource:
     head: int
     n_layers: int = 0
     n_heads: int = 0
+    kind: str = "encoder"
+    checkpoint: object | None = None
+    next_tokens: tuple[NextToken, ...] = ()
+
+    def provenance(self) -> dict:
+        """The session file's "model" object (``io.session``)."""
+        ckpt = self.checkpoint
+        if ckpt is not None and hasattr(ckpt, "provenance"):
+            return ckpt.provenance(self.text, self.layer, self.head)
+        return {"name": self.name, "kind": self.kind, "source": "folder",
+                "location": str(self.folder), "text": self.text, "layer": int(self.layer),
+                "head": int(self.head), "n_layers": int(self.n_layers),
+                "n_heads": int(self.n_heads)}
+
+    @classmethod
+    def from_provenance(cls, value: dict) -> ModelSource:
+        return cls(value["name"], Path(value.get("location", "")), value["text"],
+                   value["layer"], value["head"], value.get("n_layers", 0),
+                   value.get("n_heads", 0), value.get("kind", "encoder"))
 
 
 class _OrdinalSpin(QSpinBox):
@@ -128,6 +160,7 @@ class ModelDialog(Retranslating, QDialog):
         self._busy = False
         self._tokens_ok = False
         self._bundled = find_bundled_minilm()
+        self._bundled_smollm2 = find_bundled_smollm2()
         self._worker = LatestJobRunner("qkv-model", self)
         self._worker.progressed.connect(self._on_progress)
         self._worker.finished.connect(self._on_completed)
@@ -150,12 +183,18 @@ class ModelDialog(Retranslating, QDialog):
         folder_row = QHBoxLayout()
         folder_row.addWidget(self.folder_edit, 1)
         folder_row.addWidget(self.browse_button)
+        self.file_button = QPushButton(objectName="chooseGguf")
+        self.file_button.clicked.connect(self.choose_file)
+        folder_row.addWidget(self.file_button)
         self.bundled_button = QPushButton(objectName="useBundled")
         self.bundled_button.clicked.connect(self.use_bundled)
         self.bundled_button.setVisible(self._bundled is not None)
+        self.smollm2_button = QPushButton(objectName="useSmolLM2")
+        self.smollm2_button.clicked.connect(self.use_smollm2)
+        self.smollm2_button.setVisible(self._bundled_smollm2 is not None)
         self.hint_label = QLabel(objectName="bundledHint", wordWrap=True)
         self.hint_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.hint_label.setVisible(self._bundled is None)
+        self.hint_label.setVisible(self._bundled is None or self._bundled_smollm2 is None)
         self.model_label = QLabel(objectName="modelDescription", wordWrap=True)
 
         self.text_edit = QLineEdit(DEFAULT_TEXT, objectName="modelText")
@@ -201,7 +240,7 @@ class ModelDialog(Retranslating, QDialog):
         self._labels = [QLabel() for _ in range(5)]
         checkpoint_box = QVBoxLayout()  # hidden widgets here take no room, unlike form rows
         checkpoint_box.addLayout(folder_row)
-        for w in (self.bundled_button, self.hint_label, self.model_label):
+        for w in (self.bundled_button, self.smollm2_button, self.hint_label, self.model_label):
             checkpoint_box.addWidget(w)
         form = QFormLayout()
         form.addRow(self._labels[0], checkpoint_box)
@@ -224,21 +263,23 @@ class ModelDialog(Retranslating, QDialog):
                                               self.tr("Tokens"), self.tr("Layer"),
                                               self.tr("Head")), strict=True):
             label.setText(text)
-        self.folder_edit.setPlaceholderText(self.tr("A BERT folder: config.json, "
-                                                    "model.safetensors, tokenizer.json"))
+        self.folder_edit.setPlaceholderText(self.tr("A BERT folder (config.json, "
+                                                    "model.safetensors) or a LLaMA .gguf file"))
         self.browse_button.setText(self.tr("Choose folder…"))
-        self.bundled_button.setText(self.tr("Use the bundled {0}").format(BUNDLED_MINILM_NAME))
+        self.file_button.setText(self.tr("Choose .gguf file…"))
+        self.bundled_button.setText(self.tr("Use the installed {0} (encoder)")
+                                    .format(BUNDLED_MINILM_NAME))
         self.bundled_button.setToolTip(str(self._bundled or ""))
-        self.hint_label.setText(self.tr("To get {0} without a download from this app, "
-                                        "install it once with: {1}")
-                                .format(BUNDLED_MINILM_NAME, INSTALL_HINT))
-        self.text_edit.setToolTip(self.tr("The sentence the model reads; it is split into "
-                                          "WordPiece tokens with [CLS] and [SEP] added."))
-        self.layer_spin.setToolTip(self.tr("Encoder layer, counted from 1. The head sees the "
-                                           "hidden states entering this layer; layer 1 sees "
-                                           "the embeddings."))
-        self.head_spin.setToolTip(self.tr("Attention head of the layer, counted from 1; each "
-                                          "has its own W_Q, W_K, W_V and biases."))
+        self.smollm2_button.setText(self.tr("Use the installed {0} (decoder)")
+                                    .format(BUNDLED_SMOLLM2_NAME))
+        self.smollm2_button.setToolTip(str(self._bundled_smollm2 or ""))
+        hints = [self.tr("To get {0} without a download from this app, install it once "
+                         "with: {1}").format(name, hint)
+                 for name, hint, found in ((BUNDLED_MINILM_NAME, INSTALL_HINT, self._bundled),
+                                           (BUNDLED_SMOLLM2_NAME, SMOLLM2_INSTALL_HINT,
+                                            self._bundled_smollm2)) if found is None]
+        self.hint_label.setText("\n".join(hints))
+        self._describe_tooltips()
         self.stop_button.setText(self.tr("Stop"))
         self.stop_button.setToolTip(self.tr("Stop the work in progress; nothing changes"))
         self.ok_button.setText(self.tr("Load"))
@@ -256,7 +297,29 @@ class ModelDialog(Retranslating, QDialog):
         """True while a checkpoint is being opened or a layer computed."""
         return self._busy
 
-    def _set_checkpoint(self, checkpoint: BertCheckpoint) -> None:
+    def _describe_tooltips(self) -> None:
+        decoder = isinstance(self._checkpoint, LlamaCheckpoint)
+        if decoder:
+            self.text_edit.setToolTip(self.tr("The text the model reads, split into "
+                                              "byte-level BPE tokens; the model predicts the "
+                                              "token after the last one."))
+            self.layer_spin.setToolTip(self.tr("Decoder layer, counted from 1. The head sees "
+                                               "the RMS-normalised residual stream entering "
+                                               "this layer."))
+            self.head_spin.setToolTip(self.tr("Query head of the layer, counted from 1. "
+                                              "Query heads share key/value heads (grouped-"
+                                              "query attention), so W_K and W_V are those of "
+                                              "its group."))
+        else:
+            self.text_edit.setToolTip(self.tr("The sentence the model reads; it is split into "
+                                              "WordPiece tokens with [CLS] and [SEP] added."))
+            self.layer_spin.setToolTip(self.tr("Encoder layer, counted from 1. The head sees the "
+                                               "hidden states entering this layer; layer 1 sees "
+                                               "the embeddings."))
+            self.head_spin.setToolTip(self.tr("Attention head of the layer, counted from 1; each "
+                                              "has its own W_Q, W_K, W_V and biases."))
+
+    def _set_checkpoint(self, checkpoint: BertCheckpoint | LlamaCheckpoint) -> None:
         self._checkpoint = checkpoint
         self.folder_edit.setText(str(checkpoint.folder))
         for key, spin, count in (("layer", self.layer_spin, checkpoint.n_layers),
@@ -265,6 +328,7 @@ class ModelDialog(Retranslating, QDialog):
                 spin.setRange(0, count - 1)
                 spin.setValue(self._wanted[key])  # clamped to the new range
         self._describe_checkpoint()
+        self._describe_tooltips()
         self._update_tokens()
 
     def _describe_checkpoint(self) -> None:
@@ -274,9 +338,19 @@ class ModelDialog(Retranslating, QDialog):
             self.layer_range.setText("")
             self.head_range.setText("")
             return
-        self.model_label.setText(
-            self.tr("{0}: {1} layers × {2} heads, d_model {3}, d_k {4}")
-            .format(ckpt.name, ckpt.n_layers, ckpt.n_heads, ckpt.hidden_size, ckpt.head_size))
+        if isinstance(ckpt, LlamaCheckpoint):
+            types = ", ".join(f"{k} × {v}" for k, v in ckpt.tensor_types.items())
+            self.model_label.setText(
+                self.tr("{0} (decoder): {1} layers × {2} query heads sharing {3} key/value "
+                        "heads, d_model {4}, d_k {5}, RoPE base {6:g}. Weights: {7}, "
+                        "dequantised to float32 and computed in float64.")
+                .format(ckpt.name, ckpt.n_layers, ckpt.n_heads, ckpt.n_kv_heads,
+                        ckpt.hidden_size, ckpt.head_size, ckpt.rope_base, types))
+        else:
+            self.model_label.setText(
+                self.tr("{0}: {1} layers × {2} heads, d_model {3}, d_k {4}")
+                .format(ckpt.name, ckpt.n_layers, ckpt.n_heads, ckpt.hidden_size,
+                        ckpt.head_size))
         self.layer_range.setText(self.tr("of {0}").format(ckpt.n_layers))
         self.head_range.setText(self.tr("of {0}").format(ckpt.n_heads))
 
@@ -289,21 +363,39 @@ class ModelDialog(Retranslating, QDialog):
         if self._checkpoint is None:
             self.tokens_label.setText(self.tr("<i>Open a checkpoint to see its tokens.</i>"))
         else:
+            self.tokens_label.setToolTip("")
             try:
-                tokens = self._checkpoint.tokenize(self.text_edit.text())
+                if isinstance(self._checkpoint, LlamaCheckpoint):
+                    labels = self._checkpoint.labels(self.text_edit.text())
+                else:
+                    labels = None
+                    tokens = self._checkpoint.tokenize(self.text_edit.text())
             except ValueError as exc:
                 self.tokens_label.setText(f'<span style="{_ERROR_STYLE}">'
                                           f"{html.escape(str(exc))}</span>")
             else:
                 self._tokens_ok = True
+                if labels is not None:
+                    tokens = [label.text for label in labels]
+                    self.tokens_label.setToolTip(self._split_note(labels))
                 chips = " ".join(f"<code>{html.escape(t)}</code>" for t in tokens)
                 self.tokens_label.setText(self.tr("{0} tokens: {1}").format(len(tokens), chips))
         self._update_enabled()
 
+    def _split_note(self, labels: list[TokenLabel]) -> str:
+        """Hover text for a byte-level tokenisation: which tokens hold part of a character."""
+        split = [(i, label) for i, label in enumerate(labels) if not label.whole]
+        if not split:
+            return ""
+        lines = [self.tr("Byte-level BPE splits some characters across tokens; such a "
+                         "character is shown once, where it starts, and … marks the rest:")]
+        lines += [self.tr("token {0}: {1}").format(i, label.detail) for i, label in split]
+        return "\n".join(lines)
+
     def _update_enabled(self) -> None:
         idle = not self._busy
-        for w in (self.browse_button, self.bundled_button, self.text_edit, self.layer_spin,
-                  self.head_spin):
+        for w in (self.browse_button, self.file_button, self.bundled_button,
+                  self.smollm2_button, self.text_edit, self.layer_spin, self.head_spin):
             w.setEnabled(idle)
         self.ok_button.setEnabled(idle and self._checkpoint is not None and self._tokens_ok)
 
@@ -335,12 +427,26 @@ class ModelDialog(Retranslating, QDialog):
         if folder:
             self.open_folder(folder)
 
+    def choose_file(self) -> None:
+        start = str(self.settings.value("models/last_dir", str(Path.home()))) \
+            if self.settings is not None else str(Path.home())
+        path, _filter = QFileDialog.getOpenFileName(
+            self, self.tr("Choose a LLaMA model file"), start,
+            self.tr("GGUF models (*.gguf);;All files (*)"))
+        if path:
+            self.open_folder(path)
+
     def use_bundled(self) -> None:
         if self._bundled is not None:
             self.open_folder(self._bundled, name=BUNDLED_MINILM_NAME)
 
+    def use_smollm2(self) -> None:
+        if self._bundled_smollm2 is not None:
+            self.open_folder(self._bundled_smollm2, name=BUNDLED_SMOLLM2_NAME)
+
     def open_folder(self, folder, name: str | None = None) -> None:
-        """Open ``folder`` in the background; on failure the previous checkpoint stays."""
+        """Open a BERT ``folder`` or a ``.gguf`` file in the background; on failure the
+        previous checkpoint stays."""
         folder = Path(folder)
         self._show_error("")
         self.folder_edit.setText(str(folder))
@@ -351,7 +457,7 @@ class ModelDialog(Retranslating, QDialog):
             self._set_checkpoint(checkpoint)
             self.checkpointOpened.emit(checkpoint)
 
-        self._start(lambda report: load_checkpoint(folder, report, name=name), done,
+        self._start(lambda report: open_model_path(folder, report, name=name), done,
                     lambda d, t: self.tr("Opening {0}: {1} of {2} steps done")
                     .format(name or folder.name, d, t),
                     lambda error: self.tr("Could not open {0}:\n{1}").format(folder, error))
@@ -364,15 +470,21 @@ class ModelDialog(Retranslating, QDialog):
         self._show_error("")
         text, layer, head = self.text_edit.text(), self.layer_spin.value(), self.head_spin.value()
 
-        def job(report) -> SessionState:
+        decoder = isinstance(ckpt, LlamaCheckpoint)
+
+        def job(report) -> tuple[SessionState, tuple]:
+            if decoder:  # every layer in one pass, then the next-token prediction
+                ckpt.run(text, report)
+                return ckpt.session_state(text, layer, head), tuple(ckpt.next_tokens(text))
             for step in range(layer + 1):  # the checkpoint caches each layer it runs
                 report(step, layer + 1)
                 ckpt.layer_input(text, step)
-            return ckpt.session_state(text, layer, head)
+            return ckpt.session_state(text, layer, head), ()
 
-        def done(state: SessionState) -> None:
+        def done(value) -> None:
+            state, top = value
             source = ModelSource(ckpt.name, ckpt.folder, text, layer, head, ckpt.n_layers,
-                                 ckpt.n_heads)
+                                 ckpt.n_heads, "decoder" if decoder else "encoder", ckpt, top)
             try:
                 self.model.load_state(state, self.tr("Load {0}, layer {1} · head {2}")
                                       .format(ckpt.name, layer + 1, head + 1))
@@ -386,8 +498,10 @@ class ModelDialog(Retranslating, QDialog):
             super(ModelDialog, self).accept()
 
         self._start(job, done,
-                    lambda d, t: self.tr("Running {0} up to layer {1}: {2} of {3} steps done")
-                    .format(ckpt.name, layer + 1, d, t),
+                    (lambda d, t: self.tr("Running all {0} layers of {1}: {2} of {3} steps done")
+                     .format(ckpt.n_layers, ckpt.name, d, t)) if decoder else
+                    (lambda d, t: self.tr("Running {0} up to layer {1}: {2} of {3} steps done")
+                     .format(ckpt.name, layer + 1, d, t)),
                     lambda error: self.tr("Could not load layer {0} · head {1} of {2}:\n{3}")
                     .format(layer + 1, head + 1, ckpt.name, error))
 
@@ -458,7 +572,11 @@ class ModelActions(FollowsWindowLanguage, QObject):
 
     The label follows the undo stack: it names the checkpoint, layer and head of the
     most recent model load still in effect, says "edited" once the session has changed
-    since, and disappears when that load is undone or the session is replaced.
+    since, and disappears when that load is undone or the session is replaced. With a
+    ``session`` controller the source is saved in the session file (its "model" object)
+    and shown again when the file is reopened. A decoder's session also gets the
+    decoder panel (``DecoderPanel``): next tokens, GQA, RoPE, the attention sink, and
+    instant switching between layers and heads.
 
     ``sourceChanged(name)``: the checkpoint the weights come from, or ``None`` (for
     seeded random weights).
@@ -467,12 +585,20 @@ class ModelActions(FollowsWindowLanguage, QObject):
     sourceChanged = Signal(object)
 
     def __init__(self, window: QMainWindow, model: AttentionModel, settings: QSettings | None,
-                 menu: QMenu, before: QAction | None = None):
+                 menu: QMenu, before: QAction | None = None, session=None):
         super().__init__(window)
         self.window, self.model, self.settings = window, model, settings
-        self.checkpoint: BertCheckpoint | None = None
+        self.checkpoint: BertCheckpoint | LlamaCheckpoint | None = None
         self.dialog: ModelDialog | None = None
         self._sources: dict[SessionState, ModelSource] = {}
+        self._restored: tuple[SessionState, ModelSource] | None = None
+        self.panel = DecoderPanel(model, self.switch_head, window)
+        self.panel.hide()
+        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)
+        if session is not None:
+            session.extras.append(self.session_extra)
+            session.opened.connect(self._on_session_opened)
+            session.fileChanged.connect(self._on_file_changed)
         self.open_model_action = QAction(window, objectName="openModel")
         self.open_model_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
         self.open_model_action.triggered.connect(self.open_dialog)
@@ -486,7 +612,8 @@ class ModelActions(FollowsWindowLanguage, QObject):
 
     def retranslate(self) -> None:
         self.open_model_action.setText(self.tr("Open &model…"))
-        tip = self.tr("Explore one attention head of a BERT checkpoint (Ctrl+Shift+O)")
+        tip = self.tr("Explore one attention head of a real model: a BERT encoder or a LLaMA "
+                      "decoder such as SmolLM2 (Ctrl+Shift+O)")
         self.open_model_action.setToolTip(tip)
         self.open_model_action.setStatusTip(tip)
         self._update_source()
@@ -509,17 +636,54 @@ class ModelActions(FollowsWindowLanguage, QObject):
         dialog.open()
         return dialog
 
-    def _remember_checkpoint(self, checkpoint: BertCheckpoint) -> None:
+    def _remember_checkpoint(self, checkpoint) -> None:
         self.checkpoint = checkpoint
 
     def _on_loaded(self, source: ModelSource) -> None:
         self._sources[self.model.state] = source
         self._update_source()
 
+    def switch_head(self, layer: int, head: int) -> None:
+        """Show another layer or head of the current decoder load, as one undoable step.
+
+        The checkpoint has every layer's input cached, so this takes milliseconds.
+        ``ValueError`` (a layer or head out of range) leaves the session as it was.
+        """
+        current = self.source
+        if current is None or current.checkpoint is None:
+            raise ValueError(self.tr("the session did not come from an opened model"))
+        ckpt = current.checkpoint
+        state = ckpt.session_state(current.text, layer, head)
+        source = replace(current, layer=layer, head=head)
+        self.model.load_state(state, self.tr("Load {0}, layer {1} · head {2}")
+                              .format(current.name, layer + 1, head + 1))
+        self._on_loaded(source)
+
+    def session_extra(self) -> dict:
+        """The session file's "model" object, while a model load is in effect."""
+        source = self.source
+        return {} if source is None else {"model": source.provenance()}
+
+    def _on_session_opened(self, state: SessionState, extra: dict) -> None:
+        value = (extra or {}).get("model")
+        self._restored = None if value is None else (state, ModelSource.from_provenance(value))
+        self._update_source()
+
+    def _on_file_changed(self, path: str) -> None:
+        if not path:  # a new, unsaved session: not from the model any more
+            self._restored = None
+            self._update_source()
+
     def _current_load(self) -> tuple[ModelSource, bool] | None:
-        """(source, edited since) of the newest model load at or below the undo index."""
+        """(source, edited since) of the newest model load at or below the undo index, or
+        of the session file it was reopened from."""
         found = self._current_load_state()
-        return None if found is None else (self._sources[found[0]], found[1])
+        if found is not None:
+            return self._sources[found[0]], found[1]
+        if self._restored is not None:  # reopened from a file; cleared by File → New
+            state, source = self._restored
+            return source, self.model.state is not state
+        return None
 
     def _current_load_state(self) -> tuple[SessionState, bool] | None:
         """(state loaded, edited since) of the newest model load at or below the undo index."""
@@ -535,11 +699,15 @@ class ModelActions(FollowsWindowLanguage, QObject):
         """The checkpoint the weights still come from: a change of d_model, d_k or h
         re-initialised them from the seed, whatever else is still the checkpoint's."""
         found = self._current_load_state()
-        if found is None:
+        if found is not None:
+            loaded, name = found[0], self._sources[found[0]].name
+        elif self._restored is not None:  # reopened from a session file
+            loaded, name = self._restored[0], self._restored[1].name
+        else:
             return None
-        loaded, now = found[0], self.model.state
+        now = self.model.state
         same = (loaded.d_model, loaded.d_k, loaded.n_heads) == (now.d_model, now.d_k, now.n_heads)
-        return self._sources[loaded].name if same else None
+        return name if same else None
 
     def _update_source(self, _index: int = 0) -> None:
         stack = self.model.undo_stack
@@ -550,6 +718,7 @@ class ModelActions(FollowsWindowLanguage, QObject):
         self._sources = {s: src for s, src in self._sources.items() if s in alive}
         found = self._current_load()
         self.sourceChanged.emit(self._weights_source())
+        self.panel.show_source(found[0] if found else None)
         if found is None:
             self.source_label.hide()
             self.source_label.clear()

