@@ -29,12 +29,29 @@ CONTINUES = "…"
 
 @dataclass(frozen=True)
 class TokenLabel:
-    """What to show for one token (``text``) and what to say on hover (``detail``)."""
+    """What to show for one token (``text``) and the facts for its hover text.
+
+    ``data`` is the token's bytes (empty for a special token), ``piece`` its vocabulary
+    string; ``completes`` is the character whose last bytes it holds, ``continues`` the
+    character that starts in it and ends in a later token (None when there is none).
+    """
 
     text: str
-    detail: str
+    piece: str
     data: bytes
-    whole: bool  # True when the token holds only whole characters
+    completes: str | None = None
+    continues: str | None = None
+    special: bool = False
+
+    @property
+    def whole(self) -> bool:
+        """True when the token holds only whole characters."""
+        return self.completes is None and self.continues is None
+
+    @property
+    def hex(self) -> str:
+        """The bytes as hex pairs, e.g. ``"e6 88"``."""
+        return _hex(self.data)
 
 
 @cache
@@ -57,8 +74,9 @@ def byte_level_alphabet() -> dict[str, int]:
 
 
 def piece_bytes(piece: str) -> bytes | None:
-    """The bytes a byte-level piece stands for, or None if it is not byte-level
-    (a special token such as ``<|im_start|>`` is not)."""
+    """The bytes a byte-level piece stands for, or None if it has a character outside
+    the byte alphabet (an added token may; ``<|im_start|>`` does not, so which tokens
+    are special is the tokenizer's to say)."""
     table = byte_level_alphabet()
     try:
         return bytes(table[c] for c in piece)
@@ -101,15 +119,17 @@ def readable_piece(piece: str) -> str:
     return _visible("".join(out))
 
 
-def readable_labels(pieces: list[str]) -> list[TokenLabel]:
-    """Labels for a tokenised text (see the module docstring for the rules)."""
-    datas = [piece_bytes(p) for p in pieces]
+def readable_labels(pieces: list[str], special: list[bool] | None = None) -> list[TokenLabel]:
+    """Labels for a tokenised text (see the module docstring for the rules); tokens
+    flagged in ``special`` (e.g. ``<|im_start|>``) are shown as they are spelled."""
+    special = special or [False] * len(pieces)
+    datas = [None if flag else piece_bytes(p) for p, flag in zip(pieces, special, strict=True)]
     labels: list[TokenLabel | None] = [None] * len(pieces)
     # Runs of byte-level tokens are decoded together so characters can span tokens.
     i = 0
     while i < len(pieces):
         if datas[i] is None:
-            labels[i] = TokenLabel(pieces[i], f"special token {pieces[i]}", b"", True)
+            labels[i] = TokenLabel(pieces[i], pieces[i], b"", special=True)
             i += 1
             continue
         j = i
@@ -146,12 +166,9 @@ def _label_run(pieces, datas, start: int, stop: int, labels) -> None:
         i += size
     for k in range(start, stop):
         text = _visible("".join(texts[k]))
-        parts = [f"bytes {_hex(datas[k])}", f"piece {pieces[k]}"]
         if k in continues:
-            parts.append(f"completes {continues[k]} (a character split across tokens)")
             text = CONTINUES + text
         if k in ends_inside:
-            parts.append(f"{texts[k][-1]} continues in the next token")
             text += CONTINUES
-        whole = k not in continues and k not in ends_inside
-        labels[k] = TokenLabel(text, "; ".join(parts), datas[k], whole)
+        labels[k] = TokenLabel(text, pieces[k], datas[k], continues.get(k),
+                               texts[k][-1] if k in ends_inside else None)

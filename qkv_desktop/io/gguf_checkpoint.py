@@ -247,7 +247,8 @@ class LlamaCheckpoint:
 
     def labels(self, text: str) -> list[TokenLabel]:
         """Readable labels of the tokens of ``text`` (see ``byte_tokens``)."""
-        return readable_labels(self.encode(text).tokens)
+        enc = self.encode(text)
+        return readable_labels(enc.tokens, [i in self._specials for i in enc.ids])
 
     def tokenize(self, text: str) -> list[str]:
         """The tokens of ``text`` as readable text (``labels`` has the bytes too)."""

@@ -94,6 +94,7 @@ def test_tokenizer_builds_byte_level_bpe_from_the_files_merges(tiny):
     assert enc.ids == ids_of("the", "Ġcat", "Ġsat")
     assert ckpt.tokenize(TEXT) == ["the", " cat", " sat"]
     assert ckpt.encode("<|endoftext|> cat").ids == [0, *ids_of("Ġcat")]  # control token kept whole
+    assert [label.special for label in ckpt.labels("<|endoftext|> cat")] == [True, False]
 
 
 def test_residual_stream_attention_and_next_token_match_the_reference(tiny):

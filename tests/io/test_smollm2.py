@@ -79,7 +79,8 @@ def test_chinese_tokens_read_as_characters_never_as_replacement_marks(smol):
     shown = "".join(label.text.replace("…", "") for label in labels)
     assert shown == CHINESE  # every character exactly once
     split = [label for label in labels if not label.whole]
-    assert split and all("bytes" in label.detail for label in split)
+    assert split and all(label.data for label in split)
+    assert labels[0].continues == "我" and labels[1].completes == "我" and labels[1].text == "…"
 
 
 def test_the_capital_of_france_is_paris(smol):

@@ -389,7 +389,13 @@ class ModelDialog(Retranslating, QDialog):
             return ""
         lines = [self.tr("Byte-level BPE splits some characters across tokens; such a "
                          "character is shown once, where it starts, and … marks the rest:")]
-        lines += [self.tr("token {0}: {1}").format(i, label.detail) for i, label in split]
+        for i, label in split:
+            parts = [self.tr("bytes {0}").format(label.hex)]
+            if label.completes:
+                parts.append(self.tr("completes {0}").format(label.completes))
+            if label.continues:
+                parts.append(self.tr("{0} continues in the next token").format(label.continues))
+            lines.append(self.tr("token {0} ({1}): {2}").format(i, label.piece, "; ".join(parts)))
         return "\n".join(lines)
 
     def _update_enabled(self) -> None:
