@@ -156,3 +156,36 @@ def test_smollm2_through_the_dialog_predicts_paris(qtbot, make_window):
     assert window.model.wait_until_idle()
     own = load_gguf(find_bundled_smollm2()).layer_attention("The capital of France is", 15)[4]
     np.testing.assert_allclose(window.model.result.head(0).weights, own, rtol=0, atol=1e-12)
+
+
+def test_stop_while_the_layers_run_loads_nothing(qtbot, make_window, tiny, monkeypatch):
+    import threading
+    window = make_window()
+    before = window.model.state
+    window.models.open_dialog()
+    dialog = window.models.dialog
+    dialog.open_folder(tiny)
+    qtbot.waitUntil(lambda: not dialog.busy)
+    ckpt, reached, release = dialog.checkpoint, threading.Event(), threading.Event()
+    real = ckpt._layer_weights
+
+    def slow(layer):
+        if layer == 1:
+            reached.set()
+            release.wait()
+        return real(layer)
+
+    monkeypatch.setattr(ckpt, "_layer_weights", slow)
+    loaded = []
+    dialog.loaded.connect(loaded.append)
+    dialog.text_edit.setText(TEXT)
+    dialog.ok_button.click()
+    assert reached.wait(10) and dialog.busy and dialog.progress_box.isVisibleTo(dialog)
+    assert "Running all 3 layers of tiny-llama" in dialog.progress_label.text()
+    dialog.stop_button.click()
+    assert not dialog.busy and dialog.ok_button.isEnabled()
+    release.set()
+    dialog.reject()
+    qtbot.wait(50)
+    assert loaded == [] and window.model.state is before
+    assert window.model.undo_stack.count() == 0

@@ -150,7 +150,7 @@ def test_cancel_stops_a_load_and_changes_nothing(qtbot, dialog, model, tiny, mon
             progress(done, total, message)  # raises once cancelled
         return load_checkpoint(folder, report, name=name)
 
-    monkeypatch.setattr(model_dialog, "load_checkpoint", slow_load)
+    monkeypatch.setattr(model_dialog, "open_model_path", slow_load)  # the dialog's opener
     opened = []
     dialog.checkpointOpened.connect(opened.append)
     dialog.open_folder(tiny)
