@@ -37,7 +37,6 @@ from qkv_desktop.core.lessons import (
 )
 from qkv_desktop.core.llama import (
     LlamaLayerWeights,
-    causal_allowed,
     first_token_mass,
     kv_head_for,
     llama_layer,
@@ -77,6 +76,6 @@ __all__ = [
     "attention_grads", "AttentionGrads",
     "train_step", "TrainStep", "target_pattern", "PATTERNS", "scaling_comparison", "ScalingRun",
     # the decoder (issue 21)
-    "LlamaLayerWeights", "causal_allowed", "first_token_mass", "kv_head_for", "llama_layer",
+    "LlamaLayerWeights", "first_token_mass", "kv_head_for", "llama_layer",
     "rms_norm", "silu", "swiglu",
 ]

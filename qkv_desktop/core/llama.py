@@ -23,10 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from qkv_desktop.core.masks import MaskSpec
 from qkv_desktop.core.positions import rope
 from qkv_desktop.core.softmax import softmax
 
-__all__ = ["LlamaLayerWeights", "LayerTrace", "causal_allowed", "first_token_mass", "kv_head_for",
+__all__ = ["LlamaLayerWeights", "LayerTrace", "first_token_mass", "kv_head_for",
            "llama_layer",
            "rms_norm", "silu", "swiglu"]
 
@@ -47,12 +48,6 @@ def silu(x) -> np.ndarray:
 def swiglu(x, W_gate, W_up, W_down) -> np.ndarray:
     """The gated feed-forward (SiLU(x·W_gate) ⊙ x·W_up)·W_down."""
     return (silu(x @ W_gate) * (x @ W_up)) @ W_down
-
-
-def causal_allowed(n: int, m: int | None = None) -> np.ndarray:
-    """The causal mask as booleans: True where key j may be seen by query i (j ≤ i)."""
-    m = n if m is None else m
-    return np.arange(m)[None, :] <= np.arange(n)[:, None]
 
 
 def first_token_mass(weights) -> np.ndarray:
@@ -130,7 +125,7 @@ def llama_layer(h, w: LlamaLayerWeights, *, n_heads: int, n_kv_heads: int, eps: 
         q = [rope(x, pos, base=rope_base, pairing=rope_pairing) for x in q]
         k = [rope(x, pos, base=rope_base, pairing=rope_pairing) for x in k]
     scale = h.dtype.type(math.sqrt(d_k))
-    allowed = causal_allowed(n)
+    allowed = MaskSpec(causal=True).allowed(n, n)
     context = np.empty((n, n_heads * d_k), h.dtype)
     kept = []
     for j in range(n_heads):  # one head at a time: a single n × n matrix in memory

@@ -334,6 +334,19 @@ class LlamaCheckpoint:
         tokens, X = self.layer_input(text, layer)
         return SessionState(tuple(tokens), X, (weights,), options=self.options())
 
+    def layer_state(self, text: str, layer: int) -> SessionState:
+        """Every query head of ``layer`` as one multi-head session, with W_O.
+
+        Each head carries W_K and W_V of the key/value head it shares (copies: the
+        heads overview finds the groups from them), and ``concat · W_O`` is the
+        attention output the layer adds to the residual stream.
+        """
+        layer = self._index(layer, self.n_layers, "layer")
+        tokens, X = self.layer_input(text, layer)
+        heads = tuple(self.head_weights(layer, h) for h in range(self.n_heads))
+        W_O = self._proj(layer, "attn_output", None)
+        return SessionState(tuple(tokens), X, heads, W_O=W_O, options=self.options())
+
     def layer_attention(self, text: str, layer: int) -> np.ndarray:
         """The model's own attention probabilities of ``layer`` (n_heads × n × n),
         computed by the layer forward itself, for checking the session against."""
@@ -344,14 +357,16 @@ class LlamaCheckpoint:
                            n_kv_heads=c.n_kv_heads, eps=c.eps, rope_base=c.rope_base,
                            keep_weights=True).weights
 
-    def provenance(self, text: str, layer: int, head: int) -> dict:
-        """The session file's "model" object for this head (see ``io.session``)."""
+    def provenance(self, text: str, layer: int, head: int, scope: str = "head") -> dict:
+        """The session file's "model" object for this head, or with ``scope="layer"``
+        for all heads of the layer (see ``io.session``)."""
         bundled = find_bundled_smollm2()
         packaged = bundled is not None and bundled.resolve() == self._path.resolve()
         return {"name": self._name, "kind": self.kind,
                 "source": f"package {BUNDLED_SMOLLM2_PACKAGE}" if packaged else "file",
                 "location": str(self._path), "text": text, "layer": int(layer),
-                "head": int(head)}
+                "head": int(head), "n_layers": self.n_layers, "n_heads": self.n_heads,
+                **({"scope": scope} if scope != "head" else {})}
 
     # -- internals -----------------------------------------------------------
     def _index(self, value, stop: int, what: str) -> int:

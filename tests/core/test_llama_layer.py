@@ -14,7 +14,7 @@ from qkv_desktop.core import (
     LlamaLayerWeights,
     Weights,
     attention,
-    causal_allowed,
+    first_token_mass,
     kv_head_for,
     llama_layer,
     rms_norm,
@@ -61,12 +61,12 @@ def test_rms_norm_and_swiglu():
     np.testing.assert_allclose(swiglu(x, g, u, dn), [[silu[0] * 6 + silu[1] * 8]])
 
 
-def test_gqa_head_mapping_and_causal_mask():
+def test_gqa_head_mapping_and_the_first_token_mass():
     assert [kv_head_for(h, 9, 3) for h in range(9)] == [0, 0, 0, 1, 1, 1, 2, 2, 2]
     with pytest.raises(ValueError, match="cannot share"):
         kv_head_for(0, 9, 2)
-    assert causal_allowed(3).tolist() == [[True, False, False], [True, True, False],
-                                          [True, True, True]]
+    w = np.array([[1.0, 0.0], [0.75, 0.25]])
+    assert first_token_mass(w).tolist() == [1.0, 0.75]
 
 
 def test_llama_layer_uses_the_shared_key_value_head():

@@ -249,4 +249,4 @@ def test_copy_of_file_opens_under_its_own_name(tiny, tmp_path):
     ckpt = load_gguf(other)
     assert ckpt.name == "renamed" and ckpt.provenance(TEXT, 1, 2) == {
         "name": "renamed", "kind": "decoder", "source": "file", "location": str(other),
-        "text": TEXT, "layer": 1, "head": 2}
+        "text": TEXT, "layer": 1, "head": 2, "n_layers": 3, "n_heads": 4}

@@ -61,21 +61,56 @@ def test_a_gguf_head_loads_with_rope_panes_panel_and_undo(qtbot, make_window, ti
     top = ckpt.next_tokens(TEXT)
     assert panel.next_table.item(0, 0).text() == top[0].text
     assert panel.next_table.item(0, 1).text() == str(top[0].id)
-    assert "query heads 2 <b>[3]</b>" in panel.gqa_label.text()
-    assert "key/value head 1" in panel.gqa_label.text()
+    assert "query heads 3 <b>[4]</b>" in panel.gqa_label.text()  # counted from 1
+    assert "key/value head 2" in panel.gqa_label.text()
     assert "i + 8" in panel.rope_label.text()
     assert "first token “the”" in panel.sink_label.text()
     label = window.models.source_label
-    assert label.text() == "tiny-llama · layer 1 · head 3"
+    assert label.text() == "tiny-llama · layer 2 of 3 · head 4 of 4"
+    assert (panel.layer_spin.value(), panel.head_spin.value()) == (2, 4)
 
-    panel.layer_spin.setValue(2)  # instant switch, one undoable step
+    panel.layer_spin.setValue(3)  # instant switch, one undoable step
     assert window.models.source.layer == 2
     assert window.model.state.heads[0].W_Q.tobytes() == \
         ckpt.session_state(TEXT, 2, 3).heads[0].W_Q.tobytes()
     window.model.undo_stack.undo()
-    assert window.models.source.layer == 1 and panel.layer_spin.value() == 1
+    assert window.models.source.layer == 1 and panel.layer_spin.value() == 2
     window.model.undo_stack.undo()
     assert window.model.state is before and panel.isHidden()
+
+
+def test_all_heads_of_a_layer_are_grouped_by_their_key_value_head(qtbot, make_window, tiny):
+    window = make_window()
+    source = open_and_load(qtbot, window, tiny, TEXT, 1, 2)
+    panel = window.models.panel
+    panel.all_heads_box.setChecked(True)
+    state = window.model.state
+    assert state.n_heads == 4 and state.W_O is not None
+    assert window.model.current_head == 2 and window.models.source.scope == "layer"
+    assert window.models.source_label.text() == "tiny-llama · layer 2 of 3 · all 4 heads"
+    assert window.model.wait_until_idle()
+    result = window.model.result
+    ckpt = source.checkpoint
+    for h in range(4):  # every head is the model's own
+        np.testing.assert_allclose(result.head(h).weights,
+                                   ckpt.layer_attention(TEXT, 1)[h], rtol=0, atol=1e-12)
+    overview = window.panes.heads_view
+    assert overview.groups_label.isVisibleTo(overview)
+    text = overview.groups_label.text()
+    assert "4 query heads share 2 key/value heads (K/V 1: heads 1 2; K/V 2: heads 3 4)" in text
+    d, dk = 64, 16
+    assert f"{d * d + 2 * d * 2 * dk + d * d:,} parameters" in text  # W_Q, W_K + W_V, W_O
+    assert f"{3 * d * d + d * d:,} if every head" in text
+    assert [t.title() for t in overview.thumbs] == ["head 1 · K/V 1", "head 2 · K/V 1",
+                                                    "head 3 · K/V 2", "head 4 · K/V 2"]
+    panel.head_spin.setValue(4)  # within the loaded layer: only the shown head changes
+    assert window.model.current_head == 3 and window.model.state is state
+    assert "<b>[4]</b>" in panel.gqa_label.text()
+    window.model.set_weight(3, "W_K", 0, 0, 9.0)  # head 4 now has keys of its own
+    assert window.model.wait_until_idle()
+    assert "K/V 3: heads 4" in overview.groups_label.text()
+    panel.all_heads_box.setChecked(False)  # back to one head
+    assert window.model.state.n_heads == 1 and window.models.source.scope == "head"
 
 
 def test_a_decoder_session_saves_and_reopens_with_its_provenance(qtbot, make_window, tiny,
@@ -87,17 +122,17 @@ def test_a_decoder_session_saves_and_reopens_with_its_provenance(qtbot, make_win
     loaded = load_session(path)
     assert loaded.extra["model"] == {"name": "tiny-llama", "kind": "decoder", "source": "file",
                                      "location": str(tiny), "text": TEXT, "layer": 2,
-                                     "head": 1}
+                                     "head": 1, "n_layers": 3, "n_heads": 4}
     assert loaded.state.options.positions == "rope"
     assert loaded.state.equals(window.model.state)
 
     other = make_window()
     assert other.files.session.open(path)
-    assert other.models.source_label.text() == "tiny-llama · layer 2 · head 1"
+    assert other.models.source_label.text() == "tiny-llama · layer 3 of 3 · head 2 of 4"
     assert other.models.panel.isVisibleTo(other)
     assert not other.models.panel.layer_spin.isEnabled()  # no model open to switch with
     other.model.set_cell("X", 0, 0, 3.0)
-    assert other.models.source_label.text() == "tiny-llama · layer 2 · head 1 (edited)"
+    assert other.models.source_label.text() == "tiny-llama · layer 3 of 3 · head 2 of 4 (edited)"
     other.files.session.new()
     assert other.models.source_label.isHidden()
 
@@ -149,7 +184,7 @@ def test_smollm2_through_the_dialog_predicts_paris(qtbot, make_window):
         dialog.ok_button.click()
     panel = window.models.panel
     assert panel.next_table.item(0, 0).text() == " Paris"
-    assert "K/V head 1 ← query heads 3 <b>[4]</b> 5" in panel.gqa_label.text()
+    assert "K/V head 2 ← query heads 4 <b>[5]</b> 6" in panel.gqa_label.text()
     assert window.model.state.X.shape == (5, 576)
     pane = HeatmapPane(window.model, "weights")
     qtbot.addWidget(pane)

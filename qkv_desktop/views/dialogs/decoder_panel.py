@@ -5,8 +5,10 @@ Shown beside the panes while the session comes from a decoder (SmolLM2 or anothe
 
 * the model's own next-token prediction after the text (top 5 with probabilities),
   the first thing a sceptic checks ("The capital of France is" → " Paris");
-* the layer and query head shown, with spin boxes that switch instantly (every
-  layer's input is cached by the checkpoint) as one undoable step each;
+* the layer and query head shown (counted from 1, as everywhere in the window), with
+  spin boxes that switch instantly (every layer's input is cached by the checkpoint)
+  as one undoable step each, and a switch that loads every query head of the layer
+  at once, so that the heads overview shows them grouped by their key/value head;
 * grouped-query attention: which query heads share each key/value head, and what
   that saves against ordinary multi-head attention in parameters and KV cache;
 * RoPE: its base and which dimensions rotate together; the quantisation of the weights;
@@ -23,6 +25,7 @@ from collections.abc import Callable
 import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDockWidget,
     QFormLayout,
     QHBoxLayout,
@@ -51,14 +54,19 @@ def _bytes_text(n: int) -> str:
 
 
 class DecoderPanel(Retranslating, QDockWidget):
-    """A dock for a decoder session; ``switch(layer, head)`` loads another head."""
+    """A dock for a decoder session.
+
+    ``switch(layer, head)`` loads one head, ``load_layer(layer, head)`` every head of a
+    layer (0-based indices; the spin boxes show them counted from 1).
+    """
 
     def __init__(self, model: AttentionModel, switch: Callable[[int, int], None],
-                 parent: QWidget | None = None):
+                 load_layer: Callable[[int, int], None], parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("decoderDock")
         self.model = model
         self._switch = switch
+        self._load_layer = load_layer
         self._source = None
         box = QWidget()
         layout = QVBoxLayout(box)
@@ -67,6 +75,8 @@ class DecoderPanel(Retranslating, QDockWidget):
         self.head_spin = QSpinBox(objectName="decoderHead")
         for spin in (self.layer_spin, self.head_spin):
             spin.valueChanged.connect(self._on_spin)
+        self.all_heads_box = QCheckBox(objectName="decoderAllHeads")
+        self.all_heads_box.toggled.connect(self._on_spin)
         self._pick_labels = (QLabel(), QLabel())
         pick = QHBoxLayout()
         pick.addWidget(self._pick_labels[0])
@@ -74,6 +84,7 @@ class DecoderPanel(Retranslating, QDockWidget):
         pick.addWidget(self._pick_labels[1])
         pick.addWidget(self.head_spin)
         pick.addStretch(1)
+        pick.addWidget(self.all_heads_box)
         self.error_label = QLabel(objectName="decoderError", wordWrap=True)
         self.error_label.setStyleSheet(_ERROR_STYLE)
         self.error_label.hide()
@@ -107,6 +118,7 @@ class DecoderPanel(Retranslating, QDockWidget):
         layout.addStretch(1)
         self.setWidget(box)
         model.resultChanged.connect(self._update_sink)
+        model.currentHeadChanged.connect(self._on_current_head)
         self.retranslate()
 
     # ---------------------------------------------------------------- texts
@@ -120,10 +132,14 @@ class DecoderPanel(Retranslating, QDockWidget):
             label.setText(text)
         self.next_table.setHorizontalHeaderLabels([self.tr("Next token"), self.tr("Id"),
                                                    self.tr("Probability")])
-        self.layer_spin.setToolTip(self.tr("Show this layer's head (counted from 0); every "
+        self.layer_spin.setToolTip(self.tr("Show this layer's head (counted from 1); every "
                                            "layer was computed when the text was loaded"))
-        self.head_spin.setToolTip(self.tr("Show this query head (counted from 0); W_K and W_V "
+        self.head_spin.setToolTip(self.tr("Show this query head (counted from 1); W_K and W_V "
                                           "are those of the key/value head it shares"))
+        self.all_heads_box.setText(self.tr("All heads of the layer"))
+        self.all_heads_box.setToolTip(self.tr(
+            "Load every query head of the layer with W_O, so the heads overview shows them "
+            "side by side, grouped by the key/value head they share"))
         self._fill()
 
     # ---------------------------------------------------------------- state
@@ -144,15 +160,19 @@ class DecoderPanel(Retranslating, QDockWidget):
         if src is None:
             return
         ckpt = src.checkpoint
+        head = self._head()
         self.title_label.setText(self.tr("{0} · layer {1} · query head {2} · “{3}”")
-                                 .format(src.name, src.layer, src.head, src.text))
+                                 .format(src.name, src.layer + 1, head + 1, src.text))
         live = ckpt is not None
-        for spin, count, value in ((self.layer_spin, ckpt.n_layers if live else 1, src.layer),
-                                   (self.head_spin, ckpt.n_heads if live else 1, src.head)):
-            with QSignalBlocker(spin):
-                spin.setRange(0, max(count - 1, value))
-                spin.setValue(value)
+        for spin, count, value in ((self.layer_spin, src.n_layers, src.layer),
+                                   (self.head_spin, src.n_heads, head)):
+            with QSignalBlocker(spin):  # shown counted from 1
+                spin.setRange(1, max(count, value + 1))
+                spin.setValue(value + 1)
                 spin.setEnabled(live)
+        with QSignalBlocker(self.all_heads_box):
+            self.all_heads_box.setChecked(src.scope == "layer")
+            self.all_heads_box.setEnabled(live)
         self._fill_next(src)
         if not live:
             note = self.tr("Reopened from a session file: open the model again (File → Open "
@@ -162,7 +182,7 @@ class DecoderPanel(Retranslating, QDockWidget):
             self.gqa_label.setText(note)
             self._update_sink(self.model.result)
             return
-        self._fill_gqa(ckpt, src.head)
+        self._fill_gqa(ckpt, head)
         b = ckpt.attention_budget(1)
         ctx = ckpt.context_length
         saved = 1 - b["params_gqa"] / b["params_mha"]
@@ -202,17 +222,30 @@ class DecoderPanel(Retranslating, QDockWidget):
                 self.next_table.setItem(row, col, item)
         self.next_table.setVisible(bool(top))
 
+    def _head(self) -> int:
+        """The query head shown: the source's, or the chosen one of a whole layer."""
+        src = self._source
+        if src is not None and src.scope == "layer":
+            return self.model.current_head
+        return 0 if src is None else src.head
+
+    def _on_current_head(self, _head: int) -> None:
+        if self._source is not None and self._source.scope == "layer":
+            self._fill()
+
     def _fill_gqa(self, ckpt, head: int) -> None:
+        """The groups, counted from 1 like every head in the window."""
         group = ckpt.group_size
         rows = []
         for kv in range(ckpt.n_kv_heads):
             heads = []
             for q in range(kv * group, (kv + 1) * group):
-                heads.append(f"<b>[{q}]</b>" if q == head else str(q))
-            rows.append(self.tr("K/V head {0} ← query heads {1}").format(kv, " ".join(heads)))
+                heads.append(f"<b>[{q + 1}]</b>" if q == head else str(q + 1))
+            rows.append(self.tr("K/V head {0} ← query heads {1}").format(kv + 1,
+                                                                         " ".join(heads)))
         intro = self.tr("{0} query heads share {1} key/value heads, {2} each: query head {3} "
                         "uses W_K and W_V of key/value head {4}.").format(
-            ckpt.n_heads, ckpt.n_kv_heads, group, head, ckpt.kv_group(head))
+            ckpt.n_heads, ckpt.n_kv_heads, group, head + 1, ckpt.kv_group(head) + 1)
         self.gqa_label.setText(html.escape(intro) + "<br>" + "<br>".join(rows))
 
     def _update_sink(self, result=None) -> None:
@@ -224,23 +257,28 @@ class DecoderPanel(Retranslating, QDockWidget):
         later = mass[1:]
         first = result.state.tokens[0]
         self.sink_label.setText(self.tr(
-            "Rows 1 … {0} put on average {1:.0%} of their weight on the first token “{2}” "
-            "(least {3:.0%}, most {4:.0%}); row 0 can only see it. Decoders park unneeded "
+            "Rows 2 … {0} put on average {1:.0%} of their weight on the first token “{2}” "
+            "(least {3:.0%}, most {4:.0%}); row 1 can only see it. Decoders park unneeded "
             "attention there, most of all in late layers.")
-            .format(len(mass) - 1, float(np.mean(later)), first, float(later.min()),
+            .format(len(mass), float(np.mean(later)), first, float(later.min()),
                     float(later.max())))
         self.sink_label.setToolTip("\n".join(
-            self.tr("row {0} ({1}): {2:.4f}").format(i, t, m)
+            self.tr("row {0} ({1}): {2:.4f}").format(i + 1, t, m)
             for i, (t, m) in enumerate(zip(result.state.tokens, mass, strict=True))))
 
-    def _on_spin(self, _value: int) -> None:
-        if self._source is None or self._source.checkpoint is None:
+    def _on_spin(self, _value=None) -> None:
+        src = self._source
+        if src is None or src.checkpoint is None:
             return
-        layer, head = self.layer_spin.value(), self.head_spin.value()
-        if (layer, head) == (self._source.layer, self._source.head):
-            return
+        layer, head = self.layer_spin.value() - 1, self.head_spin.value() - 1
+        whole = self.all_heads_box.isChecked()
         try:
-            self._switch(layer, head)
+            if whole and src.scope == "layer" and layer == src.layer:
+                self.model.set_current_head(head)  # the layer is loaded: just look
+                return
+            if not whole and src.scope == "head" and (layer, head) == (src.layer, src.head):
+                return
+            (self._load_layer if whole else self._switch)(layer, head)
         except ValueError as exc:
             self.error_label.setText(str(exc))
             self.error_label.show()

@@ -87,12 +87,13 @@ class ModelSource:
     kind: str = "encoder"
     checkpoint: object | None = None
     next_tokens: tuple[NextToken, ...] = ()
+    scope: str = "head"  # "layer": every query head of the layer, as a multi-head session
 
     def provenance(self) -> dict:
         """The session file's "model" object (``io.session``)."""
         ckpt = self.checkpoint
         if ckpt is not None and hasattr(ckpt, "provenance"):
-            return ckpt.provenance(self.text, self.layer, self.head)
+            return ckpt.provenance(self.text, self.layer, self.head, self.scope)
         return {"name": self.name, "kind": self.kind, "source": "folder",
                 "location": str(self.folder), "text": self.text, "layer": int(self.layer),
                 "head": int(self.head), "n_layers": int(self.n_layers),
@@ -102,7 +103,8 @@ class ModelSource:
     def from_provenance(cls, value: dict) -> ModelSource:
         return cls(value["name"], Path(value.get("location", "")), value["text"],
                    value["layer"], value["head"], value.get("n_layers", 0),
-                   value.get("n_heads", 0), value.get("kind", "encoder"))
+                   value.get("n_heads", 0), value.get("kind", "encoder"),
+                   scope=value.get("scope", "head"))
 
 
 class _OrdinalSpin(QSpinBox):
@@ -598,7 +600,7 @@ class ModelActions(FollowsWindowLanguage, QObject):
         self.dialog: ModelDialog | None = None
         self._sources: dict[SessionState, ModelSource] = {}
         self._restored: tuple[SessionState, ModelSource] | None = None
-        self.panel = DecoderPanel(model, self.switch_head, window)
+        self.panel = DecoderPanel(model, self.switch_head, self.load_layer, window)
         self.panel.hide()
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)
         if session is not None:
@@ -660,9 +662,24 @@ class ModelActions(FollowsWindowLanguage, QObject):
             raise ValueError(self.tr("the session did not come from an opened model"))
         ckpt = current.checkpoint
         state = ckpt.session_state(current.text, layer, head)
-        source = replace(current, layer=layer, head=head)
+        source = replace(current, layer=layer, head=head, scope="head")
         self.model.load_state(state, self.tr("Load {0}, layer {1} · head {2}")
                               .format(current.name, layer + 1, head + 1))
+        self._on_loaded(source)
+
+    def load_layer(self, layer: int, head: int) -> None:
+        """Every query head of ``layer`` as one multi-head session (with W_O), showing
+        ``head``: the heads overview then groups the heads by the key/value head they
+        share. One undoable step; ``ValueError`` leaves the session as it was."""
+        current = self.source
+        if current is None or current.checkpoint is None:
+            raise ValueError(self.tr("the session did not come from an opened model"))
+        ckpt = current.checkpoint
+        state = ckpt.layer_state(current.text, layer)
+        source = replace(current, layer=layer, head=head, scope="layer")
+        self.model.load_state(state, self.tr("Load {0}, layer {1} · all {2} heads")
+                              .format(current.name, layer + 1, ckpt.n_heads))
+        self.model.set_current_head(head)
         self._on_loaded(source)
 
     def session_extra(self) -> dict:
@@ -730,8 +747,13 @@ class ModelActions(FollowsWindowLanguage, QObject):
             self.source_label.clear()
             return
         source, edited = found
-        text = self.tr("{0} · layer {1} of {2} · head {3} of {4}").format(
-            source.name, source.layer + 1, source.n_layers, source.head + 1, source.n_heads)
+        if source.scope == "layer":
+            text = self.tr("{0} · layer {1} of {2} · all {3} heads").format(
+                source.name, source.layer + 1, source.n_layers, source.n_heads)
+        else:
+            text = self.tr("{0} · layer {1} of {2} · head {3} of {4}").format(
+                source.name, source.layer + 1, source.n_layers, source.head + 1,
+                source.n_heads)
         if edited:
             text = self.tr("{0} (edited)").format(text)
         self.source_label.setText(text)

@@ -18,6 +18,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
 from qkv_desktop.presentation.numbers import LEGIBLE_PX, fit_value_font, format_values
 from qkv_desktop.presentation.pane_image import block_mean, display_factors
+from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.views.panes.heatmap_plot import MAX_LABEL_CELLS, VALUE_PX_MAX
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -75,7 +76,12 @@ class HeadThumbnail(Retranslating, QWidget):
     def retranslate(self) -> None:
         self.setToolTip(self.tr("Show head {0} in the panes").format(self.head + 1))
 
+    kv_group: int | None = None
+    """The key/value group (0-based) this head shares, when heads share them (GQA)."""
+
     def title(self) -> str:
+        if self.kv_group is not None:
+            return self.tr("head {0} · K/V {1}").format(self.head + 1, self.kv_group + 1)
         return self.tr("head {0}").format(self.head + 1)
 
     def set_data(self, data: np.ndarray, rows: list[str], cols: list[str],
@@ -202,6 +208,9 @@ class HeadsOverview(Retranslating, QWidget):
         self.title = QLabel(self)
         self.title.setObjectName("paneTitle")
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.groups_label = QLabel(self, objectName="headGroups", wordWrap=True)
+        self.groups_label.hide()
+        self._groups = None
         self.thumbs: list[HeadThumbnail] = []
         self._tiles = QWidget(self)
         self._grid = QGridLayout(self._tiles)
@@ -213,6 +222,7 @@ class HeadsOverview(Retranslating, QWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(2)
         layout.addWidget(self.title)
+        layout.addWidget(self.groups_label)
         layout.addWidget(self._tiles, 1)
         self.retranslate()
         model.resultChanged.connect(self._on_result_changed)
@@ -230,6 +240,18 @@ class HeadsOverview(Retranslating, QWidget):
                                        "it").format(heads.start + 1, heads.stop, total))
         else:
             self.title.setText(self.tr("weights of every head: click one to show it"))
+        g = self._groups
+        self.groups_label.setVisible(g is not None and g.shared)
+        if g is not None and g.shared:
+            members = "; ".join(self.tr("K/V {0}: heads {1}").format(
+                i + 1, " ".join(str(h + 1) for h in group)) for i, group in enumerate(g.groups))
+            self.groups_label.setText(self.tr(
+                "Grouped-query attention: {0} query heads share {1} key/value heads ({2}). "
+                "This layer's W_Q, W_K, W_V, W_O: {3:,} parameters, {4:,} if every head had "
+                "its own keys and values (MHA); keys and values cached per token: {5:,} "
+                "numbers, {6:,} with MHA.").format(
+                sum(len(x) for x in g.groups), len(g.groups), members, g.params_gqa,
+                g.params_mha, g.kv_values_gqa, g.kv_values_mha))
 
     def _on_result_changed(self, result) -> None:
         if result is None:
@@ -243,8 +265,12 @@ class HeadsOverview(Retranslating, QWidget):
         while len(self.thumbs) > len(self._heads):
             self.thumbs.pop().deleteLater()
         rows, cols = list(s.tokens), list(s.key_tokens)
+        self._groups = head_groups(s) if s.n_heads > 1 else None
+        shared = self._groups is not None and self._groups.shared
         for thumb, h in zip(self.thumbs, self._heads, strict=True):
+            thumb.kv_group = self._groups.group_of(h) if shared else None
             thumb.set_data(result.heads[h].weights, rows, cols, head=h)
+            thumb.update()
         self.retranslate()
         self._mark_current(self.model.current_head)
         self._shape = None
