@@ -302,6 +302,115 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
 </context>
 <context>
+    <name>DecoderPanel</name>
+    <message>
+        <source>Decoder</source>
+        <translation>解码器</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Query head</source>
+        <translation>查询头</translation>
+    </message>
+    <message>
+        <source>Grouped-query attention</source>
+        <translation>分组查询注意力</translation>
+    </message>
+    <message>
+        <source>MHA vs GQA</source>
+        <translation>MHA 与 GQA</translation>
+    </message>
+    <message>
+        <source>RoPE</source>
+        <translation>RoPE</translation>
+    </message>
+    <message>
+        <source>Attention sink</source>
+        <translation>注意力汇聚点</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>Show this layer&apos;s head (counted from 1); every layer was computed when the text was loaded</source>
+        <translation>显示这一层的注意力头（从 1 开始计数）；加载文本时已经计算了所有层</translation>
+    </message>
+    <message>
+        <source>Show this query head (counted from 1); W_K and W_V are those of the key/value head it shares</source>
+        <translation>显示这个查询头（从 1 开始计数）；W_K 和 W_V 属于它共享的键/值头</translation>
+    </message>
+    <message>
+        <source>All heads of the layer</source>
+        <translation>这一层的所有头</translation>
+    </message>
+    <message>
+        <source>Load every query head of the layer with W_O, so the heads overview shows them side by side, grouped by the key/value head they share</source>
+        <translation>加载这一层的所有查询头和 W_O，让多头总览把它们并排显示，并按共享的键/值头分组</translation>
+    </message>
+    <message>
+        <source>{0} · layer {1} · query head {2} · “{3}”</source>
+        <translation>{0} · 第 {1} 层 · 查询头 {2} · “{3}”</translation>
+    </message>
+    <message>
+        <source>Reopened from a session file: open the model again (File → Open model…) to switch layers and see its predictions.</source>
+        <translation>从会话文件重新打开：再次打开模型（文件 → 打开模型……）才能切换层并查看它的预测。</translation>
+    </message>
+    <message>
+        <source>W_Q, W_K, W_V, W_O of all layers: {0:,} parameters with GQA, {1:,} if every query head had its own keys and values (MHA), {2:.0%} fewer.
+KV cache (float16): {3} per token with GQA against {4} with MHA; {5} against {6} for the full context of {7:,} tokens.</source>
+        <translation>所有层的 W_Q、W_K、W_V、W_O：GQA 共 {0:,} 个参数；如果每个查询头都有自己的键和值（MHA）则为 {1:,} 个，GQA 少 {2:.0%}。
+KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7:,} 个词元时为 {5}，MHA 为 {6}。</translation>
+    </message>
+    <message>
+        <source>Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0:g}. Dimension i rotates together with dimension i + {1} (Hugging Face&apos;s layout; the GGUF file stores them as neighbours 2i, 2i + 1 and they are reordered on reading, which leaves the attention unchanged).</source>
+        <translation>在计算 QKᵀ 之前，Q 和 K 按位置旋转（面板 RoPE(Q)、RoPE(K)）；底数 {0:g}。第 i 维与第 i + {1} 维一起旋转（Hugging Face 的排列；GGUF 文件把它们存为相邻的 2i、2i + 1，读取时重新排列，注意力结果不变）。</translation>
+    </message>
+    <message>
+        <source>The weights are the file&apos;s quantised values ({0}; Q4 types hold 4 bits per weight), dequantised to float32 by the gguf package; the forward runs in float64.</source>
+        <translation>权重是文件中的量化数值（{0}；Q4 类型每个权重 4 位），由 gguf 包反量化为 float32；前向计算使用 float64。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s prediction for the token after “{0}” (from the model&apos;s own numbers: edits in the panes do not change it):</source>
+        <translation>模型对“{0}”之后下一个词元的预测（来自模型自己的数值：在面板中的编辑不会改变它）：</translation>
+    </message>
+    <message>
+        <source>No prediction: open the model again to compute it.</source>
+        <translation>没有预测：再次打开模型即可计算。</translation>
+    </message>
+    <message>
+        <source>piece {0}</source>
+        <translation>片段 {0}</translation>
+    </message>
+    <message>
+        <source>K/V head {0} ← query heads {1}</source>
+        <translation>键/值头 {0} ← 查询头 {1}</translation>
+    </message>
+    <message>
+        <source>{0} query heads share {1} key/value heads, {2} each: query head {3} uses W_K and W_V of key/value head {4}.</source>
+        <translation>{0} 个查询头共享 {1} 个键/值头，每组 {2} 个：查询头 {3} 使用键/值头 {4} 的 W_K 和 W_V。</translation>
+    </message>
+    <message>
+        <source>Rows 2 … {0} put on average {1:.0%} of their weight on the first token “{2}” (least {3:.0%}, most {4:.0%}); row 1 can only see it. Decoders park unneeded attention there, most of all in late layers.</source>
+        <translation>第 2 至 {0} 行平均把 {1:.0%} 的权重放在第一个词元“{2}”上（最少 {3:.0%}，最多 {4:.0%}）；第 1 行只能看到它。解码器把用不上的注意力停放在这里，越靠后的层越明显。</translation>
+    </message>
+    <message>
+        <source>row {0} ({1}): {2:.4f}</source>
+        <translation>第 {0} 行（{1}）：{2:.4f}</translation>
+    </message>
+</context>
+<context>
     <name>DiagnosticsPanel</name>
     <message>
         <source>query</source>
@@ -1275,6 +1384,10 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>在面板中显示头 {0}</translation>
     </message>
     <message>
+        <source>head {0} · K/V {1}</source>
+        <translation>头 {0} · 键/值 {1}</translation>
+    </message>
+    <message>
         <source>head {0}</source>
         <translation>头 {0}</translation>
     </message>
@@ -1292,6 +1405,14 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>weights of every head: click one to show it</source>
         <translation>各头的注意力权重：点击一个头即可显示它</translation>
+    </message>
+    <message>
+        <source>K/V {0}: heads {1}</source>
+        <translation>键/值 {0}：头 {1}</translation>
+    </message>
+    <message>
+        <source>Grouped-query attention: {0} query heads share {1} key/value heads ({2}). This layer&apos;s W_Q, W_K, W_V, W_O: {3:,} parameters, {4:,} if every head had its own keys and values (MHA); keys and values cached per token: {5:,} numbers, {6:,} with MHA.</source>
+        <translation>分组查询注意力：{0} 个查询头共享 {1} 个键/值头（{2}）。这一层的 W_Q、W_K、W_V、W_O：共 {3:,} 个参数；如果每个头都有自己的键和值（MHA）则为 {4:,} 个；每个词元缓存的键和值：{5:,} 个数，MHA 为 {6:,} 个。</translation>
     </message>
 </context>
 <context>
@@ -1816,8 +1937,24 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>打开模型(&amp;M)……</translation>
     </message>
     <message>
-        <source>Explore one attention head of a BERT checkpoint (Ctrl+Shift+O)</source>
-        <translation>探索 BERT 检查点中的一个注意力头（Ctrl+Shift+O）</translation>
+        <source>Explore one attention head of a real model: a BERT encoder or a LLaMA decoder such as SmolLM2 (Ctrl+Shift+O)</source>
+        <translation>探索真实模型的一个注意力头：BERT 编码器，或 SmolLM2 这样的 LLaMA 解码器（Ctrl+Shift+O）</translation>
+    </message>
+    <message>
+        <source>the session did not come from an opened model</source>
+        <translation>当前会话不是来自已打开的模型</translation>
+    </message>
+    <message>
+        <source>Load {0}, layer {1} · head {2}</source>
+        <translation>加载 {0}，第 {1} 层 · 头 {2}</translation>
+    </message>
+    <message>
+        <source>Load {0}, layer {1} · all {2} heads</source>
+        <translation>加载 {0}，第 {1} 层 · 全部 {2} 个头</translation>
+    </message>
+    <message>
+        <source>{0} · layer {1} of {2} · all {3} heads</source>
+        <translation>{0} · 第 {1} 层（共 {2} 层）· 全部 {3} 个头</translation>
     </message>
     <message>
         <source>{0} · layer {1} of {2} · head {3} of {4}</source>
@@ -1861,16 +1998,8 @@ Sentence: {1}</source>
         <translation>头</translation>
     </message>
     <message>
-        <source>A BERT folder: config.json, model.safetensors, tokenizer.json</source>
-        <translation>BERT 文件夹：config.json、model.safetensors、tokenizer.json</translation>
-    </message>
-    <message>
         <source>Choose folder…</source>
         <translation>选择文件夹……</translation>
-    </message>
-    <message>
-        <source>Use the bundled {0}</source>
-        <translation>使用自带的 {0}</translation>
     </message>
     <message>
         <source>To get {0} without a download from this app, install it once with: {1}</source>
@@ -1901,6 +2030,10 @@ Sentence: {1}</source>
         <translation>加载 {0}，第 {1} 层 · 头 {2}</translation>
     </message>
     <message>
+        <source>Running all {0} layers of {1}: {2} of {3} steps done</source>
+        <translation>正在运行 {1} 的全部 {0} 层：已完成 {2}/{3} 步</translation>
+    </message>
+    <message>
         <source>Running {0} up to layer {1}: {2} of {3} steps done</source>
         <translation>正在运行 {0} 到第 {1} 层：已完成 {2}/{3} 步</translation>
     </message>
@@ -1915,6 +2048,22 @@ Sentence: {1}</source>
         <translation>停止</translation>
     </message>
     <message>
+        <source>A BERT folder (config.json, model.safetensors) or a LLaMA .gguf file</source>
+        <translation>BERT 文件夹（config.json、model.safetensors）或 LLaMA 的 .gguf 文件</translation>
+    </message>
+    <message>
+        <source>Choose .gguf file…</source>
+        <translation>选择 .gguf 文件……</translation>
+    </message>
+    <message>
+        <source>Use the installed {0} (encoder)</source>
+        <translation>使用已安装的 {0}（编码器）</translation>
+    </message>
+    <message>
+        <source>Use the installed {0} (decoder)</source>
+        <translation>使用已安装的 {0}（解码器）</translation>
+    </message>
+    <message>
         <source>Stop the work in progress; nothing changes</source>
         <translation>停止正在进行的工作；不会做任何更改</translation>
     </message>
@@ -1923,8 +2072,24 @@ Sentence: {1}</source>
         <translation>加载</translation>
     </message>
     <message>
+        <source>The text the model reads, split into byte-level BPE tokens; the model predicts the token after the last one.</source>
+        <translation>模型读取的文本，切分为字节级 BPE 词元；模型预测最后一个词元之后的词元。</translation>
+    </message>
+    <message>
+        <source>Decoder layer, counted from 1. The head sees the RMS-normalised residual stream entering this layer.</source>
+        <translation>解码器层，从 1 开始计数。注意力头看到的是进入这一层、经过 RMS 归一化的残差流。</translation>
+    </message>
+    <message>
+        <source>Query head of the layer, counted from 1. Query heads share key/value heads (grouped-query attention), so W_K and W_V are those of its group.</source>
+        <translation>这一层的查询头，从 1 开始计数。查询头共享键/值头（分组查询注意力），所以 W_K 和 W_V 属于它所在的组。</translation>
+    </message>
+    <message>
         <source>No checkpoint opened yet.</source>
         <translation>尚未打开检查点。</translation>
+    </message>
+    <message>
+        <source>{0} (decoder): {1} layers × {2} query heads sharing {3} key/value heads, d_model {4}, d_k {5}, RoPE base {6:g}. Weights: {7}, dequantised to float32 and computed in float64.</source>
+        <translation>{0}（解码器）：{1} 层 × {2} 个查询头，共享 {3} 个键/值头，d_model {4}，d_k {5}，RoPE 底数 {6:g}。权重：{7}，反量化为 float32，用 float64 计算。</translation>
     </message>
     <message>
         <source>{0}: {1} layers × {2} heads, d_model {3}, d_k {4}</source>
@@ -1939,8 +2104,36 @@ Sentence: {1}</source>
         <translation>{0} 个词元：{1}</translation>
     </message>
     <message>
+        <source>Byte-level BPE splits some characters across tokens; such a character is shown once, where it starts, and … marks the rest:</source>
+        <translation>字节级 BPE 会把有些字符拆到几个词元里；这样的字符只在它开始的词元上显示一次，其余部分用 … 标出：</translation>
+    </message>
+    <message>
+        <source>bytes {0}</source>
+        <translation>字节 {0}</translation>
+    </message>
+    <message>
+        <source>completes {0}</source>
+        <translation>补全 {0}</translation>
+    </message>
+    <message>
+        <source>{0} continues in the next token</source>
+        <translation>{0} 在下一个词元中继续</translation>
+    </message>
+    <message>
+        <source>token {0} ({1}): {2}</source>
+        <translation>词元 {0}（{1}）：{2}</translation>
+    </message>
+    <message>
         <source>Choose a BERT checkpoint folder</source>
         <translation>选择 BERT 检查点文件夹</translation>
+    </message>
+    <message>
+        <source>Choose a LLaMA model file</source>
+        <translation>选择 LLaMA 模型文件</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Could not open {0}:
