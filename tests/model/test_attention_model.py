@@ -192,14 +192,31 @@ def test_sizes_beyond_memory_are_refused_before_allocation(model, call):
     assert model.state is s0 and model.undo_stack.count() == 0
 
 
-def test_an_uncomputable_state_is_reported_not_waited_for(model):
+def test_a_float32_state_beyond_its_range_is_refused_and_the_result_stays(model):
+    """float32 cannot hold 1e39: ticking float32 is refused at once, so no state (and no
+    autosave) holds values it could not compute or reopen."""
     model.set_cell("X", 0, 0, 1e39)
     assert model.wait_until_idle()
+    good, state = model.result, model.state
+    with pytest.raises(ValueError, match="too large for float32"):
+        model.set_options(dtype="float32")
+    assert model.state is state and model.result is good
+    assert model.wait_until_idle()
+
+
+def test_an_uncomputable_state_is_reported_not_waited_for(model, monkeypatch):
+    from qkv_desktop.model import attention_model
+    assert model.wait_until_idle()
     good = model.result
-    model.set_options(dtype="float32")
+
+    def refuse(state):
+        raise ValueError("this state cannot be computed")
+    monkeypatch.setattr(attention_model, "compute", refuse)
+    model.set_cell("X", 0, 0, 0.5)
     assert model.wait_until_idle() is False  # returns at once: nothing left to compute
-    assert "too large for float32" in model.messages[-1]
+    assert "cannot be computed" in model.messages[-1]
     assert model.result is good  # the last good result stays on screen
+    monkeypatch.undo()
     model.undo_stack.undo()
     assert_result_is_current(model)
 
