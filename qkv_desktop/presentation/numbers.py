@@ -23,7 +23,7 @@ import numpy as np
 from PySide6.QtGui import QFont, QFontMetricsF
 
 __all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
-           "format_value", "format_values", "fit_value_font"]
+           "format_value", "format_values", "fit_value_font", "any_value_may_fit"]
 
 DECIMALS = 4
 """Digits after the point, as the tutorial prints them."""
@@ -71,16 +71,61 @@ def fit_value_font(texts: Iterable[str], cell_w: float, cell_h: float, base: QFo
     pane (four keys at 1366×768) has room for four decimals only in it.
     """
     texts = set(texts)
-    sizes = range(int(largest_px), int(smallest_px) - 1, -1)
+    for font, fm in _candidate_fonts(base, largest_px, smallest_px):
+        if fm.height() > cell_h:
+            continue
+        widths = _widths(font, fm)
+        widest = 0.0
+        for t in texts:
+            w = widths.get(t)
+            if w is None:
+                w = widths[t] = fm.horizontalAdvance(t)
+            widest = max(widest, w)
+        if widest + LABEL_PAD <= cell_w:
+            return font
+    return None
+
+
+def any_value_may_fit(cell_w: float, cell_h: float, base: QFont, largest_px: int,
+                      smallest_px: int = LEGIBLE_PX) -> bool:
+    """Whether some font of ``fit_value_font`` could hold a value in the cell at all.
+
+    Every finite value has at least five digits and a point ("0.0000"), so a cell
+    narrower than five of the narrowest digit and a point (or lower than the font)
+    holds none: the view can hide 4096 values without formatting one of them.
+    """
+    for font, fm in _candidate_fonts(base, largest_px, smallest_px):
+        if fm.height() > cell_h:
+            continue
+        widths = _widths(font, fm)
+        least = widths.get("")  # no label is narrower than this
+        if least is None:
+            narrowest = min(fm.horizontalAdvance(d) for d in "0123456789")
+            least = widths[""] = 5 * narrowest + fm.horizontalAdvance(".")
+        if least + LABEL_PAD <= cell_w:
+            return True
+    return False
+
+
+def _candidate_fonts(base: QFont, largest_px: int, smallest_px: int):
+    """The fonts ``fit_value_font`` tries, in order, with their metrics."""
     for stretch in (QFont.Stretch.Unstretched, QFont.Stretch.Condensed):
-        for px in sizes:
+        for px in range(int(largest_px), int(smallest_px) - 1, -1):
             font = QFont(base)
             font.setPixelSize(px)
             font.setStretch(stretch)
-            fm = QFontMetricsF(font)
-            if fm.height() > cell_h:
-                continue
-            widest = max((fm.horizontalAdvance(t) for t in texts), default=0.0)
-            if widest + LABEL_PAD <= cell_w:
-                return font
-    return None
+            yield font, QFontMetricsF(font)
+
+
+_WIDTHS: dict[str, dict[str, float]] = {}
+"""Measured label widths per font (``QFont.key()``): an edit changes a few values, and
+re-measuring all of a pane's labels in every candidate font was most of a repaint."""
+_MAX_WIDTHS = 50_000
+
+
+def _widths(font: QFont, fm: QFontMetricsF) -> dict[str, float]:
+    key = font.key()
+    widths = _WIDTHS.get(key)
+    if widths is None or len(widths) > _MAX_WIDTHS:
+        widths = _WIDTHS[key] = {}
+    return widths

@@ -24,14 +24,21 @@ class _Strip(pg.GraphicsWidget):
     def __init__(self, lut: np.ndarray, width: int):
         super().__init__()
         column = np.ascontiguousarray(lut[::-1, None, :], dtype=np.uint8)
-        self._image = QImage(column.data, 1, len(lut), 4,
-                             QImage.Format.Format_RGBA8888).copy()
+        # opaque RGB32 and scaled once per size: a scaled RGBA drawImage in every
+        # repaint of the bar (each level change) cost more than the rest of it
+        self._image = QImage(column.data, 1, len(lut), 4, QImage.Format.Format_RGBA8888
+                             ).convertToFormat(QImage.Format.Format_RGB32)
+        self._scaled = self._image
         self.setMinimumWidth(width)
         self.setMaximumWidth(width)
 
     def paint(self, p: QPainter, *_args) -> None:
         rect = QRectF(self.rect())
-        p.drawImage(rect, self._image)
+        size = rect.size().toSize()
+        if self._scaled.size() != size and not size.isEmpty():
+            self._scaled = self._image.scaled(size, Qt.AspectRatioMode.IgnoreAspectRatio,
+                                              Qt.TransformationMode.FastTransformation)
+        p.drawImage(rect, self._scaled)
         p.setPen(QPen(QColor(120, 120, 120), 0))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(rect)

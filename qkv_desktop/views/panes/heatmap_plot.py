@@ -26,9 +26,15 @@ from qkv_desktop.presentation.colormaps import (
     map_to_rgba,
     text_color_for,
 )
-from qkv_desktop.presentation.numbers import LEGIBLE_PX, fit_value_font, format_values
+from qkv_desktop.presentation.numbers import (
+    LEGIBLE_PX,
+    any_value_may_fit,
+    fit_value_font,
+    format_values,
+)
 from qkv_desktop.presentation.pane_image import block_mean, display_factors, nonfinite_rgba
 from qkv_desktop.views.panes.axis_labels import plan_axis
+from qkv_desktop.views.panes.cell_image import CellImage
 
 __all__ = ["HeatmapPlot", "CellOverlay", "MAX_LABEL_CELLS", "VALUE_PX_MAX", "TICK_LENGTH", "TICK_TEXT_GAP",
            "style_axis"]
@@ -41,6 +47,8 @@ by the plot's mask layer."""
 MAX_HATCHED_CELLS = 20_000
 MAX_LABEL_CELLS = 4096
 """Matrices with more cells than this never show value text."""
+PRECHECK_CELLS = 256
+"""Larger labelled matrices first check that a value could fit their cells at all."""
 EDGE_OVERFLOW_PX = 40
 """How far the first and last axis label may reach past the ends of their axis."""
 TICK_LENGTH = 4
@@ -73,30 +81,50 @@ class CellOverlay(pg.GraphicsObject):
     def __init__(self) -> None:
         super().__init__()
         self.data = np.zeros((0, 0))
-        self.texts: list[list[str]] | None = None
-        """The formatted values (None for a matrix too large to label)."""
+        self.labelled = False
+        """Whether the matrix is small enough for value text (``MAX_LABEL_CELLS``)."""
         self.value_font: QFont | None = None
         """The font the values fit in at the current size; None hides them."""
-        self.text_white = np.zeros((0, 0), bool)
         self.links: list[tuple[int, int, int, int]] = []
         self.pinned: tuple[int, int] | None = None
         self.head_starts: list[int] = []
         self.labels_drawn = 0
         """How many value labels the latest paint drew (benchmarks, tests)."""
+        self._texts: list[list[str]] | None = None
+        self._rgba: np.ndarray | None = None
+        self._text_white: np.ndarray | None = None
         self._static: dict[str, QStaticText] = {}
-        self._static_px: int | None = None
+        self._static_px: tuple[int, int] | None = None  # the font the texts are laid out in
+        self._placed: tuple[tuple, tuple[list, list]] | None = None
         self._bad: np.ndarray | None = None
 
-    def set_data(self, data: np.ndarray, rgba: np.ndarray | None,
-                 texts: list[list[str]] | None) -> None:
+    def set_data(self, data: np.ndarray, rgba: np.ndarray | None, labelled: bool) -> None:
+        """Show ``data`` (its cell colours ``rgba``, for the text colour); its values
+        are formatted when first needed: a matrix whose cells are too small for any
+        value (64 × 64 in a laptop pane) never formats its 4096 values."""
         if data.shape != self.data.shape:
             self.prepareGeometryChange()
-        self.data, self.texts = data, texts
-        self.text_white = text_color_for(rgba) if rgba is not None else np.zeros(data.shape, bool)
+        self.data, self.labelled = data, labelled
+        self._texts, self._rgba, self._text_white, self._placed = None, rgba, None, None
         if len(self._static) > 2 * MAX_LABEL_CELLS:  # texts of values long gone
             self._static.clear()
         self._bad = None
         self.update()
+
+    @property
+    def texts(self) -> list[list[str]] | None:
+        """The formatted values (None for a matrix too large to label)."""
+        if self._texts is None and self.labelled:
+            self._texts = format_values(self.data)
+        return self._texts
+
+    @property
+    def text_white(self) -> np.ndarray:
+        """Per cell, whether its value is written in white (on a dark colour)."""
+        if self._text_white is None:
+            self._text_white = (text_color_for(self._rgba) if self._rgba is not None
+                                else np.zeros(self.data.shape, bool))
+        return self._text_white
 
     def boundingRect(self) -> QRectF:
         return QRectF(0, 0, self.data.shape[1], self.data.shape[0])
@@ -111,7 +139,7 @@ class CellOverlay(pg.GraphicsObject):
         if min(cell_w, cell_h) >= MIN_HATCH_CELL_PX:  # smaller cells: the mask layer
             self._paint_nonfinite(p)
         self._paint_head_starts(p)
-        if self.texts is not None and self.value_font is not None:
+        if self.labelled and self.value_font is not None:
             self._paint_values(p, t)
         self._paint_links(p)
 
@@ -149,20 +177,41 @@ class CellOverlay(pg.GraphicsObject):
         p.restore()
 
     def _paint_values(self, p: QPainter, t) -> None:
-        n, m = self.data.shape
+        """Draw the visible cells' values, placed once per data, font, zoom and scroll:
+        a hover (the links) repaints the overlay without re-placing a label."""
         font = self.value_font
         view = t.inverted()[0].mapRect(QRectF(p.viewport()))
+        key = (t.m11(), t.m22(), t.dx(), t.dy(), view.top(), view.bottom(), view.left(),
+               view.right(), font.pixelSize(), font.stretch())
+        if self._placed is None or self._placed[0] != key:
+            self._placed = (key, self._place_values(t, view, font))
+        placed = self._placed[1]
+        p.save()
+        p.resetTransform()
+        p.setFont(font)
+        for pen, labels in zip((QColor(20, 20, 20), QColor(255, 255, 255)), placed, strict=True):
+            p.setPen(pen)
+            for point, text in labels:
+                p.drawStaticText(point, text)
+        p.restore()
+        self.labels_drawn = len(placed[0]) + len(placed[1])
+
+    def _place_values(self, t, view: QRectF, font: QFont) -> tuple[list, list]:
+        """(black, white) labels of the cells in ``view``: (device point, static text)."""
+        n, m = self.data.shape
         r0, r1 = max(0, int(view.top())), min(n, int(np.ceil(view.bottom())) + 1)
         c0, c1 = max(0, int(view.left())), min(m, int(np.ceil(view.right())) + 1)
-        if font.pixelSize() != self._static_px:
+        if (font.pixelSize(), font.stretch()) != self._static_px:
             self._static.clear()
-            self._static_px = font.pixelSize()
-        white_pen, black_pen = QColor(255, 255, 255), QColor(20, 20, 20)
+            self._static_px = (font.pixelSize(), font.stretch())
+        texts, white = self.texts, self.text_white
+        finite = np.isfinite(self.data[r0:r1, c0:c1]).tolist()
         placed: tuple[list, list] = ([], [])  # (black, white) labels: one pen change each
-        for i in range(r0, r1):
-            row = self.texts[i]
-            for j in range(c0, c1):
-                if not math.isfinite(self.data[i, j]):
+        for i, ok_row in zip(range(r0, r1), finite, strict=True):
+            row = texts[i]
+            y_centre = t.m22() * (i + 0.5) + t.dy()
+            for j, ok in zip(range(c0, c1), ok_row, strict=True):
+                if not ok:
                     continue  # masked and overflowed cells say so by their colour
                 label = row[j]
                 text = self._static.get(label)
@@ -173,17 +222,8 @@ class CellOverlay(pg.GraphicsObject):
                     self._static[label] = text
                 size = text.size()
                 x = t.m11() * (j + 0.5) + t.dx() - size.width() / 2
-                y = t.m22() * (i + 0.5) + t.dy() - size.height() / 2
-                placed[bool(self.text_white[i, j])].append((QPointF(x, y), text))
-        p.save()
-        p.resetTransform()
-        p.setFont(font)
-        for pen, labels in zip((black_pen, white_pen), placed, strict=True):
-            p.setPen(pen)
-            for point, text in labels:
-                p.drawStaticText(point, text)
-        p.restore()
-        self.labels_drawn = len(placed[0]) + len(placed[1])
+                placed[bool(white[i, j])].append((QPointF(x, y_centre - size.height() / 2), text))
+        return placed
 
     def _paint_links(self, p: QPainter) -> None:
         if not self.links and self.pinned is None:
@@ -226,8 +266,7 @@ class HeatmapPlot(pg.PlotWidget):
         vb.setAspectLocked(False)
         vb.setMouseEnabled(x=False, y=False)
         vb.setDefaultPadding(0.0)
-        self.image = pg.ImageItem(axisOrder="row-major")
-        self.image.setLookupTable(lut)
+        self.image = CellImage(lut)
         item.addItem(self.image)
         self.mask = pg.ImageItem(axisOrder="row-major")  # masked/overflowed, when any
         self.mask.setVisible(False)
@@ -257,11 +296,11 @@ class HeatmapPlot(pg.PlotWidget):
                     head_starts: list[int] | None = None) -> None:
         """Draw ``data`` on ``levels``, with its values as text when it is small enough."""
         self.levels = levels
-        self._show_image(data, levels)
         small = data.size <= MAX_LABEL_CELLS
         rgba = map_to_rgba(data, self.lut, levels) if small else None
+        self._show_image(data, levels, rgba)
         self.overlay.head_starts = list(head_starts or [])
-        self.overlay.set_data(data, rgba, format_values(data) if small else None)
+        self.overlay.set_data(data, rgba, labelled=small)
         self.fit_values()
 
     def set_labels(self, rows: list[str], cols: list[str]) -> None:
@@ -281,16 +320,19 @@ class HeatmapPlot(pg.PlotWidget):
         """Choose the value font for the current cell size, or hide the values."""
         overlay = self.overlay
         font = None
-        if overlay.texts is not None and overlay.data.size:
+        if overlay.labelled and overlay.data.size:
             cell_w, cell_h = self.cell_size()
-            finite = np.isfinite(overlay.data)
-            texts = (t for row, ok in zip(overlay.texts, finite.tolist(), strict=True)
-                     for t, show in zip(row, ok, strict=True) if show)
             largest = max(LEGIBLE_PX, min(VALUE_PX_MAX, int(cell_h * 0.5)))
-            font = fit_value_font(texts, cell_w, cell_h, QFont(), largest)
+            finite = np.isfinite(overlay.data)
+            # formatting thousands of values for cells too small for any is what costs
+            if (overlay.data.size <= PRECHECK_CELLS or not finite.any()
+                    or any_value_may_fit(cell_w, cell_h, QFont(), largest)):
+                texts = (t for row, ok in zip(overlay.texts, finite.tolist(), strict=True)
+                         for t, show in zip(row, ok, strict=True) if show)
+                font = fit_value_font(texts, cell_w, cell_h, QFont(), largest)
         overlay.value_font = font
         overlay.update()
-        hidden = overlay.texts is not None and overlay.data.size > 0 and font is None
+        hidden = overlay.labelled and overlay.data.size > 0 and font is None
         if hidden != self.values_hidden:
             self.values_hidden = hidden
             self.valuesHiddenChanged.emit(hidden)
@@ -316,7 +358,7 @@ class HeatmapPlot(pg.PlotWidget):
         return rects
 
     # ----------------------------------------------------------- image
-    def _show_image(self, data: np.ndarray, levels) -> None:
+    def _show_image(self, data: np.ndarray, levels, rgba: np.ndarray | None = None) -> None:
         """Give the image item the matrix, reduced to block means when larger than the plot.
 
         The image is stretched over the matrix's own coordinates, so cell (i, j) stays
@@ -328,7 +370,8 @@ class HeatmapPlot(pg.PlotWidget):
         mask = nonfinite_rgba(shown)
         if mask is not None:
             shown = np.where(np.isfinite(shown), shown, np.nan)
-        self.image.setImage(clip_to_levels(shown, levels), autoLevels=False, levels=levels)
+        self.image.set_cells(clip_to_levels(shown, levels), levels,
+                             rgba if shown is data else None)
         rect = QRectF(0, 0, data.shape[1], data.shape[0])
         self.image.setRect(rect)
         self.mask.setVisible(mask is not None)
