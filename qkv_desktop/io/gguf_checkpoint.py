@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import importlib.util
 import math
-import operator
 import os
 import threading
 from collections.abc import Callable
@@ -42,7 +41,7 @@ from qkv_desktop.core import (
     rms_norm,
 )
 from qkv_desktop.io.byte_tokens import TokenLabel, readable_labels, readable_piece
-from qkv_desktop.io.checkpoint import CheckpointError, Encoding
+from qkv_desktop.io.checkpoint import CheckpointError, Encoding, checked_index
 from qkv_desktop.state.session_state import MAX_TOKENS, Options, SessionState
 
 __all__ = ["BUNDLED_SMOLLM2_FILE", "BUNDLED_SMOLLM2_NAME", "BUNDLED_SMOLLM2_PACKAGE",
@@ -217,7 +216,7 @@ class LlamaCheckpoint:
 
     def kv_group(self, head: int) -> int:
         """The key/value head query ``head`` shares."""
-        return kv_head_for(self._index(head, self.n_heads, "head"), self.n_heads,
+        return kv_head_for(checked_index(head, self.n_heads, "head", self._name), self.n_heads,
                            self.n_kv_heads)
 
     def attention_budget(self, tokens: int = 1) -> dict[str, int]:
@@ -293,14 +292,14 @@ class LlamaCheckpoint:
     def residual(self, text: str, layer: int) -> np.ndarray:
         """The residual stream (n × d_model, float64) entering ``layer``; ``n_layers``
         gives the last layer's output."""
-        layer = self._index(layer, self.n_layers + 1, "layer")
+        layer = checked_index(layer, self.n_layers + 1, "layer", self._name)
         self.run(text)
         with self._lock:
             return self._states[layer]
 
     def layer_input(self, text: str, layer: int) -> tuple[list[str], np.ndarray]:
         """Readable tokens and X = RMSNorm(residual)·g, what the layer's heads project."""
-        layer = self._index(layer, self.n_layers, "layer")
+        layer = checked_index(layer, self.n_layers, "layer", self._name)
         h = self.residual(text, layer)
         X = rms_norm(h, self._read(f"blk.{layer}.attn_norm.weight"), self._config.eps)
         return self.tokenize(text), _frozen(X)
@@ -316,8 +315,8 @@ class LlamaCheckpoint:
 
         The rows of W_Q and W_K are in Hugging Face's order (RoPE pairs i, i + d_k/2).
         """
-        layer = self._index(layer, self.n_layers, "layer")
-        head = self._index(head, self.n_heads, "head")
+        layer = checked_index(layer, self.n_layers, "layer", self._name)
+        head = checked_index(head, self.n_heads, "head", self._name)
         kv = self.kv_group(head)
         with self._lock:
             if layer not in self._head_cache:
@@ -348,7 +347,7 @@ class LlamaCheckpoint:
         heads overview finds the groups from them), and ``concat · W_O`` is the
         attention output the layer adds to the residual stream.
         """
-        layer = self._index(layer, self.n_layers, "layer")
+        layer = checked_index(layer, self.n_layers, "layer", self._name)
         tokens, X = self.layer_input(text, layer)
         heads = tuple(self.head_weights(layer, h) for h in range(self.n_heads))
         W_O = self._proj(layer, "attn_output", None)
@@ -357,7 +356,7 @@ class LlamaCheckpoint:
     def layer_attention(self, text: str, layer: int) -> np.ndarray:
         """The model's own attention probabilities of ``layer`` (n_heads × n × n),
         computed by the layer forward itself, for checking the session against."""
-        layer = self._index(layer, self.n_layers, "layer")
+        layer = checked_index(layer, self.n_layers, "layer", self._name)
         h = self.residual(text, layer)
         c = self._config
         return llama_layer(h, self._layer_weights(layer), n_heads=c.n_heads,
@@ -376,18 +375,6 @@ class LlamaCheckpoint:
                 **({"scope": scope} if scope != "head" else {})}
 
     # -- internals -----------------------------------------------------------
-    def _index(self, value, stop: int, what: str) -> int:
-        try:
-            if isinstance(value, bool):
-                raise TypeError
-            index = operator.index(value)
-        except TypeError:
-            raise CheckpointError(f"{what} must be an integer, got {value!r}") from None
-        if not 0 <= index < stop:
-            raise CheckpointError(f"{what} {index} is out of range: {self._name} has "
-                                  f"{what}s 0 … {stop - 1}")
-        return index
-
     def _read(self, name: str, rows=None) -> np.ndarray:
         """Tensor ``name`` (or some rows of it) dequantised, as float64 (rows, cols)."""
         from gguf.quants import dequantize

@@ -70,6 +70,19 @@ def _slider(name: str) -> QSlider:
     return s
 
 
+def _tab(controls: QGridLayout, content: QWidget) -> QWidget:
+    """A tab of the lab: its ``controls`` on top, ``content`` below in a scroll area
+    (the grids outgrow a small screen), the same for both tabs."""
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setWidget(content)
+    tab = QWidget()
+    layout = QVBoxLayout(tab)
+    layout.addLayout(controls)
+    layout.addWidget(scroll, 1)
+    return tab
+
+
 class TilesLab(LabWindow):
     """Lab → Online softmax and FlashAttention tiles."""
 
@@ -136,14 +149,7 @@ class TilesLab(LabWindow):
                   self.naive_grid, self.online_verdict):
             v.addWidget(w)
         v.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(inner)
-        tab = QWidget()
-        layout = QVBoxLayout(tab)
-        layout.addLayout(form)
-        layout.addWidget(scroll, 1)
-        return tab
+        return _tab(form, inner)
 
     def _build_flash(self) -> QWidget:
         self.block_q = _slider("flashBlockQ")
@@ -178,14 +184,7 @@ class TilesLab(LabWindow):
         row = QHBoxLayout(inner)
         row.addWidget(self.tile_grid, 0, Qt.AlignmentFlag.AlignTop)
         row.addLayout(right, 1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(inner)
-        tab = QWidget()
-        layout = QVBoxLayout(tab)
-        layout.addLayout(form)
-        layout.addWidget(scroll, 1)
-        return tab
+        return _tab(form, inner)
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Online softmax and FlashAttention tiles — QKV Desktop"))
