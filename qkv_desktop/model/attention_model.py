@@ -2,7 +2,8 @@
 
 It holds the session state, its undo stack and the latest result, and nothing else:
 the edits themselves are pure functions in ``qkv_desktop.state.edits``, hover,
-selection and current head come from ``ViewSelection``. Every change is an undo
+selection and current head come from ``ViewSelection``, live previews (training) from
+``LivePreview``. Every change is an undo
 command and schedules one recomputation for the next event-loop turn (so a burst of
 edits costs one core call). Large inputs are computed on a ``LatestJobRunner``: a
 newer state supersedes a pending computation and stale results are dropped, so the
@@ -15,20 +16,20 @@ import functools
 import itertools
 import sys
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
 from qkv_desktop.model.commands import CellsCommand, StateCommand
 from qkv_desktop.model.jobs import LatestJobRunner
+from qkv_desktop.model.preview import LivePreview
 from qkv_desktop.model.selection import ViewSelection
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import edits
-from qkv_desktop.state.catalogue import CellRef
 from qkv_desktop.state.compute import ModelResult, compute
-from qkv_desktop.state.edits import Edit, EditError, Text
+from qkv_desktop.state.edits import Edit, EditError
 from qkv_desktop.state.session_state import SessionState
 
-__all__ = ["AttentionModel", "CellRef", "ASYNC_THRESHOLD"]
+__all__ = ["AttentionModel", "ASYNC_THRESHOLD"]
 
 ASYNC_THRESHOLD = 300_000
 """Above this many score cells (n·m·heads) the forward runs off the GUI thread."""
@@ -52,13 +53,14 @@ class AttentionModel(ViewSelection):
     busyChanged(bool) : a background computation started or finished.
     message(str) : a short explanation for the status bar (e.g. refused input).
     hoverChanged, selectionChanged, currentHeadChanged : see ``ViewSelection``.
+
+    ``preview`` (a ``LivePreview``) shows states without an undo step (live training).
     """
 
     changed = Signal()
     resultChanged = Signal(object)
     busyChanged = Signal(bool)
     message = Signal(str)
-    previewEnded = Signal()
 
     def __init__(self, state: SessionState | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -70,15 +72,11 @@ class AttentionModel(ViewSelection):
         self._gesture_ids = itertools.count(1)
         self.undo_stack = QUndoStack(self)
         self.compute_calls = 0
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self._recompute)
+        self._timer = QTimer(self, singleShot=True, interval=0, timeout=self._recompute)
         self._jobs = LatestJobRunner("qkv-compute", self)
         self._jobs.finished.connect(self._on_forward_done)
         self._jobs.busyChanged.connect(self.busyChanged)
-        self._preview: tuple[SessionState, str] | None = None
-        self.undo_stack.indexChanged.connect(self._drop_preview)
+        self.preview = LivePreview(self)
         self.recompute_now()
 
     # ------------------------------------------------------------------ access
@@ -119,8 +117,7 @@ class AttentionModel(ViewSelection):
 
     def _recompute(self) -> None:
         s, generation = self._state, self._generation
-        m = s.X_kv.shape[0] if s.mode == "cross" else s.n
-        if s.n * m * s.n_heads < ASYNC_THRESHOLD:
+        if s.n * s.n_keys * s.n_heads < ASYNC_THRESHOLD:
             self._finish(generation, *self._run(s))
         elif not self._jobs.busy:  # else the forward running now starts the newest state
             self._jobs.submit(lambda _report: (generation, *self._run(s)))
@@ -170,7 +167,6 @@ class AttentionModel(ViewSelection):
         Returns whether ``result`` matches the state: ``False`` after a timeout or when
         the state could not be computed (the ``message`` signal said why).
         """
-        from PySide6.QtCore import QDeadlineTimer, QEventLoop
         deadline = QDeadlineTimer(timeout_ms)
         while self._done_generation != self._generation or self._timer.isActive():
             if deadline.hasExpired():
@@ -182,51 +178,13 @@ class AttentionModel(ViewSelection):
         """Stop the worker thread (the window calls this on close)."""
         self._jobs.shutdown()
 
-    # ---------------------------------------------------------------- previews
-    def show_preview(self, state: SessionState, text: str) -> None:
-        """Install ``state`` without an undo step, so every pane follows live training.
-
-        ``commit_preview`` turns everything shown since the first preview into one
-        undoable step called ``text``. An edit meanwhile commits the preview first (so
-        the history stays a chain of real states); an undo, redo, New or Open drops it
-        (its state is replaced) and ``previewEnded`` tells the trainer to stop.
-        """
-        if self._preview is None:
-            self._preview = (self._state, text)
-        else:
-            self._preview = (self._preview[0], text)
-        self.install_state(state)
-
-    @property
-    def previewing(self) -> bool:
-        return self._preview is not None
-
-    def commit_preview(self) -> None:
-        """The state shown by ``show_preview`` becomes one undoable step (if it changed)."""
-        if self._preview is None:
-            return
-        (before, text), self._preview = self._preview, None
-        self.previewEnded.emit()
-        if not self._state.equals(before):
-            self.undo_stack.push(StateCommand(self, before, self._state, text))
-
-    def _drop_preview(self, *_args) -> None:
-        if self._preview is not None:
-            self._preview = None
-            self.previewEnded.emit()
-
     # -------------------------------------------------------------- mutations
-    def _say(self, text: Text) -> str:
-        """``text`` in the interface language (the edits' strings, context "Edits")."""
-        return say(text)
-
     def _apply(self, edit: Edit | None) -> None:
         if edit is not None:
-            self._push(edit.state, self._say(edit.text), edit.merge_key)
+            self._push(edit.state, say(edit.text), edit.merge_key)
 
     def _push(self, after: SessionState, text: str, merge_key: str | None = None) -> None:
-        if self._preview is not None:
-            self.commit_preview()
+        self.preview.commit()
         if not after.equals(self._state):
             self.undo_stack.push(StateCommand(self, self._state, after, text, merge_key))
 
@@ -244,17 +202,15 @@ class AttentionModel(ViewSelection):
         """Set cells of X (or X_kv) at (rows[k], cols[k]); all values must be finite."""
         edit = self._translated(edits.set_cells, table, rows, cols, values)
         if edit.changed or gesture is not None:
-            if self._preview is not None:
-                self.commit_preview()  # the state shown stays; the edit follows it
-            self.undo_stack.push(CellsCommand(self, edit, text or self._say(edit.text),
-                                              gesture))
+            self.preview.commit()  # the state shown stays; the edit follows it
+            self.undo_stack.push(CellsCommand(self, edit, text or say(edit.text), gesture))
 
     def _translated(self, fn, *args, **kwargs):
         """``fn(state, …)``, its refusal (``EditError``) in the interface language."""
         try:
             return fn(self._state, *args, **kwargs)
         except EditError as exc:
-            raise ValueError(self._say(exc.text)) from None
+            raise ValueError(say(exc.text)) from None
 
     rename_token = _edit(edits.rename_token)
     insert_tokens = _edit(edits.insert_tokens)
@@ -285,7 +241,7 @@ class AttentionModel(ViewSelection):
 
     def reset(self, state: SessionState) -> None:
         """Start afresh from ``state`` with an empty undo history (New, Open)."""
-        self._drop_preview()
+        self.preview.drop()
         self.undo_stack.clear()
         self.clear()
         self.install_state(state)

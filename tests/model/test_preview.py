@@ -25,15 +25,15 @@ def nudged(state: SessionState, k: float) -> SessionState:
 def test_previews_become_one_undoable_step(model):
     before = model.state
     ended = []
-    model.previewEnded.connect(lambda: ended.append(True))
+    model.preview.ended.connect(lambda: ended.append(True))
     for k in (1, 2, 3):
-        model.show_preview(nudged(before, k), f"Train {k} steps")
+        model.preview.show(nudged(before, k), f"Train {k} steps")
         assert model.wait_until_idle()
-        assert model.undo_stack.count() == 0 and model.previewing
+        assert model.undo_stack.count() == 0 and model.preview.active
         np.testing.assert_array_equal(model.result.state.heads[0].W_Q, before.heads[0].W_Q + k)
     shown = model.state
-    model.commit_preview()
-    assert ended == [True] and not model.previewing
+    model.preview.commit()
+    assert ended == [True] and not model.preview.active
     assert model.undo_stack.count() == 1 and model.undo_stack.undoText() == "Train 3 steps"
     assert model.state is shown
     model.undo_stack.undo()
@@ -44,13 +44,13 @@ def test_previews_become_one_undoable_step(model):
 
 def test_an_edit_commits_the_preview_before_itself(model):
     before = model.state
-    model.show_preview(nudged(before, 1), "Train 1 steps")
+    model.preview.show(nudged(before, 1), "Train 1 steps")
     model.set_cell("X", 0, 0, 0.5)
-    assert not model.previewing and model.undo_stack.count() == 2
+    assert not model.preview.active and model.undo_stack.count() == 2
     model.undo_stack.undo()
     model.undo_stack.undo()
     assert model.state is before
-    model.show_preview(nudged(before, 2), "Train 1 steps")
+    model.preview.show(nudged(before, 2), "Train 1 steps")
     model.set_options(causal=True)
     assert model.undo_stack.count() == model.undo_stack.index() == 2  # training, then causal
     model.undo_stack.undo()
@@ -61,13 +61,13 @@ def test_undo_or_reset_drops_the_preview(model):
     model.set_options(causal=True)
     edited = model.state
     ended = []
-    model.previewEnded.connect(lambda: ended.append(True))
-    model.show_preview(nudged(edited, 1), "Train 1 steps")
+    model.preview.ended.connect(lambda: ended.append(True))
+    model.preview.show(nudged(edited, 1), "Train 1 steps")
     model.undo_stack.undo()
-    assert ended == [True] and not model.previewing
+    assert ended == [True] and not model.preview.active
     assert not model.state.options.causal
-    model.show_preview(nudged(model.state, 1), "Train 1 steps")
+    model.preview.show(nudged(model.state, 1), "Train 1 steps")
     model.reset(SessionState.from_preset("tutorial-2"))
-    assert not model.previewing and len(ended) == 2
-    model.commit_preview()  # nothing to commit
+    assert not model.preview.active and len(ended) == 2
+    model.preview.commit()  # nothing to commit
     assert model.undo_stack.count() == 0

@@ -191,10 +191,10 @@ def test_stop_ends_training_at_once_and_keeps_what_was_learned(labs, qtbot):
     lab.rate.setValue(20)
     press(qtbot, lab, Qt.Key.Key_Space)  # space starts …
     qtbot.waitUntil(lambda: len(lab.losses) >= 2, timeout=10_000)
-    assert lab.worker.running and model.previewing
+    assert lab.worker.running and model.preview.active
     press(qtbot, lab, Qt.Key.Key_Space)  # … and stops
     assert lab.wait(lab.worker, 5000)
-    assert not model.previewing
+    assert not model.preview.active
     assert model.undo_stack.count() == depth + 1
     assert model.undo_stack.undoText() == f"Train {len(lab.losses)} steps"
 
@@ -206,7 +206,7 @@ def test_an_edit_during_training_commits_the_training_first(labs, qtbot):
     lab.steps.setValue(100_000)
     lab.rate.setValue(20)
     lab.start_training()
-    qtbot.waitUntil(lambda: model.previewing, timeout=10_000)
+    qtbot.waitUntil(lambda: model.preview.active, timeout=10_000)
     model.set_cell("X", 0, 0, 0.25)  # commits "Train k steps", then the edit on top
     assert model.undo_stack.undoText().startswith("X[")  # the edit, named by its cell
     lab.stop_training()
@@ -243,7 +243,7 @@ def test_a_diverging_training_stops_with_a_message_and_keeps_the_last_good_weigh
     lab.lr.setValue(100.0)
     lab.train_blocking(500)
     assert "diverged" in lab.error.text() and "learning rate" in lab.error.text()
-    assert not model.previewing and lab.train_button.isEnabled()
+    assert not model.preview.active and lab.train_button.isEnabled()
     assert model.undo_stack.undoText().startswith("Train ")
     assert np.isfinite(model.state.heads[0].W_Q).all()
 

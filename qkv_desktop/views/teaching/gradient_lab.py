@@ -3,7 +3,7 @@
 Pick a target (attend to the previous token, to the first, to oneself, a pattern painted
 on the grid, or a target output) and train. The loss and its gradients are computed
 analytically (``core.gradients``) on a thread of its own; every pane of the main window
-follows the weights live (``AttentionModel.show_preview``), the loss curve and the
+follows the weights live (``AttentionModel.preview``), the loss curve and the
 gradient norms per matrix are plotted as they come, and the result is one undoable
 step ("Train 200 steps").
 
@@ -90,7 +90,7 @@ class GradientLab(LabWindow):
         self.compare_worker = LabWorker(self)
         self.compare_worker.finished.connect(self._on_compared)
         self.compare_worker.failed.connect(self._on_failed)
-        model.previewEnded.connect(self._on_preview_ended)
+        model.preview.ended.connect(self._on_preview_ended)
         self.losses: list[float] = []
         self.norms: dict[str, list[float]] = {k: [] for k in NORM_PENS}
         self.painted: np.ndarray | None = None
@@ -408,7 +408,7 @@ class GradientLab(LabWindow):
         if self.head_index < len(heads):
             heads[self.head_index] = w
             try:
-                self.model.show_preview(state.with_(heads=tuple(heads)),
+                self.model.preview.show(state.with_(heads=tuple(heads)),
                                         self.tr("Train {0} steps").format(k))
             except ValueError as exc:
                 self.show_error(self.tr("Training stopped: {0}").format(exc))
@@ -420,14 +420,14 @@ class GradientLab(LabWindow):
     def _on_finished(self, _result=None) -> None:
         self.train_button.setEnabled(True)
         self.stop_button.setEnabled(False)
-        self.model.commit_preview()
+        self.model.preview.commit()
         self._show_target_and_weights()
 
     def _on_failed(self, text: str) -> None:
         self.train_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         self.compare_button.setEnabled(True)
-        self.model.commit_preview()
+        self.model.preview.commit()
         self.show_error(self.tr("Training failed: {0}").format(text))
 
     def _on_preview_ended(self) -> None:
@@ -453,7 +453,7 @@ class GradientLab(LabWindow):
         self.worker.join()
         self.compare_worker.join()
         QCoreApplication.processEvents()
-        self.model.commit_preview()
+        self.model.preview.commit()
         super().closeEvent(event)
 
     # --------------------------------------------------------------- comparison
