@@ -152,7 +152,6 @@ def asymmetry(S) -> float:
     return 0.0 if total == 0 else float(np.sqrt(diff) / np.sqrt(total))
 
 
-
 _EXACT_BELOW = 1e-6
 """``product_asymmetry`` falls back to the tiles when (‖S − Sᵀ‖/‖S‖)² is below this:
 there the difference of two nearly equal sums would be mostly rounding."""
@@ -375,7 +374,6 @@ def cell_breakdown(result, i: int, j: int, temperature: float = 1.0,
                          float(temperature), row, bool(np.isneginf(row[j])), shift, exps,
                          row_sum, result.weights[i], result.V, result.output[i], bias,
                          int(result.mask_reasons[i, j]))
-
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,6 @@ class EditError(ValueError):
         super().__init__(str(self.text))
 
 
-
 def say_in(template: str, args: tuple) -> str:
     """``template`` with its fields filled; a sentence without fields is taken as it is
     (it may hold braces the user typed, as in "'{x}' is not a number")."""
