@@ -70,13 +70,15 @@ class AttentionModel(ViewSelection):
         self._done_generation = -1
         self._generation = 0
         self._gesture_ids = itertools.count(1)
+        # Made before the stack, so deleted before it (~QUndoStack emits indexChanged).
+        self.preview = LivePreview(self)
         self.undo_stack = QUndoStack(self)
+        self.undo_stack.indexChanged.connect(self.preview.drop)
         self.compute_calls = 0
         self._timer = QTimer(self, singleShot=True, interval=0, timeout=self._recompute)
         self._jobs = LatestJobRunner("qkv-compute", self)
         self._jobs.finished.connect(self._on_forward_done)
         self._jobs.busyChanged.connect(self.busyChanged)
-        self.preview = LivePreview(self)
         self.recompute_now()
 
     # ------------------------------------------------------------------ access
@@ -192,8 +194,7 @@ class AttentionModel(ViewSelection):
         """A key for ``set_cells(gesture=…)``: the edits of one drag undo as one step."""
         return next(self._gesture_ids)
 
-    def set_cell(self, table: str, row: int, col: int, value: float,
-                 gesture: object = None) -> None:
+    def set_cell(self, table: str, row: int, col: int, value: float, gesture=None) -> None:
         """Set one value of X (or X_kv)."""
         self.set_cells(table, [row], [col], [value], gesture)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, Slot
 
 from qkv_desktop.model.commands import StateCommand
 from qkv_desktop.state.session_state import SessionState
@@ -34,7 +34,6 @@ class LivePreview(QObject):
         super().__init__(model)
         self._model_ref = weakref.ref(model)  # the model owns this object: no cycle
         self._start: tuple[SessionState, str] | None = None
-        model.undo_stack.indexChanged.connect(self.drop)
 
     @property
     def active(self) -> bool:
@@ -61,8 +60,10 @@ class LivePreview(QObject):
         if not model.state.equals(before):
             model.undo_stack.push(StateCommand(model, before, model.state, text))
 
-    def drop(self, *_args) -> None:
-        """Forget the preview without a step (its state has been replaced)."""
+    @Slot()
+    def drop(self) -> None:
+        """Forget the preview without a step (its state has been replaced): the model
+        connects its undo stack's ``indexChanged`` here, so an undo or redo ends it."""
         if self._start is not None:
             self._start = None
             self.ended.emit()
