@@ -50,7 +50,14 @@ CHILD = textwrap.dedent(f"""
     restored = doc.offer_recovery(lambda question: True)
     k = int(model.state.X[0, 0]) if restored else 0
     doc.save_as(work / "session.qkv.json")  # cleans what a killed save left there
-    print("start", k, doc.instance, flush=True)
+
+    def log(*words):
+        # One write per line, so a kill never leaves half of one: print writes word by
+        # word when PYTHONUNBUFFERED is set, and a kill between two words cut "edit" off.
+        sys.stdout.write(" ".join(map(str, words)) + "\\n")
+        sys.stdout.flush()
+
+    log("start", k, doc.instance)
     sys.stdin.readline()  # the parent has checked the folders
     rng = random.Random(seed)
 
@@ -58,11 +65,11 @@ CHILD = textwrap.dedent(f"""
         global k
         k += 1
         model.set_cell("X", 0, 0, float(k))
-        print("edit", k, time.time(), flush=True)
+        log("edit", k, time.time())
         if rng.random() < 0.25:
-            print("saving", k, 0, flush=True)
+            log("saving", k, 0)
             doc.save_as(work / "session.qkv.json")
-            print("saved", k, 0, flush=True)
+            log("saved", k, 0)
         QTimer.singleShot(rng.randint(50, 200), edit)
 
     QTimer.singleShot(0, edit)
