@@ -10,9 +10,11 @@ __all__ = ["say"]
 
 
 def say(item: Text | Exception | str) -> str:
-    """``item`` translated (context "Edits", where the state marks its texts)."""
+    """``item`` translated (context "Edits", where the state marks its texts), with the
+    fields that are sentences themselves (a bad cell inside "row 2, column 3: …")."""
     if isinstance(item, EditError):
         item = item.text
-    if isinstance(item, Text):
-        return say_in(QCoreApplication.translate("Edits", item.template), item.args)  # marked texts
+    if isinstance(item, Text):  # marked texts; a field that is itself one is said too
+        args = tuple(say(a) if isinstance(a, (Text, EditError)) else a for a in item.args)
+        return say_in(QCoreApplication.translate("Edits", item.template), args)
     return str(item)

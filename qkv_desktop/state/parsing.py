@@ -86,6 +86,9 @@ def validate_token(name: str) -> str:
     return name
 
 
+_NOTHING_TO_PASTE = QT_TRANSLATE_NOOP("Edits", "the clipboard holds no values to paste")
+
+
 def parse_block(text: str, max_cells: int,
                 max_rows: int | None = None) -> tuple[list[str] | None, np.ndarray]:
     """Parse a block copied from a spreadsheet: ``(token names or None, values)``.
@@ -100,15 +103,17 @@ def parse_block(text: str, max_cells: int,
     lines = [ln for ln in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
              if ln.strip()]
     if not lines:
-        raise ParseError("the clipboard holds no values to paste")
+        raise ParseError(_NOTHING_TO_PASTE)
     if max_rows is not None and len(lines) > max_rows:
-        raise ParseError(f"the paste has {len(lines):,} rows; at most {max_rows:,} tokens "
-                         f"are allowed")
+        raise ParseError(QT_TRANSLATE_NOOP(
+            "Edits", "the paste has {0:,} rows; at most {1:,} tokens are allowed"),
+                         len(lines), max_rows)
     sep = "\t" if "\t" in text else ("," if "," in text else None)
     rows = [ln.split(sep) if sep else ln.split() for ln in lines]
     n_cells = sum(len(r) for r in rows)
     if n_cells > max_cells:
-        raise ParseError(f"the paste has {n_cells:,} cells; at most {max_cells:,} are allowed")
+        raise ParseError(QT_TRANSLATE_NOOP(
+            "Edits", "the paste has {0:,} cells; at most {1:,} are allowed"), n_cells, max_cells)
 
     def is_number(cell: str) -> bool:
         try:
@@ -123,11 +128,12 @@ def parse_block(text: str, max_cells: int,
         rows = [r[1:] for r in rows]
     widths = {len(r) for r in rows}
     if len(widths) != 1:
-        raise ParseError("the pasted rows have different numbers of values "
-                         f"({', '.join(str(w) for w in sorted(widths))})")
+        raise ParseError(QT_TRANSLATE_NOOP(
+            "Edits", "the pasted rows have different numbers of values ({0})"),
+                         ", ".join(str(w) for w in sorted(widths)))
     width = widths.pop()
     if width == 0 and names is None:
-        raise ParseError("the clipboard holds no values to paste")
+        raise ParseError(_NOTHING_TO_PASTE)
     values = np.empty((len(rows), width))
     offset = 2 if names is not None else 1
     for i, r in enumerate(rows):
@@ -135,5 +141,6 @@ def parse_block(text: str, max_cells: int,
             try:
                 values[i, j] = parse_number(cell)[0]
             except ParseError as exc:
-                raise ParseError(f"row {i + 1}, column {j + offset}: {exc}") from None
+                raise ParseError(QT_TRANSLATE_NOOP("Edits", "row {0}, column {1}: {2}"),
+                                 i + 1, j + offset, exc.text) from None
     return names, values

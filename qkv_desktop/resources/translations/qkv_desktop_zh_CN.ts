@@ -679,6 +679,26 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>a token name can have at most {0} characters, this one has {1}</source>
         <translation>词元名称最多 {0} 个字符，这个有 {1} 个</translation>
     </message>
+    <message>
+        <source>the clipboard holds no values to paste</source>
+        <translation>剪贴板里没有可粘贴的数值</translation>
+    </message>
+    <message>
+        <source>the paste has {0:,} rows; at most {1:,} tokens are allowed</source>
+        <translation>粘贴的内容有 {0:,} 行；最多允许 {1:,} 个词元</translation>
+    </message>
+    <message>
+        <source>the paste has {0:,} cells; at most {1:,} are allowed</source>
+        <translation>粘贴的内容有 {0:,} 个单元格；最多允许 {1:,} 个</translation>
+    </message>
+    <message>
+        <source>the pasted rows have different numbers of values ({0})</source>
+        <translation>粘贴的各行数值个数不一致（{0}）</translation>
+    </message>
+    <message>
+        <source>row {0}, column {1}: {2}</source>
+        <translation>第 {0} 行、第 {1} 列：{2}</translation>
+    </message>
 </context>
 <context>
     <name>ExplainPanel</name>

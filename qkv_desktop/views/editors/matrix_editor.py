@@ -11,6 +11,7 @@ from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.catalogue import EDITABLE_TABLES, CellRef
 from qkv_desktop.state.parsing import ParseError, parse_block
 from qkv_desktop.state.session_state import MAX_CELLS, MAX_TOKENS
@@ -125,7 +126,7 @@ class MatrixEditor(Retranslating, QTableView):
                 col = 0
             self.attention.paste_block(self.table.source, row, max(col, 0), values, names)
         except ValueError as exc:
-            message = self.tr("Paste refused: {0}").format(exc)
+            message = self.tr("Paste refused: {0}").format(say(exc))
             self.attention.message.emit(message)
             self.balloon.show_at(cur if cur.isValid() else self.table.index(0, 0), message)
             return False
