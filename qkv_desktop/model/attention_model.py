@@ -52,6 +52,8 @@ class AttentionModel(ViewSelection):
     resultChanged(ModelResult) : a new result is ready for the current state.
     busyChanged(bool) : a background computation started or finished.
     message(str) : a short explanation for the status bar (e.g. refused input).
+    computeErrorChanged(str) : the state could not be computed, and why; "" once a
+        state computes again (the window then takes the stale failure off the bar).
     hoverChanged, selectionChanged, currentHeadChanged : see ``ViewSelection``.
 
     ``preview`` (a ``LivePreview``) shows states without an undo step (live training).
@@ -61,6 +63,7 @@ class AttentionModel(ViewSelection):
     resultChanged = Signal(object)
     busyChanged = Signal(bool)
     message = Signal(str)
+    computeErrorChanged = Signal(str)
 
     def __init__(self, state: SessionState | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -69,6 +72,8 @@ class AttentionModel(ViewSelection):
         self._result_generation = -1
         self._done_generation = -1
         self._generation = 0
+        self.compute_error = ""
+        """Why the current state could not be computed; "" while it can."""
         self._gesture_ids = itertools.count(1)
         # Made before the stack, so deleted before it (~QUndoStack emits indexChanged).
         self.preview = LivePreview(self)
@@ -158,10 +163,15 @@ class AttentionModel(ViewSelection):
         if error is not None:
             if not isinstance(error, (ValueError, FloatingPointError, MemoryError)):
                 sys.excepthook(type(error), error, error.__traceback__)  # a bug: log it
-            self.message.emit(self.tr("Could not compute attention: {0}").format(error))
+            self.compute_error = self.tr("Could not compute attention: {0}").format(error)
+            self.message.emit(self.compute_error)
+            self.computeErrorChanged.emit(self.compute_error)
             return
         self._result, self._result_generation = result, generation
         self.resultChanged.emit(result)
+        if self.compute_error:
+            self.compute_error = ""
+            self.computeErrorChanged.emit("")
 
     def wait_until_idle(self, timeout_ms: int = 30_000) -> bool:
         """Process events until the current state has been computed (tests, export, render).

@@ -57,6 +57,7 @@ class MainWindow(Retranslating, QMainWindow):
     def __init__(self, model: AttentionModel | None = None, settings: QSettings | None = None):
         super().__init__()
         self.model = model or AttentionModel()
+        self._last_compute_error = ""
         self.settings = settings or QSettings()
         self.setObjectName("MainWindow")
         self.resize(*fit_to_screen(DEFAULT_SIZE, self.screen()))
@@ -70,6 +71,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.retranslate()
 
         self.model.message.connect(self._on_message)
+        self.model.computeErrorChanged.connect(self._on_compute_error_changed)
         self.model.hoverChanged.connect(self._on_hover_changed)
         self.model.resultChanged.connect(self._on_result_changed)
         self.model.currentHeadChanged.connect(lambda _h: self._update_pane_actions())
@@ -374,6 +376,13 @@ class MainWindow(Retranslating, QMainWindow):
     # ------------------------------------------------------------- updates
     def _on_message(self, text: str) -> None:
         self.statusBar().showMessage(text, MESSAGE_MS)
+
+    def _on_compute_error_changed(self, error: str) -> None:
+        """Once the state computes again, its failure is no longer news: take it off the
+        bar (a later message, such as a refused value, stays)."""
+        if not error and self.statusBar().currentMessage() == self._last_compute_error:
+            self.statusBar().clearMessage()
+        self._last_compute_error = error or self._last_compute_error
 
     def _update_pane_actions(self) -> None:
         """View menu: each pane named by its title now (its formula, shape and mode)."""

@@ -43,3 +43,39 @@ def test_a_refused_paste_is_said_in_chinese(main_window, chinese, text, chinese_
         assert words in message
     assert not any(english in message for english in
                    ("row", "column", "is not a number", "different", "clipboard"))
+
+
+# ------------------------------------------------ item 9: a failure that is over
+def test_could_not_compute_leaves_the_status_bar_once_the_state_computes(main_window,
+                                                                         monkeypatch):
+    from qkv_desktop.model import attention_model
+    window, bar = main_window, main_window.statusBar()
+
+    def refuse(state):
+        raise ValueError("this state cannot be computed")
+    monkeypatch.setattr(attention_model, "compute", refuse)
+    window.model.set_cell("X", 0, 0, 0.5)
+    window.model.wait_until_idle()
+    QApplication.processEvents()
+    assert bar.currentMessage().startswith("Could not compute attention: ")
+    assert window.model.compute_error
+    monkeypatch.undo()
+    window.model.set_cell("X", 0, 0, 0.25)  # computable again
+    settle(window)
+    assert window.model.compute_error == ""
+    assert bar.currentMessage() == ""
+
+
+def test_recovering_keeps_a_newer_message(main_window, monkeypatch):
+    from qkv_desktop.model import attention_model
+    window, bar = main_window, main_window.statusBar()
+    def refuse(state):
+        raise ValueError("this state cannot be computed")
+    monkeypatch.setattr(attention_model, "compute", refuse)
+    window.model.set_cell("X", 0, 0, 0.5)
+    window.model.wait_until_idle()
+    monkeypatch.undo()
+    window.model.message.emit("Saved")  # said after the failure: still news
+    window.model.set_cell("X", 0, 0, 0.25)
+    settle(window)
+    assert bar.currentMessage() == "Saved"
