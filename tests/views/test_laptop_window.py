@@ -79,3 +79,46 @@ def test_recovering_keeps_a_newer_message(main_window, monkeypatch):
     window.model.set_cell("X", 0, 0, 0.25)
     settle(window)
     assert bar.currentMessage() == "Saved"
+
+
+# ------------------------------------------------ item 7: a pin shows its answer
+def front_dock_tab(window, dock) -> str:
+    """The title of the front tab in the tab bar of ``dock``'s tab group (Qt may keep an
+    old bar of an earlier grouping: the one whose tabs are exactly the group)."""
+    from PySide6.QtWidgets import QTabBar
+    group = sorted(d.windowTitle() for d in [dock, *window.tabifiedDockWidgets(dock)])
+    for bar in window.findChildren(QTabBar):
+        titles = [bar.tabText(i) for i in range(bar.count())]
+        if bar.parentWidget() is window and sorted(titles) == group:
+            return bar.tabText(bar.currentIndex())
+    raise AssertionError(f"{dock.windowTitle()} is not tabbed")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_pinning_a_weight_on_a_laptop_brings_the_explain_tab_forward(make_window, lang):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from tests.views.helpers import cell_widget_pos
+    window = make_window(size=(1256, 706))  # what a 1366×768 screen gives on a first run
+    window.language_actions[lang].trigger()
+    try:
+        window.findChild(type(window.quit_action), "resetLayout").trigger()  # tabbed docks
+        settle(window)
+        explain = window.teaching.docks["explain"]
+        assert front_dock_tab(window, explain) == window.editor_dock.windowTitle()
+        pane = window.panes.panes["weights"]
+        QTest.mouseClick(pane.plot.viewport(), Qt.MouseButton.LeftButton,
+                         Qt.KeyboardModifier.NoModifier, cell_widget_pos(pane, 1, 2))
+        settle(window)
+        assert window.model.selection is not None and window.model.selection.matrix == "weights"
+        assert front_dock_tab(window, explain) == explain.windowTitle()
+        # a click on a table cell pins it too, but the editor stays in front
+        window.editor_dock.raise_()
+        rect = window.editor.visualRect(window.editor.table.index(0, 1))
+        QTest.mouseClick(window.editor.viewport(), Qt.MouseButton.LeftButton,
+                         Qt.KeyboardModifier.NoModifier, rect.center())
+        settle(window)
+        assert front_dock_tab(window, explain) == window.editor_dock.windowTitle()
+    finally:
+        window.language_actions["en"].trigger()

@@ -37,11 +37,13 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
     """A titled heatmap of one matrix of ``model.result`` with a colour bar.
 
     Signals ``exportRequested(key)`` and ``copyRequested(key)`` come from the
-    pane's context menu; the main window performs them.
+    pane's context menu; the main window performs them. ``cellPinned(CellRef)``: a
+    click pinned a cell of this pane (the window shows its explanation).
     """
 
     exportRequested = Signal(str)
     copyRequested = Signal(str)
+    cellPinned = Signal(object)
 
     def __init__(self, model: AttentionModel, key: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -197,7 +199,10 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         cell = self.cell_at(event.scenePos())
         if cell is not None:
             ref = self._ref(cell)
-            self.model.set_selection(None if ref == self.model.selection else ref)
+            pin = None if ref == self.model.selection else ref
+            self.model.set_selection(pin)
+            if pin is not None:
+                self.cellPinned.emit(pin)
 
     def leaveEvent(self, event) -> None:
         if self.model.hover is not None and self.model.hover.matrix == self.key:

@@ -85,6 +85,8 @@ class Teaching(FollowsWindowLanguage, QObject):
         self._build_menu()
         self.retranslate()
         self.place_docks()
+        for pane in window.panes.panes.values():
+            pane.cellPinned.connect(self.show_explanation)
         self.follow_language_of(window)
 
     def _build_menu(self) -> None:
@@ -136,6 +138,14 @@ class Teaching(FollowsWindowLanguage, QObject):
         height = min(EDITOR_HEIGHT, int(window.height() * 0.62))  # a laptop: less room
         window.resizeDocks([editor, first], [height, max(window.height() - height, 1)],
                            Qt.Orientation.Vertical)
+
+    def show_explanation(self, *_ref) -> None:
+        """A cell was pinned in a pane: bring the Explain tab to the front, where the
+        answer is (tabbed behind the editor on a laptop screen, it went unseen). A
+        closed or floating Explain dock is left as the user put it."""
+        dock = self.docks["explain"]
+        if not dock.isHidden() and not dock.isFloating():
+            dock.raise_()
 
     @property
     def lab(self) -> ScalingLab:
