@@ -4,6 +4,11 @@
 leave free. The hover read-out is one of them; given a stretch it took the whole bar
 and every "Not applied: …" was drawn 20 px wide. Here it takes the width of its text
 while no message is shown, and at most ``HOVER_SHARE`` of the bar while one is.
+
+Its fields (the hover read-out, a loaded model's source, the QKᵀ asymmetry) are
+labels side by side; each is set off from the one before by a thin rule and padding
+(``FIELD_STYLE``), so "w[爱→k2] = 0.2231" and "all-MiniLM-L6-v2 · layer 3" never read
+as one sentence. An empty read-out is hidden, so no rule stands alone.
 """
 
 from __future__ import annotations
@@ -18,6 +23,12 @@ __all__ = ["StatusBar", "HOVER_SHARE"]
 
 HOVER_SHARE = 0.4
 """The largest part of the bar's width the hover read-out keeps while a message shows."""
+FIELD_STYLE = ("QStatusBar::item { border: none; }"
+               "QStatusBar > QLabel { border-style: solid; border-color: #9a9a9a;"
+               " border-width: 0px 0px 0px 1px; padding: 0px 6px 0px 8px; }")
+"""A rule and padding before every label field; Qt's own item frames are not drawn
+(most styles draw none, and those that do would double the rule). The border is
+given by width, style and colour: Qt draws no ``border-left`` shorthand on a label."""
 
 
 class StatusBar(QStatusBar):
@@ -26,17 +37,20 @@ class StatusBar(QStatusBar):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("statusBar")
+        self.setStyleSheet(FIELD_STYLE)
         self.hover_label = QLabel(objectName="hoverLabel")
         self.hover_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # Shrinks below its text when the message needs the room (the text is clipped).
         self.hover_label.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
         self.hover_label.setMinimumWidth(0)
+        self.hover_label.hide()  # shown with a text
         self.addPermanentWidget(self.hover_label)  # no stretch: the message keeps the rest
         self.messageChanged.connect(self._fit_hover)
 
     def set_hover_text(self, text: str) -> None:
         self.hover_label.setText(text)
         self.hover_label.setToolTip(text)  # the whole formula, when it is clipped
+        self.hover_label.setVisible(bool(text))
 
     def _fit_hover(self, *_args) -> None:
         limit = int(self.width() * HOVER_SHARE) if self.currentMessage() else QWIDGETSIZE_MAX

@@ -105,12 +105,14 @@ def test_about_names_no_placeholder_address():
 def test_message_room_helper_sees_the_hover_label(main_window):
     """The geometry helper above measures what it should: a full-width widget leaves none."""
     bar = main_window.statusBar()
+    bar.set_hover_text("w[我→我] = 0.2480")  # an empty read-out is hidden
     main_window.hover_label.setMinimumWidth(bar.width() - 20)
     try:
         settle(main_window)
         assert message_room(bar) < 20
     finally:
         main_window.hover_label.setMinimumWidth(0)
+        bar.set_hover_text("")
 
 
 

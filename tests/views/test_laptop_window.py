@@ -122,3 +122,40 @@ def test_pinning_a_weight_on_a_laptop_brings_the_explain_tab_forward(make_window
         assert front_dock_tab(window, explain) == window.editor_dock.windowTitle()
     finally:
         window.language_actions["en"].trigger()
+
+
+# ------------------------------------------- item 4: status-bar fields kept apart
+def text_span(label) -> tuple[int, int]:
+    """Where ``label``'s text is drawn, in status-bar x coordinates (left aligned)."""
+    left = label.x() + label.contentsRect().left()
+    return left, left + label.fontMetrics().horizontalAdvance(label.text())
+
+
+def test_the_hover_read_out_and_the_model_source_are_set_apart(main_window):
+    from PySide6.QtGui import QColor
+    from qkv_desktop.state import CellRef
+    window, bar = main_window, main_window.statusBar()
+    source = window.models.source_label
+    source.setText("all-MiniLM-L6-v2 · layer 3 of 6 · head 4 of 12")
+    source.show()
+    try:
+        window.model.set_hover(CellRef("weights", 1, 2))
+        settle(window)
+        hover = window.hover_label
+        assert hover.isVisible() and hover.text()
+        order = sorted([hover, source, window.teaching.badge], key=lambda w: w.x())
+        picture = bar.grab().toImage()
+        background = QColor(picture.pixel(2, bar.height() // 2)).lightness()
+        for before, after in zip(order, order[1:]):
+            end, start = text_span(before)[1], text_span(after)[0]
+            assert start - end >= 12, (before.objectName(), after.objectName(), end, start)
+            # a rule is drawn between the two texts: a column darker than the bar
+            rule = [x for x in range(end + 1, start)
+                    if sum(QColor(picture.pixel(x, y)).lightness() < background - 40
+                           for y in range(bar.height())) >= bar.height() // 2]
+            assert rule, (before.objectName(), after.objectName())
+    finally:
+        window.model.set_hover(None)
+        source.hide()
+    settle(window)
+    assert not window.hover_label.isVisible()  # no read-out: no rule of its own
