@@ -159,3 +159,35 @@ def test_the_hover_read_out_and_the_model_source_are_set_apart(main_window):
         source.hide()
     settle(window)
     assert not window.hover_label.isVisible()  # no read-out: no rule of its own
+
+
+# --------------------------------------------- item 3: colour-bar labels whole
+def colour_bar_labels(pane) -> list[tuple[str, object]]:
+    """(text, rect in the plot's viewport) of each colour-bar label, as the axis draws them."""
+    from PySide6.QtGui import QImage, QPainter
+    axis = pane.colorbar.axis
+    image = QImage(8, 8, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        texts = axis.generateDrawSpecs(painter)[2]
+    finally:
+        painter.end()
+    return [(text, pane.plot.mapFromScene(axis.mapRectToScene(rect)).boundingRect())
+            for rect, _flags, text in texts]
+
+
+@pytest.mark.parametrize("size", [(1256, 706), (1600, 993)])
+def test_colour_bar_end_labels_stay_inside_the_pane(make_window, size):
+    window = make_window(size=size)
+    settle(window)
+    for key in window.panes.shown():
+        if key not in window.panes.panes:
+            continue
+        pane = window.panes.panes[key]
+        labels = colour_bar_labels(pane)
+        assert labels, key
+        viewport = pane.plot.viewport().rect()
+        for text, rect in labels:
+            assert viewport.contains(rect), (key, text, rect, viewport)
+    texts = [t for t, _r in colour_bar_labels(window.panes.panes["weights"])]
+    assert "1.0" in texts and "0" in texts  # the ends are kept, whole

@@ -44,13 +44,38 @@ class _Strip(pg.GraphicsWidget):
         p.drawRect(rect)
 
 
+class _InsideAxis(pg.AxisItem):
+    """The level axis, its end labels kept inside its own height.
+
+    A label is centred on its tick, so the top level's ("1.0") stood half above the
+    strip, outside the plot, and was cut in half; here it moves down (the bottom one
+    up) just enough to be whole, still beside its end of the strip.
+    """
+
+    def generateDrawSpecs(self, p):
+        specs = super().generateDrawSpecs(p)
+        if specs is None:
+            return None
+        axis, ticks, texts = specs
+        top, bottom = self.rect().top(), self.rect().bottom()
+        inside = []
+        for rect, flags, text in texts:
+            rect = QRectF(rect)
+            if rect.top() < top:
+                rect.moveTop(top)
+            elif rect.bottom() > bottom:
+                rect.moveBottom(bottom)
+            inside.append((rect, flags, text))
+        return axis, ticks, inside
+
+
 class ColorBar(pg.GraphicsWidget):
     """The strip of ``lut`` (256 × RGBA) and a right-hand axis showing ``levels``."""
 
     def __init__(self, lut: np.ndarray, width: int = 12):
         super().__init__()
         self.strip = _Strip(lut, width)
-        self.axis = pg.AxisItem("right")
+        self.axis = _InsideAxis("right")
         # Outward, with a gap wider than a minus sign's before the label.
         self.axis.setStyle(tickLength=TICK_LENGTH, tickTextOffset=TICK_TEXT_GAP)
         layout = QGraphicsGridLayout()
