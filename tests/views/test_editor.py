@@ -61,7 +61,7 @@ def test_bad_input_is_refused_with_a_message_and_nothing_changes(main_window, te
     assert window.model.undo_stack.count() == 0
     assert window.statusBar().currentMessage().startswith("Not applied: ")
     assert window.editor.table.data(window.editor.table.value_index(2, 3),
-                                    Qt.ItemDataRole.DisplayRole) == "0.4"
+                                    Qt.ItemDataRole.DisplayRole) == "0.4000"
 
 
 def test_underflow_is_stored_as_zero_and_said(main_window):

@@ -6,6 +6,7 @@ that rotate names before dropping them, and a tour that never covers what it sho
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
 
@@ -191,3 +192,37 @@ def test_colour_bar_end_labels_stay_inside_the_pane(make_window, size):
             assert viewport.contains(rect), (key, text, rect, viewport)
     texts = [t for t, _r in colour_bar_labels(window.panes.panes["weights"])]
     assert "1.0" in texts and "0" in texts  # the ends are kept, whole
+
+
+# -------------------------------------------- item 5: table cells, four decimals
+def assert_cells_show_four_decimals(editor):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QStyle
+
+    from qkv_desktop.presentation.numbers import format_value
+    table = editor.table
+    margin = editor.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, editor) + 1
+    M = editor.attention.state.X
+    for (r, c), v in np.ndenumerate(M):
+        index = table.value_index(r, c)
+        text = table.data(index, Qt.ItemDataRole.DisplayRole)
+        assert text == format_value(v)
+        assert repr(float(v)) == table.data(index, Qt.ItemDataRole.ToolTipRole)  # every digit
+        room = editor.columnWidth(index.column()) - 2 * margin
+        assert editor.fontMetrics().horizontalAdvance(text) <= room, (text, room)
+
+
+def test_table_cells_show_the_four_decimal_text_whole(main_window):
+    window = main_window
+    model = window.model
+    for col, value in enumerate((0.00072051, -0.0025123, -0.0421633, 0.8)):
+        model.set_cell("X", 0, col, value)
+    settle(window)
+    table = window.editor.table
+    from PySide6.QtCore import Qt
+    assert [table.data(table.value_index(0, c), Qt.ItemDataRole.DisplayRole)
+            for c in range(4)] == ["0.0007", "−0.0025", "−0.0422", "0.8000"]
+    assert_cells_show_four_decimals(window.editor)
+    model.set_cell("X", 1, 1, -12345.678)  # wider than any four-decimal fraction
+    settle(window)
+    assert_cells_show_four_decimals(window.editor)

@@ -23,6 +23,8 @@ __all__ = ["MatrixEditor", "SCRUB_PER_PIXEL"]
 
 SCRUB_PER_PIXEL = 0.01
 """Value change per pixel of a Ctrl+drag (×10 with Shift held as well)."""
+CELL_PAD_PX = 14
+"""Room a column leaves beside its widest value: the delegate's text margins and a gap."""
 
 
 class MatrixEditor(Retranslating, QTableView):
@@ -47,6 +49,8 @@ class MatrixEditor(Retranslating, QTableView):
             lambda row, col, text: self.balloon.show_at(self.table.index(row, col), text))
         model.changed.connect(self.balloon.hide)  # a refusal is old news once a change lands
         self.table.modelReset.connect(self.updateGeometry)  # rows added: a new minimum
+        self.table.modelReset.connect(self._fit_sections)  # new values: maybe wider ones
+        self.table.dataChanged.connect(self._fit_sections)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -58,11 +62,15 @@ class MatrixEditor(Retranslating, QTableView):
         if columns:
             self.table.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, columns - 1)
 
-    def _fit_sections(self) -> None:
-        """Rows and columns sized from the font, so that View → Zoom scales them too."""
+    def _fit_sections(self, *_args) -> None:
+        """Rows and columns sized from the font, so that View → Zoom scales them too, and
+        wide enough for the widest value by the four-decimal rule (cells showed
+        "0.0007…" when the text was longer than the column)."""
         metrics = self.fontMetrics()
-        self.horizontalHeader().setDefaultSectionSize(
-            max(58, metrics.horizontalAdvance("−0.0000") + 14))
+        width = max(58, metrics.horizontalAdvance(self.table.widest_text()) + CELL_PAD_PX)
+        header = self.horizontalHeader()
+        if width != header.defaultSectionSize():
+            header.setDefaultSectionSize(width)
         self.verticalHeader().setDefaultSectionSize(max(24, metrics.height() + 8))
 
     def changeEvent(self, event) -> None:

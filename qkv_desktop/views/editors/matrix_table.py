@@ -18,6 +18,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.colormaps import DIVERGING, levels_for, map_to_rgba, text_color_for
+from qkv_desktop.presentation.numbers import MINUS, format_value
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.catalogue import EDITABLE_TABLES
 from qkv_desktop.state.parsing import ParseError, parse_number
@@ -114,8 +115,8 @@ class MatrixTableModel(QAbstractTableModel):
             if role in (_DISPLAY, _EDIT, _TOOLTIP):
                 return self.tokens()[r]
             return None
-        if role == _DISPLAY:
-            return f"{float(self._matrix()[r, c]):.4g}"
+        if role == _DISPLAY:  # the one rule: four decimals; the tool tip has every digit
+            return format_value(self._matrix()[r, c])
         if role in (_EDIT, _TOOLTIP):
             return repr(float(self._matrix()[r, c]))
         if role == _ALIGN:
@@ -178,6 +179,14 @@ class MatrixTableModel(QAbstractTableModel):
         if note:
             self.model.message.emit(say(note))
         return True
+
+    def widest_text(self) -> str:
+        """The widest value text the table shows now: its largest magnitude, negative
+        (the columns are sized for it, so no value is cut to "0.0007…")."""
+        M = self._matrix()
+        finite = M[np.isfinite(M)] if M.size else M
+        widest = float(np.max(np.abs(finite))) if finite.size else 0.0
+        return max((MINUS + "0.0000", format_value(-widest)), key=len)
 
     def value_index(self, row: int, col: int) -> QModelIndex:
         """The index of matrix cell (row, col), skipping the token column."""
