@@ -134,6 +134,7 @@ def text_span(label) -> tuple[int, int]:
 
 def test_the_hover_read_out_and_the_model_source_are_set_apart(main_window):
     from PySide6.QtGui import QColor
+
     from qkv_desktop.state import CellRef
     window, bar = main_window, main_window.statusBar()
     source = window.models.source_label
@@ -147,7 +148,7 @@ def test_the_hover_read_out_and_the_model_source_are_set_apart(main_window):
         order = sorted([hover, source, window.teaching.badge], key=lambda w: w.x())
         picture = bar.grab().toImage()
         background = QColor(picture.pixel(2, bar.height() // 2)).lightness()
-        for before, after in zip(order, order[1:]):
+        for before, after in zip(order, order[1:], strict=False):
             end, start = text_span(before)[1], text_span(after)[0]
             assert start - end >= 12, (before.objectName(), after.objectName(), end, start)
             # a rule is drawn between the two texts: a column darker than the bar
