@@ -14,7 +14,7 @@ def say(item: Text | Exception | str) -> str:
     fields that are sentences themselves (a bad cell inside "row 2, column 3: …")."""
     if isinstance(item, EditError):
         item = item.text
-    if isinstance(item, Text):  # marked texts; a field that is itself one is said too
+    if isinstance(item, Text):  # a field that is itself a sentence is said too
         args = tuple(say(a) if isinstance(a, (Text, EditError)) else a for a in item.args)
-        return say_in(QCoreApplication.translate("Edits", item.template), args)
+        return say_in(QCoreApplication.translate("Edits", item.template), args)  # marked texts
     return str(item)
