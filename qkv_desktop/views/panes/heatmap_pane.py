@@ -32,6 +32,10 @@ from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["HeatmapPane", "MAX_LABEL_CELLS"]
 
+CHROME_ESTIMATE = (95, 50)
+"""Pixels of a pane beside and above/below its matrix (axes, colour bar, title) before
+the pane is first laid out."""
+
 
 class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
     """A titled heatmap of one matrix of ``model.result`` with a colour bar.
@@ -44,6 +48,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
     exportRequested = Signal(str)
     copyRequested = Signal(str)
     cellPinned = Signal(object)
+    chromeMeasured = Signal()
 
     def __init__(self, model: AttentionModel, key: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -78,6 +83,9 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self._labels: tuple[list[str], list[str]] | None = None
         self._levels: tuple[float, float] | None = None
 
+        self.chrome: tuple[float, float] = CHROME_ESTIMATE
+        """Pixels beside and above/below the matrix (``value_px_at``)."""
+        self.plot.view_box.sigResized.connect(self._measure_chrome)
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
         model.resultChanged.connect(self.refresh)
@@ -127,6 +135,25 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
                 self._levels = levels
                 self.colorbar.setLevels(levels)
         self._on_links_changed()
+
+    def value_px_at(self, width: float, height: float) -> int:
+        """The value labels' pixel size were this pane ``width`` × ``height`` (0: hidden,
+        -1: never labelled), for the grid's choice of columns. What is not the matrix
+        (title, axes, colour bar) is as last laid out, or estimated before that."""
+        chrome_w, chrome_h = self.chrome
+        return self.plot.value_px_in(width - chrome_w, height - chrome_h)
+
+    def _measure_chrome(self, *_args) -> None:
+        """Note the pixels around the matrix, when the view box has just been sized for
+        the pane as it is (the "values hidden" note left out: it goes with the values)."""
+        vb = self.plot.view_box
+        if vb.width() <= 0 or vb.height() <= 0:
+            return
+        note = self.values_note.height() if self.values_note.isVisibleTo(self) else 0
+        chrome = (self.width() - vb.width(), self.height() - note - vb.height())
+        if chrome != self.chrome:
+            self.chrome = chrome
+            self.chromeMeasured.emit()
 
     def _same_matrix(self, data: np.ndarray) -> bool:
         """Whether ``data`` is what the pane already shows (X after an option change, a

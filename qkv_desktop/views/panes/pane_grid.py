@@ -4,11 +4,19 @@ Panes that have nothing to show for the current session (``pane_relevant``: the
 key/value sequence outside cross mode, the concatenation with one head, the W_O
 projection without W_O) are left out; with more than one head the small multiples of
 every head's weights fill the rest of the last row.
+
+How many columns: the count (1 up to ``columns``, as many as ``MIN_PANE_WIDTH`` allows)
+under which the most panes show their values (each pane says how large its labels
+would be at a given size, by the four-decimal rule), with panes of a sane shape
+(``ASPECT_RANGE``), and then the panes nearest to square. Four narrow columns at
+1920×1080 made tall thin panes with 8 px values; two at 1366×768 give the values room.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Signal
+import math
+
+from PySide6.QtCore import QSize, QTimer, Signal
 from PySide6.QtWidgets import QGridLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
@@ -39,6 +47,9 @@ def grid_columns(slots: int, preferred: int) -> int:
 MIN_PANE_WIDTH = 190
 """Narrower than this a pane's axis, colour bar and cells stop being legible: the grid
 then has fewer columns (and, in its scroll area, scrolls down) instead."""
+ASPECT_RANGE = (0.5, 2.5)
+"""Pane width / height the column choice keeps to when it can: a pane of four-decimal
+labels reads best somewhat wider than tall, never a strip either way."""
 
 
 class PaneGrid(QWidget):
@@ -58,11 +69,17 @@ class PaneGrid(QWidget):
         self.order: list[str] = list(DEFAULT_ORDER)
         self.hidden: set[str] = set()
         self._relevant = self._relevant_keys()
+        self._shapes: tuple = ()
         self._grid = QGridLayout(self)
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setSpacing(4)
         self._relayout()
         model.resultChanged.connect(self._on_result_changed)
+        # A pane knows its axes' and colour bar's room only once laid out: choose again then.
+        self._refit_timer = QTimer(self, singleShot=True, interval=0)
+        self._refit_timer.timeout.connect(self._refit)
+        for pane in self.panes.values():
+            pane.chromeMeasured.connect(self._refit_timer.start)
 
     def _relevant_keys(self) -> frozenset[str]:
         result = self.model.result
@@ -74,9 +91,18 @@ class PaneGrid(QWidget):
 
     def _on_result_changed(self, _result) -> None:
         relevant = self._relevant_keys()
+        shapes = self._pane_shapes()
         if relevant != self._relevant:
-            self._relevant = relevant
+            self._relevant, self._shapes = relevant, shapes
+            self._fit_columns = self._best_columns()
             self._relayout()
+        elif shapes != self._shapes:  # other shapes: another number of columns may fit
+            self._shapes = shapes
+            self._refit()
+
+    def _pane_shapes(self) -> tuple:
+        return tuple((k, self.panes[k].plot.data.shape) for k in self.order
+                     if k in self._relevant and k in self.panes)
 
     def caption(self, key: str) -> str:
         """The name of pane ``key`` (or of the heads overview) for menus, in the current
@@ -115,10 +141,42 @@ class PaneGrid(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        fit = max(2, min(self.columns, self.width() // MIN_PANE_WIDTH))
+        self._refit()
+
+    def _refit(self) -> None:
+        fit = self._best_columns()
         if fit != self._fit_columns:
             self._fit_columns = fit
             self._relayout()
+
+    def _room(self) -> tuple[int, int]:
+        """The grid's width and the height it is seen in (its scroll area's viewport)."""
+        parent = self.parentWidget()
+        height = parent.height() if parent is not None else self.height()
+        return self.width(), height
+
+    def _best_columns(self) -> int:
+        """The number of columns for the room the grid has (see the module's docstring)."""
+        width, height = self._room()
+        most = max(1, min(self.columns, width // MIN_PANE_WIDTH))
+        shown = self.shown()
+        panes = [self.panes[k] for k in shown if k != HEADS_KEY]
+        slots = len(panes) + 2 * (HEADS_KEY in shown)
+        if width <= 0 or height <= 0 or not panes:
+            return grid_columns(slots, most)
+        spacing = self._grid.spacing()
+        lowest = max(p.minimumSizeHint().height() for p in panes)
+
+        def merit(cols: int) -> tuple:
+            rows = -(-slots // cols)
+            pane_w = (width - (cols - 1) * spacing) / cols
+            pane_h = max((height - (rows - 1) * spacing) / rows, lowest)  # else it scrolls
+            aspect = pane_w / pane_h
+            legible = sum(p.value_px_at(pane_w, pane_h) != 0 for p in panes)
+            sane = ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]
+            return sane, legible, -abs(math.log(aspect)), -(rows * cols - slots)
+
+        return max(range(1, most + 1), key=merit)
 
     def minimumSizeHint(self) -> QSize:
         """Two panes wide: the grid takes fewer columns rather than more width."""
