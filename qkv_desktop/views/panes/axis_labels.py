@@ -1,9 +1,12 @@
 """How a heatmap axis names its tokens when they do not all fit.
 
 In order, as long as the labels would overlap: a smaller font, then each name cut
-to its first letters with "…" (every token keeps a label), and only then every k-th
-name. A cut or a left-out name is said on hover over the axis, with the whole list.
-Rows are stacked, so for the left axis only the font and the thinning help.
+to its first letters with "…" (at least ``MIN_ABBREVIATED``), then the names turned
+upright along the columns (``AxisPlan.rotated``: a name then needs a line's height,
+not its width), and only then every k-th name. Every token keeps a label as long as
+any of these fits; a cut or a left-out name is said on hover over the axis, with the
+whole list. Rows are stacked, so for the left axis only the font (down to the
+smallest legible) and the thinning help, and rows need less gap than names side by side.
 """
 
 from __future__ import annotations
@@ -13,15 +16,27 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFont, QFontMetrics
 
-__all__ = ["AxisPlan", "plan_axis", "SMALL_TICK_PX", "MAX_LABEL_CHARS", "MIN_ABBREVIATED"]
+from qkv_desktop.presentation.numbers import LEGIBLE_PX
+
+__all__ = ["AxisPlan", "plan_axis", "SMALL_TICK_PX", "MAX_LABEL_CHARS", "MIN_ABBREVIATED",
+           "MAX_ROTATED_CHARS"]
 
 SMALL_TICK_PX = 9
 """The label size a crowded axis falls back to before it cuts or leaves out names."""
+SMALLEST_ROW_PX = LEGIBLE_PX
+"""Rows can be named in the smallest legible font before any is left out (a cut name
+does not shorten a row, and rows cannot be turned)."""
 MAX_LABEL_CHARS = 12
 """Longer token names are always shortened with "…" on the axes."""
-MIN_ABBREVIATED = 2
-"""A cut name keeps at least this many characters before its "…"."""
+MIN_ABBREVIATED = 3
+"""A cut name keeps at least this many letters before its "…": shorter ("[C…", "ch…")
+it no longer reads as the token, and the names are turned upright instead."""
+MAX_ROTATED_CHARS = 10
+"""Turned names are cut to this many characters, so the axis stays short."""
 GAP_PX = 6
+"""Pixels between names side by side."""
+ROW_GAP_PX = 2
+"""Pixels between stacked names (rows, or turned names): a line's leading already parts them."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +44,7 @@ class AxisPlan:
     font: QFont
     ticks: list[tuple[float, str]]  # (position, label) at cell centres
     note: str  # the axis tool tip: empty when every name is shown whole
+    rotated: bool = False  # names turned upright (bottom axis only)
 
 
 def _cut(name: str, chars: int) -> str:
@@ -37,30 +53,33 @@ def _cut(name: str, chars: int) -> str:
 
 def plan_axis(labels: list[str], room: float, vertical: bool) -> AxisPlan:
     """The font and ticks for ``labels`` (one per cell) along ``room`` pixels."""
-    normal, small = QFont(), QFont()
+    normal, small, smallest = QFont(), QFont(), QFont()
     small.setPixelSize(SMALL_TICK_PX)
+    smallest.setPixelSize(SMALLEST_ROW_PX)
+    fonts = (normal, small, smallest) if vertical else (normal, small)
     names = [_cut(x, MAX_LABEL_CHARS - 1) for x in labels]
     per_cell = room / max(len(labels), 1)
 
-    def need(font: QFont, shown: list[str]) -> int:
+    def need(font: QFont, shown: list[str], stacked: bool = vertical) -> int:
         metrics = QFontMetrics(font)
-        return (metrics.height() if vertical else
-                max((metrics.horizontalAdvance(x) for x in shown), default=0)) + GAP_PX
+        return (metrics.height() + ROW_GAP_PX if stacked else
+                max((metrics.horizontalAdvance(x) for x in shown), default=0) + GAP_PX)
 
-    shown, font = names, normal
-    for font in (normal, small):
+    shown, font, rotated = names, normal, False
+    for font in fonts:
         if need(font, names) <= per_cell:
             break
     else:
-        font = small
+        font = fonts[-1]
         if not vertical:
-            longest = max((len(x) for x in names), default=0)
-            for chars in range(longest - 1, MIN_ABBREVIATED - 1, -1):
-                cut = [_cut(x, chars) for x in names]
-                if need(font, cut) <= per_cell:
-                    shown = cut
-                    break
-    step = max(1, -(-len(shown) * need(font, shown) // max(int(room), 1)))
+            shown = _shortened(names, per_cell, lambda cut, f=font: need(f, cut))
+            if shown is None and need(font, names, stacked=True) <= per_cell:
+                shown, rotated = [_cut(x, MAX_ROTATED_CHARS - 1) for x in names], True
+            shown = shown or names
+    if rotated:
+        step = 1
+    else:
+        step = max(1, -(-len(shown) * need(font, shown) // max(int(room), 1)))
     ticks = [(k + 0.5, shown[k]) for k in range(0, len(shown), step)]
     translate = QCoreApplication.translate
     whole = " ".join(labels)
@@ -72,4 +91,15 @@ def plan_axis(labels: list[str], room: float, vertical: bool) -> AxisPlan:
                          "read its tokens.").format(whole)
     else:
         note = ""
-    return AxisPlan(font, ticks, note)
+    return AxisPlan(font, ticks, note, rotated)
+
+
+def _shortened(names: list[str], per_cell: float, need) -> list[str] | None:
+    """The names cut as little as fits ``per_cell`` (to ``MIN_ABBREVIATED`` letters at
+    most), else None."""
+    longest = max((len(x) for x in names), default=0)
+    for chars in range(longest - 1, MIN_ABBREVIATED - 1, -1):
+        cut = [_cut(x, chars) for x in names]
+        if need(cut) <= per_cell:
+            return cut
+    return None

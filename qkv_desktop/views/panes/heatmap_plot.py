@@ -11,6 +11,7 @@ beside the first column never reads as a minus sign.
 
 from __future__ import annotations
 
+import heapq
 import math
 
 import numpy as np
@@ -36,8 +37,8 @@ from qkv_desktop.presentation.pane_image import block_mean, display_factors, non
 from qkv_desktop.views.panes.axis_labels import plan_axis
 from qkv_desktop.views.panes.cell_image import CellImage
 
-__all__ = ["HeatmapPlot", "CellOverlay", "MAX_LABEL_CELLS", "VALUE_PX_MAX", "TICK_LENGTH", "TICK_TEXT_GAP",
-           "style_axis"]
+__all__ = ["HeatmapPlot", "CellOverlay", "TokenAxis", "MAX_LABEL_CELLS", "VALUE_PX_MAX",
+           "TICK_LENGTH", "TICK_TEXT_GAP", "style_axis"]
 
 VALUE_PX_MAX = 13
 """The value font's largest size (pixels); it shrinks to ``LEGIBLE_PX`` before hiding."""
@@ -49,6 +50,8 @@ MAX_LABEL_CELLS = 4096
 """Matrices with more cells than this never show value text."""
 PRECHECK_CELLS = 256
 """Larger labelled matrices first check that a value could fit their cells at all."""
+LONGEST_MEASURED = 8
+"""How many of the longest value texts ``value_px_in`` measures (not all 4096)."""
 EDGE_OVERFLOW_PX = 40
 """How far the first and last axis label may reach past the ends of their axis."""
 TICK_LENGTH = 4
@@ -66,6 +69,48 @@ def style_axis(axis: pg.AxisItem) -> None:
     axis.setPen(pg.mkPen(60, 60, 60))
     axis.setTextPen(pg.mkPen(30, 30, 30))
     axis.setStyle(tickLength=0)
+
+
+def _largest_px(cell_h: float) -> int:
+    """The largest value font a cell this high takes (it shrinks from there)."""
+    return max(LEGIBLE_PX, min(VALUE_PX_MAX, int(cell_h * 0.5)))
+
+
+class TokenAxis(pg.AxisItem):
+    """A token axis that can turn its names upright (``plan_axis``'s last resort before
+    leaving names out): each name then needs a line's height along the axis, not its
+    width, and the axis grows down by the longest name."""
+
+    rotated = False
+
+    def set_rotated(self, rotated: bool, names: list[str]) -> None:
+        self.rotated = rotated
+        if rotated:
+            metrics = QFontMetrics(self.style["tickFont"] or QFont())
+            longest = max((metrics.horizontalAdvance(x) for x in names), default=0)
+            self.setHeight(longest + TICK_TEXT_GAP)
+        elif self.fixedHeight is not None:
+            self.setHeight(None)
+        self.picture = None
+        self.update()
+
+    def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):
+        if not self.rotated:
+            return super().drawPicture(p, axisSpec, tickSpecs, textSpecs)
+        super().drawPicture(p, axisSpec, tickSpecs, [])
+        font = self.style["tickFont"] or QFont()
+        metrics = QFontMetrics(font)
+        p.setFont(font)
+        p.setPen(self.textPen())
+        for rect, _flags, text in textSpecs:  # each read upward, ending under its column
+            width, height = metrics.horizontalAdvance(text), metrics.height()
+            p.save()
+            p.translate(rect.center().x(), rect.top())
+            p.rotate(-90)
+            p.drawText(QRectF(-width, -height / 2, width, height),
+                       int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
+            p.restore()
+        return None
 
 
 class CellOverlay(pg.GraphicsObject):
@@ -257,7 +302,8 @@ class HeatmapPlot(pg.PlotWidget):
 
     def __init__(self, lut: np.ndarray, parent: QWidget | None = None):
         # no view-box menu: built and thrown away, it was a third of each plot's start-up
-        super().__init__(parent, background="w", enableMenu=False)
+        super().__init__(parent, background="w", enableMenu=False,
+                         axisItems={"bottom": TokenAxis("bottom")})
         self.lut = lut
         item = self.getPlotItem()
         item.hideButtons()
@@ -279,6 +325,7 @@ class HeatmapPlot(pg.PlotWidget):
         self.levels: tuple[float, float] | None = None
         self._labels: tuple[list[str], list[str]] | None = None
         self._factors = (1, 1)
+        self._longest: tuple[list, list[str]] | None = None
         self._resize_timer = QTimer(self, singleShot=True, interval=0)
         self._resize_timer.timeout.connect(self._on_resized)
         vb.sigResized.connect(lambda *_a: self._resize_timer.start())
@@ -316,20 +363,44 @@ class HeatmapPlot(pg.PlotWidget):
         vb = self.view_box
         return (vb.width() / m if m else 0.0), (vb.height() / n if n else 0.0)
 
+    def _value_font(self, cell_w: float, cell_h: float, texts) -> QFont | None:
+        """The value font for cells of ``cell_w`` × ``cell_h`` pixels (the one rule)."""
+        return fit_value_font(texts, cell_w, cell_h, QFont(), _largest_px(cell_h))
+
+    def _finite_texts(self):
+        overlay = self.overlay
+        finite = np.isfinite(overlay.data)
+        return (t for row, ok in zip(overlay.texts, finite.tolist(), strict=True)
+                for t, show in zip(row, ok, strict=True) if show)
+
+    def value_px_in(self, view_w: float, view_h: float) -> int:
+        """The value font's pixel size if the matrix had ``view_w`` × ``view_h`` pixels
+        (0: the values would be hidden; -1: a matrix never labelled). For the grid's
+        choice of columns; measured on the longest texts, which are the widest."""
+        overlay = self.overlay
+        if not overlay.labelled or not overlay.data.size:
+            return -1
+        n, m = overlay.data.shape
+        cell_w, cell_h = view_w / m, view_h / n
+        if not any_value_may_fit(cell_w, cell_h, QFont(), _largest_px(cell_h)):
+            return 0  # and nothing formatted for it
+        if self._longest is None or self._longest[0] is not overlay.texts:
+            self._longest = (overlay.texts,
+                             heapq.nlargest(LONGEST_MEASURED, set(self._finite_texts()), key=len))
+        font = self._value_font(cell_w, cell_h, self._longest[1])
+        return 0 if font is None else font.pixelSize()
+
     def fit_values(self) -> None:
         """Choose the value font for the current cell size, or hide the values."""
         overlay = self.overlay
         font = None
         if overlay.labelled and overlay.data.size:
             cell_w, cell_h = self.cell_size()
-            largest = max(LEGIBLE_PX, min(VALUE_PX_MAX, int(cell_h * 0.5)))
             finite = np.isfinite(overlay.data)
             # formatting thousands of values for cells too small for any is what costs
             if (overlay.data.size <= PRECHECK_CELLS or not finite.any()
-                    or any_value_may_fit(cell_w, cell_h, QFont(), largest)):
-                texts = (t for row, ok in zip(overlay.texts, finite.tolist(), strict=True)
-                         for t, show in zip(row, ok, strict=True) if show)
-                font = fit_value_font(texts, cell_w, cell_h, QFont(), largest)
+                    or any_value_may_fit(cell_w, cell_h, QFont(), _largest_px(cell_h))):
+                font = self._value_font(cell_w, cell_h, self._finite_texts())
         overlay.value_font = font
         overlay.update()
         hidden = overlay.labelled and overlay.data.size > 0 and font is None
@@ -404,3 +475,5 @@ class HeatmapPlot(pg.PlotWidget):
             ax.setStyle(tickFont=plan.font, hideOverlappingLabels=EDGE_OVERFLOW_PX)
             ax.setTicks([plan.ticks])
             ax.setToolTip(plan.note)
+            if isinstance(ax, TokenAxis):
+                ax.set_rotated(plan.rotated, [name for _pos, name in plan.ticks])
