@@ -296,3 +296,31 @@ def test_a_seven_token_minilm_session_names_every_token_or_says_why_not(make_win
                            for t, n in zip(tokens, names, strict=True))
             if names != tokens:  # cut or left out: the whole names on hover
                 assert " ".join(tokens) in axis.toolTip(), (key, side, names)
+
+
+# ------------------------------------------- item 6: the tour covers nothing it shows
+def window_rect(window, widget):
+    from PySide6.QtCore import QPoint, QRect
+    return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
+
+
+@pytest.mark.parametrize("size", [(1600, 993), (1256, 706)])  # first run on 1920×1080, 1366×768
+def test_the_tour_note_is_beside_its_target_never_over_it(make_window, size):
+    window = make_window(size=size)
+    window.findChild(type(window.quit_action), "resetLayout").trigger()
+    settle(window)
+    tour = window.tour
+    tour.start()
+    try:
+        for step in range(len(tour.steps())):
+            tour.show_step(step)
+            settle(window)
+            note = tour.note.geometry()
+            assert window.rect().contains(note), step
+            assert not note.intersects(tour.target_rect()), (step, note, tour.target_rect())
+            if step == 0:  # the table: the pane its edit shows up in stays in view
+                x_pane = window_rect(window, window.panes.panes["X"])
+                assert not note.intersects(x_pane), (note, x_pane)
+                assert not note.intersects(window_rect(window, window.panes))
+    finally:
+        tour.stop()

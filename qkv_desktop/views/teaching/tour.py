@@ -162,9 +162,19 @@ class Tour(QObject):
             shown = target.rect()
         return QRect(target.mapTo(self.window, shown.topLeft()), shown.size())
 
+    def keep_clear(self, target: QRect) -> list[QRect]:
+        """What the note must not cover: its target, and the panes as well when the
+        target is elsewhere (step 1's note right of the table lay over X, the pane the
+        edit is to be watched in)."""
+        panes = self.window.panes
+        grid = QRect(panes.mapTo(self.window, QPoint(0, 0)), panes.visibleRegion()
+                     .boundingRect().size())
+        return [target] if grid.contains(target) else [target, grid]
+
     def _place(self) -> None:
-        """The note beside its target (right, left, below, above: the first that fits),
-        always inside the window."""
+        """The note beside its target (right, left, below, above: the first that fits
+        the window and covers nothing of ``keep_clear``; else the first that leaves
+        the target itself clear), always inside the window."""
         if not self.running:
             return
         area = self.window.rect()
@@ -176,8 +186,13 @@ class Tour(QObject):
             QPoint(target.left() - size.width() - MARGIN, target.top()),
             QPoint(target.left(), target.bottom() + MARGIN),
             QPoint(target.left(), target.top() - size.height() - MARGIN),
+            QPoint(target.right() - size.width(), target.bottom() + MARGIN),
+            QPoint(target.right() - size.width(), target.top() - size.height() - MARGIN),
         ]
+        clear = self.keep_clear(target)
         inside = [p for p in candidates if area.contains(QRect(p, size))]
+        inside.sort(key=lambda p: (QRect(p, size).intersects(target),  # stable: in order
+                                   any(QRect(p, size).intersects(c) for c in clear[1:])))
         spot = inside[0] if inside else QPoint(
             max(area.right() - size.width() - MARGIN, 0),
             max(area.bottom() - size.height() - MARGIN, 0))
