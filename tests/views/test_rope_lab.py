@@ -54,7 +54,20 @@ def test_the_decay_plot_has_one_curve_per_base_and_follows_the_slider(main_windo
     assert len(items) == len(DECAY_BASES) + 1
     x, y = items[-1].getData()
     assert x[0] == 0 and abs(y[0] - 1) < 1e-12 and y[-1] < 1
-    assert lab.base_label.text() == f"{base_from_slider(150):.3g}"
+    assert lab.base_label.text() == str(round(base_from_slider(150)))
+    lab.close()
+
+
+def test_the_decay_legend_and_the_base_read_as_whole_numbers(main_window):
+    """The learner reads "base 10000", as the RoPE paper writes it, never "1e+04"."""
+    lab = _lab(main_window)
+    lab.base.setValue(50)
+    names = [label.text for _sample, label in lab.decay.getPlotItem().legend.items]
+    assert names[:3] == ["base 10000", "base 100000", "base 1000000"], names
+    assert names[3] == f"this base {round(base_from_slider(50))}" == "this base 31600"
+    lab.base.setValue(0)
+    assert lab.base_label.text() == "10000"
+    assert not any("e+" in n for n in names)
     lab.close()
 
 

@@ -44,7 +44,7 @@ from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.retranslate import Retranslating
 
-__all__ = ["RopeLab", "base_from_slider", "slider_from_base", "MAX_PAIR_PLOTS",
+__all__ = ["RopeLab", "base_from_slider", "format_base", "slider_from_base", "MAX_PAIR_PLOTS",
            "DECAY_BASES"]
 
 BASE_MIN, BASE_MAX, BASE_STEPS = 1e4, 1e6, 200
@@ -67,6 +67,13 @@ def base_from_slider(pos: int) -> float:
     """Logarithmic slider: position 0…200 → base 10⁴…10⁶ (three significant digits)."""
     b = BASE_MIN * (BASE_MAX / BASE_MIN) ** (pos / BASE_STEPS)
     return float(f"{b:.3g}")
+
+
+def format_base(base: float) -> str:
+    """A RoPE base as the papers write it, ``10000`` or ``31600``: the slider keeps three
+    significant digits of a number from 10⁴ to 10⁶, so it is a whole number, never
+    ``1e+04``."""
+    return str(round(base))
 
 
 def slider_from_base(base: float) -> int:
@@ -176,7 +183,7 @@ class RopeLab(Retranslating, QWidget):
 
     # ------------------------------------------------------------- inputs
     def _on_base(self, pos: int) -> None:
-        self.base_label.setText(f"{base_from_slider(pos):.3g}")
+        self.base_label.setText(format_base(base_from_slider(pos)))
         self.refresh()
 
     def _on_result(self, *_args) -> None:
@@ -220,7 +227,7 @@ class RopeLab(Retranslating, QWidget):
         pairing = s.options.rope_pairing
         k = self.shift.value()
         self.shift_label.setText(str(k))
-        self.base_label.setText(f"{base:.3g}")
+        self.base_label.setText(format_base(base))
         d = r.Q.shape[1]
         self.rotations.clear()
         if d % 2:
@@ -249,7 +256,7 @@ class RopeLab(Retranslating, QWidget):
             "Shifted by {0}: the score is {1}, without the shift {2}. Over all {3}×{4} scores "
             "of this head, max |shifted − unshifted| = {5}: the scores depend only on the "
             "distance m − n.").format(k, f(pr.score), f(plain.score), r.Q.shape[0],
-                                      r.K.shape[0], f"{diff:.3g}"))
+                                      r.K.shape[0], f(diff)))
         self._draw_decay(DECAY_DIM, base, pairing)
         self._show_order()
 
@@ -285,9 +292,9 @@ class RopeLab(Retranslating, QWidget):
         dist = np.arange(DECAY_DISTANCE + 1)
         curves = distance_decay(d, (*DECAY_BASES, base), DECAY_DISTANCE, pairing)
         for row, b, pen in zip(curves[:-1], DECAY_BASES, DECAY_PENS, strict=True):
-            self.decay.plot(dist, row, pen=pen, name=f"base {b:.0e}")
+            self.decay.plot(dist, row, pen=pen, name=self.tr("base {0}").format(format_base(b)))
         self.decay.plot(dist, curves[-1], pen=pg.mkPen((214, 96, 77), width=2),
-                        name=self.tr("this base {0:.3g}").format(base))
+                        name=self.tr("this base {0}").format(format_base(base)))
         self.decay_info.setText(self.tr(
             "At distance 0 the score is 1; it falls, with ripples, as the tokens move apart, "
             "and more slowly for a larger base (d = {0}).").format(d))
@@ -307,11 +314,11 @@ class RopeLab(Retranslating, QWidget):
         order = ", ".join(s.tokens[p] for p in self._perm)
         text = self.tr("New order: {0}. Without positions: max |out(shuffled X) − shuffled "
                        "out| = {1}, the same outputs, shuffled alike.").format(
-            order, f"{plain:.3g}")
+            order, format_value(plain))
         if s.d_k % 2 == 0:
             base = base_from_slider(self.base.value())
             rotated = permutation_check(X, w, self._perm, positions="rope", rope_base=base,
                                         rope_pairing=s.options.rope_pairing)
             text += " " + self.tr("With RoPE: {0}, the order changes the outputs.").format(
-                f"{rotated:.3g}")
+                format_value(rotated))
         self.order_info.setText(text)
