@@ -161,13 +161,15 @@ def cell_in(state, ref: CellRef) -> bool:
 
 
 def axis_labels(state, kind: str, index: Callable[[int], str] = str) -> list[str]:
-    """Labels of the rows or columns of label ``kind``: token names, or ``index(i)``."""
+    """Labels of the rows or columns of label ``kind``: token names, ``index(i)``, or
+    for the concatenation's columns ``h1·d0 … h2·d0 …`` (``0 1 0 1`` would not say
+    which head a column comes from)."""
     if kind == "queries":
         return list(state.tokens)
     if kind == "keys":
         return list(state.key_tokens)
     if kind == "kv":
         return list(state.kv_tokens)
-    if kind == "heads":
-        return [index(c) for _h in range(state.n_heads) for c in range(state.d_k)]
+    if kind == "heads":  # the concatenation: head (from 1, as the window counts) · dimension
+        return [f"h{h + 1}·d{c}" for h in range(state.n_heads) for c in range(state.d_k)]
     return [index(c) for c in range(extent(state, kind))]

@@ -181,3 +181,15 @@ def test_the_view_menu_hides_and_restores_the_small_multiples(two_heads):
     assert HEADS_KEY in window.panes.hidden
     window.findChild(type(action), "resetLayout").trigger()
     assert window.panes.heads_view.isVisible() and action.isChecked()
+
+
+def test_the_concatenation_names_its_columns_by_head_and_dimension(two_heads):
+    """Issue 18: "0 1 0 1" did not say which head a column of the concatenation is from;
+    heads count from 1 as everywhere in the window."""
+    window = two_heads
+    d_k = window.model.state.d_k
+    expected = [f"h{h}·d{c}" for h in (1, 2) for c in range(d_k)]
+    _rows, cols = window.panes.panes["concat"].plot._labels
+    assert cols == expected
+    from qkv_desktop.state.catalogue import axis_labels
+    assert axis_labels(window.model.state, "heads", "d{}".format) == expected  # data export
