@@ -62,9 +62,15 @@ def sources() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
 
 
+SOURCE_LANGUAGE = "en"
+"""English needs a catalogue of plural forms only: ``tr("%n rows", "", n)`` is "1 row"
+with it, "1 rows" without."""
+
+
 def lupdate(ts: Path, lang: str) -> None:
     """Merge the strings of the package's sources into ``ts`` (created if missing)."""
-    cmd = [tool("lupdate"), *LUPDATE_OPTIONS, "-target-language", lang,
+    plurals = ("-pluralonly",) if lang == SOURCE_LANGUAGE else ()
+    cmd = [tool("lupdate"), *LUPDATE_OPTIONS, *plurals, "-target-language", lang,
            *map(str, sources()), "-ts", str(ts)]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
 
@@ -83,7 +89,10 @@ def unfinished(ts: Path) -> list[tuple[str, str]]:
         name = context.findtext("name") or ""
         for message in context.iter("message"):
             translation = message.find("translation")
-            if translation is None or translation.get("type") or not (translation.text or ""):
+            forms = [f.text for f in translation.iter("numerusform")] if translation is not None \
+                else []
+            text = all(forms) if forms else (translation is not None and translation.text)
+            if translation is None or translation.get("type") or not text:
                 out.append((name, message.findtext("source") or ""))
     return out
 
@@ -96,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     TRANSLATIONS.mkdir(parents=True, exist_ok=True)
     missing = 0
-    for lang in LANGUAGES:
+    for lang in (SOURCE_LANGUAGE, *LANGUAGES):
         ts = ts_path(lang)
         if args.check:
             with tempfile.TemporaryDirectory() as tmp:

@@ -66,16 +66,44 @@ def test_every_entry_is_translated_and_keeps_placeholders_and_tags():
     for (context, source), message in messages.items():
         translation = message.find("translation")
         kind = translation.get("type")
-        text = translation.text or ""
-        if kind in ("unfinished", "vanished", "obsolete") or not text.strip():
+        texts = _translations(message)
+        if kind in ("unfinished", "vanished", "obsolete") or not all(t.strip() for t in texts):
             problems.append(f"[{context}] {source!r}: {kind or 'empty'}")
             continue
-        for pattern in (placeholder, tag):
-            if Counter(pattern.findall(source)) != Counter(pattern.findall(text)):
-                problems.append(f"[{context}] {source!r}: {pattern.pattern} differ in {text!r}")
-        if source.count("&") != text.count("&"):
-            problems.append(f"[{context}] {source!r}: mnemonic '&' lost in {text!r}")
+        for text in texts:
+            for pattern in (placeholder, tag):
+                if Counter(pattern.findall(source)) != Counter(pattern.findall(text)):
+                    problems.append(f"[{context}] {source!r}: {pattern.pattern} differ in "
+                                    f"{text!r}")
+            if source.count("&") != text.count("&"):
+                problems.append(f"[{context}] {source!r}: mnemonic '&' lost in {text!r}")
+            if "%n" in source and "%n" not in text:
+                problems.append(f"[{context}] {source!r}: the count %n lost in {text!r}")
     assert not problems, "fix qkv_desktop_zh_CN.ts:\n" + "\n".join(problems)
+
+
+def _translations(message: ET.Element) -> list[str]:
+    """The translation of a <message>: its text, or each plural form (``numerus``)."""
+    translation = message.find("translation")
+    forms = [f.text or "" for f in translation.iter("numerusform")]
+    return forms if message.get("numerus") == "yes" else [translation.text or ""]
+
+
+def test_english_counts_in_the_singular_and_the_plural():
+    """English has a catalogue of plural forms only (Qt's way to say "1 row"), compiled
+    and complete, with one entry for every counted text of the code."""
+    messages = _messages(TRANSLATIONS / "qkv_desktop_en.ts")
+    counted = {key for key, m in _messages(TS).items() if m.get("numerus") == "yes"}
+    assert counted and set(messages) == counted
+    for (context, source), message in messages.items():
+        one, many = _translations(message)
+        assert "%n" in one and many == source, (context, source, one, many)
+    translator = QTranslator()
+    assert translator.load(str(i18n.catalogue_path("en")))
+    assert translator.translate("KVCacheLab", "K cache: %n rows (+1)", "", 1) \
+        == "K cache: %n row (+1)"  # Qt's tr() puts the number in
+    assert translator.translate("KVCacheLab", "K cache: %n rows (+1)", "", 2) \
+        == "K cache: %n rows (+1)"
 
 
 def test_ts_holds_every_string_of_the_code(tmp_path):
@@ -94,11 +122,13 @@ def test_ts_holds_every_string_of_the_code(tmp_path):
                     + [f"gone [{c}] {s!r}" for c, s in gone]))
 
 
-def test_qm_is_compiled_from_the_committed_ts(tmp_path):
+@pytest.mark.parametrize("lang", ["zh_CN", "en"])
+def test_qm_is_compiled_from_the_committed_ts(tmp_path, lang):
     qm = tmp_path / "check.qm"
-    subprocess.run([_tool("lrelease"), str(TS), "-qm", str(qm)], check=True,
+    ts = TRANSLATIONS / f"qkv_desktop_{lang}.ts"
+    subprocess.run([_tool("lrelease"), str(ts), "-qm", str(qm)], check=True,
                    capture_output=True)
-    assert qm.read_bytes() == QM.read_bytes(), \
+    assert qm.read_bytes() == ts.with_suffix(".qm").read_bytes(), \
         "the .qm is stale: run `python resources/update_translations.py`"
 
 

@@ -34,7 +34,7 @@ LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 """Interface languages by code, each named in its own language (never translated)."""
 
 DEFAULT_LANGUAGE = "en"
-"""The source language: no catalogue of ours is needed for it."""
+"""The source language: its catalogue holds only the plural forms of counted texts."""
 
 SETTINGS_KEY = "ui/language"
 
@@ -93,9 +93,17 @@ def catalogue_path(lang: str) -> Path:
 
 
 def _translators(lang: str) -> list[QTranslator]:
-    """Loaded translators for ``lang``: ours, then Qt's ``qtbase`` (if Qt ships it)."""
+    """Loaded translators for ``lang``: ours, then Qt's ``qtbase`` (if Qt ships it).
+
+    English has a catalogue too, of plural forms only (``tr("%n rows", "", n)`` reads
+    "1 row", "2 rows"): Qt's way to count in the source language.
+    """
     if lang == DEFAULT_LANGUAGE:
-        return []
+        plurals = QTranslator()
+        path = catalogue_path(lang)
+        if not plurals.load(str(path)):
+            raise FileNotFoundError(f"QKV Desktop plural forms could not be loaded: {path}")
+        return [plurals]
     ours = QTranslator()
     path = catalogue_path(lang)
     if not ours.load(str(path)):

@@ -465,14 +465,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>分数对称，s_ij = s_ji；但权重仍然不同，因为每一行的 softmax 都有自己的总和。</translation>
     </message>
     <message>
-        <source>{0} rows overflowed (an exp(s) is ∞, and ∞/∞ = NaN)</source>
-        <translation>{0} 行上溢（某个 exp(s) 为 ∞，而 ∞/∞ = NaN）</translation>
-    </message>
-    <message>
-        <source>{0} rows underflowed (every exp(s) is 0, and 0/0 = NaN)</source>
-        <translation>{0} 行下溢（每个 exp(s) 都为 0，而 0/0 = NaN）</translation>
-    </message>
-    <message>
         <source>Some weights are NaN (naive softmax): {0}.</source>
         <translation>部分权重为 NaN（朴素 softmax）：{0}。</translation>
     </message>
@@ -487,6 +479,18 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Head {0}: </source>
         <translation>头 {0}：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rows overflowed (an exp(s) is ∞, and ∞/∞ = NaN)</source>
+        <translation>
+            <numerusform>%n 行上溢（某个 exp(s) 为 ∞，而 ∞/∞ = NaN）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rows underflowed (every exp(s) is 0, and 0/0 = NaN)</source>
+        <translation>
+            <numerusform>%n 行下溢（每个 exp(s) 都为 0，而 0/0 = NaN）</numerusform>
+        </translation>
     </message>
     <message>
         <source>Nearly uniform: every row&apos;s entropy is above {0:.0%} of log n (max |w − 1/n| = {1:.4f}).</source>
@@ -822,6 +826,12 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>Turn the naive softmax off: with the row maximum subtracted the largest exponent is exp(0) = 1, and the same scores give finite weights.</source>
         <translation>关闭朴素 softmax：减去行最大值后，最大的指数项为 exp(0) = 1，同样的分数就能得到有限的权重。</translation>
     </message>
+    <message numerus="yes">
+        <source>… and %n keys with smaller weights</source>
+        <translation>
+            <numerusform>……以及另外 %n 个权重较小的键</numerusform>
+        </translation>
+    </message>
     <message>
         <source>The weights of a row are ≥ 0 and sum to 1, so the output is a weighted average of the value vectors.</source>
         <translation>一行的权重都 ≥ 0 且总和为 1，所以输出是各值向量的加权平均。</translation>
@@ -853,10 +863,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>key j</source>
         <translation>键 j</translation>
-    </message>
-    <message>
-        <source>… and {0} keys with smaller weights</source>
-        <translation>……以及另外 {0} 个权重较小的键</translation>
     </message>
     <message>
         <source>4 · Output: the weighted sum of the V rows</source>
@@ -1248,9 +1254,11 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
 </context>
 <context>
     <name>GradientLab</name>
-    <message>
-        <source>Train {0} steps</source>
-        <translation>训练 {0} 步</translation>
+    <message numerus="yes">
+        <source>Train %n steps</source>
+        <translation>
+            <numerusform>训练 %n 步</numerusform>
+        </translation>
     </message>
     <message>
         <source>Gradient lab — QKV Desktop</source>
@@ -1484,13 +1492,17 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>q_t (new query)</source>
         <translation>q_t（新的查询）</translation>
     </message>
-    <message>
-        <source>K cache: {0} rows (+1)</source>
-        <translation>K 缓存：{0} 行（+1）</translation>
+    <message numerus="yes">
+        <source>K cache: %n rows (+1)</source>
+        <translation>
+            <numerusform>K 缓存：%n 行（+1）</numerusform>
+        </translation>
     </message>
-    <message>
-        <source>V cache: {0} rows (+1)</source>
-        <translation>V 缓存：{0} 行（+1）</translation>
+    <message numerus="yes">
+        <source>V cache: %n rows (+1)</source>
+        <translation>
+            <numerusform>V 缓存：%n 行（+1）</numerusform>
+        </translation>
     </message>
     <message>
         <source>new weight row</source>
@@ -2549,8 +2561,12 @@ Sentence: {1}</source>
         <translation>第 {0} 对：每个位置 +{1} 弧度</translation>
     </message>
     <message>
-        <source>this base {0:.3g}</source>
-        <translation>当前基数 {0:.3g}</translation>
+        <source>base {0}</source>
+        <translation>基数 {0}</translation>
+    </message>
+    <message>
+        <source>this base {0}</source>
+        <translation>当前基数 {0}</translation>
     </message>
     <message>
         <source>At distance 0 the score is 1; it falls, with ripples, as the tokens move apart, and more slowly for a larger base (d = {0}).</source>

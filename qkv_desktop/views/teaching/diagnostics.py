@@ -223,11 +223,11 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
             over, under = lessons.broken_rows or (0, 0)
             parts = []
             if over:
-                parts.append(self.tr("{0} rows overflowed (an exp(s) is ∞, and ∞/∞ = NaN)")
-                             .format(over))
+                parts.append(self.tr("%n rows overflowed (an exp(s) is ∞, and ∞/∞ = NaN)",
+                                     "", over))
             if under:
-                parts.append(self.tr("{0} rows underflowed (every exp(s) is 0, and 0/0 = "
-                                     "NaN)").format(under))
+                parts.append(self.tr("%n rows underflowed (every exp(s) is 0, and 0/0 = "
+                                     "NaN)", "", under))
             text = self.tr("Some weights are NaN (naive softmax): {0}.").format("; ".join(parts))
         elif lessons.nearly_uniform:
             text = self.tr("Nearly uniform: every row's entropy is above {0:.0%} of log n "

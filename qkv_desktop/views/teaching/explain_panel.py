@@ -381,7 +381,7 @@ class ExplainPanel(Retranslating, QWidget):
                         f"</td><td class='math'>{v}</td><td class='math'>{c}</td></tr>")
         if len(order) < m:
             rows.append("<tr><td colspan='4' class='note'>"
-                        + self.tr("… and {0} keys with smaller weights").format(m - len(order))
+                        + self.tr("… and %n keys with smaller weights", "", m - len(order))
                         + "</td></tr>")
         return "<table cellspacing='0' border='0'>" + "".join(rows) + "</table>"
 

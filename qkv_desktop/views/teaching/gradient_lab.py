@@ -130,7 +130,7 @@ class GradientLab(LabWindow):
         self.steps.setRange(1, 100_000)
         self.steps.setValue(200)
         self.steps.valueChanged.connect(lambda v: self.train_button.setText(
-            self.tr("Train {0} steps").format(v)))
+            self.tr("Train %n steps", "", v)))
         self.rate = QSpinBox(objectName="gradRate")
         self.rate.setRange(1, 1000)
         self.rate.setValue(50)
@@ -242,7 +242,7 @@ class GradientLab(LabWindow):
                                strict=True):
             label.setText(text)
         self.stop_button.setText(self.tr("Stop"))
-        self.train_button.setText(self.tr("Train {0} steps").format(self.steps.value()))
+        self.train_button.setText(self.tr("Train %n steps", "", self.steps.value()))
         item = self.loss_plot.getPlotItem()
         item.setTitle(self.tr("loss"), color=(30, 30, 30), size="10pt")
         item.setLabel("bottom", self.tr("step"))
@@ -409,7 +409,7 @@ class GradientLab(LabWindow):
             heads[self.head_index] = w
             try:
                 self.model.preview.show(state.with_(heads=tuple(heads)),
-                                        self.tr("Train {0} steps").format(k))
+                                        self.tr("Train %n steps", "", k))
             except ValueError as exc:
                 self.show_error(self.tr("Training stopped: {0}").format(exc))
                 self.worker.stop()

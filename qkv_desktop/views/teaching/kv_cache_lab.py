@@ -297,9 +297,9 @@ class KVCacheLab(LabWindow):
         g = self.grids
         g["q"].title = self.tr("q_t (new query)")
         g["q"].set_data(step.q[cols], [f"{t}·{tokens[t]}"[:10]])
-        g["K"].title = self.tr("K cache: {0} rows (+1)").format(t + 1)
+        g["K"].title = self.tr("K cache: %n rows (+1)", "", t + 1)
         g["K"].set_data(step.K_cache[first:, cols], names, highlight_rows=newest)
-        g["V"].title = self.tr("V cache: {0} rows (+1)").format(t + 1)
+        g["V"].title = self.tr("V cache: %n rows (+1)", "", t + 1)
         g["V"].set_data(step.V_cache[first:, cols], names, highlight_rows=newest)
         g["weights"].title = self.tr("new weight row")
         g["weights"].set_data(step.weights[first:][None, :], [str(t)],

@@ -1,0 +1,58 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>DiagnosticsPanel</name>
+    <message numerus="yes">
+        <source>%n rows overflowed (an exp(s) is ∞, and ∞/∞ = NaN)</source>
+        <translation>
+            <numerusform>%n row overflowed (an exp(s) is ∞, and ∞/∞ = NaN)</numerusform>
+            <numerusform>%n rows overflowed (an exp(s) is ∞, and ∞/∞ = NaN)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rows underflowed (every exp(s) is 0, and 0/0 = NaN)</source>
+        <translation>
+            <numerusform>%n row underflowed (every exp(s) is 0, and 0/0 = NaN)</numerusform>
+            <numerusform>%n rows underflowed (every exp(s) is 0, and 0/0 = NaN)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ExplainPanel</name>
+    <message numerus="yes">
+        <source>… and %n keys with smaller weights</source>
+        <translation>
+            <numerusform>… and %n key with a smaller weight</numerusform>
+            <numerusform>… and %n keys with smaller weights</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>GradientLab</name>
+    <message numerus="yes">
+        <source>Train %n steps</source>
+        <translation>
+            <numerusform>Train %n step</numerusform>
+            <numerusform>Train %n steps</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>KVCacheLab</name>
+    <message numerus="yes">
+        <source>K cache: %n rows (+1)</source>
+        <translation>
+            <numerusform>K cache: %n row (+1)</numerusform>
+            <numerusform>K cache: %n rows (+1)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>V cache: %n rows (+1)</source>
+        <translation>
+            <numerusform>V cache: %n row (+1)</numerusform>
+            <numerusform>V cache: %n rows (+1)</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
