@@ -3,8 +3,6 @@ and the plural, numbers by the app's one rule, arithmetic that adds up as shown.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from PySide6.QtCore import QCoreApplication
 

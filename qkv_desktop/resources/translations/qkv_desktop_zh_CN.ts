@@ -2738,8 +2738,8 @@ Sentence: {1}</source>
         <translation>不缩放（÷ 1）</translation>
     </message>
     <message>
-        <source>d_k = {0} (÷ √{0} = {1:.4g})</source>
-        <translation>d_k = {0}（÷ √{0} = {1:.4g}）</translation>
+        <source>d_k = {0} (÷ √{0} = {1})</source>
+        <translation>d_k = {0}（÷ √{0} = {1}）</translation>
     </message>
     <message>
         <source>Not plotted: {0}. The charts keep the last valid scores.</source>

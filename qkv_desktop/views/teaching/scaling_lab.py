@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QSizePolicy,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -31,8 +33,9 @@ from PySide6.QtWidgets import (
 
 from qkv_desktop.core.lessons import DEMO_SCORES, row_stats, scaling_sweep, session_sweep
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.numbers import MINUS, format_value
 from qkv_desktop.state.parsing import ParseError, parse_number
-from qkv_desktop.views.layout import fit_to_screen
+from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -41,6 +44,9 @@ __all__ = ["ScalingLab", "SweepPlots", "ScoreBars", "SWEEP_D_KS", "parse_scores"
 
 SWEEP_D_KS = tuple(sorted({int(round(2 ** (k / 2))) for k in range(19)}))
 """d_k from 1 to 512, about evenly spaced on a log axis."""
+
+DEFAULT_SIZE = (1560, 900)
+"""The first size, capped by the screen: room for the four sweep plots side by side."""
 
 MAX_SCORES = 32
 """The longest score vector the bar charts take."""
@@ -51,8 +57,20 @@ MAX_SESSION_CELLS = 200_000
 SAMPLE_BUDGET = 8192
 """Random sweep: trials × keys; fewer trials for many keys keeps memory small."""
 
-D_K_TICKS = [[(float(np.log10(d)), str(d)) for d in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)]]
-"""Plain d_k labels at their log-axis positions (pyqtgraph would write 10^k)."""
+D_K_TICKS = [[(float(np.log10(d)), str(d)) for d in (1, 8, 64, 512)],
+             [(float(np.log10(d)), str(d)) for d in (2, 4, 16, 32, 128, 256)]]
+"""Plain d_k labels at their log-axis positions (pyqtgraph would write 10^k): a major
+level that always fits, and the powers of two between them, which pyqtgraph labels only
+where the axis has room for them (its ``textFillLimits``), so labels never run together
+("64128256") on a narrow plot."""
+
+PLOT_MIN_HEIGHT = 240
+"""Pixels a sweep or bar plot keeps at least: its title, the tick labels and the
+rotated axis name beside a readable curve. Below it the lab scrolls."""
+
+PLOT_COLUMNS = (4, 2, 1)
+"""The sweep plots lie side by side where each gets the width its title needs, else
+two by two, else one under the other."""
 
 UNSCALED_PEN = pg.mkPen((214, 96, 77), width=2)
 SCALED_PEN = pg.mkPen((33, 102, 172), width=2)
@@ -82,10 +100,39 @@ def parse_scores(text: str) -> np.ndarray:
     return np.array(values)
 
 
+def _typed(score: float) -> str:
+    """A typed score as the learner typed it (``1.5``, not ``1.5000``), with the
+    typographic minus of every number in the app."""
+    return f"{score:g}".replace("-", MINUS)
+
+
+class _Plot(pg.PlotWidget):
+    """A plot of the lab: at least ``PLOT_MIN_HEIGHT`` high and asking for no more (a
+    graphics view asks for 600 px, which made a scrolling lab needlessly long)."""
+
+    def __init__(self):
+        super().__init__(background="w")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setMinimumHeight(PLOT_MIN_HEIGHT)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), PLOT_MIN_HEIGHT)
+
+
 def _uniform_reference(n: float) -> dict[str, float]:
     return {"max_weight": 1 / n, "entropy": float(np.log(n)),
             "mean_gradient": (1 / n) * (1 - 1 / n),
             "jacobian_norm": float(np.sqrt((1 / n) * (1 - 1 / n)))}
+
+
+class _Page(QWidget):
+    """A tab page that asks for height only while on show: ``QStackedLayout`` asks every
+    page, so a hidden one (laid out for another width, its resize event pending until
+    shown) would make the scrolling lab taller than the page in front."""
+
+    def heightForWidth(self, width: int) -> int:
+        return super().heightForWidth(width) if self.isVisible() else -1
 
 
 class SweepPlots(QWidget):
@@ -98,17 +145,19 @@ class SweepPlots(QWidget):
         super().__init__(parent)
         self.legend = QLabel(objectName="sweepLegend")
         self.legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        row = QHBoxLayout()
+        self.legend.setWordWrap(True)
+        self.grid = QGridLayout()
+        self.columns = 0
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.legend)
-        layout.addLayout(row, 1)
+        layout.addLayout(self.grid, 1)
         self.plots: dict[str, pg.PlotWidget] = {}
         self.curves: dict[tuple[str, str], pg.PlotDataItem] = {}
         self.references: dict[str, pg.InfiniteLine] = {}
         self.markers: dict[str, pg.InfiniteLine] = {}
         for stat in self.STATS:
-            plot = pg.PlotWidget(background="w")
+            plot = _Plot()
             plot.setObjectName(f"sweep_{stat}")
             item = plot.getPlotItem()
             item.setMenuEnabled(False)
@@ -137,8 +186,36 @@ class SweepPlots(QWidget):
                 pen=SCALED_PEN, symbol="s", symbolSize=5, symbolBrush=SCALED_PEN.color(),
                 symbolPen=None)
             self.plots[stat] = plot
-            row.addWidget(plot, 1)
         self.retranslate()
+
+    # ------------------------------------------------------------- layout
+    def plot_width(self) -> int:
+        """The width the widest plot needs: its own minimum (the title's width, the axes),
+        which pyqtgraph crops, title and curves alike, when the view is narrower."""
+        return max(int(np.ceil(p.getPlotItem().effectiveSizeHint(Qt.SizeHint.MinimumSize)
+                               .width())) for p in self.plots.values())
+
+    def columns_for(self, width: int) -> int:
+        """How many plots side by side fit ``width`` pixels (``PLOT_COLUMNS``)."""
+        need = self.plot_width() + self.grid.horizontalSpacing()
+        return next((c for c in PLOT_COLUMNS if c * need <= width + self.grid.horizontalSpacing()),
+                    PLOT_COLUMNS[-1])
+
+    def arrange(self, width: int | None = None) -> None:
+        """Lay the plots out in as many columns as ``width`` (this widget's) allows."""
+        columns = self.columns_for(self.width() if width is None else width)
+        self.setMinimumWidth(self.plot_width())  # one column: narrower scrolls, never crops
+        if columns == self.columns:
+            return
+        for k, plot in enumerate(self.plots.values()):
+            self.grid.addWidget(plot, k // columns, k % columns)  # adding again moves it
+        for c in range(max(PLOT_COLUMNS)):
+            self.grid.setColumnStretch(c, 1 if c < columns else 0)
+        self.columns = columns
+
+    def resizeEvent(self, event) -> None:
+        self.arrange(event.size().width())
+        super().resizeEvent(event)
 
     def retranslate(self) -> None:
         names = {"max_weight": self.tr("max weight"), "entropy": self.tr("entropy (nats)"),
@@ -168,6 +245,8 @@ class SweepPlots(QWidget):
             item.setLabel("left", names[stat])
             item.setLabel("bottom", self.tr("d_k (log scale)"))
             plot.setToolTip(tips[stat])
+        self.columns = 0  # the titles' widths changed with the language
+        self.arrange()
         self.legend.setText(
             f"<span style='color:{UNSCALED_PEN.color().name()}'>━━●━━</span> "
             + self.tr("without ÷√d_k") + " &nbsp;&nbsp;&nbsp; "
@@ -194,7 +273,9 @@ class SweepPlots(QWidget):
             item = self.plots[stat].getPlotItem()
             item.setYRange(0, (1.05 if stat == "max_weight" else top * 1.15) or 1.0,
                            padding=0)
-            item.setXRange(-0.08, np.log10(x.max()) + 0.12, padding=0)
+            # room beside 1 and 512 for their labels, which pyqtgraph drops when they
+            # would reach past the axis
+            item.setXRange(-0.12, np.log10(x.max()) + 0.25, padding=0)
             m = self.markers[stat]
             if marker is None:
                 m.hide()
@@ -204,7 +285,7 @@ class SweepPlots(QWidget):
                 m.label.setFormat(marker[1])
 
 
-class ScoreBars(QWidget):
+class ScoreBars(_Page):
     """A typed score vector's softmax: no scaling, ÷√d_a, ÷√d_b, as bars and a table."""
 
     def __init__(self, parent: QWidget | None = None):
@@ -230,7 +311,7 @@ class ScoreBars(QWidget):
         form.addWidget(self._labels[2], 1, 2)
         form.addWidget(self.d_b, 1, 3)
         form.setColumnStretch(5, 1)
-        self.plots = [pg.PlotWidget(background="w") for _ in range(3)]
+        self.plots = [_Plot() for _ in range(3)]
         plots = QHBoxLayout()
         for k, plot in enumerate(self.plots):
             plot.setObjectName(f"bars_{k}")
@@ -275,8 +356,10 @@ class ScoreBars(QWidget):
         """(title, divisor) of the three charts."""
         a, b = self.d_a.value(), self.d_b.value()
         return [(self.tr("no scaling (÷ 1)"), 1.0),
-                (self.tr("d_k = {0} (÷ √{0} = {1:.4g})").format(a, np.sqrt(a)), np.sqrt(a)),
-                (self.tr("d_k = {0} (÷ √{0} = {1:.4g})").format(b, np.sqrt(b)), np.sqrt(b))]
+                (self.tr("d_k = {0} (÷ √{0} = {1})").format(a, format_value(np.sqrt(a))),
+                 np.sqrt(a)),
+                (self.tr("d_k = {0} (÷ √{0} = {1})").format(b, format_value(np.sqrt(b))),
+                 np.sqrt(b))]
 
     def _on_text(self, text: str) -> None:
         try:
@@ -296,7 +379,7 @@ class ScoreBars(QWidget):
         stats = [row_stats(scores, div) for _title, div in variants]
         self.bars = [s.weights for s in stats]
         top = max(float(w.max()) for w in self.bars)
-        ticks = [[(k, f"{v:g}") for k, v in enumerate(scores)]]
+        ticks = [[(k, _typed(v)) for k, v in enumerate(scores)]]
         for k, (plot, (title, _div), w) in enumerate(zip(self.plots, variants, self.bars, strict=True)):
             item = plot.getPlotItem()
             item.clear()
@@ -306,7 +389,7 @@ class ScoreBars(QWidget):
                                          pen=pg.mkPen(60, 60, 60)))
             if n <= 12:
                 for x, v in enumerate(w):
-                    label = pg.TextItem(f"{v:.4f}", color=(20, 20, 20), anchor=(0.5, 1.0))
+                    label = pg.TextItem(format_value(v), color=(20, 20, 20), anchor=(0.5, 1.0))
                     label.setPos(x, v)
                     item.addItem(label)
             item.getAxis("bottom").setTicks(ticks)
@@ -315,14 +398,15 @@ class ScoreBars(QWidget):
         self.table.setText(self._table_html(scores, variants, stats))
 
     def _table_html(self, scores, variants, stats) -> str:
-        head = "".join(f"<th>{v:g}</th>" for v in scores)
+        head = "".join(f"<th>{_typed(v)}</th>" for v in scores)
         names = (self.tr("scores"), self.tr("max"), self.tr("entropy"))
         rows = [f"<tr><th align='left'>{names[0]}</th>{head}"
                 f"<th>{names[1]}</th><th>{names[2]}</th></tr>"]
         for (title, _div), s in zip(variants, stats, strict=True):
-            cells = "".join(f"<td>{v:.4f}</td>" for v in s.weights)
+            cells = "".join(f"<td>{format_value(v)}</td>" for v in s.weights)
             rows.append(f"<tr><td align='left'>{title}</td>{cells}<td><b>"
-                        f"{float(s.max_weight):.4f}</b></td><td>{float(s.entropy):.4f}</td></tr>")
+                        f"{format_value(s.max_weight)}</b></td><td>{format_value(s.entropy)}"
+                        "</td></tr>")
         return ("<table cellspacing='0' cellpadding='3' style='font-family: monospace;'>"
                 + "".join(rows) + "</table>")
 
@@ -334,7 +418,7 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         super().__init__(parent, Qt.WindowType.Window)
         self.model = model
         self.setObjectName("scalingLab")
-        self.resize(*fit_to_screen((1200, 720), self.screen()))
+        self.resize(*fit_to_screen(DEFAULT_SIZE, self.screen()))
         self.intro = QLabel(objectName="labIntro")
         self.intro.setWordWrap(True)
         self.tabs = QTabWidget(objectName="labTabs")
@@ -345,6 +429,7 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         self.n_keys.setRange(2, 256)
         self.n_keys.setValue(8)
         self.trials_label = QLabel(objectName="labTrials")
+        self.trials_label.setWordWrap(True)
         self.seed.valueChanged.connect(self.refresh_random)
         self.n_keys.valueChanged.connect(self.refresh_random)
         self._random_labels = [QLabel(), QLabel()]
@@ -355,7 +440,7 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         top.addLayout(controls)
         top.addWidget(self.trials_label, 1)
         self.random_plots = SweepPlots()
-        random_tab = QWidget()
+        random_tab = _Page()
         v = QVBoxLayout(random_tab)
         v.addLayout(top)
         v.addWidget(self.random_plots, 1)
@@ -363,7 +448,7 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         self.session_info = QLabel(objectName="labSessionInfo")
         self.session_info.setWordWrap(True)
         self.session_plots = SweepPlots()
-        session_tab = QWidget()
+        session_tab = _Page()
         v = QVBoxLayout(session_tab)
         v.addWidget(self.session_info)
         v.addWidget(self.session_plots, 1)
@@ -381,18 +466,34 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
             [ctrl_w, *QKeySequence.keyBindings(QKeySequence.StandardKey.Close)])))
         self.close_action.triggered.connect(self.close)
         self.addAction(self.close_action)
+        # On a low screen the text and the plots scroll together; the Close button stays.
+        body = QWidget(objectName="labBody")
+        column = QVBoxLayout(body)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.intro)
+        column.addWidget(self.tabs, 1)
+        self.body = scrolling(body, "labScroll")
         layout = QVBoxLayout(self)
-        layout.addWidget(self.intro)
-        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.body, 1)
         layout.addWidget(self.buttons)
 
         self.random_sweep = None
         self.session_sweep = None
+        self.tabs.currentChanged.connect(self._size_to_current_tab)
+        self._size_to_current_tab(0)
         self.tabs.currentChanged.connect(self.refresh)
         model.resultChanged.connect(self.refresh)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
         self.refresh_random()
+
+    def _size_to_current_tab(self, current: int) -> None:
+        """The tabs take the height of the page on show, not of the tallest one (the lab
+        would scroll past empty space under the score bars)."""
+        for k in range(self.tabs.count()):
+            policy = QSizePolicy.Policy.Preferred if k == current else QSizePolicy.Policy.Ignored
+            self.tabs.widget(k).setSizePolicy(policy, policy)
+            self.tabs.widget(k).updateGeometry()
 
     def keyPressEvent(self, event) -> None:
         """Esc closes the lab as it closes a dialog, from whichever control has focus

@@ -1,0 +1,117 @@
+"""The scaling lab at a laptop's screen (issue 18): every plot whole, titles and axis
+names not cut, d_k tick labels apart, in English and in Chinese.
+
+Read from the geometry: each plot can be scrolled fully into view and is no narrower
+than the plot it draws (pyqtgraph crops a plot item wider than its view: curves and
+title alike); the tick labels pyqtgraph places (``AxisItem.generateDrawSpecs``) do
+not overlap.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QRect
+from PySide6.QtGui import QFontMetricsF, QImage, QPainter
+from PySide6.QtWidgets import QApplication
+
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state import SessionState
+from qkv_desktop.views import i18n
+
+SCREENS = [(1024, 700), (1366, 768), (1920, 1080)]
+
+
+@pytest.fixture
+def lab_at(qtbot, qapp, monkeypatch):
+    """``lab_at(screen, lang)``: a scaling lab opened on that screen in that language."""
+    made = []
+
+    def make(screen, lang):
+        w, h = screen
+        monkeypatch.setattr(type(QApplication.primaryScreen()), "availableGeometry",
+                            lambda self: QRect(0, 0, w, h))
+        i18n.install_translators(qapp, lang)
+        QCoreApplication.sendPostedEvents()
+        from qkv_desktop.views.teaching.scaling_lab import ScalingLab
+        lab = ScalingLab(AttentionModel(SessionState.from_preset("tutorial-1")))
+        qtbot.addWidget(lab)
+        lab.show()
+        qtbot.waitExposed(lab)
+        made.append(lab)
+        return lab
+
+    yield make
+    i18n.install_translators(qapp, "en")
+    QCoreApplication.sendPostedEvents()
+
+
+def _tick_labels(axis):
+    image = QImage(10, 10, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _axis, _ticks, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [(rect, text) for rect, _flags, text in texts]
+
+
+def _problems(lab) -> list[str]:
+    problems = []
+    view = lab.body.viewport()
+    page = lab.tabs.currentWidget()
+    plots = [p for p in (*lab.random_plots.plots.values(), *lab.session_plots.plots.values(),
+                         *lab.score_bars.plots) if page.isAncestorOf(p)]
+    assert plots
+    for plot in plots:
+        name = f"{lab.tabs.tabText(lab.tabs.currentIndex())}/{plot.objectName()}"
+        # QScrollArea.ensureWidgetVisible aims at a graphics view's input cursor: centre it
+        centre = plot.mapTo(lab.body.widget(), plot.rect().center())
+        lab.body.ensureVisible(centre.x(), centre.y(), plot.width() // 2 + 1,
+                               plot.height() // 2 + 1)
+        QApplication.processEvents()
+        shown = plot.viewport()  # covers the graphics view itself
+        if shown.visibleRegion().boundingRect() != shown.rect():
+            problems.append(f"{name}: not wholly on screen even scrolled "
+                            f"({shown.visibleRegion().boundingRect()} of {shown.rect()}, "
+                            f"view {view.size()})")
+        item = plot.getPlotItem()
+        if item.size().width() > plot.viewport().width() + 0.5:
+            problems.append(f"{name}: plot {item.size().width():.0f} px wide cropped to "
+                            f"{plot.viewport().width()}")
+        title = item.titleLabel
+        if QFontMetricsF(title.item.font()).horizontalAdvance(title.text) > plot.width():
+            problems.append(f"{name}: title {title.text!r} cut")
+        left = item.getAxis("left")
+        if left.label.isVisible() and left.label.boundingRect().width() > left.size().height():
+            problems.append(f"{name}: axis name {left.labelText!r} longer than its axis")
+        labels = _tick_labels(item.getAxis("bottom"))
+        if len(labels) < min(4, len(item.getAxis("bottom")._tickLevels[0])):
+            problems.append(f"{name}: only {[t for _r, t in labels]} on the x axis")
+        for k, (a, ta) in enumerate(labels):
+            for b, tb in labels[k + 1:]:
+                if a.intersects(b):
+                    problems.append(f"{name}: tick labels {ta!r} and {tb!r} overlap")
+    return problems
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_scaling_lab_fits_and_reads_on_a_laptop_screen(lab_at, screen, lang):
+    lab = lab_at(screen, lang)
+    assert lab.width() <= screen[0] and lab.height() <= screen[1]
+    problems = []
+    for tab in range(lab.tabs.count()):
+        lab.tabs.setCurrentIndex(tab)
+        QApplication.processEvents()
+        problems += _problems(lab)
+    assert not problems, "\n".join(problems)
+
+
+def test_narrow_plots_stack_and_wide_ones_stand_side_by_side(lab_at):
+    lab = lab_at((1920, 1080), "en")
+    plots = lab.random_plots
+    assert plots.columns == 4, (plots.width(), plots.plot_width(), plots.columns_for(plots.width()))
+    lab.resize(900, 640)
+    QApplication.processEvents()
+    assert plots.columns == 2
+    assert not _problems(lab)
