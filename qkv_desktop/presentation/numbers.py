@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from decimal import Decimal
 
 import numpy as np
 from PySide6.QtGui import QFont, QFontMetricsF
 
 __all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
-           "format_value", "format_values", "fit_value_font", "any_value_may_fit"]
+           "MOST_DECIMALS", "format_value", "format_values", "fit_value_font",
+           "any_value_may_fit", "decimals_that_add_up"]
 
 DECIMALS = 4
 """Digits after the point, as the tutorial prints them."""
@@ -32,6 +34,9 @@ SCIENTIFIC_FROM = 1e4
 MINUS = "\u2212"
 LEGIBLE_PX = 8
 """The smallest value font (pixels) any view uses; below it values are hidden."""
+MOST_DECIMALS = 8
+"""The most decimals a worked sum shows so that its rounded terms add up (float64 keeps
+about 16 significant digits; a teaching example needs far fewer)."""
 LABEL_PAD = 4.0
 """Horizontal room (pixels or points) a label leaves inside its cell, both sides together."""
 
@@ -52,6 +57,25 @@ def format_value(value: float) -> str:
     elif float(text) == 0:
         return f"{0:.{DECIMALS}f}"
     return text.replace("-", MINUS)
+
+
+def decimals_that_add_up(terms: Iterable[float], total: float) -> int:
+    """The fewest decimals, from ``DECIMALS`` up to ``MOST_DECIMALS``, at which ``terms``
+    as written add up to ``total`` as written.
+
+    A reader checks a worked sum with the digits on the screen: exp(0.0005 − 0.0065)
+    must not read exp(−0.0061) (the true difference, −0.00606, rounds so), which at five
+    decimals is exp(0.00049 − 0.00655) = exp(−0.00606). Numbers from ``SCIENTIFIC_FROM``
+    on, or not finite, keep the rule's own form (``DECIMALS``).
+    """
+    values = [float(t) for t in terms] + [float(total)]
+    if not all(math.isfinite(v) and abs(v) < SCIENTIFIC_FROM for v in values):
+        return DECIMALS
+    *parts, whole = values
+    for d in range(DECIMALS, MOST_DECIMALS + 1):
+        if sum(Decimal(f"{t:.{d}f}") for t in parts) == Decimal(f"{whole:.{d}f}"):
+            return d
+    return MOST_DECIMALS
 
 
 def format_values(data: np.ndarray) -> list[list[str]]:

@@ -9,6 +9,7 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from qkv_desktop.core.lessons import row_stats, row_uniformity
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.numbers import decimals_that_add_up
 from qkv_desktop.state import CellRef, SessionState
 from qkv_desktop.views.editors.controls import temperature_from_slider
 from qkv_desktop.views.teaching.explain_panel import format_number
@@ -238,8 +239,10 @@ def test_teaching_explain_panel_hint_then_numbers_of_the_pinned_cell(window2):
     assert f"<span class='res'>{format_number(r.scaled[1, 0])}</span>" in html
     row = r.scaled[1]
     assert f"max<sub>j</sub> s[追, j] = {format_number(row.max())}" in html
-    total = np.exp(row - row.max()).sum()
-    assert f"<span class='res'>{format_number(total)}</span>" in html
+    exps = np.exp(row - row.max())
+    total = exps.sum()
+    digits = decimals_that_add_up(exps, total)  # its written terms add up to it
+    assert f"<span class='res'>{format_number(total, digits)}</span>" in html
     assert f"<span class='res'>{format_number(r.weights[1, 0])}</span>" in html
     for v in r.output[1]:
         assert format_number(v) in html

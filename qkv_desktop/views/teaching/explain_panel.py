@@ -17,7 +17,13 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 from qkv_desktop.core.lessons import CellBreakdown, cell_breakdown, exp_limit, projection_breakdown
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.cell_text import mask_reason_text, projection_formula
-from qkv_desktop.presentation.numbers import DECIMALS, MINUS, format_value
+from qkv_desktop.presentation.numbers import (
+    DECIMALS,
+    MINUS,
+    SCIENTIFIC_FROM,
+    decimals_that_add_up,
+    format_value,
+)
 from qkv_desktop.state.catalogue import NM_MATRICES, CellRef, cell_in
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -53,11 +59,15 @@ def format_number(v: float, digits: int = DECIMALS) -> str:
     A value too small for four decimals but not 0 (an exp(s) close to underflow) is
     written the same scientific way rather than as 0.0000: here it is the point.
     Minus signs are typographic (−); infinities are ∞ and −∞, NaN is "NaN".
+    ``digits`` above four write a worked sum whose terms add up (``decimals_that_add_up``);
+    a value that rounds to 0 is written without a sign, at any ``digits``.
     """
     v = float(v)
     tiny = v != 0 and math.isfinite(v) and abs(v) < 0.5 * 10.0 ** -digits
+    plain = f"{v:.{digits}f}" if digits != DECIMALS and math.isfinite(v) else None
     text = f"{v:.{DECIMALS - 1}e}" if tiny else (
-        format_value(v) if digits == DECIMALS else f"{v:.{digits}f}")
+        format_value(v) if plain is None or abs(v) >= SCIENTIFIC_FROM
+        else f"{0:.{digits}f}" if float(plain) == 0 else plain)
     if "e" in text:
         mantissa, exponent = text.split("e")
         text = f"{mantissa}×10<sup>{int(exponent)}</sup>"
@@ -296,8 +306,24 @@ class ExplainPanel(Retranslating, QWidget):
                    f"<span class='res'>{format_number(b.scaled)}</span></p>")
         return out
 
-    def _row_sum_terms(self, exps: np.ndarray, masked: np.ndarray) -> str:
-        terms = [format_number(e) for e, hidden in zip(exps.tolist(), masked, strict=True) if not hidden]
+    def _digits_note(self, digits: int) -> str:
+        """Says why a sum shows more than four decimals (nothing when it does not)."""
+        if digits <= DECIMALS:
+            return ""
+        return (" <span class='note'>" + self.tr(
+            "({0} decimals: at 4 the rounded numbers would not add up)").format(digits)
+            + "</span>")
+
+    @staticmethod
+    def _row_sum_decimals(exps: np.ndarray, masked: np.ndarray, total: float) -> int:
+        """Decimals at which the written terms of Σ add up to the written Σ (all of them
+        are written only up to ``MAX_TERMS``; an elided sum cannot be checked anyway)."""
+        shown = [e for e, hidden in zip(exps.tolist(), masked, strict=True) if not hidden]
+        return decimals_that_add_up(shown, total) if len(shown) <= MAX_TERMS else DECIMALS
+
+    def _row_sum_terms(self, exps: np.ndarray, masked: np.ndarray, digits: int = DECIMALS) -> str:
+        terms = [format_number(e, digits) for e, hidden in zip(exps.tolist(), masked, strict=True)
+                 if not hidden]
         if len(terms) > MAX_TERMS:
             terms = terms[:SHOWN_TERMS] + ["…", terms[-1]]
         return " + ".join(terms)
@@ -313,25 +339,30 @@ class ExplainPanel(Retranslating, QWidget):
                 a, format_number(b.shift)) + "</p><p class='note'>"
                 + self.tr("Subtracting it makes every exponent ≤ 0, so exp never overflows; "
                           "the weights do not change.") + "</p>")
-            e_expr = (f"exp(s − m) = exp({format_number(b.scaled)} − "
-                      f"{format_number(b.shift)}) = exp({format_number(b.scaled - b.shift)})")
+            exponent = b.scaled - b.shift
+            d = decimals_that_add_up((b.scaled, -b.shift), exponent)
+            e_expr = (f"exp(s − m) = exp({format_number(b.scaled, d)} − "
+                      f"{format_number(b.shift, d)}) = exp({format_number(exponent, d)})")
+            e_note = self._digits_note(d)
             sum_expr = f"Σ<sub>j</sub> exp(s[{a}, j] − m)"
         else:
             out.append("<p class='warn'>" + self.tr(
                 "Naive softmax: the row maximum is not subtracted, so exp sees the scaled "
                 "scores as they are; above {0} it overflows to ∞, and far below 0 it "
                 "underflows to 0.").format(
-                format_number(exp_limit(dtype), 2)) + "</p>")
-            e_expr = f"exp(s) = exp({format_number(b.scaled)})"
+                format_number(exp_limit(dtype))) + "</p>")
+            e_expr, e_note = f"exp(s) = exp({format_number(b.scaled)})", ""
             sum_expr = f"Σ<sub>j</sub> exp(s[{a}, j])"
         e = float(b.exps[b.j])
         if b.masked:
             out.append("<p class='math'>exp(−∞) = <span class='res'>0</span></p>")
         else:
             out.append(f"<p class='math'>{e_expr} = <span class='res'>{format_number(e)}"
-                       "</span></p>")
-        out.append(f"<p class='math'>Σ = {sum_expr} = {self._row_sum_terms(b.exps, masked)}"
-                   f" = <span class='res'>{format_number(b.row_sum)}</span></p>")
+                       f"</span>{e_note}</p>")
+        d = self._row_sum_decimals(b.exps, masked, b.row_sum)
+        out.append(f"<p class='math'>Σ = {sum_expr} = {self._row_sum_terms(b.exps, masked, d)}"
+                   f" = <span class='res'>{format_number(b.row_sum, d)}</span>"
+                   f"{self._digits_note(d)}</p>")
         if masked.any():
             out.append("<p class='note'>" + self.tr("{0} masked key(s) add exp(−∞) = 0 to "
                                                    "the sum.").format(int(masked.sum()))
