@@ -55,4 +55,21 @@
         </translation>
     </message>
 </context>
+<context>
+    <name>MemoryCalculator</name>
+    <message numerus="yes">
+        <source>%n layers</source>
+        <translation>
+            <numerusform>%n layer</numerusform>
+            <numerusform>%n layers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tokens</source>
+        <translation>
+            <numerusform>%n token</numerusform>
+            <numerusform>%n tokens</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

@@ -457,10 +457,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>&lt;b&gt;QKᵀ 非对称度&lt;/b&gt;：在交叉注意力中没有定义（查询和键来自不同的序列）。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;QKᵀ asymmetry&lt;/b&gt; ‖S − Sᵀ‖ / ‖S‖ = &lt;b&gt;{0:.4f}&lt;/b&gt;</source>
-        <translation>&lt;b&gt;QKᵀ 非对称度&lt;/b&gt; ‖S − Sᵀ‖ / ‖S‖ = &lt;b&gt;{0:.4f}&lt;/b&gt;</translation>
-    </message>
-    <message>
         <source>symmetric scores, s_ij = s_ji; the weights still differ, since each row has its own softmax sum.</source>
         <translation>分数对称，s_ij = s_ji；但权重仍然不同，因为每一行的 softmax 都有自己的总和。</translation>
     </message>
@@ -469,12 +465,20 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>部分权重为 NaN（朴素 softmax）：{0}。</translation>
     </message>
     <message>
+        <source>Nearly uniform: every row&apos;s entropy is above {0:.0%} of log n (max |w − 1/n| = {1}).</source>
+        <translation>接近均匀：每一行的熵都超过 log n 的 {0:.0%}（max |w − 1/n| = {1}）。</translation>
+    </message>
+    <message>
         <source>Mean H / log n = {0:.1%}; mean max weight = {1}.</source>
         <translation>平均 H / log n = {0:.1%}；平均最大权重 = {1}。</translation>
     </message>
     <message>
         <source>i→j and j→i differ, as separate W_Q and W_K allow.</source>
         <translation>i→j 与 j→i 不同，这正是独立的 W_Q 和 W_K 所允许的。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;QKᵀ asymmetry&lt;/b&gt; ‖S − Sᵀ‖ / ‖S‖ = &lt;b&gt;{0}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;QKᵀ 非对称度&lt;/b&gt; ‖S − Sᵀ‖ / ‖S‖ = &lt;b&gt;{0}&lt;/b&gt;</translation>
     </message>
     <message>
         <source>Head {0}: </source>
@@ -491,10 +495,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>
             <numerusform>%n 行下溢（每个 exp(s) 都为 0，而 0/0 = NaN）</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Nearly uniform: every row&apos;s entropy is above {0:.0%} of log n (max |w − 1/n| = {1:.4f}).</source>
-        <translation>接近均匀：每一行的熵都超过 log n 的 {0:.0%}（max |w − 1/n| = {1:.4f}）。</translation>
     </message>
 </context>
 <context>
@@ -797,6 +797,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>QKᵀ / (divisor · T)</source>
         <translation>QKᵀ / (除数 · T)</translation>
+    </message>
+    <message>
+        <source>({0} decimals: at 4 the rounded numbers would not add up)</source>
+        <translation>（显示 {0} 位小数：保留 4 位时，舍入后的数加起来对不上）</translation>
     </message>
     <message>
         <source>3 · Softmax over the row of {0}</source>
@@ -1373,8 +1377,8 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>训练已停止：{0}</translation>
     </message>
     <message>
-        <source>step {0}: loss {1:.6g}, ‖∂L/∂W_Q‖ = {2:.3g}, ‖∂L/∂W_K‖ = {3:.3g}, ‖∂L/∂W_V‖ = {4:.3g}</source>
-        <translation>第 {0} 步：损失 {1:.6g}，‖∂L/∂W_Q‖ = {2:.3g}，‖∂L/∂W_K‖ = {3:.3g}，‖∂L/∂W_V‖ = {4:.3g}</translation>
+        <source>step {0}: loss {1}, ‖∂L/∂W_Q‖ = {2}, ‖∂L/∂W_K‖ = {3}, ‖∂L/∂W_V‖ = {4}</source>
+        <translation>第 {0} 步：损失 {1}，‖∂L/∂W_Q‖ = {2}，‖∂L/∂W_K‖ = {3}，‖∂L/∂W_V‖ = {4}</translation>
     </message>
     <message>
         <source>Training failed: {0}</source>
@@ -1521,8 +1525,12 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>逐位完全相同</translation>
     </message>
     <message>
-        <source>equal to rounding ({0:.2g} units in the last place of the largest value): a matrix product adds its d terms in another order for many rows than for one</source>
-        <translation>在舍入误差内相等（最大值末位的 {0:.2g} 个单位）：矩阵乘法对多行和对一行求和 d 项的顺序不同</translation>
+        <source>equal to rounding ({0} units in the last place of the largest value): a matrix product adds its d terms in another order for many rows than for one</source>
+        <translation>在舍入误差内相等（最大值末位的 {0} 个单位）：矩阵乘法对多行和对一行求和 d 项的顺序不同</translation>
+    </message>
+    <message>
+        <source>max |cached − recomputed| = {0}: {1}.</source>
+        <translation>max |缓存 − 重算| = {0}：{1}。</translation>
     </message>
     <message>
         <source>Step {0} without a cache</source>
@@ -1531,10 +1539,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Q, K and V of all {0} tokens again, then the whole {0}×{0} QKᵀ.</source>
         <translation>重新计算全部 {0} 个词元的 Q、K、V，再算整个 {0}×{0} 的 QKᵀ。</translation>
-    </message>
-    <message>
-        <source>max |cached − recomputed| = {0:.3g}: {1}.</source>
-        <translation>max |缓存 − 重算| = {0:.3g}：{1}。</translation>
     </message>
     <message>
         <source>this step</source>
@@ -1619,10 +1623,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>教程示例 1 的解说称“爱”对“我”和“智能”的权重更高：这里 爱→我 = {0}，爱→智能 = {1}（1/n = {2}）；“爱”最小的权重落在“{3}”上。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Naive softmax is on&lt;/b&gt; (exp without subtracting the row maximum). The largest scaled score is {0:.4g}; exp overflows above {1:.2f}, so nothing has broken yet.</source>
-        <translation>&lt;b&gt;朴素 softmax 已开启&lt;/b&gt;（exp 之前不减去行最大值）。缩放后的最大分数为 {0:.4g}；exp 在超过 {1:.2f} 时溢出，所以目前一切正常。</translation>
-    </message>
-    <message>
         <source>× 100 the inputs</source>
         <translation>输入 × 100</translation>
     </message>
@@ -1655,12 +1655,16 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>朴素 softmax 溢出了：{1} 个权重中有 {0} 个不是有限值。</translation>
     </message>
     <message>
+        <source>&lt;b&gt;Naive softmax is on&lt;/b&gt; (exp without subtracting the row maximum). The largest scaled score is {0}; exp overflows above {1}, so nothing has broken yet.</source>
+        <translation>&lt;b&gt;朴素 softmax 已开启&lt;/b&gt;（exp 之前不减去行最大值）。缩放后的最大分数为 {0}；exp 在超过 {1} 时溢出，所以目前一切正常。</translation>
+    </message>
+    <message>
         <source>In {0} more rows every exp(s) underflowed to 0 instead, and 0/0 = NaN.</source>
         <translation>另有 {0} 行的每个 exp(s) 都下溢为 0，而 0/0 = NaN。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Naive softmax overflowed: {0} of {1} weights are not finite&lt;/b&gt; (in {2} rows). exp(s) is larger than the largest {3} once s &gt; {4:.2f}, and the largest scaled score here is {5:.4g}: Σ exp = ∞ and ∞/∞ = NaN.</source>
-        <translation>&lt;b&gt;朴素 softmax 上溢：{1} 个权重中有 {0} 个不是有限值&lt;/b&gt;（分布在 {2} 行中）。s &gt; {4:.2f} 时 exp(s) 就超过了 {3} 能表示的最大值，而这里缩放后的最大分数为 {5:.4g}：Σ exp = ∞，∞/∞ = NaN。</translation>
+        <source>&lt;b&gt;Naive softmax overflowed: {0} of {1} weights are not finite&lt;/b&gt; (in {2} rows). exp(s) is larger than the largest {3} once s &gt; {4}, and the largest scaled score here is {5}: Σ exp = ∞ and ∞/∞ = NaN.</source>
+        <translation>&lt;b&gt;朴素 softmax 上溢：{1} 个权重中有 {0} 个不是有限值&lt;/b&gt;（分布在 {2} 行中）。s &gt; {4} 时 exp(s) 就超过了 {3} 能表示的最大值，而这里缩放后的最大分数为 {5}：Σ exp = ∞，∞/∞ = NaN。</translation>
     </message>
     <message>
         <source>&lt;b&gt;The fix:&lt;/b&gt; subtract each row&apos;s maximum first. Then every exponent is ≤ 0 and the largest is exp(0) = 1, so exp cannot overflow and the sum is never 0; the weights are the same, since e&lt;sup&gt;s−m&lt;/sup&gt;/Σe&lt;sup&gt;s−m&lt;/sup&gt; = e&lt;sup&gt;s&lt;/sup&gt;/Σe&lt;sup&gt;s&lt;/sup&gt;.</source>
@@ -1946,8 +1950,20 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>多查询（MQA）</translation>
     </message>
     <message>
-        <source>2 (K and V) × {0} layers × KV heads × {1} × {2} tokens × {3} B</source>
-        <translation>2（K 和 V）× {0} 层 × KV 头数 × {1} × {2} 个词元 × {3} 字节</translation>
+        <source>2 (K and V) × {0} × KV heads × {1} × {2} × {3} B</source>
+        <translation>2（K 和 V）× {0} × KV 头数 × {1} × {2} × {3} 字节</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layers</source>
+        <translation>
+            <numerusform>%n 层</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tokens</source>
+        <translation>
+            <numerusform>%n 个词元</numerusform>
+        </translation>
     </message>
     <message>
         <source>KV heads</source>
@@ -3060,8 +3076,12 @@ Sentence: {1}</source>
         <translation>同一行的朴素 exp(s) / Σ exp(s)</translation>
     </message>
     <message>
-        <source>Online against the stable softmax: max |difference| = {0:.3g}.</source>
-        <translation>在线与稳定 softmax 相比：max |差| = {0:.3g}。</translation>
+        <source>Online against the stable softmax: max |difference| = {0}.</source>
+        <translation>在线与稳定 softmax 相比：max |差| = {0}。</translation>
+    </message>
+    <message>
+        <source>After the last tile the output equals standard attention: max |flash − attention| = {0} over all {1}×{2} outputs.</source>
+        <translation>最后一块之后，输出等于标准注意力：全部 {1}×{2} 个输出上 max |flash − 注意力| = {0}。</translation>
     </message>
     <message>
         <source>The naive formula breaks on this row: exp(s) overflows to ∞ above s ≈ 709.78 and ∞/∞ is nan; the online softmax only ever exponentiates s − m ≤ 0.</source>
@@ -3110,10 +3130,6 @@ Sentence: {1}</source>
     <message>
         <source>partial output of queries {0}…{1} (accumulator / l)</source>
         <translation>查询 {0}…{1} 的部分输出（累加器 / l）</translation>
-    </message>
-    <message>
-        <source>After the last tile the output equals standard attention: max |flash − attention| = {0:.3g} over all {1}×{2} outputs.</source>
-        <translation>最后一块之后，输出等于标准注意力：全部 {1}×{2} 个输出上 max |flash − 注意力| = {0:.3g}。</translation>
     </message>
     <message>
         <source>n × n scores</source>

@@ -132,11 +132,11 @@ class DiagnosticsTableModel(QAbstractTableModel):
             if c == 0:
                 return self._tokens[i]
             if c == 1:
-                return f"{u.entropy[i]:.4f}"
+                return format_value(u.entropy[i])
             if c == 2:
                 return f"{u.fraction[i]:.1%}"
             if c == 3:
-                return f"{u.max_weight[i]:.4f}"
+                return format_value(u.max_weight[i])
             return self._keys[int(u.argmax[i])] if np.isfinite(u.max_weight[i]) else "—"
         if role == BAR_ROLE and c in (2, 3):
             return float(u.fraction[i] if c == 2 else u.max_weight[i])
@@ -209,7 +209,8 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
             text = self.tr("<b>QKᵀ asymmetry</b>: not defined in cross-attention "
                            "(queries and keys are different sequences).")
         else:
-            text = self.tr("<b>QKᵀ asymmetry</b> ‖S − Sᵀ‖ / ‖S‖ = <b>{0:.4f}</b>").format(value)
+            text = self.tr("<b>QKᵀ asymmetry</b> ‖S − Sᵀ‖ / ‖S‖ = <b>{0}</b>").format(
+                format_value(value))
             text += " — " + (self.tr("symmetric scores, s_ij = s_ji; the weights still "
                                      "differ, since each row has its own softmax sum.")
                              if value == 0 else
@@ -231,8 +232,8 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
             text = self.tr("Some weights are NaN (naive softmax): {0}.").format("; ".join(parts))
         elif lessons.nearly_uniform:
             text = self.tr("Nearly uniform: every row's entropy is above {0:.0%} of log n "
-                           "(max |w − 1/n| = {1:.4f}).").format(UNIFORM_FRACTION,
-                                                               float(u.deviation.max()))
+                           "(max |w − 1/n| = {1}).").format(UNIFORM_FRACTION,
+                                                           format_value(u.deviation.max()))
         else:
             text = self.tr("Mean H / log n = {0:.1%}; mean max weight = {1}.").format(
                 float(np.mean(u.fraction)), format_value(np.mean(u.max_weight)))

@@ -39,6 +39,7 @@ from qkv_desktop.core.training import (
     train_step,
 )
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.teaching.lab_window import LabWindow
@@ -413,9 +414,10 @@ class GradientLab(LabWindow):
             except ValueError as exc:
                 self.show_error(self.tr("Training stopped: {0}").format(exc))
                 self.worker.stop()
-        self.status.setText(self.tr("step {0}: loss {1:.6g}, ‖∂L/∂W_Q‖ = {2:.3g}, "
-                                    "‖∂L/∂W_K‖ = {3:.3g}, ‖∂L/∂W_V‖ = {4:.3g}").format(
-            k, loss, norms["W_Q"], norms["W_K"], norms["W_V"]))
+        f = format_value
+        self.status.setText(self.tr("step {0}: loss {1}, ‖∂L/∂W_Q‖ = {2}, "
+                                    "‖∂L/∂W_K‖ = {3}, ‖∂L/∂W_V‖ = {4}").format(
+            k, f(loss), f(norms["W_Q"]), f(norms["W_K"]), f(norms["W_V"])))
 
     def _on_finished(self, _result=None) -> None:
         self.train_button.setEnabled(True)
@@ -513,8 +515,9 @@ class GradientLab(LabWindow):
             if not len(run.losses):
                 continue
             cells = (str(run.d_k), "÷√d_k" if run.scaled else self.tr("none"),
-                     f"{run.mean_p1p:.3g}", f"{run.grad_W_Q[0]:.3g}", f"{run.grad_W_K[0]:.3g}",
-                     f"{run.losses[0]:.4g}", f"{run.losses[-1]:.4g}")
+                     *(format_value(v) for v in (run.mean_p1p, run.grad_W_Q[0],
+                                                 run.grad_W_K[0], run.losses[0],
+                                                 run.losses[-1])))
             rows.append("<tr>" + "".join(f"<td align='right'>{c}</td>" for c in cells)
                         + "</tr>")
         self.compare_table.setText("<table cellpadding='3'>" + "".join(rows) + "</table>")

@@ -33,6 +33,7 @@ from qkv_desktop.core.kv_cache import (
     recomputed_madds,
 )
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.layout import fit_to_screen
@@ -173,9 +174,9 @@ class MemoryCalculator(QGroupBox):
             f"<td align='right'><b>{format_bytes(v)}</b></td>"
             f"<td align='right'>{v:,}</td></tr>" for k, v in sizes.items())
         self.result.setText(
-            "<p>" + self.tr("2 (K and V) × {0} layers × KV heads × {1} × {2} tokens × {3} B")
-            .format(self.layers.value(), self.head_dim.value(), self.tokens.value(),
-                    self.dtype.currentData())
+            "<p>" + self.tr("2 (K and V) × {0} × KV heads × {1} × {2} × {3} B")
+            .format(self.tr("%n layers", "", self.layers.value()), self.head_dim.value(),
+                    self.tr("%n tokens", "", self.tokens.value()), self.dtype.currentData())
             + "</p><table cellpadding='3'><tr><th></th><th>" + self.tr("KV heads")
             + "</th><th>" + self.tr("cache") + "</th><th>" + self.tr("bytes")
             + "</th></tr>" + rows + "</table>")
@@ -327,13 +328,13 @@ class KVCacheLab(LabWindow):
         cached_sum = sum(cached_madds(s, d_model, d_k) for s in range(t + 1))
         again_sum = sum(recomputed_madds(s, d_model, d_k) for s in range(t + 1))
         verdict = (self.tr("equal to the last bit") if diff == 0 else
-                   self.tr("equal to rounding ({0:.2g} units in the last place of the "
+                   self.tr("equal to rounding ({0} units in the last place of the "
                            "largest value): a matrix product adds its d terms in another "
-                           "order for many rows than for one").format(ulps))
+                           "order for many rows than for one").format(format_value(ulps)))
         return ("<p><b>" + self.tr("Step {0} without a cache") .format(t) + "</b>: "
                 + self.tr("Q, K and V of all {0} tokens again, then the whole {0}×{0} "
                           "QKᵀ.").format(t + 1) + "</p><p>"
-                + self.tr("max |cached − recomputed| = {0:.3g}: {1}.").format(diff, verdict)
+                + self.tr("max |cached − recomputed| = {0}: {1}.").format(format_value(diff), verdict)
                 + "</p><table cellpadding='3'><tr><th></th><th>" + self.tr("this step")
                 + "</th><th>" + self.tr("steps 0…{0}").format(t) + "</th></tr>"
                 + "<tr><td>" + self.tr("multiply-adds with the cache") + f"</td><td align='right'>"

@@ -253,8 +253,9 @@ class LessonBanners(QWidget):
         (bad, rows), top = lessons.overflow, lessons.top
         if bad == 0:
             return (self.tr("<b>Naive softmax is on</b> (exp without subtracting the row "
-                            "maximum). The largest scaled score is {0:.4g}; exp overflows "
-                            "above {1:.2f}, so nothing has broken yet.").format(top, limit)
+                            "maximum). The largest scaled score is {0}; exp overflows "
+                            "above {1}, so nothing has broken yet.").format(
+                                format_value(top), format_value(limit))
                     + " <a href='x100'>" + self.tr("× 100 the inputs") + "</a>")
         if not (lessons.broken_rows or (1, 0))[0]:  # no exp overflowed: rows underflowed
             return (self.tr(
@@ -268,9 +269,10 @@ class LessonBanners(QWidget):
                               "0/0 = NaN.").format(under)) if under else ""
         return (self.tr(
             "<b>Naive softmax overflowed: {0} of {1} weights are not finite</b> (in {2} "
-            "rows). exp(s) is larger than the largest {3} once s > {4:.2f}, and the largest "
-            "scaled score here is {5:.4g}: Σ exp = ∞ and ∞/∞ = NaN.").format(
-                bad, r.weights.size, rows, r.scaled.dtype.name, limit, top)
+            "rows). exp(s) is larger than the largest {3} once s > {4}, and the largest "
+            "scaled score here is {5}: Σ exp = ∞ and ∞/∞ = NaN.").format(
+                bad, r.weights.size, rows, r.scaled.dtype.name, format_value(limit),
+                format_value(top))
             + also + " " + self.tr(
             "<b>The fix:</b> subtract each row's maximum first. Then every exponent is ≤ 0 "
             "and the largest is exp(0) = 1, so exp cannot overflow and the sum is never 0; "

@@ -3,14 +3,15 @@
 The labs show a handful of rows at a time (one query row, a growing cache, one tile)
 with highlights that move as the learner steps; a painted grid does that in a few
 lines and renders as vectors into the PDF handouts. Colours come from the same maps
-as the panes (``presentation.colormaps``).
+as the panes (``presentation.colormaps``), numbers by the app's one rule
+(``presentation.numbers``: four decimals): a cell is as wide as its widest number.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from qkv_desktop.presentation.colormaps import (
@@ -20,11 +21,14 @@ from qkv_desktop.presentation.colormaps import (
     symmetric_levels,
     text_color_for,
 )
+from qkv_desktop.presentation.numbers import LABEL_PAD, format_value
 
 __all__ = ["MatrixGrid"]
 
 HIGHLIGHT = QColor(230, 85, 13)
 GHOST = QColor(235, 235, 235)
+MIN_VALUE_CELL = 22
+"""Cells lower than this (pixels) show colour only: their numbers would not be legible."""
 
 
 class MatrixGrid(QWidget):
@@ -37,13 +41,12 @@ class MatrixGrid(QWidget):
 
     cellClicked = Signal(int, int)
 
-    def __init__(self, title: str = "", probabilities: bool = False, decimals: int = 2,
-                 cell: int = 34, parent: QWidget | None = None):
+    def __init__(self, title: str = "", probabilities: bool = False, cell: int = 34,
+                 parent: QWidget | None = None):
         super().__init__(parent)
         self.title = title
         self.probabilities = probabilities
-        self.decimals = decimals
-        self.cell = cell
+        self.cell = cell  # a cell's height in pixels; its width is at least this (cell_width)
         self.data = np.zeros((0, 0))
         self.row_labels: list[str] = []
         self.col_labels: list[str] = []
@@ -72,24 +75,43 @@ class MatrixGrid(QWidget):
         top = 20 + (16 if self.col_labels else 0)
         return left, top
 
+    def value_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setPointSizeF(max(6.5, self.cell / 4.6))
+        return font
+
+    def texts(self) -> list[list[str]]:
+        """Each cell's text (empty for a blank NaN cell), by ``format_value``."""
+        return [["" if np.isnan(v) else format_value(v) for v in row]
+                for row in self.data.tolist()]
+
+    def cell_width(self) -> int:
+        """``cell``, or wider where the widest number (four decimals) needs it."""
+        if self.cell < MIN_VALUE_CELL or not self.data.size:
+            return self.cell
+        fm = QFontMetricsF(self.value_font())
+        widest = max(fm.horizontalAdvance(t) for row in self.texts() for t in row)
+        return max(self.cell, int(np.ceil(widest + LABEL_PAD)))
+
     def sizeHint(self) -> QSize:
         left, top = self._margins()
         n, m = self.data.shape if self.data.size else (1, 1)
         title = QFontMetrics(self.font()).horizontalAdvance(self.title) + 8
-        return QSize(max(title, left + m * self.cell + 4), top + n * self.cell + 4)
+        return QSize(max(title, left + m * self.cell_width() + 4), top + n * self.cell + 4)
 
     def minimumSizeHint(self) -> QSize:
         return self.sizeHint()
 
-    def _cell_rect(self, r: int, c: int) -> QRectF:
+    def _cell_rect(self, r: int, c: int, width: int | None = None) -> QRectF:
         left, top = self._margins()
-        return QRectF(left + c * self.cell, top + r * self.cell, self.cell, self.cell)
+        w = self.cell_width() if width is None else width
+        return QRectF(left + c * w, top + r * self.cell, w, self.cell)
 
     def mousePressEvent(self, event) -> None:
         if not self.paintable or not self.data.size:
             return super().mousePressEvent(event)
         left, top = self._margins()
-        c = int((event.position().x() - left) // self.cell)
+        c = int((event.position().x() - left) // self.cell_width())
         r = int((event.position().y() - top) // self.cell)
         if 0 <= r < self.data.shape[0] and 0 <= c < self.data.shape[1]:
             self.cellClicked.emit(r, c)
@@ -105,9 +127,7 @@ class MatrixGrid(QWidget):
     def paintEvent(self, _event) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        font = QFont(self.font())
-        font.setPointSizeF(max(6.5, self.cell / 4.6))
-        painter.setFont(font)
+        painter.setFont(self.value_font())
         painter.setPen(QColor(30, 30, 30))
         left, top = self._margins()
         painter.drawText(QPointF(2, 14), self.title)
@@ -117,8 +137,10 @@ class MatrixGrid(QWidget):
         rgba = self._colours()
         white = text_color_for(rgba)
         n, m = self.data.shape
+        w = self.cell_width()
+        texts = self.texts()
         for c, label in enumerate(self.col_labels[:m]):
-            rect = self._cell_rect(0, c).translated(0, -16)
+            rect = self._cell_rect(0, c, w).translated(0, -16)
             rect.setHeight(16)
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
         for r in range(n):
@@ -128,38 +150,28 @@ class MatrixGrid(QWidget):
                 painter.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                                  self.row_labels[r])
             for c in range(m):
-                rect = self._cell_rect(r, c)
+                rect = self._cell_rect(r, c, w)
                 v = self.data[r, c]
                 if np.isnan(v):
                     painter.fillRect(rect, GHOST)
                     continue
                 painter.fillRect(rect, QColor(*(int(x) for x in rgba[r, c])))
-                if self.cell < 22:  # too small to read: colour only
+                if self.cell < MIN_VALUE_CELL:  # too small to read: colour only
                     continue
                 painter.setPen(QColor(255, 255, 255) if white[r, c] else QColor(20, 20, 20))
-                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, _short(v, self.decimals))
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, texts[r][c])
         painter.setPen(QPen(QColor(200, 200, 200), 1))
-        painter.drawRect(QRectF(left, top, m * self.cell, n * self.cell))
+        painter.drawRect(QRectF(left, top, m * w, n * self.cell))
         painter.setPen(QPen(HIGHLIGHT, 2.5))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         for r in sorted(self.highlight_rows):
             if 0 <= r < n:
-                painter.drawRect(QRectF(left, top + r * self.cell, m * self.cell, self.cell))
+                painter.drawRect(QRectF(left, top + r * self.cell, m * w, self.cell))
         for c in sorted(self.highlight_cols):
             if 0 <= c < m:
-                painter.drawRect(QRectF(left + c * self.cell, top, self.cell, n * self.cell))
+                painter.drawRect(QRectF(left + c * w, top, w, n * self.cell))
         for r0, r1, c0, c1, colour in self.boxes:
             painter.setPen(QPen(colour, 2.5))
-            painter.drawRect(QRectF(left + c0 * self.cell, top + r0 * self.cell,
-                                    (c1 - c0) * self.cell, (r1 - r0) * self.cell))
+            painter.drawRect(QRectF(left + c0 * w, top + r0 * self.cell,
+                                    (c1 - c0) * w, (r1 - r0) * self.cell))
         painter.end()
-
-
-def _short(v: float, decimals: int) -> str:
-    if np.isneginf(v):
-        return "−∞"
-    if np.isposinf(v):
-        return "∞"
-    if abs(v) >= 10 ** (5 - decimals):
-        return f"{v:.0e}".replace("e+0", "e").replace("e+", "e").replace("-", "−")
-    return f"{v:.{decimals}f}".replace("-", "−")

@@ -109,12 +109,12 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         self.kk.set_labels(keys, keys)
         self.kk.show_matrix(kk, levels)
         a_qk, a_kk = result.lessons(head).asymmetry, comparison.asymmetry
-        qk_text = (self.tr("n/a (cross-attention)") if a_qk is None else f"{a_qk:.4f}")
+        qk_text = (self.tr("n/a (cross-attention)") if a_qk is None else format_value(a_qk))
         qk_name = (self.tr("<b>QKᵀ</b> (shared: W_Q = W_K)") if s.options.share_qk
                    else self.tr("<b>QKᵀ</b> (separate W_Q, W_K)"))
         self.qk_title.setText(qk_name + "<br>" + self.tr("asymmetry {0}").format(qk_text))
         self.kk_title.setText(self.tr("<b>KKᵀ</b> (as if W_Q = W_K)") + "<br>"
-                              + self.tr("asymmetry {0}").format(f"{a_kk:.4f}"))
+                              + self.tr("asymmetry {0}").format(format_value(a_kk)))
         self.lesson.setText(self._lesson_text(comparison, keys))
 
     def _lesson_text(self, comparison, keys: list[str]) -> str:

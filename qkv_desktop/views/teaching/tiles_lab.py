@@ -33,6 +33,7 @@ from qkv_desktop.core.masks import alibi_bias
 from qkv_desktop.core.online_softmax import online_softmax
 from qkv_desktop.core.softmax import softmax
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.layout import fit_to_screen
@@ -56,11 +57,9 @@ SKIPPED = QColor(170, 170, 170)
 
 
 def _num(v: float) -> str:
-    if np.isneginf(v):
-        return "−∞"
-    if not np.isfinite(v):
-        return str(v)
-    return f"{v:.6g}".replace("-", "−")
+    """A number of the tables by the app's one rule (four decimals, −∞ for an empty
+    running maximum)."""
+    return format_value(v)
 
 
 def _slider(name: str) -> QSlider:
@@ -136,9 +135,9 @@ class TilesLab(LabWindow):
         form.addWidget(self.block_label, 0, 6)
         form.setColumnStretch(5, 1)
         self.scores_grid = MatrixGrid()
-        self.so_far_grid = MatrixGrid(probabilities=True, decimals=3)
-        self.online_grid = MatrixGrid(probabilities=True, decimals=3)
-        self.naive_grid = MatrixGrid(probabilities=True, decimals=3)
+        self.so_far_grid = MatrixGrid(probabilities=True)
+        self.online_grid = MatrixGrid(probabilities=True)
+        self.naive_grid = MatrixGrid(probabilities=True)
         self.block_table = QLabel(objectName="onlineTrace")
         self.block_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.online_verdict = QLabel(objectName="onlineVerdict")
@@ -333,8 +332,8 @@ class TilesLab(LabWindow):
         self.naive_grid.set_data(naive, col_labels=[str(j) for j in range(m)])
         diff = float(np.nanmax(np.abs(self.online.weights - stable)))
         broken = not np.isfinite(naive).all()
-        text = self.tr("Online against the stable softmax: max |difference| = {0:.3g}.").format(
-            diff)
+        text = self.tr("Online against the stable softmax: max |difference| = {0}.").format(
+            format_value(diff))
         if broken:
             text += " " + self.tr("The naive formula breaks on this row: exp(s) overflows "
                                   "to ∞ above s ≈ 709.78 and ∞/∞ is nan; the online "
@@ -401,7 +400,8 @@ class TilesLab(LabWindow):
         diff = float(np.max(np.abs(self.flash.output - h.output)))
         self.flash_verdict.setText(self.tr(
             "After the last tile the output equals standard attention: max |flash − "
-            "attention| = {0:.3g} over all {1}×{2} outputs.").format(diff, *h.output.shape))
+            "attention| = {0} over all {1}×{2} outputs.").format(format_value(diff),
+                                                                *h.output.shape))
 
     def _memory_html(self) -> str:
         h = self.head
