@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from qkv_desktop.views.teaching.rope_lab import (
     DECAY_BASES,
     base_from_slider,
@@ -86,3 +88,48 @@ def test_an_odd_d_k_says_why_nothing_turns(main_window):
     lab = _lab(main_window)
     assert "make d_k even" in lab.rotation_info.text()
     lab.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("screen", [(1024, 700), (1366, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_rope_lab_reads_on_a_laptop_screen(qtbot, qapp, monkeypatch, screen, lang):
+    """Issue 18: at 1024×700 the decay plot's legend entries ran into each other over the
+    curves and its axis name was cut; the lab now scrolls rather than squeeze them."""
+    from PySide6.QtCore import QCoreApplication, QRect
+    from PySide6.QtWidgets import QApplication
+
+    from qkv_desktop.model import AttentionModel
+    from qkv_desktop.state import SessionState
+    from qkv_desktop.views import i18n
+    from qkv_desktop.views.teaching.rope_lab import RopeLab
+    w, h = screen
+    monkeypatch.setattr(type(QApplication.primaryScreen()), "availableGeometry",
+                        lambda self: QRect(0, 0, w, h))
+    i18n.install_translators(qapp, lang)
+    QCoreApplication.sendPostedEvents()
+    try:
+        lab = RopeLab(AttentionModel(SessionState.from_preset("tutorial-1")))
+        qtbot.addWidget(lab)
+        lab.show()
+        qtbot.waitExposed(lab)
+        assert lab.width() <= w and lab.height() <= h
+        QApplication.processEvents()  # the layout settles before it is scrolled
+        plot = lab.decay
+        centre = plot.mapTo(lab.body.widget(), plot.rect().center())
+        lab.body.ensureVisible(centre.x(), centre.y(), plot.width() // 2 + 1,
+                               plot.height() // 2 + 1)
+        QApplication.processEvents()
+        view = plot.viewport()
+        assert view.visibleRegion().boundingRect() == view.rect()
+        item = plot.getPlotItem()
+        assert item.size().width() <= view.width() + 0.5
+        left = item.getAxis("left")
+        assert left.label.boundingRect().width() <= left.size().height()
+        rects = [label.sceneBoundingRect() for _sample, label in item.legend.items]
+        assert len(rects) == 4
+        for k, a in enumerate(rects):
+            assert all(not a.intersects(b) for b in rects[k + 1:]), rects
+        assert item.vb.sceneBoundingRect().contains(item.legend.sceneBoundingRect())
+    finally:
+        i18n.install_translators(qapp, "en")
+        QCoreApplication.sendPostedEvents()

@@ -41,14 +41,20 @@ from qkv_desktop.core.rope_lessons import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
-from qkv_desktop.views.layout import fit_to_screen
+from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.retranslate import Retranslating
+from qkv_desktop.views.teaching.lab_plot import LabPlot, LabPlotGrid
 
 __all__ = ["RopeLab", "base_from_slider", "format_base", "slider_from_base", "MAX_PAIR_PLOTS",
            "DECAY_BASES"]
 
 BASE_MIN, BASE_MAX, BASE_STEPS = 1e4, 1e6, 200
 MAX_SHIFT = 1000
+ROTATIONS_MIN_HEIGHT = 170
+"""Pixels the pair-by-pair rotation plots keep at least (their titles and a circle)."""
+DECAY_MIN_HEIGHT = 260
+"""Pixels the decay plot keeps at least: its rotated axis name and its legend beside
+the curves. Lower than the lab has room for, the lab scrolls."""
 MAX_PAIR_PLOTS = 8
 """Pairs drawn as small plots (the fastest-turning first); the rest are listed only."""
 DECAY_BASES = (1e4, 1e5, 1e6)
@@ -114,8 +120,7 @@ class RopeLab(Retranslating, QWidget):
                 controls.addWidget(extra, r, 2)
 
         self.rotation_group = QGroupBox()
-        self.rotations = pg.GraphicsLayoutWidget()
-        self.rotations.setBackground("w")
+        self.rotations = LabPlotGrid(ROTATIONS_MIN_HEIGHT)
         self.rotation_info = QLabel(objectName="ropeRotationInfo", wordWrap=True)
         self.shift_info = QLabel(objectName="ropeShiftInfo", wordWrap=True)
         rot = QVBoxLayout(self.rotation_group)
@@ -124,8 +129,11 @@ class RopeLab(Retranslating, QWidget):
         rot.addWidget(self.shift_info)
 
         self.decay_group = QGroupBox()
-        self.decay = pg.PlotWidget(background="w")
-        self.decay.addLegend(offset=(-10, 10))
+        self.decay = LabPlot(DECAY_MIN_HEIGHT)
+        # Two columns on an opaque ground: four names stacked over the curves ran into
+        # each other on a low screen, and the curves showed through them.
+        self.decay.addLegend(offset=(-10, 10), colCount=2, brush=pg.mkBrush(255, 255, 255, 235),
+                             pen=pg.mkPen(200, 200, 200), labelTextColor=(40, 40, 40))
         self.decay_info = QLabel(wordWrap=True)
         dec = QVBoxLayout(self.decay_group)
         dec.addWidget(self.decay, 1)
@@ -140,11 +148,16 @@ class RopeLab(Retranslating, QWidget):
 
         lower = QHBoxLayout()
         lower.addWidget(self.decay_group, 1)
+        body = QWidget(objectName="ropeBody")
+        column = QVBoxLayout(body)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addLayout(controls)
+        column.addWidget(self.rotation_group, 3)
+        column.addLayout(lower, 2)
+        column.addWidget(self.order_group)
+        self.body = scrolling(body, "ropeScroll")  # a low screen scrolls, never squeezes
         layout = QVBoxLayout(self)
-        layout.addLayout(controls)
-        layout.addWidget(self.rotation_group, 3)
-        layout.addLayout(lower, 2)
-        layout.addWidget(self.order_group)
+        layout.addWidget(self.body)
 
         self._perm: np.ndarray | None = None
         self._rng = np.random.default_rng(0)

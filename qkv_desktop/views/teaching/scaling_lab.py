@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QSize, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
-    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -38,6 +37,7 @@ from qkv_desktop.state.parsing import ParseError, parse_number
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
+from qkv_desktop.views.teaching.lab_plot import LabPlot
 
 __all__ = ["ScalingLab", "SweepPlots", "ScoreBars", "SWEEP_D_KS", "parse_scores",
            "MAX_SCORES", "MAX_SESSION_CELLS"]
@@ -106,20 +106,6 @@ def _typed(score: float) -> str:
     return f"{score:g}".replace("-", MINUS)
 
 
-class _Plot(pg.PlotWidget):
-    """A plot of the lab: at least ``PLOT_MIN_HEIGHT`` high and asking for no more (a
-    graphics view asks for 600 px, which made a scrolling lab needlessly long)."""
-
-    def __init__(self):
-        super().__init__(background="w")
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setMinimumHeight(PLOT_MIN_HEIGHT)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-
-    def sizeHint(self) -> QSize:
-        return QSize(super().sizeHint().width(), PLOT_MIN_HEIGHT)
-
-
 def _uniform_reference(n: float) -> dict[str, float]:
     return {"max_weight": 1 / n, "entropy": float(np.log(n)),
             "mean_gradient": (1 / n) * (1 - 1 / n),
@@ -157,7 +143,7 @@ class SweepPlots(QWidget):
         self.references: dict[str, pg.InfiniteLine] = {}
         self.markers: dict[str, pg.InfiniteLine] = {}
         for stat in self.STATS:
-            plot = _Plot()
+            plot = LabPlot(PLOT_MIN_HEIGHT)
             plot.setObjectName(f"sweep_{stat}")
             item = plot.getPlotItem()
             item.setMenuEnabled(False)
@@ -311,7 +297,7 @@ class ScoreBars(_Page):
         form.addWidget(self._labels[2], 1, 2)
         form.addWidget(self.d_b, 1, 3)
         form.setColumnStretch(5, 1)
-        self.plots = [_Plot() for _ in range(3)]
+        self.plots = [LabPlot(PLOT_MIN_HEIGHT) for _ in range(3)]
         plots = QHBoxLayout()
         for k, plot in enumerate(self.plots):
             plot.setObjectName(f"bars_{k}")
