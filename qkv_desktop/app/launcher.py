@@ -59,6 +59,9 @@ def _parse_size(text: str) -> tuple[int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if getattr(sys, "frozen", False):  # a bundle: its autosave writer process starts here
+        import multiprocessing
+        multiprocessing.freeze_support()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "render":
         from qkv_desktop.app.render_cli import main as render_main

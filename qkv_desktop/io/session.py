@@ -96,14 +96,14 @@ def session_to_json(state: SessionState, extra: dict | None = None) -> str:
         "format": FORMAT,
         "version": CURRENT_VERSION,
         "tokens": list(state.tokens),
-        "X": state.X.tolist(),
+        "X": _formatted(state.X),
         "d_k": state.d_k,
-        "heads": [{name: _list_or_none(getattr(w, name)) for name in WEIGHT_NAMES}
+        "heads": [{name: _formatted(getattr(w, name)) for name in WEIGHT_NAMES}
                   for w in state.heads],
-        "W_O": _list_or_none(state.W_O),
+        "W_O": _formatted(state.W_O),
         "mode": state.mode,
         "kv_tokens": list(state.kv_tokens),
-        "X_kv": _list_or_none(state.X_kv),
+        "X_kv": _formatted(state.X_kv),
         "init": {"seed": int(state.seed), "scale": float(state.init_scale)},
         "options": options_to_json(state.options),
     }
@@ -120,18 +120,39 @@ def session_to_json(state: SessionState, extra: dict | None = None) -> str:
     return _to_json(obj) + "\n"
 
 
-def _list_or_none(a: np.ndarray | None):
-    """Nested lists of ``a``, one row at a time: a whole large matrix's ``tolist`` would
-    hold the GIL for tens of milliseconds, freezing the GUI while autosave runs."""
+class _Rows(tuple):
+    """A matrix already formatted: one JSON array text per row (see ``_formatted``)."""
+
+
+class _Row(str):
+    """A vector already formatted as one JSON array text."""
+
+
+def _formatted(a: np.ndarray | None):
+    """``a`` formatted for ``_to_json``, one row at a time, without Python-level work per
+    number: ``float.__repr__`` mapped over a row's floats in C writes exactly what
+    ``json`` writes (the shortest text that reads back to the same double). Formatting
+    a row at a time, each a short C call, lets the GUI thread take the GIL between rows
+    while autosave formats a large session on its worker."""
     if a is None:
         return None
     a = np.asarray(a, dtype=np.float64)
-    return [row.tolist() for row in a] if a.ndim == 2 else a.tolist()
+    if not np.isfinite(a).all():
+        raise ValueError("Out of range float values are not JSON compliant")
+    if a.ndim == 1:
+        return _Row("[" + ", ".join(map(float.__repr__, a.tolist())) + "]")
+    return _Rows("[" + ", ".join(map(float.__repr__, row.tolist())) + "]" for row in a)
 
 
 def _to_json(value, level: int = 0) -> str:
     """Indented JSON with one matrix row per line, so files stay readable and diffable."""
     pad, inner = "  " * level, "  " * (level + 1)
+    if isinstance(value, _Row):
+        return value
+    if isinstance(value, _Rows):
+        if not value:
+            return "[]"
+        return "[\n" + ",\n".join(inner + row for row in value) + "\n" + pad + "]"
     if isinstance(value, dict):
         if not value:
             return "{}"

@@ -3,8 +3,11 @@
 The controller owns which file the session belongs to and whether it is modified
 (the undo stack's clean state); it reads and writes through ``qkv_desktop.io.session``.
 
-Autosave writes the session to the app's data folder on a worker thread (formatting a
-large session takes seconds; the state is immutable, so the worker needs no copy):
+Autosave writes the session to the app's data folder from a worker thread, which hands
+the formatting and the atomic write to a process of its own (``io.writer_process``:
+formatting a large session takes seconds of Python work, which on a thread of this
+process would hold the GIL the GUI thread needs; the state is immutable, so the
+worker needs no copy):
 ``AUTOSAVE_DELAY_MS`` after edits stop, and while edits go on at least every
 ``AUTOSAVE_MAX_DELAY_MS``, so a crash costs at most that many seconds of work.
 
@@ -14,6 +17,10 @@ host and the application, so a lock left by a killed process is recognised as st
 even when its process id now belongs to another program (after a reboot). At start
 every autosave whose lock is stale (or missing) is an orphan of a crashed instance,
 and each is offered for recovery; a second instance never touches the first's files.
+A lock file Qt cannot read (empty or garbled, e.g. after a crash mid-write or a full
+disk) names no owner, so Qt could only judge it by age, which a stale time of 0 turns
+off; ``_take_lock`` treats such a file as stale once it is ``UNREADABLE_LOCK_GRACE_S``
+old, so its autosave is still offered instead of being skipped for ever.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from PySide6.QtCore import QDateTime, QLockFile, QObject, QSettings, QStandardPa
 
 from qkv_desktop.io.session import SUFFIX, load_session, save_session
 from qkv_desktop.io.temporaries import remove_stale_temporaries
+from qkv_desktop.io.writer_process import SessionWriter
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.state import SessionState
@@ -41,6 +49,8 @@ AUTOSAVE_MAX_DELAY_MS = 10000
 """…and at the latest this long after the first unsaved edit, however edits go on."""
 MAX_RECENT = 8
 _PREFIX = "autosave-"
+_AUTOSAVE_WRITER = SessionWriter()
+"""One writer process for every controller of the app, started by the first autosave."""
 
 
 def data_dir() -> Path:
@@ -51,10 +61,39 @@ def data_dir() -> Path:
     return path
 
 
+UNREADABLE_LOCK_GRACE_S = 10.0
+"""An unreadable lock file younger than this may be one Qt is writing right now."""
+
+
 def _lock_file(path: Path) -> QLockFile:
     lock = QLockFile(str(path))
     lock.setStaleLockTime(0)  # stale only when its process is gone, never by age
     return lock
+
+
+def _take_lock(lock: QLockFile) -> bool:
+    """``tryLock(0)``, and also take over a lock file that names no owner.
+
+    Qt recognises a lock as stale from the process id, host and application it
+    records; a file without them (``getLockInfo`` gives pid 0) is held for ever with
+    a stale time of 0. Such a file, once older than ``UNREADABLE_LOCK_GRACE_S``, is
+    removed (``removeStaleLockFile``) and the lock taken again.
+    """
+    if lock.tryLock(0):
+        return True
+    if lock.error() != QLockFile.LockError.LockFailedError:
+        return False
+    pid, _host, _app = lock.getLockInfo()
+    if pid > 0:
+        return False  # Qt read an owner and found it alive
+    try:
+        age = abs(time.time() - Path(lock.fileName()).stat().st_mtime)
+    except OSError:  # gone meanwhile: its owner unlocked it
+        return lock.tryLock(0)
+    if age < UNREADABLE_LOCK_GRACE_S:
+        return False
+    lock.removeStaleLockFile()
+    return lock.tryLock(0)
 
 
 class SessionController(QObject):
@@ -199,7 +238,7 @@ class SessionController(QObject):
             return
         state, path = self.model.state, self.autosave_path
         extra = self._extra(autosave=True)
-        self._writer.submit(lambda _report: save_session(state, path, extra=extra))
+        self._writer.submit(lambda _report: write_autosave(state, path, extra))
 
     def wait_for_autosave(self) -> None:
         """Block until every autosave asked for so far has been written or skipped."""
@@ -227,7 +266,7 @@ class SessionController(QObject):
         remove_stale_temporaries(self.folder)
         if self._lock is None:
             self._lock = _lock_file(self.lock_path)
-            if not self._lock.tryLock(0):
+            if not _take_lock(self._lock):
                 raise OSError(f"cannot lock {self.lock_path} ({self._lock.error().name})")
         self._release_orphans()
         others = {p.name[len(_PREFIX):-len(SUFFIX)] for p in self.folder.glob(f"{_PREFIX}*{SUFFIX}")}
@@ -236,7 +275,7 @@ class SessionController(QObject):
         for other in others:
             autosave = self.folder / f"{_PREFIX}{other}{SUFFIX}"
             lock = _lock_file(self.folder / f"{_PREFIX}{other}.lock")
-            if not lock.tryLock(0):
+            if not _take_lock(lock):
                 continue  # a running instance's
             if autosave.exists():  # its owner is gone: the orphan is ours to offer now
                 self._orphans.append((autosave, lock))
@@ -295,6 +334,12 @@ class SessionController(QObject):
             restored = True
         self._release_orphans()
         return restored
+
+
+def write_autosave(state: SessionState, path: Path, extra: dict) -> None:
+    """Save an autosave from the writer process (``save_session`` there); called on
+    the controller's worker thread, which it blocks until the file is on disk."""
+    _AUTOSAVE_WRITER.save(state, path, extra)
 
 
 def _mtime(path: Path) -> float:

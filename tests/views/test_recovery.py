@@ -183,3 +183,32 @@ def test_start_up_removes_stale_autosave_temporaries(tmp_path):
     doc.acquire_lock()
     assert not stale.exists()
     doc.release_lock()
+
+
+# -- a lock file without an owner (issue 20) -----------------------------------------------
+
+@pytest.mark.parametrize("content", [b"", b"\x00\x17garbage\xff"])
+def test_an_unreadable_lock_is_stale_once_it_is_old(tmp_path, content):
+    """An empty or garbled lock names no process, so Qt alone (stale time 0) would treat
+    it as held for ever and its autosave would never be offered; once it is older than
+    the grace period it is taken over, and a young one (maybe being written) is not."""
+    import os
+    import time
+
+    from qkv_desktop.model.document import UNREADABLE_LOCK_GRACE_S
+    folder = tmp_path / "data"
+    orphan(folder, "0badl0ck0000", 5.5, lock=False)
+    lock = folder / "autosave-0badl0ck0000.lock"
+    lock.write_bytes(content)
+    young = controller(tmp_path, folder)
+    assert not young.offer_recovery(lambda q: pytest.fail("took a lock being written"))
+    young.release_lock()
+    assert lock.exists()
+    old = time.time() - UNREADABLE_LOCK_GRACE_S - 5
+    os.utime(lock, (old, old))
+    doc = controller(tmp_path, folder)
+    asked = []
+    assert doc.offer_recovery(lambda q: asked.append(q) or True)
+    assert doc.model.state.X[0, 0] == 5.5 and len(asked) == 1
+    doc.release_lock()
+    assert list(folder.iterdir()) == []

@@ -168,14 +168,14 @@ def test_autosave_writes_on_a_worker_thread_latest_wins(tmp_path, monkeypatch):
     from qkv_desktop.model import document as session_controller
 
     gate, writes = threading.Event(), []
-    real = session_controller.save_session
+    real = session_controller.write_autosave
 
-    def gated_save(state, path, extra=None):
+    def gated_save(state, path, extra):
         writes.append((threading.current_thread().name, state))
         assert gate.wait(30), "the test never released the write"
-        real(state, path, extra=extra)
+        real(state, path, extra)
 
-    monkeypatch.setattr(session_controller, "save_session", gated_save)
+    monkeypatch.setattr(session_controller, "write_autosave", gated_save)
     model = AttentionModel()
     controller = SessionController(model, QSettings(str(tmp_path / "s.ini"),
                                                     QSettings.Format.IniFormat), tmp_path)
