@@ -5,6 +5,8 @@
 >>> r.weights.sum(axis=1)  # each row sums to 1
 """
 
+from importlib import import_module
+
 from qkv_desktop.core.attention import POSITION_KINDS, AttentionResult, attention, divisor_for
 from qkv_desktop.core.flash_attention import (
     AttentionMemory,
@@ -12,16 +14,6 @@ from qkv_desktop.core.flash_attention import (
     TileVisit,
     attention_memory,
     flash_attention,
-)
-from qkv_desktop.core.gradients import AttentionGrads, attention_grads
-from qkv_desktop.core.kv_cache import (
-    KV_MODEL_PRESETS,
-    DecodeResult,
-    DecodeStep,
-    KVModelShape,
-    decode_with_cache,
-    kv_cache_bytes,
-    recompute_step,
 )
 from qkv_desktop.core.lessons import (
     DEMO_SCORES,
@@ -35,29 +27,12 @@ from qkv_desktop.core.lessons import (
     scaling_sweep,
     session_sweep,
 )
-from qkv_desktop.core.llama import (
-    LlamaLayerWeights,
-    first_token_mass,
-    kv_head_for,
-    llama_layer,
-    rms_norm,
-    silu,
-    swiglu,
-)
 from qkv_desktop.core.masks import REASONS, EmptyRowError, MaskSpec, alibi_bias, alibi_slopes
 from qkv_desktop.core.multihead import MultiHeadResult, init_multihead_weights, multi_head_attention
 from qkv_desktop.core.online_softmax import OnlineSoftmaxResult, SoftmaxBlock, online_softmax
 from qkv_desktop.core.positions import ROPE_PAIRINGS, rope, rope_angles, sinusoidal_positions
 from qkv_desktop.core.presets import PRESETS, Preset, get_preset
 from qkv_desktop.core.softmax import softmax
-from qkv_desktop.core.training import (
-    PATTERNS,
-    ScalingRun,
-    TrainStep,
-    scaling_comparison,
-    target_pattern,
-    train_step,
-)
 from qkv_desktop.core.weights import Weights, init_weights
 
 __all__ = [
@@ -79,3 +54,44 @@ __all__ = [
     "LlamaLayerWeights", "first_token_mass", "kv_head_for", "llama_layer",
     "rms_norm", "silu", "swiglu",
 ]
+
+_LAZY = {
+    # Lessons and labs the first window does not show: imported on first use, so that
+    # start-up does not pay for them (``__getattr__``, PEP 562). Not flash_attention or
+    # online_softmax: importing either module would make its name here the module.
+    "AttentionGrads": "gradients",
+    "attention_grads": "gradients",
+    "KV_MODEL_PRESETS": "kv_cache",
+    "DecodeResult": "kv_cache",
+    "DecodeStep": "kv_cache",
+    "KVModelShape": "kv_cache",
+    "decode_with_cache": "kv_cache",
+    "kv_cache_bytes": "kv_cache",
+    "recompute_step": "kv_cache",
+    "LlamaLayerWeights": "llama",
+    "first_token_mass": "llama",
+    "kv_head_for": "llama",
+    "llama_layer": "llama",
+    "rms_norm": "llama",
+    "silu": "llama",
+    "swiglu": "llama",
+    "PATTERNS": "training",
+    "ScalingRun": "training",
+    "TrainStep": "training",
+    "scaling_comparison": "training",
+    "target_pattern": "training",
+    "train_step": "training",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

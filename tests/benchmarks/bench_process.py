@@ -26,8 +26,15 @@ REPO = Path(__file__).resolve().parents[2]
 MEMORY_SHAPE = (4096, 768, 64)
 
 
+_PYCACHE = tempfile.mkdtemp(prefix="qkv-bench-pycache-")
+"""Compiled modules for the children, as an installed app has them: the warm-up run
+writes them, the measured runs read them (even where PYTHONDONTWRITEBYTECODE is set)."""
+
+
 def _env(**extra: str) -> dict:
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYQTGRAPH_QT_LIB="PySide6", **extra)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYQTGRAPH_QT_LIB="PySide6",
+               PYTHONPYCACHEPREFIX=_PYCACHE, **extra)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     home = tempfile.mkdtemp(prefix="qkv-bench-")
     for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
         env[var] = os.path.join(home, var.lower())

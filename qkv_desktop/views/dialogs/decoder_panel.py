@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from qkv_desktop.core import first_token_mass
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -253,6 +252,7 @@ class DecoderPanel(Retranslating, QDockWidget):
         if self._source is None or result is None or result.state.n < 2:
             self.sink_label.setText("")
             return
+        from qkv_desktop.core.llama import first_token_mass  # the decoder lesson only
         mass = first_token_mass(result.head(self.model.current_head).weights)
         later = mass[1:]
         first = result.state.tokens[0]
