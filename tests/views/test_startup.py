@@ -1,10 +1,10 @@
 """Start-up imports only what the first painted window needs.
 
 The export engine (figures, fonts, SVG/PDF writers, data formats), the labs (scaling,
-RoPE), the Open model dialog with the checkpoint readers (safetensors, GGUF, tokenizers)
-and the core's lessons behind the labs (training, gradients, KV cache, the decoder
-layer) are imported when first used (issue 20: start-up); the window is started in a fresh process, as a user
-starts it, because this test process has imported everything long ago.
+RoPE), the libraries behind the checkpoint readers (gguf, safetensors, tokenizers) and
+the core's lessons behind the labs (training, gradients) are imported when first used
+(issue 20: start-up); the window is started in a fresh process, as a user starts it,
+because this test process has imported everything long ago.
 """
 
 import os
@@ -18,10 +18,8 @@ PROBE = """
 import os, sys
 from qkv_desktop.app.launcher import main
 code = main([])
-LAZY = ("qkv_desktop.export", "qkv_desktop.io.checkpoint", "qkv_desktop.io.gguf_checkpoint",
-        "qkv_desktop.io.model_sources", "qkv_desktop.io.byte_tokens",
-        "qkv_desktop.views.dialogs.model_dialog", "qkv_desktop.core.training",
-        "qkv_desktop.core.gradients", "qkv_desktop.core.kv_cache", "qkv_desktop.core.llama",
+LAZY = ("qkv_desktop.export", "qkv_desktop.core.training",
+        "qkv_desktop.core.gradients",
         "gguf", "safetensors", "tokenizers", "hypothesis", "torch")
 lazy = sorted(m for m in sys.modules if m.startswith(LAZY)
               or m.startswith("qkv_desktop.views.teaching.") and m.endswith("_lab"))
@@ -30,7 +28,7 @@ os._exit(code)  # the window is still alive: skip interpreter teardown
 """
 
 
-def test_the_first_paint_imports_neither_export_labs_nor_checkpoint_readers(tmp_path):
+def test_the_first_paint_imports_neither_export_nor_labs_nor_model_libraries(tmp_path):
     env = dict(os.environ, HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen",
                PYQTGRAPH_QT_LIB="PySide6", QKV_EXIT_AFTER_FIRST_PAINT="1")
     for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
