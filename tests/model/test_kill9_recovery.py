@@ -104,6 +104,9 @@ def run_once(folder: Path, work: Path, seed: int, rng: random.Random):
             child.kill()
             child.wait()
     assert child.returncode == -signal.SIGKILL
+    # The kill may cut the last line short: with PYTHONUNBUFFERED each piece of a print
+    # is its own write. A line without its newline was never completely reported.
+    lines = [line for line in lines if line.endswith("\n")]
     tags = [line.split()[0] for line in lines if line.strip()]
     in_save = bool(tags) and tags[-1] == "saving"
     edits = [(int(k), float(t)) for tag, k, t in (line.split() for line in lines)
