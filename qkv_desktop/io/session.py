@@ -346,8 +346,11 @@ def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, d
     if not heads_raw:
         raise _Invalid("heads is empty; a session needs at least one head")
 
+    raw_options = obj.get("options")
+    dtype = raw_options.get("dtype") if isinstance(raw_options, dict) else None
     try:  # before any array is built
-        check_size(n, n_kv if mode == "cross" else n, d_model, d_k, len(heads_raw), n_kv or 0)
+        check_size(n, n_kv if mode == "cross" else n, d_model, d_k, len(heads_raw), n_kv or 0,
+                   "float32" if dtype == "float32" else "float64")
     except ValueError as e:
         raise _Invalid(str(e)) from None
 

@@ -91,10 +91,11 @@ def check_dims(state: SessionState, **dims) -> None:
     """Refuse, before anything is allocated, dimensions that would not fit in memory.
 
     ``dims`` override the state's ``n``, ``kv`` (key/value rows), ``d_model``, ``d_k``,
-    ``heads`` and ``mode``.
+    ``heads``, ``mode`` and ``dtype`` (float32 holds more attention cells).
     """
     d = dict(n=state.n, kv=0 if state.X_kv is None else state.X_kv.shape[0],
-             d_model=state.d_model, d_k=state.d_k, heads=state.n_heads, mode=state.mode)
+             d_model=state.d_model, d_k=state.d_k, heads=state.n_heads, mode=state.mode,
+             dtype=state.options.dtype)
     d.update(dims)
     mode = d.pop("mode")
     try:
@@ -352,6 +353,8 @@ def set_options(state: SessionState, merge_key: str | None = None, **changes) ->
     new = replace(state.options, **changes)
     if new == state.options:
         return None
+    if new.dtype != state.options.dtype:
+        check_dims(state, dtype=new.dtype)  # float64 holds a quarter of float32's cells
     return Edit(state.with_(options=new),
                 Text(QT_TRANSLATE_NOOP("Edits", "Change {0}"), (", ".join(changes),)), merge_key)
 

@@ -24,12 +24,14 @@ from qkv_desktop.core.attention import divisor_for
 from qkv_desktop.core.weights import WEIGHT_NAMES
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError
 
-__all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "MAX_HEADS", "MAX_TOKEN_LENGTH",
+__all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "MAX_CELLS_FLOAT32",
+           "MAX_TOKENS_FLOAT32", "MAX_HEADS", "MAX_TOKEN_LENGTH",
            "OPTION_KEYS", "DTYPES", "POSITIONS", "check_size", "check_token_names", "frozen_array",
            "head_dim_for", "option_field", "options_to_json"]
 
 MAX_CELLS = 4096 * 4096
-"""Largest matrix the app accepts, counted as n·m·heads for the attention matrices.
+"""Largest matrix the app accepts, counted as n·m·heads for the attention matrices of a
+float64 session (and as cells for every other matrix of any session).
 
 The n×m matrices dominate memory: a result holds scores, scaled and weights in
 float64 (measured: about 24 bytes per n·m·heads cell), the previous result stays
@@ -40,8 +42,18 @@ every other matrix (X, Q/K/V of all heads, the weights), so no single array of a
 session exceeds 128 MB. Bigger inputs are refused before anything is allocated.
 """
 
+MAX_CELLS_FLOAT32 = 8192 * 8192
+"""The attention cells (n·m·heads) of a float32 session: half the bytes per cell, so
+four times ``MAX_CELLS`` fit in about the same memory as float64 at ``MAX_CELLS``
+(measured: n = 8192, d_model = 768, float32, opened, edited and painted in the window,
+peaks at 1.9 GB RSS; ``tests/benchmarks/bench_process.py memory``). That is the
+length real decoder models read. The other matrices keep ``MAX_CELLS``."""
+
 MAX_TOKENS = math.isqrt(MAX_CELLS)
-"""The longest sequence one head can attend over (n × n ≤ ``MAX_CELLS``)."""
+"""The longest sequence one float64 head can attend over (n × n ≤ ``MAX_CELLS``)."""
+
+MAX_TOKENS_FLOAT32 = math.isqrt(MAX_CELLS_FLOAT32)
+"""The longest sequence one float32 head can attend over."""
 
 MAX_HEADS = 256
 """The most attention heads a session may have (the largest models use 128 or fewer).
@@ -66,19 +78,24 @@ def frozen_array(a, dtype=np.float64) -> np.ndarray:
     return arr
 
 
-def check_size(n: int, m: int, d_model: int, d_k: int, heads: int, kv: int = 0) -> None:
+def check_size(n: int, m: int, d_model: int, d_k: int, heads: int, kv: int = 0,
+               dtype: str = "float64") -> None:
     """Raise ``ValueError`` if a session of these dimensions would not fit in memory.
 
     ``n`` queries attend over ``m`` keys (m = n in self-attention) in ``heads`` heads;
-    ``kv`` is the length of a stored key/value sequence. Python integers, so the
+    ``kv`` is the length of a stored key/value sequence; ``dtype`` the session's
+    (float32 allows ``MAX_CELLS_FLOAT32`` attention cells). Python integers, so the
     products cannot overflow however large the request.
     """
     if heads > MAX_HEADS:
         raise ValueError(f"{heads:,} heads are more than the {MAX_HEADS} this app can show")
-    if n * m * heads > MAX_CELLS:
+    limit = MAX_CELLS_FLOAT32 if dtype == "float32" else MAX_CELLS
+    if n * m * heads > limit:
+        hint = (f"; in float32 up to {MAX_CELLS_FLOAT32:,} fit"
+                if dtype != "float32" and n * m * heads <= MAX_CELLS_FLOAT32 else "")
         raise ValueError(f"{n:,} queries × {m:,} keys × {heads} heads make {n * m * heads:,} "
-                         f"attention cells, more than the {MAX_CELLS:,} this app can hold "
-                         f"in memory")
+                         f"attention cells, more than the {limit:,} this app can hold "
+                         f"in memory in {dtype}{hint}")
     biggest = max(max(n, kv) * d_model, d_model * d_k * heads, max(n, m) * d_k * heads)
     if biggest > MAX_CELLS:
         raise ValueError(f"{max(n, kv):,} tokens with d_model = {d_model:,}, d_k = {d_k:,} and "
@@ -274,7 +291,7 @@ class SessionState:
                                  f"got {self.W_O.shape}")
         kv = 0 if self.X_kv is None else self.X_kv.shape[0]
         check_size(self.n, kv if self.mode == "cross" else self.n, self.d_model, self.d_k,
-                   self.n_heads, kv)
+                   self.n_heads, kv, self.options.dtype)
         self._check_positions_and_mask()
         check_dtype_range(self)
 

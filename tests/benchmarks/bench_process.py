@@ -6,8 +6,10 @@ the CPU seconds the process used until it exits are less sensitive to other
 processes than wall time. Its baseline, taking turns with it, is a bare process
 that imports NumPy, PySide6 and pyqtgraph and paints eight ``ImageItem``s in one
 ``GraphicsLayoutWidget`` (``python bench_process.py bare``).
-``python bench_process.py memory`` is the child of the memory measurement: n = 4096
-in float32 through the model and the main window, then ``ru_maxrss``.
+``python bench_process.py memory`` is the child of the memory measurement: n = 8192
+in float32 (the longest session the app accepts, ``MAX_TOKENS_FLOAT32``) through the
+model and the main window, one edit, then ``ru_maxrss``, with the seconds to open and
+to edit and the GUI thread's longest stall meanwhile.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[2]
-MEMORY_SHAPE = (4096, 768, 64)
+MEMORY_SHAPE = (8192, 768, 64)
 
 
 _PYCACHE = tempfile.mkdtemp(prefix="qkv-bench-pycache-")
@@ -108,7 +110,7 @@ def _bare_child() -> None:
 def memory() -> dict:
     """Run the memory child and return its report."""
     out = subprocess.run([sys.executable, __file__, "memory"], cwd=REPO, env=_env(),
-                         capture_output=True, text=True, timeout=600)
+                         capture_output=True, text=True, timeout=1800)
     lines = [ln for ln in out.stdout.splitlines() if ln.startswith("{")]
     if out.returncode or not lines:
         raise RuntimeError(f"memory child failed ({out.returncode}): {out.stderr[-2000:]}")
@@ -121,17 +123,19 @@ def _memory_child() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from PySide6.QtWidgets import QApplication
     app = QApplication(sys.argv[:1])
-    from bench_window import close, make_window, settle
+    from bench_window import close, edit_cycles, make_window
     n, d_model, d_k = MEMORY_SHAPE
+    t0 = time.perf_counter()
     window = make_window(n, d_model, d_k, "float32")
-    window.model.set_cell("X", 0, 0, 1.5)  # one edit: old and new results coexist briefly
-    window.model.wait_until_idle(120_000)
-    settle(window)
+    opened = time.perf_counter() - t0
+    # one edit: old and new results coexist briefly
+    times, stall = edit_cycles(window, edits=1, warmup=0)
     result = window.model.result
     assert result.head().weights.dtype == np.float32
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(json.dumps({"kind": "memory", "n": n, "d_model": d_model, "d_k": d_k,
-                      "dtype": "float32", "peak_rss_mb": peak / 2**20}), flush=True)
+                      "dtype": "float32", "peak_rss_mb": peak / 2**20, "open_s": opened,
+                      "edit_ms": times[0] * 1e3, "gui_stall_ms": stall * 1e3}), flush=True)
     close(window)
     app.quit()
 

@@ -44,6 +44,8 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 EDIT_SHAPES = ((4, 8, 4), (64, 64, 64), (256, 256, 64), (1024, 768, 64), (2048, 768, 64))
 SCRUB_SIZES = (4, 256, 1024)
+AUTOSAVE_N = 2048
+"""The size whose autosave gets a line of its own (three autosaves, the GUI's stalls)."""
 SCRUB_SECONDS = 2.0
 LABEL_SHAPE = (16, 4, 4)
 SIZE = (1600, 1000)
@@ -182,8 +184,8 @@ def edit_cycles(window, edits: int, warmup: int = 2) -> tuple[list[float], float
 
 def autosave_seconds(window) -> float:
     """How long the autosave of the edited session blocks the GUI thread: the longest
-    gap of the event loop from asking for the autosave until it is on disk (the write
-    runs on a worker thread and competes for the GIL)."""
+    gap of the event loop from asking for the autosave until it is on disk (a worker
+    thread hands the session to the writer process and waits)."""
     session = window.files.session
     app = QApplication.instance()
     beat = _Heartbeat()
@@ -373,6 +375,17 @@ def run(quick: bool, sizes=None, labels: bool = True) -> list[dict]:
                          "baseline_ms": base["median_ms"], "ratio": median / base["median_ms"],
                          "panes": sum(p.isVisible() for p in window.panes.panes.values()),
                          "autosave_ms": autosave_seconds(window) * 1e3})
+            if n == AUTOSAVE_N and dtype == "float64":
+                print(json.dumps(rows[-1]), flush=True)
+                stalls, walls = [], []
+                for _ in range(3):
+                    t0 = time.perf_counter()
+                    stalls.append(autosave_seconds(window))
+                    walls.append(time.perf_counter() - t0)
+                rows.append({"kind": "autosave", "n": n, "d_model": d_model, "d_k": d_k,
+                             "dtype": dtype, "median_ms": float(np.median(walls)) * 1e3,
+                             "gui_stall_ms": float(np.median(stalls)) * 1e3,
+                             "max_stall_ms": float(np.max(stalls)) * 1e3})
             if n in SCRUB_SIZES and dtype == "float64":
                 print(json.dumps(rows[-1]), flush=True)
                 rows.append({"kind": "scrub", "n": n, "d_model": d_model, "d_k": d_k,
