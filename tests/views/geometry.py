@@ -2,7 +2,9 @@
 off by its own box or by its parents, and two texts on top of each other.
 
 Widgets inside a scroll area may be scrolled out of sight (that is not clipping);
-only what is on screen counts, through each widget's visible region.
+only what is on screen counts, through each widget's visible region. What pyqtgraph
+paints into the panes (axis names, colour-bar levels, values) is judged by
+``plot_geometry.plot_problems`` and reported here too.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QLabel, QTabBar, QWidget
 
 from qkv_desktop.views.elided_label import ElidedLabel
+from tests.views.plot_geometry import plot_problems
 
 __all__ = ["layout_problems"]
 
@@ -52,7 +55,8 @@ def _needs(w: QWidget):
 
 
 def layout_problems(window: QWidget) -> list[str]:
-    """Every clipped text and every pair of overlapping texts among ``window``'s widgets."""
+    """Every clipped text and every pair of overlapping texts among ``window``'s widgets,
+    and in what its plots draw."""
     problems: list[str] = []
     shown: list[tuple[QWidget, QRect]] = []
     for w in window.findChildren(QWidget):
@@ -88,4 +92,4 @@ def layout_problems(window: QWidget) -> list[str]:
             if ra.intersects(rb):
                 problems.append(f"{type(a).__name__} {a.objectName()!r} overlaps "
                                 f"{type(b).__name__} {b.objectName()!r}")
-    return problems
+    return problems + plot_problems(window)

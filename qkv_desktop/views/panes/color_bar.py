@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsGridLayout
 
 from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP
@@ -92,6 +92,12 @@ class ColorBar(pg.GraphicsWidget):
         self.axis.setRange(*self.levels)
 
     def insert_in(self, plot_item: pg.PlotItem) -> None:
-        """Put the bar right of the plot's right-hand axis (where ColorBarItem goes)."""
+        """Put the bar right of the plot's right-hand axis (where ColorBarItem goes).
+
+        The highest level's label is centred on the bar's top end: the plot keeps
+        room above for its upper half, or the view's edge cuts "1.0" in two."""
         plot_item.layout.addItem(self, 2, 5)
         plot_item.layout.setColumnFixedWidth(4, 5)
+        left, top, right, bottom = plot_item.layout.getContentsMargins()
+        half_label = QFontMetrics(self.axis.style["tickFont"] or QFont()).height() / 2
+        plot_item.layout.setContentsMargins(left, max(top, half_label), right, bottom)
