@@ -1,10 +1,17 @@
 """Render the main window on each target screen, in each language, for each session.
 
 The window is started as on a first run (no saved layout: it sizes itself to the
-screen) on a real X server, Xvfb, one per screen size; 2560×1440 runs at device-pixel
-ratio 2 (``QT_SCALE_FACTOR=2``, a 1280×720 logical desktop). Each picture is checked
-with the geometry test's rule (``tests/views/geometry.py``: no cut text, no overlapping
-texts, the window inside the screen), and what it finds is printed::
+screen, leaving room for a frame and a panel) on a real X server, Xvfb, one per screen
+size, with no window manager. 2560×1440 at device-pixel ratio 2 is an Xvfb screen of
+2560×1440 pixels with ``QT_SCALE_FACTOR=2``: Qt sees a 1280×720 desktop and paints
+every window, fonts included, with twice the pixels, as on a HiDPI laptop set to
+200 %; its pictures are in device pixels (a 1177×662 window is a 2354×1324 PNG).
+The sessions are ``tests/views/sessions.py``'s (tutorial-1, tutorial-2, cross,
+4-heads with W_O, and all-MiniLM-L6-v2 loaded through the Model dialog), the same the
+layout tests load. Each picture is checked with the layout tests' rule
+(``tests/views/geometry.py`` and ``plot_geometry.py``: no cut or overlapping text,
+widgets and what the plots draw alike, the window inside the screen), and what it
+finds is printed::
 
     python resources/make_laptop_screenshots.py              # every combination
     python resources/make_laptop_screenshots.py --readme     # also the README's pictures
@@ -29,12 +36,14 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from tests.views.sessions import SESSIONS  # noqa: E402  (the sessions the tests load)
+
 SCREENSHOTS = ROOT / "resources" / "screenshots"
 OUT = SCREENSHOTS / "laptop"
 SCREENS = {"1024x700": (1024, 700, 1), "1366x768": (1366, 768, 1),
            "1920x1080": (1920, 1080, 1), "2560x1440@2": (2560, 1440, 2)}
 LANGUAGES = ("en", "zh_CN")
-SESSIONS = ("tutorial-1", "tutorial-2", "cross", "4-heads", "minilm")
 README = {  # README picture → (screen, language, session)
     "main-window.png": ("1920x1080", "en", "tutorial-1"),
     "main-window-zh.png": ("1920x1080", "zh_CN", "tutorial-1"),
@@ -55,6 +64,7 @@ from qkv_desktop.views.i18n import install_translators
 from qkv_desktop.views.identity import apply_identity
 from qkv_desktop.views.main_window import MainWindow
 from tests.views.geometry import layout_problems
+from tests.views.sessions import load_session, minilm_installed
 
 app = QApplication(sys.argv[:1])
 apply_identity(app)
@@ -66,30 +76,10 @@ session = window.files.session
 session.folder, session.autosave_path = tmp, tmp / "autosave.qkv.json"
 session.lock_path = tmp / "running.lock"
 window.show()
-model, name = window.model, {session!r}
-if name == "cross":
-    model.reset(SessionState.from_preset("tutorial-2"))
-    model.set_mode("cross")
-elif name == "4-heads":
-    model.reset(SessionState.from_preset("random-small"))
-    model.set_heads(4)
-    model.set_output_projection(True)
-elif name == "minilm":
-    dialog = window.models.open_dialog()
-    if dialog.bundled_button.isHidden():
-        print("SKIP all-MiniLM-L6-v2 is not installed"); sys.exit(0)
-    dialog.use_bundled()
-    while dialog.busy:
-        app.processEvents()
-    dialog.text_edit.setText("the cat chased the mouse")
-    dialog.layer_spin.setValue(2)
-    dialog.head_spin.setValue(3)
-    dialog.accept()
-    while dialog.busy:
-        app.processEvents()
-else:
-    model.reset(SessionState.from_preset(name))
-assert model.wait_until_idle()
+if {session!r} == "minilm" and not minilm_installed():
+    print("SKIP all-MiniLM-L6-v2 is not installed"); sys.exit(0)
+load_session(window, {session!r})
+model = window.model
 deadline = QDeadlineTimer(300)
 while not deadline.hasExpired():  # let every pane lay out and paint
     app.processEvents()
