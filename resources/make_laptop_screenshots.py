@@ -16,6 +16,7 @@ finds is printed::
     python resources/make_laptop_screenshots.py              # every combination
     python resources/make_laptop_screenshots.py --readme     # also the README's pictures
     python resources/make_laptop_screenshots.py --only 1024x700 --lang zh_CN
+    python resources/make_laptop_screenshots.py --notes      # and what needs a hover
 
 Pictures go to ``resources/screenshots/laptop/<screen>-<lang>-<session>.png``; with
 ``--readme`` the README's main-window, main-window-zh, multihead, cross-attention and
@@ -64,6 +65,7 @@ from qkv_desktop.views.i18n import install_translators
 from qkv_desktop.views.identity import apply_identity
 from qkv_desktop.views.main_window import MainWindow
 from tests.views.geometry import layout_problems
+from tests.views.legibility import legibility_notes
 from tests.views.sessions import load_session, minilm_installed
 
 app = QApplication(sys.argv[:1])
@@ -91,7 +93,8 @@ if frame.width() > free.width() or frame.height() > free.height():
                     f"{{free.width()}}×{{free.height()}}")
 window.grab().save({out!r}, "PNG")
 print("RESULT " + json.dumps({{"size": [window.width(), window.height()],
-                              "problems": problems}}), flush=True)
+                              "problems": problems, "notes": legibility_notes(window)}}),
+      flush=True)
 model.undo_stack.setClean()
 window.files.maybe_save = lambda: True
 window.close()
@@ -148,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="this screen only (repeatable)")
     parser.add_argument("--lang", choices=LANGUAGES, action="append")
     parser.add_argument("--session", choices=SESSIONS, action="append")
+    parser.add_argument("--notes", action="store_true",
+                        help="also list what is readable only on hover: hidden values, "
+                             "token names left out or shortened, shortened texts")
     parser.add_argument("--readme", action="store_true",
                         help="also rewrite the README's pictures from the 1920×1080 ones")
     args = parser.parse_args(argv)
@@ -169,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
                     size = "×".join(map(str, result.get("size", [])))
                     print(f"{out.relative_to(ROOT)} ({size}): "
                           + ("ok" if not problems else "; ".join(problems)))
+                    if args.notes and result.get("notes"):
+                        print("    read only on hover: " + "; ".join(result["notes"]))
         finally:
             server.close()
     if args.readme:

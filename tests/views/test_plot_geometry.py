@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
+from tests.views.legibility import legibility_notes
 from tests.views.plot_geometry import plot_problems, plot_texts
 
 
@@ -86,3 +87,18 @@ def test_a_title_over_its_plot_is_seen(pane):
     title.setGeometry(0, 0, pane.width(), title.height() + 20)
     problems = plot_problems(pane.window())
     assert any("title" in p and "runs into its plot" in p for p in problems), problems
+
+
+def test_the_notes_name_what_is_readable_only_on_hover(pane, qtbot):
+    """Hidden values, left-out token names and a shortened title: not failures, but
+    what the screenshot script lists for a person to weigh."""
+    window = pane.window()
+    assert legibility_notes(window) == []
+    window.resize(130, 70)  # at the plot's minimum: too small for values and four names
+    qtbot.waitUntil(lambda: pane.plot.values_hidden)
+    settle()
+    notes = legibility_notes(window)
+    assert "pane weights: values hidden" in notes
+    assert any(n.startswith("pane weights: bottom axis names") and "of 4 tokens" in n
+               for n in notes), notes
+    assert any(n.startswith("shortened: 'weights") for n in notes), notes
