@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsGridLayout
 
 from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP
@@ -44,6 +44,12 @@ class _Strip(pg.GraphicsWidget):
         p.drawRect(rect)
 
 
+def _glyphs(rect: QRectF) -> QRectF:
+    """A label's drawn height: pyqtgraph's box is 80 % of it, the text centred on it."""
+    grow = rect.height() / 8
+    return rect.adjusted(0, -grow, 0, grow)
+
+
 class _InsideAxis(pg.AxisItem):
     """The level axis, its end labels kept inside its own height.
 
@@ -58,14 +64,21 @@ class _InsideAxis(pg.AxisItem):
             return None
         axis, ticks, texts = specs
         top, bottom = self.rect().top(), self.rect().bottom()
-        inside = []
+        inside, moved = [], []
         for rect, flags, text in texts:
             rect = QRectF(rect)
             if rect.top() < top:
                 rect.moveTop(top)
+                moved.append(rect)
             elif rect.bottom() > bottom:
                 rect.moveBottom(bottom)
+                moved.append(rect)
             inside.append((rect, flags, text))
+        # A moved end label may now sit on its neighbour (a short bar: "0.8" under
+        # "1.0"): the end keeps its label, the neighbour gives way.
+        inside = [(rect, flags, text) for rect, flags, text in inside
+                  if any(rect is m for m in moved) or not any(_glyphs(rect).intersects(_glyphs(m))
+                                                             for m in moved)]
         return axis, ticks, inside
 
 
@@ -92,12 +105,6 @@ class ColorBar(pg.GraphicsWidget):
         self.axis.setRange(*self.levels)
 
     def insert_in(self, plot_item: pg.PlotItem) -> None:
-        """Put the bar right of the plot's right-hand axis (where ColorBarItem goes).
-
-        The highest level's label is centred on the bar's top end: the plot keeps
-        room above for its upper half, or the view's edge cuts "1.0" in two."""
+        """Put the bar right of the plot's right-hand axis (where ColorBarItem goes)."""
         plot_item.layout.addItem(self, 2, 5)
         plot_item.layout.setColumnFixedWidth(4, 5)
-        left, top, right, bottom = plot_item.layout.getContentsMargins()
-        half_label = QFontMetrics(self.axis.style["tickFont"] or QFont()).height() / 2
-        plot_item.layout.setContentsMargins(left, max(top, half_label), right, bottom)
