@@ -9,7 +9,8 @@ plot) and two texts on top of each other.
 
 The rectangles are the glyphs' real extent: pyqtgraph lays an axis label out in a box
 80 % of the font's height and draws it unclipped and vertically centred on that box,
-so the box itself would hide a label that runs one pixel past the viewport.
+so the box itself would hide a label that runs one pixel past the viewport; a token
+axis with upright names (``TokenAxis.rotated``) draws each one downward from its box.
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ def axis_texts(axis: pg.AxisItem) -> list[tuple[str, QRectF]]:
         painter.end()
     if specs is None:
         return []
+    if getattr(axis, "rotated", False):  # TokenAxis's upright names: down from the box's top
+        return [(text, QRectF(rect.center().x() - metrics.height() / 2, rect.top(),
+                              metrics.height(), metrics.horizontalAdvance(text)))
+                for rect, _flags, text in specs[2]]
     return [(text, metrics.boundingRect(rect, int(flags), text)) for rect, flags, text in specs[2]]
 
 
