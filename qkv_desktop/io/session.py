@@ -25,6 +25,7 @@ import numpy as np
 from qkv_desktop.core import Weights
 from qkv_desktop.io.files import FileFormatError, atomic_write_bytes, decode_text, read_limited
 from qkv_desktop.state.catalogue import BIAS_NAMES, PROJECTION_NAMES, WEIGHT_NAMES
+from qkv_desktop.state.provenance import PROVENANCE_TYPES, Provenance, provenance_to_json
 from qkv_desktop.state.session_state import (
     MAX_TOKEN_LENGTH,
     Float32RangeError,
@@ -42,7 +43,7 @@ __all__ = ["SessionError", "LoadedSession", "save_session", "load_session",
 FORMAT = "qkv-desktop-session"
 CURRENT_VERSION = 3
 SUFFIX = ".qkv.json"
-EXTRA_KEYS = ("layout", "model")
+EXTRA_KEYS = ("layout",)
 """Top-level keys ``save_session(extra=...)`` may add and ``LoadedSession.extra`` returns."""
 
 _KEYS = {
@@ -107,6 +108,8 @@ def session_to_json(state: SessionState, extra: dict | None = None) -> str:
         "init": {"seed": int(state.seed), "scale": float(state.init_scale)},
         "options": options_to_json(state.options),
     }
+    if state.provenance is not None:
+        obj["model"] = provenance_to_json(state.provenance)
     for key, value in (extra or {}).items():
         if key not in EXTRA_KEYS:
             raise ValueError(f"extra key {key!r} is not allowed; use one of {EXTRA_KEYS}")
@@ -372,11 +375,11 @@ def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, d
             raise _Invalid(f"layout is {_describe(layout)}, expected a JSON object")
         _check_plain(layout, "layout")
         extra["layout"] = layout
-    if "model" in obj:
-        extra["model"] = _provenance(obj["model"])
+    provenance = _provenance(obj["model"]) if "model" in obj else None
     try:  # a float32 session beyond float32's range is refused here, as render refuses it
         state = SessionState(tokens, X, heads, seed, init_scale, options, W_O=W_O,
-                             mode=mode, kv_tokens=kv_tokens, X_kv=X_kv)
+                             mode=mode, kv_tokens=kv_tokens, X_kv=X_kv,
+                             provenance=provenance)
     except Float32RangeError as e:
         raise _Invalid(f"options.dtype is \"float32\", but {e}") from None
     except ValueError as e:  # the checks above should make this unreachable
@@ -599,31 +602,24 @@ def _cell(v, path: str) -> tuple[int, int]:
     return _count(v[0], f"{path}[0]", 0, False), _count(v[1], f"{path}[1]", 0, False)
 
 
-_PROVENANCE_KEYS = {"name": str, "kind": str, "source": str, "location": str, "text": str,
-                    "layer": int, "head": int, "n_layers": int, "n_heads": int, "scope": str}
-"""The "model" object's fields; ``layer`` and ``head`` are 0-based indices."""
-
-
-def _provenance(value) -> dict:
+def _provenance(value) -> Provenance:
     """The "model" object (optional, version 3): which model, text, layer and head the
-    session was loaded from. It describes the data; nothing is re-read from the model
-    when the session opens."""
+    session was loaded from, and whether it was edited since (``state.provenance``; its
+    keys are the fields of ``Provenance``). It describes the data; nothing is re-read
+    from the model when the session opens."""
     if not isinstance(value, dict):
         raise _Invalid(f"model is {_describe(value)}, expected a JSON object")
-    for key, v in value.items():
-        if key not in _PROVENANCE_KEYS:
-            raise _Invalid(f'unknown field "{key}" in model; expected '
-                           + ", ".join(_PROVENANCE_KEYS))
-        kind = _PROVENANCE_KEYS[key]
-        if type(v) is not kind or (kind is int and v < 0):
-            expected = "a non-negative integer" if kind is int else "a string"
-            raise _Invalid(f"model.{key} is {_describe(v)}, expected {expected}")
-    for key in ("name", "text", "layer", "head"):
-        if key not in value:
-            raise _Invalid(f'model has no "{key}" field')
-    if value.get("scope", "head") not in ("head", "layer"):
-        raise _Invalid(f'model.scope is {_describe(value["scope"])}, expected "head" or "layer"')
-    return dict(value)
+    for key, v in value.items():  # JSON-flavoured messages for what is not a plain value
+        if key in PROVENANCE_TYPES and (isinstance(v, (_NonFinite, dict, list)) or v is None):
+            raise _Invalid(f"model.{key} is {_describe(v)}, expected "
+                           f"{_EXPECTED[PROVENANCE_TYPES.get(key, str)]}")
+    try:
+        return Provenance.from_json(value)
+    except (TypeError, ValueError) as e:
+        raise _Invalid(f"model: {e}") from None
+
+
+_EXPECTED = {str: "a string", int: "a non-negative integer", bool: "true or false"}
 
 
 def _positive(v, path: str, expected: str) -> float:

@@ -110,17 +110,21 @@ class CellsCommand(_ModelCommand):
         self.cell = edit.cell if text == str(edit.text) else None  # its text names the cell
         self.gesture = gesture
         self._first = edit.state  # built before the command exists (see the notes)
+        # the provenance before and after: an undo back to a loaded model head is unedited
+        self._provenance = (model.state.provenance, edit.state.provenance)
 
-    def _build(self, values: np.ndarray) -> SessionState:
-        return write_cells(self._model.state, self.table, self.rows, self.cols, values)
+    def _build(self, values: np.ndarray, provenance) -> SessionState:
+        state = write_cells(self._model.state, self.table, self.rows, self.cols, values)
+        return state if state.provenance == provenance else state.with_(provenance=provenance)
 
     def redo(self) -> None:
         first, self._first = self._first, None
         _install(self, self._model,
-                 (lambda: first) if first is not None else (lambda: self._build(self.new)))
+                 (lambda: first) if first is not None
+                 else (lambda: self._build(self.new, self._provenance[1])))
 
     def undo(self) -> None:
-        _install(self, self._model, lambda: self._build(self.old))
+        _install(self, self._model, lambda: self._build(self.old, self._provenance[0]))
 
     def id(self) -> int:
         return _CELLS_ID if self.gesture is not None else -1

@@ -107,7 +107,7 @@ class SessionController(QObject):
     fileChanged = Signal(str)
     recentChanged = Signal()
     error = Signal(str)
-    opened = Signal(object, object)  # state, the file's extra objects (e.g. "model")
+    opened = Signal(object, object)  # state, the file's extra objects (e.g. "layout")
 
     def __init__(self, model: AttentionModel, settings: QSettings,
                  folder: Path | None = None, parent: QObject | None = None):
@@ -129,9 +129,6 @@ class SessionController(QObject):
         self._deadline.timeout.connect(self.autosave)
         self._writer = LatestJobRunner("qkv-autosave", self)
         self._writer.finished.connect(self._on_autosave_finished)
-        self.extras: list[Callable[[], dict]] = []
-        """Called at each save: each returns more top-level objects for the file (e.g. the
-        provenance ``{"model": {...}}`` of a session loaded from a model)."""
         model.changed.connect(self._on_model_changed)
 
     # --------------------------------------------------------------- state
@@ -190,12 +187,9 @@ class SessionController(QObject):
         return True
 
     def _extra(self, autosave: bool = False) -> dict:
-        """The file's extra objects: the autosave's note of the original file, and what
-        ``extras`` provide."""
-        extra = {"layout": {"file": str(self.path) if self.path else None}} if autosave else {}
-        for provide in self.extras:
-            extra.update(provide())
-        return extra
+        """The file's extra objects: the autosave's note of the original file. (Where a
+        session came from is part of its state: ``SessionState.provenance``.)"""
+        return {"layout": {"file": str(self.path) if self.path else None}} if autosave else {}
 
     def save(self) -> bool:
         if self.path is None:

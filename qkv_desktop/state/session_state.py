@@ -22,6 +22,7 @@ from qkv_desktop.core import (
 )
 from qkv_desktop.core.attention import divisor_for
 from qkv_desktop.core.weights import WEIGHT_NAMES
+from qkv_desktop.state.provenance import Provenance
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError
 
 __all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "MAX_CELLS_FLOAT32",
@@ -243,7 +244,8 @@ class SessionState:
 
     ``heads`` holds one ``Weights`` per attention head (one for single-head);
     ``W_O`` is the optional output projection (h·d_k × d_model). In ``cross`` mode the
-    keys and values come from ``kv_tokens`` / ``X_kv``.
+    keys and values come from ``kv_tokens`` / ``X_kv``. ``provenance`` names the model
+    head a session was loaded from (``state.provenance``); edits keep it truthful.
     """
 
     tokens: tuple[str, ...]
@@ -256,6 +258,7 @@ class SessionState:
     mode: str = "self"
     kv_tokens: tuple[str, ...] = ()
     X_kv: np.ndarray | None = None
+    provenance: Provenance | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tokens", tuple(self.tokens))
@@ -412,6 +415,8 @@ class SessionState:
         o = changes.pop("options", self.options)
         if o.alibi is not None and len(o.alibi) != n_heads:  # new heads: the paper's slopes
             o = replace(o, alibi=tuple(alibi_slopes(n_heads)))
+        if self.provenance is not None and "provenance" not in changes:
+            changes["provenance"] = self.provenance.after_reinit()
         return replace(self, X=X, X_kv=X_kv, heads=tuple(heads), W_O=W_O, seed=seed,
                        init_scale=init_scale, options=o, **changes)
 
@@ -432,8 +437,29 @@ class SessionState:
         return True
 
     def with_(self, **changes) -> SessionState:
-        """A copy with ``changes`` applied (validated like a new state)."""
+        """A copy with ``changes`` applied (validated like a new state).
+
+        Every edit goes through here or ``reinitialised``, so a loaded model head's
+        ``provenance`` is marked edited (its weights too, if they changed) unless
+        ``changes`` set it themselves.
+        """
+        if self.provenance is not None and "provenance" not in changes:
+            changed = {k for k, v in changes.items() if not _same(getattr(self, k), v)}
+            if changed:  # a change to the same values leaves the state equal
+                changes["provenance"] = self.provenance.after_edit(
+                    weights=bool({"heads", "W_O"} & changed))
         return replace(self, **changes)
+
+
+def _same(a, b) -> bool:
+    """Whether a field's new value ``b`` equals its old ``a`` (arrays bit for bit)."""
+    if a is b:
+        return True
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return a is not None and b is not None and _bits_equal(np.asarray(a), np.asarray(b))
+    if isinstance(a, tuple) and a and isinstance(a[0], Weights):
+        return len(a) == len(b) and all(map(_weights_equal, a, b))
+    return a == b
 
 
 def _bits_equal(a, b) -> bool:

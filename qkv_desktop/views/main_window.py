@@ -78,8 +78,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.model.busyChanged.connect(self._on_busy_changed)
         self.files = FileActions(self, self.model, self.settings, self.file_menu)
         self.models = ModelActions(self, self.model, self.settings, self.file_menu,
-                                   before=self.files.import_vectors_action,
-                                   session=self.files.session)
+                                   before=self.files.import_vectors_action)
         self.models.sourceChanged.connect(self.controls.set_weight_source)
         self.exports = ExportActions(self, self.model, self.settings, self.file_menu,
                                      self.panes, before=self.quit_action)

@@ -15,6 +15,7 @@ from qkv_desktop.io.gguf_checkpoint import (  # noqa: E402
 )
 from qkv_desktop.io.session import load_session  # noqa: E402
 from qkv_desktop.state.compute import compute  # noqa: E402
+from qkv_desktop.state.provenance import provenance_to_json  # noqa: E402
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane  # noqa: E402
 from tests.io.tiny_llama import write_tiny_llama  # noqa: E402
 
@@ -120,9 +121,11 @@ def test_a_decoder_session_saves_and_reopens_with_its_provenance(qtbot, make_win
     path = tmp_path / "decoder.qkv.json"
     assert window.files.session.save_as(path)
     loaded = load_session(path)
-    assert loaded.extra["model"] == {"name": "tiny-llama", "kind": "decoder", "source": "file",
-                                     "location": str(tiny), "text": TEXT, "layer": 2,
-                                     "head": 1, "n_layers": 3, "n_heads": 4}
+    assert provenance_to_json(loaded.state.provenance) == {
+        "name": "tiny-llama", "text": TEXT, "layer": 2, "head": 1, "kind": "decoder",
+        "source": "file", "location": str(tiny), "n_layers": 3, "n_heads": 4,
+        "scope": "head", "edited": False, "weights": "model"}
+    assert "model" not in loaded.extra  # part of the state now, not a UI extra
     assert loaded.state.options.positions == "rope"
     assert loaded.state.equals(window.model.state)
 
@@ -135,6 +138,14 @@ def test_a_decoder_session_saves_and_reopens_with_its_provenance(qtbot, make_win
     assert other.models.source_label.text() == "tiny-llama · layer 3 of 3 · head 2 of 4 (edited)"
     other.files.session.new()
     assert other.models.source_label.isHidden()
+
+    # an edited session is saved as edited and reopens saying so (it used to reopen clean)
+    window.model.set_weight(0, "W_Q", 0, 0, 2.5)
+    assert window.files.session.save_as(path)
+    third = make_window()
+    assert third.files.session.open(path)
+    assert third.models.source_label.text() == ("tiny-llama · layer 3 of 3 · head 2 of 4 "
+                                                "(weights edited)")
 
 
 def test_a_bad_gguf_is_refused_in_the_dialog_and_nothing_changes(qtbot, make_window, tmp_path):

@@ -315,3 +315,40 @@ def test_after_a_model_load_seed_and_scale_name_the_checkpoint(qtbot, window, ti
     window.controls.d_k.stepUp()  # random weights again: the seed applies
     assert window.model.wait_until_idle()
     assert controls.seed.isEnabled() and controls.seed.text() == str(window.model.state.seed)
+
+
+def test_the_source_label_says_truthfully_what_changed_since_the_load(qtbot, window, tiny):
+    """The label reads ``state.provenance``: undo and redo restore it exactly, a weight
+    edit says so, re-initialised weights are no longer the model's, a preset clears it."""
+    window.models.open_dialog()
+    dialog = window.models.dialog
+    open_folder(qtbot, dialog, tiny)
+    load(qtbot, dialog, SENTENCE, 1, 0)
+    label, model = window.models.source_label, window.model
+    name = "tiny-bert-uncased · layer 2 of 3 · head 1 of 2"
+    assert label.text() == name
+    p = model.state.provenance  # the state itself carries its source, 0-based
+    assert (p.name, p.text, p.layer, p.head, p.n_layers, p.n_heads, p.location) == (
+        "tiny-bert-uncased", SENTENCE, 1, 0, 3, 2, str(tiny))
+
+    model.set_cell("X", 0, 0, 4.0)  # a cell edit, undone by writing the old value back
+    assert label.text() == name + " (edited)"
+    model.undo_stack.undo()
+    assert label.text() == name and model.state.provenance is p
+    model.set_weight(0, "W_Q", 0, 0, 9.0)
+    assert label.text() == name + " (weights edited)"
+    assert window.controls.seed.text() == "from tiny-bert-uncased"  # still its weights
+    model.set_d_k(model.state.d_k + 1)  # fresh seeded weights: the seed applies again
+    assert label.text() == name + " (edited; the weights are no longer the model's)"
+    assert window.controls.seed.isEnabled()
+    model.undo_stack.undo()
+    model.undo_stack.undo()
+    assert label.text() == name and not window.controls.seed.isEnabled()
+    model.undo_stack.redo()
+    assert label.text() == name + " (weights edited)"
+
+    window.load_preset("tutorial-1")  # not from the model
+    assert label.isHidden() and window.models.source is None
+    assert window.controls.seed.isEnabled()
+    model.undo_stack.undo()
+    assert label.text() == name + " (weights edited)"

@@ -2009,6 +2009,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>{0} · 第 {1} 层（共 {2} 层）· 头 {3}（共 {4} 个）</translation>
     </message>
     <message>
+        <source>{0} (edited; the weights are no longer the model&apos;s)</source>
+        <translation>{0}（已编辑；权重已不再来自该模型）</translation>
+    </message>
+    <message>
+        <source>{0} (weights edited)</source>
+        <translation>{0}（权重已编辑）</translation>
+    </message>
+    <message>
         <source>{0} (edited)</source>
         <translation>{0}（已编辑）</translation>
     </message>

@@ -6,14 +6,14 @@ a head. Opening the checkpoint and running the encoder up to the layer happen
 on a worker thread, so the window stays responsive and Cancel stops the work between
 steps; the result replaces the session as one undoable step. ``ModelActions`` adds the
 menu entry, keeps the opened checkpoint for the next visit, and shows in the status bar
-which model, layer and head the session came from (without touching ``SessionState``).
+which model, layer and head the session came from (the state's ``provenance``).
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, QSignalBlocker, Qt, Signal
@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from shiboken6 import isValid
 
 from qkv_desktop.io.byte_tokens import TokenLabel
 from qkv_desktop.io.checkpoint import (
@@ -49,11 +48,11 @@ from qkv_desktop.io.gguf_checkpoint import (
     find_bundled_smollm2,
 )
 from qkv_desktop.io.gguf_checkpoint import INSTALL_HINT as SMOLLM2_INSTALL_HINT
-from qkv_desktop.io.model_sources import open_model_path
+from qkv_desktop.io.model_sources import open_model_path, provenance_for
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.model.commands import StateCommand
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.state import SessionState
+from qkv_desktop.state.provenance import Provenance
 from qkv_desktop.views.dialogs.decoder_panel import DecoderPanel
 from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
 
@@ -68,43 +67,20 @@ _ERROR_STYLE = "color: #b3261e;"
 
 @dataclass(frozen=True)
 class ModelSource:
-    """Where a session came from: a checkpoint, a sentence, a layer and a head.
-
-    ``layer`` and ``head`` are 0-based indices; the window shows them counted from 1,
-    out of ``n_layers`` and ``n_heads``.
-
-    ``checkpoint`` is the opened model (None for a session reopened from a file);
-    ``next_tokens`` is a decoder's top-5 prediction after the text.
+    """The session's ``provenance`` (held by the state: model, text, layer, head) with
+    what only this window has: the opened ``checkpoint`` (None for a session reopened
+    from a file), to switch layers and heads, and a decoder's ``next_tokens`` (top 5
+    after the text). The provenance's fields read through (``source.layer``).
     """
 
-    name: str
-    folder: Path
-    text: str
-    layer: int
-    head: int
-    n_layers: int = 0
-    n_heads: int = 0
-    kind: str = "encoder"
+    provenance: Provenance
     checkpoint: object | None = None
     next_tokens: tuple[NextToken, ...] = ()
-    scope: str = "head"  # "layer": every query head of the layer, as a multi-head session
 
-    def provenance(self) -> dict:
-        """The session file's "model" object (``io.session``)."""
-        ckpt = self.checkpoint
-        if ckpt is not None and hasattr(ckpt, "provenance"):
-            return ckpt.provenance(self.text, self.layer, self.head, self.scope)
-        return {"name": self.name, "kind": self.kind, "source": "folder",
-                "location": str(self.folder), "text": self.text, "layer": int(self.layer),
-                "head": int(self.head), "n_layers": int(self.n_layers),
-                "n_heads": int(self.n_heads)}
-
-    @classmethod
-    def from_provenance(cls, value: dict) -> ModelSource:
-        return cls(value["name"], Path(value.get("location", "")), value["text"],
-                   value["layer"], value["head"], value.get("n_layers", 0),
-                   value.get("n_heads", 0), value.get("kind", "encoder"),
-                   scope=value.get("scope", "head"))
+    def __getattr__(self, name: str):
+        if name.startswith("__"):  # copy, pickle and friends probe for these
+            raise AttributeError(name)
+        return getattr(self.provenance, name)
 
 
 class _OrdinalSpin(QSpinBox):
@@ -481,18 +457,20 @@ class ModelDialog(Retranslating, QDialog):
         decoder = isinstance(ckpt, LlamaCheckpoint)
 
         def job(report) -> tuple[SessionState, tuple]:
+            top = ()
             if decoder:  # every layer in one pass, then the next-token prediction
                 ckpt.run(text, report)
-                return ckpt.session_state(text, layer, head), tuple(ckpt.next_tokens(text))
-            for step in range(layer + 1):  # the checkpoint caches each layer it runs
-                report(step, layer + 1)
-                ckpt.layer_input(text, step)
-            return ckpt.session_state(text, layer, head), ()
+                top = tuple(ckpt.next_tokens(text))
+            else:
+                for step in range(layer + 1):  # the checkpoint caches each layer it runs
+                    report(step, layer + 1)
+                    ckpt.layer_input(text, step)
+            state = ckpt.session_state(text, layer, head)
+            return state.with_(provenance=provenance_for(ckpt, text, layer, head)), top
 
         def done(value) -> None:
             state, top = value
-            source = ModelSource(ckpt.name, ckpt.folder, text, layer, head, ckpt.n_layers,
-                                 ckpt.n_heads, "decoder" if decoder else "encoder", ckpt, top)
+            source = ModelSource(state.provenance, ckpt, top)
             try:
                 self.model.load_state(state, self.tr("Load {0}, layer {1} · head {2}")
                                       .format(ckpt.name, layer + 1, head + 1))
@@ -578,13 +556,13 @@ class ModelDialog(Retranslating, QDialog):
 class ModelActions(FollowsWindowLanguage, QObject):
     """File → Open model… for ``window``, and a status-bar label naming the data's source.
 
-    The label follows the undo stack: it names the checkpoint, layer and head of the
-    most recent model load still in effect, says "edited" once the session has changed
-    since, and disappears when that load is undone or the session is replaced. With a
-    ``session`` controller the source is saved in the session file (its "model" object)
-    and shown again when the file is reopened. A decoder's session also gets the
-    decoder panel (``DecoderPanel``): next tokens, GQA, RoPE, the attention sink, and
-    instant switching between layers and heads.
+    The label reads the state's ``provenance``: it names the checkpoint, layer and head
+    the session came from and says what changed since: "edited", "weights edited", or
+    that the weights are no longer the model's (d_model, d_k or h changed, or weights
+    imported). The provenance is part of the state, so undo, redo, the session file and
+    its autosave keep it, and a preset or File → New (states without one) clears it. A
+    decoder's session also gets the decoder panel (``DecoderPanel``): next tokens, GQA,
+    RoPE, the attention sink, and instant switching between layers and heads.
 
     ``sourceChanged(name)``: the checkpoint the weights come from, or ``None`` (for
     seeded random weights).
@@ -592,21 +570,20 @@ class ModelActions(FollowsWindowLanguage, QObject):
 
     sourceChanged = Signal(object)
 
+    _KEPT = 3
+    """How many opened checkpoints stay live for switching after undo (they are large)."""
+
     def __init__(self, window: QMainWindow, model: AttentionModel, settings: QSettings | None,
-                 menu: QMenu, before: QAction | None = None, session=None):
+                 menu: QMenu, before: QAction | None = None):
         super().__init__(window)
         self.window, self.model, self.settings = window, model, settings
         self.checkpoint: BertCheckpoint | LlamaCheckpoint | None = None
         self.dialog: ModelDialog | None = None
-        self._sources: dict[SessionState, ModelSource] = {}
-        self._restored: tuple[SessionState, ModelSource] | None = None
+        self._live: dict[str, object] = {}  # location → checkpoint loaded from
+        self._next: dict[tuple[str, str], tuple[NextToken, ...]] = {}  # (location, text)
         self.panel = DecoderPanel(model, self.switch_head, self.load_layer, window)
         self.panel.hide()
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)
-        if session is not None:
-            session.extras.append(self.session_extra)
-            session.opened.connect(self._on_session_opened)
-            session.fileChanged.connect(self._on_file_changed)
         self.open_model_action = QAction(window, objectName="openModel")
         self.open_model_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
         self.open_model_action.triggered.connect(self.open_dialog)
@@ -614,7 +591,7 @@ class ModelActions(FollowsWindowLanguage, QObject):
         self.source_label = QLabel(objectName="modelSource")
         self.source_label.hide()
         window.statusBar().addPermanentWidget(self.source_label)
-        model.undo_stack.indexChanged.connect(self._update_source)
+        model.changed.connect(self._update_source)
         self.follow_language_of(window)
         self.retranslate()
 
@@ -626,12 +603,14 @@ class ModelActions(FollowsWindowLanguage, QObject):
         self.open_model_action.setStatusTip(tip)
         self._update_source()
 
-
     @property
     def source(self) -> ModelSource | None:
-        """Where the current session came from, if from a model load still in effect."""
-        found = self._current_load()
-        return found[0] if found else None
+        """Where the current session came from (the state's provenance), if anywhere."""
+        p = self.model.state.provenance
+        if p is None:
+            return None
+        return ModelSource(p, self._live.get(p.location), self._next.get((p.location, p.text),
+                                                                         ()))
 
     def open_dialog(self) -> ModelDialog:
         """Show the dialog (window-modal, not blocking); it deletes itself when closed."""
@@ -648,7 +627,15 @@ class ModelActions(FollowsWindowLanguage, QObject):
         self.checkpoint = checkpoint
 
     def _on_loaded(self, source: ModelSource) -> None:
-        self._sources[self.model.state] = source
+        """Keep the checkpoint (and prediction) the state's provenance refers to live."""
+        where = source.location
+        self._live.pop(where, None)
+        self._live[where] = source.checkpoint
+        while len(self._live) > self._KEPT:
+            self._live.pop(next(iter(self._live)))
+        self._next = {k: v for k, v in self._next.items() if k[0] in self._live}
+        if source.next_tokens:
+            self._next[(where, source.text)] = source.next_tokens
         self._update_source()
 
     def switch_head(self, layer: int, head: int) -> None:
@@ -662,10 +649,9 @@ class ModelActions(FollowsWindowLanguage, QObject):
             raise ValueError(self.tr("the session did not come from an opened model"))
         ckpt = current.checkpoint
         state = ckpt.session_state(current.text, layer, head)
-        source = replace(current, layer=layer, head=head, scope="head")
+        state = state.with_(provenance=provenance_for(ckpt, current.text, layer, head))
         self.model.load_state(state, self.tr("Load {0}, layer {1} · head {2}")
                               .format(current.name, layer + 1, head + 1))
-        self._on_loaded(source)
 
     def load_layer(self, layer: int, head: int) -> None:
         """Every query head of ``layer`` as one multi-head session (with W_O), showing
@@ -676,77 +662,21 @@ class ModelActions(FollowsWindowLanguage, QObject):
             raise ValueError(self.tr("the session did not come from an opened model"))
         ckpt = current.checkpoint
         state = ckpt.layer_state(current.text, layer)
-        source = replace(current, layer=layer, head=head, scope="layer")
+        state = state.with_(provenance=provenance_for(ckpt, current.text, layer, head,
+                                                      scope="layer"))
         self.model.load_state(state, self.tr("Load {0}, layer {1} · all {2} heads")
                               .format(current.name, layer + 1, ckpt.n_heads))
         self.model.set_current_head(head)
-        self._on_loaded(source)
 
-    def session_extra(self) -> dict:
-        """The session file's "model" object, while a model load is in effect."""
+    def _update_source(self) -> None:
         source = self.source
-        return {} if source is None else {"model": source.provenance()}
-
-    def _on_session_opened(self, state: SessionState, extra: dict) -> None:
-        value = (extra or {}).get("model")
-        self._restored = None if value is None else (state, ModelSource.from_provenance(value))
-        self._update_source()
-
-    def _on_file_changed(self, path: str) -> None:
-        if not path:  # a new, unsaved session: not from the model any more
-            self._restored = None
-            self._update_source()
-
-    def _current_load(self) -> tuple[ModelSource, bool] | None:
-        """(source, edited since) of the newest model load at or below the undo index, or
-        of the session file it was reopened from."""
-        found = self._current_load_state()
-        if found is not None:
-            return self._sources[found[0]], found[1]
-        if self._restored is not None:  # reopened from a file; cleared by File → New
-            state, source = self._restored
-            return source, self.model.state is not state
-        return None
-
-    def _current_load_state(self) -> tuple[SessionState, bool] | None:
-        """(state loaded, edited since) of the newest model load at or below the undo index."""
-        stack = self.model.undo_stack
-        top = stack.index() - 1
-        for i in range(top, -1, -1):
-            command = stack.command(i)
-            if isinstance(command, StateCommand) and command.after in self._sources:
-                return command.after, i != top
-        return None
-
-    def _weights_source(self) -> str | None:
-        """The checkpoint the weights still come from: a change of d_model, d_k or h
-        re-initialised them from the seed, whatever else is still the checkpoint's."""
-        found = self._current_load_state()
-        if found is not None:
-            loaded, name = found[0], self._sources[found[0]].name
-        elif self._restored is not None:  # reopened from a session file
-            loaded, name = self._restored[0], self._restored[1].name
-        else:
-            return None
-        now = self.model.state
-        same = (loaded.d_model, loaded.d_k, loaded.n_heads) == (now.d_model, now.d_k, now.n_heads)
-        return name if same else None
-
-    def _update_source(self, _index: int = 0) -> None:
-        stack = self.model.undo_stack
-        if not isValid(stack):  # Qt clears a stack it is destroying, which emits indexChanged
-            return
-        alive = {c.after for c in map(stack.command, range(stack.count()))
-                 if isinstance(c, StateCommand)}
-        self._sources = {s: src for s, src in self._sources.items() if s in alive}
-        found = self._current_load()
-        self.sourceChanged.emit(self._weights_source())
-        self.panel.show_source(found[0] if found else None)
-        if found is None:
+        self.sourceChanged.emit(
+            None if source is None or source.weights == "replaced" else source.name)
+        self.panel.show_source(source)
+        if source is None:
             self.source_label.hide()
             self.source_label.clear()
             return
-        source, edited = found
         if source.scope == "layer":
             text = self.tr("{0} · layer {1} of {2} · all {3} heads").format(
                 source.name, source.layer + 1, source.n_layers, source.n_heads)
@@ -754,9 +684,13 @@ class ModelActions(FollowsWindowLanguage, QObject):
             text = self.tr("{0} · layer {1} of {2} · head {3} of {4}").format(
                 source.name, source.layer + 1, source.n_layers, source.head + 1,
                 source.n_heads)
-        if edited:
+        if source.weights == "replaced":
+            text = self.tr("{0} (edited; the weights are no longer the model's)").format(text)
+        elif source.weights == "edited":
+            text = self.tr("{0} (weights edited)").format(text)
+        elif source.edited:
             text = self.tr("{0} (edited)").format(text)
         self.source_label.setText(text)
         self.source_label.setToolTip(self.tr("Loaded from {0}\nSentence: {1}")
-                                     .format(source.folder, source.text))
+                                     .format(source.location, source.text))
         self.source_label.show()
