@@ -128,6 +128,27 @@ def test_clicking_a_small_multiple_chooses_its_head(two_heads):
     assert window.controls.head.currentIndex() == 1
     assert [t.current for t in thumbs] == [False, True]
     assert np.array_equal(shown(window, "K"), window.model.result.head(1).K)
+    QTest.mouseClick(thumbs[0].plot.viewport(), Qt.MouseButton.LeftButton)  # on the cells
+    assert window.model.current_head == 0 and [t.current for t in thumbs] == [True, False]
+
+
+def test_a_small_multiple_is_the_panes_heatmap_with_the_same_colours_and_numbers(
+        two_heads, qtbot):
+    """One heatmap primitive (issue 16): a thumbnail is a ``HeatmapPlot``, so its
+    colours, non-finite palette and four-decimal values are the weights pane's."""
+    from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
+    window = two_heads
+    window.panes.heads_view.resize(900, 500)  # large tiles: room for the values
+    thumb = window.panes.heads_view.thumbs[0]
+    pane = window.panes.panes["weights"]
+    assert isinstance(thumb.plot, HeatmapPlot)
+    qtbot.waitUntil(lambda: thumb.plot.overlay.value_font is not None)
+    assert thumb.plot.overlay.texts == pane.plot.overlay.texts  # one number rule
+    assert all(len(t.split(".")[1]) == 4 for row in thumb.plot.overlay.texts for t in row)
+    np.testing.assert_array_equal(thumb.plot.image.image, pane.plot.image.image)
+    assert np.array_equal(thumb.plot.image.lut, pane.plot.image.lut)  # one colour map
+    assert thumb.plot.image.levels is not None
+    np.testing.assert_array_equal(thumb.plot.image.levels, pane.plot.image.levels)
 
 
 def test_output_projection_checkbox_adds_the_W_O_pane(two_heads):

@@ -2,7 +2,7 @@
 
 Seeing all heads at once is what shows that they attend differently; clicking a
 head makes it the one the panes show (``model.set_current_head``). Each thumbnail is
-painted in one ``paintEvent`` from the shared colour map, like the panes.
+the panes' own heatmap widget (``HeatmapPlot``): one picture of a matrix in the app.
 """
 
 from __future__ import annotations
@@ -10,16 +10,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtCore import QEvent, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba, text_color_for
-from qkv_desktop.presentation.numbers import LEGIBLE_PX, fit_value_font, format_values
-from qkv_desktop.presentation.pane_image import block_mean, display_factors
+from qkv_desktop.presentation.colormaps import levels_for, lut_for
 from qkv_desktop.state.head_groups import head_groups
-from qkv_desktop.views.panes.heatmap_plot import MAX_LABEL_CELLS, VALUE_PX_MAX
+from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["HeadsOverview", "HeadThumbnail", "grid_shape", "MAX_THUMBNAILS", "shown_heads"]
@@ -53,7 +51,13 @@ def shown_heads(n_heads: int, current: int) -> range:
 
 
 class HeadThumbnail(Retranslating, QWidget):
-    """One head's weights: a titled heatmap with token labels where they fit."""
+    """One head's weights: a title over the app's one heatmap widget (``HeatmapPlot``).
+
+    The same widget as the panes', so a thumbnail shows the same colours, the same grey
+    (hatched) masked cells and magenta overflow, the same four-decimal values in the
+    font that fits, and token axes thinned the same way. A click anywhere on it
+    chooses the head (``clicked``); the chosen one has an orange frame and a bold title.
+    """
 
     clicked = Signal(int)
 
@@ -65,16 +69,28 @@ class HeadThumbnail(Retranslating, QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(40, 40)
         self.current = False
-        self.data = np.zeros((0, 0))
         self.rows: list[str] = []
         self.cols: list[str] = []
-        self._image: QImage | None = None
-        self._white = np.zeros((0, 0), bool)
-        self._texts: list[list[str]] | None = None
+        self.caption = QLabel(self, alignment=Qt.AlignmentFlag.AlignCenter)
+        self.plot = HeatmapPlot(lut_for("weights"), self)
+        self.plot.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.plot.setMinimumSize(10, 10)
+        self.plot.viewport().installEventFilter(self)  # the plot would take the click
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(3, 3, 3, 3)
+        layout.setSpacing(1)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.plot, 1)
         self.retranslate()
+
+    @property
+    def data(self) -> np.ndarray:
+        """The weights on display."""
+        return self.plot.data
 
     def retranslate(self) -> None:
         self.setToolTip(self.tr("Show head {0} in the panes").format(self.head + 1))
+        self.caption.setText(self.title())
 
     kv_group: int | None = None
     """The key/value group (0-based) this head shares, when heads share them (GQA)."""
@@ -86,39 +102,29 @@ class HeadThumbnail(Retranslating, QWidget):
 
     def set_data(self, data: np.ndarray, rows: list[str], cols: list[str],
                  head: int | None = None) -> None:
-        """Show ``data`` (of ``head``, if it changes); colours come at the next paint."""
+        """Show ``data`` (of ``head``, if it changes) with its token labels."""
         if head is not None and head != self.head:
             self.head = head
-            self.retranslate()
-        self.data, self.rows, self.cols = data, rows, cols
-        self._image = None
-        self._texts = format_values(data) if data.size <= MAX_LABEL_CELLS else None
-        self.update()
-
-    def _value_font(self, cell_w: float, cell_h: float) -> QFont | None:
-        """The font the values fit in (``presentation.numbers``), or None: too small."""
-        if self._texts is None or self.data.shape != self._white.shape:
-            return None  # too many cells, or reduced to block means
-        finite = np.isfinite(self.data).tolist()
-        texts = (t for row, ok in zip(self._texts, finite, strict=True)
-                 for t, show in zip(row, ok, strict=True) if show)
-        largest = max(LEGIBLE_PX, min(VALUE_PX_MAX - 1, int(cell_h * 0.5)))
-        return fit_value_font(texts, cell_w, cell_h, self.font(), largest)
-
-    def _render(self) -> None:
-        """The colour image, reduced to block means when larger than the thumbnail."""
-        data = block_mean(self.data, *display_factors(self.data.shape,
-                                                      (self.height(), self.width())))
-        rgba = map_to_rgba(data, lut_for("weights"), levels_for("weights", data))
-        self._white = text_color_for(rgba)  # value text only shows unreduced
-        n, m = data.shape
-        buf = np.ascontiguousarray(rgba, dtype=np.uint8)
-        self._image = QImage(buf.data, m, n, 4 * m, QImage.Format.Format_RGBA8888).copy()
+        self.retranslate()  # the head or its key/value group may have changed
+        if (rows, cols) != (self.rows, self.cols) or data.shape != self.data.shape:
+            self.rows, self.cols = rows, cols
+            self.plot.set_labels(rows, cols)
+        self.plot.show_matrix(data, levels_for("weights", data))
 
     def set_current(self, current: bool) -> None:
         if current != self.current:
             self.current = current
+            font = self.caption.font()
+            font.setBold(current)
+            self.caption.setFont(font)
             self.update()
+
+    def eventFilter(self, watched, event) -> bool:
+        if (event.type() == QEvent.Type.MouseButtonPress
+                and event.button() == Qt.MouseButton.LeftButton):
+            self.clicked.emit(self.head)
+            return True
+        return super().eventFilter(watched, event)
 
     def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
@@ -127,75 +133,13 @@ class HeadThumbnail(Retranslating, QWidget):
             return
         super().mousePressEvent(event)
 
-    # ---------------------------------------------------------------- paint
     def paintEvent(self, event) -> None:
-        p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
-        r = QRectF(self.rect()).adjusted(3, 3, -3, -3)
-        title_font = QFont(self.font())
-        title_font.setBold(self.current)
-        p.setFont(title_font)
-        fm = QFontMetricsF(title_font)
-        title_h = fm.height() + 4
-        p.setPen(QColor(20, 20, 20))
-        p.drawText(QRectF(r.left(), r.top(), r.width(), title_h), Qt.AlignmentFlag.AlignCenter,
-                   self.title())
-        area = QRectF(r.left(), r.top() + title_h, r.width(), r.height() - title_h)
-        if self.data.size:
-            if self._image is None:
-                self._render()
-            self._paint_matrix(p, area)
-        if self.current:
-            pen = QPen(HIGHLIGHT, 3)
-            p.setPen(pen)
+        if self.current:  # the frame, around the title and the plot
+            p = QPainter(self)
+            p.setPen(QPen(HIGHLIGHT, 3))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5))
-        p.end()
-
-    def _paint_matrix(self, p: QPainter, area: QRectF) -> None:
-        n, m = self.data.shape
-        label_font = QFont(self.font())
-        label_font.setPointSizeF(max(6.0, label_font.pointSizeF() * 0.85))
-        fm = QFontMetricsF(label_font)
-        line = fm.height()
-        row_w = min(60.0, max((fm.horizontalAdvance(t) for t in self.rows), default=0) + 4)
-        show_rows = area.height() / n >= line
-        show_cols = show_rows and all(fm.horizontalAdvance(t) + 2 <= (area.width() - row_w) / m
-                                      for t in self.cols)
-        left = row_w if show_rows else 0.0
-        bottom = line + 2 if show_cols else 0.0
-        cells = QRectF(area.left() + left, area.top(), area.width() - left,
-                       area.height() - bottom)
-        if cells.width() < 4 or cells.height() < 4:
-            return
-        p.drawImage(cells, self._image)
-        cw, ch = cells.width() / m, cells.height() / n
-        p.setFont(label_font)
-        p.setPen(QColor(30, 30, 30))
-        if show_rows:
-            for i, text in enumerate(self.rows):
-                rect = QRectF(area.left(), cells.top() + i * ch, row_w - 4, ch)
-                p.drawText(rect, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                           fm.elidedText(text, Qt.TextElideMode.ElideRight, row_w - 4))
-        if show_cols:
-            for j, text in enumerate(self.cols):
-                rect = QRectF(cells.left() + j * cw, cells.bottom() + 1, cw, line)
-                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
-        value_font = self._value_font(cw, ch)
-        if value_font is not None:
-            p.setFont(value_font)
-            white, black = QColor(255, 255, 255), QColor(20, 20, 20)
-            for i in range(n):
-                for j in range(m):
-                    if not np.isfinite(self.data[i, j]):
-                        continue
-                    p.setPen(white if self._white[i, j] else black)
-                    p.drawText(QRectF(cells.left() + j * cw, cells.top() + i * ch, cw, ch),
-                               Qt.AlignmentFlag.AlignCenter, self._texts[i][j])
-        p.setPen(QPen(QColor(120, 120, 120), 1))
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawRect(cells)
+            p.end()
 
 
 class HeadsOverview(Retranslating, QWidget):
