@@ -66,5 +66,5 @@ def dashboard_title(state: SessionState, h: int = 0, translate: Translate | None
     title = translate("Figures", "{0}: {1}").format(kind, text)
     if state.n_heads > 1:
         title += " · " + translate("Figures", "head {0} of {1}").format(
-            min(max(h, 0), state.n_heads - 1) + 1, state.n_heads)
+            state.head_index(h) + 1, state.n_heads)
     return title

@@ -39,7 +39,7 @@ def pane_spec(result: ModelResult, key: str, h: int = 0,
         raise ValueError(f"unknown pane {key!r}; choose from: {', '.join(PANE_BY_KEY)}")
     translate = translate or QCoreApplication.translate
     state = result.state
-    h = min(max(h, 0), state.n_heads - 1)
+    h = state.head_index(h)
     pane = PANE_BY_KEY[key]
     data = pane_matrix(result, key, h)
     rows, cols = pane_labels(result, key)

@@ -60,7 +60,7 @@ class ViewSelection(QObject):
             self.selectionChanged.emit(ref)
 
     def set_current_head(self, head: int) -> None:
-        head = min(max(int(head), 0), self.state.n_heads - 1)
+        head = self.state.head_index(head)
         if head != self._current_head:
             self._current_head = head
             self.currentHeadChanged.emit(head)

@@ -42,7 +42,7 @@ def projection_formula(state, head: int, matrix: str) -> tuple[str, str]:
     the status bar and the pane titles both say which.
     """
     used = "K" if matrix == "Q" and state.options.share_qk else matrix
-    weights = state.heads[min(max(head, 0), state.n_heads - 1)]
+    weights = state.heads[state.head_index(head)]
     bias = f"b_{used}" if getattr(weights, f"b_{used}") is not None else ""
     return f"W_{used}", bias
 

@@ -69,7 +69,7 @@ class MatrixSpec:
 def _weights(name: str) -> Callable:
     def value(result, head):
         s = result.state
-        w = s.heads[min(max(head, 0), s.n_heads - 1)]
+        w = s.heads[s.head_index(head)]
         return getattr(w.tied() if s.options.share_qk else w, name)
     return value
 

@@ -39,7 +39,7 @@ class ModelResult:
         return self.multi.heads
 
     def head(self, h: int = 0) -> AttentionResult:
-        return self.multi.heads[min(max(h, 0), len(self.multi.heads) - 1)]
+        return self.multi.heads[self.state.head_index(h)]
 
     def matrix(self, name: str, h: int = 0) -> np.ndarray | None:
         """Matrix ``name`` of the catalogue for head ``h``; ``None`` if this session has none.
@@ -53,9 +53,6 @@ class ModelResult:
         """X, the head's weights and every intermediate, keyed as in ``matrices.npz``."""
         return {name: self.matrix(name, h) for name in HEAD_EXPORT}
 
-    def _head_index(self, h: int) -> int:
-        return min(max(h, 0), len(self.multi.heads) - 1)
-
     def _cached(self, key: tuple, make):
         with self._lock:  # the worker thread and the GUI thread may both ask
             if key not in self._cache:
@@ -65,14 +62,14 @@ class ModelResult:
 
     def lessons(self, h: int = 0) -> HeadLessons:
         """Asymmetry, row uniformity and overflow read-outs of head ``h`` (cached)."""
-        h = self._head_index(h)
+        h = self.state.head_index(h)
         o = self.state.options
         return self._cached(("lessons", h), lambda: head_lessons(
             self.multi.heads[h], self.state.mode == "cross", o.stable))
 
     def kk(self, h: int = 0) -> KKComparison:
         """KKᵀ of head ``h`` and its asymmetry, for the QKᵀ | KKᵀ comparison (cached)."""
-        h = self._head_index(h)
+        h = self.state.head_index(h)
         return self._cached(("kk", h), lambda: kk_comparison(self.multi.heads[h],
                                                              self.state.options.temperature))
 

@@ -36,7 +36,7 @@ def head_inputs(state: SessionState, head: int = 0) -> HeadInputs:
     ``compute`` gives it: positions, RoPE, the mask rules and this head's ALiBi slope."""
     o = state.options
     dtype = np.float32 if o.dtype == "float32" else np.float64
-    head = max(0, min(head, state.n_heads - 1))
+    head = state.head_index(head)
     w = state.heads[head]
     if o.share_qk:
         w = w.tied()

@@ -372,6 +372,11 @@ class SessionState:
         """The first head's weights (the only ones in single-head mode)."""
         return self.heads[0]
 
+    def head_index(self, head: int) -> int:
+        """``head`` clamped into 0 … n_heads − 1: the head a view shows when asked for
+        one the session no longer has (the one rule; every view and export uses it)."""
+        return min(max(int(head), 0), self.n_heads - 1)
+
     @property
     def key_tokens(self) -> tuple[str, ...]:
         """Tokens along the columns of the n×m matrices."""

@@ -78,7 +78,7 @@ class MatrixTableModel(QAbstractTableModel):
         if self.has_tokens:
             X = getattr(s, self.source)
             return np.zeros((0, s.d_model)) if X is None else X
-        return getattr(s.heads[min(self.model.current_head, s.n_heads - 1)], self.source)
+        return getattr(s.heads[s.head_index(self.model.current_head)], self.source)
 
     def tokens(self) -> tuple[str, ...]:
         s = self.model.state

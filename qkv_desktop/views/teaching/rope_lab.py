@@ -321,7 +321,7 @@ class RopeLab(Retranslating, QWidget):
             self.order_info.setText(self.tr("Click “Shuffle tokens” to permute the tokens of "
                                             "X."))
             return
-        w = s.heads[min(self.model.current_head, s.n_heads - 1)]
+        w = s.heads[s.head_index(self.model.current_head)]
         X = s.X
         plain = permutation_check(X, w, self._perm)
         order = ", ".join(s.tokens[p] for p in self._perm)
