@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from qkv_desktop.export.formats import check_choices
 from qkv_desktop.io.files import atomic_write_bytes
 from qkv_desktop.io.staged_files import StagedFiles
 from qkv_desktop.state.catalogue import HEAD_EXPORT, MATRIX, TOKEN_KINDS, axis_labels
@@ -152,7 +153,7 @@ def _json_matrix(data: np.ndarray) -> list[list]:
 def json_bytes(result: ModelResult, h: int = 0) -> bytes:
     """All matrices of head ``h`` with the tokens and options as strict JSON (UTF-8)."""
     state = result.state
-    h = min(max(h, 0), state.n_heads - 1)
+    h = state.head_index(h)
     o = state.options
     mats = result.matrices(h)
     doc = {
@@ -205,17 +206,7 @@ def write_json(path: str | os.PathLike, result: ModelResult, h: int = 0) -> Path
 
 def check_data_formats(formats: str | Iterable[str]) -> tuple[str, ...]:
     """``formats`` as a tuple of known data formats, or a ``ValueError`` naming the bad one."""
-    items = (formats,) if isinstance(formats, str) else tuple(formats)
-    out = []
-    for f in items:
-        if not isinstance(f, str) or f.lower() not in DATA_FORMATS:
-            raise ValueError(f"unsupported data format {f!r}; choose from: "
-                             f"{', '.join(DATA_FORMATS)}")
-        if f.lower() not in out:
-            out.append(f.lower())
-    if not out:
-        raise ValueError("no data format given; choose from: " + ", ".join(DATA_FORMATS))
-    return tuple(out)
+    return check_choices(formats, DATA_FORMATS, "data")
 
 
 def data_files(result: ModelResult, out_dir: str | os.PathLike,

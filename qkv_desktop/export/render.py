@@ -25,6 +25,7 @@ from qkv_desktop.export.figures import (
     check_scale,
     encode_layout,
 )
+from qkv_desktop.export.formats import check_choices
 from qkv_desktop.io.staged_files import StagedFiles
 from qkv_desktop.state.compute import compute
 from qkv_desktop.state.session_state import SessionState
@@ -68,17 +69,7 @@ def check_formats(formats: str | Iterable[str]) -> tuple[str, ...]:
 
     ``ValueError`` names an unknown format, or says that none was given.
     """
-    items = (formats,) if isinstance(formats, str) else tuple(formats)
-    out: list[str] = []
-    for f in items:
-        if not isinstance(f, str) or f.strip().lower() not in FORMATS:
-            raise ValueError(f"unsupported image format {f!r}; choose from: "
-                             f"{', '.join(FORMATS)}")
-        if f.strip().lower() not in out:
-            out.append(f.strip().lower())
-    if not out:
-        raise ValueError("no image format given; choose from: " + ", ".join(FORMATS))
-    return tuple(out)
+    return check_choices(formats, FORMATS, "image")
 
 
 def _missing_top(folder: Path) -> Path | None:
