@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import re
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from numpy.lib import format as npy_format
 from qkv_desktop.core import Weights
 from qkv_desktop.io.files import FileFormatError, decode_text, read_limited
 from qkv_desktop.state.catalogue import PROJECTION_NAMES, WEIGHT_NAMES
+from qkv_desktop.state.parsing import NUMBER
 from qkv_desktop.state.session_state import MAX_TOKEN_LENGTH, MAX_TOKENS, check_size
 
 __all__ = ["ImportFileError", "import_vectors", "import_weights", "VECTOR_SUFFIXES",
@@ -32,7 +32,6 @@ __all__ = ["ImportFileError", "import_vectors", "import_weights", "VECTOR_SUFFIX
 
 VECTOR_SUFFIXES = (".csv", ".tsv", ".tab", ".txt", ".npy")
 WEIGHT_SUFFIXES = (".npy", ".npz")
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 _TOKEN_HEADERS = ("", "token", "tokens", "word", "words")
 
 
@@ -94,7 +93,7 @@ def _text_vectors(data: bytes, name: str, suffix: str):
     header = rows.pop(0) if _is_header(rows[0][1]) else None
     if not rows:
         raise ImportFileError(name, "has a header line but no lines of numbers")
-    has_tokens = (any(not _NUMBER.fullmatch(cells[0]) for _, cells in rows)
+    has_tokens = (any(not NUMBER.fullmatch(cells[0]) for _, cells in rows)
                   or (header is not None and header[1][0].lower() in _TOKEN_HEADERS))
     first = 1 if has_tokens else 0
     width = len(rows[0][1])
@@ -168,14 +167,14 @@ def _split(text: str, delimiter: str | None, name: str):
 
 def _is_header(cells: list[str]) -> bool:
     rest = cells[1:] if len(cells) > 1 else cells
-    return not any(_NUMBER.fullmatch(c) for c in rest)
+    return not any(NUMBER.fullmatch(c) for c in rest)
 
 
 def _cell_number(cell: str, name: str, line: int, column: int) -> float:
     where = f"line {line}, column {column}"
     if not cell:
         raise ImportFileError(name, f"{where} is empty, expected a number")
-    if not _NUMBER.fullmatch(cell):
+    if not NUMBER.fullmatch(cell):
         shown = cell if len(cell) <= 30 else cell[:27] + "…"
         if cell.lower().lstrip("+-") in ("nan", "inf", "infinity"):
             raise ImportFileError(name, f'{where} is "{shown}"; only finite numbers are '

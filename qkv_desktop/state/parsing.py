@@ -15,12 +15,14 @@ import numpy as np
 from qkv_desktop.state.session_state import MAX_TOKEN_LENGTH
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
 
-__all__ = ["ParseError", "parse_number", "validate_token", "parse_block", "MAX_TOKEN_LENGTH"]
+__all__ = ["ParseError", "parse_number", "validate_token", "parse_block", "MAX_TOKEN_LENGTH",
+           "NUMBER"]
 
 
-# ASCII digits only: Python's float() would also take "1_0" and "١٢", which no
-# spreadsheet user means as a number here.
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+"""A number as typed in a cell, pasted or read from a CSV file (the one rule: the
+tables, paste and ``io.imports`` all use it). ASCII digits only: Python's float()
+would also take "1_0" and "١٢", which no spreadsheet user means as a number here."""
 
 
 class ParseError(EditError):
@@ -49,7 +51,7 @@ def parse_number(text: str) -> tuple[float, Text | None]:
     if low.lstrip("+-") in ("nan", "inf", "infinity"):
         raise ParseError(QT_TRANSLATE_NOOP(
             "Edits", "{0!r} is not allowed: only finite numbers can be used"), s)
-    if not _NUMBER.fullmatch(s):
+    if not NUMBER.fullmatch(s):
         if re.fullmatch(r"[+-]?[0-9]+,[0-9]+", s):
             raise ParseError(QT_TRANSLATE_NOOP(
                 "Edits", "{0!r}: use a dot as the decimal separator (e.g. 1.5)"), s)
