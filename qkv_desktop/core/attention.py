@@ -10,6 +10,7 @@ import numpy as np
 from qkv_desktop.core.masks import EmptyRowError, MaskSpec, alibi_rows
 from qkv_desktop.core.positions import ROPE_PAIRINGS, rope, sinusoidal_positions
 from qkv_desktop.core.rows import for_row_chunks
+from qkv_desktop.core.softmax import row_entropy
 from qkv_desktop.core.validation import as_matrix
 from qkv_desktop.core.weights import Weights
 
@@ -335,7 +336,6 @@ def _naive_softmax_with_stats(scaled: np.ndarray):
     with np.errstate(all="ignore"):
         e = np.exp(scaled)
         p = e / e.sum(axis=1, keepdims=True)
-        plogp = np.where(p > 0, p * np.log(np.where(p > 0, p, 1)), np.where(np.isnan(p), p, 0))
-        entropy = -plogp.sum(axis=1)
+        entropy = row_entropy(p)
         mean_gradient = (p * (1 - p)).sum(axis=1) / m
     return p, entropy, p.max(axis=1), mean_gradient

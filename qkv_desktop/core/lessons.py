@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from qkv_desktop.core.rows import for_row_chunks
-from qkv_desktop.core.softmax import softmax
+from qkv_desktop.core.softmax import row_entropy, softmax
 
 __all__ = [
     "RowStats", "row_stats", "DotProductDemo", "dot_product_demo", "ScalingSweep",
@@ -253,11 +253,7 @@ def row_uniformity(scaled, weights, entropy=None, max_weight=None) -> RowUniform
             s_lo, s_hi = sb.min(axis=1), sb.max(axis=1)  # the dtype the spread was read in
             p_lo, p_hi = pb.min(axis=1).astype(np.float64), pb.max(axis=1).astype(np.float64)
             if not given:
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    pf = pb.astype(np.float64)
-                    plogp = np.where(pf > 0, pf * np.log(np.where(pf > 0, pf, 1.0)),
-                                     np.where(np.isnan(pf), np.nan, 0.0))
-                entropy[a:b] = -plogp.sum(axis=1)
+                entropy[a:b] = row_entropy(pb.astype(np.float64))
                 max_weight[a:b] = p_hi
             # rows with a masked key (or a NaN score): count and bound only what is seen
             hidden = np.flatnonzero(np.isneginf(s_lo) | np.isnan(s_lo))

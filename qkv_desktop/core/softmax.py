@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["softmax"]
+__all__ = ["softmax", "row_entropy"]
 
 
 def softmax(x, axis: int = -1, stable: bool = True) -> np.ndarray:
@@ -25,3 +25,17 @@ def softmax(x, axis: int = -1, stable: bool = True) -> np.ndarray:
         else:
             e = np.exp(x)
         return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def row_entropy(p: np.ndarray) -> np.ndarray:
+    """The entropy −Σ p·log p of each row of weights ``p`` (in ``p``'s dtype).
+
+    0·log 0 counts as 0 (a masked key takes nothing away), and a NaN weight (the naive
+    softmax after an overflow) makes its row NaN. The one formula for weights given as
+    such; the fused stable softmax gets the same number from its shifted scores
+    (log Σe^z − Σ p·z) without a second pass.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plogp = np.where(p > 0, p * np.log(np.where(p > 0, p, 1)),
+                         np.where(np.isnan(p), p, 0))
+    return -plogp.sum(axis=1)
