@@ -59,6 +59,7 @@ from PySide6.QtSvg import QSvgGenerator
 from qkv_desktop.export.figure_fonts import FAMILIES, figure_font, svg_with_fallbacks
 from qkv_desktop.io.files import atomic_write_bytes
 from qkv_desktop.presentation.colormaps import (
+    HATCH_RGBA,
     MASKED_RGBA,
     OVERFLOW_RGBA,
     levels_for,
@@ -121,7 +122,7 @@ _INK = QColor(34, 34, 34)
 _MUTED = QColor(100, 100, 100)
 _FRAME = QColor(85, 85, 85)
 _MASKED_FILL = QColor(*MASKED_RGBA)
-_HATCH = QColor(120, 120, 120)
+_HATCH = QColor(*HATCH_RGBA)
 _NONFINITE = QColor(*OVERFLOW_RGBA)
 
 _LEFT_MIDDLE = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter

@@ -11,13 +11,15 @@ import numpy as np
 
 __all__ = ["DIVERGING", "SEQUENTIAL", "lut_for", "levels_for", "symmetric_levels",
            "max_abs_finite", "clip_to_levels", "map_to_rgba", "text_color_for",
-           "SEQUENTIAL_MATRICES", "MAX_LEVEL", "MASKED_RGBA", "OVERFLOW_RGBA"]
+           "SEQUENTIAL_MATRICES", "MAX_LEVEL", "MASKED_RGBA", "OVERFLOW_RGBA", "HATCH_RGBA"]
 
 # The one non-finite palette, for panes, docks, thumbnails and exported figures alike.
 MASKED_RGBA = (200, 200, 200, 255)
 """Causally masked cells (−inf scores): grey, never a colour of the scale."""
 OVERFLOW_RGBA = (214, 0, 147, 255)
 """Cells that overflowed (+inf, NaN) in the naive-softmax lesson: magenta, on no scale."""
+HATCH_RGBA = (120, 120, 120, 255)
+"""The diagonal hatching over masked cells large enough to show it (panes and figures)."""
 
 SEQUENTIAL_MATRICES = frozenset({"weights", "mask"})
 """Matrices drawn on a fixed [0, 1] scale: the probabilities, and the mask (1 = allowed)."""

@@ -21,6 +21,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen, Q
 from PySide6.QtWidgets import QWidget
 
 from qkv_desktop.presentation.colormaps import (
+    HATCH_RGBA,
     MASKED_RGBA,
     OVERFLOW_RGBA,
     clip_to_levels,
@@ -196,7 +197,7 @@ class CellOverlay(pg.GraphicsObject):
             return
         p.save()
         grey = QBrush(QColor(*MASKED_RGBA))
-        hatch = QBrush(QColor(120, 120, 120), Qt.BrushStyle.BDiagPattern)
+        hatch = QBrush(QColor(*HATCH_RGBA), Qt.BrushStyle.BDiagPattern)
         over = QBrush(QColor(*OVERFLOW_RGBA))
         p.setPen(Qt.PenStyle.NoPen)
         for i, j in self._bad.tolist():
