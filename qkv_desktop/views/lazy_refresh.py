@@ -12,8 +12,9 @@ class RefreshWhenShown:
 
     ``refresh()`` starts with ``due = self._due()`` and returns when it is ``None``;
     when the widget is shown, or painted while out of date, it catches up. The one
-    mechanism for every lazy view: the heatmap panes, the teaching docks and the
-    scaling lab's session tab. ``_on_screen`` says what "shown" means for a view;
+    mechanism for every lazy view: the heatmap panes, the teaching docks, the RoPE lab
+    and the scaling lab's session tab (a view whose own controls change the picture
+    calls ``redraw_due`` first). ``_on_screen`` says what "shown" means for a view;
     ``redraw_due`` forgets what is on display (e.g. after a language switch).
     """
 

@@ -133,3 +133,24 @@ def test_the_rope_lab_reads_on_a_laptop_screen(qtbot, qapp, monkeypatch, screen,
     finally:
         i18n.install_translators(qapp, "en")
         QCoreApplication.sendPostedEvents()
+
+
+def test_the_lab_draws_only_when_shown_and_again_when_its_controls_change(main_window):
+    """One refresh-when-shown mechanism (``RefreshWhenShown``): hidden, a new result
+    costs nothing; shown, the lab catches up; its own sliders redraw it."""
+    lab = _lab(main_window)
+    model = main_window.model
+    lab.hide()
+    drawn = []
+    real = lab.rotations.clear
+    lab.rotations.clear = lambda: (drawn.append(1), real())
+    model.set_cell("X", 0, 0, 2.5)
+    assert model.wait_until_idle()
+    assert drawn == []  # hidden: nothing drawn for the new result
+    lab.show()
+    assert drawn == [1] and lab._shown == (model.result, model.current_head)
+    lab.refresh()
+    assert drawn == [1]  # already showing this result
+    lab.shift.setValue(7)  # same result, new control value: drawn again
+    assert drawn == [1, 1] and "Shifted by 7" in lab.shift_info.text()
+    lab.close()

@@ -42,6 +42,7 @@ from qkv_desktop.core.rope_lessons import (
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.views.layout import fit_to_screen, scrolling
+from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.teaching.lab_plot import LabPlot, LabPlotGrid
 
@@ -87,7 +88,7 @@ def slider_from_base(base: float) -> int:
     return round(BASE_STEPS * math.log(base / BASE_MIN) / math.log(BASE_MAX / BASE_MIN))
 
 
-class RopeLab(Retranslating, QWidget):
+class RopeLab(RefreshWhenShown, Retranslating, QWidget):
     """A window of the four RoPE lessons over the model's current head."""
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
@@ -161,10 +162,10 @@ class RopeLab(Retranslating, QWidget):
 
         self._perm: np.ndarray | None = None
         self._rng = np.random.default_rng(0)
-        self.shift.valueChanged.connect(self.refresh)
+        self.shift.valueChanged.connect(self._on_input)
         self.base.valueChanged.connect(self._on_base)
-        self.query.currentIndexChanged.connect(self.refresh)
-        self.key.currentIndexChanged.connect(self.refresh)
+        self.query.currentIndexChanged.connect(self._on_input)
+        self.key.currentIndexChanged.connect(self._on_input)
         self.shuffle.clicked.connect(self.shuffle_tokens)
         model.resultChanged.connect(self._on_result)
         model.currentHeadChanged.connect(self._on_result)
@@ -192,12 +193,17 @@ class RopeLab(Retranslating, QWidget):
         self.shuffle.setText(self.tr("Shuffle tokens"))
         self.shuffle.setToolTip(self.tr("Permute the tokens of X at random and compare the "
                                         "outputs with the original ones, permuted alike."))
-        self.refresh()
+        self._on_input()
 
     # ------------------------------------------------------------- inputs
+    def _on_input(self, *_args) -> None:
+        """A control of the lab changed: draw again, though the result is the same."""
+        self.redraw_due()
+        self.refresh()
+
     def _on_base(self, pos: int) -> None:
         self.base_label.setText(format_base(base_from_slider(pos)))
-        self.refresh()
+        self._on_input()
 
     def _on_result(self, *_args) -> None:
         result = self.model.result
@@ -225,15 +231,11 @@ class RopeLab(Retranslating, QWidget):
         self._perm = perm
         self._show_order()
 
-    def showEvent(self, event) -> None:
-        super().showEvent(event)
-        self.refresh()
-
     # ------------------------------------------------------------- drawing
     def refresh(self, *_args) -> None:
+        if self._due() is None:
+            return  # hidden (drawn when shown, ``RefreshWhenShown``) or already drawn
         result = self.model.result
-        if result is None or not self.isVisible():
-            return  # drawn when shown (showEvent)
         s = result.state
         r = result.head(self.model.current_head)
         base = base_from_slider(self.base.value())
