@@ -7,7 +7,9 @@ selection and current head come from ``ViewSelection``, live previews (training)
 command and schedules one recomputation for the next event-loop turn (so a burst of
 edits costs one core call). Large inputs are computed on a ``LatestJobRunner``: a
 newer state supersedes a pending computation and stale results are dropped, so the
-GUI thread never waits.
+GUI thread never waits. The panes get a result first (``resultChanged``); the lesson
+read-outs of it follow (``lessonsChanged``): on the next event-loop turn, or, for large
+inputs, from a worker of their own, so they never delay the picture of an edit.
 """
 
 from __future__ import annotations
@@ -35,6 +37,17 @@ ASYNC_THRESHOLD = 300_000
 """Above this many score cells (n·m·heads) the forward runs off the GUI thread."""
 
 
+def _large(state: SessionState) -> bool:
+    """Whether ``state``'s forward (and its lesson read-outs) run off the GUI thread."""
+    return state.n * state.n_keys * state.n_heads >= ASYNC_THRESHOLD
+
+
+def _with_lessons(result: ModelResult, head: int) -> ModelResult:
+    """``result`` with the read-outs of ``head`` computed (and cached on it)."""
+    result.lessons(head)
+    return result
+
+
 def _edit(fn):
     """A model method applying the pure edit ``fn(state, …)`` as one undo step."""
     @functools.wraps(fn)
@@ -50,6 +63,8 @@ class AttentionModel(ViewSelection):
     -------
     changed : the state changed (emitted at once, before recomputation).
     resultChanged(ModelResult) : a new result is ready for the current state.
+    lessonsChanged(ModelResult) : the lesson read-outs of that result's current head are
+        ready (``result.lessons(head)`` returns at once); it follows ``resultChanged``.
     busyChanged(bool) : a background computation started or finished.
     message(str) : a short explanation for the status bar (e.g. refused input).
     computeErrorChanged(str) : the state could not be computed, and why; "" once a
@@ -64,6 +79,7 @@ class AttentionModel(ViewSelection):
     busyChanged = Signal(bool)
     message = Signal(str)
     computeErrorChanged = Signal(str)
+    lessonsChanged = Signal(object)
 
     def __init__(self, state: SessionState | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -84,6 +100,13 @@ class AttentionModel(ViewSelection):
         self._jobs = LatestJobRunner("qkv-compute", self)
         self._jobs.finished.connect(self._on_forward_done)
         self._jobs.busyChanged.connect(self.busyChanged)
+        self._lessons_result: ModelResult | None = None  # the last announced by lessonsChanged
+        self._lesson_timer = QTimer(self)
+        self._lesson_timer.setSingleShot(True)
+        self._lesson_timer.setInterval(0)
+        self._lesson_timer.timeout.connect(self._lessons_here)
+        self._lesson_jobs = LatestJobRunner("qkv-lessons", self)
+        self._lesson_jobs.finished.connect(self._on_lessons_done)
         self.recompute_now()
 
     # ------------------------------------------------------------------ access
@@ -124,7 +147,7 @@ class AttentionModel(ViewSelection):
 
     def _recompute(self) -> None:
         s, generation = self._state, self._generation
-        if s.n * s.n_keys * s.n_heads < ASYNC_THRESHOLD:
+        if not _large(s):
             self._finish(generation, *self._run(s))
         elif not self._jobs.busy:  # else the forward running now starts the newest state
             self._jobs.submit(lambda _report: (generation, *self._run(s)))
@@ -142,17 +165,14 @@ class AttentionModel(ViewSelection):
             self._finish(generation, result, error)
             return
         if error is None and generation > self._result_generation:
-            self._result, self._result_generation = result, generation
-            self.resultChanged.emit(result)
+            self._show(result, generation)
         if self._done_generation != self._generation and not self._timer.isActive():
             self._recompute()
 
     def _run(self, state: SessionState):
         self.compute_calls += 1
         try:
-            result = compute(state)
-            result.lessons(self._current_head)  # here, on the worker thread when async
-            return result, None
+            return compute(state), None
         except Exception as exc:  # reported by _finish, never lost in the worker thread
             return None, exc
 
@@ -167,28 +187,65 @@ class AttentionModel(ViewSelection):
             self.message.emit(self.compute_error)
             self.computeErrorChanged.emit(self.compute_error)
             return
-        self._result, self._result_generation = result, generation
-        self.resultChanged.emit(result)
+        self._show(result, generation)
         if self.compute_error:
             self.compute_error = ""
             self.computeErrorChanged.emit("")
 
+    def _show(self, result: ModelResult, generation: int) -> None:
+        """Give the panes ``result``, then have its lesson read-outs follow."""
+        self._result, self._result_generation = result, generation
+        self.resultChanged.emit(result)
+        if _large(result.state):  # the read-outs cost about a forward: off the GUI thread
+            head = self._current_head
+            self._lesson_jobs.submit(lambda _report: _with_lessons(result, head))
+        else:
+            self._lesson_timer.start()
+
+    def _lessons_here(self) -> None:
+        """A small result's read-outs, on the GUI thread, a turn after the panes got it."""
+        if self._result is not None:
+            try:
+                self._result.lessons(self._current_head)
+            except Exception as exc:  # noqa: BLE001 -- a bug: logged, the views meet it again
+                sys.excepthook(type(exc), exc, exc.__traceback__)
+        self._announce_lessons()
+
+    def _on_lessons_done(self, _job: int, result, error) -> None:
+        if error is not None:  # a bug: log it; the views meet it again when they ask
+            sys.excepthook(type(error), error, error.__traceback__)
+        self._announce_lessons()
+
+    def _announce_lessons(self) -> None:
+        """``lessonsChanged`` for the result on display, once per result."""
+        if self._result is not None and self._result is not self._lessons_result:
+            self._lessons_result = self._result
+            self.lessonsChanged.emit(self._result)
+
+    @property
+    def lessons_pending(self) -> bool:
+        """Whether the result on display still waits for its ``lessonsChanged``."""
+        return self._result is not None and self._result is not self._lessons_result
+
     def wait_until_idle(self, timeout_ms: int = 30_000) -> bool:
         """Process events until the current state has been computed (tests, export, render).
 
-        Returns whether ``result`` matches the state: ``False`` after a timeout or when
-        the state could not be computed (the ``message`` signal said why).
+        The lesson read-outs of the result have been announced too. Returns whether
+        ``result`` matches the state: ``False`` after a timeout or when the state could
+        not be computed (the ``message`` signal said why).
         """
         deadline = QDeadlineTimer(timeout_ms)
-        while self._done_generation != self._generation or self._timer.isActive():
+        while (self._done_generation != self._generation or self._timer.isActive()
+               or self.lessons_pending):
             if deadline.hasExpired():
                 return False
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
         return self._result_generation == self._generation
 
     def shutdown(self) -> None:
-        """Stop the worker thread (the window calls this on close)."""
+        """Stop the worker threads (the window calls this on close)."""
         self._jobs.shutdown()
+        self._lesson_jobs.shutdown()
 
     # -------------------------------------------------------------- mutations
     def _apply(self, edit: Edit | None) -> None:

@@ -42,13 +42,18 @@ def test_lessons_of_cross_attention_and_of_a_naive_overflow(qtbot):
     assert model.result.lessons(0).asymmetry is None
 
 
-def test_the_model_computes_the_current_heads_lessons_with_the_result(qtbot):
+def test_the_model_computes_the_current_heads_lessons_before_announcing_them(qtbot):
+    """After the result (issue 20: the panes first), before ``lessonsChanged``."""
     model = AttentionModel(SessionState.from_preset("random-small"))
+    announced = []
+    model.lessonsChanged.connect(
+        lambda r: announced.append(("lessons", 1) in r._cache and ("kk", 1) not in r._cache))
     model.set_heads(2)
     model.set_current_head(1)
     model.set_cell("X", 0, 0, 0.5)
     assert model.wait_until_idle()
     assert ("lessons", 1) in model.result._cache and ("kk", 1) not in model.result._cache
+    assert announced[-1] is True
 
 
 @pytest.mark.parametrize("options", [{}, {"causal": True}, {"positions": "rope"},

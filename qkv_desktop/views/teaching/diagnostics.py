@@ -52,7 +52,7 @@ class AsymmetryBadge(Retranslating, QLabel):
         super().__init__(parent)
         self.model = model
         self.setObjectName("asymmetryBadge")
-        model.resultChanged.connect(self.refresh)
+        model.lessonsChanged.connect(self.refresh)  # after the panes
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
 
@@ -175,7 +175,7 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
         layout.addWidget(self.asymmetry_label)
         layout.addWidget(self.summary)
         layout.addWidget(self.table, 1)
-        model.resultChanged.connect(self.refresh)
+        model.lessonsChanged.connect(self.refresh)  # after the panes
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
 

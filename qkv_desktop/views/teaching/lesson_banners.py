@@ -135,7 +135,7 @@ class LessonBanners(QWidget):
         layout.setSpacing(4)
         for banner in (self.hint, self.uniform, self.overflow):
             layout.addWidget(banner, 1, Qt.AlignmentFlag.AlignTop)
-        model.resultChanged.connect(self.refresh)
+        model.lessonsChanged.connect(self.refresh)  # after the panes
         model.currentHeadChanged.connect(self.refresh)
         self.refresh()
 

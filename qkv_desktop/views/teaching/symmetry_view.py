@@ -69,7 +69,7 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         layout.addWidget(self.lesson)
         layout.addLayout(grid, 1)
         layout.addWidget(self.values_note)
-        model.resultChanged.connect(self.refresh)
+        model.lessonsChanged.connect(self.refresh)  # after the panes
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
 
