@@ -38,7 +38,7 @@ from qkv_desktop.state.session_state import (
 
 __all__ = ["SessionError", "LoadedSession", "save_session", "load_session",
            "parse_session", "session_to_json", "FORMAT", "CURRENT_VERSION", "SUFFIX",
-           "EXTRA_KEYS"]
+           "EXTRA_KEYS", "MAX_SESSION_BYTES"]
 
 FORMAT = "qkv-desktop-session"
 CURRENT_VERSION = 3
@@ -57,6 +57,16 @@ _V3_OPTIONS = ("positions", "rope_base", "rope_pairing", "window", "prefix", "si
                "custom_mask", "masked")
 """The options version 3 added: positions (sinusoidal, RoPE) and masks (window, prefix,
 sinks, ALiBi slopes, custom masked cells)."""
+MAX_SESSION_BYTES = 256 * 1024 * 1024
+"""Largest session file (256 MB) the app writes and reads back.
+
+Sessions are the app's own files, and the one that matters most is the autosave that
+recovers a long session after a crash: the app holds float32 sessions of 8,192 tokens,
+and at d_model = 768 that is about 140 MB of text (a float32 value written as the
+double it is takes about 20 characters). The 50 MB limit of imported files would make
+that autosave unreadable, so sessions get their own limit, and ``save_session``
+refuses to write a file above it, so no session is ever written that cannot be opened
+again. Reading 256 MB of JSON costs about 1 GB of memory for a moment."""
 _MAX_SEED = 2**32 - 1  # numpy.random.RandomState accepts 0 … 2**32 − 1
 
 
@@ -83,12 +93,16 @@ class LoadedSession:
 def save_session(state: SessionState, path, extra: dict | None = None) -> None:
     """Write ``state`` (and ``extra``, e.g. ``{"layout": {...}}``) to ``path`` atomically.
 
-    Raises ``ValueError`` for an ``extra`` that is not plain JSON (before touching the
-    disk) and ``OSError`` if the file cannot be written; either way an existing file at
-    ``path`` is left exactly as it was.
+    Raises ``ValueError`` for an ``extra`` that is not plain JSON or a file larger than
+    ``MAX_SESSION_BYTES`` (before touching the disk) and ``OSError`` if the file cannot
+    be written; either way an existing file at ``path`` is left exactly as it was.
     """
-    text = session_to_json(state, extra)
-    atomic_write_bytes(path, text.encode("utf-8"))
+    data = session_to_json(state, extra).encode("utf-8")
+    if len(data) > MAX_SESSION_BYTES:
+        raise ValueError(f"the session would be a file of {len(data) / 1024**2:.0f} MB, and "
+                         f"session files over {MAX_SESSION_BYTES // 1024**2} MB cannot be "
+                         f"opened again; export its matrices as data (.npz) instead")
+    atomic_write_bytes(path, data)
 
 
 def session_to_json(state: SessionState, extra: dict | None = None) -> str:
@@ -188,7 +202,7 @@ def _scalar(v) -> str:
 def load_session(path) -> LoadedSession:
     """Read and validate a session file; ``SessionError`` says what is wrong and where."""
     name = Path(path).name or str(path)
-    data = read_limited(path, SessionError)
+    data = read_limited(path, SessionError, limit=MAX_SESSION_BYTES)
     return parse_session(_decode_json(data, name), name)
 
 

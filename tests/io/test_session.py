@@ -308,26 +308,63 @@ def test_bad_file_is_refused_naming_file_and_problem(name):
     assert isinstance(info.value, ValueError)
 
 
-def test_file_over_50_mb_is_refused_without_reading_it(tmp_path, monkeypatch):
+def test_file_over_the_session_limit_is_refused_without_reading_it(tmp_path, monkeypatch):
     path = tmp_path / "huge.qkv.json"
     with open(path, "wb") as f:
-        f.truncate(files.MAX_FILE_BYTES + 1)  # sparse: costs no disk space
+        f.truncate(session.MAX_SESSION_BYTES + 1)  # sparse: costs no disk space
 
     def no_open(*args, **kwargs):
         raise AssertionError("the file was opened")
 
     monkeypatch.setattr(files, "open", no_open, raising=False)
-    with pytest.raises(SessionError, match=r"^huge\.qkv\.json: is 50\.0 MB; files over "
-                                           r"50 MB are refused"):
+    with pytest.raises(SessionError, match=r"^huge\.qkv\.json: is 256\.0 MB; files over "
+                                           r"256 MB are refused"):
         load_session(path)
 
 
-def test_file_of_exactly_50_mb_is_read(tmp_path):
+def test_a_session_file_over_the_import_limit_is_read(tmp_path):
+    """Sessions are the app's own files: one above the 50 MB limit of imports is read
+    (a long float32 session's autosave is bigger than that)."""
     path = tmp_path / "big.qkv.json"
     with open(path, "wb") as f:
-        f.truncate(files.MAX_FILE_BYTES)  # all NUL bytes: read, then refused as binary
+        f.truncate(files.MAX_FILE_BYTES + 1)  # all NUL bytes: read, then refused as binary
     with pytest.raises(SessionError, match="contains binary data"):
         load_session(path)
+
+
+def test_the_longest_float32_session_fits_the_session_limit():
+    """The autosave of the longest session the app holds (8,192 float32 tokens at
+    d_model = 768, BERT's width, one head of d_k = 64) must be readable: its size,
+    measured from files of 32 and 64 rows written as the app writes them, is under
+    ``MAX_SESSION_BYTES``."""
+    from qkv_desktop.state.session_state import MAX_TOKENS_FLOAT32
+    rng = np.random.default_rng(0)
+    d_model, d_k = 768, 64
+    X = rng.standard_normal((64, d_model)).astype(np.float32)
+
+    def size(n: int) -> int:
+        state = SessionState.initialised(tuple(f"t{i}" for i in range(n)), X[:n], d_k=d_k,
+                                         seed=1, init_scale=0.1, n_heads=1,
+                                         options=Options(dtype="float32"))
+        return len(session_to_json(state).encode())
+
+    per_row = (size(64) - size(32)) / 32
+    assert MAX_TOKENS_FLOAT32 == 8192
+    assert size(32) + per_row * (MAX_TOKENS_FLOAT32 - 32) < session.MAX_SESSION_BYTES
+
+
+def test_a_session_too_big_to_open_again_is_not_written(tmp_path, monkeypatch):
+    path = tmp_path / "s.qkv.json"
+    state = SessionState.from_preset("tutorial-1")
+    save_session(state, path)
+    before = path.read_bytes()
+    bigger = state.with_(X=state.X / 3)  # longer digits: a bigger file
+    assert len(session_to_json(bigger).encode()) > len(before)
+    monkeypatch.setattr(session, "MAX_SESSION_BYTES", len(before))
+    with pytest.raises(ValueError, match=r"session files over 0 MB cannot be opened again"):
+        save_session(bigger, path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.qkv.json"]
 
 
 def test_directory_is_refused(tmp_path):
