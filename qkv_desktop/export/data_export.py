@@ -45,7 +45,13 @@ import numpy as np
 from qkv_desktop.export.formats import check_choices
 from qkv_desktop.io.files import atomic_write_bytes
 from qkv_desktop.io.staged_files import StagedFiles
-from qkv_desktop.state.catalogue import HEAD_EXPORT, MATRIX, TOKEN_KINDS, axis_labels
+from qkv_desktop.state.catalogue import (
+    HEAD_EXPORT,
+    MATRIX,
+    OPTIONAL_EXPORT,
+    TOKEN_KINDS,
+    axis_labels,
+)
 from qkv_desktop.state.compute import ModelResult
 from qkv_desktop.state.session_state import options_to_json
 
@@ -59,8 +65,9 @@ MATRIX_NAMES = HEAD_EXPORT
 """The matrices of one head's data export, in order (the catalogue's ``head_export``)."""
 NPZ_KEYS = ("tokens",) + MATRIX_NAMES
 """The keys of ``matrices.npz``, in order."""
-OPTIONAL_NPZ_KEYS = ("Q_rope", "K_rope")
-"""Added to ``matrices.npz`` after ``NPZ_KEYS`` when the session has them (RoPE)."""
+OPTIONAL_NPZ_KEYS = OPTIONAL_EXPORT
+"""Added to ``matrices.npz`` after ``NPZ_KEYS`` when the session has them (the catalogue's
+``optional_export``: RoPE's ``Q_rope`` and ``K_rope``)."""
 
 DATA_FORMATS = ("csv", "npy", "npz", "json")
 
@@ -125,8 +132,8 @@ def npy_bytes(data: np.ndarray) -> bytes:
 
 def npz_bytes(result: ModelResult, h: int = 0, extra: dict | None = None) -> bytes:
     """``matrices.npz``: the tokens and every matrix of head ``h`` (``NPZ_KEYS``), then
-    ``Q_rope`` and ``K_rope`` when RoPE applied, then ``extra`` (name → array), e.g. a
-    model's ``token_ids`` and next-token predictions."""
+    the ``OPTIONAL_NPZ_KEYS`` the session has (``Q_rope``, ``K_rope`` with RoPE), then
+    ``extra`` (name → array), e.g. a model's ``token_ids`` and next-token predictions."""
     mats = result.matrices(h)
     arrays = {"tokens": np.array(list(result.state.tokens), dtype=np.str_)}
     arrays.update((name, np.asarray(mats[name])) for name in MATRIX_NAMES)

@@ -5,8 +5,11 @@ has more to show. ``extra_pane_specs`` gives those figures, named for their file
 ``x_kv`` (cross mode), for h > 1 every head's per-head panes with the head in the name
 (``q_h1`` … ``weights_h2`` …) and the concatenation ``concat``, and ``projected``
 when W_O is on, and the position and mask panes the session has (``x_pos``, ``q_rope``,
-``k_rope``, ``mask``, ``bias``; per head when they differ between heads). Titles and
-labels come from ``pane_figures.pane_spec``, so each figure matches its live pane.
+``k_rope``, ``mask``, ``bias``; per head when they differ between heads). Which pane
+goes where is the catalogue's ``figure_group`` (in the order of ``FIGURE_GROUPS``, and
+within a group in the catalogue's order), so a new optional matrix needs no change here.
+Titles and labels come from ``pane_figures.pane_spec``, so each figure matches its live
+pane.
 """
 
 from __future__ import annotations
@@ -16,12 +19,19 @@ from dataclasses import replace
 
 from qkv_desktop.export.figures import FigureSpec
 from qkv_desktop.export.pane_figures import pane_spec
-from qkv_desktop.presentation.pane_info import HEAD_INDEPENDENT, PANES, pane_relevant
+from qkv_desktop.presentation.pane_info import EXTRA_PANES, HEAD_INDEPENDENT, PANES, pane_relevant
+from qkv_desktop.state.catalogue import FIGURE_GROUPS, MATRIX
 from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["extra_pane_specs", "head_file_name", "POSITION_MASK_PANES"]
 
-POSITION_MASK_PANES = ("X_pos", "Q_rope", "K_rope", "mask", "bias")
+
+def _group(name: str) -> tuple[str, ...]:
+    """The optional panes of figure group ``name``, in the catalogue's order."""
+    return tuple(p.key for p in EXTRA_PANES if MATRIX[p.key].figure_group == name)
+
+
+POSITION_MASK_PANES = _group("positions")
 """The panes that appear with positions (sinusoidal, RoPE) or a mask (and ALiBi)."""
 
 Translate = Callable[[str, str], str]
@@ -39,24 +49,24 @@ def extra_pane_specs(result: ModelResult,
     """
     state = result.state
     specs = []
-    if pane_relevant(state, "X_kv"):
-        specs.append(pane_spec(result, "X_kv", 0, translate))
-    if state.n_heads > 1:
-        for h in range(state.n_heads):
-            for pane in PANES:
-                if pane.key not in HEAD_INDEPENDENT:
-                    spec = pane_spec(result, pane.key, h, translate)
-                    specs.append(replace(spec, name=head_file_name(spec.name, h)))
-    for key in POSITION_MASK_PANES:
-        if not pane_relevant(state, key):
+    for group in FIGURE_GROUPS:
+        if group == "head":
+            if state.n_heads > 1:
+                specs += [_head_spec(result, pane.key, h, translate)
+                          for h in range(state.n_heads)
+                          for pane in PANES if pane.key not in HEAD_INDEPENDENT]
             continue
-        if key in HEAD_INDEPENDENT or state.n_heads == 1:
-            specs.append(pane_spec(result, key, 0, translate))
-            continue
-        for h in range(state.n_heads):
-            spec = pane_spec(result, key, h, translate)
-            specs.append(replace(spec, name=head_file_name(spec.name, h)))
-    for key in ("concat", "projected"):
-        if pane_relevant(state, key):
-            specs.append(pane_spec(result, key, 0, translate))
+        for key in _group(group):
+            if not pane_relevant(state, key):
+                continue
+            if key in HEAD_INDEPENDENT or state.n_heads == 1:
+                specs.append(pane_spec(result, key, 0, translate))
+            else:
+                specs += [_head_spec(result, key, h, translate) for h in range(state.n_heads)]
     return specs
+
+
+def _head_spec(result: ModelResult, key: str, h: int, translate: Translate | None) -> FigureSpec:
+    """Pane ``key``'s figure for head ``h``, its file named for the head."""
+    spec = pane_spec(result, key, h, translate)
+    return replace(spec, name=head_file_name(spec.name, h))

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from qkv_desktop.core.weights import WEIGHT_NAMES
 
 __all__ = ["CellRef", "MatrixSpec", "MATRICES", "MATRIX", "WEIGHT_NAMES", "PROJECTION_NAMES",
-           "BIAS_NAMES", "HEAD_EXPORT", "HEAD_INDEPENDENT", "NM_MATRICES", "EDITABLE_TABLES",
-           "TOKEN_KINDS", "extent", "matrix_shape", "cell_in", "axis_labels"]
+           "BIAS_NAMES", "HEAD_EXPORT", "OPTIONAL_EXPORT", "FIGURE_GROUPS", "HEAD_INDEPENDENT",
+           "NM_MATRICES", "EDITABLE_TABLES", "TOKEN_KINDS", "extent", "matrix_shape", "cell_in",
+           "axis_labels"]
 
 PROJECTION_NAMES = WEIGHT_NAMES[:3]
 """The per-head projections ``W_Q, W_K, W_V`` (d_model × d_k)."""
@@ -53,6 +54,11 @@ class MatrixSpec:
     ``value(result, head)`` returns the matrix from a ``ModelResult`` (or ``None`` when
     this session has none). ``present(state)`` says whether the session has it to show;
     ``None`` means every session has it.
+
+    ``optional_export`` puts a matrix that only some sessions have (RoPE's rotated Q
+    and K) into ``matrices.npz`` after the ``head_export`` ones, when the session has it.
+    ``figure_group`` says where an optional pane's figure goes among the extra figures
+    (``FIGURE_GROUPS``); the panes every session has are in ``"head"``.
     """
 
     name: str
@@ -64,6 +70,8 @@ class MatrixSpec:
     head_export: bool = False
     pane: bool = True
     present: Callable | None = None
+    optional_export: bool = False
+    figure_group: str = "head"
 
 
 def _weights(name: str) -> Callable:
@@ -98,27 +106,30 @@ MATRICES: tuple[MatrixSpec, ...] = (
     MatrixSpec("X", "queries", "dims", lambda r, h: r.state.X, per_head=False,
                editable=True, head_export=True),
     MatrixSpec("X_kv", "kv", "dims", lambda r, h: r.state.X_kv, per_head=False,
-               editable=True, present=lambda s: s.mode == "cross"),
+               editable=True, present=lambda s: s.mode == "cross", figure_group="sequence"),
     *(MatrixSpec(name, "dims", "d_k", _weights(name), editable=True, head_export=True,
                  pane=False) for name in PROJECTION_NAMES),
     MatrixSpec("X_pos", "queries", "dims", lambda r, h: r.head(0).X_pos, per_head=False,
-               present=_positions("sinusoidal")),
+               present=_positions("sinusoidal"), figure_group="positions"),
     MatrixSpec("Q", "queries", "d_k", _head_attr("Q"), head_export=True),
     MatrixSpec("K", "keys", "d_k", _head_attr("K"), head_export=True),
-    MatrixSpec("Q_rope", "queries", "d_k", _head_attr("Q_rope"), present=_positions("rope")),
-    MatrixSpec("K_rope", "keys", "d_k", _head_attr("K_rope"), present=_positions("rope")),
+    MatrixSpec("Q_rope", "queries", "d_k", _head_attr("Q_rope"), present=_positions("rope"),
+               optional_export=True, figure_group="positions"),
+    MatrixSpec("K_rope", "keys", "d_k", _head_attr("K_rope"), present=_positions("rope"),
+               optional_export=True, figure_group="positions"),
     MatrixSpec("V", "keys", "d_k", _head_attr("V"), head_export=True),
     MatrixSpec("scores", "queries", "keys", _head_attr("scores"), head_export=True),
-    MatrixSpec("mask", "queries", "keys", _allowed, per_head=False, present=_masked),
+    MatrixSpec("mask", "queries", "keys", _allowed, per_head=False, present=_masked,
+               figure_group="positions"),
     MatrixSpec("bias", "queries", "keys", _head_attr("bias"),
-               present=lambda s: s.options.alibi is not None),
+               present=lambda s: s.options.alibi is not None, figure_group="positions"),
     MatrixSpec("scaled", "queries", "keys", _head_attr("scaled"), head_export=True),
     MatrixSpec("weights", "queries", "keys", _head_attr("weights"), head_export=True),
     MatrixSpec("output", "queries", "d_k", _head_attr("output"), head_export=True),
     MatrixSpec("concat", "queries", "heads", lambda r, h: r.multi.concat, per_head=False,
-               present=lambda s: s.n_heads > 1),
+               present=lambda s: s.n_heads > 1, figure_group="heads"),
     MatrixSpec("projected", "queries", "dims", lambda r, h: r.multi.output, per_head=False,
-               present=lambda s: s.W_O is not None),
+               present=lambda s: s.W_O is not None, figure_group="heads"),
 )
 """Every matrix, in display order (X_kv next to X, the multi-head results at the end)."""
 
@@ -126,6 +137,11 @@ MATRIX = {spec.name: spec for spec in MATRICES}
 
 HEAD_EXPORT = tuple(s.name for s in MATRICES if s.head_export)
 """What one head's data export holds, in order (the keys of ``matrices.npz``)."""
+OPTIONAL_EXPORT = tuple(s.name for s in MATRICES if s.optional_export)
+"""Added to ``matrices.npz`` after ``HEAD_EXPORT``, in order, when the session has them."""
+FIGURE_GROUPS = ("sequence", "head", "positions", "heads")
+"""The order of the exported figures' groups: the key/value sequence, each head's panes
+(per head only for h > 1), the position and mask panes, the multi-head results."""
 HEAD_INDEPENDENT = frozenset(s.name for s in MATRICES if not s.per_head)
 """Matrices that are the same whichever head is chosen."""
 NM_MATRICES = tuple(s.name for s in MATRICES if (s.rows, s.cols) == ("queries", "keys"))

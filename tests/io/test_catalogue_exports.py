@@ -1,0 +1,90 @@
+"""The data export and the figure set list exactly the matrices the catalogue declares.
+
+The catalogue's ``head_export``, ``optional_export``, ``present`` and ``figure_group``
+decide what ``matrices.npz`` holds and which extra figures a session has; no other module
+names them, so a new optional matrix is one catalogue entry (issue 16).
+"""
+
+import io
+
+import numpy as np
+import pytest
+
+from qkv_desktop.export.data_export import npz_bytes
+from qkv_desktop.export.head_figures import extra_pane_specs, head_file_name
+from qkv_desktop.state import SessionState, compute
+from qkv_desktop.state.catalogue import FIGURE_GROUPS, HEAD_EXPORT, MATRICES
+
+SESSIONS = {
+    "plain": {},
+    "rope, causal, ALiBi, two heads, W_O": dict(n_heads=2, with_output=True, causal=True,
+                                                positions="rope", alibi=(0.5, 0.25)),
+    "sinusoidal, window, custom mask": dict(positions="sinusoidal", window=2,
+                                            custom_mask=True, masked=((1, 0),)),
+    "cross, three heads": dict(n_heads=3, cross=True),
+}
+
+
+def _state(n_heads=1, with_output=False, cross=False, **options):
+    base = SessionState.from_preset("tutorial-1")
+    state = SessionState.initialised(base.tokens, base.X, d_k=4, init_scale=1.0,
+                                     n_heads=n_heads, with_output=with_output)
+    if cross:
+        state = state.with_(mode="cross", kv_tokens=tuple("abcde"),
+                            X_kv=np.random.RandomState(1).rand(5, base.X.shape[1]))
+    if options:
+        from dataclasses import replace
+        state = state.with_(options=replace(state.options, **options))
+    return state
+
+
+def _present(state, spec):
+    return spec.present is None or spec.present(state)
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+def test_npz_keys_are_the_catalogues(name):
+    state = _state(**SESSIONS[name])
+    keys = np.load(io.BytesIO(npz_bytes(compute(state))), allow_pickle=False).files
+    declared = ["tokens", *HEAD_EXPORT,
+                *(s.name for s in MATRICES if s.optional_export and _present(state, s))]
+    assert keys == declared
+
+
+def _declared_figures(state):
+    """The extra figures' file names as the catalogue's fields alone imply them."""
+    n = state.n_heads
+    declared = []
+    for group in FIGURE_GROUPS:
+        specs = [s for s in MATRICES if s.pane and s.figure_group == group]
+        if group == "head":  # every head's per-head panes, head by head, for h > 1
+            declared += [head_file_name(s.name.lower(), h) for h in range(n) if n > 1
+                         for s in specs if s.per_head]
+            continue
+        for s in specs:
+            if _present(state, s):
+                declared += ([s.name.lower()] if not s.per_head or n == 1 else
+                             [head_file_name(s.name.lower(), h) for h in range(n)])
+    return declared
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+def test_extra_figures_are_the_catalogues_optional_panes_by_group(qapp, name):
+    state = _state(**SESSIONS[name])
+    assert [s.name for s in extra_pane_specs(compute(state))] == _declared_figures(state)
+
+
+def test_the_sessions_above_show_every_optional_pane_and_export():
+    figures = {f for kw in SESSIONS.values() for f in _declared_figures(_state(**kw))}
+    for s in MATRICES:
+        if s.pane and s.present is not None:
+            assert s.name.lower() in figures or head_file_name(s.name.lower(), 0) in figures
+    rope = _state(**SESSIONS["rope, causal, ALiBi, two heads, W_O"])
+    assert [s.name for s in MATRICES if s.optional_export and _present(rope, s)] == [
+        "Q_rope", "K_rope"]
+
+
+def test_every_optional_matrix_has_a_figure_group():
+    for s in MATRICES:
+        assert s.figure_group in FIGURE_GROUPS
+        assert (s.figure_group == "head") == (s.present is None or not s.pane), s.name
