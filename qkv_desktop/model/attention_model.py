@@ -2,19 +2,17 @@
 
 It holds the session state, its undo stack and the latest result, and nothing else:
 the edits themselves are pure functions in ``qkv_desktop.state.edits``, hover,
-selection and current head come from ``ViewSelection``, live previews (training) from
-``LivePreview``. Every change is an undo
+selection and current head from ``ViewSelection``, the edit methods from
+``EditMethods``, live previews (training) from ``LivePreview``. Every change is an undo
 command and schedules one recomputation for the next event-loop turn (so a burst of
 edits costs one core call). Large inputs are computed on a ``LatestJobRunner``: a
 newer state supersedes a pending computation and stale results are dropped, so the
-GUI thread never waits. The panes get a result first (``resultChanged``); the lesson
-read-outs of it follow (``lessonsChanged``): on the next event-loop turn, or, for large
-inputs, from a worker of their own, so they never delay the picture of an edit.
+GUI thread never waits. The panes get a result first (``resultChanged``); its lesson
+read-outs follow (``lessonsChanged``, from a ``LessonsScheduler``) and never delay it.
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import sys
 
@@ -22,13 +20,15 @@ from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QObject
 from PySide6.QtGui import QUndoStack
 
 from qkv_desktop.model.commands import CellsCommand, StateCommand
+from qkv_desktop.model.edit_methods import EditMethods
 from qkv_desktop.model.jobs import LatestJobRunner
+from qkv_desktop.model.lessons_scheduler import LessonsScheduler
 from qkv_desktop.model.preview import LivePreview
 from qkv_desktop.model.selection import ViewSelection
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import edits
 from qkv_desktop.state.compute import ModelResult, compute
-from qkv_desktop.state.edits import Edit, EditError
+from qkv_desktop.state.edits import Edit
 from qkv_desktop.state.session_state import SessionState
 
 __all__ = ["AttentionModel", "ASYNC_THRESHOLD"]
@@ -42,21 +42,7 @@ def _large(state: SessionState) -> bool:
     return state.n * state.n_keys * state.n_heads >= ASYNC_THRESHOLD
 
 
-def _with_lessons(result: ModelResult, head: int) -> ModelResult:
-    """``result`` with the read-outs of ``head`` computed (and cached on it)."""
-    result.lessons(head)
-    return result
-
-
-def _edit(fn):
-    """A model method applying the pure edit ``fn(state, …)`` as one undo step."""
-    @functools.wraps(fn)
-    def method(self, *args, **kwargs):
-        self._apply(self._translated(fn, *args, **kwargs))
-    return method
-
-
-class AttentionModel(ViewSelection):
+class AttentionModel(EditMethods, ViewSelection):
     """Owns the session state, its undo stack, and the latest result.
 
     Signals
@@ -100,13 +86,9 @@ class AttentionModel(ViewSelection):
         self._jobs = LatestJobRunner("qkv-compute", self)
         self._jobs.finished.connect(self._on_forward_done)
         self._jobs.busyChanged.connect(self.busyChanged)
-        self._lessons_result: ModelResult | None = None  # the last announced by lessonsChanged
-        self._lesson_timer = QTimer(self)
-        self._lesson_timer.setSingleShot(True)
-        self._lesson_timer.setInterval(0)
-        self._lesson_timer.timeout.connect(self._lessons_here)
-        self._lesson_jobs = LatestJobRunner("qkv-lessons", self)
-        self._lesson_jobs.finished.connect(self._on_lessons_done)
+        self._lessons = LessonsScheduler(self)
+        self._lessons.lessonsChanged.connect(self.lessonsChanged)
+        self.currentHeadChanged.connect(self._lessons.set_head)
         self.recompute_now()
 
     # ------------------------------------------------------------------ access
@@ -196,36 +178,12 @@ class AttentionModel(ViewSelection):
         """Give the panes ``result``, then have its lesson read-outs follow."""
         self._result, self._result_generation = result, generation
         self.resultChanged.emit(result)
-        if _large(result.state):  # the read-outs cost about a forward: off the GUI thread
-            head = self._current_head
-            self._lesson_jobs.submit(lambda _report: _with_lessons(result, head))
-        else:
-            self._lesson_timer.start()
-
-    def _lessons_here(self) -> None:
-        """A small result's read-outs, on the GUI thread, a turn after the panes got it."""
-        if self._result is not None:
-            try:
-                self._result.lessons(self._current_head)
-            except Exception as exc:  # noqa: BLE001 -- a bug: logged, the views meet it again
-                sys.excepthook(type(exc), exc, exc.__traceback__)
-        self._announce_lessons()
-
-    def _on_lessons_done(self, _job: int, result, error) -> None:
-        if error is not None:  # a bug: log it; the views meet it again when they ask
-            sys.excepthook(type(error), error, error.__traceback__)
-        self._announce_lessons()
-
-    def _announce_lessons(self) -> None:
-        """``lessonsChanged`` for the result on display, once per result."""
-        if self._result is not None and self._result is not self._lessons_result:
-            self._lessons_result = self._result
-            self.lessonsChanged.emit(self._result)
+        self._lessons.follow(result, off_thread=_large(result.state))
 
     @property
     def lessons_pending(self) -> bool:
         """Whether the result on display still waits for its ``lessonsChanged``."""
-        return self._result is not None and self._result is not self._lessons_result
+        return self._lessons.pending
 
     def wait_until_idle(self, timeout_ms: int = 30_000) -> bool:
         """Process events until the current state has been computed (tests, export, render).
@@ -245,7 +203,7 @@ class AttentionModel(ViewSelection):
     def shutdown(self) -> None:
         """Stop the worker threads (the window calls this on close)."""
         self._jobs.shutdown()
-        self._lesson_jobs.shutdown()
+        self._lessons.shutdown()
 
     # -------------------------------------------------------------- mutations
     def _apply(self, edit: Edit | None) -> None:
@@ -272,31 +230,6 @@ class AttentionModel(ViewSelection):
         if edit.changed or gesture is not None:
             self.preview.commit()  # the state shown stays; the edit follows it
             self.undo_stack.push(CellsCommand(self, edit, text or say(edit.text), gesture))
-
-    def _translated(self, fn, *args, **kwargs):
-        """``fn(state, …)``, its refusal (``EditError``) in the interface language."""
-        try:
-            return fn(self._state, *args, **kwargs)
-        except EditError as exc:
-            raise ValueError(say(exc.text)) from None
-
-    rename_token = _edit(edits.rename_token)
-    insert_tokens = _edit(edits.insert_tokens)
-    delete_tokens = _edit(edits.delete_tokens)
-    move_token = _edit(edits.move_token)
-    paste_block = _edit(edits.paste_block)
-    set_d_model = _edit(edits.set_d_model)
-    remove_dimension = _edit(edits.remove_dimension)
-    set_d_k = _edit(edits.set_d_k)
-    set_seed = _edit(edits.set_seed)
-    set_init_scale = _edit(edits.set_init_scale)
-    set_heads = _edit(edits.set_heads)
-    set_output_projection = _edit(edits.set_output_projection)
-    set_weight = _edit(edits.set_weight)
-    set_options = _edit(edits.set_options)
-    set_mode = _edit(edits.set_mode)
-    scale_inputs = _edit(edits.scale_inputs)
-    set_masked = _edit(edits.set_masked)
 
     def load_state(self, state: SessionState, text: str) -> None:
         """Replace everything with ``state`` as one undoable step (presets, models).

@@ -1,0 +1,88 @@
+"""``LessonsScheduler``: the lesson read-outs of a result follow its picture, never delay it.
+
+The read-outs (asymmetry, row uniformity, the banners' spread) cost about a forward at
+large sizes. So the model first gives the panes a result (``resultChanged``) and then
+hands it here: a small result's read-outs are computed on the next event-loop turn, a
+large one's on a worker of their own (a ``LatestJobRunner``, so a newer result
+supersedes it). ``lessonsChanged`` is emitted once per result, when
+``result.lessons(head)`` returns at once.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from qkv_desktop.model.jobs import LatestJobRunner
+from qkv_desktop.state.compute import ModelResult
+
+__all__ = ["LessonsScheduler"]
+
+
+def _with_lessons(result: ModelResult, head: int) -> ModelResult:
+    """``result`` with the read-outs of ``head`` computed (and cached on it)."""
+    result.lessons(head)
+    return result
+
+
+class LessonsScheduler(QObject):
+    """Computes the read-outs of the result on display, then emits ``lessonsChanged``.
+
+    ``set_head`` (connected to the model's ``currentHeadChanged``) says which head's
+    read-outs to compute when their turn comes; a signal, not a reference back to the
+    model, so the two form no Python reference cycle for the garbage collector.
+    """
+
+    lessonsChanged = Signal(object)
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._head = 0
+        self._result: ModelResult | None = None  # the result on display
+        self._announced: ModelResult | None = None  # the last announced by lessonsChanged
+        self._timer = QTimer(self, singleShot=True, interval=0, timeout=self._compute_here)
+        self._jobs = LatestJobRunner("qkv-lessons", self)
+        self._jobs.finished.connect(self._on_done)
+
+    def follow(self, result: ModelResult, off_thread: bool) -> None:
+        """``result`` is now on display: compute its read-outs (``off_thread``: on the worker)."""
+        self._result = result
+        if off_thread:  # the read-outs cost about a forward: off the GUI thread
+            head = self._head
+            self._jobs.submit(lambda _report: _with_lessons(result, head))
+        else:
+            self._timer.start()
+
+    def set_head(self, head: int) -> None:
+        """The current head is now ``head``."""
+        self._head = head
+
+    @property
+    def pending(self) -> bool:
+        """Whether the result on display still waits for its ``lessonsChanged``."""
+        return self._result is not None and self._result is not self._announced
+
+    def shutdown(self) -> None:
+        """Stop the worker thread."""
+        self._jobs.shutdown()
+
+    def _compute_here(self) -> None:
+        """A small result's read-outs, on the GUI thread, a turn after the panes got it."""
+        if self._result is not None:
+            try:
+                self._result.lessons(self._head)
+            except Exception as exc:  # noqa: BLE001 -- a bug: logged, the views meet it again
+                sys.excepthook(type(exc), exc, exc.__traceback__)
+        self._announce()
+
+    def _on_done(self, _job: int, _result, error) -> None:
+        if error is not None:  # a bug: log it; the views meet it again when they ask
+            sys.excepthook(type(error), error, error.__traceback__)
+        self._announce()
+
+    def _announce(self) -> None:
+        """``lessonsChanged`` for the result on display, once per result."""
+        if self.pending:
+            self._announced = self._result
+            self.lessonsChanged.emit(self._result)
