@@ -45,11 +45,9 @@ class RowStats:
 def row_stats(scores, divisor: float = 1.0) -> RowStats:
     """Softmax of ``scores / divisor`` along the last axis, with per-row statistics."""
     p = softmax(np.asarray(scores, dtype=np.float64) / divisor)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        plogp = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
     sq, cube = (p ** 2).sum(axis=-1), (p ** 3).sum(axis=-1)
     jacobian = np.sqrt(np.maximum(sq - 2 * cube + sq ** 2, 0.0))
-    return RowStats(p, p.max(axis=-1), -plogp.sum(axis=-1), (p * (1 - p)).mean(axis=-1),
+    return RowStats(p, p.max(axis=-1), row_entropy(p), (p * (1 - p)).mean(axis=-1),
                     jacobian)
 
 

@@ -28,7 +28,7 @@ def softmax(x, axis: int = -1, stable: bool = True) -> np.ndarray:
 
 
 def row_entropy(p: np.ndarray) -> np.ndarray:
-    """The entropy −Σ p·log p of each row of weights ``p`` (in ``p``'s dtype).
+    """The entropy −Σ p·log p of each row (last axis) of weights ``p`` (in ``p``'s dtype).
 
     0·log 0 counts as 0 (a masked key takes nothing away), and a NaN weight (the naive
     softmax after an overflow) makes its row NaN. The one formula for weights given as
@@ -38,4 +38,4 @@ def row_entropy(p: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         plogp = np.where(p > 0, p * np.log(np.where(p > 0, p, 1)),
                          np.where(np.isnan(p), p, 0))
-    return -plogp.sum(axis=1)
+    return -plogp.sum(axis=-1)

@@ -9,7 +9,7 @@ import pytest
 
 import qkv_desktop.io.imports as imports
 from qkv_desktop.core import Weights, attention
-from qkv_desktop.core.lessons import row_uniformity
+from qkv_desktop.core.lessons import row_stats, row_uniformity
 from qkv_desktop.core.softmax import row_entropy, softmax
 from qkv_desktop.export.data_export import check_data_formats
 from qkv_desktop.export.render import check_formats
@@ -38,6 +38,11 @@ def test_one_entropy_formula_for_the_naive_softmax_and_the_uniformity_read_out()
     naive = attention(np.eye(3) * 30, Weights(np.eye(3), np.eye(3), np.eye(3)),
                                 stable=False)
     np.testing.assert_array_equal(naive.entropy, row_entropy(naive.weights))
+    # The scaling lab's row statistics, of one score row (1-D) or several (2-D).
+    for scores in (np.array([2.0, 1.5, 0.5, -0.5, -1.0]), np.array([[3.0, -1e3], [0, 0]])):
+        stats = row_stats(scores, 2.0)
+        np.testing.assert_array_equal(stats.entropy, row_entropy(stats.weights))
+    np.testing.assert_allclose(row_stats(np.zeros(4)).entropy, np.log(4), rtol=1e-15)
 
 
 def test_one_number_rule_for_typed_cells_and_imported_files():
