@@ -352,3 +352,23 @@ def test_the_source_label_says_truthfully_what_changed_since_the_load(qtbot, win
     assert window.controls.seed.isEnabled()
     model.undo_stack.undo()
     assert label.text() == name + " (weights edited)"
+
+
+def test_enter_after_choosing_the_installed_model_loads_it(qtbot, model, tiny, monkeypatch):
+    """Load, not Cancel, is the default button: Enter after the one-click choice loads."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    monkeypatch.setattr(model_dialog, "find_bundled_minilm", lambda: tiny)
+    d = ModelDialog(model)
+    qtbot.addWidget(d)
+    d.show()
+    d.activateWindow()
+    qtbot.waitExposed(d)
+    QTest.mouseClick(d.bundled_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not d.busy and d.ok_button.isEnabled())
+    cancel = d.buttons.button(d.buttons.StandardButton.Cancel)
+    assert d.ok_button.isDefault() and not cancel.isDefault() and not cancel.autoDefault()
+    with qtbot.waitSignal(d.loaded):
+        QTest.keyClick(d, Qt.Key.Key_Return)
+    assert model.state.tokens == tuple(TOKENS)

@@ -232,6 +232,12 @@ class ModelDialog(Retranslating, QDialog):
         layout.addWidget(self.error_label)
         layout.addStretch(1)
         layout.addWidget(self.buttons)
+        # Enter means Load: no other button may become the default by taking the focus
+        # (choosing a model disables its button, and the focus then lands on Cancel).
+        for button in self.findChildren(QPushButton):
+            button.setAutoDefault(False)
+        self.ok_button.setAutoDefault(True)
+        self.ok_button.setDefault(True)
         self.resize(560, 0)
         self._fit_height()
 
