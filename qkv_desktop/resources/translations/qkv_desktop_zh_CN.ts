@@ -1373,6 +1373,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>第 {0} 步发散（{1}）；请降低学习率</translation>
     </message>
     <message>
+        <source>{0} = 0 (not drawn on a log scale)</source>
+        <translation>{0} = 0（对数坐标上无法画出）</translation>
+    </message>
+    <message>
         <source>Training stopped: {0}</source>
         <translation>训练已停止：{0}</translation>
     </message>

@@ -44,6 +44,7 @@ from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.teaching.lab_window import LabWindow
 from qkv_desktop.views.teaching.lab_worker import LabWorker
+from qkv_desktop.views.teaching.log_axis import DecadeLogAxis
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
 __all__ = ["GradientLab", "TARGETS", "COMPARE_D_KS"]
@@ -57,7 +58,7 @@ UNSCALED, SCALED = (214, 96, 77), (33, 102, 172)
 
 
 def _plot(name: str) -> pg.PlotWidget:
-    plot = pg.PlotWidget(background="w")
+    plot = pg.PlotWidget(background="w", axisItems={"left": DecadeLogAxis("left")})
     plot.setObjectName(name)
     item = plot.getPlotItem()
     item.setMenuEnabled(False)
@@ -250,6 +251,7 @@ class GradientLab(LabWindow):
         item = self.norm_plot.getPlotItem()
         item.setTitle(self.tr("gradient norm per matrix (log scale)"), color=(30, 30, 30),
                       size="10pt")
+        self._name_norm_curves()
         item.setLabel("bottom", self.tr("step"))
         self._compare_labels[0].setText(self.tr("steps"))
         self._compare_labels[1].setText(self.tr("learning rate"))
@@ -366,6 +368,7 @@ class GradientLab(LabWindow):
         self.losses.clear()
         for v in self.norms.values():
             v.clear()
+        self._name_norm_curves()
         self.train_threads.clear()
         self.head_index = self.model.current_head
         X, weights, options = inputs.X, inputs.weights, dict(inputs.options)
@@ -394,6 +397,17 @@ class GradientLab(LabWindow):
     def stop_training(self) -> None:
         self.worker.stop()
 
+    def _name_norm_curves(self) -> None:
+        """Legend entries; a matrix whose gradient is exactly 0 has no point on a log
+        axis, so its entry says so instead of leaving an unexplained empty line."""
+        legend = self.norm_plot.getPlotItem().legend
+        for name, curve in self.norm_curves.items():
+            values = self.norms[name]
+            text = f"‖∂L/∂{name}‖"
+            if values and not any(values):
+                text = self.tr("{0} = 0 (not drawn on a log scale)").format(text)
+            legend.getLabel(curve).setText(text)
+
     def _on_progress(self, payload) -> None:
         k, loss, norms, w, thread = payload
         self.train_threads.add(thread)
@@ -404,6 +418,7 @@ class GradientLab(LabWindow):
         self.loss_curve.setData(x, np.array(self.losses))
         for name, curve in self.norm_curves.items():
             curve.setData(x, _positive(self.norms[name]), connect="finite")
+        self._name_norm_curves()
         state = self.model.state
         heads = list(state.heads)
         if self.head_index < len(heads):
