@@ -168,7 +168,12 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # Sections as wide as their header and cells, the last one taking what is left: in
+        # a narrow dock stretched sections cut the headers ("ntropy H (nats"); a
+        # horizontal scroll bar is better than an unreadable header.
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
         self.table.setItemDelegate(_BarDelegate(self.table))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
