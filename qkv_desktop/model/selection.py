@@ -73,8 +73,7 @@ class ViewSelection(QObject):
     def follow(self, state: SessionState) -> None:
         """Keep the head and the cells within ``state`` (checked against the state, not
         the result, which keeps the old shapes until the recomputation has run)."""
-        if self._current_head >= state.n_heads:
-            self.set_current_head(state.n_heads - 1)
+        self.set_current_head(state.head_index(self._current_head))  # emits if it moved
         if self._hover is not None and not cell_in(state, self._hover):
             self.set_hover(None)
         if self._selection is not None and not cell_in(state, self._selection):
