@@ -9,6 +9,7 @@ import numpy as np
 
 from qkv_desktop.core import AttentionResult, MultiHeadResult, multi_head_attention
 from qkv_desktop.state.catalogue import HEAD_EXPORT, MATRIX
+from qkv_desktop.state.core_options import core_dtype, core_options
 from qkv_desktop.state.readouts import HeadLessons, KKComparison, head_lessons, kk_comparison
 from qkv_desktop.state.session_state import SessionState, check_dtype_range
 
@@ -78,20 +79,15 @@ def compute(state: SessionState) -> ModelResult:
     """Run the core on ``state`` (all heads); raises ``ValueError`` on bad input."""
     o = state.options
     check_dtype_range(state)
-    dtype = np.float32 if o.dtype == "float32" else np.float64
+    dtype = core_dtype(o)
     heads = [w.tied() if o.share_qk else w for w in state.heads]
     X = state.X.astype(dtype, copy=False)
     X_kv = None
     if state.mode == "cross":
         X_kv = state.X_kv.astype(dtype, copy=False)
-    spec = state.mask_spec()
     with np.errstate(**_QUIET):
-        multi = multi_head_attention(
-            X, heads, W_O=state.W_O, X_kv=X_kv, scale=o.scale, temperature=o.temperature,
-            causal=spec.causal, stable=o.stable,
-            positions=None if o.positions == "none" else o.positions, rope_base=o.rope_base,
-            rope_pairing=o.rope_pairing, window=spec.window, prefix=spec.prefix,
-            sinks=spec.sinks, mask=spec.custom, alibi=o.alibi)
+        multi = multi_head_attention(X, heads, W_O=state.W_O, X_kv=X_kv, alibi=o.alibi,
+                                     **core_options(state))
     return ModelResult(state, multi)
 
 

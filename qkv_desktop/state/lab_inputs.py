@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from qkv_desktop.core.weights import Weights
+from qkv_desktop.state.core_options import core_dtype, core_options
 from qkv_desktop.state.session_state import SessionState
 
 __all__ = ["HeadInputs", "head_inputs"]
@@ -35,19 +36,13 @@ def head_inputs(state: SessionState, head: int = 0) -> HeadInputs:
     """Head ``head`` of ``state`` (clamped to the heads there are), with every option
     ``compute`` gives it: positions, RoPE, the mask rules and this head's ALiBi slope."""
     o = state.options
-    dtype = np.float32 if o.dtype == "float32" else np.float64
+    dtype = core_dtype(o)
     head = state.head_index(head)
     w = state.heads[head]
     if o.share_qk:
         w = w.tied()
     cross = state.mode == "cross"
-    spec = state.mask_spec()
-    options = {"scale": o.scale, "temperature": o.temperature, "causal": bool(spec.causal),
-               "stable": o.stable,
+    options = {**core_options(state),
                "X_kv": state.X_kv.astype(dtype, copy=False) if cross else None,
-               "positions": None if o.positions == "none" else o.positions,
-               "rope_base": o.rope_base, "rope_pairing": o.rope_pairing,
-               "window": spec.window, "prefix": spec.prefix, "sinks": spec.sinks,
-               "mask": spec.custom,
                "alibi_slope": None if o.alibi is None else float(o.alibi[head])}
     return HeadInputs(state.X.astype(dtype, copy=False), w, options, cross)

@@ -4,6 +4,8 @@ checks of render and data export. Each test pins the shared behaviour, no Qt."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -66,3 +68,22 @@ def test_one_format_check_for_figures_and_data(check, known, what):
         check(["gif"])
     with pytest.raises(ValueError, match=f"no {what} format given"):
         check([])
+
+
+def test_one_mapping_of_the_options_to_the_core_for_compute_and_the_labs():
+    from qkv_desktop.state.core_options import core_dtype, core_options
+    from qkv_desktop.state.lab_inputs import head_inputs
+
+    state = SessionState.from_preset("tutorial-1").reinitialised(n_heads=2, d_k=4)
+    state = state.with_(options=dataclasses.replace(
+        state.options, causal=True, temperature=0.5, dtype="float32"))
+    shared = core_options(state)
+    assert shared["causal"] is True and shared["temperature"] == 0.5
+    inputs = head_inputs(state, 1)
+    assert {k: v for k, v in inputs.options.items() if k in shared} == shared
+    assert set(inputs.options) - set(shared) == {"X_kv", "alibi_slope"}
+    assert inputs.X.dtype == core_dtype(state.options) == np.float32
+    result = compute(state)
+    np.testing.assert_array_equal(
+        result.heads[1].weights,
+        attention(inputs.X, inputs.weights, **inputs.options).weights)

@@ -35,6 +35,7 @@ from qkv_desktop.core.kv_cache import (
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_bytes
+from qkv_desktop.state.core_options import core_dtype
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
@@ -250,7 +251,7 @@ class KVCacheLab(LabWindow):
         """Decode the current head of the session again (after any edit)."""
         state = self.model.state
         self.inputs = head_inputs(state, self.model.current_head)
-        size = 4 if state.options.dtype == "float32" else 8
+        size = np.dtype(core_dtype(state.options)).itemsize
         self.memory.set_session(1, state.n_heads, state.d_k, state.n, size)
         if self.inputs.cross:
             self.decode = None
