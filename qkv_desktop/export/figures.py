@@ -157,7 +157,7 @@ class FigureSpec:
     masked_label, nonfinite_label : str, optional
         Legend texts; translated defaults when omitted.
     colormap : str, optional
-        The matrix key that picks colours and levels in ``views.colormaps``
+        The matrix key that picks colours and levels in ``presentation.colormaps``
         (``"weights"`` is sequential on [0, 1], the rest diverging); ``name`` if omitted.
     """
 

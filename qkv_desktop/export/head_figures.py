@@ -23,16 +23,13 @@ from qkv_desktop.presentation.pane_info import EXTRA_PANES, HEAD_INDEPENDENT, PA
 from qkv_desktop.state.catalogue import FIGURE_GROUPS, MATRIX
 from qkv_desktop.state.compute import ModelResult
 
-__all__ = ["extra_pane_specs", "head_file_name", "POSITION_MASK_PANES"]
+__all__ = ["extra_pane_specs", "head_file_name"]
 
 
 def _group(name: str) -> tuple[str, ...]:
     """The optional panes of figure group ``name``, in the catalogue's order."""
     return tuple(p.key for p in EXTRA_PANES if MATRIX[p.key].figure_group == name)
 
-
-POSITION_MASK_PANES = _group("positions")
-"""The panes that appear with positions (sinusoidal, RoPE) or a mask (and ALiBi)."""
 
 Translate = Callable[[str, str], str]
 

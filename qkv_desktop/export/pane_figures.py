@@ -2,7 +2,7 @@
 
 ``pane_specs`` turns one head of a computed result into ``FigureSpec`` objects named
 ``x, q, k, v, scores, scaled, weights, output`` (the file names ``render`` writes).
-Titles, matrices and axis labels come from ``views.pane_info``, so an exported figure
+Titles, matrices and axis labels come from ``presentation.pane_info``, so an exported figure
 says exactly what its pane says; rows of the n×m matrices are query tokens, columns
 key tokens, and K and V rows are key tokens. ``pane_spec`` also draws the extra panes
 a session may have (``x_kv``, ``concat``, ``projected``).

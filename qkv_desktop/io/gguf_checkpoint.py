@@ -4,7 +4,7 @@ GGUF is llama.cpp's single-file format: metadata, a tokenizer and (usually quant
 tensors. It is read with the format's own ``gguf`` package: ``GGUFReader`` maps the
 file without reading it, and ``gguf.quants.dequantize`` turns a tensor's 4- or 8-bit
 blocks back into float32 only when a layer is run. The forward runs in NumPy float64
-(``qkv_desktop.core.llama_layer``) over every layer in one pass, keeping each layer's
+(``qkv_desktop.core.llama``) over every layer in one pass, keeping each layer's
 input, so moving between layers and heads of one text needs no more model work.
 
 llama.cpp's converter reorders the rows of W_Q and W_K of each head so that its RoPE can

@@ -1,11 +1,11 @@
 """Export in the window: a pane or the dashboard as PNG/SVG/PDF, the clipboard, all files.
 
-The pictures and numbers come from the headless engine (``io.figures``,
-``io.pane_figures``, ``io.data_export``, ``io.render``), so a figure exported here is
-byte for byte the one ``qkv-desktop render`` writes. This module only asks where and
-how: a save dialog and a small options dialog (PNG scale, background) for one figure,
-a folder-and-formats dialog for Export all / Export data, a cancellable progress
-dialog while the files are encoded. A set of files is staged and moved into place
+The pictures and numbers come from the headless engine (``export.figures``,
+``export.pane_figures``, ``export.data_export``, ``export.render``), so a figure
+exported here is byte for byte the one ``qkv-desktop render`` writes. This module only
+asks where and how: a save dialog and a small options dialog (PNG scale, background)
+for one figure, a folder-and-formats dialog for Export all / Export data, a cancellable
+progress dialog while the files are encoded. A set of files is staged and moved into place
 together, so an error or a cancel leaves the folder as it was. The last folder,
 formats, scale and background are remembered in ``QSettings`` under ``export/``.
 

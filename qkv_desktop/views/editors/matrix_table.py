@@ -2,7 +2,7 @@
 
 ``MatrixTableModel`` is a ``QAbstractTableModel`` that reads the current state on
 every ``data`` call and turns every ``setData`` into a model command, so the table
-never holds a copy of the numbers. Text is parsed by ``model.parsing`` (strict and
+never holds a copy of the numbers. Text is parsed by ``state.parsing`` (strict and
 locale-independent); refused input leaves the cell as it was and says why.
 
 A view asks only for the cells it shows, so the cell tints are computed for blocks
