@@ -238,6 +238,8 @@ def _texts(w) -> dict[str, str]:
             1, Qt.Orientation.Horizontal),
         "token header": w.editor.table.headerData(0, w.editor.horizontalHeader().orientation()),
         "window title": w.windowTitle(),
+        "scaling lab": w.teaching.lab_action.text(),
+        "zoom menu": w.view_scale.zoom_menu.title(),
     }
 
 
@@ -255,6 +257,8 @@ CHINESE = {
     "dock": "编辑器", "teaching dock": "讲解", "lab menu": "实验室(&L)",
     "diagnostics header": "熵 H（奈特）", "token header": "词元",
     "window title": "未命名 — QKV Desktop",
+    # one ellipsis (not "…" + "……"); ÷√d_k scaling and UI zoom named apart
+    "scaling lab": "缩放实验室（÷√d_k）(&S)…", "zoom menu": "显示比例(&Z)（100%）",
 }
 
 

@@ -2998,7 +2998,7 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>&amp;Scaling lab…</source>
-        <translation>缩放实验室(&amp;S)……</translation>
+        <translation>缩放实验室（÷√d_k）(&amp;S)…</translation>
     </message>
     <message>
         <source>Plots of why the scores are divided by √d_k (Ctrl+L)</source>
@@ -3238,7 +3238,7 @@ Sentence: {1}</source>
     <name>ViewScale</name>
     <message>
         <source>&amp;Zoom ({0:.0%})</source>
-        <translation>缩放(&amp;Z)（{0:.0%}）</translation>
+        <translation>显示比例(&amp;Z)（{0:.0%}）</translation>
     </message>
     <message>
         <source>Zoom &amp;in</source>
