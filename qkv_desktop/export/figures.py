@@ -214,7 +214,9 @@ class FigureLayout:
     ``values`` the printed numbers (None when the cells are too small for them).
     ``col_labels`` pairs each shown column with its text; when ``cols_rotated`` the text
     rect is in a frame rotated by −90° around the column's top centre. ``row_caption``
-    is drawn rotated by −90° around its origin point.
+    is drawn rotated by −90° around its origin point. ``cell`` is a cell's width and
+    ``cell_h`` its height: equal, except that colour-only rows of a flat matrix (X is
+    n×d_model) grow to fit their labels and the row caption.
     """
 
     spec: FigureSpec
@@ -223,6 +225,7 @@ class FigureLayout:
     title: _Text
     grid: QRectF
     cell: float
+    cell_h: float
     gap: float
     raster: bool
     rgba: np.ndarray
@@ -316,6 +319,19 @@ def _cell_values(data: np.ndarray, masked: np.ndarray, cell: float,
     return values, font, max(cell, float(need))
 
 
+def _row_height(n: int, cell: float, text_h: float, caption_w: float) -> float:
+    """The height of a colour-only row: at least ``cell``, tall enough for its label.
+
+    Cells are square by default, so a wide matrix (X is 7×384) would be a strip a few
+    points high with one row label and its axis caption cut. Rows grow to the label
+    spacing while the whole grid stays within ``_GRID_TARGET``, and the grid is never
+    lower than its row caption (``caption_w``) is long. Whole points keep cell edges on
+    pixel edges.
+    """
+    row_h = max(cell, min(math.ceil(text_h), math.floor(_GRID_TARGET / n)))
+    return float(max(row_h, math.ceil(caption_w / n)))
+
+
 def layout_figure(spec: FigureSpec) -> FigureLayout:
     """Compute the geometry of ``spec``'s figure: sizes, label thinning, colours."""
     _require_app()
@@ -342,8 +358,14 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
     lfm = QFontMetricsF(_font(_LABEL_PX))
     line_h = lfm.height()
     text_h = lfm.capHeight() * 1.6  # how close two labels may sit without touching
+    cfm = QFontMetricsF(_font(_CAPTION_PX, italic=True))
+    cap_h = cfm.height()
 
-    row_step = _nice_step(math.ceil(text_h / cell))
+    cell_h = cell
+    if values is None:
+        cell_h = _row_height(n, cell, text_h, cfm.horizontalAdvance(spec.row_axis) + 4)
+        grid_h = n * cell_h
+    row_step = _nice_step(math.ceil(text_h / cell_h))
     row_texts = {r: lfm.elidedText(str(spec.row_labels[r]), Qt.TextElideMode.ElideRight,
                                    _MAX_LABEL_W) for r in range(0, n, row_step)}
     row_label_w = max(lfm.horizontalAdvance(t) for t in row_texts.values())
@@ -359,8 +381,6 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
     col_label_h = (max(lfm.horizontalAdvance(t) for t in col_texts.values())
                    if cols_rotated else line_h)
 
-    cfm = QFontMetricsF(_font(_CAPTION_PX, italic=True))
-    cap_h = cfm.height()
     tfm = QFontMetricsF(_font(_TITLE_PX, bold=True))
     title_w, title_h = tfm.horizontalAdvance(spec.title), tfm.height()
 
@@ -402,7 +422,7 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
     cbar = QRectF(x_cbar, y_grid, _CBAR_W, max(grid_h, _CBAR_MIN_H))
 
     row_labels = [_Text(QRectF(x_grid - _LABEL_PAD - row_label_w,
-                               y_grid + (r + 0.5) * cell - line_h / 2, row_label_w, line_h),
+                               y_grid + (r + 0.5) * cell_h - line_h / 2, row_label_w, line_h),
                         t, _RIGHT_MIDDLE) for r, t in row_texts.items()]
     if cols_rotated:
         col_labels = [(c, _Text(QRectF(_LABEL_PAD, -line_h / 2, col_label_h, line_h), t,
@@ -433,7 +453,7 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
         lx += 14 + tw + 14
     height = bottom + (cap_h if legend else 0.0) + _MARGIN - (0 if legend else 8)
 
-    return FigureLayout(spec, math.ceil(width), math.ceil(height), title, grid, cell, gap,
+    return FigureLayout(spec, math.ceil(width), math.ceil(height), title, grid, cell, cell_h, gap,
                         raster, rgba, white, masked, nonfinite, values, value_font,
                         row_step, col_step, row_labels, col_labels, cols_rotated,
                         row_caption, col_caption, cbar, levels, ticks, legend)
@@ -497,7 +517,7 @@ def _hatch_lines(rect: QRectF, step: float) -> list[QLineF]:
 
 
 def _paint_cells(painter: QPainter, lay: FigureLayout) -> None:
-    grid, cell, gap = lay.grid, lay.cell, lay.gap
+    grid, cell, cell_h, gap = lay.grid, lay.cell, lay.cell_h, lay.gap
     n, m = lay.rgba.shape[:2]
     if lay.raster:
         image = QImage(np.ascontiguousarray(lay.rgba).data, m, n, 4 * m,
@@ -509,8 +529,8 @@ def _paint_cells(painter: QPainter, lay: FigureLayout) -> None:
         return
     painter.setPen(Qt.PenStyle.NoPen)
     colors = {}
-    rects = [[QRectF(grid.x() + c * cell + gap / 2, grid.y() + r * cell + gap / 2,
-                     cell - gap, cell - gap) for c in range(m)] for r in range(n)]
+    rects = [[QRectF(grid.x() + c * cell + gap / 2, grid.y() + r * cell_h + gap / 2,
+                     cell - gap, cell_h - gap) for c in range(m)] for r in range(n)]
     for r in range(n):
         for c in range(m):
             key = tuple(int(v) for v in lay.rgba[r, c])

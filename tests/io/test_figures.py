@@ -459,3 +459,43 @@ def test_bad_input_is_refused_and_nothing_written(specs, tmp_path):
         save_figure(specs["q"], tmp_path / "q.png", background="black")
     assert list(tmp_path.iterdir()) == []
     assert check_scale(np.float32(1.5)) == 1.5
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext is not installed")
+def test_dashboard_keeps_a_flat_x_legible(qapp, tmp_path):
+    """A MiniLM-sized X (7 tokens × d_model 384) is no flat strip in the dashboard.
+
+    Square cells made it 384×7 pt: one row label and the caption "token" cut to "kt".
+    Its rows now fit every label, and pdftotext finds all of them and "token" whole.
+    """
+    from qkv_desktop.export.figure_set import dashboard_layout
+    from qkv_desktop.export.figures import encode_layout
+    tokens = ["[CLS]", "the", "cat", "sat", "on", "mat", "[SEP]"]
+    rng = np.random.default_rng(3)
+    state = SessionState.initialised(tokens, rng.normal(size=(7, 384)), d_k=64)
+    lay = dashboard_layout(compute(state))
+    x = next(f for _, f in lay.figures if f.spec.name == "x")
+    assert x.spec.data.shape == (7, 384)
+    assert [t.text for t in x.row_labels] == tokens
+    label_h = QFontMetricsF(_label_font()).capHeight() * 1.6  # labels closer than this touch
+    assert x.grid.height() >= 7 * label_h
+    ys = [t.rect.center().y() for t in x.row_labels]
+    assert min(np.diff(ys)) >= label_h
+    caption_w = QFontMetricsF(_caption_font()).horizontalAdvance(x.spec.row_axis)
+    assert x.row_caption[1].rect.width() >= caption_w  # the rotated caption's room
+    path = tmp_path / "d.pdf"
+    path.write_bytes(encode_layout(lay, "pdf"))
+    words = [w[0] for w in pdf_words(path)]
+    assert x.spec.row_axis in words and "kt" not in words
+    for token in tokens:
+        assert token in words
+
+
+def _label_font():
+    from qkv_desktop.export.figures import _LABEL_PX, _font
+    return _font(_LABEL_PX)
+
+
+def _caption_font():
+    from qkv_desktop.export.figures import _CAPTION_PX, _font
+    return _font(_CAPTION_PX, italic=True)
