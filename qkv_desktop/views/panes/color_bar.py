@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsGridLayout
 
 from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP
@@ -44,18 +44,13 @@ class _Strip(pg.GraphicsWidget):
         p.drawRect(rect)
 
 
-def _glyphs(rect: QRectF) -> QRectF:
-    """A label's drawn height: pyqtgraph's box is 80 % of it, the text centred on it."""
-    grow = rect.height() / 8
-    return rect.adjusted(0, -grow, 0, grow)
-
-
 class _InsideAxis(pg.AxisItem):
     """The level axis, its end labels kept inside its own height.
 
     A label is centred on its tick, so the top level's ("1.0") stood half above the
     strip, outside the plot, and was cut in half; here it moves down (the bottom one
-    up) just enough to be whole, still beside its end of the strip.
+    up) just enough to be whole, still beside its end of the strip. On a short bar the
+    labels that would then overlap (an end's neighbour, or "0.4" on "0.6") are left out.
     """
 
     def generateDrawSpecs(self, p):
@@ -75,10 +70,21 @@ class _InsideAxis(pg.AxisItem):
                 moved.append(rect)
             inside.append((rect, flags, text))
         # A moved end label may now sit on its neighbour (a short bar: "0.8" under
-        # "1.0"): the end keeps its label, the neighbour gives way.
-        inside = [(rect, flags, text) for rect, flags, text in inside
-                  if any(rect is m for m in moved) or not any(_glyphs(rect).intersects(_glyphs(m))
-                                                             for m in moved)]
+        # "1.0"), and on a short bar neighbours may sit on each other ("0.4" on "0.6"):
+        # the ends keep their labels, then each label in pyqtgraph's order (major
+        # levels first) is drawn only when its glyphs, as the painter's font draws
+        # them, touch none already kept.
+        metrics = QFontMetricsF(p.font())
+        order = sorted(range(len(inside)), key=lambda k: not any(inside[k][0] is m for m in moved))
+        kept: list[int] = []
+        glyphs: list[QRectF] = []
+        for k in order:
+            rect, flags, text = inside[k]
+            drawn = metrics.boundingRect(rect, int(flags), text)
+            if not any(drawn.intersects(g) for g in glyphs):
+                kept.append(k)
+                glyphs.append(drawn)
+        inside = [inside[k] for k in sorted(kept)]
         return axis, ticks, inside
 
 
