@@ -131,6 +131,12 @@ class CellOverlay(pg.GraphicsObject):
         """Whether the matrix is small enough for value text (``MAX_LABEL_CELLS``)."""
         self.value_font: QFont | None = None
         """The font the values fit in at the current size; None hides them."""
+        self.fitted_cell: tuple[float, float] = (0.0, 0.0)
+        """The cell size (pixels) ``value_font`` was chosen for."""
+        self.misfit = None
+        """Called (from paint) when the cells painted are not the ones the font was
+        chosen for, or a label would not fit its cell: the values are then not drawn
+        until ``HeatmapPlot`` has chosen again."""
         self.links: list[tuple[int, int, int, int]] = []
         self.pinned: tuple[int, int] | None = None
         self.head_starts: list[int] = []
@@ -224,14 +230,29 @@ class CellOverlay(pg.GraphicsObject):
 
     def _paint_values(self, p: QPainter, t) -> None:
         """Draw the visible cells' values, placed once per data, font, zoom and scroll:
-        a hover (the links) repaints the overlay without re-placing a label."""
+        a hover (the links) repaints the overlay without re-placing a label.
+
+        The font was chosen for a cell size before the layout settled (a pane's axes
+        take their width after the plot's resize, the grid re-arranges its panes): the
+        cells are measured again here, from the painter's own transform, and the labels
+        with the painted font, so a value is never drawn larger than its cell; if it
+        would be, nothing is drawn and the plot chooses again (or hides the values and
+        says so).
+        """
         font = self.value_font
+        cell_w, cell_h = abs(t.m11()), abs(t.m22())
+        if cell_w < self.fitted_cell[0] - 0.01 or cell_h < self.fitted_cell[1] - 0.01:
+            self._refuse()
+            return
         view = t.inverted()[0].mapRect(QRectF(p.viewport()))
         key = (t.m11(), t.m22(), t.dx(), t.dy(), view.top(), view.bottom(), view.left(),
                view.right(), font.pixelSize(), font.stretch())
         if self._placed is None or self._placed[0] != key:
             self._placed = (key, self._place_values(t, view, font))
         placed = self._placed[1]
+        if placed is None:  # some label is larger than its cell in the painted font
+            self._refuse()
+            return
         p.save()
         p.resetTransform()
         p.setFont(font)
@@ -242,8 +263,13 @@ class CellOverlay(pg.GraphicsObject):
         p.restore()
         self.labels_drawn = len(placed[0]) + len(placed[1])
 
-    def _place_values(self, t, view: QRectF, font: QFont) -> tuple[list, list]:
-        """(black, white) labels of the cells in ``view``: (device point, static text)."""
+    def _refuse(self) -> None:
+        if self.misfit is not None:
+            self.misfit()
+
+    def _place_values(self, t, view: QRectF, font: QFont) -> tuple[list, list] | None:
+        """(black, white) labels of the cells in ``view``: (device point, static text);
+        None when a label, as laid out in ``font``, is wider or higher than its cell."""
         n, m = self.data.shape
         r0, r1 = max(0, int(view.top())), min(n, int(np.ceil(view.bottom())) + 1)
         c0, c1 = max(0, int(view.left())), min(m, int(np.ceil(view.right())) + 1)
@@ -253,6 +279,7 @@ class CellOverlay(pg.GraphicsObject):
         texts, white = self.texts, self.text_white
         finite = np.isfinite(self.data[r0:r1, c0:c1]).tolist()
         placed: tuple[list, list] = ([], [])  # (black, white) labels: one pen change each
+        cell_w, cell_h = abs(t.m11()), abs(t.m22())
         for i, ok_row in zip(range(r0, r1), finite, strict=True):
             row = texts[i]
             y_centre = t.m22() * (i + 0.5) + t.dy()
@@ -267,6 +294,8 @@ class CellOverlay(pg.GraphicsObject):
                     text.prepare(QTransform(), font)
                     self._static[label] = text
                 size = text.size()
+                if size.width() > cell_w or size.height() > cell_h:
+                    return None
                 x = t.m11() * (j + 0.5) + t.dx() - size.width() / 2
                 placed[bool(white[i, j])].append((QPointF(x, y_centre - size.height() / 2), text))
         return placed
@@ -330,6 +359,8 @@ class HeatmapPlot(pg.PlotWidget):
         self._resize_timer = QTimer(self, singleShot=True, interval=0)
         self._resize_timer.timeout.connect(self._on_resized)
         vb.sigResized.connect(lambda *_a: self._resize_timer.start())
+        self._misfit_at: tuple[float, float] | None = None  # a font the paint refused
+        self.overlay.misfit = self._on_misfit
 
     @property
     def data(self) -> np.ndarray:
@@ -344,6 +375,7 @@ class HeatmapPlot(pg.PlotWidget):
                     head_starts: list[int] | None = None) -> None:
         """Draw ``data`` on ``levels``, with its values as text when it is small enough."""
         self.levels = levels
+        self._misfit_at = None  # new values: their own widths
         small = data.size <= MAX_LABEL_CELLS
         rgba = map_to_rgba(data, self.lut, levels) if small else None
         self._show_image(data, levels, rgba)
@@ -359,10 +391,23 @@ class HeatmapPlot(pg.PlotWidget):
 
     # ----------------------------------------------------------- values
     def cell_size(self) -> tuple[float, float]:
-        """A cell's (width, height) in pixels at the current size."""
+        """A cell's (width, height) in pixels at the current size and view range (the
+        mapping the overlay paints with)."""
         n, m = self.overlay.data.shape
         vb = self.view_box
-        return (vb.width() / m if m else 0.0), (vb.height() / n if n else 0.0)
+        view = vb.viewRect()
+        if not (n and m) or view.width() <= 0 or view.height() <= 0:
+            return 0.0, 0.0
+        return vb.width() / view.width(), vb.height() / view.height()
+
+    def _on_misfit(self) -> None:
+        """The paint found the font too large for the cells it paints: choose again
+        (deferred: not from inside a paint) for the cells as they are now. If they are
+        the very cells the font was chosen for (the painted font measures wider than
+        the fitting's), the values are hidden at that size, and the pane says so."""
+        if self.overlay.fitted_cell == self.cell_size():
+            self._misfit_at = self.overlay.fitted_cell
+        self._resize_timer.start()
 
     def _value_font(self, cell_w: float, cell_h: float, texts) -> QFont | None:
         """The value font for cells of ``cell_w`` × ``cell_h`` pixels (the one rule)."""
@@ -402,6 +447,9 @@ class HeatmapPlot(pg.PlotWidget):
             if (overlay.data.size <= PRECHECK_CELLS or not finite.any()
                     or any_value_may_fit(cell_w, cell_h, QFont(), _largest_px(cell_h))):
                 font = self._value_font(cell_w, cell_h, self._finite_texts())
+            if font is not None and self._misfit_at == (cell_w, cell_h):
+                font = None
+            overlay.fitted_cell = (cell_w, cell_h)
         overlay.value_font = font
         overlay.update()
         hidden = overlay.labelled and overlay.data.size > 0 and font is None
