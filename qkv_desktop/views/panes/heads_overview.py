@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QEvent, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
@@ -109,6 +109,12 @@ class HeadThumbnail(Retranslating, QWidget):
         if (rows, cols) != (self.rows, self.cols) or data.shape != self.data.shape:
             self.rows, self.cols = rows, cols
             self.plot.set_labels(rows, cols)
+            # The last column's name is centred on it and may reach past the plot's
+            # right end (a pane's colour bar stands there; here nothing does): keep half
+            # the widest name free there, measured in the largest font it may take.
+            widest = max((QFontMetrics(self.plot.font()).horizontalAdvance(c) for c in cols),
+                         default=0)
+            self.plot.getPlotItem().setContentsMargins(0, 0, widest / 2 + 1, 0)
         self.plot.show_matrix(data, levels_for("weights", data))
 
     def set_current(self, current: bool) -> None:
@@ -125,6 +131,18 @@ class HeadThumbnail(Retranslating, QWidget):
             self.clicked.emit(self.head)
             return True
         return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event) -> None:
+        """Token names only on a thumbnail tall enough for a row's name above its
+        column names: squeezed (1024×700, four heads) a name would be cut by the
+        thumbnail's edge; the panes name the tokens anyway."""
+        super().resizeEvent(event)
+        line = QFontMetrics(self.plot.font()).height()
+        tall = self.plot.height() >= 3 * line
+        item = self.plot.getPlotItem()
+        for axis in ("left", "bottom"):
+            if item.getAxis(axis).isVisible() != tall:
+                item.showAxis(axis, tall)
 
     def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
