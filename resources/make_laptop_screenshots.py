@@ -38,12 +38,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tests.views.sessions import SESSIONS  # noqa: E402  (the sessions the tests load)
+from tests.views.sessions import SCREENS, SESSIONS  # noqa: E402  (what the tests load)
 
 SCREENSHOTS = ROOT / "resources" / "screenshots"
 OUT = SCREENSHOTS / "laptop"
-SCREENS = {"1024x700": (1024, 700, 1), "1366x768": (1366, 768, 1),
-           "1920x1080": (1920, 1080, 1), "2560x1440@2": (2560, 1440, 2)}
 LANGUAGES = ("en", "zh_CN")
 README = {  # README picture → (screen, language, session)
     "main-window.png": ("1920x1080", "en", "tutorial-1"),

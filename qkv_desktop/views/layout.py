@@ -13,7 +13,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QScreen
 from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
 
-__all__ = ["scrolling", "fit_to_screen", "SCREEN_SHARE"]
+__all__ = ["scrolling", "fit_to_screen", "fit_to_free", "SCREEN_SHARE"]
 
 SCREEN_SHARE = 0.92
 """The part of the screen's free area a first window takes at most (its frame and a
@@ -49,5 +49,12 @@ def fit_to_screen(size: tuple[int, int], screen: QScreen | None) -> tuple[int, i
     if screen is None:
         return size
     free: QSize = screen.availableGeometry().size()
-    return (min(size[0], int(free.width() * SCREEN_SHARE)),
-            min(size[1], int(free.height() * SCREEN_SHARE)))
+    return fit_to_free(size, (free.width(), free.height()))
+
+
+def fit_to_free(size: tuple[int, int], free: tuple[int, int]) -> tuple[int, int]:
+    """``size``, made smaller where an available area of ``free`` (logical pixels) is
+    smaller: the one rule of ``fit_to_screen``, for the tests that must lay a window
+    out at the size a first start gets."""
+    return (min(size[0], int(free[0] * SCREEN_SHARE)),
+            min(size[1], int(free[1] * SCREEN_SHARE)))

@@ -13,13 +13,29 @@ from PySide6.QtWidgets import QApplication
 from qkv_desktop.io.checkpoint import find_bundled_minilm
 from qkv_desktop.state import SessionState
 
-__all__ = ["SESSIONS", "MINILM_TEXT", "load_session", "minilm_installed", "settle"]
+__all__ = ["SESSIONS", "SCREENS", "MINILM_TEXT", "first_run_size", "load_session",
+           "minilm_installed", "settle"]
 
 SESSIONS = ("tutorial-1", "tutorial-2", "cross", "4-heads", "minilm")
 """tutorial-1 and -2 are the tutorial's examples; cross is tutorial-2 in cross-attention;
 4-heads is random-small with four heads and W_O; minilm is all-MiniLM-L6-v2, layer 3,
 head 4, reading ``MINILM_TEXT`` (7 tokens with [CLS] and [SEP])."""
 MINILM_TEXT = "the cat chased the mouse"
+SCREENS = {"1024x700": (1024, 700, 1), "1366x768": (1366, 768, 1),
+           "1920x1080": (1920, 1080, 1), "2560x1440@2": (2560, 1440, 2)}
+"""The target screens: (width, height) in device pixels and the device-pixel ratio."""
+
+
+def first_run_size(screen: tuple[int, int, int]) -> tuple[int, int]:
+    """The main window's size on a first start on ``screen`` with nothing reserved
+    (the screenshot script's Xvfb, no panel): the window's own rule
+    (``fit_to_screen(DEFAULT_SIZE, …)``) on the screen's logical size, 942×644 at
+    1024×700 and 1177×662 at 2560×1440 ratio 2."""
+    from qkv_desktop.views.layout import fit_to_free  # not at import: the script's parent
+    from qkv_desktop.views.main_window import DEFAULT_SIZE  # process stays without pyqtgraph
+
+    width, height, dpr = screen
+    return fit_to_free(DEFAULT_SIZE, (width // dpr, height // dpr))
 LOAD_TIMEOUT_MS = 120_000
 
 

@@ -13,12 +13,18 @@ from PySide6.QtWidgets import QApplication
 
 from qkv_desktop.state import SessionState
 from tests.views.geometry import layout_problems
-from tests.views.sessions import SESSIONS, load_session, minilm_installed, settle
+from tests.views.sessions import SCREENS as TARGETS
+from tests.views.sessions import SESSIONS, first_run_size, load_session, minilm_installed, settle
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENS = [(1024, 700), (1366, 768), (1920, 1080)]
 FRAME = (16, 60)
 """Room a desktop keeps for the window frame, a panel and a title bar."""
+WINDOWS = {**{f"{w}x{h}": (w - FRAME[0], h - FRAME[1]) for w, h in SCREENS},
+           **{f"{name} first run": first_run_size(screen)
+              for name, screen in TARGETS.items() if screen[2] == 1}}
+"""The window sizes laid out at ratio 1: each screen's room with a desktop's frame and
+panel, and the size a first start takes there with none (the screenshot script's)."""
 
 
 
@@ -49,15 +55,15 @@ def test_file_new_does_not_grow_the_window(main_window):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
-@pytest.mark.parametrize("screen", SCREENS, ids=[f"{w}x{h}" for w, h in SCREENS])
+@pytest.mark.parametrize("size", list(WINDOWS.values()), ids=list(WINDOWS))
 @pytest.mark.parametrize("name", SESSIONS)
-def test_nothing_is_cut_or_overlapping(main_window, name, screen, lang):
+def test_nothing_is_cut_or_overlapping(main_window, name, size, lang):
     """Widgets and what the plots draw in them (``geometry.layout_problems``): axis names,
     colour-bar levels, values and pane titles, none cut, none over another."""
     window = main_window
     window.language_actions[lang].trigger()
     try:
-        window.resize(screen[0] - FRAME[0], screen[1] - FRAME[1])
+        window.resize(*size)
         load(window, name)
         assert layout_problems(window) == []
     finally:
@@ -149,7 +155,8 @@ from tests.views.sessions import load_session
 app, window = create_window()
 window.files.maybe_save = lambda: True
 window.show()
-found = {{"dpr": window.devicePixelRatio(), "screen": window.screen().size().toTuple()}}
+found = {{"dpr": window.devicePixelRatio(), "screen": window.screen().size().toTuple(),
+         "size": window.size().toTuple()}}
 for lang in ("en", "zh_CN"):
     window.language_actions[lang].trigger()
     for name in {sessions!r}:
@@ -162,10 +169,13 @@ window.model.shutdown()
 
 
 def test_nothing_is_cut_or_overlapping_at_device_pixel_ratio_2(tmp_path):
-    """The 2560×1440 screen at ratio 2 (a 1280×720 desktop), both languages, tutorial-1
-    and cross: a first start's window, checked like the other screens."""
+    """The 2560×1440 screen at ratio 2 (a 1280×720 desktop), both languages, tutorial-1,
+    cross and 4 heads: a first start's window (the screenshot script's size), checked
+    like the other screens."""
     found = run_child(tmp_path, _FIRST_WINDOW_TEXTS.format(
-        repo=str(REPO), sessions=("tutorial-1", "cross")), offscreen_env(tmp_path, 2560, 1440, 2))
+        repo=str(REPO), sessions=("tutorial-1", "cross", "4-heads")),
+        offscreen_env(tmp_path, 2560, 1440, 2))
     assert found.pop("dpr") == 2 and found.pop("screen") == [1280, 720]
-    assert len(found) == 4
+    assert found.pop("size") == list(first_run_size(TARGETS["2560x1440@2"]))
+    assert len(found) == 6
     assert {k: v for k, v in found.items() if v} == {}
