@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QRectF
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QApplication
 
 from qkv_desktop.core.presets import PRESETS
@@ -162,3 +164,39 @@ def test_a_dock_too_small_for_its_values_says_so(qtbot):
     settle()
     assert not view.qk.values_hidden and not view.values_note.isVisible()
     assert_labels_clear(view.qk, "a large dock")
+
+
+def test_no_value_is_painted_larger_than_the_cells_it_is_painted_in(qtbot):
+    """Issue 18 (2560×1440 at ratio 2, zh_CN, 4 heads): the value font was chosen for
+    the cells before the layout settled, and the labels ran over their neighbours. A
+    paint in cells smaller than the font's (here: right after a shrink, before the plot
+    refits) draws no value; the refit then chooses a font that fits the new cells."""
+    from qkv_desktop.presentation.colormaps import lut_for
+
+    plot = HeatmapPlot(lut_for("scores"))
+    qtbot.addWidget(plot)
+    data = np.array([[1.2192, -0.1852, 3.5], [-1.5768, 1.2935, -2.25]])
+    plot.resize(600, 200)
+    plot.show()
+    qtbot.waitExposed(plot)
+    plot.set_labels(["t0", "t1"], ["k0", "k1", "k2"])
+    plot.show_matrix(data, (-4.0, 4.0))
+    settle()
+    big = plot.overlay.value_font
+    assert big is not None and plot.overlay.labels_drawn == 6
+    plot.resize(140, 200)  # cells a fifth as wide: 13 px no longer fits; no refit yet
+    plot.grab()
+    cell_w = plot.cell_size()[0]
+    font = plot.overlay.value_font
+    widest = max(QFontMetricsF(font).horizontalAdvance(t) for row in plot.overlay.texts
+                 for t in row)
+    assert plot.overlay.labels_drawn == 0 or widest <= cell_w
+    settle()
+    plot.grab()
+    font = plot.overlay.value_font
+    if font is None:
+        assert plot.values_hidden
+    else:
+        assert plot.overlay.labels_drawn == 6
+        assert max(QFontMetricsF(font).horizontalAdvance(t) for row in plot.overlay.texts
+                   for t in row) <= plot.cell_size()[0]
