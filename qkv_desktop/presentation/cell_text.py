@@ -8,6 +8,7 @@ from PySide6.QtCore import QCoreApplication
 from qkv_desktop.core.masks import CAUSAL, CUSTOM, PREFIX, SINK, WINDOW
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.state import CellRef
+from qkv_desktop.state.catalogue import MATRIX, axis_labels
 from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["describe_cell", "projection_formula", "mask_reason_text"]
@@ -127,4 +128,6 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
         return QCoreApplication.translate(
             "CellText", "final[{0}, {1}] = concat[{0}, :]·W_O[:, {1}] = {2}").format(
             q, j, f(M[i, j]))
-    return ""
+    spec = MATRIX[ref.matrix]  # an entry without a sentence of its own: its cell and value
+    rows, cols = axis_labels(s, spec.rows), axis_labels(s, spec.cols)
+    return f"{ref.matrix}[{rows[i]}, {cols[j]}] = {f(M[i, j])}"

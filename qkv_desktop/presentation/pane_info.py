@@ -3,7 +3,9 @@
 Shared by the live panes and the exported figures so both say the same thing.
 ``PANES`` are the eight panes every session has; ``EXTRA_PANES`` appear only when
 ``pane_relevant`` says so: the key/value sequence in cross mode, the concatenated
-head outputs for h > 1 and their W_O projection when W_O is on.
+head outputs for h > 1 and their W_O projection when W_O is on. A pane the
+catalogue marks ``hidden_by_default`` is in neither: it is in ``ALL_PANES`` (the grid
+and the View menu have it, hidden until shown) but not among the rendered figures.
 """
 
 from __future__ import annotations
@@ -41,8 +43,10 @@ def _pane(spec: MatrixSpec) -> PaneInfo:
 
 ALL_PANES: tuple[PaneInfo, ...] = tuple(_pane(s) for s in MATRICES if s.pane)
 """Every pane in display order (the catalogue's): X_kv next to X, multi-head results last."""
-PANES: tuple[PaneInfo, ...] = tuple(p for p in ALL_PANES if MATRIX[p.key].present is None)
-EXTRA_PANES: tuple[PaneInfo, ...] = tuple(p for p in ALL_PANES if p not in PANES)
+PANES: tuple[PaneInfo, ...] = tuple(p for p in ALL_PANES if MATRIX[p.key].present is None
+                                    and not MATRIX[p.key].hidden_by_default)
+EXTRA_PANES: tuple[PaneInfo, ...] = tuple(p for p in ALL_PANES
+                                          if MATRIX[p.key].present is not None)
 PANE_BY_KEY = {p.key: p for p in ALL_PANES}
 
 

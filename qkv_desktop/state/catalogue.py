@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from qkv_desktop.core.weights import WEIGHT_NAMES
 
 __all__ = ["CellRef", "MatrixSpec", "MATRICES", "MATRIX", "WEIGHT_NAMES", "PROJECTION_NAMES",
-           "BIAS_NAMES", "HEAD_EXPORT", "OPTIONAL_EXPORT", "FIGURE_GROUPS", "HEAD_INDEPENDENT",
+           "BIAS_NAMES", "HEAD_EXPORT", "OPTIONAL_EXPORT", "FIGURE_GROUPS", "HIDDEN_BY_DEFAULT",
+           "HEAD_INDEPENDENT",
            "NM_MATRICES", "EDITABLE_TABLES", "TOKEN_KINDS", "extent", "matrix_shape", "cell_in",
            "axis_labels"]
 
@@ -59,6 +60,10 @@ class MatrixSpec:
     and K) into ``matrices.npz`` after the ``head_export`` ones, when the session has it.
     ``figure_group`` says where an optional pane's figure goes among the extra figures
     (``FIGURE_GROUPS``); the panes every session has are in ``"head"``.
+
+    ``hidden_by_default`` gives a pane that starts hidden (View menu to show it): it is
+    not one of the standard panes, so the default grid, the rendered figures and the
+    figure export stay as they were until the user asks for it.
     """
 
     name: str
@@ -72,6 +77,7 @@ class MatrixSpec:
     present: Callable | None = None
     optional_export: bool = False
     figure_group: str = "head"
+    hidden_by_default: bool = False
 
 
 def _weights(name: str) -> Callable:
@@ -142,6 +148,8 @@ OPTIONAL_EXPORT = tuple(s.name for s in MATRICES if s.optional_export)
 FIGURE_GROUPS = ("sequence", "head", "positions", "heads")
 """The order of the exported figures' groups: the key/value sequence, each head's panes
 (per head only for h > 1), the position and mask panes, the multi-head results."""
+HIDDEN_BY_DEFAULT = frozenset(s.name for s in MATRICES if s.pane and s.hidden_by_default)
+"""Panes hidden until the user shows them from the View menu (not among the standard panes)."""
 HEAD_INDEPENDENT = frozenset(s.name for s in MATRICES if not s.per_head)
 """Matrices that are the same whichever head is chosen."""
 NM_MATRICES = tuple(s.name for s in MATRICES if (s.rows, s.cols) == ("queries", "keys"))

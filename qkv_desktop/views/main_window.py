@@ -33,7 +33,7 @@ from qkv_desktop.views.editors.position_controls import PositionsMaskPanel
 from qkv_desktop.views.editors.token_tables import TokenTables
 from qkv_desktop.views.i18n import LANGUAGES, current_language, switch_language
 from qkv_desktop.views.layout import fit_to_screen, scrolling
-from qkv_desktop.views.panes.pane_grid import DEFAULT_ORDER, HEADS_KEY, PaneGrid
+from qkv_desktop.views.panes.pane_grid import DEFAULT_HIDDEN, DEFAULT_ORDER, HEADS_KEY, PaneGrid
 from qkv_desktop.views.preset_names import preset_description, preset_name
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.status_bar import StatusBar
@@ -209,7 +209,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.pane_actions = {}
         for key in (*DEFAULT_ORDER, HEADS_KEY):
             a = QAction(self, checkable=True)
-            a.setChecked(True)
+            a.setChecked(key not in DEFAULT_HIDDEN)
             a.setObjectName(f"show_{key}")
             a.toggled.connect(lambda on, k=key: self._on_pane_visibility(k, on))
             self.pane_actions[key] = a
@@ -361,9 +361,9 @@ class MainWindow(Retranslating, QMainWindow):
         self.panes.set_visible(key, visible)
 
     def _on_reset_layout(self) -> None:
-        self.panes.set_arrangement(DEFAULT_ORDER, ())
-        for a in self.pane_actions.values():
-            a.setChecked(True)
+        self.panes.set_arrangement(DEFAULT_ORDER, DEFAULT_HIDDEN)
+        for key, a in self.pane_actions.items():
+            a.setChecked(key not in DEFAULT_HIDDEN)
         self.editor_dock.show()
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.editor_dock)
         self.editor_dock.setFloating(False)

@@ -56,7 +56,8 @@ def _declared_figures(state):
     n = state.n_heads
     declared = []
     for group in FIGURE_GROUPS:
-        specs = [s for s in MATRICES if s.pane and s.figure_group == group]
+        specs = [s for s in MATRICES if s.pane and s.figure_group == group
+                 and not s.hidden_by_default]  # a pane hidden by default has no figure
         if group == "head":  # every head's per-head panes, head by head, for h > 1
             declared += [head_file_name(s.name.lower(), h) for h in range(n) if n > 1
                          for s in specs if s.per_head]

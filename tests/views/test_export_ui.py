@@ -34,6 +34,7 @@ from qkv_desktop.views.actions.export_actions import (
     FigureOptions,
     FigureOptionsDialog,
 )
+from qkv_desktop.views.panes.pane_grid import DEFAULT_HIDDEN
 
 PANE_FILES = ("x", "q", "k", "v", "scores", "scaled", "weights", "output", "dashboard")
 FILTERS = {"png": "PNG image (*.png)", "svg": "SVG vector image (*.svg)",
@@ -91,7 +92,7 @@ def window(main_window, dialogs):
     exports.ask = lambda question: (dialogs.questions.append(question), dialogs.answer)[1]
     main_window.settings.remove("export")
     yield main_window
-    main_window.panes.set_arrangement(main_window.panes.order, ())
+    main_window.panes.set_arrangement(main_window.panes.order, DEFAULT_HIDDEN)
 
 
 def files_in(folder) -> set[str]:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QItemSelection, QItemSelectionModel, QSize
 from PySide6.QtGui import QImage
 
 from qkv_desktop.model import commands
+from qkv_desktop.views.panes.pane_grid import DEFAULT_HIDDEN
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -156,7 +157,7 @@ def test_pane_layout_and_geometry_persist_across_windows(main_window, make_windo
     path = first.settings.fileName()
     try:
         second = make_window(settings_path=path, size=None, show=False)
-        assert second.panes.hidden == {"scores"}
+        assert second.panes.hidden == {"scores"} | DEFAULT_HIDDEN  # and the optional panes
         assert not second.pane_actions["scores"].isChecked()
         assert list(second.panes.order) == order
         assert second.size() == size

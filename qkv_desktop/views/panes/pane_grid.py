@@ -21,13 +21,16 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.pane_info import ALL_PANES, pane_caption, pane_relevant, pane_title
+from qkv_desktop.state.catalogue import HIDDEN_BY_DEFAULT
 from qkv_desktop.views.panes.heads_overview import HeadsOverview
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
 from qkv_desktop.views.panes.mask_painter import MaskPainter
 
-__all__ = ["PaneGrid", "DEFAULT_ORDER", "HEADS_KEY", "grid_columns"]
+__all__ = ["PaneGrid", "DEFAULT_ORDER", "DEFAULT_HIDDEN", "HEADS_KEY", "grid_columns"]
 
 DEFAULT_ORDER = tuple(p.key for p in ALL_PANES)
+DEFAULT_HIDDEN = HIDDEN_BY_DEFAULT
+"""Panes hidden until shown from the View menu (the catalogue's ``hidden_by_default``)."""
 HEADS_KEY = "heads"
 """The key of the heads overview in ``hidden`` (it is not a ``HeatmapPane``)."""
 
@@ -67,7 +70,7 @@ class PaneGrid(QWidget):
         self.mask_painter = MaskPainter(self.panes["mask"])
         self.heads_view = HeadsOverview(model, self)
         self.order: list[str] = list(DEFAULT_ORDER)
-        self.hidden: set[str] = set()
+        self.hidden: set[str] = set(DEFAULT_HIDDEN)
         self._relevant = self._relevant_keys()
         self._shapes: tuple = ()
         self._grid = QGridLayout(self)
@@ -122,10 +125,13 @@ class PaneGrid(QWidget):
         return keys
 
     def set_arrangement(self, order, hidden) -> None:
-        """Apply a saved order and hidden set; unknown keys are ignored."""
+        """Apply a saved order and hidden set; unknown keys are ignored. A pane the saved
+        order does not name (new since the settings were saved) takes its default."""
         order = [k for k in order if k in self.panes]
-        self.order = order + [k for k in DEFAULT_ORDER if k not in order]
-        self.hidden = {k for k in hidden if k in self.panes or k == HEADS_KEY}
+        new = [k for k in DEFAULT_ORDER if k not in order]
+        self.order = order + new
+        self.hidden = ({k for k in hidden if k in self.panes or k == HEADS_KEY}
+                       | (DEFAULT_HIDDEN & set(new)))
         self._relayout()
 
     def set_visible(self, key: str, visible: bool) -> None:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from qkv_desktop.core.lessons import CellBreakdown, cell_breakdown, exp_limit, projection_breakdown
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.cell_text import mask_reason_text, projection_formula
+from qkv_desktop.presentation.cell_text import describe_cell, mask_reason_text, projection_formula
 from qkv_desktop.presentation.numbers import (
     DECIMALS,
     MINUS,
@@ -24,11 +24,15 @@ from qkv_desktop.presentation.numbers import (
     decimals_that_add_up,
     format_value,
 )
-from qkv_desktop.state.catalogue import NM_MATRICES, CellRef, cell_in
+from qkv_desktop.state.catalogue import CellRef, cell_in
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["ExplainPanel", "format_number", "MAX_TERMS"]
 
+WEIGHT_STAGES = frozenset({"scores", "mask", "bias", "scaled", "weights"})
+"""The n×m matrices whose cell this panel explains as one attention weight's making (q·k,
+mask, bias, ÷√d_k, softmax). Another n×m matrix of the catalogue gets its own sentence
+(``cell_text``) instead, not a weight's derivation."""
 MAX_TERMS = 8
 """Sums of up to this many terms are written out in full; longer ones are shortened."""
 
@@ -116,7 +120,7 @@ class ExplainPanel(Retranslating, QWidget):
         result, ref = self.model.result, self.model.selection
         if result is None or ref is None or not self._in_range(result, ref):
             return STYLE + self._hint()
-        if ref.matrix in NM_MATRICES:
+        if ref.matrix in WEIGHT_STAGES:
             return STYLE + self._explain_weight(result, ref)
         if ref.matrix == "output":
             return STYLE + self._explain_output_cell(result, ref)
@@ -136,6 +140,9 @@ class ExplainPanel(Retranslating, QWidget):
         if ref is not None:
             lead = self.tr("<p>The pinned cell is in {0}; this panel explains the attention "
                            "cells.</p>").format(html.escape(ref.matrix))
+            sentence = describe_cell(self.model.result, ref)  # the matrix's own text
+            if sentence:
+                lead += f"<p class='math'>{html.escape(sentence)}</p>"
         title = self.tr("How is a weight computed?")
         return (f"<h3>{title}</h3>{lead}"
                 + self.tr("<p>Click a cell of the <b>weights</b> pane (or of QKᵀ or the "
