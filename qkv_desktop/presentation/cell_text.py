@@ -112,6 +112,15 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
                     f"{div:.4g} − {m:.4g}·|{i}−{j}| = {f(r.scores[i, j] / div)} + ({f(b)}) "
                     f"= {f(v)}")
         return f"s[{q}, {k}] = QKᵀ / {div:.4g} = {f(r.scores[i, j])} / {div:.4g} = {f(v)}"
+    if ref.matrix == "S_shift":
+        v = M[i, j]
+        if v == -np.inf:
+            return QCoreApplication.translate(
+                "CellText", "S_shift[{0}, {1}] = −∞, {2}").format(
+                q, k, mask_reason_text(int(r.mask_reasons[i, j]), q, k))
+        return QCoreApplication.translate(
+            "CellText", "S_shift[{0}, {1}] = s − max of row {0} = {2} − {3} = {4} "
+            "(≤ 0, so exp ≤ 1)").format(q, k, f(r.scaled[i, j]), f(r.scaled[i, j] - v), f(v))
     if ref.matrix == "weights":
         softmax = "exp(s−max)/Σ" if s.options.stable else "exp(s)/Σ"  # naive: unshifted
         return f"w[{q}→{k}] = {softmax} = {f(r.weights[i, j])}"

@@ -85,6 +85,7 @@ def pane_caption(key: str) -> str:
         "K_rope": translate("Panes", "RoPE(K) (keys after the rotation)"),
         "mask": translate("Panes", "mask (1 = allowed, 0 = masked)"),
         "bias": translate("Panes", "ALiBi bias −m·|i−j|"),
+        "S_shift": translate("Panes", "shifted scores S − max(S)"),
     }.get(key, key)
 
 
@@ -142,6 +143,8 @@ def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
             "weights": (translate("Panes", "weights = softmax")
                         + ("" if o.stable else translate("Panes", " (naive)"))),
             "output": translate("Panes", "output = weights·V"),
+            "S_shift": translate("Panes", "shifted scores S − max(S): each row minus its "
+                                 "maximum, all ≤ 0"),
         }[key]
     shape = pane_matrix(result, key, head).shape
     per_head = state.n_heads > 1 and key not in HEAD_INDEPENDENT

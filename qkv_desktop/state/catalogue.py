@@ -130,6 +130,7 @@ MATRICES: tuple[MatrixSpec, ...] = (
     MatrixSpec("bias", "queries", "keys", _head_attr("bias"),
                present=lambda s: s.options.alibi is not None, figure_group="positions"),
     MatrixSpec("scaled", "queries", "keys", _head_attr("scaled"), head_export=True),
+    MatrixSpec("S_shift", "queries", "keys", lambda r, h: r.shifted(h), hidden_by_default=True),
     MatrixSpec("weights", "queries", "keys", _head_attr("weights"), head_export=True),
     MatrixSpec("output", "queries", "d_k", _head_attr("output"), head_export=True),
     MatrixSpec("concat", "queries", "heads", lambda r, h: r.multi.concat, per_head=False,

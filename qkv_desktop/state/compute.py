@@ -68,6 +68,18 @@ class ModelResult:
         return self._cached(("lessons", h), lambda: head_lessons(
             self.multi.heads[h], self.state.mode == "cross", o.stable))
 
+    def shifted(self, h: int = 0) -> np.ndarray:
+        """The stable softmax's shifted scores of head ``h``: each row of the scaled scores
+        minus its maximum (every entry ≤ 0, so exp never overflows; masked cells stay −∞,
+        and a row without a finite maximum is left as it is, as ``core.softmax`` does)."""
+        h = self.state.head_index(h)
+
+        def make():
+            scaled = self.multi.heads[h].scaled
+            top = scaled.max(axis=1, keepdims=True) if scaled.size else scaled[:, :1]
+            return scaled - np.where(np.isfinite(top), top, 0).astype(scaled.dtype)
+        return self._cached(("shifted", h), make)
+
     def kk(self, h: int = 0) -> KKComparison:
         """KKᵀ of head ``h`` and its asymmetry, for the QKᵀ | KKᵀ comparison (cached)."""
         h = self.state.head_index(h)

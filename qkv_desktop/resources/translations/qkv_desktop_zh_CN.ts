@@ -119,6 +119,14 @@
         <translation>s[{0}, {1}] = −∞，{2}（权重恰好为 0）</translation>
     </message>
     <message>
+        <source>S_shift[{0}, {1}] = −∞, {2}</source>
+        <translation>S_shift[{0}, {1}] = −∞，{2}</translation>
+    </message>
+    <message>
+        <source>S_shift[{0}, {1}] = s − max of row {0} = {2} − {3} = {4} (≤ 0, so exp ≤ 1)</source>
+        <translation>S_shift[{0}, {1}] = s − {0} 行的最大值 = {2} − {3} = {4}（≤ 0，所以 exp ≤ 1）</translation>
+    </message>
+    <message>
         <source>out[{0}, {1}] = Σ_j w[{0}→j]·V[j, {1}] = {2}</source>
         <translation>out[{0}, {1}] = Σ_j w[{0}→j]·V[j, {1}] = {2}</translation>
     </message>
@@ -2269,6 +2277,10 @@ Sentence: {1}</source>
         <translation>ALiBi 偏置 −m·|i−j|</translation>
     </message>
     <message>
+        <source>shifted scores S − max(S)</source>
+        <translation>平移后的分数 S − max(S)</translation>
+    </message>
+    <message>
         <source>prefix-LM {0}</source>
         <translation>前缀语言模型 {0}</translation>
     </message>
@@ -2331,6 +2343,10 @@ Sentence: {1}</source>
     <message>
         <source>output = weights·V</source>
         <translation>输出 = 权重·V</translation>
+    </message>
+    <message>
+        <source>shifted scores S − max(S): each row minus its maximum, all ≤ 0</source>
+        <translation>平移后的分数 S − max(S)：每行减去该行最大值，全部 ≤ 0</translation>
     </message>
     <message>
         <source>head {0}: </source>
