@@ -420,10 +420,10 @@ class MainWindow(Retranslating, QMainWindow):
         state = s.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state, LAYOUT_VERSION)
-        order = s.value("panes/order")
-        hidden = s.value("panes/hidden")
-        if isinstance(order, list):
-            self.panes.set_arrangement(order, hidden if isinstance(hidden, list) else [])
+        order = _string_list(s.value("panes/order"))
+        hidden = _string_list(s.value("panes/hidden"))
+        if order is not None:
+            self.panes.set_arrangement(order, hidden or [])
             for key, action in self.pane_actions.items():
                 action.setChecked(key not in self.panes.hidden)
 
@@ -442,3 +442,14 @@ class MainWindow(Retranslating, QMainWindow):
         self.save_settings()
         self.model.shutdown()
         super().closeEvent(event)
+
+
+def _string_list(value) -> list[str] | None:
+    """A list of strings saved with ``QSettings``, as it reads back: the INI format
+    stores a one-element list as a plain string ("S_shift") and an empty one as
+    invalid, so a single hidden pane would come back as "none hidden"."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    return None

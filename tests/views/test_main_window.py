@@ -11,7 +11,7 @@ from PySide6.QtCore import QItemSelection, QItemSelectionModel, QSize
 from PySide6.QtGui import QImage
 
 from qkv_desktop.model import commands
-from qkv_desktop.views.panes.pane_grid import DEFAULT_HIDDEN
+from qkv_desktop.views.panes.pane_grid import DEFAULT_HIDDEN, DEFAULT_ORDER
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -164,6 +164,24 @@ def test_pane_layout_and_geometry_persist_across_windows(main_window, make_windo
     finally:
         first._on_reset_layout()
         first.resize(1400, 900)
+
+
+def test_one_hidden_pane_stays_hidden_in_the_next_window(make_window, tmp_path):
+    """QSettings' INI file stores a one-element list as a plain string ("hidden=S_shift",
+    as the app writes it on quitting with only the default hidden pane) and an empty
+    one as "@Invalid()": read back in a new process, the one hidden pane must stay
+    hidden and "none hidden" must show every pane."""
+    (key,) = DEFAULT_HIDDEN
+    order = ", ".join(DEFAULT_ORDER)
+    one = tmp_path / "one.conf"  # a file this process never opened: no QSettings cache
+    one.write_text(f"[panes]\nhidden={key}\norder={order}\n", encoding="utf-8")
+    second = make_window(settings_path=str(one), size=None, show=False)
+    assert second.panes.hidden == {key}
+    assert not second.pane_actions[key].isChecked()
+    none = tmp_path / "none.conf"
+    none.write_text(f"[panes]\nhidden=@Invalid()\norder={order}\n", encoding="utf-8")
+    third = make_window(settings_path=str(none), size=None, show=False)
+    assert third.panes.hidden == set()
 
 
 def test_screenshot_cli_writes_a_full_window_png(tmp_path):
