@@ -258,7 +258,7 @@ CHINESE = {
     "diagnostics header": "熵 H（奈特）", "token header": "词元",
     "window title": "未命名 — QKV Desktop",
     # one ellipsis (not "…" + "……"); ÷√d_k scaling and UI zoom named apart
-    "scaling lab": "缩放实验室（÷√d_k）(&S)…", "zoom menu": "显示比例(&Z)（100%）",
+    "scaling lab": "缩放实验室（÷√d_k）(&S)……", "zoom menu": "显示比例(&Z)（100%）",
 }
 
 

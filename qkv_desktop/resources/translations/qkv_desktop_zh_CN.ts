@@ -3014,7 +3014,7 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>&amp;Scaling lab…</source>
-        <translation>缩放实验室（÷√d_k）(&amp;S)…</translation>
+        <translation>缩放实验室（÷√d_k）(&amp;S)……</translation>
     </message>
     <message>
         <source>Plots of why the scores are divided by √d_k (Ctrl+L)</source>
