@@ -112,9 +112,10 @@ def make_window(n: int, d_model: int, d_k: int, dtype: str, size=SIZE):
     session_controller.AUTOSAVE_DELAY_MS = 10 ** 9
     session_controller.AUTOSAVE_MAX_DELAY_MS = 10 ** 9
     rng = np.random.default_rng(0)
+    # the dtype from the start: 8192 tokens fit in float32 only
     state = SessionState.initialised([f"t{i}" for i in range(n)],
-                                     rng.standard_normal((n, d_model)).round(3), d_k=d_k)
-    state = state.with_(options=Options(dtype=dtype))
+                                     rng.standard_normal((n, d_model)).round(3), d_k=d_k,
+                                     options=Options(dtype=dtype))
     settings = QSettings(os.path.join(_HOME, f"bench-{n}.ini"), QSettings.Format.IniFormat)
     model = AttentionModel(state)
     window = MainWindow(model, settings)
