@@ -337,6 +337,7 @@ def scrub(window, seconds: float = SCRUB_SECONDS) -> dict:
     gaps = np.diff(frames) if len(frames) > 1 else np.array([seconds])
     n_frames = max(len(frames), 1)
     return {"fps": len(frames) / seconds, "moves": moves[0],
+            "frames": len(frames), "recomputes": calls, "paints": watch.paints,
             "recomputes_per_frame": calls / n_frames,
             "paints_per_frame": watch.paints / n_frames,
             "median_ms": float(np.median(gaps)) * 1e3, "settle_ms": settle_s * 1e3,
