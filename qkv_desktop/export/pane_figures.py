@@ -49,9 +49,11 @@ def pane_spec(result: ModelResult, key: str, h: int = 0,
                 "dims": dimension, "d_k": dimension, "heads": dimension}
     row_axis = translate("Figures", "token") if key == "X" and state.mode == "self" \
         else captions[pane.rows]
-    masked = None
-    if key == "scaled" and state.mask_spec().restricts:
-        masked = np.isneginf(data)
+    # −∞ is a masked cell in every pane (scaled, S − max(S), …), as the live panes and
+    # their hover say; an overflow is +∞ or NaN, never −∞ (``presentation.colormaps``)
+    masked = np.isneginf(data) if state.mask_spec().restricts else None
+    if masked is not None and not masked.any():
+        masked = None  # the weights, Q, K, V…: nothing masked, no legend for it
     return FigureSpec(
         pane.file, pane_title(result, key, h), data, rows, cols,
         colormap=key, masked=masked, row_axis=row_axis, col_axis=captions[pane.cols],

@@ -28,7 +28,7 @@ from qkv_desktop.export.figures import (
     save_dashboard,
     save_figure,
 )
-from qkv_desktop.export.pane_figures import PANE_NAMES, pane_specs
+from qkv_desktop.export.pane_figures import PANE_NAMES, pane_spec, pane_specs
 from qkv_desktop.presentation.colormaps import (
     MASKED_RGBA,
     OVERFLOW_RGBA,
@@ -194,6 +194,19 @@ def test_masked_cells_are_grey_hatched_and_without_number(causal_specs):
                       for px, py in pts)
     assert inside >= 5, "the masked cell should be hatched"
     assert causal_specs["weights"].masked is None
+
+
+def test_masked_shifted_scores_are_masked_in_the_figure_as_in_the_pane(qapp):
+    """S − max(S) of a causal session is −∞ where the mask is: the pane paints those
+    cells grey and its hover says "masked"; its figure must say the same, not call
+    them overflowed ("non-finite", magenta)."""
+    state = SessionState.from_preset("tutorial-1").with_(options=Options(causal=True))
+    spec = pane_spec(compute(state), "S_shift")
+    assert spec.masked is not None and spec.masked.sum() == 6
+    lay = layout_figure(spec)
+    assert not lay.nonfinite.any()
+    texts = [t for t, _ in svg_texts(svg_root(spec))]
+    assert "masked" in texts and "non-finite" not in texts
 
 
 def test_nonfinite_cells_are_highlighted(qapp):
