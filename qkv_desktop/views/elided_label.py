@@ -28,6 +28,8 @@ class ElidedLabel(QLabel):
         self._update_tip()
 
     def setText(self, text: str) -> None:
+        if text == self.text():
+            return  # every edit re-titles the panes: an unchanged title is not re-measured
         super().setText(text)
         self._update_tip()
 

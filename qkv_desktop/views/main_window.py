@@ -386,7 +386,9 @@ class MainWindow(Retranslating, QMainWindow):
     def _update_pane_actions(self) -> None:
         """View menu: each pane named by its title now (its formula, shape and mode)."""
         for key, action in self.pane_actions.items():
-            action.setText(self.panes.caption(key))
+            caption = self.panes.caption(key)
+            if caption != action.text():  # a renamed action re-lays out its menu
+                action.setText(caption)
 
     def _on_result_changed(self, _result) -> None:
         self._update_pane_actions()

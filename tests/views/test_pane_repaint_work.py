@@ -11,6 +11,7 @@ what the pane does rather than how long it takes (no timed assertions).
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
@@ -87,3 +88,92 @@ def test_label_widths_are_measured_once_per_font(qapp, monkeypatch):
                         lambda self, t: measured.append(t) or real(self, t))
     again = numbers.fit_value_font(texts, 60, 30, QFont(), 13)
     assert again == first and measured == []
+
+
+# ----------------------------------------------- what an edit repaints (issue 20)
+def test_an_x_edit_repaints_no_token_axis(main_window, monkeypatch):
+    """The image's dirty rectangle (the view box at fractional pixels, rounded outward)
+    touches both token axes: cached as pixmaps they are not painted again."""
+    panes = [main_window.panes.panes[k] for k in main_window.panes.shown()
+             if k in main_window.panes.panes]
+    main_window.repaint()
+    painted = []
+    for pane in panes:
+        axes = [(a, pane.plot.getPlotItem().getAxis(a)) for a in ("left", "bottom")]
+        for name, axis in [*axes, ("colour bar", pane.colorbar.axis)]:
+            # PySide finds a Python override of a virtual on the instance
+            monkeypatch.setattr(axis, "paint", lambda *a, real=axis.paint, at=(pane.key, name):
+                                painted.append(at) or real(*a))
+    main_window.model.set_cell("X", 1, 2, 0.75)
+    assert main_window.model.wait_until_idle()
+    main_window.repaint()
+    assert ("K", "colour bar") in painted  # K's levels moved: its bar was painted…
+    assert [at for at in painted if at[1] != "colour bar"] == []  # …and no token axis
+
+
+def test_the_colour_bar_lays_out_the_ticks_pyqtgraph_would(main_window):
+    """``_InsideAxis._level_specs`` is pyqtgraph's ``generateDrawSpecs`` without its
+    per-tick objects: the same ticks, pens, texts and rectangles, at any levels."""
+    import pyqtgraph as pg
+    from PySide6.QtGui import QPainter, QPicture
+    axis = main_window.panes.panes["Q"].colorbar.axis
+    rng = np.random.default_rng(3)
+
+    def plain(specs):
+        line, ticks, texts = specs
+        return ((line[1].x(), line[1].y(), line[2].x(), line[2].y()),
+                [(pen.color().rgba(), a.x(), a.y(), b.x(), b.y()) for pen, a, b in ticks],
+                [(rect.getRect(), int(flags), text) for rect, flags, text in texts])
+
+    try:
+        for k in range(300):
+            top = float(10 ** rng.uniform(-5, 5))
+            axis.setRange(0.0 if k % 3 == 0 else -top, top)
+            picture = QPicture()
+            painter = QPainter(picture)
+            try:
+                ours = plain(axis._level_specs(painter))
+                theirs = plain(pg.AxisItem.generateDrawSpecs(axis, painter))
+            finally:
+                painter.end()
+            assert ours == theirs, (k, top)
+    finally:
+        axis.setRange(*main_window.panes.panes["Q"].colorbar.levels)
+
+
+def test_an_edit_that_keeps_the_levels_does_not_regenerate_the_colour_bar(main_window):
+    model = main_window.model
+    bars = {k: main_window.panes.panes[k].colorbar for k in main_window.panes.shown()
+            if k in main_window.panes.panes}
+    main_window.repaint()
+    X = model.state.X
+    big = np.unravel_index(np.argmax(np.abs(X)), X.shape)
+    row, col = next((i, j) for i in range(X.shape[0]) for j in range(X.shape[1])
+                    if (i, j) != big)
+    before = {k: (bar.levels, bar.axis.specs_generated) for k, bar in bars.items()}
+    model.set_cell("X", row, col, float(X[row, col]) / 2)  # |X|'s maximum stays
+    assert model.wait_until_idle()
+    main_window.repaint()
+    kept = {k for k, bar in bars.items() if bar.levels == before[k][0]}
+    assert {"X", "weights"} <= kept and kept != set(bars)  # ±max|X|, [0, 1]; others moved
+    for key, bar in bars.items():  # ticks laid out again exactly when the levels moved
+        assert bar.axis.specs_generated == before[key][1] + (key not in kept), key
+
+
+def test_cell_colours_on_screen_after_an_edit(main_window):
+    """Pixels near each cell's corner (off its value label) are the cell's colour."""
+    model = main_window.model
+    model.set_cell("X", 2, 1, -0.4)
+    assert model.wait_until_idle()
+    main_window.repaint()
+    for key in ("X", "Q", "weights"):
+        plot = main_window.panes.panes[key].plot
+        data = plot.data
+        want = map_to_rgba(data, lut_for(key), levels_for(key, data))
+        picture = plot.grab().toImage()
+        ratio = picture.devicePixelRatio()
+        vb = plot.view_box
+        for (i, j), _v in np.ndenumerate(data):
+            at = plot.mapFromScene(vb.mapViewToScene(QPointF(j + 0.15, i + 0.15)))
+            c = picture.pixelColor(int(at.x() * ratio), int(at.y() * ratio))
+            assert (c.red(), c.green(), c.blue()) == tuple(want[i, j][:3]), (key, i, j)

@@ -104,6 +104,8 @@ class ExplainPanel(Retranslating, QWidget):
         layout.addWidget(self.browser)
         model.resultChanged.connect(self.refresh)
         model.selectionChanged.connect(self.refresh)
+        self._html: str | None = None
+        """The rich text on display: an edit re-lays out the panel only if it changed."""
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -113,7 +115,10 @@ class ExplainPanel(Retranslating, QWidget):
 
     # ------------------------------------------------------------ content
     def refresh(self, *_args) -> None:
-        self.browser.setHtml(self.html())
+        html = self.html()
+        if html != self._html:  # the hint, or the same pinned cell's unchanged numbers
+            self._html = html
+            self.browser.setHtml(html)
 
     def html(self) -> str:
         """The panel's current rich text (also what tests read)."""
