@@ -171,3 +171,36 @@ def test_a_ctrl_drag_scrub_is_one_undo_step(main_window):
     assert model.undo_stack.count() == 1
     window.undo_action.trigger()
     assert model.state.equals(s0)
+
+
+def test_an_edit_repaints_only_its_cell_of_the_table(main_window):
+    """The columns are re-fitted after every edit (the widest value may have grown);
+    re-applying the row height they already had repainted the whole table (issue 20)."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+    window = main_window
+    editor = window.editor
+    window.repaint()
+
+    class Paints(QObject):
+        rects: list = []
+
+        def eventFilter(self, obj, event) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                self.rects.append((obj, event.rect()))
+            return False
+
+    paints = Paints()
+    for widget in (editor.viewport(), editor.verticalHeader().viewport()):
+        widget.installEventFilter(paints)
+    try:
+        window.model.set_cell("X", 1, 2, float(window.model.state.X[1, 2]) / 2)
+        assert window.model.wait_until_idle()
+        for _ in range(3):
+            QApplication.processEvents()
+    finally:
+        for widget in (editor.viewport(), editor.verticalHeader().viewport()):
+            widget.removeEventFilter(paints)
+    cell = editor.visualRect(editor.table.value_index(1, 2))
+    assert paints.rects and all(obj is editor.viewport() and cell.contains(rect)
+                                for obj, rect in paints.rects), (cell, paints.rects)

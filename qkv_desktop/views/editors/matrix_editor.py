@@ -68,10 +68,12 @@ class MatrixEditor(Retranslating, QTableView):
         "0.0007…" when the text was longer than the column)."""
         metrics = self.fontMetrics()
         width = max(58, metrics.horizontalAdvance(self.table.widest_text()) + CELL_PAD_PX)
-        header = self.horizontalHeader()
-        if width != header.defaultSectionSize():
-            header.setDefaultSectionSize(width)
-        self.verticalHeader().setDefaultSectionSize(max(24, metrics.height() + 8))
+        # Each edit comes here (the widest value may have grown): a header given its own
+        # size again still repaints the whole table and its row numbers.
+        for header, size in ((self.horizontalHeader(), width),
+                             (self.verticalHeader(), max(24, metrics.height() + 8))):
+            if size != header.defaultSectionSize():
+                header.setDefaultSectionSize(size)
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.FontChange:
