@@ -343,3 +343,39 @@ def _pages(path) -> int:
 def test_format_bytes_uses_binary_units():
     assert [format_bytes(n) for n in (0, 1023, 1536, 188_743_680, 3 * 2**50)] == \
         ["0 B", "1023 B", "1.5 KiB", "180 MiB", "3 PiB"]
+
+
+# ------------------------------------------------------------- closed labs
+
+@pytest.mark.parametrize("key, work", [("tiles", "recompute_flash"),
+                                       ("kv_cache", "memory"),
+                                       ("gradients", "_show_target_and_weights")])
+def test_a_closed_lab_does_no_work_on_edits_and_catches_up_when_shown(labs, key, work,
+                                                                      monkeypatch):
+    """A lab opened once stays alive when closed; recomputing its tiles, decode or
+    target on every edit tripled an edit's GUI time at n = 1024. Closed, it does
+    nothing; shown again, it shows the session as it is now."""
+    lab = labs.show(key)
+    model = labs.main_window.model
+    lab.close()
+    calls = []
+    if key == "kv_cache":  # the decode itself: its memory line is set by each refresh
+        original = lab.memory.set_session
+        monkeypatch.setattr(lab.memory, "set_session",
+                            lambda *a: (calls.append(a), original(*a)))
+    else:
+        original = getattr(lab, work)
+        monkeypatch.setattr(lab, work, lambda *a: (calls.append(a), original(*a)))
+    for value in (2.5, 3.5):
+        model.set_cell("X", 0, 0, value)
+        assert model.wait_until_idle()
+    assert calls == []
+    labs.show(key)
+    assert len(calls) == 1
+    if key == "tiles":
+        assert lab.head is model.result.head(model.current_head)
+    elif key == "kv_cache":
+        assert lab.inputs.X[0, 0] == 3.5
+    model.set_cell("X", 0, 0, 4.5)  # open: it follows every edit again
+    assert model.wait_until_idle()
+    assert len(calls) == 2

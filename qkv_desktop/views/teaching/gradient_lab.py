@@ -42,6 +42,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.layout import fit_to_screen
+from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.teaching.lab_window import LabWindow
 from qkv_desktop.views.teaching.lab_worker import LabWorker
 from qkv_desktop.views.teaching.log_axis import DecadeLogAxis
@@ -77,8 +78,12 @@ def _positive(values) -> np.ndarray:
     return np.where(v > 0, v, np.nan)
 
 
-class GradientLab(LabWindow):
-    """Lab → Gradient lab."""
+class GradientLab(RefreshWhenShown, LabWindow):
+    """Lab → Gradient lab.
+
+    Its target and weights follow each edit only while it is open
+    (``RefreshWhenShown``); a closed lab catches up when shown again.
+    """
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
         super().__init__(parent)
@@ -116,8 +121,8 @@ class GradientLab(LabWindow):
         layout.addWidget(self.error)
         layout.addWidget(self.tabs, 1)
         self.export_steps_button.hide()  # training is not a step sequence
-        model.resultChanged.connect(self._on_result)
-        model.currentHeadChanged.connect(self._on_result)
+        model.resultChanged.connect(self.refresh)
+        model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
 
     # ------------------------------------------------------------------ building
@@ -269,9 +274,15 @@ class GradientLab(LabWindow):
             plot.getPlotItem().setLabel("bottom", self.tr("step"))
         self.retranslate_export()
         self._show_runs()
-        self._on_result()
+        self.redraw_due()
+        self.refresh()
 
     # ------------------------------------------------------------------- targets
+    def refresh(self, *_args) -> None:
+        """Show the session's target and weights, when the lab is open."""
+        if self._due() is not None:
+            self._on_result()
+
     def _on_result(self, *_args) -> None:
         if self.worker.running:
             return

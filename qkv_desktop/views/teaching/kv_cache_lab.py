@@ -38,6 +38,7 @@ from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state.core_options import core_dtype
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.layout import fit_to_screen
+from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
@@ -183,8 +184,12 @@ class MemoryCalculator(QGroupBox):
             + "</th></tr>" + rows + "</table>")
 
 
-class KVCacheLab(LabWindow):
-    """Step through a cached decode of the current head (Lab → KV-cache stepper)."""
+class KVCacheLab(RefreshWhenShown, LabWindow):
+    """Step through a cached decode of the current head (Lab → KV-cache stepper).
+
+    The decode is redone after each edit only while the lab is open
+    (``RefreshWhenShown``); a closed lab catches up when shown again.
+    """
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
         super().__init__(parent)
@@ -244,11 +249,14 @@ class KVCacheLab(LabWindow):
         self.controls.retranslate()
         self.retranslate_export()
         self.memory.retranslate()
+        self.redraw_due()
         self.refresh()
 
     # ------------------------------------------------------------- computing
     def refresh(self, *_args) -> None:
         """Decode the current head of the session again (after any edit)."""
+        if self._due() is None:
+            return  # closed: decoded when shown again, or already on display
         state = self.model.state
         self.inputs = head_inputs(state, self.model.current_head)
         size = np.dtype(core_dtype(state.options)).itemsize

@@ -37,6 +37,7 @@ from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.layout import fit_to_screen
+from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
@@ -82,8 +83,13 @@ def _tab(controls: QGridLayout, content: QWidget) -> QWidget:
     return tab
 
 
-class TilesLab(LabWindow):
-    """Lab → Online softmax and FlashAttention tiles."""
+class TilesLab(RefreshWhenShown, LabWindow):
+    """Lab → Online softmax and FlashAttention tiles.
+
+    It recomputes the online softmax and every tile after each edit, which at n = 1024
+    costs more than the edit itself: only while it is open (``RefreshWhenShown``); a
+    closed lab catches up when shown again.
+    """
 
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
         super().__init__(parent)
@@ -205,13 +211,15 @@ class TilesLab(LabWindow):
         self._flash_labels[1].setText(self.tr("key block"))
         self.controls.retranslate()
         self.retranslate_export()
+        self.redraw_due()
         self.refresh()
 
     # ------------------------------------------------------------- computing
     def refresh(self, *_args) -> None:
-        result = self.model.result
-        if result is None:
-            return
+        due = self._due()
+        if due is None:
+            return  # closed: drawn when shown again, or already on display
+        result = due[0]
         self.head = result.head(self.model.current_head)
         n, m = self.head.scaled.shape
         self.row.blockSignals(True)
