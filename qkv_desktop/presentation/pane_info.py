@@ -16,7 +16,14 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.presentation.cell_text import projection_formula
-from qkv_desktop.state.catalogue import HEAD_INDEPENDENT, MATRICES, MATRIX, MatrixSpec, axis_labels
+from qkv_desktop.state.catalogue import (
+    HEAD_INDEPENDENT,
+    MATRICES,
+    MATRIX,
+    MatrixSpec,
+    axis_labels,
+    matrix_shape,
+)
 from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["PANES", "EXTRA_PANES", "ALL_PANES", "PANE_BY_KEY", "HEAD_INDEPENDENT",
@@ -146,7 +153,12 @@ def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
             "S_shift": translate("Panes", "shifted scores S − max(S): each row minus its "
                                  "maximum, all ≤ 0"),
         }[key]
-    shape = pane_matrix(result, key, head).shape
+    if not pane_relevant(state, key):
+        raise ValueError(f"there is no {key!r} matrix in this session")
+    # From the catalogue, not the matrix: the View menu names every pane after each
+    # edit, and a hidden pane's title must not make its matrix (S − max(S) is a new
+    # n × m array: 4 million cells on the GUI thread at n = 2048).
+    shape = matrix_shape(state, key)
     per_head = state.n_heads > 1 and key not in HEAD_INDEPENDENT
     prefix = translate("Panes", "head {0}: ").format(head + 1) if per_head else ""
     return translate("Panes", "{0}{1} ({2}×{3})").format(prefix, formula, *shape)
