@@ -128,6 +128,7 @@ def write_cells(state: SessionState, table: str, rows, cols, values) -> SessionS
     """``state`` with ``values`` written at (rows, cols) of ``table``; may raise."""
     X = getattr(state, table).copy()
     X[rows, cols] = values
+    X.flags.writeable = False  # frozen here: the new state keeps this copy, not a second
     return state.with_(**{table: X})
 
 

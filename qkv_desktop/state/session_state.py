@@ -504,8 +504,8 @@ def check_dtype_range(state: SessionState) -> None:
               ("W_O", state.W_O)]
     arrays += [(f"{name} of head {h + 1}", getattr(w, name)) for h, w in enumerate(state.heads)
                for name in WEIGHT_NAMES]
-    for name, a in arrays:
-        if a is not None and a.size and np.abs(a).max() > top:
+    for name, a in arrays:  # the extremes, not |a| (a copy of X at every edit)
+        if a is not None and a.size and max(float(a.max()), -float(a.min())) > top:
             raise Float32RangeError(QT_TRANSLATE_NOOP(
                 "Edits", "{0} has values beyond ±3.4e38, too large for float32; switch "
                          "float32 off to compute in float64"), name)
