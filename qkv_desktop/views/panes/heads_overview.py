@@ -180,6 +180,7 @@ class HeadsOverview(Retranslating, QWidget):
         self._grid.setSpacing(6)
         self._shape: tuple[int, int] | None = None
         self._heads = range(0)
+        self._stale = False  # a result came while hidden
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(2)
@@ -215,8 +216,22 @@ class HeadsOverview(Retranslating, QWidget):
                 sum(len(x) for x in g.groups), len(g.groups), members, g.params_gqa,
                 g.params_mha, g.kv_values_gqa, g.kv_values_mha))
 
+    def _on_screen(self) -> bool:
+        """Not hidden by the grid (one head, or the View menu); the window may not be
+        shown yet."""
+        parent = self.parentWidget()
+        return parent is None or self.isVisibleTo(parent)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self._on_result_changed(self.model.result)
+
     def _on_result_changed(self, result) -> None:
         if result is None:
+            return
+        self._stale = not self._on_screen()
+        if self._stale:  # hidden (one head): every head's weights drawn when shown
             return
         s = result.state
         self._heads = shown_heads(s.n_heads, self.model.current_head)
