@@ -7,8 +7,10 @@ selection and current head from ``ViewSelection``, the edit methods from
 command and schedules one recomputation for the next event-loop turn (so a burst of
 edits costs one core call). Large inputs are computed on a ``LatestJobRunner``: a
 newer state supersedes a pending computation and stale results are dropped, so the
-GUI thread never waits. The panes get a result first (``resultChanged``); its lesson
-read-outs follow (``lessonsChanged``, from a ``LessonsScheduler``) and never delay it.
+GUI thread never waits; that worker also makes the pictures of the panes on screen
+(``images``, a ``PaneImages``) before it hands a result over, so the GUI thread only
+shows them. The panes get a result first (``resultChanged``); its lesson read-outs
+follow (``lessonsChanged``, from a ``LessonsScheduler``) and never delay it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from qkv_desktop.model.commands import CellsCommand, StateCommand
 from qkv_desktop.model.edit_methods import EditMethods
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.model.lessons_scheduler import LessonsScheduler
+from qkv_desktop.model.pane_images import PaneImages
 from qkv_desktop.model.preview import LivePreview
 from qkv_desktop.model.selection import ViewSelection
 from qkv_desktop.presentation.texts import say
@@ -58,6 +61,8 @@ class AttentionModel(EditMethods, ViewSelection):
     hoverChanged, selectionChanged, currentHeadChanged : see ``ViewSelection``.
 
     ``preview`` (a ``LivePreview``) shows states without an undo step (live training).
+    ``images`` (a ``PaneImages``) makes the panes' pictures of large results off the GUI
+    thread.
     """
 
     changed = Signal()
@@ -86,6 +91,7 @@ class AttentionModel(EditMethods, ViewSelection):
         self._jobs = LatestJobRunner("qkv-compute", self)
         self._jobs.finished.connect(self._on_forward_done)
         self._jobs.busyChanged.connect(self.busyChanged)
+        self.images = PaneImages(self)
         self._lessons = LessonsScheduler(self)
         self._lessons.lessonsChanged.connect(self.lessonsChanged)
         self.currentHeadChanged.connect(self._lessons.set_head)
@@ -132,7 +138,8 @@ class AttentionModel(EditMethods, ViewSelection):
         if not _large(s):
             self._finish(generation, *self._run(s))
         elif not self._jobs.busy:  # else the forward running now starts the newest state
-            self._jobs.submit(lambda _report: (generation, *self._run(s)))
+            prepare = self.images.plan(self.current_head)
+            self._jobs.submit(lambda _report: (generation, *self._run(s, prepare)))
 
     def _on_forward_done(self, _job: int, done: tuple, _error) -> None:
         """A worker forward ended: show it, then compute the newest state if it moved on.
@@ -151,12 +158,17 @@ class AttentionModel(EditMethods, ViewSelection):
         if self._done_generation != self._generation and not self._timer.isActive():
             self._recompute()
 
-    def _run(self, state: SessionState):
+    def _run(self, state: SessionState, prepare=None):
+        """``(result, None)`` or ``(None, error)``; on the worker, ``prepare(result)``
+        (``PaneImages.plan``) makes the panes' pictures before the result is handed over."""
         self.compute_calls += 1
         try:
-            return compute(state), None
+            result = compute(state)
         except Exception as exc:  # reported by _finish, never lost in the worker thread
             return None, exc
+        if prepare is not None:
+            prepare(result)
+        return result, None
 
     def _finish(self, generation: int, result: ModelResult | None, error) -> None:
         if generation != self._generation:
@@ -188,13 +200,14 @@ class AttentionModel(EditMethods, ViewSelection):
     def wait_until_idle(self, timeout_ms: int = 30_000) -> bool:
         """Process events until the current state has been computed (tests, export, render).
 
-        The lesson read-outs of the result have been announced too. Returns whether
+        The lesson read-outs of the result have been announced too, and the panes'
+        pictures asked for are made. Returns whether
         ``result`` matches the state: ``False`` after a timeout or when the state could
         not be computed (the ``message`` signal said why).
         """
         deadline = QDeadlineTimer(timeout_ms)
         while (self._done_generation != self._generation or self._timer.isActive()
-               or self.lessons_pending):
+               or self.lessons_pending or self.images.pending):
             if deadline.hasExpired():
                 return False
             QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
@@ -204,6 +217,7 @@ class AttentionModel(EditMethods, ViewSelection):
         """Stop the worker threads (the window calls this on close)."""
         self._jobs.shutdown()
         self._lessons.shutdown()
+        self.images.shutdown()
 
     # -------------------------------------------------------------- mutations
     def _apply(self, edit: Edit | None) -> None:

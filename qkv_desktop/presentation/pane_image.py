@@ -1,21 +1,46 @@
-"""What a heatmap pane draws for a matrix larger than the pane (pure NumPy).
+"""What a heatmap pane draws of a matrix, ready to paint (pure NumPy).
 
 A 2048×2048 matrix in a pane 400 pixels high cannot show every cell; mapping all
 four million values to colours on every edit would cost far more than showing the
 block means that the pixels can actually display. Hover and the status bar keep
 reading the exact values from the result; only the picture is reduced.
+
+``prepare_image`` makes the whole picture of one matrix (block means, colour levels,
+the opaque 32-bit pixels, the layer of non-finite cells): the pane only wraps the
+pixels in a ``QImage``. ``pane_image`` keeps one per result, pane, head and reduction,
+so the forward's worker thread can prepare the panes' pictures of a large result
+before the result reaches the GUI thread (``AttentionModel.prepare_on_worker``), and
+the pane then finds them made: nothing that grows with n² is left to the GUI thread.
 """
 
 from __future__ import annotations
 
 import math
+import threading
+import weakref
+from dataclasses import dataclass
 
 import numpy as np
 
-from qkv_desktop.presentation.colormaps import MASKED_RGBA, OVERFLOW_RGBA
+from qkv_desktop.presentation.colormaps import (
+    MASKED_RGBA,
+    OVERFLOW_RGBA,
+    clip_to_levels,
+    levels_for,
+    lut_for,
+    map_to_rgba,
+)
+from qkv_desktop.presentation.pane_info import pane_matrix
+from qkv_desktop.state.catalogue import HEAD_INDEPENDENT
+from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["FULL_RESOLUTION", "display_factors", "block_mean", "nonfinite_rgba",
-           "MASKED_RGBA", "OVERFLOW_RGBA"]
+           "MASKED_RGBA", "OVERFLOW_RGBA", "PaneImage", "prepare_image", "pane_image",
+           "prepared_image", "RGB32_ORDER"]
+
+RGB32_ORDER = [2, 1, 0, 3] if np.little_endian else [3, 0, 1, 2]
+"""RGBA channels in the byte order of a 32-bit ``0xffRRGGBB`` pixel (Qt's
+``Format_RGB32``): B, G, R, A on a little-endian machine."""
 
 FULL_RESOLUTION = 256
 """Matrices up to this many rows or columns are always drawn cell by cell."""
@@ -82,3 +107,77 @@ def nonfinite_rgba(shown: np.ndarray) -> np.ndarray | None:
     rgba[masked] = MASKED_RGBA
     rgba[bad & ~masked] = OVERFLOW_RGBA
     return rgba
+
+
+@dataclass(frozen=True, eq=False)
+class PaneImage:
+    """One matrix as a pane paints it at one reduction.
+
+    ``shown`` is what the image stands for: the matrix or its block means, non-finite
+    cells as NaN, clipped into ``levels`` (hover never reads it: it reads the result).
+    ``pixels`` are its colours (``map_to_rgba``, as the exported figures and the value
+    labels' colours use) as ``h × w × 4`` bytes in ``RGB32_ORDER``, C-contiguous: a
+    ``QImage`` wraps them without a copy. ``mask`` is the RGBA layer of the non-finite
+    cells (grey masked, magenta overflowed), ``None`` when every shown cell is finite.
+    """
+
+    factors: tuple[int, int]
+    levels: tuple[float, float]
+    shown: np.ndarray
+    pixels: np.ndarray
+    mask: np.ndarray | None
+
+
+def prepare_image(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float],
+                  factors: tuple[int, int], rgba: np.ndarray | None = None) -> PaneImage:
+    """``data`` reduced by ``factors`` (``display_factors``) and coloured on ``levels``.
+
+    ``rgba`` is ``map_to_rgba(data, lut, levels)`` when the caller has it already (the
+    value labels' colours of a small matrix); it is used when nothing is reduced.
+    """
+    shown = block_mean(data, *factors)
+    mask = nonfinite_rgba(shown)
+    if mask is not None:
+        shown = np.where(np.isfinite(shown), shown, np.nan)
+    reuse = rgba is not None and shown is data
+    shown = clip_to_levels(shown, levels)
+    colours = rgba if reuse else map_to_rgba(shown, lut, levels)
+    pixels = np.ascontiguousarray(colours[..., RGB32_ORDER])
+    return PaneImage(tuple(factors), tuple(levels), shown, pixels, mask)
+
+
+_IMAGES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""result → {(pane, head, factors): PaneImage}; a result's pictures go with it."""
+_IMAGES_LOCK = threading.Lock()  # the worker prepares while the GUI thread looks up
+
+
+def _image_key(result: ModelResult, key: str, head: int) -> tuple[str, int]:
+    return key, 0 if key in HEAD_INDEPENDENT else result.state.head_index(head)
+
+
+def pane_image(result: ModelResult, key: str, head: int,
+               pixels: tuple[float, float]) -> PaneImage:
+    """Pane ``key``'s picture of ``result`` for ``head`` in a plot of ``pixels``
+    (height, width): made once per reduction and kept with the result (any thread)."""
+    data = pane_matrix(result, key, head)
+    factors = display_factors(data.shape, pixels)
+    made = prepared_image(result, key, head, factors)
+    if made is not None:
+        return made
+    image = prepare_image(data, lut_for(key), levels_for(key, data), factors)
+    with _IMAGES_LOCK:
+        _IMAGES.setdefault(result, {})[(*_image_key(result, key, head), factors)] = image
+    return image
+
+
+def prepared_image(result: ModelResult, key: str, head: int,
+                   factors: tuple[int, int] | None = None) -> PaneImage | None:
+    """The picture already made of pane ``key`` of ``result`` for ``head`` at ``factors``
+    (``None``: at any reduction, the latest made), or ``None``; never makes one."""
+    name = _image_key(result, key, head)
+    with _IMAGES_LOCK:
+        images = _IMAGES.get(result, {})
+        if factors is not None:
+            return images.get((*name, tuple(factors)))
+        found = [image for k, image in images.items() if k[:2] == name]
+    return found[-1] if found else None

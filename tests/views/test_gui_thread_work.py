@@ -7,16 +7,26 @@ import threading
 
 import numpy as np
 
-from qkv_desktop.state import SessionState
+from PySide6.QtWidgets import QApplication
+
+from qkv_desktop.presentation import pane_image
+from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.presentation.pane_info import pane_matrix
+from qkv_desktop.state import CellRef, SessionState, edits
 from qkv_desktop.state.compute import ModelResult
+from tests.views.helpers import cell_scene_pos
+
+N_LONG = 2048
+"""Score matrices of 4 million cells: what froze the GUI thread for its block means."""
 
 
-def _state(n: int, d_model: int = 8, d_k: int = 4, **options) -> SessionState:
+def _state(n: int, d_model: int = 8, d_k: int = 4, heads: int = 1, **options) -> SessionState:
     rng = np.random.default_rng(3)
     from qkv_desktop.state.session_state import Options
-    return SessionState.initialised([f"t{i}" for i in range(n)],
-                                    rng.standard_normal((n, d_model)), d_k=d_k,
-                                    options=Options(**options))
+    state = SessionState.initialised([f"t{i}" for i in range(n)],
+                                     rng.standard_normal((n, d_model)), d_k=d_k,
+                                     options=Options(**options))
+    return state if heads == 1 else edits.set_heads(state, heads).state
 
 
 def test_a_hidden_panes_title_does_not_make_its_matrix(make_window, monkeypatch):
@@ -51,3 +61,63 @@ def test_the_x_table_reduces_its_matrix_once_per_edit(make_window, monkeypatch):
         assert window.model.wait_until_idle()
         window.editor.viewport().repaint()
     assert reduced == [(64, 8)] * 3
+
+
+def _record_threads(monkeypatch, n_cells: int) -> list[tuple[str, str]]:
+    """(function, thread) of every block mean and every colour-level scan of a matrix of
+    ``n_cells`` cells or more, wherever a pane's picture is made."""
+    from qkv_desktop.presentation import colormaps
+    from qkv_desktop.views.panes import heads_overview, heatmap_pane, heatmap_plot
+    calls: list[tuple[str, str]] = []
+    for name, real in (("block_mean", pane_image.block_mean),
+                       ("levels_for", colormaps.levels_for)):
+        def spy(*args, _real=real, _name=name):
+            data = next(a for a in args if isinstance(a, np.ndarray))
+            if data.size >= n_cells:
+                calls.append((_name, threading.current_thread().name))
+            return _real(*args)
+        for module in (pane_image, heatmap_plot, heatmap_pane, heads_overview):
+            if hasattr(module, name):  # wherever a pane's picture is made
+                monkeypatch.setattr(module, name, spy)
+    return calls
+
+
+def _settle(window, rounds: int = 5) -> None:
+    for _ in range(rounds):
+        assert window.model.wait_until_idle()
+        QApplication.processEvents()
+
+
+def test_at_n_2048_the_gui_thread_never_reduces_a_score_matrix(make_window, monkeypatch):
+    """Edits, a resize and a pane shown from the View menu: every n × n matrix is
+    reduced to block means and scanned for its colour levels on a worker, and the
+    panes show exactly those block means."""
+    window = make_window(_state(N_LONG), size=(1400, 900))
+    _settle(window)
+    model = window.model
+    calls = _record_threads(monkeypatch, N_LONG * N_LONG)
+    model.set_cell("X", 5, 3, 2.5)
+    _settle(window)
+    window.resize(1100, 800)  # other pane sizes: other reductions
+    _settle(window)
+    window.pane_actions["S_shift"].trigger()  # a pane shown: its picture made on a worker
+    _settle(window)
+    model.set_cell("X", 9, 1, -1.0)
+    _settle(window)
+    made = {name for name, _thread in calls}
+    assert made == {"block_mean", "levels_for"}
+    assert {thread for _name, thread in calls if thread == "MainThread"} == set()
+    result = model.result
+    for key in ("scores", "weights", "S_shift"):
+        pane = window.panes.panes[key]
+        exact = pane_matrix(result, key, 0)
+        fy, fx = pane.plot._factors
+        assert fy > 1 and fx > 1, key
+        assert pane.overlay.data is exact, key
+        np.testing.assert_array_equal(pane.image.image, pane_image.block_mean(exact, fy, fx))
+    pane = window.panes.panes["scores"]  # and the hover reads the exact value
+    pane._on_mouse_moved(cell_scene_pos(pane, 1234, 567))
+    assert model.hover == CellRef("scores", 1234, 567)
+    exact = result.head().scores[1234, 567]
+    assert f"= {format_value(exact)}" in window.hover_label.text()
+

@@ -7,6 +7,8 @@ edit. An opaque ``Format_RGB32`` image of the same cells draws in a seventh of t
 Its colours come from ``map_to_rgba``, the function exported figures and the value
 labels' black-or-white choice use, so a pane and its figure match exactly; the value
 labels' colours, computed for the same matrix, are handed in and not computed twice.
+The pixels come ready from ``prepare_image`` (for a large matrix, made on the forward's
+worker thread): the item only wraps them in a ``QImage``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QImage
 
-from qkv_desktop.presentation.colormaps import map_to_rgba
+from qkv_desktop.presentation.pane_image import PaneImage, prepare_image
 
 __all__ = ["CellImage"]
 
@@ -24,21 +26,21 @@ class CellImage(pg.ImageItem):
     """An ``ImageItem`` (row-major) that renders through ``map_to_rgba`` to RGB32.
 
     ``image`` stays the matrix shown (the block means of a large one), as with any
-    ``ImageItem``; ``set_cells`` gives it, its levels and optionally its colours.
+    ``ImageItem``; ``set_image`` gives it with its levels and pixels.
     """
 
     def __init__(self, lut: np.ndarray):
         super().__init__(axisOrder="row-major")
         self.colour_lut = np.asarray(lut, dtype=np.uint8)
-        self._rgba: np.ndarray | None = None
-        self._pixels: np.ndarray | None = None  # the QImage's buffer (kept alive with it)
+        self.prepared: PaneImage | None = None
+        """The picture on display; its ``pixels`` are the ``QImage``'s buffer."""
+        self._prepared_for: np.ndarray | None = None
 
-    def set_cells(self, shown: np.ndarray, levels: tuple[float, float],
-                  rgba: np.ndarray | None = None) -> None:
-        """Show ``shown`` on ``levels``; ``rgba`` is ``map_to_rgba(shown, …)`` when the
-        caller already has it."""
-        self._rgba = rgba
-        self.setImage(shown, autoLevels=False, levels=levels)
+    def set_image(self, prepared: PaneImage) -> None:
+        """Show ``prepared`` (``prepare_image``)."""
+        self.prepared = prepared
+        self.setImage(prepared.shown, autoLevels=False, levels=prepared.levels)
+        self._prepared_for = self.image  # ``setImage`` keeps a view of ``shown``
 
     def render(self) -> None:
         """The colours as a ``Format_RGB32`` image (opaque; the mask layer above paints
@@ -47,13 +49,11 @@ class CellImage(pg.ImageItem):
         self._unrenderable = image is None or image.size == 0
         if self._unrenderable:
             return
-        rgba = self._rgba
-        if rgba is None or rgba.shape[:2] != image.shape:
-            rgba = map_to_rgba(image, self.colour_lut, tuple(self.levels))
-        self._rgba = None
+        prepared = self.prepared
+        if prepared is None or self._prepared_for is not image:  # ``setImage`` called directly
+            prepared = self.prepared = prepare_image(image, self.colour_lut,
+                                                     tuple(self.levels), (1, 1))
         h, w = image.shape
-        # Format_RGB32 is 0xffRRGGBB per pixel: on a little-endian machine B, G, R, A bytes
-        order = [2, 1, 0, 3] if np.little_endian else [3, 0, 1, 2]
-        self._pixels = np.ascontiguousarray(rgba[..., order])
-        self.qimage = QImage(self._pixels.data, w, h, 4 * w, QImage.Format.Format_RGB32)
+        pixels = prepared.pixels
+        self.qimage = QImage(pixels.data, w, h, 4 * w, QImage.Format.Format_RGB32)
         self._renderRequired = False

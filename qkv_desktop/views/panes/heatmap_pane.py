@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QMenu, QVBoxLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.colormaps import levels_for, lut_for
+from qkv_desktop.presentation.pane_image import display_factors, prepare_image
 from qkv_desktop.presentation.pane_info import (
     HEAD_INDEPENDENT,
     pane_caption,
@@ -92,6 +93,8 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         model.hoverChanged.connect(self._on_links_changed)
         model.selectionChanged.connect(self._on_links_changed)
         model.currentHeadChanged.connect(self.refresh)
+        model.images.ready.connect(self._on_image_ready)
+        self.plot.image_wanted = self._on_image_wanted
         self.refresh()
 
     def retranslate(self) -> None:
@@ -122,19 +125,56 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
             return  # hidden (drawn when shown again), or already on display
         result, head = due
         data = pane_matrix(result, self.key, head)
-        self.title.setText(pane_title(result, self.key, head))
         head_starts = pane_head_starts(result, self.key)
+        redraw = not self._same_matrix(data) or head_starts != self.overlay.head_starts
+        images, image, pixels = self.model.images, None, self.plot.pixels()
+        images.show(self.key, pixels)
+        if redraw:  # the forward's worker made the picture before the result came…
+            image = images.made(result, self.key, head, pixels)
+            if image is None and images.off_thread(result, self.key):
+                images.want(result, self.key, head, pixels)  # …or a worker makes it now
+                self._shown = None  # drawn when ``ready``
+                return
+        self.title.setText(pane_title(result, self.key, head))
         labels = pane_labels(result, self.key)
         if data.shape != self._shape or labels != self._labels:
             self._shape, self._labels = data.shape, labels
             self.plot.set_labels(*labels)
-        if not self._same_matrix(data) or head_starts != self.overlay.head_starts:
-            levels = levels_for(self.key, data)
-            self.plot.show_matrix(data, levels, head_starts)
+        if redraw:
+            levels = image.levels if image is not None else levels_for(self.key, data)
+            self.plot.show_matrix(data, levels, head_starts, image)
             if levels != self._levels:  # an unchanged colour bar is not redrawn
                 self._levels = levels
                 self.colorbar.setLevels(levels)
         self._on_links_changed()
+
+    def _on_image_wanted(self, _factors=None) -> None:
+        """The plot was resized: its picture of the matrix on display at the new size."""
+        result, head = self._shown or (None, None)
+        pixels, images = self.plot.pixels(), self.model.images
+        images.show(self.key, pixels)
+        image = None if result is None else images.made(result, self.key, head, pixels)
+        if image is None and result is not None and images.off_thread(result, self.key):
+            images.want(result, self.key, head, pixels)
+            return
+        if image is None:
+            data = self.overlay.data
+            image = prepare_image(data, self.plot.lut, self.plot.levels,
+                                  display_factors(data.shape, pixels))
+        self.plot.show_image(image)
+
+    def _on_image_ready(self, result, key: str, head: int) -> None:
+        """A picture this pane asked for is made: show it, if it is still wanted."""
+        if key != self.key:
+            return
+        if self._shown == (result, head):  # a resize of what is on display
+            self._on_image_wanted()
+        elif (result, head) == (self.model.result, self.model.current_head):
+            self.refresh()
+
+    def hideEvent(self, event) -> None:
+        self.model.images.hide(self.key)  # no pictures made for a pane out of sight
+        super().hideEvent(event)
 
     def value_px_at(self, width: float, height: float) -> int:
         """The value labels' pixel size were this pane ``width`` × ``height`` (0: hidden,

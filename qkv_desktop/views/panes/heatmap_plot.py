@@ -24,7 +24,6 @@ from qkv_desktop.presentation.colormaps import (
     HATCH_RGBA,
     MASKED_RGBA,
     OVERFLOW_RGBA,
-    clip_to_levels,
     map_to_rgba,
     text_color_for,
 )
@@ -34,7 +33,7 @@ from qkv_desktop.presentation.numbers import (
     fit_value_font,
     format_values,
 )
-from qkv_desktop.presentation.pane_image import block_mean, display_factors, nonfinite_rgba
+from qkv_desktop.presentation.pane_image import PaneImage, display_factors, prepare_image
 from qkv_desktop.views.panes.axis_labels import plan_axis
 from qkv_desktop.views.panes.cell_image import CellImage
 
@@ -376,13 +375,19 @@ class HeatmapPlot(pg.PlotWidget):
         return self.getPlotItem().getViewBox()
 
     def show_matrix(self, data: np.ndarray, levels: tuple[float, float],
-                    head_starts: list[int] | None = None) -> None:
-        """Draw ``data`` on ``levels``, with its values as text when it is small enough."""
+                    head_starts: list[int] | None = None,
+                    image: PaneImage | None = None) -> None:
+        """Draw ``data`` on ``levels``, with its values as text when it is small enough.
+
+        ``image`` is its picture made elsewhere (``pane_image``: on the forward's worker
+        for a large matrix), used even at another reduction than this size wants (it
+        still spans the whole matrix; ``image_wanted`` then asks for the right one).
+        """
         self.levels = levels
         self._misfit_at = None  # new values: their own widths
         small = data.size <= MAX_LABEL_CELLS
         rgba = map_to_rgba(data, self.lut, levels) if small else None
-        self._show_image(data, levels, rgba)
+        self._show_image(data, levels, rgba, image)
         self.overlay.head_starts = list(head_starts or [])
         self.overlay.set_data(data, rgba, labelled=small)
         self.fit_values()
@@ -482,36 +487,57 @@ class HeatmapPlot(pg.PlotWidget):
         return rects
 
     # ----------------------------------------------------------- image
-    def _show_image(self, data: np.ndarray, levels, rgba: np.ndarray | None = None) -> None:
+    def pixels(self) -> tuple[float, float]:
+        """The matrix's room in pixels (height, width): what ``display_factors`` reduces to."""
+        vb = self.view_box
+        return vb.height(), vb.width()
+
+    image_wanted = None
+    """Called with the reduction this size wants when the picture on display has
+    another (a resize): the host makes it (off the GUI thread for a large matrix) and
+    gives it to ``show_image``. Without it the plot makes it here."""
+
+    def _show_image(self, data: np.ndarray, levels, rgba: np.ndarray | None = None,
+                    image: PaneImage | None = None) -> None:
         """Give the image item the matrix, reduced to block means when larger than the plot.
 
         The image is stretched over the matrix's own coordinates, so cell (i, j) stays
         at (j, i) for the overlay, the links and the hover whatever the reduction.
         """
-        vb = self.view_box
-        self._factors = display_factors(data.shape, (vb.height(), vb.width()))
-        shown = block_mean(data, *self._factors)
-        mask = nonfinite_rgba(shown)
-        if mask is not None:
-            shown = np.where(np.isfinite(shown), shown, np.nan)
-        self.image.set_cells(clip_to_levels(shown, levels), levels,
-                             rgba if shown is data else None)
-        rect = QRectF(0, 0, data.shape[1], data.shape[0])
+        factors = display_factors(data.shape, self.pixels())
+        if image is None:
+            image = prepare_image(data, self.lut, levels, factors, rgba)
+        self.show_image(image, data.shape)
+        if image.factors != factors:
+            self._want_image(data, factors)
+
+    def show_image(self, image: PaneImage, shape: tuple[int, int] | None = None) -> None:
+        """Show ``image``, a picture of the matrix on display (of ``shape``)."""
+        n, m = shape or self.overlay.data.shape
+        self._factors = image.factors
+        self.image.set_image(image)
+        rect = QRectF(0, 0, m, n)
         self.image.setRect(rect)
-        self.mask.setVisible(mask is not None)
-        if mask is not None:
-            self.mask.setImage(mask, autoLevels=False)
+        self.mask.setVisible(image.mask is not None)
+        if image.mask is not None:
+            self.mask.setImage(image.mask, autoLevels=False)
             self.mask.setRect(rect)
+
+    def _want_image(self, data: np.ndarray, factors: tuple[int, int]) -> None:
+        if self.image_wanted is not None:
+            self.image_wanted(factors)
+        else:
+            self.show_image(prepare_image(data, self.lut, self.levels, factors), data.shape)
 
     def _on_resized(self) -> None:
         """Re-space the axis labels, refit the values, re-reduce a large matrix."""
         if self._labels is not None:
             self._set_ticks(*self._labels)
         data = self.overlay.data
-        vb = self.view_box
-        if (data.size and self.levels is not None
-                and display_factors(data.shape, (vb.height(), vb.width())) != self._factors):
-            self._show_image(data, self.levels)
+        if data.size and self.levels is not None:
+            factors = display_factors(data.shape, self.pixels())
+            if factors != self._factors:
+                self._want_image(data, factors)
         self.fit_values()
 
     def _set_ticks(self, rows: list[str], cols: list[str]) -> None:
