@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-
 from PySide6.QtWidgets import QApplication
 
 from qkv_desktop.presentation import pane_image
