@@ -73,3 +73,40 @@ def test_an_error_in_one_row_range_reaches_the_caller():
 
     with pytest.raises(ValueError, match="bad rows"):
         row_module.for_row_chunks(fn, 10, row_module.MIN_PARALLEL_CELLS)
+
+
+def test_a_thread_held_up_leaves_its_rows_to_the_others(monkeypatch):
+    """The first range a helper thread takes stalls until every other range is done.
+
+    Fixed shares (one half per thread) cannot finish that way: the calling thread would
+    do its half and wait for the stalled thread's other rows. With ranges taken in turn
+    the calling thread takes them all, and the stalled range is released once the rest
+    are done. The caller's first range waits until the helper has taken one, so the
+    caller cannot run off with every range before the helper starts. (The waits'
+    timeouts only keep a broken version from hanging the run.)
+    """
+    import threading
+
+    monkeypatch.setattr(row_module, "_cores", lambda: 2)
+    caller = threading.get_ident()
+    done, lock = [], threading.Condition()
+    ranges = 2 * row_module.RANGES_PER_THREAD
+    released, helper_started = [], []
+
+    def fn(r0, r1):
+        with lock:
+            if threading.get_ident() == caller:
+                lock.wait_for(lambda: helper_started, timeout=20)
+            elif not helper_started:
+                helper_started.append(True)
+                lock.notify_all()
+                released.append(lock.wait_for(lambda: len(done) == ranges - 1, timeout=20))
+            done.append((r0, r1))
+            lock.notify_all()
+
+    row_module.for_row_chunks(fn, 1000, row_module.MIN_PARALLEL_CELLS)
+    assert released == [True]
+    assert len(done) == ranges
+    covered = sorted(done)
+    assert covered[0][0] == 0 and covered[-1][1] == 1000
+    assert all(a[1] == b[0] for a, b in zip(covered, covered[1:], strict=False))
