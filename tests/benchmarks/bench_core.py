@@ -1,18 +1,31 @@
 """The core forward against plain NumPy (and torch, when it is importable).
 
+``python tests/benchmarks/bench_core.py [--quick] [--sizes 1024,2048] [--dtypes float64]``
+prints one line per size and dtype (and ``--json FILE`` writes the rows).
+
 Every figure is a median over repeated runs; the core, the references and a plain
-matmul of the same dtype are interleaved within each repetition, so a machine that
-gets busier or quieter during the run shifts them alike and the ratios stay honest.
+matmul of the same dtype take turns within each repetition, in an order that rotates
+from one repetition to the next (so none of them always runs right after the matmul,
+whose BLAS threads spin for a while after it returns). The ratio to plain NumPy is the
+median of each repetition's own ratio: the two runs of one repetition are a fraction
+of a second apart and share the machine's load, which on a shared machine moves
+absolute times by ×2–3 from one second to the next. ``ratio_low``/``ratio_high`` are
+the quartiles of those ratios, ``load`` the one-minute load average before the size.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import sys
 import time
 
 import numpy as np
 
-from qkv_desktop.core import attention, init_weights
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+
+from qkv_desktop.core import attention, init_weights  # noqa: E402
 
 SHAPES = ((4, 8, 4), (64, 64, 64), (256, 256, 64), (1024, 768, 64), (2048, 768, 64),
           (4096, 768, 64))
@@ -48,15 +61,28 @@ def _time(fn) -> float:
     return time.perf_counter() - t0
 
 
-def _interleaved(runs: dict, repeats: int) -> dict[str, float]:
-    """Median seconds of each run, the runs taking turns within every repetition."""
+def _take_turns(runs: dict, repeats: int) -> dict[str, list[float]]:
+    """Seconds of each run in every repetition; the runs take turns, the order rotating."""
     for fn in runs.values():  # warm-up: first-touch allocations, thread pools
         fn()
-    times: dict[str, list[float]] = {k: [] for k in runs}
-    for _ in range(repeats):
-        for name, fn in runs.items():
-            times[name].append(_time(fn))
-    return {k: float(np.median(v)) for k, v in times.items()}
+    names = list(runs)
+    times: dict[str, list[float]] = {k: [] for k in names}
+    for rep in range(repeats):
+        k = rep % len(names)
+        for name in names[k:] + names[:k]:
+            times[name].append(_time(runs[name]))
+    return times
+
+
+def _interleaved(runs: dict, repeats: int) -> dict[str, float]:
+    """Median seconds of each run, the runs taking turns within every repetition."""
+    return {k: float(np.median(v)) for k, v in _take_turns(runs, repeats).items()}
+
+
+def _paired_ratio(a: list[float], b: list[float]) -> tuple[float, float, float]:
+    """Median and quartiles of a[i] / b[i], each pair from the same repetition."""
+    q1, med, q3 = np.percentile(np.asarray(a) / np.asarray(b), [25, 50, 75])
+    return float(med), float(q1), float(q3)
 
 
 def _torch_forwards(torch, X: np.ndarray, w) -> dict:
@@ -79,7 +105,8 @@ def _torch_forwards(torch, X: np.ndarray, w) -> dict:
     return {"torch_sdpa": sdpa, "torch_weights": with_weights}
 
 
-def bench_shape(n: int, d_model: int, d_k: int, dtype, quick: bool, torch=None) -> dict:
+def bench_shape(n: int, d_model: int, d_k: int, dtype, quick: bool, torch=None,
+                repeats: int | None = None) -> dict:
     """Median seconds of the core, the float64 and same-dtype references, a matmul."""
     rng = np.random.default_rng(0)
     X64 = rng.standard_normal((n, d_model))
@@ -94,12 +121,16 @@ def bench_shape(n: int, d_model: int, d_k: int, dtype, quick: bool, torch=None) 
     }
     if np.dtype(dtype) != np.float64:
         runs["ref_same"] = lambda: reference(X, *W)
-    med = _interleaved(runs, _repeats(n, quick))
+    load = os.getloadavg()[0]
+    repeats = _repeats(n, quick) if repeats is None else repeats
+    times = _take_turns(runs, repeats)
+    med = {k: float(np.median(v)) for k, v in times.items()}
+    ratio, ratio_low, ratio_high = _paired_ratio(times["core"], times["ref64"])
     if torch is not None:
         # A group of its own: torch's OpenMP threads and OpenBLAS's spin-wait after
         # each call, and interleaving the two libraries would time that contention.
         time.sleep(0.2)
-        med.update(_interleaved(_torch_forwards(torch, X, w), _repeats(n, quick)))
+        med.update(_interleaved(_torch_forwards(torch, X, w), repeats))
         time.sleep(0.2)
     flops = forward_flops(n, d_model, d_k)
     matmul_gflops = 2.0 * MATMUL_N ** 3 / med["matmul"] / 1e9
@@ -107,10 +138,10 @@ def bench_shape(n: int, d_model: int, d_k: int, dtype, quick: bool, torch=None) 
     row = {
         "n": n, "d_model": d_model, "d_k": d_k, "dtype": np.dtype(dtype).name,
         "core_ms": med["core"] * 1e3, "ref64_ms": med["ref64"] * 1e3,
-        "ratio_vs_ref64": med["core"] / med["ref64"],
+        "ratio_vs_ref64": ratio, "ratio_low": ratio_low, "ratio_high": ratio_high,
         "core_gflops": core_gflops, "matmul_gflops": matmul_gflops,
         "fraction_of_matmul": core_gflops / matmul_gflops,
-        "repeats": _repeats(n, quick),
+        "repeats": repeats, "load": load,
     }
     if "ref_same" in med:
         row["ref_same_ms"] = med["ref_same"] * 1e3
@@ -121,17 +152,43 @@ def bench_shape(n: int, d_model: int, d_k: int, dtype, quick: bool, torch=None) 
     return row
 
 
-def run(quick: bool = False, log=print) -> list[dict]:
+def run(quick: bool = False, log=print, shapes=None, dtypes=(np.float64, np.float32),
+        repeats: int | None = None) -> list[dict]:
     try:
         import torch
         torch.set_num_threads(len(os.sched_getaffinity(0)))
     except ImportError:
         torch = None
     rows = []
-    for n, d_model, d_k in (QUICK_SHAPES if quick else SHAPES):
-        for dtype in (np.float64, np.float32):
-            row = bench_shape(n, d_model, d_k, dtype, quick, torch)
-            log(f"  core n={n} {row['dtype']}: {row['core_ms']:.2f} ms, "
-                f"×{row['ratio_vs_ref64']:.2f} of plain float64")
+    for n, d_model, d_k in shapes or (QUICK_SHAPES if quick else SHAPES):
+        for dtype in dtypes:
+            row = bench_shape(n, d_model, d_k, dtype, quick, torch, repeats)
+            log(f"  core n={n} {row['dtype']}: {row['core_ms']:.2f} ms, plain float64 "
+                f"{row['ref64_ms']:.2f} ms, ×{row['ratio_vs_ref64']:.2f} "
+                f"(quartiles {row['ratio_low']:.2f}–{row['ratio_high']:.2f}; "
+                f"{row['repeats']} turns, load {row['load']:.1f})")
             rows.append(row)
     return rows
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="sizes up to 2048, fewer turns")
+    parser.add_argument("--sizes", help="comma-separated n, e.g. 1024,2048,4096")
+    parser.add_argument("--dtypes", default="float64,float32")
+    parser.add_argument("--repeats", type=int, help="turns per size (default by size)")
+    parser.add_argument("--json", help="also write the rows to this file")
+    args = parser.parse_args(argv)
+    shapes = None
+    if args.sizes:
+        by_n = {n: (n, d_model, d_k) for n, d_model, d_k in SHAPES}
+        shapes = [by_n.get(int(n), (int(n), 768, 64)) for n in args.sizes.split(",")]
+    dtypes = [np.dtype(d).type for d in args.dtypes.split(",")]
+    rows = run(args.quick, shapes=shapes, dtypes=dtypes, repeats=args.repeats)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(rows, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

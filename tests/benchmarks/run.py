@@ -146,15 +146,17 @@ def table(results: dict) -> str:
              + f"; load average at start {m['load_avg_at_start']:.2f}.", ""]
     torch = any("torch_sdpa_ms" in r for r in results["core"])
     head = ["n", "d_model", "d_k", "dtype", "core ms", "plain f64 ms", "core / plain f64",
-            "core GFLOP/s", "matmul GFLOP/s"]
+            "quartiles", "load", "core GFLOP/s", "matmul GFLOP/s"]
     if torch:
         head += ["torch SDPA ms", "torch +weights ms"]
     lines += ["**Core forward** (`qkv_desktop.core.attention`, all intermediates and "
-              "per-row statistics kept; medians)", "",
+              "per-row statistics kept; medians; the ratio is the median of each turn's "
+              "own core / plain ratio)", "",
               "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in results["core"]:
         cells = [r["n"], r["d_model"], r["d_k"], r["dtype"], f"{r['core_ms']:.2f}",
                  f"{r['ref64_ms']:.2f}", f"{r['ratio_vs_ref64']:.2f}",
+                 f"{r['ratio_low']:.2f}–{r['ratio_high']:.2f}", f"{r['load']:.1f}",
                  f"{r['core_gflops']:.1f}", f"{r['matmul_gflops']:.1f}"]
         if torch:
             cells += [f"{r['torch_sdpa_ms']:.2f}" if "torch_sdpa_ms" in r else "",
