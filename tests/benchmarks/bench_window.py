@@ -16,6 +16,11 @@ with ``kind``, ``n``, ``dtype``, ``median_ms`` and ``gui_stall_ms``:
   pane painted per second, ``recomputes_per_frame`` and ``paints_per_frame`` how
   much work each of those frames cost, ``median_ms`` the median time between frames
   and ``settle_ms`` how long after the release the last value was on screen.
+* ``autosave``: three autosaves of the edited n = ``AUTOSAVE_N`` session; ``median_ms``
+  from asking until the file is on disk, ``gui_stall_ms`` the GUI's longest stall, and
+  (on Linux) ``gui_blocked_ms`` the longest part of a stall in which the GUI thread
+  was blocked in the app (the GIL, a lock) rather than waiting for a CPU; each
+  ``edit`` row has one autosave's ``autosave_ms`` and ``autosave_blocked_ms``.
 * ``labels``: edit → repaint of a matrix small enough for value text in every cell.
 * ``idle``: the heartbeat of an event loop that does nothing for two seconds: on a
   shared machine, the stall that other processes cause alone (read the others' stalls
@@ -80,6 +85,40 @@ class _Heartbeat(QObject):
         now = time.perf_counter()
         self.longest = max(self.longest, now - self.last)
         self.last = now
+
+
+def _thread_schedstat() -> tuple[float, float] | None:
+    """(seconds on a CPU, seconds runnable but waiting for one) of the calling thread,
+    from Linux's ``/proc/thread-self/schedstat``; ``None`` elsewhere."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            on_cpu, waiting, _slices = f.read().split()
+    except (OSError, ValueError):
+        return None
+    return int(on_cpu) / 1e9, int(waiting) / 1e9
+
+
+class _SplitHeartbeat(_Heartbeat):
+    """The heartbeat, with each gap split into time on a CPU, time waiting for a CPU
+    (the machine's other processes: the load) and the rest, time the GUI thread was
+    off the CPU and not runnable: blocked in this process, waiting for the GIL or a
+    lock. ``blocked`` is the longest such part of one gap, in seconds (``None``
+    without ``/proc/thread-self/schedstat``). On a shared machine the stall moves with
+    the load; ``blocked`` is what the app's own threads cost the GUI."""
+
+    def start(self) -> None:
+        self._stat = _thread_schedstat()
+        self.blocked = None if self._stat is None else 0.0
+        super().start()
+
+    def _tick(self) -> None:
+        stat = _thread_schedstat()
+        if stat is not None and self._stat is not None:
+            gap = time.perf_counter() - self.last
+            off_cpu = gap - (stat[0] - self._stat[0]) - (stat[1] - self._stat[1])
+            self.blocked = max(self.blocked, off_cpu)
+        self._stat = stat
+        super()._tick()
 
 
 class _PaintWatch(QObject):
@@ -190,14 +229,29 @@ def autosave_seconds(window) -> float:
     """How long the autosave of the edited session blocks the GUI thread: the longest
     gap of the event loop from asking for the autosave until it is on disk (a worker
     thread hands the session to the writer process and waits)."""
+    return autosave_stall(window)[0]
+
+
+def autosave_stall(window) -> tuple[float, float | None]:
+    """``autosave_seconds`` and the longest part of a gap the GUI thread was blocked
+    in this process (the GIL, a lock) rather than waiting for a CPU (``_SplitHeartbeat``),
+    in seconds."""
     session = window.files.session
     app = QApplication.instance()
-    beat = _Heartbeat()
+    beat = _SplitHeartbeat()
     beat.start()
     session.autosave()
     while session._writer.busy:
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 5)
-    return beat.stop()
+    return beat.stop(), beat.blocked
+
+
+def _autosave_figures(window) -> dict:
+    """An edit row's ``autosave_ms`` (the GUI's longest stall during one autosave) and,
+    on Linux, ``autosave_blocked_ms`` (the part of a stall spent blocked in the app)."""
+    stall, blocked = autosave_stall(window)
+    return {"autosave_ms": stall * 1e3,
+            **({} if blocked is None else {"autosave_blocked_ms": blocked * 1e3})}
 
 
 def _reference_forward(X: np.ndarray, W_Q, W_K, W_V) -> list[np.ndarray]:
@@ -379,18 +433,23 @@ def run(quick: bool, sizes=None, labels: bool = True) -> list[dict]:
                          "gui_stall_ms": stall * 1e3,
                          "baseline_ms": base["median_ms"], "ratio": median / base["median_ms"],
                          "panes": sum(p.isVisible() for p in window.panes.panes.values()),
-                         "autosave_ms": autosave_seconds(window) * 1e3})
+                         **_autosave_figures(window)})
             if n == AUTOSAVE_N and dtype == "float64":
                 print(json.dumps(rows[-1]), flush=True)
-                stalls, walls = [], []
+                stalls, blocked, walls = [], [], []
                 for _ in range(3):
                     t0 = time.perf_counter()
-                    stalls.append(autosave_seconds(window))
+                    stall, block = autosave_stall(window)
                     walls.append(time.perf_counter() - t0)
+                    stalls.append(stall)
+                    blocked.append(block)
                 rows.append({"kind": "autosave", "n": n, "d_model": d_model, "d_k": d_k,
                              "dtype": dtype, "median_ms": float(np.median(walls)) * 1e3,
                              "gui_stall_ms": float(np.median(stalls)) * 1e3,
-                             "max_stall_ms": float(np.max(stalls)) * 1e3})
+                             "max_stall_ms": float(np.max(stalls)) * 1e3,
+                             **({} if None in blocked else
+                                {"gui_blocked_ms": float(np.median(blocked)) * 1e3,
+                                 "max_blocked_ms": float(np.max(blocked)) * 1e3})})
             if n in SCRUB_SIZES and dtype == "float64":
                 print(json.dumps(rows[-1]), flush=True)
                 rows.append({"kind": "scrub", "n": n, "d_model": d_model, "d_k": d_k,

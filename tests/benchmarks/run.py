@@ -115,6 +115,10 @@ def verdicts(results: dict) -> list[tuple[str, str, str]]:
     saves = [r["autosave_ms"] for r in results["window"] if "autosave_ms" in r]
     if saves:
         judge("GUI thread never blocked > 16 ms (autosave)", max(saves), 16, "ms")
+    blocked = [r["autosave_blocked_ms"] for r in results["window"] if "autosave_blocked_ms" in r]
+    if blocked:  # the stall minus the time the GUI thread waited for a CPU (the load)
+        judge("GUI thread never blocked > 16 ms by the app (autosave, GIL or lock)",
+              max(blocked), 16, "ms")
     for r in results["core"]:
         if r["n"] >= 1024:
             limit = 0.75 if r["dtype"] == "float64" else 0.5
