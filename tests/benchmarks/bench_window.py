@@ -198,7 +198,7 @@ def edit_cycles(window, edits: int, warmup: int = 2) -> tuple[list[float], float
     longest the GUI thread was blocked meanwhile (seconds)."""
     app = QApplication.instance()
     model = window.model
-    panes = [p for p in window.panes.panes.values() if p.isVisible()]
+    panes = [p for p in window.panes.panes.built() if p.isVisible()]
     watch = _PaintWatch(p.plot.viewport() for p in panes)
     model.resultChanged.connect(watch.reset)  # paints before the new result do not count
     n, d = model.state.X.shape
@@ -403,7 +403,7 @@ def scrub(window, seconds: float = SCRUB_SECONDS) -> dict:
 
 def label_count(window) -> tuple[int, int]:
     """(panes that drew value labels, labels drawn) in the latest paint."""
-    counts = [p.overlay.labels_drawn for p in window.panes.panes.values() if p.isVisible()]
+    counts = [p.overlay.labels_drawn for p in window.panes.panes.built() if p.isVisible()]
     return sum(1 for c in counts if c), sum(counts)
 
 
@@ -432,7 +432,7 @@ def run(quick: bool, sizes=None, labels: bool = True) -> list[dict]:
                          "max_ms": float(np.max(times)) * 1e3, "edits": len(times),
                          "gui_stall_ms": stall * 1e3,
                          "baseline_ms": base["median_ms"], "ratio": median / base["median_ms"],
-                         "panes": sum(p.isVisible() for p in window.panes.panes.values()),
+                         "panes": sum(p.isVisible() for p in window.panes.panes.built()),
                          **_autosave_figures(window)})
             if n == AUTOSAVE_N and dtype == "float64":
                 print(json.dumps(rows[-1]), flush=True)

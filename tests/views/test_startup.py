@@ -24,11 +24,20 @@ LAZY = ("qkv_desktop.export", "qkv_desktop.core.training",
 lazy = sorted(m for m in sys.modules if m.startswith(LAZY)
               or m.startswith("qkv_desktop.views.teaching.") and m.endswith("_lab"))
 print("imported:", " ".join(lazy) or "-", flush=True)
+from PySide6.QtWidgets import QApplication
+from qkv_desktop.views.main_window import MainWindow
+from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
+from qkv_desktop.views.panes.heads_overview import HeadsOverview
+window, = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+built = sorted(p.key for p in window.panes.findChildren(HeatmapPane))
+print("built:", " ".join(built), "heads:", len(window.panes.findChildren(HeadsOverview)),
+      "shown:", " ".join(sorted(window.panes.shown())), flush=True)
 os._exit(code)  # the window is still alive: skip interpreter teardown
 """
 
 
 def test_the_first_paint_imports_neither_export_nor_labs_nor_model_libraries(tmp_path):
+    """Nor builds the panes and the heads overview that are not on screen."""
     env = dict(os.environ, HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen",
                PYQTGRAPH_QT_LIB="PySide6", QKV_EXIT_AFTER_FIRST_PAINT="1")
     for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
@@ -38,6 +47,10 @@ def test_the_first_paint_imports_neither_export_nor_labs_nor_model_libraries(tmp
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "first paint" in proc.stdout
     assert "imported: -" in proc.stdout, proc.stdout
+    built = proc.stdout.split("built:")[1].split("heads:")
+    shown = built[1].split("shown:")[1].split()
+    assert len(shown) == 8 and built[0].split() == shown, proc.stdout  # only the panes on screen
+    assert built[1].split("shown:")[0].split() == ["0"]  # one head: no heads overview
 
 
 def test_exporting_and_the_lab_still_work_after_a_lazy_import(main_window, tmp_path):

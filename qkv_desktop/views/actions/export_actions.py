@@ -347,9 +347,8 @@ class ExportActions(FollowsWindowLanguage, QObject):
         self.export_all_action = action(self.export_all, "exportAll", "Ctrl+E")
         self.export_data_action = action(self.export_data, "exportData")
         menu.insertSeparator(before)
-        for pane in panes.panes.values():
-            pane.exportRequested.connect(self.export_pane)
-            pane.copyRequested.connect(self.copy_pane)
+        panes.exportRequested.connect(self.export_pane)  # every pane's, also those built later
+        panes.copyRequested.connect(self.copy_pane)
         self.follow_language_of(window)
         self.retranslate()
 

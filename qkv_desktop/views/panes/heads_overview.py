@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QEvent, QRectF, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
@@ -20,7 +20,8 @@ from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
 from qkv_desktop.views.retranslate import Retranslating
 
-__all__ = ["HeadsOverview", "HeadThumbnail", "grid_shape", "MAX_THUMBNAILS", "shown_heads"]
+__all__ = ["HeadsOverview", "HeadThumbnail", "grid_shape", "heads_caption", "MAX_THUMBNAILS",
+           "shown_heads"]
 
 MAX_THUMBNAILS = 16
 """The most thumbnails shown at once (4 × 4 at their 40-pixel minimum fit any pane).
@@ -31,6 +32,11 @@ wider than the screen, and 65,000 made the app run out of memory."""
 
 HIGHLIGHT = QColor(255, 140, 0)
 """The chosen head's frame: the orange of the panes' hover links."""
+
+
+def heads_caption() -> str:
+    """The overview's name in the View menu, in the current language (without building it)."""
+    return QCoreApplication.translate("HeadsOverview", "weights of every head")
 
 
 def grid_shape(count: int, width: float, height: float) -> tuple[int, int]:
@@ -194,7 +200,7 @@ class HeadsOverview(Retranslating, QWidget):
             self._on_result_changed(model.result)
 
     def caption(self) -> str:
-        return self.tr("weights of every head")
+        return heads_caption()
 
     def retranslate(self) -> None:
         heads, total = self._heads, self.model.state.n_heads

@@ -10,11 +10,18 @@ under which the most panes show their values (each pane says how large its label
 would be at a given size, by the four-decimal rule), with panes of a sane shape
 (``ASPECT_RANGE``), and then the panes nearest to square. Four narrow columns at
 1920×1080 made tall thin panes with 8 px values; two at 1366×768 give the values room.
+
+A pane is built the first time it is shown (``PaneMap``): the default session shows 8
+of the 17 panes and no heads overview, and each pyqtgraph pane costs about 10 ms of
+start-up (issue 20). The grid forwards every pane's requests (``exportRequested``,
+``copyRequested``, ``cellPinned``), so the window connects to them once, before the
+panes exist.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Mapping
 
 from PySide6.QtCore import QSize, QTimer, Signal
 from PySide6.QtWidgets import QGridLayout, QWidget
@@ -22,11 +29,12 @@ from PySide6.QtWidgets import QGridLayout, QWidget
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.pane_info import ALL_PANES, pane_caption, pane_relevant, pane_title
 from qkv_desktop.state.catalogue import HIDDEN_BY_DEFAULT
-from qkv_desktop.views.panes.heads_overview import HeadsOverview
+from qkv_desktop.views.panes.heads_overview import HeadsOverview, heads_caption
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
 from qkv_desktop.views.panes.mask_painter import MaskPainter
 
-__all__ = ["PaneGrid", "DEFAULT_ORDER", "DEFAULT_HIDDEN", "HEADS_KEY", "grid_columns"]
+__all__ = ["PaneGrid", "PaneMap", "DEFAULT_ORDER", "DEFAULT_HIDDEN", "HEADS_KEY",
+           "grid_columns"]
 
 DEFAULT_ORDER = tuple(p.key for p in ALL_PANES)
 DEFAULT_HIDDEN = HIDDEN_BY_DEFAULT
@@ -55,20 +63,61 @@ ASPECT_RANGE = (0.5, 2.5)
 labels reads best somewhat wider than tall, never a strip either way."""
 
 
+class PaneMap(Mapping):
+    """Every pane of the catalogue by key (``DEFAULT_ORDER``), each built the first time
+    it is asked for.
+
+    ``key in panes``, ``len`` and iterating the keys build nothing; asking for a pane, or
+    for all of them (``values()``, ``items()``), builds what is not built yet.
+    ``built()`` are the panes that exist.
+    """
+
+    def __init__(self, build):
+        self._build = build
+        self._built: dict[str, HeatmapPane] = {}
+
+    def __getitem__(self, key: str) -> HeatmapPane:
+        pane = self._built.get(key)
+        if pane is None:
+            if key not in DEFAULT_ORDER:
+                raise KeyError(key)
+            pane = self._built[key] = self._build(key)
+        return pane
+
+    def __contains__(self, key) -> bool:
+        return key in DEFAULT_ORDER
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(DEFAULT_ORDER)
+
+    def __len__(self) -> int:
+        return len(DEFAULT_ORDER)
+
+    def built(self) -> list[HeatmapPane]:
+        return list(self._built.values())
+
+
 class PaneGrid(QWidget):
     """Lays out the visible panes row by row, about ``columns`` per row (fewer when
     the grid is too narrow for that many legible panes)."""
 
     layoutChanged = Signal()
+    exportRequested = Signal(str)
+    """A pane's context menu asked to export pane ``key`` (``HeatmapPane``'s signal)."""
+    copyRequested = Signal(str)
+    cellPinned = Signal(object)
 
     def __init__(self, model: AttentionModel, columns: int = 4, parent=None):
         super().__init__(parent)
         self.columns = columns
         self._fit_columns = columns
         self.model = model
-        self.panes = {key: HeatmapPane(model, key, self) for key in DEFAULT_ORDER}
-        self.mask_painter = MaskPainter(self.panes["mask"])
-        self.heads_view = HeadsOverview(model, self)
+        # A pane knows its axes' and colour bar's room only once laid out: choose again then.
+        self._refit_timer = QTimer(self, singleShot=True, interval=0)
+        self._refit_timer.timeout.connect(self._refit)
+        self.panes = PaneMap(self._build_pane)
+        self.mask_painter: MaskPainter | None = None
+        self._heads_view: HeadsOverview | None = None
         self.order: list[str] = list(DEFAULT_ORDER)
         self.hidden: set[str] = set(DEFAULT_HIDDEN)
         self._relevant = self._relevant_keys()
@@ -76,18 +125,36 @@ class PaneGrid(QWidget):
         self._grid = QGridLayout(self)
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setSpacing(4)
-        self._relayout()
         model.resultChanged.connect(self._on_result_changed)
-        # A pane knows its axes' and colour bar's room only once laid out: choose again then.
-        self._refit_timer = QTimer(self, singleShot=True, interval=0)
-        self._refit_timer.timeout.connect(self._refit)
-        for pane in self.panes.values():
-            pane.chromeMeasured.connect(self._refit_timer.start)
+        self._relayout()
+
+    def _build_pane(self, key: str) -> HeatmapPane:
+        pane = HeatmapPane(self.model, key, self)
+        pane.hide()  # until ``_relayout`` places it (a child would show at 0, 0)
+        pane.chromeMeasured.connect(self._refit_timer.start)
+        pane.exportRequested.connect(self.exportRequested)
+        pane.copyRequested.connect(self.copyRequested)
+        pane.cellPinned.connect(self.cellPinned)
+        # The grid reads the panes' shapes on a new result once they have drawn it: keep
+        # its handler after the panes' (a pane built later connected after it).
+        self.model.resultChanged.disconnect(self._on_result_changed)
+        self.model.resultChanged.connect(self._on_result_changed)
+        if key == "mask":
+            self.mask_painter = MaskPainter(pane)
+        return pane
+
+    @property
+    def heads_view(self) -> HeadsOverview:
+        """The small multiples of every head, built the first time they are asked for."""
+        if self._heads_view is None:
+            self._heads_view = HeadsOverview(self.model, self)
+            self._heads_view.hide()
+        return self._heads_view
 
     def _relevant_keys(self) -> frozenset[str]:
         result = self.model.result
         state = result.state if result is not None else self.model.state
-        keys = {k for k in self.panes if pane_relevant(state, k)}
+        keys = {k for k in DEFAULT_ORDER if pane_relevant(state, k)}
         if state.n_heads > 1:
             keys.add(HEADS_KEY)
         return frozenset(keys)
@@ -104,14 +171,14 @@ class PaneGrid(QWidget):
             self._refit()
 
     def _pane_shapes(self) -> tuple:
-        return tuple((k, self.panes[k].plot.data.shape) for k in self.order
-                     if k in self._relevant and k in self.panes)
+        return tuple((k, self.panes[k].plot.data.shape) for k in self.shown()
+                      if k != HEADS_KEY)
 
     def caption(self, key: str) -> str:
         """The name of pane ``key`` (or of the heads overview) for menus, in the current
         language: its title for the current result, or a short name without one."""
         if key == HEADS_KEY:
-            return self.heads_view.caption()
+            return heads_caption()
         result = self.model.result
         if result is not None and pane_relevant(result.state, key):
             return pane_title(result, key, self.model.current_head)
@@ -190,8 +257,9 @@ class PaneGrid(QWidget):
         return QSize(min(hint.width(), 2 * MIN_PANE_WIDTH), hint.height())
 
     def _relayout(self) -> None:
-        for pane in (*self.panes.values(), self.heads_view):
-            self._grid.removeWidget(pane)
+        for pane in (*self.panes.built(), self._heads_view):
+            if pane is not None:
+                self._grid.removeWidget(pane)
         for r in range(self._grid.rowCount()):
             self._grid.setRowStretch(r, 0)
         for c in range(self._grid.columnCount()):
@@ -213,8 +281,9 @@ class PaneGrid(QWidget):
             for col in range(c, columns):
                 self._grid.setColumnStretch(col, 1)
             self.heads_view.show()
-        else:
-            self.heads_view.hide()
-        for key in self.panes.keys() - set(shown):
-            self.panes[key].hide()
+        elif self._heads_view is not None:
+            self._heads_view.hide()
+        for pane in self.panes.built():
+            if pane.key not in shown:
+                pane.hide()
         self.layoutChanged.emit()

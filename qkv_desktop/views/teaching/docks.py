@@ -85,8 +85,7 @@ class Teaching(FollowsWindowLanguage, QObject):
         self._build_menu()
         self.retranslate()
         self.place_docks()
-        for pane in window.panes.panes.values():
-            pane.cellPinned.connect(self.show_explanation)
+        window.panes.cellPinned.connect(self.show_explanation)  # every pane's, also later ones
         self.follow_language_of(window)
 
     def _build_menu(self) -> None:
