@@ -214,3 +214,22 @@ def test_the_concatenation_names_its_columns_by_head_and_dimension(two_heads):
     assert cols == expected
     from qkv_desktop.state.catalogue import axis_labels
     assert axis_labels(window.model.state, "heads", "d{}".format) == expected  # data export
+
+
+def test_the_hidden_overview_of_one_head_draws_no_edit(make_window):
+    """With one head the grid hides the small multiples: an edit gives them nothing to
+    draw (issue 20), and a second head shows them with the current result."""
+    window = make_window()
+    view = window.panes.heads_view
+    assert window.model.state.n_heads == 1 and not view.isVisible()
+    before = [thumb.data for thumb in view.thumbs]
+    assert before  # built with the window
+    window.model.set_cell("X", 0, 1, 0.5)
+    settle(window)
+    assert all(a is b for a, b in zip([t.data for t in view.thumbs], before, strict=True))
+    window.controls.init_scale.setValue(1.0)
+    press(window.controls.heads, Qt.Key.Key_Up)
+    settle(window)
+    assert view.isVisible() and len(view.thumbs) == 2
+    for h, thumb in enumerate(view.thumbs):
+        np.testing.assert_array_equal(thumb.data, window.model.result.head(h).weights)
