@@ -64,6 +64,10 @@ class _InsideAxis(pg.AxisItem):
 
     def __init__(self):
         super().__init__("right")
+        # No SI prefix: the bar has no unit label, so pyqtgraph's scale stays 1, but
+        # each new range re-typeset that hidden label (QGraphicsTextItem.setHtml) and
+        # re-sized the axis.
+        self.enableAutoSIPrefix(False)
         self.specs_generated = 0
         """How many times the ticks and labels were laid out (tests, benchmarks)."""
         self._label_rects: dict[tuple[str, str], QRectF] = {}  # (font, text) -> size
