@@ -113,7 +113,8 @@ def test_an_x_edit_repaints_no_token_axis(main_window, monkeypatch):
 
 def test_the_colour_bar_lays_out_the_ticks_pyqtgraph_would(main_window):
     """``_InsideAxis._level_specs`` is pyqtgraph's ``generateDrawSpecs`` without its
-    per-tick objects: the same ticks, pens, texts and rectangles, at any levels."""
+    per-tick objects, and its ``tickValues`` pyqtgraph's without NumPy: the same
+    ticks, pens, texts and rectangles, at any levels."""
     import pyqtgraph as pg
     from PySide6.QtGui import QPainter, QPicture
     axis = main_window.panes.panes["Q"].colorbar.axis
@@ -125,6 +126,11 @@ def test_the_colour_bar_lays_out_the_ticks_pyqtgraph_would(main_window):
                 [(pen.color().rgba(), a.x(), a.y(), b.x(), b.y()) for pen, a, b in ticks],
                 [(rect.getRect(), int(flags), text) for rect, flags, text in texts])
 
+    for k in range(2000):  # its own tick values too: pyqtgraph's, to the last bit
+        top = float(10 ** rng.uniform(-6, 6))
+        lo = 0.0 if k % 3 == 0 else -top * rng.uniform(0.1, 1)
+        size = float(rng.uniform(20, 1200))
+        assert axis.tickValues(lo, top, size) == pg.AxisItem.tickValues(axis, lo, top, size)
     try:
         for k in range(300):
             top = float(10 ** rng.uniform(-5, 5))
