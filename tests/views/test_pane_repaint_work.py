@@ -91,26 +91,6 @@ def test_label_widths_are_measured_once_per_font(qapp, monkeypatch):
 
 
 # ----------------------------------------------- what an edit repaints (issue 20)
-def test_an_x_edit_repaints_no_token_axis(main_window, monkeypatch):
-    """The image's dirty rectangle (the view box at fractional pixels, rounded outward)
-    touches both token axes: cached as pixmaps they are not painted again."""
-    panes = [main_window.panes.panes[k] for k in main_window.panes.shown()
-             if k in main_window.panes.panes]
-    main_window.repaint()
-    painted = []
-    for pane in panes:
-        axes = [(a, pane.plot.getPlotItem().getAxis(a)) for a in ("left", "bottom")]
-        for name, axis in [*axes, ("colour bar", pane.colorbar.axis)]:
-            # PySide finds a Python override of a virtual on the instance
-            monkeypatch.setattr(axis, "paint", lambda *a, real=axis.paint, at=(pane.key, name):
-                                painted.append(at) or real(*a))
-    main_window.model.set_cell("X", 1, 2, 0.75)
-    assert main_window.model.wait_until_idle()
-    main_window.repaint()
-    assert ("K", "colour bar") in painted  # K's levels moved: its bar was painted…
-    assert [at for at in painted if at[1] != "colour bar"] == []  # …and no token axis
-
-
 def test_the_colour_bar_lays_out_the_ticks_pyqtgraph_would(main_window):
     """``_InsideAxis._level_specs`` is pyqtgraph's ``generateDrawSpecs`` without its
     per-tick objects, and its ``tickValues`` pyqtgraph's without NumPy: the same

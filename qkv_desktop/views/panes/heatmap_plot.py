@@ -18,7 +18,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen, QStaticText, QTransform
-from PySide6.QtWidgets import QGraphicsItem, QWidget
+from PySide6.QtWidgets import QWidget
 
 from qkv_desktop.presentation.colormaps import (
     HATCH_RGBA,
@@ -350,10 +350,6 @@ class HeatmapPlot(pg.PlotWidget):
         item.addItem(self.overlay)
         for axis in ("left", "bottom"):
             style_axis(item.getAxis(axis))
-            # Every edit repaints the image, whose dirty rectangle (the view box, at
-            # fractional pixels, rounded outward) touches both token axes: cached as
-            # pixmaps they are copied, not replayed, until their ticks change.
-            item.getAxis(axis).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.values_hidden = False
         self.levels: tuple[float, float] | None = None
         self._labels: tuple[list[str], list[str]] | None = None
