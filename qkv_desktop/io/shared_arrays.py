@@ -69,8 +69,8 @@ class SharedArraysHandle:
 class SharedArrays:
     """``obj``'s arrays in one shared memory block, everything else in ``handle.payload``.
 
-    Raises ``OSError`` when no block can be made (no shared memory, ``/dev/shm`` full);
-    nothing is left behind then.
+    Raises ``OSError`` when no block can be made (no shared memory, ``/dev/shm`` full:
+    ``_reserve``); nothing is left behind then.
     """
 
     def __init__(self, obj) -> None:
@@ -87,6 +87,7 @@ class SharedArrays:
                 name=f"{BLOCK_PREFIX}{os.getpid()}-{secrets.token_hex(6)}", create=True,
                 size=max(size, 1))
             try:
+                _reserve(self._block, size)
                 for a, (offset, _dtype, _shape) in zip(arrays, layout, strict=True):
                     view = np.ndarray(a.shape, dtype=a.dtype, buffer=self._block.buf,
                                       offset=offset)
@@ -119,6 +120,17 @@ class SharedArrays:
 
     def __exit__(self, *_exc) -> None:
         self.release()
+
+
+def _reserve(block: shared_memory.SharedMemory, size: int) -> None:
+    """Allocate the block's pages now, so that a full ``/dev/shm`` is an ``OSError``
+    (``ENOSPC``) here and not a ``SIGBUS`` that kills the app when the copy touches a
+    page the kernel cannot provide (a container's ``/dev/shm`` is 64 MB by default;
+    X alone is 50 MB at 8,192 × 768). Where the platform has no ``posix_fallocate``
+    (macOS, Windows) there is no such limit to meet."""
+    fd = getattr(block, "_fd", -1)
+    if fd >= 0 and hasattr(os, "posix_fallocate"):
+        os.posix_fallocate(fd, 0, size)  # releases the GIL
 
 
 class _ArrayPickler(pickle.Pickler):

@@ -113,6 +113,42 @@ def test_a_failed_copy_leaves_no_block(monkeypatch):
     assert _blocks(os.getpid()) == before
 
 
+@needs_dev_shm
+@pytest.mark.skipif(not hasattr(os, "posix_fallocate"), reason="posix_fallocate")
+def test_a_full_dev_shm_is_an_oserror_before_any_page_is_touched(monkeypatch):
+    """A copy into pages tmpfs cannot provide would be a SIGBUS, killing the app."""
+    import errno
+
+    def full(_fd, _offset, _size):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    copies = []
+    monkeypatch.setattr(os, "posix_fallocate", full)
+    monkeypatch.setattr(np, "copyto", lambda *args, **kwargs: copies.append(args))
+    before = _blocks(os.getpid())
+    with pytest.raises(OSError):
+        SharedArrays(rich_state())
+    assert not copies and _blocks(os.getpid()) == before
+
+
+@needs_dev_shm
+def test_the_block_is_reserved_in_full(monkeypatch):
+    reserved = []
+    real = getattr(os, "posix_fallocate", None)
+
+    def record(fd, offset, size):
+        reserved.append((offset, size))
+        if real is not None:
+            real(fd, offset, size)
+
+    monkeypatch.setattr(os, "posix_fallocate", record, raising=False)
+    a, b = np.ones(100), np.zeros((3, 5), dtype=np.float32)
+    with SharedArrays((a, b)) as shared:
+        (start, size), = reserved
+        last_offset, _dtype, _shape = shared.handle.layout[-1]
+        assert start == 0 and size >= last_offset + b.nbytes
+
+
 _KILLED_OWNER = """
 import os, signal, sys
 sys.path.insert(0, sys.argv[1])
