@@ -75,8 +75,10 @@ def main(argv: list[str] | None = None) -> int:
         except OSError as exc:
             return _fail(str(exc))
         return 0
-    _prefer_pyside6()
+    # The Qt-free layers (and NumPy) first: every module imported after PySide6 has
+    # its source read by shiboken's import hook, which looks for ``__feature__``.
     from qkv_desktop.state.session_state import SessionState
+    _prefer_pyside6()
     from qkv_desktop.views.i18n import normalize_language
     try:
         lang = normalize_language(args.lang) if args.lang is not None else None
@@ -147,7 +149,9 @@ def create_window(state=None, lang: str | None = None):
     install_translators(app, lang)  # before the window, which is then built translated
     window = MainWindow(AttentionModel(state))
     window.crash_guard = CrashGuard(window).install()  # log + show, never die, on a bug
-    app.installEventFilter(window.files.open_event_filter)
+    if sys.platform == "darwin":  # the one desktop whose Qt sends QFileOpenEvent
+        # (an application event filter in Python sees every event of every object)
+        app.installEventFilter(window.files.open_event_filter)
     return app, window
 
 

@@ -24,6 +24,9 @@ LAZY = ("qkv_desktop.export", "qkv_desktop.core.training",
 lazy = sorted(m for m in sys.modules if m.startswith(LAZY)
               or m.startswith("qkv_desktop.views.teaching.") and m.endswith("_lab"))
 print("imported:", " ".join(lazy) or "-", flush=True)
+order = list(sys.modules)  # in the order they were first imported
+print("Qt-free first:", order.index("numpy") < order.index("PySide6")
+      and order.index("qkv_desktop.core") < order.index("PySide6"), flush=True)
 from PySide6.QtWidgets import QApplication
 from qkv_desktop.views.main_window import MainWindow
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
@@ -47,6 +50,8 @@ def test_the_first_paint_imports_neither_export_nor_labs_nor_model_libraries(tmp
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "first paint" in proc.stdout
     assert "imported: -" in proc.stdout, proc.stdout
+    # shiboken's import hook reads the source of every module imported after PySide6
+    assert "Qt-free first: True" in proc.stdout, proc.stdout
     built = proc.stdout.split("built:")[1].split("heads:")
     shown = built[1].split("shown:")[1].split()
     assert len(shown) == 8 and built[0].split() == shown, proc.stdout  # only the panes on screen

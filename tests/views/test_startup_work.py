@@ -44,3 +44,65 @@ def test_a_saved_zoom_still_scales_a_new_window(make_window, app_dirs, polish_sp
     finally:
         window.view_scale.set_zoom(1.0)
     assert QApplication.font().pointSizeF() == pytest.approx(base)
+
+
+def test_no_axis_sets_its_label_again_when_its_range_changes(make_window, monkeypatch):
+    """An SI prefix scales an axis label, and no pane's axis shows one: with it on,
+    every range change re-typeset the empty label (1,300 times before the first paint)."""
+    from PySide6.QtWidgets import QGraphicsTextItem
+    window = make_window()
+    pane = window.panes.panes["weights"]
+    item = pane.plot.getPlotItem()
+    axes = [item.getAxis(a) for a in ("left", "bottom", "top", "right")] + [pane.colorbar.axis]
+    typeset = []
+    original = QGraphicsTextItem.setHtml
+    monkeypatch.setattr(QGraphicsTextItem, "setHtml",
+                        lambda label, html: typeset.append(html) or original(label, html))
+    for axis in axes:
+        axis.setRange(0.0, 1e-4)  # a range an SI prefix would rescale (µ)
+    assert typeset == []
+    assert all(axis.autoSIPrefixScale == 1.0 for axis in axes)
+
+
+def test_the_file_open_filter_watches_the_application_only_on_macos(qtbot, monkeypatch,
+                                                                      app_dirs, tmp_path):
+    """Only macOS's Qt sends ``QFileOpenEvent``; elsewhere an application event filter in
+    Python would see every event of every object for nothing."""
+    import sys
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtGui import QFileOpenEvent
+
+    from qkv_desktop.app.launcher import create_window
+    from qkv_desktop.io.session import save_session
+    from qkv_desktop.state import SessionState
+    from qkv_desktop.views.actions import file_actions
+
+    seen = []
+    original = file_actions._FileOpenFilter.eventFilter
+    monkeypatch.setattr(file_actions._FileOpenFilter, "eventFilter",
+                        lambda self, obj, event: seen.append(event.type())
+                        or original(self, obj, event))
+    path = tmp_path / "opened.qkv.json"
+    save_session(SessionState.from_preset("tutorial-2"), path)
+    for platform in ("linux", "darwin"):
+        monkeypatch.setattr(sys, "platform", platform)
+        app, window = create_window(SessionState.from_preset("tutorial-1"))
+        monkeypatch.setattr(sys, "platform", "linux")
+        qtbot.addWidget(window)
+        window.files.maybe_save = lambda: True
+        window.crash_guard.uninstall()
+        del seen[:]
+        try:
+            QCoreApplication.sendEvent(window, QEvent(QEvent.Type.User))
+            QCoreApplication.sendEvent(app, QFileOpenEvent(str(path)))
+            if platform == "darwin":
+                assert QEvent.Type.User in seen and QEvent.Type.FileOpen in seen
+                assert window.model.wait_until_idle()
+                assert window.model.state.tokens == SessionState.from_preset("tutorial-2").tokens
+            else:
+                assert seen == []
+        finally:
+            app.removeEventFilter(window.files.open_event_filter)
+            window.close()
+            window.model.shutdown()
