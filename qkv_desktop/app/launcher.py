@@ -138,6 +138,7 @@ def create_window(state=None, lang: str | None = None):
     """
     from PySide6.QtWidgets import QApplication
 
+    from qkv_desktop.app.blas_threads import limit_blas_threads
     from qkv_desktop.app.crash_guard import CrashGuard
     from qkv_desktop.model import AttentionModel
     from qkv_desktop.views.i18n import install_translators
@@ -145,6 +146,7 @@ def create_window(state=None, lang: str | None = None):
     from qkv_desktop.views.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    limit_blas_threads()
     apply_identity(app)
     install_translators(app, lang)  # before the window, which is then built translated
     window = MainWindow(AttentionModel(state))

@@ -144,6 +144,7 @@ class _PaintWatch(QObject):
 
 
 def make_window(n: int, d_model: int, d_k: int, dtype: str, size=SIZE):
+    from qkv_desktop.app.blas_threads import limit_blas_threads
     from qkv_desktop.model import AttentionModel
     from qkv_desktop.model import document as session_controller
     from qkv_desktop.state import SessionState
@@ -153,6 +154,7 @@ def make_window(n: int, d_model: int, d_k: int, dtype: str, size=SIZE):
     # its own (``autosave_seconds``); left on, it would land inside some edit cycle.
     session_controller.AUTOSAVE_DELAY_MS = 10 ** 9
     session_controller.AUTOSAVE_MAX_DELAY_MS = 10 ** 9
+    limit_blas_threads()  # as the app does at start-up (the baseline shares the process)
     rng = np.random.default_rng(0)
     # the dtype from the start: 8192 tokens fit in float32 only
     state = SessionState.initialised([f"t{i}" for i in range(n)],
