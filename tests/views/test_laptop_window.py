@@ -324,3 +324,29 @@ def test_the_tour_note_is_beside_its_target_never_over_it(make_window, size):
                 assert not note.intersects(window_rect(window, window.panes))
     finally:
         tour.stop()
+
+
+def test_hiding_a_pane_again_gives_its_columns_back(make_window):
+    """Showing a ninth pane (S − max(S)) may take another column; hiding it again must
+    give the eight panes their columns back, not leave a gap and smaller panes until
+    the next resize (found by a first-time user at 1366 × 768)."""
+    window = make_window(size=(1200, 700))
+    grid = window.panes
+    grid.set_visible("S_shift", True)  # built and laid out once: its chrome is measured
+    settle(window)
+    grid.set_visible("S_shift", False)
+    changed = 0
+    # the columns a size gets depend on the panes' measured chrome, so a sweep of sizes
+    # (laptop to desktop) is what finds the ones where a ninth pane needs another column
+    for size in ((w, h) for w in range(1000, 1900, 200) for h in (600, 800, 1000)):
+        window.resize(*size)
+        settle(window)
+        before = grid._fit_columns
+        grid.set_visible("S_shift", True)
+        settle(window)
+        changed += grid._fit_columns != before
+        assert grid._fit_columns == grid._best_columns(), size
+        grid.set_visible("S_shift", False)
+        settle(window)
+        assert grid._fit_columns == before, size
+    assert changed, "no size where the ninth pane takes another column: test nothing"

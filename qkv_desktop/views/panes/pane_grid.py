@@ -199,10 +199,14 @@ class PaneGrid(QWidget):
         self.order = order + new
         self.hidden = ({k for k in hidden if k in self.panes or k == HEADS_KEY}
                        | (DEFAULT_HIDDEN & set(new)))
+        self._fit_columns = self._best_columns()
         self._relayout()
 
     def set_visible(self, key: str, visible: bool) -> None:
+        """Show or hide a pane; the columns are chosen again for the panes now shown
+        (a ninth pane takes three columns, and hiding it again gives the two back)."""
         (self.hidden.discard if visible else self.hidden.add)(key)
+        self._fit_columns = self._best_columns()
         self._relayout()
 
     def move(self, key: str, delta: int) -> None:
