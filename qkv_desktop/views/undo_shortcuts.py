@@ -5,6 +5,11 @@ the undo keys for itself (it accepts the ``ShortcutOverride`` event Qt sends bef
 firing a shortcut): Ctrl+Z then undid the spin box's text while Edit offered
 "Undo Set d_k to 8". This filter declines that claim for every widget of the window
 except an open table-cell editor, whose own text undo is what a typist expects.
+
+Qt offers the override to the focus widget and then to each of its parents up to the
+window, so the filter watches exactly those, and moves with the focus. As an
+application event filter it saw every event of every object: each paint, timer and
+layout event of the app went through Python (issue 20: ~30 ms of start-up alone).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
+from shiboken6 import isValid
 
 __all__ = ["ApplicationUndoWins", "editing_a_cell"]
 
@@ -29,16 +35,35 @@ def editing_a_cell(widget: QWidget | None) -> bool:
 
 
 class ApplicationUndoWins(QObject):
-    """Application event filter: undo/redo keys pressed in ``window`` go to its actions."""
+    """Event filter on the focus chain: undo/redo keys pressed in ``window`` go to its
+    actions."""
 
     def __init__(self, window: QWidget):
         super().__init__(window)
         self.window = window
+        self.watched: list[QWidget] = []
+        """The focus widget and its parents up to ``window``: what the filter watches."""
 
     def install(self) -> ApplicationUndoWins:
-        """Filter the application's events (Qt drops the filter when the window goes)."""
-        QApplication.instance().installEventFilter(self)
+        """Follow the focus from now on (Qt drops the connection when the window goes)."""
+        QApplication.instance().focusChanged.connect(self._follow_focus)
+        self._follow_focus(None, QApplication.focusWidget())
         return self
+
+    def _follow_focus(self, _old, now: QWidget | None) -> None:
+        for widget in self.watched:
+            if isValid(widget):
+                widget.removeEventFilter(self)
+        self.watched = []
+        if now is None or not isValid(now) or now.window() is not self.window:
+            return
+        widget = now
+        while widget is not None:
+            widget.installEventFilter(self)
+            self.watched.append(widget)
+            if widget.isWindow():
+                break
+            widget = widget.parentWidget()
 
     def eventFilter(self, watched, event) -> bool:
         if event.type() != QEvent.Type.ShortcutOverride:

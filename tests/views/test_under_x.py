@@ -29,6 +29,34 @@ def test_ctrl_z_after_a_spin_box_change_is_the_applications_undo(x_display, tmp_
                    "after_redo": 5}
 
 
+def test_the_undo_filter_watches_the_focus_chain_not_every_event(x_display, tmp_path):
+    """It sees the override where Qt offers it (the focus widget, its parents) and moves
+    with the focus; an application-wide filter in Python saw every event of the app."""
+    out = run_on_display(x_display, tmp_path, '''
+        from PySide6.QtCore import QCoreApplication, QEvent
+        from qkv_desktop.views.undo_shortcuts import ApplicationUndoWins
+        seen = []
+        original = ApplicationUndoWins.eventFilter
+        ApplicationUndoWins.eventFilter = (
+            lambda self, obj, event: seen.append(obj) or original(self, obj, event))
+        keys = window.undo_keys
+        spin = window.controls.d_k
+        spin.setFocus()
+        app.processEvents()
+        out["spin_chain"] = keys.watched[0] is spin and keys.watched[-1] is window
+        pane = window.panes.panes["weights"].plot.viewport()
+        del seen[:]
+        QCoreApplication.sendEvent(pane, QEvent(QEvent.Type.User))
+        out["pane_event_seen"] = pane in seen
+        window.editor.setFocus()
+        app.processEvents()
+        out["spin_watched"] = spin in keys.watched
+        out["editor_first"] = keys.watched[0] is QApplication.focusWidget()
+    ''')
+    assert out == {"spin_chain": True, "pane_event_seen": False, "spin_watched": False,
+                   "editor_first": True}
+
+
 def test_ctrl_z_inside_a_cell_being_edited_undoes_the_typing(x_display, tmp_path):
     out = run_on_display(x_display, tmp_path, '''
         editor = window.editor
