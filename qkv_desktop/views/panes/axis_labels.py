@@ -47,6 +47,21 @@ class AxisPlan:
     rotated: bool = False  # names turned upright (bottom axis only)
 
 
+_WIDTHS: dict[tuple[str, str], int] = {}
+"""Label widths by (font, text): the panes of a session share their token names."""
+MAX_WIDTHS = 1 << 16
+
+
+def _width(metrics: QFontMetrics, font_key: str, text: str) -> int:
+    key = (font_key, text)
+    width = _WIDTHS.get(key)
+    if width is None:
+        if len(_WIDTHS) >= MAX_WIDTHS:  # the names of sessions long gone
+            _WIDTHS.clear()
+        width = _WIDTHS[key] = metrics.horizontalAdvance(text)
+    return width
+
+
 def _cut(name: str, chars: int) -> str:
     return name if len(name) <= chars else name[:chars] + "…"
 
@@ -61,17 +76,21 @@ def plan_axis(labels: list[str], room: float, vertical: bool) -> AxisPlan:
     per_cell = room / max(len(labels), 1)
 
     def need(font: QFont, shown: list[str], stacked: bool = vertical) -> int:
-        metrics = QFontMetrics(font)
-        return (metrics.height() + ROW_GAP_PX if stacked else
-                max((metrics.horizontalAdvance(x) for x in shown), default=0) + GAP_PX)
+        if stacked:
+            return QFontMetrics(font).height() + ROW_GAP_PX
+        metrics, key = QFontMetrics(font), font.key()
+        return max((_width(metrics, key, x) for x in set(shown)), default=0) + GAP_PX
 
     shown, font, rotated = names, normal, False
+    # Narrower cells than the gap between two names (8192 tokens in 300 pixels): no
+    # font, cut or turn fits, and measuring every name for each would take seconds.
+    hopeless = not vertical and per_cell < GAP_PX
     for font in fonts:
-        if need(font, names) <= per_cell:
+        if not hopeless and need(font, names) <= per_cell:
             break
     else:
         font = fonts[-1]
-        if not vertical:
+        if not vertical and not hopeless:
             shown = _shortened(names, per_cell, lambda cut, f=font: need(f, cut))
             if shown is None and need(font, names, stacked=True) <= per_cell:
                 shown, rotated = [_cut(x, MAX_ROTATED_CHARS - 1) for x in names], True
