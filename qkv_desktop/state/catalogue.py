@@ -105,7 +105,7 @@ def _masked(state) -> bool:
 
 def _allowed(result, head):
     """The mask pane's values: 1 where the query may attend to the key, 0 where masked."""
-    return result.head(head).allowed.astype(result.head(head).scores.dtype)
+    return result.mask_values(head)
 
 
 MATRICES: tuple[MatrixSpec, ...] = (

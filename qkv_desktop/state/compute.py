@@ -80,6 +80,13 @@ class ModelResult:
             return scaled - np.where(np.isfinite(top), top, 0).astype(scaled.dtype)
         return self._cached(("shifted", h), make)
 
+    def mask_values(self, h: int = 0) -> np.ndarray:
+        """The mask as numbers in the scores' dtype (1 allowed, 0 masked), for its pane:
+        made once (an n × m array; the pane, its hover and its picture all read it)."""
+        h = self.state.head_index(h)
+        r = self.multi.heads[h]
+        return self._cached(("mask", h), lambda: r.allowed.astype(r.scores.dtype))
+
     def kk(self, h: int = 0) -> KKComparison:
         """KKᵀ of head ``h`` and its asymmetry, for the QKᵀ | KKᵀ comparison (cached)."""
         h = self.state.head_index(h)

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import QLabel, QMenu, QVBoxLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.colormaps import levels_for, lut_for
-from qkv_desktop.presentation.pane_image import display_factors, prepare_image
 from qkv_desktop.presentation.pane_info import (
     HEAD_INDEPENDENT,
     pane_caption,
@@ -124,17 +123,18 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         if due is None:
             return  # hidden (drawn when shown again), or already on display
         result, head = due
+        images, pixels = self.model.images, self.plot.pixels()
+        images.show(self.key, self.key, pixels)
+        # the forward's worker made the picture before the result came…
+        image = images.made(result, self.key, head, pixels)
+        if image is None and images.off_thread(result, self.key):
+            # …or a worker makes it now (and S − max(S) of another head with it)
+            images.want(self.key, result, self.key, head, pixels)
+            self._shown = None  # drawn when ``ready``
+            return
         data = pane_matrix(result, self.key, head)
         head_starts = pane_head_starts(result, self.key)
         redraw = not self._same_matrix(data) or head_starts != self.overlay.head_starts
-        images, image, pixels = self.model.images, None, self.plot.pixels()
-        images.show(self.key, pixels)
-        if redraw:  # the forward's worker made the picture before the result came…
-            image = images.made(result, self.key, head, pixels)
-            if image is None and images.off_thread(result, self.key):
-                images.want(result, self.key, head, pixels)  # …or a worker makes it now
-                self._shown = None  # drawn when ``ready``
-                return
         self.title.setText(pane_title(result, self.key, head))
         labels = pane_labels(result, self.key)
         if data.shape != self._shape or labels != self._labels:
@@ -152,16 +152,15 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         """The plot was resized: its picture of the matrix on display at the new size."""
         result, head = self._shown or (None, None)
         pixels, images = self.plot.pixels(), self.model.images
-        images.show(self.key, pixels)
+        images.show(self.key, self.key, pixels)
         image = None if result is None else images.made(result, self.key, head, pixels)
         if image is None and result is not None and images.off_thread(result, self.key):
-            images.want(result, self.key, head, pixels)
+            images.want(self.key, result, self.key, head, pixels)
             return
         if image is None:
-            data = self.overlay.data
-            image = prepare_image(data, self.plot.lut, self.plot.levels,
-                                  display_factors(data.shape, pixels))
-        self.plot.show_image(image)
+            self.plot.make_image()
+        else:
+            self.plot.show_image(image)
 
     def _on_image_ready(self, result, key: str, head: int) -> None:
         """A picture this pane asked for is made: show it, if it is still wanted."""
