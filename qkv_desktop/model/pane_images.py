@@ -3,12 +3,12 @@
 A pane of a 4096-token session reduces 16 million scores to the block means its pixels
 can show, finds their colour levels and colours them: tens of milliseconds per pane,
 eight panes per edit, which on the GUI thread stalled every edit (issue 20). So each
-pane on screen says here what size it draws at (``show``); after the forward of a large
-state the model's worker makes those panes' pictures (``plan``) before it hands the
-result over, and the panes find them made (``presentation.pane_image``) and only wrap
-their pixels. A picture not made that way (the pane was resized, another head was
-chosen, a pane was just shown) is asked for with ``want``: it is made on a worker of
-this object's own, and ``ready`` says when.
+plot on screen (a pane, a head's thumbnail: a *slot*) says here which matrix it draws
+at which size (``show``); after the forward of a large state the model's worker makes
+those pictures (``plan``) before it hands the result over, and the plots find them
+made (``presentation.pane_image``) and only wrap their pixels. A picture not made that
+way (a plot was resized, another head was chosen, a pane was just shown) is asked for
+with ``want``: it is made on a worker of this object's own, and ``ready`` says when.
 """
 
 from __future__ import annotations
@@ -51,40 +51,45 @@ class PaneImages(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self._panes: dict[str, tuple[float, float]] = {}  # key → (height, width) px
-        self._wanted: dict[str, tuple[ModelResult, int, tuple[float, float]]] = {}
+        # slot → (matrix key, head or None for the current one, (height, width) pixels)
+        self._slots: dict[str, tuple[str, int | None, tuple[float, float]]] = {}
+        # slot → (result, matrix key, head, pixels) asked of the worker
+        self._wanted: dict[str, tuple[ModelResult, str, int, tuple[float, float]]] = {}
         self._timer = QTimer(self, singleShot=True, interval=0, timeout=self._submit)
         self._jobs = LatestJobRunner("qkv-images", self)
         self._jobs.finished.connect(self._on_done)
 
-    # ----------------------------------------------------------- the panes
-    def show(self, key: str, pixels: tuple[float, float]) -> None:
-        """Pane ``key`` is on screen and draws its matrix in ``pixels`` (height, width)."""
-        self._panes[key] = pixels
+    # ----------------------------------------------------------- the plots
+    def show(self, slot: str, key: str, pixels: tuple[float, float],
+             head: int | None = None) -> None:
+        """The plot ``slot`` is on screen and draws matrix ``key`` of ``head`` (``None``:
+        the current head) in ``pixels`` (height, width)."""
+        self._slots[slot] = (key, head, pixels)
 
-    def hide(self, key: str) -> None:
-        """Pane ``key`` is not on screen: no picture is made for it."""
-        self._panes.pop(key, None)
-        self._wanted.pop(key, None)
+    def hide(self, slot: str) -> None:
+        """The plot ``slot`` is not on screen: no picture is made for it."""
+        self._slots.pop(slot, None)
+        self._wanted.pop(slot, None)
 
     @property
-    def on_screen(self) -> dict[str, tuple[float, float]]:
-        """The panes on screen and their sizes (a copy)."""
-        return dict(self._panes)
+    def on_screen(self) -> dict[str, tuple[str, int | None, tuple[float, float]]]:
+        """The plots on screen: what they draw and their sizes (a copy)."""
+        return dict(self._slots)
 
     # ------------------------------------------------- with the forward
     def plan(self, head: int) -> Callable[[ModelResult], None]:
         """What the forward's worker does with a new result before handing it over:
-        make the pictures of the panes on screen now, for ``head`` (all of them: it
-        costs the GUI thread nothing, and a pane then only shows its picture)."""
-        panes = dict(self._panes)
+        make the pictures of the plots on screen now, ``head`` the current one (all of
+        them: it costs the GUI thread nothing, and a plot then only shows its picture)."""
+        slots = list(self._slots.values())
 
         def prepare(result: ModelResult) -> None:
-            for key, pixels in panes.items():
-                if not pane_relevant(result.state, key):
+            for key, fixed, pixels in slots:
+                h = head if fixed is None else fixed
+                if not pane_relevant(result.state, key) or h >= result.state.n_heads:
                     continue
                 try:
-                    pane_image(result, key, head, pixels)
+                    pane_image(result, key, h, pixels)
                 except Exception:  # noqa: BLE001,S112 -- the pane meets it again, and says so
                     continue
         return prepare
@@ -103,13 +108,13 @@ class PaneImages(QObject):
         factors = display_factors(matrix_shape(result.state, key), pixels)
         return prepared_image(result, key, head, factors)
 
-    def want(self, result: ModelResult, key: str, head: int,
+    def want(self, slot: str, result: ModelResult, key: str, head: int,
              pixels: tuple[float, float]) -> None:
-        """Have pane ``key``'s picture of ``result`` for ``head`` at ``pixels`` made on
-        the worker; ``ready`` says when."""
-        request = (result, head, pixels)
-        if self._wanted.get(key) != request:  # asked again (a repaint): already on its way
-            self._wanted[key] = request
+        """Have the plot ``slot``'s picture of matrix ``key`` of ``result`` for ``head``
+        at ``pixels`` made on the worker; ``ready`` says when."""
+        request = (result, key, head, pixels)
+        if self._wanted.get(slot) != request:  # asked again (a repaint): on its way
+            self._wanted[slot] = request
             self._timer.start()
 
     @property
@@ -138,7 +143,7 @@ class PaneImages(QObject):
             return
 
         def job(report) -> list:
-            for k, (key, (result, head, pixels)) in enumerate(wanted):
+            for k, (_slot, (result, key, head, pixels)) in enumerate(wanted):
                 report(k, len(wanted))  # superseded: stop here
                 pane_image(result, key, head, pixels)
             return wanted
@@ -149,7 +154,8 @@ class PaneImages(QObject):
             sys.excepthook(type(error), error, error.__traceback__)
             self._wanted.clear()
             return
-        for key, request in done:
-            if self._wanted.get(key) == request:
-                del self._wanted[key]
-            self.ready.emit(request[0], key, request[1])
+        for slot, request in done:
+            if self._wanted.get(slot) == request:
+                del self._wanted[slot]
+            result, key, head, _pixels = request
+            self.ready.emit(result, key, head)

@@ -88,16 +88,18 @@ def _settle(window, rounds: int = 5) -> None:
 
 
 def test_at_n_2048_the_gui_thread_never_reduces_a_score_matrix(make_window, monkeypatch):
-    """Edits, a resize and a pane shown from the View menu: every n × n matrix is
-    reduced to block means and scanned for its colour levels on a worker, and the
-    panes show exactly those block means."""
-    window = make_window(_state(N_LONG), size=(1400, 900))
+    """Edits, a resize, another head and a pane shown from the View menu: every n × n
+    matrix (the panes', the heads' thumbnails) is reduced to block means and scanned
+    for its colour levels on a worker, and the plots show exactly those block means."""
+    window = make_window(_state(N_LONG, heads=2), size=(1400, 900))
     _settle(window)
     model = window.model
     calls = _record_threads(monkeypatch, N_LONG * N_LONG)
     model.set_cell("X", 5, 3, 2.5)
     _settle(window)
     window.resize(1100, 800)  # other pane sizes: other reductions
+    _settle(window)
+    model.set_current_head(1)
     _settle(window)
     window.pane_actions["S_shift"].trigger()  # a pane shown: its picture made on a worker
     _settle(window)
@@ -109,14 +111,19 @@ def test_at_n_2048_the_gui_thread_never_reduces_a_score_matrix(make_window, monk
     result = model.result
     for key in ("scores", "weights", "S_shift"):
         pane = window.panes.panes[key]
-        exact = pane_matrix(result, key, 0)
+        exact = pane_matrix(result, key, 1)
         fy, fx = pane.plot._factors
         assert fy > 1 and fx > 1, key
         assert pane.overlay.data is exact, key
         np.testing.assert_array_equal(pane.image.image, pane_image.block_mean(exact, fy, fx))
+    for h, thumb in enumerate(window.panes.heads_view.thumbs):
+        exact = result.heads[h].weights
+        assert thumb.data is exact
+        np.testing.assert_array_equal(thumb.plot.image.image,
+                                      pane_image.block_mean(exact, *thumb.plot._factors))
     pane = window.panes.panes["scores"]  # and the hover reads the exact value
     pane._on_mouse_moved(cell_scene_pos(pane, 1234, 567))
-    assert model.hover == CellRef("scores", 1234, 567)
-    exact = result.head().scores[1234, 567]
+    assert model.hover == CellRef("scores", 1234, 567, 1)
+    exact = result.heads[1].scores[1234, 567]
     assert f"= {format_value(exact)}" in window.hover_label.text()
 

@@ -15,6 +15,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.model.pane_images import PaneImages
 from qkv_desktop.presentation.colormaps import levels_for, lut_for
 from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
@@ -67,9 +68,14 @@ class HeadThumbnail(Retranslating, QWidget):
 
     clicked = Signal(int)
 
-    def __init__(self, head: int, parent: QWidget | None = None):
+    def __init__(self, head: int, parent: QWidget | None = None,
+                 images: PaneImages | None = None):
         super().__init__(parent)
         self.head = head
+        self.images = images
+        """Where the pictures of a large session's weights are made (off the GUI thread)."""
+        self._result = None  # the result on display
+        self._pending: tuple | None = None  # set_data's arguments, until its picture is made
         self.setObjectName(f"headThumb_{head}")  # the tile's place; ``head`` may change
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -88,6 +94,9 @@ class HeadThumbnail(Retranslating, QWidget):
         layout.addWidget(self.caption)
         layout.addWidget(self.plot, 1)
         self.retranslate()
+        if images is not None:
+            images.ready.connect(self._on_image_ready)
+            self.plot.image_wanted = self._on_image_wanted
 
     @property
     def data(self) -> np.ndarray:
@@ -107,11 +116,20 @@ class HeadThumbnail(Retranslating, QWidget):
         return self.tr("head {0}").format(self.head + 1)
 
     def set_data(self, data: np.ndarray, rows: list[str], cols: list[str],
-                 head: int | None = None) -> None:
-        """Show ``data`` (of ``head``, if it changes) with its token labels."""
+                 head: int | None = None, result=None) -> None:
+        """Show ``data`` (of ``head``, if it changes) with its token labels; ``data`` is
+        that head's weights in ``result``, whose picture a large session has made off
+        the GUI thread (drawn when ready: the thumbnail shows the last one meanwhile)."""
         if head is not None and head != self.head:
             self.head = head
         self.retranslate()  # the head or its key/value group may have changed
+        image, self._pending = None, None
+        if result is not None and self.images is not None:
+            image = self._picture(result)
+            if image is None and self.images.off_thread(result, "weights"):
+                self._pending = (data, rows, cols, head, result)
+                return
+            self._result = result
         if (rows, cols) != (self.rows, self.cols) or data.shape != self.data.shape:
             self.rows, self.cols = rows, cols
             self.plot.set_labels(rows, cols)
@@ -121,7 +139,43 @@ class HeadThumbnail(Retranslating, QWidget):
             widest = max((QFontMetrics(self.plot.font()).horizontalAdvance(c) for c in cols),
                          default=0)
             self.plot.getPlotItem().setContentsMargins(0, 0, widest / 2 + 1, 0)
-        self.plot.show_matrix(data, levels_for("weights", data))
+        levels = image.levels if image is not None else levels_for("weights", data)
+        self.plot.show_matrix(data, levels, image=image)
+
+    def _picture(self, result):
+        """This head's weights in ``result`` at the plot's size, if made; else asked for."""
+        slot, pixels = self.objectName(), self.plot.pixels()
+        self.images.show(slot, "weights", pixels, head=self.head)
+        image = self.images.made(result, "weights", self.head, pixels)
+        if image is None and self.images.off_thread(result, "weights"):
+            self.images.want(slot, result, "weights", self.head, pixels)
+        return image
+
+    def _on_image_wanted(self, _factors=None) -> None:
+        """Resized: the picture of the weights on display at the new size."""
+        if self._result is None or not self.images.off_thread(self._result, "weights"):
+            self.plot.make_image()
+            return
+        image = self._picture(self._result)
+        if image is not None:
+            self.plot.show_image(image)
+
+    def _on_image_ready(self, result, key: str, head: int) -> None:
+        if key != "weights" or head != self.head:
+            return
+        if self._pending is not None and self._pending[4] is result:
+            self.set_data(*self._pending)
+        elif result is self._result:
+            self._on_image_wanted()
+
+    def release(self) -> None:
+        """The thumbnail leaves the overview: no more pictures made for it."""
+        if self.images is not None:
+            self.images.hide(self.objectName())
+
+    def hideEvent(self, event) -> None:
+        self.release()
+        super().hideEvent(event)
 
     def set_current(self, current: bool) -> None:
         if current != self.current:
@@ -242,17 +296,19 @@ class HeadsOverview(Retranslating, QWidget):
         s = result.state
         self._heads = shown_heads(s.n_heads, self.model.current_head)
         while len(self.thumbs) < len(self._heads):
-            thumb = HeadThumbnail(len(self.thumbs), self._tiles)
+            thumb = HeadThumbnail(len(self.thumbs), self._tiles, self.model.images)
             thumb.clicked.connect(self.model.set_current_head)
             self.thumbs.append(thumb)
         while len(self.thumbs) > len(self._heads):
-            self.thumbs.pop().deleteLater()
+            thumb = self.thumbs.pop()
+            thumb.release()
+            thumb.deleteLater()
         rows, cols = list(s.tokens), list(s.key_tokens)
         self._groups = head_groups(s) if s.n_heads > 1 else None
         shared = self._groups is not None and self._groups.shared
         for thumb, h in zip(self.thumbs, self._heads, strict=True):
             thumb.kv_group = self._groups.group_of(h) if shared else None
-            thumb.set_data(result.heads[h].weights, rows, cols, head=h)
+            thumb.set_data(result.heads[h].weights, rows, cols, head=h, result=result)
             thumb.update()
         self.retranslate()
         self._mark_current(self.model.current_head)

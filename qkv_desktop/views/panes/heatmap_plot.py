@@ -528,7 +528,15 @@ class HeatmapPlot(pg.PlotWidget):
         if self.image_wanted is not None:
             self.image_wanted(factors)
         else:
-            self.show_image(prepare_image(data, self.lut, self.levels, factors), data.shape)
+            self.make_image(factors, data)
+
+    def make_image(self, factors: tuple[int, int] | None = None,
+                   data: np.ndarray | None = None) -> None:
+        """Make the picture of ``data`` (the matrix on display) here, at ``factors`` (the
+        reduction this size wants): for a matrix too small to send to a worker."""
+        data = self.overlay.data if data is None else data
+        factors = factors or display_factors(data.shape, self.pixels())
+        self.show_image(prepare_image(data, self.lut, self.levels, factors), data.shape)
 
     def _on_resized(self) -> None:
         """Re-space the axis labels, refit the values, re-reduce a large matrix."""
