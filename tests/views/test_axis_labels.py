@@ -80,3 +80,19 @@ def test_the_pane_axis_carries_the_note(main_window):
         assert "[CLS] the cat sat on mat [SEP]" in axis.toolTip()
     else:
         assert axis.toolTip() == ""
+
+
+def test_thousands_of_names_are_measured_once_in_one_font(qapp, monkeypatch):
+    """8192 names along 300 pixels: cells narrower than the gap between two names fit no
+    font, cut or turn, so the names are measured once (for the thinning), and the next
+    pane with the same tokens measures none of them again."""
+    from qkv_desktop.views.panes import axis_labels
+    monkeypatch.setattr(axis_labels, "_WIDTHS", {})
+    names = [f"tok{i}" for i in range(8192)]
+    plan = plan_axis(names, 300, vertical=False)
+    measured = dict(axis_labels._WIDTHS)
+    assert len(measured) == len(names)  # one font, the names as they are
+    assert plan.font.pixelSize() == SMALL_TICK_PX and not plan.rotated
+    assert len(plan.ticks) < 40 and "Only one name in" in plan.note
+    assert plan_axis(names, 300, vertical=False).ticks == plan.ticks
+    assert axis_labels._WIDTHS == measured  # the second pane: nothing measured
