@@ -8,6 +8,10 @@ with ``kind``, ``n``, ``dtype``, ``median_ms`` and ``gui_stall_ms``:
   recomputation (on the worker thread for large n), every view's update and every
   pane's paint are inside it, as they are for a user. ``baseline_ms`` and ``ratio``
   compare it with the ``baseline`` row of the same n, measured right before it.
+  ``gui_cpu_ms`` is the GUI thread's CPU time per edit (``time.thread_time``: the load
+  does not distort it); on Linux the longest stall's parts, ``gui_working_ms`` (on a
+  CPU: the app's own work in one go) and ``gui_blocked_ms`` (the GIL, a lock), tell the
+  app's share of a stall from the time the GUI thread waited for a CPU.
 * ``baseline``: the same edit in bare pyqtgraph: eight ``ImageItem``s in one
   ``GraphicsLayoutWidget`` of the same size; plain NumPy forward, ``setImage`` on
   all eight, process events until the view has painted.
@@ -109,6 +113,8 @@ class _SplitHeartbeat(_Heartbeat):
     def start(self) -> None:
         self._stat = _thread_schedstat()
         self.blocked = None if self._stat is None else 0.0
+        self.working = None if self._stat is None else 0.0
+        """The longest time on a CPU within one gap: the GUI thread's own work in one go."""
         super().start()
 
     def _tick(self) -> None:
@@ -117,6 +123,7 @@ class _SplitHeartbeat(_Heartbeat):
             gap = time.perf_counter() - self.last
             off_cpu = gap - (stat[0] - self._stat[0]) - (stat[1] - self._stat[1])
             self.blocked = max(self.blocked, off_cpu)
+            self.working = max(self.working, stat[0] - self._stat[0])
         self._stat = stat
         super()._tick()
 
@@ -198,6 +205,24 @@ def idle_stall(seconds: float = 2.0) -> float:
 def edit_cycles(window, edits: int, warmup: int = 2) -> tuple[list[float], float]:
     """Seconds from ``set_cell`` to the last pane painted, for ``edits`` edits, and the
     longest the GUI thread was blocked meanwhile (seconds)."""
+    times, beat = _edit_cycles(window, edits, warmup)
+    return times, beat.longest
+
+
+def edit_figures(window, edits: int, warmup: int = 2) -> tuple[list[float], dict]:
+    """``edit_cycles``'s seconds, and its stall split (``_SplitHeartbeat``, on Linux): the
+    longest gap (``gui_stall_ms``), its longest part on a CPU (``gui_working_ms``: the
+    app's own work in one go) and blocked in the app (``gui_blocked_ms``: the GIL, a
+    lock), and the GUI thread's CPU time per edit (``gui_cpu_ms``, ``time.thread_time``:
+    what the load does not distort)."""
+    times, beat = _edit_cycles(window, edits, warmup, split=True)
+    figures = {"gui_stall_ms": beat.longest * 1e3, "gui_cpu_ms": beat.cpu_per_edit * 1e3}
+    if beat.blocked is not None:
+        figures.update(gui_working_ms=beat.working * 1e3, gui_blocked_ms=beat.blocked * 1e3)
+    return times, figures
+
+
+def _edit_cycles(window, edits: int, warmup: int, split: bool = False):
     app = QApplication.instance()
     model = window.model
     panes = [p for p in window.panes.panes.built() if p.isVisible()]
@@ -205,10 +230,11 @@ def edit_cycles(window, edits: int, warmup: int = 2) -> tuple[list[float], float
     model.resultChanged.connect(watch.reset)  # paints before the new result do not count
     n, d = model.state.X.shape
     times = []
-    beat = _Heartbeat()
+    beat = _SplitHeartbeat() if split else _Heartbeat()
     for k in range(warmup + edits):
         if k == warmup:
             beat.start()
+            cpu0 = time.thread_time()
         row, col = (7 * k) % n, (3 * k) % d
         value = float(model.state.X[row, col]) + 0.25 * (1 + k % 3)
         watch.reset()
@@ -224,7 +250,9 @@ def edit_cycles(window, edits: int, warmup: int = 2) -> tuple[list[float], float
         if k >= warmup:
             times.append(time.perf_counter() - t0)
     model.resultChanged.disconnect(watch.reset)
-    return times, beat.stop()
+    beat.stop()
+    beat.cpu_per_edit = (time.thread_time() - cpu0) / max(edits, 1)
+    return times, beat
 
 
 def autosave_seconds(window) -> float:
@@ -427,12 +455,12 @@ def run(quick: bool, sizes=None, labels: bool = True) -> list[dict]:
         print(json.dumps(base), flush=True)
         for dtype in ("float64", "float32") if n >= 1024 else ("float64",):
             window = make_window(n, d_model, d_k, dtype)
-            times, stall = edit_cycles(window, edits)
+            times, figures = edit_figures(window, edits)
             median = float(np.median(times)) * 1e3
             rows.append({"kind": "edit", "n": n, "d_model": d_model, "d_k": d_k,
                          "dtype": dtype, "median_ms": median,
                          "max_ms": float(np.max(times)) * 1e3, "edits": len(times),
-                         "gui_stall_ms": stall * 1e3,
+                         **figures,
                          "baseline_ms": base["median_ms"], "ratio": median / base["median_ms"],
                          "panes": sum(p.isVisible() for p in window.panes.panes.built()),
                          **_autosave_figures(window)})
