@@ -127,3 +127,28 @@ def test_at_n_2048_the_gui_thread_never_reduces_a_score_matrix(make_window, monk
     exact = result.heads[1].scores[1234, 567]
     assert f"= {format_value(exact)}" in window.hover_label.text()
 
+
+
+def test_the_forwards_worker_makes_the_pictures_of_the_panes_on_screen(make_window,
+                                                                        monkeypatch):
+    """The panes on screen (again after the window was hidden, e.g. minimised) have their
+    pictures made by the forward's own worker before the result is handed over; a pane
+    the View menu hides has none made."""
+    window = make_window(_state(640), size=(1400, 900))  # 409,600 score cells
+    _settle(window)
+    model = window.model
+    window.hide()
+    assert model.images.on_screen == {}
+    window.show()
+    _settle(window)
+    window.panes.set_visible("scaled", False)
+    made: list[tuple[str, str]] = []
+    real = pane_image.prepare_image
+    monkeypatch.setattr(pane_image, "prepare_image", lambda data, *a: made.append(
+        (data.shape, threading.current_thread().name)) or real(data, *a))
+    model.set_cell("X", 3, 3, 1.5)
+    _settle(window)
+    threads = {thread for _shape, thread in made}
+    assert threads and all(t.startswith("qkv-compute") for t in threads)
+    assert "scaled" not in model.images.on_screen and "scores" in model.images.on_screen
+    assert len(made) == len(model.images.on_screen)  # one picture per pane on screen

@@ -145,7 +145,8 @@ class HeadThumbnail(Retranslating, QWidget):
     def _picture(self, result):
         """This head's weights in ``result`` at the plot's size, if made; else asked for."""
         slot, pixels = self.objectName(), self.plot.pixels()
-        self.images.show(slot, "weights", pixels, head=self.head)
+        if self.isVisible():  # (drawn before the window shows, then hidden: no hide event)
+            self.images.show(slot, "weights", pixels, head=self.head)
         image = self.images.made(result, "weights", self.head, pixels)
         if image is None and self.images.off_thread(result, "weights"):
             self.images.want(slot, result, "weights", self.head, pixels)
@@ -176,6 +177,11 @@ class HeadThumbnail(Retranslating, QWidget):
     def hideEvent(self, event) -> None:
         self.release()
         super().hideEvent(event)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.images is not None and self._result is not None:  # e.g. un-minimised
+            self.images.show(self.objectName(), "weights", self.plot.pixels(), head=self.head)
 
     def set_current(self, current: bool) -> None:
         if current != self.current:

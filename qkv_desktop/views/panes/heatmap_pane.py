@@ -119,12 +119,12 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         result = self.model.result
         if result is None or not pane_relevant(result.state, self.key):
             return  # the grid hides a pane that has nothing to show
+        self._on_screen_at(self.plot.pixels())  # (shown again: e.g. un-minimised)
         due = self._due()
         if due is None:
             return  # hidden (drawn when shown again), or already on display
         result, head = due
         images, pixels = self.model.images, self.plot.pixels()
-        images.show(self.key, self.key, pixels)
         # the forward's worker made the picture before the result came…
         image = images.made(result, self.key, head, pixels)
         if image is None and images.off_thread(result, self.key):
@@ -152,7 +152,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         """The plot was resized: its picture of the matrix on display at the new size."""
         result, head = self._shown or (None, None)
         pixels, images = self.plot.pixels(), self.model.images
-        images.show(self.key, self.key, pixels)
+        self._on_screen_at(pixels)
         image = None if result is None else images.made(result, self.key, head, pixels)
         if image is None and result is not None and images.off_thread(result, self.key):
             images.want(self.key, result, self.key, head, pixels)
@@ -174,6 +174,12 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
     def hideEvent(self, event) -> None:
         self.model.images.hide(self.key)  # no pictures made for a pane out of sight
         super().hideEvent(event)
+
+    def _on_screen_at(self, pixels) -> None:
+        """Tell ``model.images`` this pane's size, while it is really on screen (a pane
+        drawn before the window shows, then hidden, gets no hide event)."""
+        if self.isVisible():
+            self.model.images.show(self.key, self.key, pixels)
 
     def value_px_at(self, width: float, height: float) -> int:
         """The value labels' pixel size were this pane ``width`` × ``height`` (0: hidden,
