@@ -74,3 +74,17 @@ def main_window(_module_window, qtbot):
     qtbot.waitExposed(window)
     assert model.wait_until_idle()
     return window
+
+
+@pytest.fixture
+def run_labs(main_window):
+    """The lab windows of the shared main window, on a 12-token causal session; every
+    test starts with new labs."""
+    main_window.model.load_state(SessionState.from_preset("random-medium"), "preset")
+    main_window.model.set_options(causal=True)
+    assert main_window.model.wait_until_idle()
+    yield main_window.run_labs
+    for lab in main_window.run_labs.windows.values():
+        lab.close()
+        lab.deleteLater()
+    main_window.run_labs.windows.clear()

@@ -10,23 +10,14 @@ paints into the panes (axis names, colour-bar levels, values) is judged by
 from __future__ import annotations
 
 from PySide6.QtCore import QRect
-from PySide6.QtWidgets import QAbstractButton, QAbstractScrollArea, QLabel, QTabBar, QWidget
+from PySide6.QtWidgets import QAbstractButton, QLabel, QTabBar, QWidget
 
 from qkv_desktop.views.elided_label import ElidedLabel
-from tests.views.plot_geometry import plot_problems
+from tests.views.plot_geometry import in_scroll_area, plot_problems
 
 __all__ = ["layout_problems"]
 
 TEXT_WIDGETS = (QLabel, QAbstractButton, QTabBar)
-
-
-def _in_scroll_area(w: QWidget) -> bool:
-    p = w.parentWidget()
-    while p is not None:
-        if isinstance(p, QAbstractScrollArea):
-            return True
-        p = p.parentWidget()
-    return False
 
 
 def _on_screen(w: QWidget, window: QWidget) -> QRect:
@@ -80,7 +71,7 @@ def layout_problems(window: QWidget) -> list[str]:
             if height is not None and height > w.height() + 1:
                 problems.append(f"{name}: text needs {height} px high, has {w.height()}")
             full = QRect(w.mapTo(window, w.rect().topLeft()), w.size())
-            scrolled = _in_scroll_area(w)  # partly scrolled out of sight, up or down, is fine
+            scrolled = in_scroll_area(w)  # partly scrolled out of sight, up or down, is fine
             if (rect != full if not scrolled else
                     rect.height() == full.height() and rect.width() != full.width()):
                 problems.append(f"{name}: covered or cut by its parents ({rect} of {full})")

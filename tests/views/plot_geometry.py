@@ -56,7 +56,8 @@ def axis_texts(axis: pg.AxisItem) -> list[tuple[str, QRectF]]:
     return [(text, metrics.boundingRect(rect, int(flags), text)) for rect, flags, text in specs[2]]
 
 
-def _in_scroll_area(w: QWidget) -> bool:
+def in_scroll_area(w: QWidget) -> bool:
+    """Whether ``w`` sits in a scroll area (what is scrolled out of sight is not cut)."""
     p = w.parentWidget()
     while p is not None:
         if isinstance(p, QAbstractScrollArea):
@@ -69,7 +70,7 @@ def _shown_part(plot: pg.PlotWidget) -> QRectF:
     """The part of the plot's viewport a text may use, in viewport coordinates: all of
     it in a scroll area (scrolled out of sight is not cut), else what is on screen."""
     viewport = plot.viewport()
-    if _in_scroll_area(plot):
+    if in_scroll_area(plot):
         return QRectF(viewport.rect())
     return QRectF(viewport.visibleRegion().boundingRect())
 
@@ -166,7 +167,7 @@ def _title_problems(pane: HeatmapPane, window: QWidget) -> list[str]:
     if drawn > title.contentsRect().width() + SLACK:
         problems.append(f"{where}: title {title.shown_text()!r} needs {drawn} px, "
                         f"has {title.contentsRect().width()}")
-    if not _in_scroll_area(title) and title.visibleRegion().boundingRect() != title.rect():
+    if not in_scroll_area(title) and title.visibleRegion().boundingRect() != title.rect():
         problems.append(f"{where}: title {title.text()!r} covered or cut")
     if title.is_elided() and title.text() not in title.toolTip():
         problems.append(f"{where}: title {title.text()!r} is shortened and says it nowhere")

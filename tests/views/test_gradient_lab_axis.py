@@ -11,20 +11,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QImage, QPainter
 
-from qkv_desktop.state import SessionState
 from qkv_desktop.views import i18n
-
-
-@pytest.fixture
-def run_labs(main_window):
-    main_window.model.load_state(SessionState.from_preset("random-medium"), "preset")
-    main_window.model.set_options(causal=True)
-    assert main_window.model.wait_until_idle()
-    yield main_window.run_labs
-    for lab in main_window.run_labs.windows.values():
-        lab.close()
-        lab.deleteLater()
-    main_window.run_labs.windows.clear()
 
 
 def _label_rects(axis):

@@ -149,18 +149,6 @@ def _lab_texts(lab) -> list[str]:
     return texts
 
 
-@pytest.fixture
-def run_labs(main_window):
-    main_window.model.load_state(SessionState.from_preset("random-medium"), "preset")
-    main_window.model.set_options(causal=True)
-    assert main_window.model.wait_until_idle()
-    yield main_window.run_labs
-    for lab in main_window.run_labs.windows.values():
-        lab.close()
-        lab.deleteLater()
-    main_window.run_labs.windows.clear()
-
-
 def test_the_kv_cache_stepper_writes_numbers_by_the_one_rule(run_labs):
     lab = run_labs.show("kv_cache")
     for t in (0, 3, lab.step_count() - 1):

@@ -47,10 +47,9 @@ def test_a_refused_paste_is_said_in_chinese(main_window, chinese, text, chinese_
 
 
 # ------------------------------------------------ item 9: a failure that is over
-def test_could_not_compute_leaves_the_status_bar_once_the_state_computes(main_window,
-                                                                         monkeypatch):
+def _edit_that_cannot_compute(window, monkeypatch) -> None:
+    """An edit whose state the model fails to compute; computing works again after it."""
     from qkv_desktop.model import attention_model
-    window, bar = main_window, main_window.statusBar()
 
     def refuse(state):
         raise ValueError("this state cannot be computed")
@@ -58,6 +57,12 @@ def test_could_not_compute_leaves_the_status_bar_once_the_state_computes(main_wi
     window.model.set_cell("X", 0, 0, 0.5)
     window.model.wait_until_idle()
     QApplication.processEvents()
+
+
+def test_could_not_compute_leaves_the_status_bar_once_the_state_computes(main_window,
+                                                                         monkeypatch):
+    window, bar = main_window, main_window.statusBar()
+    _edit_that_cannot_compute(window, monkeypatch)
     assert bar.currentMessage().startswith("Could not compute attention: ")
     assert window.model.compute_error
     monkeypatch.undo()
@@ -68,13 +73,8 @@ def test_could_not_compute_leaves_the_status_bar_once_the_state_computes(main_wi
 
 
 def test_recovering_keeps_a_newer_message(main_window, monkeypatch):
-    from qkv_desktop.model import attention_model
     window, bar = main_window, main_window.statusBar()
-    def refuse(state):
-        raise ValueError("this state cannot be computed")
-    monkeypatch.setattr(attention_model, "compute", refuse)
-    window.model.set_cell("X", 0, 0, 0.5)
-    window.model.wait_until_idle()
+    _edit_that_cannot_compute(window, monkeypatch)
     monkeypatch.undo()
     window.model.message.emit("Saved")  # said after the failure: still news
     window.model.set_cell("X", 0, 0, 0.25)

@@ -14,15 +14,8 @@ from qkv_desktop.state.lab_inputs import head_inputs
 
 
 @pytest.fixture
-def labs(main_window):
-    main_window.model.load_state(SessionState.from_preset("random-medium"), "preset")
-    main_window.model.set_options(causal=True)
-    assert main_window.model.wait_until_idle()
-    yield main_window.run_labs
-    for lab in main_window.run_labs.windows.values():  # every test starts with new labs
-        lab.close()
-        lab.deleteLater()
-    main_window.run_labs.windows.clear()
+def labs(run_labs):
+    return run_labs
 
 
 def press(qtbot, lab, key):
