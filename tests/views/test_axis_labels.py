@@ -96,3 +96,36 @@ def test_thousands_of_names_are_measured_once_in_one_font(qapp, monkeypatch):
     assert len(plan.ticks) < 40 and "Only one name in" in plan.note
     assert plan_axis(names, 300, vertical=False).ticks == plan.ticks
     assert axis_labels._WIDTHS == measured  # the second pane: nothing measured
+
+
+def test_the_first_and_last_row_names_of_a_long_session_stand_whole(make_window):
+    """600 rows in a pane: thinner than a line, so t0's name, centred on row 0, stood
+    half above the plot and was cut in half (found by a first-time user). Every row
+    name the left axis draws lies within the axis, and none overlaps another."""
+    import numpy as np
+    from PySide6.QtGui import QFontMetricsF, QImage, QPainter
+
+    from qkv_desktop.state import SessionState
+    from tests.views.test_laptop_window import settle
+    X = np.random.default_rng(0).standard_normal((600, 16)).round(3)
+    window = make_window(SessionState.initialised([f"t{i}" for i in range(600)], X, d_k=8),
+                         size=(1366, 740))
+    settle(window)
+    for key in ("X", "weights"):
+        axis = window.panes.panes[key].plot.getPlotItem().getAxis("left")
+        image = QImage(8, 8, QImage.Format.Format_ARGB32)
+        painter = QPainter(image)
+        try:
+            texts = axis.generateDrawSpecs(painter)[2]
+            metrics = QFontMetricsF(painter.font())
+        finally:
+            painter.end()
+        names = [text for _r, _f, text in texts]
+        assert names[0] == "t0", (key, names[:3])
+        box = axis.rect()
+        drawn = [metrics.boundingRect(rect, int(flags), text) for rect, flags, text in texts]
+        for rect, text in zip(drawn, names, strict=True):
+            assert box.top() - 0.5 <= rect.top() and rect.bottom() <= box.bottom() + 0.5, (
+                key, text, rect, box)
+        for a, b in zip(drawn, drawn[1:]):
+            assert not a.intersects(b), (key, a, b)

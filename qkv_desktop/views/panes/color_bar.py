@@ -13,10 +13,10 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFontMetricsF, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsGridLayout
 
-from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP
+from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP, labels_inside
 
 __all__ = ["ColorBar"]
 
@@ -79,34 +79,7 @@ class _InsideAxis(pg.AxisItem):
         if specs is None:
             return None
         axis, ticks, texts = specs
-        top, bottom = self.rect().top(), self.rect().bottom()
-        inside, moved = [], []
-        for rect, flags, text in texts:
-            rect = QRectF(rect)
-            if rect.top() < top:
-                rect.moveTop(top)
-                moved.append(rect)
-            elif rect.bottom() > bottom:
-                rect.moveBottom(bottom)
-                moved.append(rect)
-            inside.append((rect, flags, text))
-        # A moved end label may now sit on its neighbour (a short bar: "0.8" under
-        # "1.0"), and on a short bar neighbours may sit on each other ("0.4" on "0.6"):
-        # the ends keep their labels, then each label in pyqtgraph's order (major
-        # levels first) is drawn only when its glyphs, as the painter's font draws
-        # them, touch none already kept.
-        metrics = QFontMetricsF(p.font())
-        order = sorted(range(len(inside)), key=lambda k: not any(inside[k][0] is m for m in moved))
-        kept: list[int] = []
-        glyphs: list[QRectF] = []
-        for k in order:
-            rect, flags, text = inside[k]
-            drawn = metrics.boundingRect(rect, int(flags), text)
-            if not any(drawn.intersects(g) for g in glyphs):
-                kept.append(k)
-                glyphs.append(drawn)
-        inside = [inside[k] for k in sorted(kept)]
-        return axis, ticks, inside
+        return axis, ticks, labels_inside(texts, self.rect(), p.font())
 
     def tickValues(self, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
         """pyqtgraph's tick values (each level without the values of the levels above

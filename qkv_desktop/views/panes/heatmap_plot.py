@@ -17,7 +17,17 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen, QStaticText, QTransform
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QFontMetricsF,
+    QPainter,
+    QPen,
+    QStaticText,
+    QTransform,
+)
 from PySide6.QtWidgets import QWidget
 
 from qkv_desktop.presentation.colormaps import (
@@ -38,7 +48,7 @@ from qkv_desktop.views.panes.axis_labels import plan_axis
 from qkv_desktop.views.panes.cell_image import CellImage
 
 __all__ = ["HeatmapPlot", "CellOverlay", "TokenAxis", "MAX_LABEL_CELLS", "VALUE_PX_MAX",
-           "TICK_LENGTH", "TICK_TEXT_GAP", "style_axis"]
+           "TICK_LENGTH", "TICK_TEXT_GAP", "style_axis", "labels_inside"]
 
 VALUE_PX_MAX = 13
 """The value font's largest size (pixels); it shrinks to ``LEGIBLE_PX`` before hiding."""
@@ -71,6 +81,41 @@ def style_axis(axis: pg.AxisItem) -> None:
     axis.setStyle(tickLength=0)
 
 
+def labels_inside(texts, box: QRectF, font: QFont) -> list:
+    """A vertical axis's labels (pyqtgraph's text specs) with none standing past its ends.
+
+    A label is centred on its tick, so the one at the top (a colour bar's "1.0", the
+    first row's token of a long session) stood half above the axis and was cut in half;
+    it moves down (the bottom one up) just enough to be whole, still beside its end. The
+    labels that would then overlap (an end's neighbour) are left out: the ends keep
+    theirs, then each label in the given order (pyqtgraph's: major levels first) is kept
+    only when its glyphs, as ``font`` draws them, touch none already kept.
+    """
+    top, bottom = box.top(), box.bottom()
+    metrics = QFontMetricsF(font)
+    inside, moved = [], []
+    for rect, flags, text in texts:
+        rect = QRectF(rect)
+        glyphs = metrics.boundingRect(rect, int(flags), text)  # may be taller than rect
+        if glyphs.top() < top:
+            rect.translate(0, top - glyphs.top())
+            moved.append(rect)
+        elif glyphs.bottom() > bottom:
+            rect.translate(0, bottom - glyphs.bottom())
+            moved.append(rect)
+        inside.append((rect, flags, text))
+    order = sorted(range(len(inside)), key=lambda k: not any(inside[k][0] is m for m in moved))
+    kept: list[int] = []
+    glyphs: list[QRectF] = []
+    for k in order:
+        rect, flags, text = inside[k]
+        drawn = metrics.boundingRect(rect, int(flags), text)
+        if not any(drawn.intersects(g) for g in glyphs):
+            kept.append(k)
+            glyphs.append(drawn)
+    return [inside[k] for k in sorted(kept)]
+
+
 def _largest_px(cell_h: float) -> int:
     """The largest value font a cell this high takes (it shrinks from there)."""
     return max(LEGIBLE_PX, min(VALUE_PX_MAX, int(cell_h * 0.5)))
@@ -79,9 +124,18 @@ def _largest_px(cell_h: float) -> int:
 class TokenAxis(pg.AxisItem):
     """A token axis that can turn its names upright (``plan_axis``'s last resort before
     leaving names out): each name then needs a line's height along the axis, not its
-    width, and the axis grows down by the longest name."""
+    width, and the axis grows down by the longest name. Along the rows (the left axis)
+    no name stands past the axis's ends (``labels_inside``): with rows thinner than a
+    line, the first row's token stood half above the plot and was cut in half."""
 
     rotated = False
+
+    def generateDrawSpecs(self, p):
+        specs = super().generateDrawSpecs(p)
+        if specs is None or self.orientation not in ("left", "right"):
+            return specs
+        axis, ticks, texts = specs
+        return axis, ticks, labels_inside(texts, self.rect(), p.font())
 
     def set_rotated(self, rotated: bool, names: list[str]) -> None:
         self.rotated = rotated
@@ -332,7 +386,7 @@ class HeatmapPlot(pg.PlotWidget):
     def __init__(self, lut: np.ndarray, parent: QWidget | None = None):
         # no view-box menu: built and thrown away, it was a third of each plot's start-up
         super().__init__(parent, background="w", enableMenu=False,
-                         axisItems={"bottom": TokenAxis("bottom")})
+                         axisItems={"bottom": TokenAxis("bottom"), "left": TokenAxis("left")})
         self.lut = lut
         item = self.getPlotItem()
         item.hideButtons()
@@ -563,5 +617,5 @@ class HeatmapPlot(pg.PlotWidget):
             ax.setStyle(tickFont=plan.font, hideOverlappingLabels=EDGE_OVERFLOW_PX)
             ax.setTicks([plan.ticks])
             ax.setToolTip(plan.note)
-            if isinstance(ax, TokenAxis):
+            if axis == "bottom":
                 ax.set_rotated(plan.rotated, [name for _pos, name in plan.ticks])
