@@ -42,12 +42,26 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _executor(workers: int) -> ThreadPoolExecutor:
+def _executor() -> ThreadPoolExecutor:
+    """The helper threads, one fewer than the cores (the caller is the last one)."""
     global _pool
     with _pool_lock:
         if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="qkv-rows")
+            _pool = ThreadPoolExecutor(max_workers=max(1, _cores() - 1),
+                                       thread_name_prefix="qkv-rows")
         return _pool
+
+
+def _forget_pool_in_child() -> None:
+    """A forked child (``multiprocessing``'s default start method on Linux before
+    Python 3.14) inherits the pool object but none of its threads: its first task would
+    wait for ever. The child starts a pool of its own when it needs one."""
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # not on Windows, which never forks
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
 
 
 def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int) -> None:
@@ -59,6 +73,8 @@ def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int) ->
     scheduler holds up delays at most its current range. ``fn`` must write only its own
     rows. An exception in any range is raised here after all threads have stopped (a
     thread stops at its first exception; the others finish the remaining ranges).
+    ``fn`` must not call ``for_row_chunks`` itself: the helper threads would wait on
+    each other.
     """
     threads = min(_cores(), n_rows) if n_cells >= MIN_PARALLEL_CELLS else 1
     if threads <= 1:
@@ -76,7 +92,7 @@ def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int) ->
                 return
             fn(bounds[k], bounds[k + 1])
 
-    pool = _executor(threads - 1)
+    pool = _executor()
     futures = [pool.submit(take_turns) for _ in range(threads - 1)]
     try:
         take_turns()

@@ -5,6 +5,9 @@ bit-identical to one thread doing every row, and agree with plain NumPy.
 """
 
 import importlib
+import os
+import signal
+import time
 
 import numpy as np
 import pytest
@@ -110,3 +113,38 @@ def test_a_thread_held_up_leaves_its_rows_to_the_others(monkeypatch):
     covered = sorted(done)
     assert covered[0][0] == 0 and covered[-1][1] == 1000
     assert all(a[1] == b[0] for a, b in zip(covered, covered[1:], strict=False))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_forked_child_runs_row_parallel_work():
+    """A child forked after large row-parallel work (``multiprocessing``'s default on
+    Linux) inherited the thread pool without its threads, and its first large softmax
+    waited for ever."""
+    n = 1024
+    scores = np.random.default_rng(0).standard_normal((n, n))
+    out = np.empty_like(scores)
+
+    def exp_rows(r0: int, r1: int) -> None:
+        np.exp(scores[r0:r1], out=out[r0:r1])
+
+    row_module.for_row_chunks(exp_rows, n, n * n)  # the pool now exists, with its threads
+    if row_module._cores() < 2:
+        pytest.skip("one core: no helper threads to lose")
+    pid = os.fork()
+    if pid == 0:  # the child: exit 0 once its row-parallel work is done
+        code = 1
+        try:
+            row_module.for_row_chunks(exp_rows, n, n * n)
+            code = 0 if np.array_equal(out, np.exp(scores)) else 2
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    pytest.fail("the forked child's row-parallel work never finished")
