@@ -102,6 +102,8 @@ def test_the_first_and_last_row_names_of_a_long_session_stand_whole(make_window)
     """600 rows in a pane: thinner than a line, so t0's name, centred on row 0, stood
     half above the plot and was cut in half (found by a first-time user). Every row
     name the left axis draws lies within the axis, and none overlaps another."""
+    import itertools
+
     import numpy as np
     from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 
@@ -127,5 +129,5 @@ def test_the_first_and_last_row_names_of_a_long_session_stand_whole(make_window)
         for rect, text in zip(drawn, names, strict=True):
             assert box.top() - 0.5 <= rect.top() and rect.bottom() <= box.bottom() + 0.5, (
                 key, text, rect, box)
-        for a, b in zip(drawn, drawn[1:]):
+        for a, b in itertools.pairwise(drawn):
             assert not a.intersects(b), (key, a, b)

@@ -152,3 +152,57 @@ def test_the_forwards_worker_makes_the_pictures_of_the_panes_on_screen(make_wind
     assert threads and all(t.startswith("qkv-compute") for t in threads)
     assert "scaled" not in model.images.on_screen and "scores" in model.images.on_screen
     assert len(made) == len(model.images.on_screen)  # one picture per pane on screen
+
+
+def test_a_pane_resized_while_its_picture_is_made_reduces_nothing_here(make_window,
+                                                                       monkeypatch):
+    """A pane built, hidden and shown again after an edit waits for the new picture; a
+    resize in that moment made the picture of the older matrix on the GUI thread (found
+    by review): it asks for the newest picture at the new size instead."""
+    window = make_window(_state(N_LONG), size=(1400, 900))
+    _settle(window)
+    model = window.model
+    window.pane_actions["S_shift"].trigger()  # built and drawn once
+    _settle(window)
+    window.pane_actions["S_shift"].trigger()  # hidden
+    _settle(window)
+    calls = _record_threads(monkeypatch, N_LONG * N_LONG)
+    model.set_cell("X", 5, 3, 2.5)
+    _settle(window)
+    pane = window.panes.panes["S_shift"]
+    window.pane_actions["S_shift"].trigger()  # shown: its picture is wanted…
+    assert pane._shown is None  # …and not made yet
+    pane._on_image_wanted()  # what a resize does in that moment
+    _settle(window)
+    assert [c for c in calls if c[1] == "MainThread"] == []
+    assert pane.overlay.data is pane_matrix(model.result, "S_shift", 0)
+
+
+def test_a_thumbnail_resized_while_its_picture_is_made_asks_for_the_newest(make_window,
+                                                                          monkeypatch):
+    """The heads overview hidden during an edit and shown again waits for the new
+    result's pictures; a resize in that moment asked again for the older result's,
+    which replaced the request for the newer one, and the thumbnail kept the older
+    weights (found by review)."""
+    from qkv_desktop.views.panes.pane_grid import HEADS_KEY
+    window = make_window(_state(N_LONG, heads=2), size=(1400, 900))
+    _settle(window)
+    model, action = window.model, window.pane_actions[HEADS_KEY]
+    action.trigger()  # hidden
+    _settle(window)
+    model.set_cell("X", 5, 3, 2.5)
+    _settle(window)
+    asked = []
+    real = model.images.want
+    monkeypatch.setattr(model.images, "want",
+                        lambda slot, result, *a: asked.append(result) or real(slot, result, *a))
+    action.trigger()  # shown: the thumbnails want the new result's pictures
+    thumb = window.panes.heads_view.thumbs[0]
+    assert thumb._pending is not None and thumb._pending[4] is model.result
+    asked.clear()
+    thumb._on_image_wanted()  # what a resize does in that moment
+    assert asked and all(r is model.result for r in asked)
+    _settle(window)
+    np.testing.assert_array_equal(
+        thumb.plot.image.image,
+        pane_image.block_mean(model.result.heads[0].weights, *thumb.plot._factors))

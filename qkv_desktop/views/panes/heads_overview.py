@@ -153,7 +153,13 @@ class HeadThumbnail(Retranslating, QWidget):
         return image
 
     def _on_image_wanted(self, _factors=None) -> None:
-        """Resized: the picture of the weights on display at the new size."""
+        """Resized: the picture of the weights on display at the new size, or of the
+        newer result waiting for its picture (asking again for the one on display would
+        replace that request, and the thumbnail would keep the older weights)."""
+        if self._pending is not None:
+            if self._picture(self._pending[4]) is not None:
+                self.set_data(*self._pending)
+            return
         if self._result is None or not self.images.off_thread(self._result, "weights"):
             self.plot.make_image()
             return

@@ -149,8 +149,15 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self._on_links_changed()
 
     def _on_image_wanted(self, _factors=None) -> None:
-        """The plot was resized: its picture of the matrix on display at the new size."""
-        result, head = self._shown or (None, None)
+        """The plot was resized: its picture of the matrix on display at the new size.
+
+        While a newer result waits for its picture (``_shown`` is None) it is that one
+        the pane asks for, at the new size: reducing the older matrix on display again
+        would be an n × n reduction on the GUI thread for a picture about to go."""
+        if self._shown is None:
+            self.refresh()  # asks for the newest picture (or draws it, if made)
+            return
+        result, head = self._shown
         pixels, images = self.plot.pixels(), self.model.images
         self._on_screen_at(pixels)
         image = None if result is None else images.made(result, self.key, head, pixels)
