@@ -53,6 +53,7 @@ class SharedArraysHandle:
         if self.block is None:
             return _ArrayUnpickler(io.BytesIO(self.payload), []).load()
         block = shared_memory.SharedMemory(name=self.block)
+        view = None
         try:
             arrays = []
             for offset, dtype, shape in self.layout:
@@ -60,9 +61,9 @@ class SharedArraysHandle:
                 copy = view.copy()
                 copy.flags.writeable = False
                 arrays.append(copy)
-                del view
             return _ArrayUnpickler(io.BytesIO(self.payload), arrays).load()
         finally:
+            del view  # a view still held (an error mid-copy) would keep the block open
             block.close()
 
 

@@ -84,6 +84,8 @@ class SessionWriter:
             return
         try:
             self._save_in_child(_save_shared, shared.handle, state, path, extra)
+        except SharedBlockUnreadable:  # the child could not open it: through the pipe
+            self._save_in_child(save_session, state, state, path, extra)
         finally:
             shared.release()
 
@@ -115,6 +117,15 @@ class SessionWriter:
             pool.shutdown(wait=True)
 
 
+class SharedBlockUnreadable(OSError):
+    """The writer process could not read the arrays' shared block (the caller then
+    sends the state through the pipe); not an error of the save itself."""
+
+
 def _save_shared(handle: SharedArraysHandle, path, extra: dict | None) -> None:
     """The child's half of ``SessionWriter.save``: the state out of shared memory, saved."""
-    save_session(handle.load(), path, extra=extra)
+    try:
+        state = handle.load()
+    except OSError as exc:  # e.g. no such block (a sandbox without /dev/shm for us)
+        raise SharedBlockUnreadable(str(exc)) from None
+    save_session(state, path, extra=extra)

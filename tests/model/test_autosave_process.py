@@ -175,3 +175,28 @@ def test_without_shared_memory_the_state_goes_through_the_pipe(tmp_path, writer,
     writer.save(state, tmp_path / "a.qkv.json", EXTRA)
     save_session(state, tmp_path / "here.qkv.json", extra=EXTRA)
     assert (tmp_path / "a.qkv.json").read_bytes() == (tmp_path / "here.qkv.json").read_bytes()
+
+
+@needs_dev_shm
+def test_a_block_the_writer_cannot_open_is_sent_through_the_pipe(tmp_path, writer,
+                                                                 monkeypatch):
+    """The writer process failing to open the arrays' block (another /dev/shm, a
+    sandbox) is no failed autosave: the state goes through the pipe instead (found by
+    review: the error reached the autosave)."""
+    import dataclasses
+
+    from qkv_desktop.io import shared_arrays
+    real = shared_arrays.SharedArrays
+
+    class Unopenable(real):
+        def __init__(self, obj):
+            super().__init__(obj)
+            self.real_handle = self.handle
+            self.handle = dataclasses.replace(self.handle, block=self.handle.block + "-gone")
+
+    monkeypatch.setattr(writer_process, "SharedArrays", Unopenable)
+    state = rich_state()
+    writer.save(state, tmp_path / "a.qkv.json", EXTRA)
+    save_session(state, tmp_path / "here.qkv.json", extra=EXTRA)
+    assert (tmp_path / "a.qkv.json").read_bytes() == (tmp_path / "here.qkv.json").read_bytes()
+    assert _blocks() == set()
