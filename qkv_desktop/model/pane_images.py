@@ -14,6 +14,7 @@ with ``want``: it is made on a worker of this object's own, and ``ready`` says w
 from __future__ import annotations
 
 import sys
+import weakref
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -55,6 +56,10 @@ class PaneImages(QObject):
         self._slots: dict[str, tuple[str, int | None, tuple[float, float]]] = {}
         # slot → (result, matrix key, head, pixels) asked of the worker
         self._wanted: dict[str, tuple[ModelResult, str, int, tuple[float, float]]] = {}
+        self._failed: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        """Per result, the (key, head) whose picture failed: not asked again, at any
+        size (a pane waiting for it repaints, and each repaint would fail and report
+        again); the next result is tried afresh."""
         self._timer = QTimer(self, singleShot=True, interval=0, timeout=self._submit)
         self._jobs = LatestJobRunner("qkv-images", self)
         self._jobs.finished.connect(self._on_done)
@@ -113,6 +118,8 @@ class PaneImages(QObject):
         """Have the plot ``slot``'s picture of matrix ``key`` of ``result`` for ``head``
         at ``pixels`` made on the worker; ``ready`` says when."""
         request = (result, key, head, pixels)
+        if (key, head) in self._failed.get(result, ()):
+            return  # it failed once for this result: reported then, not again
         if self._wanted.get(slot) != request:  # asked again (a repaint): on its way
             self._wanted[slot] = request
             self._timer.start()
@@ -143,16 +150,28 @@ class PaneImages(QObject):
             return
 
         def job(report) -> list:
-            for k, (_slot, (result, key, head, pixels)) in enumerate(wanted):
+            for k, (_slot, request) in enumerate(wanted):
                 report(k, len(wanted))  # superseded: stop here
-                pane_image(result, key, head, pixels)
+                try:
+                    pane_image(*request)
+                except Exception as exc:
+                    exc.qkv_request = request  # which picture failed, for ``_on_done``
+                    raise
             return wanted
         self._jobs.submit(job)
 
     def _on_done(self, _job: int, done, error) -> None:
-        if error is not None:  # a bug: log it; what was asked is not asked again
+        if error is not None:  # a bug, or out of memory: reported once, not asked again
+            failed = getattr(error, "qkv_request", None)
+            if failed is not None:
+                result, key, head, _pixels = failed
+                self._failed.setdefault(result, set()).add((key, head))
+                self._wanted = {s: r for s, r in self._wanted.items() if r != failed}
+                if self._wanted:  # the others of the job: made in a job of their own
+                    self._timer.start()
+            else:
+                self._wanted.clear()
             sys.excepthook(type(error), error, error.__traceback__)
-            self._wanted.clear()
             return
         for slot, request in done:
             if self._wanted.get(slot) == request:

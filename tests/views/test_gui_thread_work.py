@@ -206,3 +206,36 @@ def test_a_thumbnail_resized_while_its_picture_is_made_asks_for_the_newest(make_
     np.testing.assert_array_equal(
         thumb.plot.image.image,
         pane_image.block_mean(model.result.heads[0].weights, *thumb.plot._factors))
+
+
+def test_a_picture_that_fails_is_reported_once_and_not_asked_again(make_window, monkeypatch):
+    """A picture whose making fails (out of memory at 8192 tokens) was asked for again
+    at each repaint of its waiting pane, failing and reporting every time (found by
+    review); it is reported once, and the other panes' pictures are still made."""
+    import sys
+
+    from qkv_desktop.model import pane_images
+    window = make_window(_state(N_LONG), size=(1400, 900))
+    _settle(window)
+    model = window.model
+    reports = []
+    monkeypatch.setattr(sys, "excepthook", lambda *exc: reports.append(exc[0]))
+    real = pane_images.pane_image
+
+    def fail_for_s_shift(result, key, *args):
+        if key == "S_shift":
+            raise MemoryError("no room for this picture")
+        return real(result, key, *args)
+
+    monkeypatch.setattr(pane_images, "pane_image", fail_for_s_shift)
+    window.pane_actions["S_shift"].trigger()  # shown: its picture is wanted, and fails
+    _settle(window)
+    pane = window.panes.panes["S_shift"]
+    for _ in range(5):  # the waiting pane repaints (a dialog over it, a hover)
+        pane.repaint()
+        _settle(window)
+    assert reports == [MemoryError]
+    model.set_cell("X", 5, 3, 2.5)  # the other panes go on
+    _settle(window)
+    scores = window.panes.panes["scores"]
+    assert scores.overlay.data is pane_matrix(model.result, "scores", 0)
