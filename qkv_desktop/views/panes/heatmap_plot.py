@@ -93,26 +93,21 @@ def labels_inside(texts, box: QRectF, font: QFont) -> list:
     """
     top, bottom = box.top(), box.bottom()
     metrics = QFontMetricsF(font)
-    inside, moved = [], []
+    inside, drawn, moved = [], [], []  # the specs, their glyphs' rects, moved or not
     for rect, flags, text in texts:
         rect = QRectF(rect)
         glyphs = metrics.boundingRect(rect, int(flags), text)  # may be taller than rect
-        if glyphs.top() < top:
-            rect.translate(0, top - glyphs.top())
-            moved.append(rect)
-        elif glyphs.bottom() > bottom:
-            rect.translate(0, bottom - glyphs.bottom())
-            moved.append(rect)
+        shift = (top - glyphs.top() if glyphs.top() < top else
+                 bottom - glyphs.bottom() if glyphs.bottom() > bottom else 0.0)
+        rect.translate(0, shift)
+        glyphs.translate(0, shift)
         inside.append((rect, flags, text))
-    order = sorted(range(len(inside)), key=lambda k: not any(inside[k][0] is m for m in moved))
+        drawn.append(glyphs)
+        moved.append(shift != 0.0)
     kept: list[int] = []
-    glyphs: list[QRectF] = []
-    for k in order:
-        rect, flags, text = inside[k]
-        drawn = metrics.boundingRect(rect, int(flags), text)
-        if not any(drawn.intersects(g) for g in glyphs):
+    for k in sorted(range(len(inside)), key=lambda k: not moved[k]):  # the ends first
+        if not any(drawn[k].intersects(drawn[j]) for j in kept):
             kept.append(k)
-            glyphs.append(drawn)
     return [inside[k] for k in sorted(kept)]
 
 
