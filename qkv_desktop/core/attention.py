@@ -195,26 +195,27 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
             X_kv + sinusoidal_positions(X_kv.shape[0], X_kv.shape[1]).astype(dtype))
     q_in = X if X_pos is None else X_pos
     kv_in = src if positions != "sinusoidal" else (X_pos if X_kv is None else X_kv_pos)
+    cells = X.shape[0] * src.shape[0]  # the forward's size: parallel products above a size
     if kv_in is q_in:
-        Q, K, V = _projections(q_in, (w.W_Q, w.b_Q), (w.W_K, w.b_K), (w.W_V, w.b_V))
+        Q, K, V = _projections(q_in, cells, (w.W_Q, w.b_Q), (w.W_K, w.b_K), (w.W_V, w.b_V))
     else:
-        (Q,) = _projections(q_in, (w.W_Q, w.b_Q))
-        K, V = _projections(kv_in, (w.W_K, w.b_K), (w.W_V, w.b_V))
+        (Q,) = _projections(q_in, cells, (w.W_Q, w.b_Q))
+        K, V = _projections(kv_in, cells, (w.W_K, w.b_K), (w.W_V, w.b_V))
     Q_rope = K_rope = None
+    q_side, k_side = Q, K
     if positions == "rope":
         Q_rope = rope(Q, np.arange(Q.shape[0]), base=rope_base, pairing=rope_pairing)
         K_rope = rope(K, np.arange(K.shape[0]), base=rope_base, pairing=rope_pairing)
-        scores = Q_rope @ K_rope.T
-    else:
-        scores = Q @ K.T
+        q_side, k_side = Q_rope, K_rope
     # Divide (as the tutorial does, bit for bit) by a scalar of the array's own dtype,
     # so float32 stays float32.
     div = dtype.type(divisor * temperature)
     rules = spec if spec.restricts else None
     if stable:
-        scaled, weights_, entropy, max_w, mean_grad = _scaled_softmax(scores, div, rules,
-                                                                      alibi_slope)
+        scores, scaled, weights_, output, entropy, max_w, mean_grad = _fused_forward(
+            q_side, k_side, V, div, rules, alibi_slope)
     else:
+        scores = q_side @ k_side.T
         n, m = scores.shape
         if rules is not None and (empty := rules.first_empty_row(n, m)) is not None:
             raise EmptyRowError(empty, m)
@@ -224,22 +225,31 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
         if rules is not None:
             np.copyto(scaled, -np.inf, where=rules.hidden_rows(0, n, m))
         weights_, entropy, max_w, mean_grad = _naive_softmax_with_stats(scaled)
-    output = weights_ @ V
+        output = weights_ @ V
     return AttentionResult(Q, K, V, scores, scaled, weights_, output,
                            entropy, max_w, mean_grad, divisor, Q_rope, K_rope, X_pos, X_kv_pos,
                            spec, alibi_slope)
 
 
-def _projections(X: np.ndarray, *heads: tuple[np.ndarray, np.ndarray | None]) -> list:
+def _projections(X: np.ndarray, cells: int,
+                 *heads: tuple[np.ndarray, np.ndarray | None]) -> list:
     """``X · W + b`` for each ``(W, b)``, as one matrix product with the W side by side.
 
     One product with 3·d_k columns keeps the BLAS kernel busier than three thin ones
     (at n = 2048, d_model = 768 about a third faster); each column of the result is
-    the same dot product over X's row either way. The blocks are returned as
-    contiguous arrays of their own.
+    the same dot product over X's row either way. For a forward of ``cells`` score
+    cells large enough to share rows among threads, the product is computed in the
+    same fixed row ranges as the rest of the forward (``_fused_forward``), with BLAS on
+    one thread. The blocks are returned as contiguous arrays of their own.
     """
     Ws = [W for W, _b in heads]
-    product = X @ (Ws[0] if len(Ws) == 1 else np.concatenate(Ws, axis=1))
+    W = Ws[0] if len(Ws) == 1 else np.concatenate(Ws, axis=1)
+    product = np.empty((X.shape[0], W.shape[1]), np.result_type(X, W))
+
+    def rows(r0: int, r1: int) -> None:
+        np.matmul(X[r0:r1], W, out=product[r0:r1])
+
+    for_row_chunks(rows, X.shape[0], cells, blas=True, range_rows=_RANGE_ROWS)
     out, start = [], 0
     for W, b in heads:
         block = np.ascontiguousarray(product[:, start:start + W.shape[1]])
@@ -250,33 +260,50 @@ def _projections(X: np.ndarray, *heads: tuple[np.ndarray, np.ndarray | None]) ->
     return out
 
 
+_RANGE_ROWS = 128
+"""Rows per range of the row-parallel forward (``_fused_forward``, ``_projections``):
+fewer rows per BLAS call cost more CPU (at n = 2048 on one thread, 64 rows: 50 + 13 ms
+for the forward and the projections; 128: 44 + 11; whole products: 44 + 10), more
+leave fewer ranges to share (n = 1024: 8)."""
+
 _BLOCK_BYTES = 1 << 18
 """Rows per block are chosen so that a block of one n×m array stays in the L2 cache."""
 
 
-def _scaled_softmax(scores: np.ndarray, div, rules: MaskSpec | None, slope: float | None):
-    """``scaled = scores / div + bias`` (masked), its row softmax and per-row statistics.
+def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: MaskSpec | None,
+                   slope: float | None):
+    """``scores = Q·Kᵀ``, ``scaled = scores / div + bias`` (masked), its row softmax,
+    ``output = weights · V`` and the per-row statistics, row range by row range.
 
-    One pass over the rows in cache-sized blocks: each block is divided, masked,
-    exponentiated, normalised and summarised while it is still in cache, with one
-    small scratch buffer per thread, so the only n×m allocations are ``scaled`` and
-    the weights. Row ranges run in parallel (``for_row_chunks``). The statistics come
-    from row reductions: H = log Z − Σ p·(s − max), max p = 1/Z, Σ p(1−p) = 1 − Σ p².
-    The mask (``rules``) and the ALiBi bias (``slope``) are built block by block too. A
-    range stops at its first row without an allowed key; ``EmptyRowError`` then names
-    the first such row of all.
+    Each range is one pass: its rows of the scores are one matrix product, then divided,
+    masked, exponentiated, normalised and summarised in cache-sized blocks with one
+    small scratch buffer per thread, then multiplied by V. So the only n×m allocations
+    are the three results (scores, scaled, weights), and the ranges run in parallel
+    (``for_row_chunks``), the products included, with BLAS on one thread inside them:
+    no BLAS thread spins or waits for a core the softmax holds (measured: see
+    ``tests/benchmarks/bench_core.py`` and the README). Each row of a product is the
+    same dot products whichever rows share the BLAS call, so at the app's shapes
+    (d_k = 64) the numbers are the whole products' bit for bit; OpenBLAS rounds thin
+    products (d_k of 6 or 16 against hundreds of keys) a few ulps differently with
+    fewer rows, as it already does with another thread count. The ranges are fixed by
+    the shape (``_RANGE_ROWS``), so every machine and thread count gets the same bits.
+    The statistics come from row reductions: H = log Z − Σ p·(s − max), max p = 1/Z,
+    Σ p(1−p) = 1 − Σ p². The mask (``rules``) and the ALiBi bias (``slope``) are built
+    block by block too. A range stops at its first row without an allowed key;
+    ``EmptyRowError`` then names the first such row of all.
     """
     masked = rules is not None
-    n, m = scores.shape
-    dtype = scores.dtype
-    scaled = np.empty_like(scores)
-    p = np.empty_like(scores)
+    n, m = Q.shape[0], K.shape[0]
+    dtype = Q.dtype
+    scores, scaled, p = (np.empty((n, m), dtype) for _ in range(3))
+    output = np.empty((n, V.shape[1]), dtype)
     total = np.empty(n, dtype)
     entropy = np.empty(n, dtype)
     sum_sq = np.empty(n, dtype)
     if m == 0:
         zeros = np.zeros(n, dtype)
-        return scaled, p, zeros, zeros.copy(), zeros.copy()
+        output.fill(0)
+        return scores, scaled, p, output, zeros, zeros.copy(), zeros.copy()
     has_key = np.ones(n, dtype=bool)
     check_rows = masked and rules.may_empty_a_row(n, m)
     # ÷ a power of two (√d_k for d_k = 4, 16, 64, 256 …) is exactly × its reciprocal,
@@ -288,6 +315,7 @@ def _scaled_softmax(scores: np.ndarray, div, rules: MaskSpec | None, slope: floa
         slope = dtype.type(slope)
 
     def rows(r0: int, r1: int) -> None:
+        np.matmul(Q[r0:r1], K.T, out=scores[r0:r1])
         step = max(1, min(r1 - r0, _BLOCK_BYTES // (m * scores.itemsize)))
         scratch = np.empty((step, m), dtype)
         for a in range(r0, r1, step):
@@ -319,15 +347,16 @@ def _scaled_softmax(scores: np.ndarray, div, rules: MaskSpec | None, slope: floa
             total[a:b] = tb[:, 0]
             entropy[a:b] = np.einsum("ij,ij->i", pb, z)
             sum_sq[a:b] = np.einsum("ij,ij->i", pb, pb)
+        np.matmul(p[r0:r1], V, out=output[r0:r1])
 
-    for_row_chunks(rows, n, n * m)
+    for_row_chunks(rows, n, n * m, blas=True, range_rows=_RANGE_ROWS)
     if not has_key.all():
         raise EmptyRowError(int(np.argmin(has_key)), m)
     np.subtract(np.log(total), entropy, out=entropy)
     np.maximum(entropy, 0, out=entropy)
     max_weight = np.reciprocal(total)
     mean_gradient = (1 - sum_sq) / dtype.type(m)
-    return scaled, p, entropy, max_weight, mean_gradient
+    return scores, scaled, p, output, entropy, max_weight, mean_gradient
 
 
 def _naive_softmax_with_stats(scaled: np.ndarray):

@@ -18,10 +18,11 @@ from __future__ import annotations
 import itertools
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager, nullcontext
 
-__all__ = ["for_row_chunks", "MIN_PARALLEL_CELLS", "RANGES_PER_THREAD"]
+__all__ = ["for_row_chunks", "one_blas_thread", "MIN_PARALLEL_CELLS", "RANGES_PER_THREAD"]
 
 MIN_PARALLEL_CELLS = 1 << 19
 """Below this many cells (n ≈ 700) one thread is faster than handing work to others."""
@@ -56,15 +57,59 @@ def _forget_pool_in_child() -> None:
     """A forked child (``multiprocessing``'s default start method on Linux before
     Python 3.14) inherits the pool object but none of its threads: its first task would
     wait for ever. The child starts a pool of its own when it needs one."""
-    global _pool, _pool_lock
+    global _pool, _pool_lock, _blas_lock, _blas_users, _blas_limiter
     _pool, _pool_lock = None, threading.Lock()
+    _blas_lock, _blas_users, _blas_limiter = threading.Lock(), 0, None
+
+
+_blas_controller = None
+_blas_lock = threading.Lock()
+_blas_users = 0
+_blas_limiter = None
+
+
+def _blas_libraries():
+    """threadpoolctl's handle on the loaded BLAS libraries, made once; None without it."""
+    global _blas_controller
+    if _blas_controller is None:
+        try:
+            from threadpoolctl import ThreadpoolController
+        except ImportError:  # optional: the products then keep BLAS's own threads
+            _blas_controller = False
+        else:
+            _blas_controller = ThreadpoolController().select(user_api="blas")
+    return _blas_controller or None
+
+
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """BLAS on one thread while the row threads run products of their own.
+
+    The setting is the process's (OpenBLAS has no per-thread one), so it is made when
+    the first row-parallel call starts and undone when the last one ends: two forwards
+    on two threads at once leave the user's setting as it was.
+    """
+    global _blas_users, _blas_limiter
+    with _blas_lock:
+        if _blas_users == 0 and (libraries := _blas_libraries()) is not None:
+            _blas_limiter = libraries.limit(limits=1)
+        _blas_users += 1
+    try:
+        yield
+    finally:
+        with _blas_lock:
+            _blas_users -= 1
+            if _blas_users == 0 and _blas_limiter is not None:
+                _blas_limiter.restore_original_limits()
+                _blas_limiter = None
 
 
 if hasattr(os, "register_at_fork"):  # not on Windows, which never forks
     os.register_at_fork(after_in_child=_forget_pool_in_child)
 
 
-def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int) -> None:
+def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int, *,
+                   blas: bool = False, range_rows: int | None = None) -> None:
     """Call ``fn(r0, r1)`` on contiguous row ranges that together cover ``range(n_rows)``.
 
     With at least ``MIN_PARALLEL_CELLS`` cells the rows are cut into
@@ -75,13 +120,33 @@ def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int) ->
     thread stops at its first exception; the others finish the remaining ranges).
     ``fn`` must not call ``for_row_chunks`` itself: the helper threads would wait on
     each other.
+
+    ``blas=True``: ``fn`` runs matrix products, and BLAS runs on one thread while the
+    ranges do (``one_blas_thread``), since the ranges already take every core.
+    ``range_rows``: above the threshold, ranges of this many rows whatever the number
+    of cores (the last one shorter), for an ``fn`` whose numbers depend on its range:
+    a BLAS product may round a row differently with other rows beside it, and fixed
+    ranges give every machine and thread count the same bits.
     """
-    threads = min(_cores(), n_rows) if n_cells >= MIN_PARALLEL_CELLS else 1
-    if threads <= 1:
+    if n_cells < MIN_PARALLEL_CELLS or n_rows <= 1:
         fn(0, n_rows)
         return
-    ranges = min(n_rows, RANGES_PER_THREAD * threads)
-    bounds = [n_rows * k // ranges for k in range(ranges + 1)]
+    if range_rows is None:
+        threads = min(_cores(), n_rows)
+        if threads <= 1:
+            fn(0, n_rows)
+            return
+        ranges = min(n_rows, RANGES_PER_THREAD * threads)
+        bounds = [n_rows * k // ranges for k in range(ranges + 1)]
+    else:
+        bounds = [*range(0, n_rows, max(1, range_rows)), n_rows]
+        ranges = len(bounds) - 1
+        threads = min(_cores(), ranges)
+    if threads <= 1:
+        with one_blas_thread() if blas else nullcontext():
+            for k in range(ranges):
+                fn(bounds[k], bounds[k + 1])
+        return
     turns, turn_lock = itertools.count(), threading.Lock()
 
     def take_turns() -> None:
@@ -93,11 +158,12 @@ def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int) ->
             fn(bounds[k], bounds[k + 1])
 
     pool = _executor()
-    futures = [pool.submit(take_turns) for _ in range(threads - 1)]
-    try:
-        take_turns()
-    finally:
-        errors = [f.exception() for f in futures]  # waits for every thread
+    with one_blas_thread() if blas else nullcontext():
+        futures = [pool.submit(take_turns) for _ in range(threads - 1)]
+        try:
+            take_turns()
+        finally:
+            errors = [f.exception() for f in futures]  # waits for every thread
     for error in errors:
         if error is not None:
             raise error

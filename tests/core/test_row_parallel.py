@@ -26,25 +26,30 @@ def big_case(n: int = 800, dtype=np.float64):
 
 
 def test_large_inputs_are_split_into_parallel_row_ranges(monkeypatch):
+    """The projections and then the rest of the forward (QKᵀ, the softmax, weights·V)
+    share fixed row ranges among the threads, with BLAS products inside them."""
     seen = []
     real = row_module.for_row_chunks
 
-    def spy(fn, n_rows, n_cells):
-        seen.append((n_rows, n_cells))
-        return real(fn, n_rows, n_cells)
+    def spy(fn, n_rows, n_cells, **options):
+        seen.append((n_rows, n_cells, options))
+        return real(fn, n_rows, n_cells, **options)
 
     monkeypatch.setattr(attention_module, "for_row_chunks", spy)
     X, w = big_case()
     attention(X, w)
-    assert seen == [(800, 640_000)] and 640_000 >= row_module.MIN_PARALLEL_CELLS
+    fixed = {"blas": True, "range_rows": attention_module._RANGE_ROWS}
+    assert seen == [(800, 640_000, fixed)] * 2 and 640_000 >= row_module.MIN_PARALLEL_CELLS
 
 
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_parallel_rows_are_bit_identical_to_one_thread(monkeypatch, causal, dtype):
+    """The row ranges are fixed by the shape, not by the number of cores: one core
+    computes the same ranges in turn, and gets the same bits."""
     X, w = big_case(dtype=dtype)
     parallel = attention(X, w, causal=causal, temperature=0.7)
-    monkeypatch.setattr(row_module, "MIN_PARALLEL_CELLS", 10**12)
+    monkeypatch.setattr(row_module, "_cores", lambda: 1)
     serial = attention(X, w, causal=causal, temperature=0.7)
     for name in FIELDS:
         a, b = getattr(parallel, name), getattr(serial, name)

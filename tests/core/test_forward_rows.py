@@ -1,0 +1,123 @@
+"""The row-parallel forward: products inside the row threads, the whole products' bits.
+
+Above ``MIN_PARALLEL_CELLS`` the forward computes X·W, QKᵀ, the softmax and weights·V
+in fixed row ranges that the threads take in turn, with BLAS on one thread meanwhile
+(its own threads would spin and wait for the cores the ranges hold). At the app's
+shapes (d_k = 64) every number is still the one the whole products give.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+
+import numpy as np
+import pytest
+from threadpoolctl import threadpool_info, threadpool_limits
+
+from qkv_desktop.core import attention, init_weights
+from qkv_desktop.core import rows as row_module
+
+attention_module = importlib.import_module("qkv_desktop.core.attention")  # not the function
+
+
+def blas_threads() -> set[int]:
+    return {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
+
+
+def plain_weights(scaled: np.ndarray) -> np.ndarray:
+    e = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_the_row_parallel_forward_gives_the_whole_products_bits(dtype, causal):
+    """n = 1024, d_model = 768, d_k = 64 (a GPT-2-sized head): Q, K, V, QKᵀ, the
+    scaled scores, the weights and the output are those of plain NumPy's whole
+    products and softmax, bit for bit."""
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((1024, 768)).astype(dtype)
+    w = init_weights(768, 64, seed=11, scale=0.1)
+    r = attention(X, w, causal=causal)
+    assert X.shape[0] ** 2 >= row_module.MIN_PARALLEL_CELLS  # the parallel path
+    W = w.astype(dtype)
+    Q, K, V = X @ W.W_Q, X @ W.W_K, X @ W.W_V
+    scores = Q @ K.T
+    scaled = scores / dtype(8.0)
+    if causal:
+        scaled[np.triu_indices(1024, 1)] = -np.inf
+    weights = plain_weights(scaled)
+    for name, plain in (("Q", Q), ("K", K), ("V", V), ("scores", scores), ("scaled", scaled),
+                        ("weights", weights), ("output", weights @ V)):
+        got = getattr(r, name)
+        assert got.dtype == np.dtype(dtype), name
+        np.testing.assert_array_equal(got, plain, err_msg=name)
+
+
+def test_the_products_run_in_the_row_threads_with_one_blas_thread(monkeypatch):
+    """With BLAS on two threads (NumPy's default on this machine), every row range of
+    the forward, its products included, runs with BLAS on one thread, on at least two
+    threads of the core's own; afterwards BLAS has its two threads again."""
+    if row_module._cores() < 2:
+        pytest.skip("one core: the forward runs its ranges on the calling thread")
+    real = row_module.for_row_chunks
+    seen: list[tuple[int, set[int]]] = []
+    started = threading.Condition()
+    caller = threading.get_ident()
+
+    def spy(fn, n_rows, n_cells, **options):
+        helper_began: list[int] = []
+
+        def watched(r0: int, r1: int) -> None:
+            me = threading.get_ident()
+            with started:  # the caller waits until a helper has a range too
+                if me != caller:
+                    helper_began.append(me)
+                    started.notify_all()
+                elif not helper_began:
+                    started.wait_for(lambda: helper_began, timeout=20)
+            seen.append((me, blas_threads()))
+            fn(r0, r1)
+
+        return real(watched, n_rows, n_cells, **options)
+
+    monkeypatch.setattr(attention_module, "for_row_chunks", spy)
+    X = np.random.default_rng(3).standard_normal((800, 12))
+    with threadpool_limits(limits=2, user_api="blas"):
+        attention(X, init_weights(12, 6, seed=5, scale=0.8))
+        after = blas_threads()
+    assert seen and all(threads == {1} for _, threads in seen)
+    assert len({thread for thread, _ in seen}) >= 2
+    assert after == {2}
+
+
+def test_overlapping_forwards_leave_the_blas_setting_as_it_was():
+    """Two forwards on two threads at once: the first to finish must not give BLAS its
+    threads back while the other still runs its ranges; the last one does."""
+    with threadpool_limits(limits=2, user_api="blas"):
+        first, second = row_module.one_blas_thread(), row_module.one_blas_thread()
+        first.__enter__()
+        second.__enter__()
+        assert blas_threads() == {1}
+        first.__exit__(None, None, None)
+        assert blas_threads() == {1}
+        second.__exit__(None, None, None)
+        assert blas_threads() == {2}
+
+
+def test_an_empty_row_in_a_range_still_names_the_first_one():
+    """A range stops at its first row without a key; the error names the first of all,
+    and BLAS gets its threads back."""
+    from qkv_desktop.core import EmptyRowError
+
+    n = 800
+    mask = np.ones((n, n), dtype=bool)
+    mask[300, :] = False
+    mask[700, :] = False
+    X = np.random.default_rng(1).standard_normal((n, 12))
+    with threadpool_limits(limits=2, user_api="blas"):
+        with pytest.raises(EmptyRowError) as caught:
+            attention(X, init_weights(12, 6, seed=5, scale=0.8), mask=mask)
+        assert blas_threads() == {2}
+    assert caught.value.row == 300
