@@ -7,6 +7,7 @@ from functools import cached_property
 
 import numpy as np
 
+from qkv_desktop.core import buffers
 from qkv_desktop.core.masks import EmptyRowError, MaskSpec, alibi_rows
 from qkv_desktop.core.positions import ROPE_PAIRINGS, rope, sinusoidal_positions
 from qkv_desktop.core.rows import for_row_chunks
@@ -295,7 +296,7 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
     masked = rules is not None
     n, m = Q.shape[0], K.shape[0]
     dtype = Q.dtype
-    scores, scaled, p = (np.empty((n, m), dtype) for _ in range(3))
+    scores, scaled, p = (buffers.empty((n, m), dtype) for _ in range(3))
     output = np.empty((n, V.shape[1]), dtype)
     total = np.empty(n, dtype)
     entropy = np.empty(n, dtype)

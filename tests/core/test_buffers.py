@@ -1,0 +1,98 @@
+"""Large results reuse the memory of results nobody holds, and only theirs.
+
+n = 1500 gives 18 MB score matrices in float64, above ``MIN_POOLED_BYTES``.
+"""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+
+from qkv_desktop.core import attention, buffers, init_weights
+
+N = 1500
+NxN = ("scores", "scaled", "weights")
+
+
+@pytest.fixture
+def case():
+    assert N * N * 8 >= buffers.MIN_POOLED_BYTES
+    gc.collect()
+    buffers.release_free()
+    X = np.random.default_rng(4).standard_normal((N, 8))
+    return X, init_weights(8, 4, seed=3, scale=0.5)
+
+
+def address(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def test_a_dropped_result_lends_its_memory_to_the_next_forward(case):
+    """The next forward writes into the dropped result's three n × n arrays. (Without
+    the pool the memory went back to the kernel: the array made in between would take
+    one of those addresses, and the kernel would clear every page again.)"""
+    X, w = case
+    first = attention(X, w)
+    addresses = {address(getattr(first, name)) for name in NxN}
+    del first
+    gc.collect()
+    in_between = np.ones((N, N))  # a fresh array of the same size meanwhile
+    second = attention(X, w)
+    assert {address(getattr(second, name)) for name in NxN} == addresses
+    assert address(in_between) not in addresses
+    np.testing.assert_allclose(second.weights.sum(axis=1), 1.0, rtol=1e-14)
+
+
+def test_a_result_still_held_is_never_written(case):
+    """Two results alive at once (the GUI shows one while the next is computed) share
+    no memory, and the first keeps its numbers."""
+    X, w = case
+    first = attention(X, w)
+    kept = {name: getattr(first, name).copy() for name in NxN}
+    second = attention(X * 2, w)
+    for name in NxN:
+        for other in NxN:
+            assert not np.shares_memory(getattr(first, name), getattr(second, other))
+        np.testing.assert_array_equal(getattr(first, name), kept[name], err_msg=name)
+
+
+def test_a_view_alone_keeps_its_buffer(case):
+    """A slice of the weights outlives its result (a cache, a notebook variable): that
+    buffer stays out of the pool until the slice goes too."""
+    X, w = case
+    first = attention(X, w)
+    rows = first.weights[10:20]
+    held = rows.copy()
+    del first
+    gc.collect()
+    second = attention(X * 3, w)
+    for name in NxN:
+        assert not np.shares_memory(rows, getattr(second, name))
+    np.testing.assert_array_equal(rows, held)
+    weights_address = address(rows) - 10 * N * 8
+    del second
+    gc.collect()
+    del rows  # its buffer is free now, the last one given back
+    gc.collect()
+    third = attention(X, w)
+    assert weights_address in {address(getattr(third, name)) for name in NxN}
+
+
+def test_free_buffers_are_kept_for_the_last_shape_only(case):
+    X, w = case
+    r = attention(X, w)
+    del r
+    gc.collect()
+    assert buffers.free_buffers() >= 3
+    buffers.empty((N + 1, N), np.float64)  # another shape: the free ones are let go
+    gc.collect()
+    assert buffers.free_buffers() <= 1
+
+
+def test_small_arrays_are_plain_numpy_arrays():
+    a = buffers.empty((100, 100), np.float64)
+    assert a.base is None and a.flags.owndata
+    big = buffers.empty((N, N), np.float32)
+    assert big.flags.writeable and big.flags.c_contiguous and big.dtype == np.float32
