@@ -31,6 +31,7 @@ from qkv_desktop.model.selection import ViewSelection
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import edits
 from qkv_desktop.state.compute import ModelResult, compute
+from qkv_desktop.state.cow_matrix import share_for_edits
 from qkv_desktop.state.edits import Edit
 from qkv_desktop.state.session_state import SessionState
 
@@ -168,6 +169,9 @@ class AttentionModel(EditMethods, ViewSelection):
             return None, exc
         if prepare is not None:
             prepare(result)
+            for table in (state.X, state.X_kv):  # the first edit then copies no X here
+                if table is not None:
+                    share_for_edits(table)
         return result, None
 
     def _finish(self, generation: int, result: ModelResult | None, error) -> None:

@@ -20,6 +20,7 @@ import numpy as np
 
 from qkv_desktop.core import Weights, init_multihead_weights
 from qkv_desktop.state.catalogue import EDITABLE_TABLES, PROJECTION_NAMES, WEIGHT_NAMES
+from qkv_desktop.state.cow_matrix import edited_copy
 from qkv_desktop.state.parsing import validate_token
 from qkv_desktop.state.session_state import SessionState, check_size, head_dim_for
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
@@ -125,11 +126,13 @@ def _rows_key(table: str) -> str:
 # -- token tables --------------------------------------------------------------------
 
 def write_cells(state: SessionState, table: str, rows, cols, values) -> SessionState:
-    """``state`` with ``values`` written at (rows, cols) of ``table``; may raise."""
-    X = getattr(state, table).copy()
-    X[rows, cols] = values
-    X.flags.writeable = False  # frozen here: the new state keeps this copy, not a second
-    return state.with_(**{table: X})
+    """``state`` with ``values`` written at (rows, cols) of ``table``; may raise.
+
+    The new matrix shares the old one's unchanged memory (``cow_matrix``): an edit of
+    one value no longer copies all of X on the GUI thread. It is read-only, so the new
+    state keeps it as it is, without a second copy.
+    """
+    return state.with_(**{table: edited_copy(getattr(state, table), rows, cols, values)})
 
 
 def set_cells(state: SessionState, table: str, rows, cols, values) -> CellEdit:

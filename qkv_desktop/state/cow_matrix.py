@@ -1,0 +1,179 @@
+"""Edited copies of a large matrix that share its unchanged memory (copy-on-write).
+
+A state is immutable, so typing one value into X made a whole new X: 12.5 MB at
+2048 × 768, 50 MB at 8192, copied on the GUI thread at every edit. Fresh memory is the
+expensive part: on this project's VM a copy into new pages took 1–3 ms typically and
+100–480 ms when the kernel had to find them (issue 20: the n = 8192 edit froze).
+
+``edited_copy`` lets the operating system share instead. On Linux the matrix is kept in
+a memory file (``memfd``, a *base*); every edited copy is a private mapping of that
+file (``MAP_PRIVATE``) with the edited cells written into it, so only the pages holding
+edited cells are copied, by the kernel, when they are written. The cells a copy differs
+from its base by are remembered (a *diff*) and written into each later copy too; when a
+diff grows past ``REBASE_CELLS`` the next copy becomes a base of its own (one full copy).
+Where there is no ``memfd`` (macOS, Windows) or for small matrices, it is a plain copy.
+
+``edit_of(old, new)`` says which cells ``new`` was written at when it is ``old``'s
+edited copy, so a view can update those cells (and its extremes) instead of scanning
+the whole matrix for what changed.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import threading
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["edited_copy", "edit_of", "made_from", "share_for_edits", "shares_pages", "SHARED_BYTES",
+           "REBASE_CELLS"]
+
+SHARED_BYTES = 1 << 20
+"""Matrices of at least this many bytes share memory with their edited copies; a
+smaller one is copied (a copy costs less than mapping it)."""
+REBASE_CELLS = 4096
+"""A copy that differs from its base by more cells than this becomes a base itself: each
+copy writes its whole diff, and each written cell may copy a page."""
+
+_SHARING = hasattr(os, "memfd_create") and hasattr(mmap, "MAP_PRIVATE")
+
+
+class _Base:
+    """A memory file holding one matrix's bytes; closed with the last copy mapping it."""
+
+    def __init__(self, data: np.ndarray):
+        self.shape, self.dtype, self.nbytes = data.shape, data.dtype, data.nbytes
+        self.fd = os.memfd_create("qkv-matrix", os.MFD_CLOEXEC)
+        weakref.finalize(self, os.close, self.fd)
+        os.ftruncate(self.fd, self.nbytes)
+        with mmap.mmap(self.fd, self.nbytes, flags=mmap.MAP_SHARED) as shared:
+            view = np.frombuffer(shared, dtype=self.dtype).reshape(self.shape)
+            view[...] = data
+            del view  # the mapping closes only once no array exports it
+
+    def private_copy(self) -> np.ndarray:
+        """A writable array over a private mapping: it reads the base's pages and copies
+        one only when it writes into it."""
+        mapped = mmap.mmap(self.fd, self.nbytes, flags=mmap.MAP_PRIVATE,
+                           prot=mmap.PROT_READ | mmap.PROT_WRITE)
+        return np.frombuffer(mapped, dtype=self.dtype).reshape(self.shape)
+
+
+@dataclass(frozen=True)
+class _Lineage:
+    """How an array came about: its base, the cells (flat index → value) it differs from
+    the base by, and the array it is an edited copy of, with the cells written then."""
+
+    base: _Base
+    diff: dict[int, float]
+    parent: weakref.ref | None = None
+    edited: tuple[np.ndarray, np.ndarray] | None = None
+
+
+_LINEAGE: dict[int, tuple[weakref.ref, _Lineage]] = {}
+"""id(array) → (a weak reference to it, its lineage); an entry leaves with its array."""
+_LOCK = threading.Lock()  # the forward's worker shares a matrix while the GUI thread edits
+
+
+def _remember(array: np.ndarray, lineage: _Lineage) -> None:
+    key = id(array)
+
+    def forget(ref, key=key) -> None:
+        with _LOCK:
+            if _LINEAGE.get(key, (None,))[0] is ref:
+                del _LINEAGE[key]
+    with _LOCK:
+        _LINEAGE[key] = (weakref.ref(array, forget), lineage)
+
+
+def _lineage(array: np.ndarray) -> _Lineage | None:
+    with _LOCK:
+        entry = _LINEAGE.get(id(array))
+    if entry is None or entry[0]() is not array:
+        return None
+    return entry[1]
+
+
+def _shareable(array: np.ndarray) -> bool:
+    return (_SHARING and array.nbytes >= SHARED_BYTES and array.ndim == 2
+            and array.dtype.kind == "f")
+
+
+def share_for_edits(array: np.ndarray) -> None:
+    """Make ``array``'s first edited copy share its memory too (a worker thread calls it
+    after a forward, so that the first edit does not copy the whole matrix on the GUI
+    thread). ``array`` must be read-only: its base is a copy of it as it is now."""
+    if not _shareable(array) or array.flags.writeable or _lineage(array) is not None:
+        return
+    try:
+        base = _Base(array)
+    except OSError:  # no memory file to be had: the edit copies, as it would anyway
+        return
+    _remember(array, _Lineage(base, {}))
+
+
+def edited_copy(array: np.ndarray, rows, cols, values) -> np.ndarray:
+    """A read-only copy of ``array`` with ``values`` at (``rows``, ``cols``).
+
+    The copy shares ``array``'s unchanged pages where the system allows (see the module
+    notes); it is bit-for-bit the array a plain copy would give.
+    """
+    rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
+    if not _shareable(array):
+        out = array.copy()
+        out[rows, cols] = values
+        out.flags.writeable = False
+        return out
+    values = np.broadcast_to(np.asarray(values, dtype=array.dtype), rows.shape)
+    flat = np.ravel_multi_index((rows, cols), array.shape)
+    edited = dict(zip(flat.tolist(), values.tolist(), strict=True))
+    known = _lineage(array)
+    out = None
+    if known is not None and len(known.diff) + len(edited) <= REBASE_CELLS:
+        base, diff = known.base, {**known.diff, **edited}
+        try:
+            out = base.private_copy()
+        except OSError:  # no address space left for a mapping: a base of its own
+            out = None
+    if out is None:  # a new base holding ``array`` as it is; the copy differs by the edit
+        try:
+            base, diff = _Base(array), edited
+            out = base.private_copy()
+        except OSError:  # no memory file to be had: a plain copy
+            out = array.copy()
+            out[rows, cols] = values
+            out.flags.writeable = False
+            return out
+    keys = np.fromiter(diff.keys(), dtype=np.intp, count=len(diff))
+    out.reshape(-1)[keys] = np.fromiter(diff.values(), dtype=array.dtype, count=len(diff))
+    out.flags.writeable = False
+    _remember(out, _Lineage(base, diff, weakref.ref(array), (rows, cols)))
+    return out
+
+
+def edit_of(old: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The (rows, cols) written when ``new`` was made as ``edited_copy(old, …)``, else
+    ``None`` (then anything may differ)."""
+    made = made_from(new)
+    return None if made is None or made[0] is not old else made[1]
+
+
+def made_from(new: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None:
+    """(the array ``new`` is an edited copy of, the (rows, cols) written), while that
+    array is alive; ``None`` for any other array."""
+    known = _lineage(new)
+    parent = None if known is None or known.parent is None else known.parent()
+    return None if parent is None else (parent, known.edited)
+
+
+def shares_pages(array: np.ndarray) -> bool:
+    """Whether ``array`` is a private mapping of a base (its unchanged pages shared)."""
+    if _lineage(array) is None:
+        return False
+    base = array.base
+    while isinstance(base, np.ndarray):
+        base = base.base
+    return isinstance(base, memoryview) and isinstance(base.obj, mmap.mmap)

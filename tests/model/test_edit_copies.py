@@ -1,0 +1,100 @@
+"""An edit of one value of a large X copies only what it changes (issue 20).
+
+States are immutable, so every edit made a whole new X on the GUI thread: 12.5 MB at
+2048 × 768, 50 MB at 8192, into fresh memory that the VM took up to 480 ms to hand out.
+``state.cow_matrix`` shares the unchanged pages instead, and says which cells an edit
+wrote, so the token table and the float32 range check look at those cells only.
+Byte counts (``tracemalloc`` sees every NumPy allocation) and call counts, never times.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from qkv_desktop.state import cow_matrix, edits
+from qkv_desktop.state.edits import EditError
+from qkv_desktop.state.session_state import Options, SessionState
+
+N, D = 2048, 768
+needs_sharing = pytest.mark.skipif(not cow_matrix._SHARING, reason="no memfd here")
+
+
+def _state(dtype: str = "float64", n: int = N) -> SessionState:
+    rng = np.random.default_rng(0)
+    return SessionState.initialised([f"t{i}" for i in range(n)],
+                                    rng.standard_normal((n, D)).round(3), d_k=4,
+                                    options=Options(dtype=dtype))
+
+
+def _allocated_during(fn) -> int:
+    """The peak of NumPy's (and Python's) allocations while ``fn`` runs, in bytes."""
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@needs_sharing
+def test_an_edit_of_a_large_x_copies_no_row_it_did_not_change():
+    state = _state()
+    cow_matrix.share_for_edits(state.X)  # the forward's worker does this (see below)
+    before = state.X.copy()
+    out = {}
+    peak = _allocated_during(lambda: out.setdefault(
+        "edit", edits.set_cells(state, "X", [5], [7], [9.5])))
+    X = out["edit"].state.X
+    assert peak < state.X.nbytes / 50, peak  # the old edit copied all 12.5 MB
+    assert cow_matrix.shares_pages(X) and not X.flags.writeable
+    assert X[5, 7] == 9.5 and np.array_equal(state.X, before)  # the old state is intact
+    expected = before.copy()
+    expected[5, 7] = 9.5
+    assert np.array_equal(X, expected)
+
+
+@needs_sharing
+def test_the_first_edit_after_a_large_forward_copies_nothing_on_the_gui_thread(qapp):
+    """The model's worker shares X after the forward, so even the first edit maps."""
+    from qkv_desktop.model import AttentionModel
+    model = AttentionModel(_state())
+    try:
+        model.set_cell("X", 0, 0, 1.0)  # a large state: the forward runs on the worker
+        assert model.wait_until_idle()
+        X = model.state.X
+        peak = _allocated_during(lambda: model.set_cell("X", 1, 1, 2.0))
+        assert peak < X.nbytes / 50, peak
+        assert cow_matrix.shares_pages(model.state.X)
+        assert cow_matrix.edit_of(X, model.state.X)[0].tolist() == [1]
+        model.undo_stack.undo()
+        assert model.state.X[1, 1] == X[1, 1] and cow_matrix.shares_pages(model.state.X)
+    finally:
+        model.shutdown()
+
+
+def test_edited_copies_hold_exactly_what_plain_copies_would(monkeypatch):
+    """Edits, branches (an undo then a new edit) and rebases (a diff grown past
+    ``REBASE_CELLS``) give the bits of a plain copy, and never change their source."""
+    monkeypatch.setattr(cow_matrix, "REBASE_CELLS", 40)
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((600, 300))  # 1.4 MB: shared where the system allows
+    X.flags.writeable = False
+    kept = [(X, X.copy())]
+    for step in range(120):
+        source, plain = kept[rng.integers(len(kept))]  # any earlier version, as undo gives
+        count = int(rng.integers(1, 4))
+        rows, cols = rng.integers(0, 600, count), rng.integers(0, 300, count)
+        values = rng.standard_normal(count)
+        copy = cow_matrix.edited_copy(source, rows, cols, values)
+        expected = plain.copy()
+        expected[rows, cols] = values
+        assert np.array_equal(copy, expected), step
+        assert not copy.flags.writeable
+        assert cow_matrix.edit_of(source, copy) is not None
+        assert cow_matrix.edit_of(X, copy) is None or source is X
+        kept = (kept + [(copy, expected)])[-6:]
+    for array, plain in kept:
+        assert np.array_equal(array, plain)
