@@ -98,3 +98,22 @@ def test_edited_copies_hold_exactly_what_plain_copies_would(monkeypatch):
         kept = (kept + [(copy, expected)])[-6:]
     for array, plain in kept:
         assert np.array_equal(array, plain)
+@needs_sharing
+def test_a_float32_edit_checks_the_range_of_the_cells_it_wrote_only():
+    """The range check read X's max and min at every edit of a float32 session (7 ms at
+    8192 × 768). An edited copy is a fresh mapping whose pages are read in only when
+    touched, so the page faults of an edit count how much of X it read."""
+    import resource
+    state = _state("float32")
+    cow_matrix.share_for_edits(state.X)
+    state = edits.set_cells(state, "X", [0], [0], [1.0]).state
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    edit = edits.set_cells(state, "X", [3], [4], [2.5])
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+    pages = state.X.nbytes // 4096
+    assert faults < pages / 50, (faults, pages)  # reading all of X faults in ≥ 1/16 of its pages
+    assert edit.state.X[3, 4] == 2.5 and edit.state.X[0, 0] == 1.0
+    with pytest.raises(EditError, match="float32"):
+        edits.set_cells(edit.state, "X", [9], [9], [1e39])  # still refused
+
+
