@@ -98,6 +98,8 @@ def test_edited_copies_hold_exactly_what_plain_copies_would(monkeypatch):
         kept = (kept + [(copy, expected)])[-6:]
     for array, plain in kept:
         assert np.array_equal(array, plain)
+
+
 @needs_sharing
 def test_a_float32_edit_checks_the_range_of_the_cells_it_wrote_only():
     """The range check read X's max and min at every edit of a float32 session (7 ms at
@@ -117,3 +119,36 @@ def test_a_float32_edit_checks_the_range_of_the_cells_it_wrote_only():
         edits.set_cells(edit.state, "X", [9], [9], [1e39])  # still refused
 
 
+def test_the_token_table_follows_an_edit_of_a_large_x_by_its_cells(qapp, monkeypatch):
+    """At 2048 × 768 (above ``MAX_CELL_DIFF``) an edit announced the whole table, which
+    repainted every visible cell (9 ms), and found X's largest value with a pass over
+    all of it. Now the table announces the edited cell, and its largest value changes
+    without a pass unless the edited cell was the largest."""
+    from PySide6.QtCore import Qt
+
+    from qkv_desktop.model import AttentionModel
+    from qkv_desktop.views.editors import matrix_table
+    passes = []
+    real = matrix_table.max_abs_finite
+    monkeypatch.setattr(matrix_table, "max_abs_finite",
+                        lambda M: passes.append(M.shape) or real(M))
+    model = AttentionModel(_state())
+    try:
+        table = matrix_table.MatrixTableModel(model, "X")
+        announced = []
+        table.dataChanged.connect(lambda a, b: announced.append(
+            ((a.row(), a.column()), (b.row(), b.column()))))
+        table.data(table.value_index(0, 0), Qt.ItemDataRole.BackgroundRole)  # tints made
+        table.widest_text()
+        passes.clear()
+        model.set_cell("X", 10, 20, 0.5)
+        assert announced == [((10, 21), (10, 21))]  # column 0 holds the token names
+        assert passes == [] and table.data(table.value_index(10, 20)) == "0.5000"
+        r, c = np.unravel_index(np.argmax(np.abs(model.state.X)), model.state.X.shape)
+        model.set_cell("X", int(r), int(c), 0.0)  # the largest value edited away
+        fresh = matrix_table.MatrixTableModel(model, "X")
+        assert table.widest_text() == fresh.widest_text() and len(passes) == 2
+        model.set_cell("X", 1, 1, 99.0)  # a new largest value: new colour levels
+        assert table.widest_text() == fresh.widest_text() == "−99.0000"
+    finally:
+        model.shutdown()

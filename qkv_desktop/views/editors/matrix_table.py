@@ -27,6 +27,7 @@ from qkv_desktop.presentation.colormaps import (
 from qkv_desktop.presentation.numbers import MINUS, format_value
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.catalogue import EDITABLE_TABLES
+from qkv_desktop.state.cow_matrix import edit_of
 from qkv_desktop.state.parsing import ParseError, parse_number
 
 __all__ = ["MatrixTableModel"]
@@ -201,6 +202,19 @@ class MatrixTableModel(QAbstractTableModel):
             self._top = (M, max_abs_finite(M))
         return self._top[1]
 
+    def _follow_largest(self, old: np.ndarray, M: np.ndarray, rows, cols) -> None:
+        """``M``'s largest |value| from ``old``'s, when ``M`` is ``old`` with the cells at
+        (rows, cols) rewritten: it changes only if one of them was or becomes the
+        largest, and only the first needs a pass over the matrix (left to ``_largest``)."""
+        if self._top is None or self._top[0] is not old:
+            return
+        top, before, after = self._top[1], np.abs(old[rows, cols]), np.abs(M[rows, cols])
+        if not (np.isfinite(before).all() and np.isfinite(after).all()):
+            return
+        new = float(after.max(initial=0.0))
+        if new >= top or float(before.max(initial=0.0)) < top:
+            self._top = (M, max(top, new))
+
     def value_index(self, row: int, col: int) -> QModelIndex:
         """The index of matrix cell (row, col), skipping the token column."""
         return self.index(row, col + self._col_offset())
@@ -231,11 +245,20 @@ class MatrixTableModel(QAbstractTableModel):
 
         A change over the whole range makes the view repaint all of itself; a typed
         value changes one cell. Returns False when the whole table must be announced.
+        An edit's matrix says which cells it wrote (``edit_of``), at any size; another
+        new matrix is compared with the old one when it is small enough.
         """
-        if (not same_tokens or M.shape != old.shape or M.size > MAX_CELL_DIFF
-                or self._levels is None):
+        if not same_tokens or M.shape != old.shape or self._levels is None:
             return False
-        changed = np.argwhere(M != old)
+        edited = edit_of(old, M)
+        if edited is not None:
+            rows, cols = edited
+            changed = np.unique(np.stack([rows, cols], axis=1), axis=0)
+            self._follow_largest(old, M, rows, cols)
+        elif M.size > MAX_CELL_DIFF:
+            return False
+        else:
+            changed = np.argwhere(M != old)
         if (len(changed) > MAX_CELLS_ANNOUNCED
                 or symmetric_levels(self._largest(M)) != self._levels):
             return False
