@@ -164,14 +164,45 @@ def test_the_busy_indicator_shows_while_computing_and_hides_after(large_window, 
     assert window.busy.isHidden()
     model.set_cell("X", 5, 2, -1.25)
     spin_until(gated.entered.is_set)
-    QApplication.processEvents()
-    assert model.busy and not window.busy.isHidden()
+    spin_until(lambda: not window.busy.isHidden())  # after BUSY_DELAY_MS
+    assert model.busy
     # The GUI thread is free meanwhile: hover works, on the result shown so far.
     model.set_hover(CellRef("scores", 5, 2))
     assert window.hover_label.text() == describe_cell(model.result, model.hover) != ""
     gated.release()
     assert model.wait_until_idle()
     assert window.busy.isHidden() and not model.busy
+
+
+def test_a_forward_shorter_than_the_delay_never_shows_or_paints_the_busy_indicator(
+        large_window, monkeypatch):
+    """The animated bar repainted the window 10–70 times per edit at 2048–4096 tokens."""
+    from PySide6.QtCore import QEvent, QObject
+
+    from qkv_desktop.views import main_window
+    monkeypatch.setattr(main_window, "BUSY_DELAY_MS", 600_000)
+    window = large_window
+    model = window.model
+    shown = []
+
+    class Watch(QObject):
+        def eventFilter(self, obj, event) -> bool:
+            if event.type() in (QEvent.Type.Show, QEvent.Type.Paint):
+                shown.append(event.type())
+            return False
+
+    watch = Watch()
+    window.busy.installEventFilter(watch)
+    gated = GatedCompute(monkeypatch, hold=1)
+    model.set_cell("X", 5, 2, -1.25)
+    spin_until(gated.entered.is_set)
+    for _ in range(5):
+        QApplication.processEvents()
+    assert model.busy and window.busy.isHidden()
+    gated.release()
+    assert model.wait_until_idle()
+    QApplication.processEvents()
+    assert shown == [] and window.busy.isHidden() and not window._busy_delay.isActive()
 
 
 def test_large_panes_are_reduced_but_hover_reports_exact_values(large_window):
