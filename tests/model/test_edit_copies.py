@@ -140,14 +140,25 @@ def test_the_token_table_follows_an_edit_of_a_large_x_by_its_cells(qapp, monkeyp
             ((a.row(), a.column()), (b.row(), b.column()))))
         table.data(table.value_index(0, 0), Qt.ItemDataRole.BackgroundRole)  # tints made
         table.widest_text()
+        table.data(table.value_index(10, 20), Qt.ItemDataRole.BackgroundRole)
         passes.clear()
+        coloured = []
+        real_rgba = matrix_table.map_to_rgba
+        monkeypatch.setattr(matrix_table, "map_to_rgba",
+                            lambda M, *a: coloured.append(M.shape) or real_rgba(M, *a))
         model.set_cell("X", 10, 20, 0.5)
         assert announced == [((10, 21), (10, 21))]  # column 0 holds the token names
         assert passes == [] and table.data(table.value_index(10, 20)) == "0.5000"
+        tint = table.data(table.value_index(10, 20), Qt.ItemDataRole.BackgroundRole)
+        assert coloured == [(1, 1)]  # the cell, not its block of 64 rows × 768
+        other = matrix_table.MatrixTableModel(model, "X")  # made afresh, after the edit
+        assert tint == other.data(other.value_index(10, 20), Qt.ItemDataRole.BackgroundRole)
         r, c = np.unravel_index(np.argmax(np.abs(model.state.X)), model.state.X.shape)
+        passes.clear()
         model.set_cell("X", int(r), int(c), 0.0)  # the largest value edited away
         fresh = matrix_table.MatrixTableModel(model, "X")
-        assert table.widest_text() == fresh.widest_text() and len(passes) == 2
+        assert table.widest_text() == fresh.widest_text()
+        assert len(passes) == 3  # one each: this table, ``other`` and ``fresh``
         model.set_cell("X", 1, 1, 99.0)  # a new largest value: new colour levels
         assert table.widest_text() == fresh.widest_text() == "−99.0000"
     finally:

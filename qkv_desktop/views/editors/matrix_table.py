@@ -264,7 +264,17 @@ class MatrixTableModel(QAbstractTableModel):
             return False
         offset = self._col_offset()
         for r, c in changed.tolist():
-            self._tints.pop(r // TINT_ROWS, None)
+            self._retint(M, r, c)
             index = self.index(r, c + offset)
             self.dataChanged.emit(index, index)
         return True
+
+    def _retint(self, M: np.ndarray, r: int, c: int) -> None:
+        """Colour cell (r, c) again in its block of tints, if that block is made (the
+        whole block was 64 rows × d_model colours for one edited value)."""
+        tints = self._tints.get(r // TINT_ROWS)
+        if tints is None:
+            return
+        rgba = map_to_rgba(M[r:r + 1, c:c + 1], DIVERGING, self._levels)
+        tints[0][r % TINT_ROWS, c] = rgba[0, 0]
+        tints[1][r % TINT_ROWS, c] = text_color_for(rgba)[0, 0]
