@@ -79,10 +79,13 @@ def empty(shape: tuple[int, ...], dtype) -> np.ndarray:
             _current = key
             _free.clear()
         else:
-            try:
-                buffer = _free.pop()
-            except IndexError:
-                pass
+            # A lease dropped on another thread may have checked the shape just before
+            # it changed and appended its buffer after the clear: never hand that one out.
+            while _free:
+                candidate = _free.pop()
+                if candidate.shape == key[0] and candidate.dtype == dtype:
+                    buffer = candidate
+                    break
     if buffer is None:
         buffer = np.empty(shape, dtype)
     return np.asarray(_Lease(buffer, key))

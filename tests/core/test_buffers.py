@@ -96,3 +96,18 @@ def test_small_arrays_are_plain_numpy_arrays():
     assert a.base is None and a.flags.owndata
     big = buffers.empty((N, N), np.float32)
     assert big.flags.writeable and big.flags.c_contiguous and big.dtype == np.float32
+
+
+def test_a_buffer_of_another_shape_in_the_free_list_is_never_handed_out():
+    """A lease dropped on one thread checks the current shape, then appends its buffer;
+    if another thread changes the shape in between, the stale buffer lands in the free
+    list of the new shape. ``empty`` must still return the shape it was asked for."""
+    gc.collect()
+    buffers.release_free()
+    shape = (N, N)
+    buffers.empty(shape, np.float64)  # the pool's current shape is now (N, N)
+    buffers._free.append(np.empty((N // 2, 2 * N), np.float64))  # same bytes, stale shape
+    buffers._free.append(np.empty((N, N), np.float32))  # stale dtype
+    got = buffers.empty(shape, np.float64)
+    assert got.shape == shape and got.dtype == np.float64
+    assert buffers.free_buffers() == 0
