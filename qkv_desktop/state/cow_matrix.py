@@ -20,6 +20,7 @@ the whole matrix for what changed.
 
 from __future__ import annotations
 
+import ctypes
 import mmap
 import os
 import threading
@@ -40,6 +41,44 @@ copy writes its whole diff, and each written cell may copy a page."""
 
 _SHARING = hasattr(os, "memfd_create") and hasattr(mmap, "MAP_PRIVATE")
 
+if _SHARING:
+    _libc = ctypes.CDLL(None, use_errno=True)
+    _libc.mmap.restype = ctypes.c_void_p
+    _libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                           ctypes.c_int, ctypes.c_long]
+    _libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    _MAP_FAILED = ctypes.c_void_p(-1).value
+
+
+class _Mapping:
+    """A private mapping of a base, the owner of an edited copy's memory.
+
+    Made with libc's ``mmap`` rather than Python's: Python's ``mmap.mmap`` keeps a
+    duplicate of the file descriptor for as long as the mapping lives, so every edited
+    copy an undo history holds would hold a descriptor too, and after about a thousand
+    edits (a common soft limit is 1024) the app could open no file, not even to save.
+    A mapping needs no descriptor once made. The array's ``base`` is this object, so
+    every view keeps the mapping; the last one to go unmaps it.
+    """
+
+    __slots__ = ("_address", "_length", "__array_interface__")
+
+    def __init__(self, fd: int, nbytes: int, shape: tuple[int, ...], dtype: np.dtype):
+        address = _libc.mmap(None, nbytes, mmap.PROT_READ | mmap.PROT_WRITE,
+                             mmap.MAP_PRIVATE, fd, 0)
+        if address is None or address == _MAP_FAILED:
+            error = ctypes.get_errno()
+            raise OSError(error, os.strerror(error))
+        self._address, self._length = address, nbytes
+        self.__array_interface__ = {"shape": tuple(shape), "typestr": dtype.str,
+                                    "data": (address, False), "version": 3}
+
+    def __del__(self) -> None:
+        try:
+            _libc.munmap(self._address, self._length)
+        except Exception:  # noqa: BLE001 - at interpreter exit libc's wrapper may be gone
+            pass
+
 
 class _Base:
     """A memory file holding one matrix's bytes; closed with the last copy mapping it."""
@@ -57,9 +96,7 @@ class _Base:
     def private_copy(self) -> np.ndarray:
         """A writable array over a private mapping: it reads the base's pages and copies
         one only when it writes into it."""
-        mapped = mmap.mmap(self.fd, self.nbytes, flags=mmap.MAP_PRIVATE,
-                           prot=mmap.PROT_READ | mmap.PROT_WRITE)
-        return np.frombuffer(mapped, dtype=self.dtype).reshape(self.shape)
+        return np.asarray(_Mapping(self.fd, self.nbytes, self.shape, self.dtype))
 
 
 @dataclass(frozen=True)
@@ -176,4 +213,4 @@ def shares_pages(array: np.ndarray) -> bool:
     base = array.base
     while isinstance(base, np.ndarray):
         base = base.base
-    return isinstance(base, memoryview) and isinstance(base.obj, mmap.mmap)
+    return isinstance(base, _Mapping)

@@ -163,3 +163,27 @@ def test_the_token_table_follows_an_edit_of_a_large_x_by_its_cells(qapp, monkeyp
         assert table.widest_text() == fresh.widest_text() == "−99.0000"
     finally:
         model.shutdown()
+
+
+@needs_sharing
+def test_edited_copies_hold_no_file_descriptor():
+    """An undo history holds every edited copy. With Python's ``mmap`` each copy kept a
+    duplicate descriptor of its memory file: 200 edits held 200 descriptors, and at a
+    soft limit of 1024 the app could no longer open a file to save."""
+    import os
+
+    def descriptors() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    X = np.random.default_rng(2).standard_normal((1024, 768))
+    X.flags.writeable = False
+    kept = [X]
+    before = descriptors()
+    for i in range(200):
+        kept.append(cow_matrix.edited_copy(kept[-1], [i], [0], [float(i)]))
+    assert cow_matrix.shares_pages(kept[-1])
+    assert descriptors() - before <= 2  # the bases' memory files, not one per copy
+    assert [float(kept[-1][i, 0]) for i in range(200)] == [float(i) for i in range(200)]
+    view = kept[-1][10:20]
+    del kept[1:]
+    assert view[0, 0] == 10.0  # a view keeps its mapping alive
