@@ -118,11 +118,35 @@ def kk_comparison(r: AttentionResult, temperature: float = 1.0) -> KKComparison:
     return KKComparison(kk, asymmetry(kk), weights, pair)
 
 
+_SEEDED_ANSWER: list = []
+"""The last ``seeded_weights`` answer, with what it depended on (``_seeded_key``)."""
+
+
+def _seeded_key(state) -> tuple:
+    """What ``seeded_weights`` depends on: every field but the inputs' values, by
+    identity (an edit of X or of the tokens keeps the weights' very arrays), and the
+    inputs' width (the seeded weights' d_model)."""
+    X_kv = state.X_kv
+    return (state.heads, state.W_O, state.options, state.provenance, state.seed,
+            state.init_scale, state.X.shape[1], None if X_kv is None else X_kv.shape[1])
+
+
 def seeded_weights(state) -> bool:
     """Whether ``state``'s weights are the tutorial's seeded ``randn × init_scale``.
 
     False for weights typed in, imported or read from a checkpoint: for those, "the
     weights are randn × 0.1" is not a reason, and "try weight scale 1" (which draws new
     random weights) would throw the real ones away.
+
+    The answer for the last state asked about is kept while its weights, seed, scale,
+    options and width stay the same objects: the lesson banners ask twice per result,
+    and drawing the seeded weights again to compare was most of their work on every
+    edit of X (issue 20).
     """
-    return state.reinitialised().equals(state)
+    key = _seeded_key(state)
+    if _SEEDED_ANSWER and all(a is b or (type(a) in (int, float) and a == b)
+                              for a, b in zip(_SEEDED_ANSWER[0], key, strict=True)):
+        return _SEEDED_ANSWER[1]
+    answer = state.reinitialised().equals(state)
+    _SEEDED_ANSWER[:] = [key, answer]
+    return answer

@@ -100,3 +100,30 @@ def test_row_uniformity_takes_the_forwards_statistics_instead_of_a_logarithm(mon
     u = row_uniformity(result.scaled, result.weights, result.entropy, result.max_weight)
     np.testing.assert_array_equal(u.entropy, result.entropy)
     np.testing.assert_array_equal(u.max_weight, result.max_weight)
+
+
+def test_seeded_weights_are_drawn_again_only_for_other_weights(monkeypatch):
+    """``seeded_weights`` keeps its last answer while the weights, seed, scale and width
+    are the same objects: an edit of X does not draw the seeded weights again."""
+    import dataclasses
+
+    from qkv_desktop.state import readouts, session_state
+    drawn = []
+    real = session_state.init_multihead_weights
+    monkeypatch.setattr(session_state, "init_multihead_weights",
+                        lambda *a, **k: drawn.append(a) or real(*a, **k))
+    state = SessionState.from_preset("tutorial-1")
+    rescaled = state.reinitialised(init_scale=1.0)
+    relabelled = state.reinitialised(seed=7).with_(seed=42)  # seed 7's weights, "42"
+    w = state.heads[0]
+    typed = state.with_(heads=(dataclasses.replace(w, W_V=w.W_V * 2),))
+    drawn.clear()
+
+    def drawing(states) -> tuple[list[bool], int]:
+        before = len(drawn)
+        answers = [readouts.seeded_weights(s) for s in states]
+        return answers, len(drawn) - before
+
+    assert drawing([state, state.with_(X=state.X + 0.5), state]) == ([True] * 3, 1)
+    assert drawing([typed, typed.with_(X=typed.X - 1)]) == ([False, False], 1)
+    assert drawing([rescaled, relabelled]) == ([True, False], 2)
