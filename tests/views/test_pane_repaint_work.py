@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from qkv_desktop.presentation import numbers
 from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba
@@ -163,3 +163,73 @@ def test_cell_colours_on_screen_after_an_edit(main_window):
             at = plot.mapFromScene(vb.mapViewToScene(QPointF(j + 0.15, i + 0.15)))
             c = picture.pixelColor(int(at.x() * ratio), int(at.y() * ratio))
             assert (c.red(), c.green(), c.blue()) == tuple(want[i, j][:3]), (key, i, j)
+
+
+def _on_screen(window) -> QImage:
+    """What the window's backing store holds now (the offscreen screen grabs it): the
+    pixels the partial repaints left, not a fresh rendering like ``QWidget.grab``."""
+    return window.screen().grabWindow(window.winId()).toImage()
+
+
+def test_an_edit_repaints_no_token_name_and_leaves_the_axes_as_a_full_paint(make_window,
+                                                                             monkeypatch):
+    """Repainting the cells after an edit exposes a pixel of each token axis beside
+    them: the axis redraws its line there, not its names (issue 20), and the window
+    then looks exactly as when everything is painted afresh. (A colour bar whose levels
+    moved is repainted whole, and its area reaches the end of the names below; an axis
+    laid out again, when a wider bar narrowed the plot, is drawn whole.)"""
+    import pyqtgraph as pg
+    full, edges = [], []
+    real_full = pg.AxisItem.paint
+    real_edge = heatmap_plot.TokenAxis.paint
+    # (patched before the window exists: Qt calls the paint its items were made with)
+    monkeypatch.setattr(pg.AxisItem, "paint", lambda self, *a: full.append(self)
+                        or real_full(self, *a))
+    monkeypatch.setattr(heatmap_plot.TokenAxis, "paint", lambda self, *a: edges.append(self)
+                        or real_edge(self, *a))
+    window = make_window()
+    model = window.model
+    model.set_cell("X", 0, 0, 0.5)  # the layout settles (the grid's columns, the axes)
+    assert model.wait_until_idle()
+    settle()
+    panes = [window.panes.panes[k] for k in window.panes.shown()]
+    axes = {p.plot.getPlotItem().getAxis(side) for p in panes for side in ("left", "bottom")}
+    edges.clear()
+    for k in range(3):
+        levels = {p: p.colorbar.levels for p in panes}
+        pictures = {a: a.picture for a in axes}
+        full.clear()
+        model.set_cell("X", 1, k, 0.3 * (k + 1))
+        assert model.wait_until_idle()
+        QApplication.processEvents()
+        moved = {p.plot.getPlotItem().getAxis("bottom") for p in panes
+                 if p.colorbar.levels != levels[p]}
+        laid_out = {a for a in axes if a.picture is not pictures[a]}  # a bar grew wider
+        assert len(moved) < len(panes)  # the weights' bar at least stays on [0, 1]
+        assert axes & set(full) <= moved | laid_out  # no names repainted beside the cells…
+    assert set(edges) == axes  # …though every axis had its edge repainted
+    partial = _on_screen(window)
+    full.clear()
+    for pane in panes:  # everything afresh: the names too
+        pane.plot.viewport().repaint()
+    assert axes <= set(full)
+    assert _on_screen(window) == partial
+
+
+def test_an_edit_of_the_inputs_draws_no_seeded_weights_for_the_banners(main_window,
+                                                                        monkeypatch):
+    """The uniform-attention banner asks whether the weights are the seeded ones twice
+    per result; an edit of X keeps the weights, so they are not drawn again."""
+    from qkv_desktop.state import session_state
+    model = main_window.model
+    banners = main_window.findChild(QWidget, "lessonBanners")
+    assert banners.uniform.isVisibleTo(banners)  # tutorial 1: nearly uniform, seeded
+    drawn = []
+    real = session_state.init_multihead_weights
+    monkeypatch.setattr(session_state, "init_multihead_weights",
+                        lambda *a, **k: drawn.append(a) or real(*a, **k))
+    for k in range(3):
+        model.set_cell("X", 0, k, 0.1 * (k + 1))
+        assert model.wait_until_idle()
+    assert drawn == []
+    assert "href='scale'" in banners.uniform.label.text()  # still told: seeded weights

@@ -25,6 +25,7 @@ from PySide6.QtGui import (
     QFontMetricsF,
     QPainter,
     QPen,
+    QPicture,
     QStaticText,
     QTransform,
 )
@@ -124,8 +125,32 @@ class TokenAxis(pg.AxisItem):
     line, the first row's token stood half above the plot and was cut in half."""
 
     rotated = False
+    NAMES_MARGIN = 1.0
+    """Around the names' boxes, the pixel their glyphs' antialiased edges may reach."""
+
+    def __init__(self, orientation: str):
+        super().__init__(orientation)
+        # ``paint`` reads the exposed part of the axis (``option.exposedRect``)
+        self.setFlag(self.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+        self._edge: QPicture | None = None  # the axis line and ticks, without the names
+        self._names_box: QRectF | None = None  # where the names are drawn (item coordinates)
+
+    def paint(self, p, opt, widget=None):
+        """The whole axis, or, when only its edge beside the cells is exposed, that edge.
+
+        The view repaints the cells after every edit; the area it repaints, in whole
+        pixels, reaches into each axis beside them, and Qt draws every item within a
+        pixel of it. The axis replayed all its names there, into a clip that shows none
+        of them (issue 20); the line and ticks are redrawn as they were.
+        """
+        if (self.picture is not None and self._edge is not None
+                and not opt.exposedRect.intersects(self._names_box)):
+            self._edge.play(p)
+            return
+        super().paint(p, opt, widget)
 
     def generateDrawSpecs(self, p):
+        self._edge = None  # until ``drawPicture`` records this layout's
         specs = super().generateDrawSpecs(p)
         if specs is None or self.orientation not in ("left", "right"):
             return specs
@@ -144,6 +169,7 @@ class TokenAxis(pg.AxisItem):
         self.update()
 
     def drawPicture(self, p, axisSpec, tickSpecs, textSpecs):
+        self._record_edge(axisSpec, tickSpecs, textSpecs)
         if not self.rotated:
             return super().drawPicture(p, axisSpec, tickSpecs, textSpecs)
         super().drawPicture(p, axisSpec, tickSpecs, [])
@@ -160,6 +186,31 @@ class TokenAxis(pg.AxisItem):
                        int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
             p.restore()
         return None
+
+    def _record_edge(self, axis_spec, tick_specs, text_specs) -> None:
+        """Keep the line and ticks as ``drawPicture`` draws them (``_edge``), and the
+        box the names take, turned upright or not (``_names_box``), for ``paint``."""
+        edge = QPicture()
+        painter = QPainter(edge)
+        try:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            pen, start, end = axis_spec
+            painter.setPen(pen)
+            painter.drawLine(start, end)
+            for pen, start, end in tick_specs:
+                painter.setPen(pen)
+                painter.drawLine(start, end)
+        finally:
+            painter.end()
+        box = QRectF()
+        metrics = QFontMetrics(self.style["tickFont"] or QFont()) if self.rotated else None
+        for rect, _flags, text in text_specs:
+            if metrics is not None:  # read upward from the top of ``rect`` (``drawPicture``)
+                width, height = metrics.horizontalAdvance(text), metrics.height()
+                rect = QRectF(rect.center().x() - height / 2, rect.top(), height, width)
+            box = box.united(rect)
+        m = self.NAMES_MARGIN
+        self._edge, self._names_box = edge, box.adjusted(-m, -m, m, m)
 
 
 class CellOverlay(pg.GraphicsObject):
