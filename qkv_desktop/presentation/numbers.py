@@ -25,7 +25,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 
 __all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
            "MOST_DECIMALS", "format_value", "format_values", "fit_value_font",
-           "any_value_may_fit", "decimals_that_add_up"]
+           "any_value_may_fit", "decimals_that_add_up", "label_widths"]
 
 DECIMALS = 4
 """Digits after the point, as the tutorial prints them."""
@@ -147,7 +147,14 @@ re-measuring all of a pane's labels in every candidate font was most of a repain
 _MAX_WIDTHS = 50_000
 
 
-def _widths(font: QFont, fm: QFontMetricsF) -> dict[str, float]:
+def label_widths(font: QFont) -> dict[str, float]:
+    """The widths of value texts already measured in ``font`` (by ``fit_value_font``),
+    by text: a view places its labels with the widths their font was chosen by,
+    instead of measuring or laying out every new value a second time."""
+    return _widths(font, None)
+
+
+def _widths(font: QFont, fm: QFontMetricsF | None) -> dict[str, float]:
     key = font.key()
     widths = _WIDTHS.get(key)
     if widths is None or len(widths) > _MAX_WIDTHS:

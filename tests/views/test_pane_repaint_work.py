@@ -233,3 +233,25 @@ def test_an_edit_of_the_inputs_draws_no_seeded_weights_for_the_banners(main_wind
         assert model.wait_until_idle()
     assert drawn == []
     assert "href='scale'" in banners.uniform.label.text()  # still told: seeded weights
+
+
+def test_an_edit_places_its_value_labels_with_the_widths_the_font_was_fitted_by(
+        main_window, monkeypatch):
+    """Every label of a small matrix is placed again after an edit: each new value is
+    measured once, when the font is fitted, and not laid out a second time to draw."""
+    from PySide6.QtGui import QStaticText
+    model = main_window.model
+    main_window.repaint()
+    laid_out = []
+    monkeypatch.setattr(QStaticText, "prepare", lambda self, *a: laid_out.append(self))
+    panes = [main_window.panes.panes[k] for k in main_window.panes.shown()]
+    before = {p.key: p.overlay.texts for p in panes}
+    model.set_cell("X", 2, 3, 0.625)
+    assert model.wait_until_idle()
+    main_window.repaint()
+    new = {t for p in panes for row, old in zip(p.overlay.texts, before[p.key], strict=True)
+           for t, was in zip(row, old, strict=True) if t != was}
+    assert new and all(p.overlay.labels_drawn for p in panes)
+    assert laid_out == []
+    widths = numbers.label_widths(panes[0].overlay.value_font)
+    assert all(t in widths for t in (t for row in panes[0].overlay.texts for t in row))

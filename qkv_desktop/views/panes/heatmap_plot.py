@@ -26,8 +26,6 @@ from PySide6.QtGui import (
     QPainter,
     QPen,
     QPicture,
-    QStaticText,
-    QTransform,
 )
 from PySide6.QtWidgets import QWidget
 
@@ -43,6 +41,7 @@ from qkv_desktop.presentation.numbers import (
     any_value_may_fit,
     fit_value_font,
     format_values,
+    label_widths,
 )
 from qkv_desktop.presentation.pane_image import PaneImage, display_factors, prepare_image
 from qkv_desktop.views.panes.axis_labels import plan_axis
@@ -217,10 +216,10 @@ class CellOverlay(pg.GraphicsObject):
     """Draws, in one item, the cell values, masked/overflow marks and highlights.
 
     One item per plot instead of a ``TextItem`` per cell: painting text for every
-    visible cell in a single ``paint`` call is what keeps repaints cheap. Each value
-    text is laid out once (a ``QStaticText``, cached by its text) and reused by every
-    later repaint: hovering does not re-typeset, an edit re-typesets only the values
-    it changed. The texts and their font are chosen by ``HeatmapPlot``.
+    visible cell in a single ``paint`` call is what keeps repaints cheap. The labels
+    are placed once per data, font and view, with the widths their font was chosen by,
+    and drawn from there by every later repaint: hovering places none again. The texts
+    and their font are chosen by ``HeatmapPlot``.
     """
 
     def __init__(self) -> None:
@@ -244,8 +243,6 @@ class CellOverlay(pg.GraphicsObject):
         self._texts: list[list[str]] | None = None
         self._rgba: np.ndarray | None = None
         self._text_white: np.ndarray | None = None
-        self._static: dict[str, QStaticText] = {}
-        self._static_px: tuple[int, int] | None = None  # the font the texts are laid out in
         self._placed: tuple[tuple, tuple[list, list]] | None = None
         self._bad: np.ndarray | None = None
 
@@ -257,8 +254,6 @@ class CellOverlay(pg.GraphicsObject):
             self.prepareGeometryChange()
         self.data, self.labelled = data, labelled
         self._texts, self._rgba, self._text_white, self._placed = None, rgba, None, None
-        if len(self._static) > 2 * MAX_LABEL_CELLS:  # texts of values long gone
-            self._static.clear()
         self._bad = None
         self.update()
 
@@ -358,7 +353,7 @@ class CellOverlay(pg.GraphicsObject):
         for pen, labels in zip((QColor(20, 20, 20), QColor(255, 255, 255)), placed, strict=True):
             p.setPen(pen)
             for point, text in labels:
-                p.drawStaticText(point, text)
+                p.drawText(point, text)
         p.restore()
         self.labels_drawn = len(placed[0]) + len(placed[1])
 
@@ -367,36 +362,43 @@ class CellOverlay(pg.GraphicsObject):
             self.misfit()
 
     def _place_values(self, t, view: QRectF, font: QFont) -> tuple[list, list] | None:
-        """(black, white) labels of the cells in ``view``: (device point, static text);
-        None when a label, as laid out in ``font``, is wider or higher than its cell."""
+        """(black, white) labels of the cells in ``view``: (device baseline point, text);
+        None when a label, in ``font``, is wider or higher than its cell.
+
+        Each text's width is the one ``fit_value_font`` measured when it chose the
+        font (``label_widths``): after an edit every label of a small matrix is placed
+        again, and laying out each new value a second time (a ``QStaticText``) cost
+        more than drawing it (issue 20).
+        """
         n, m = self.data.shape
         r0, r1 = max(0, int(view.top())), min(n, int(np.ceil(view.bottom())) + 1)
         c0, c1 = max(0, int(view.left())), min(m, int(np.ceil(view.right())) + 1)
-        if (font.pixelSize(), font.stretch()) != self._static_px:
-            self._static.clear()
-            self._static_px = (font.pixelSize(), font.stretch())
-        texts, white = self.texts, self.text_white
+        metrics = QFontMetricsF(font)
+        widths, height = label_widths(font), metrics.height()
+        m11, m22, dx, dy = t.m11(), t.m22(), t.dx(), t.dy()
+        cell_w, cell_h = abs(m11), abs(m22)
+        if height > cell_h:
+            return None
+        baseline = metrics.ascent() - height / 2  # below a cell's centre
+        texts = self.texts
         finite = np.isfinite(self.data[r0:r1, c0:c1]).tolist()
+        white = self.text_white[r0:r1, c0:c1].tolist()
         placed: tuple[list, list] = ([], [])  # (black, white) labels: one pen change each
-        cell_w, cell_h = abs(t.m11()), abs(t.m22())
-        for i, ok_row in zip(range(r0, r1), finite, strict=True):
+        black_labels, white_labels = placed
+        for i, ok_row, white_row in zip(range(r0, r1), finite, white, strict=True):
             row = texts[i]
-            y_centre = t.m22() * (i + 0.5) + t.dy()
-            for j, ok in zip(range(c0, c1), ok_row, strict=True):
+            y = m22 * (i + 0.5) + dy + baseline
+            for j, ok, is_white in zip(range(c0, c1), ok_row, white_row, strict=True):
                 if not ok:
                     continue  # masked and overflowed cells say so by their colour
                 label = row[j]
-                text = self._static.get(label)
-                if text is None:
-                    text = QStaticText(label)
-                    text.setTextFormat(Qt.TextFormat.PlainText)
-                    text.prepare(QTransform(), font)
-                    self._static[label] = text
-                size = text.size()
-                if size.width() > cell_w or size.height() > cell_h:
+                w = widths.get(label)
+                if w is None:  # not among the texts the font was fitted to
+                    w = widths[label] = metrics.horizontalAdvance(label)
+                if w > cell_w:
                     return None
-                x = t.m11() * (j + 0.5) + t.dx() - size.width() / 2
-                placed[bool(white[i, j])].append((QPointF(x, y_centre - size.height() / 2), text))
+                point = QPointF(m11 * (j + 0.5) + dx - w / 2, y)
+                (white_labels if is_white else black_labels).append((point, label))
         return placed
 
     def _paint_links(self, p: QPainter) -> None:
