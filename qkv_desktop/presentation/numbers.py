@@ -95,10 +95,10 @@ def fit_value_font(texts: Iterable[str], cell_w: float, cell_h: float, base: QFo
     pane (four keys at 1366×768) has room for four decimals only in it.
     """
     texts = set(texts)
-    for font, fm in _candidate_fonts(base, largest_px, smallest_px):
-        if fm.height() > cell_h:
+    for font, fm, height, key in _candidate_fonts(base, largest_px, smallest_px):
+        if height > cell_h:
             continue
-        widths = _widths(font, fm)
+        widths = _widths_for(key)
         widest = 0.0
         for t in texts:
             w = widths.get(t)
@@ -118,10 +118,10 @@ def any_value_may_fit(cell_w: float, cell_h: float, base: QFont, largest_px: int
     narrower than five of the narrowest digit and a point (or lower than the font)
     holds none: the view can hide 4096 values without formatting one of them.
     """
-    for font, fm in _candidate_fonts(base, largest_px, smallest_px):
-        if fm.height() > cell_h:
+    for _font, fm, height, key in _candidate_fonts(base, largest_px, smallest_px):
+        if height > cell_h:
             continue
-        widths = _widths(font, fm)
+        widths = _widths_for(key)
         least = widths.get("")  # no label is narrower than this
         if least is None:
             narrowest = min(fm.horizontalAdvance(d) for d in "0123456789")
@@ -131,14 +131,26 @@ def any_value_may_fit(cell_w: float, cell_h: float, base: QFont, largest_px: int
     return False
 
 
+_CANDIDATES: dict[tuple[str, int, int], list[tuple[QFont, QFontMetricsF, float, str]]] = {}
+"""The candidate fonts by (base font, largest, smallest pixel size)."""
+
+
 def _candidate_fonts(base: QFont, largest_px: int, smallest_px: int):
-    """The fonts ``fit_value_font`` tries, in order, with their metrics."""
-    for stretch in (QFont.Stretch.Unstretched, QFont.Stretch.Condensed):
-        for px in range(int(largest_px), int(smallest_px) - 1, -1):
-            font = QFont(base)
-            font.setPixelSize(px)
-            font.setStretch(stretch)
-            yield font, QFontMetricsF(font)
+    """The fonts ``fit_value_font`` tries, in order, with their metrics, heights and
+    keys: made once per base font and sizes, not for every pane on every edit (issue
+    20). The fonts returned are shared: callers keep them as they are."""
+    key = (base.key(), int(largest_px), int(smallest_px))
+    fonts = _CANDIDATES.get(key)
+    if fonts is None:
+        fonts = _CANDIDATES[key] = []
+        for stretch in (QFont.Stretch.Unstretched, QFont.Stretch.Condensed):
+            for px in range(int(largest_px), int(smallest_px) - 1, -1):
+                font = QFont(base)
+                font.setPixelSize(px)
+                font.setStretch(stretch)
+                fm = QFontMetricsF(font)
+                fonts.append((font, fm, fm.height(), font.key()))
+    return fonts
 
 
 _WIDTHS: dict[str, dict[str, float]] = {}
@@ -151,11 +163,10 @@ def label_widths(font: QFont) -> dict[str, float]:
     """The widths of value texts already measured in ``font`` (by ``fit_value_font``),
     by text: a view places its labels with the widths their font was chosen by,
     instead of measuring or laying out every new value a second time."""
-    return _widths(font, None)
+    return _widths_for(font.key())
 
 
-def _widths(font: QFont, fm: QFontMetricsF | None) -> dict[str, float]:
-    key = font.key()
+def _widths_for(key: str) -> dict[str, float]:
     widths = _WIDTHS.get(key)
     if widths is None or len(widths) > _MAX_WIDTHS:
         widths = _WIDTHS[key] = {}

@@ -255,3 +255,26 @@ def test_an_edit_places_its_value_labels_with_the_widths_the_font_was_fitted_by(
     assert laid_out == []
     widths = numbers.label_widths(panes[0].overlay.value_font)
     assert all(t in widths for t in (t for row in panes[0].overlay.texts for t in row))
+
+
+def test_fitting_the_values_after_an_edit_makes_no_font(main_window, monkeypatch):
+    """Every pane fits its values' font on every edit: the candidate fonts and their
+    metrics are made once, not for each pane and edit."""
+    made = []
+
+    class Counted(numbers.QFontMetricsF):
+        def __init__(self, *args):
+            made.append(args)
+            super().__init__(*args)
+
+    model = main_window.model
+    model.set_cell("X", 1, 1, 0.75)
+    assert model.wait_until_idle()
+    main_window.repaint()
+    monkeypatch.setattr(numbers, "QFontMetricsF", Counted)
+    fitted = main_window.panes.shown()
+    model.set_cell("X", 1, 1, -0.5)
+    assert model.wait_until_idle()
+    main_window.repaint()
+    assert all(main_window.panes.panes[k].overlay.value_font is not None for k in fitted)
+    assert made == []
