@@ -25,10 +25,11 @@ import numpy as np
 from qkv_desktop.presentation.colormaps import (
     MASKED_RGBA,
     OVERFLOW_RGBA,
+    RGB32_ORDER,
     clip_to_levels,
     levels_for,
     lut_for,
-    map_to_rgba,
+    map_to_rgb32,
 )
 from qkv_desktop.presentation.pane_info import pane_matrix
 from qkv_desktop.state.catalogue import HEAD_INDEPENDENT
@@ -38,9 +39,6 @@ __all__ = ["FULL_RESOLUTION", "display_factors", "block_mean", "nonfinite_rgba",
            "MASKED_RGBA", "OVERFLOW_RGBA", "PaneImage", "prepare_image", "pane_image",
            "prepared_image", "RGB32_ORDER"]
 
-RGB32_ORDER = [2, 1, 0, 3] if np.little_endian else [3, 0, 1, 2]
-"""RGBA channels in the byte order of a 32-bit ``0xffRRGGBB`` pixel (Qt's
-``Format_RGB32``): B, G, R, A on a little-endian machine."""
 
 FULL_RESOLUTION = 256
 """Matrices up to this many rows or columns are always drawn cell by cell."""
@@ -115,7 +113,7 @@ class PaneImage:
 
     ``shown`` is what the image stands for: the matrix or its block means, non-finite
     cells as NaN, clipped into ``levels`` (hover never reads it: it reads the result).
-    ``pixels`` are its colours (``map_to_rgba``, as the exported figures and the value
+    ``pixels`` are its colours (``map_to_rgb32``: ``map_to_rgba``'s, as the figures and the value
     labels' colours use) as ``h × w × 4`` bytes in ``RGB32_ORDER``, C-contiguous: a
     ``QImage`` wraps them without a copy. ``mask`` is the RGBA layer of the non-finite
     cells (grey masked, magenta overflowed), ``None`` when every shown cell is finite.
@@ -141,8 +139,10 @@ def prepare_image(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float]
         shown = np.where(np.isfinite(shown), shown, np.nan)
     reuse = rgba is not None and shown is data
     shown = clip_to_levels(shown, levels)
-    colours = rgba if reuse else map_to_rgba(shown, lut, levels)
-    pixels = np.ascontiguousarray(colours[..., RGB32_ORDER])
+    if reuse:
+        pixels = np.ascontiguousarray(rgba[..., RGB32_ORDER])
+    else:
+        pixels = map_to_rgb32(shown, lut, levels).view(np.uint8).reshape(*shown.shape, 4)
     return PaneImage(tuple(factors), tuple(levels), shown, pixels, mask)
 
 
