@@ -5,7 +5,7 @@ the edits themselves are pure functions in ``qkv_desktop.state.edits``, hover,
 selection and current head from ``ViewSelection``, the edit methods from
 ``EditMethods``, live previews (training) from ``LivePreview``. Every change is an undo
 command and schedules one recomputation for the next event-loop turn (so a burst of
-edits costs one core call). Large inputs are computed on a ``LatestJobRunner``: a
+edits costs one core call). Large inputs (``off_thread``) are computed on a ``LatestJobRunner``: a
 newer state supersedes a pending computation and stale results are dropped, so the
 GUI thread never waits; that worker also makes the pictures of the panes on screen
 (``images``, a ``PaneImages``) before it hands a result over, so the GUI thread only
@@ -25,6 +25,7 @@ from qkv_desktop.model.commands import CellsCommand, StateCommand
 from qkv_desktop.model.edit_methods import EditMethods
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.model.lessons_scheduler import LessonsScheduler
+from qkv_desktop.model.off_thread import off_thread
 from qkv_desktop.model.pane_images import PaneImages
 from qkv_desktop.model.preview import LivePreview
 from qkv_desktop.model.selection import ViewSelection
@@ -35,15 +36,7 @@ from qkv_desktop.state.cow_matrix import share_for_edits
 from qkv_desktop.state.edits import Edit
 from qkv_desktop.state.session_state import SessionState
 
-__all__ = ["AttentionModel", "ASYNC_THRESHOLD"]
-
-ASYNC_THRESHOLD = 300_000
-"""Above this many score cells (n·m·heads) the forward runs off the GUI thread."""
-
-
-def _large(state: SessionState) -> bool:
-    """Whether ``state``'s forward (and its lesson read-outs) run off the GUI thread."""
-    return state.n * state.n_keys * state.n_heads >= ASYNC_THRESHOLD
+__all__ = ["AttentionModel"]
 
 
 class AttentionModel(EditMethods, ViewSelection):
@@ -136,7 +129,7 @@ class AttentionModel(EditMethods, ViewSelection):
 
     def _recompute(self) -> None:
         s, generation = self._state, self._generation
-        if not _large(s):
+        if not off_thread(s):
             self._finish(generation, *self._run(s))
         elif not self._jobs.busy:  # else the forward running now starts the newest state
             prepare = self.images.plan(self.current_head)
@@ -194,7 +187,7 @@ class AttentionModel(EditMethods, ViewSelection):
         """Give the panes ``result``, then have its lesson read-outs follow."""
         self._result, self._result_generation = result, generation
         self.resultChanged.emit(result)
-        self._lessons.follow(result, off_thread=_large(result.state))
+        self._lessons.follow(result, off_thread=off_thread(result.state))
 
     @property
     def lessons_pending(self) -> bool:

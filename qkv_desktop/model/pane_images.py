@@ -20,6 +20,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from qkv_desktop.model.jobs import LatestJobRunner
+from qkv_desktop.model.off_thread import off_thread
 from qkv_desktop.presentation.pane_image import (
     PaneImage,
     display_factors,
@@ -30,16 +31,7 @@ from qkv_desktop.presentation.pane_info import pane_relevant
 from qkv_desktop.state.catalogue import matrix_shape
 from qkv_desktop.state.compute import ModelResult
 
-__all__ = ["PaneImages", "OFF_THREAD_CELLS"]
-
-OFF_THREAD_CELLS = 1 << 18
-"""Pictures of matrices with more cells than this (512 × 512) are made off the GUI
-thread; a smaller one costs less than a frame and is made where it is asked for."""
-
-
-def _large(result: ModelResult, key: str) -> bool:
-    rows, cols = matrix_shape(result.state, key)
-    return rows * cols > OFF_THREAD_CELLS
+__all__ = ["PaneImages"]
 
 
 class PaneImages(QObject):
@@ -101,10 +93,11 @@ class PaneImages(QObject):
 
     # --------------------------------------------------- on their own
     @staticmethod
-    def off_thread(result: ModelResult, key: str) -> bool:
-        """Whether pane ``key``'s picture of ``result`` is made off the GUI thread (else
-        the pane makes it when none is ``made``)."""
-        return _large(result, key)
+    def off_thread(result: ModelResult) -> bool:
+        """Whether the pictures of ``result`` are made off the GUI thread (else a pane
+        makes its own when none is ``made``): those of a state computed there, by the
+        one rule (``model.off_thread``)."""
+        return off_thread(result.state)
 
     @staticmethod
     def made(result: ModelResult, key: str, head: int,

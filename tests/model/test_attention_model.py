@@ -7,7 +7,7 @@ import pytest
 
 from qkv_desktop.core import attention
 from qkv_desktop.model import AttentionModel, commands
-from qkv_desktop.model.attention_model import ASYNC_THRESHOLD
+from qkv_desktop.model.off_thread import OFF_THREAD_CELLS
 from qkv_desktop.state import CellRef, SessionState, compute
 from qkv_desktop.state.session_state import MAX_CELLS, MAX_TOKENS, check_size
 
@@ -237,7 +237,7 @@ def test_stale_hover_and_selection_are_cleared_with_the_state_change(model):
 
 
 def test_large_inputs_compute_off_the_gui_thread_latest_wins(model):
-    n = int(np.ceil(np.sqrt(ASYNC_THRESHOLD))) + 1
+    n = int(np.ceil(np.sqrt(OFF_THREAD_CELLS))) + 1
     rng = np.random.default_rng(0)
     state = SessionState.initialised([f"t{i}" for i in range(n)], rng.random((n, 4)), d_k=2)
     busy = []

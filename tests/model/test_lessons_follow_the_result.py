@@ -17,7 +17,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.compute import ModelResult
 
-N_LARGE = 640  # above ASYNC_THRESHOLD score cells, yet quick
+N_LARGE = 640  # above OFF_THREAD_CELLS score cells, yet quick
 
 
 def _record(model, monkeypatch) -> list[tuple[str, object]]:

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from qkv_desktop.model import AttentionModel, attention_model
-from qkv_desktop.model.attention_model import ASYNC_THRESHOLD
+from qkv_desktop.model.off_thread import OFF_THREAD_CELLS, off_thread
 from qkv_desktop.presentation.cell_text import describe_cell
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.pane_image import block_mean
@@ -19,7 +19,7 @@ from qkv_desktop.state import CellRef, SessionState
 from qkv_desktop.state.session_state import Options
 from tests.views.helpers import cell_scene_pos
 
-N_LARGE = 640  # n² = 409 600 score cells: above ASYNC_THRESHOLD, yet quick to compute
+N_LARGE = 640  # n² = 409 600 score cells: above OFF_THREAD_CELLS, yet quick to compute
 
 
 def large_state(n: int = N_LARGE, d_model: int = 6, d_k: int = 4, **options) -> SessionState:
@@ -64,7 +64,7 @@ def spin_until(predicate, limit: int = 100_000) -> None:
 
 
 def test_the_threshold_puts_this_size_on_the_worker():
-    assert N_LARGE * N_LARGE >= ASYNC_THRESHOLD
+    assert N_LARGE * N_LARGE > OFF_THREAD_CELLS and off_thread(large_state())
 
 
 def test_a_large_edit_is_computed_on_the_worker_thread(qtbot, monkeypatch):

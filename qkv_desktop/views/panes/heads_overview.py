@@ -126,7 +126,7 @@ class HeadThumbnail(Retranslating, QWidget):
         image, self._pending = None, None
         if result is not None and self.images is not None:
             image = self._picture(result)
-            if image is None and self.images.off_thread(result, "weights"):
+            if image is None and self.images.off_thread(result):
                 self._pending = (data, rows, cols, head, result)
                 return
             self._result = result
@@ -148,7 +148,7 @@ class HeadThumbnail(Retranslating, QWidget):
         if self.isVisible():  # (drawn before the window shows, then hidden: no hide event)
             self.images.show(slot, "weights", pixels, head=self.head)
         image = self.images.made(result, "weights", self.head, pixels)
-        if image is None and self.images.off_thread(result, "weights"):
+        if image is None and self.images.off_thread(result):
             self.images.want(slot, result, "weights", self.head, pixels)
         return image
 
@@ -160,7 +160,7 @@ class HeadThumbnail(Retranslating, QWidget):
             if self._picture(self._pending[4]) is not None:
                 self.set_data(*self._pending)
             return
-        if self._result is None or not self.images.off_thread(self._result, "weights"):
+        if self._result is None or not self.images.off_thread(self._result):
             self.plot.make_image()
             return
         image = self._picture(self._result)

@@ -127,7 +127,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         images, pixels = self.model.images, self.plot.pixels()
         # the forward's worker made the picture before the result came…
         image = images.made(result, self.key, head, pixels)
-        if image is None and images.off_thread(result, self.key):
+        if image is None and images.off_thread(result):
             # …or a worker makes it now (and S − max(S) of another head with it)
             images.want(self.key, result, self.key, head, pixels)
             self._shown = None  # drawn when ``ready``
@@ -161,7 +161,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         pixels, images = self.plot.pixels(), self.model.images
         self._on_screen_at(pixels)
         image = None if result is None else images.made(result, self.key, head, pixels)
-        if image is None and result is not None and images.off_thread(result, self.key):
+        if image is None and result is not None and images.off_thread(result):
             images.want(self.key, result, self.key, head, pixels)
             return
         if image is None:
