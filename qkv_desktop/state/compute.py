@@ -33,6 +33,8 @@ class ModelResult:
     state: SessionState
     multi: MultiHeadResult
     _cache: dict = field(default_factory=dict, init=False, repr=False)
+    _making: dict = field(default_factory=dict, init=False, repr=False)
+    """key → the lock of the one thread making that value."""
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     @property
@@ -55,11 +57,24 @@ class ModelResult:
         return {name: self.matrix(name, h) for name in HEAD_EXPORT}
 
     def _cached(self, key: tuple, make):
-        with self._lock:  # the worker thread and the GUI thread may both ask
+        """``make()``, once per key, whichever threads ask (a worker and the GUI thread).
+
+        A value made is read without a lock. Each value has a lock of its own while it
+        is made: a thread waits only for the value it asks for. With one lock for all,
+        a hover or a pane's refresh on the GUI thread (S − max(S), the mask) waited
+        while a worker derived the lesson read-outs, which cost about a forward.
+        """
+        try:
+            return self._cache[key]
+        except KeyError:
+            pass
+        with self._lock:
+            lock = self._making.setdefault(key, threading.Lock())
+        with lock:
             if key not in self._cache:
                 with np.errstate(**_QUIET):
                     self._cache[key] = make()
-            return self._cache[key]
+        return self._cache[key]
 
     def lessons(self, h: int = 0) -> HeadLessons:
         """Asymmetry, row uniformity and overflow read-outs of head ``h`` (cached)."""
