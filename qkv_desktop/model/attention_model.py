@@ -86,6 +86,10 @@ class AttentionModel(EditMethods, ViewSelection):
         self._jobs.finished.connect(self._on_forward_done)
         self._jobs.busyChanged.connect(self.busyChanged)
         self.images = PaneImages(self)
+        self.images.settled.connect(self._on_pictures_made)
+        self._held: tuple[ModelResult, int] | None = None
+        """A frame of a scrub whose forward ended while the pictures of the frame on
+        display were still being made: shown when they are (``_on_forward_done``)."""
         self._lessons = LessonsScheduler(self)
         self._lessons.lessonsChanged.connect(self.lessonsChanged)
         self.currentHeadChanged.connect(self._lessons.set_head)
@@ -131,9 +135,10 @@ class AttentionModel(EditMethods, ViewSelection):
         s, generation = self._state, self._generation
         if not off_thread(s):
             self._finish(generation, *self._run(s))
-        elif not self._jobs.busy:  # else the forward running now starts the newest state
+        elif not self._jobs.busy and self._held is None:
+            # (else the forward running now, or the frame held, starts the newest state)
             prepare = self.images.plan(self.current_head)
-            self._jobs.submit(lambda _report: (generation, *self._run(s, prepare)))
+            self._jobs.submit(lambda _report: (generation, *self._run(s, prepare, generation)))
 
     def _on_forward_done(self, _job: int, done: tuple, _error) -> None:
         """A worker forward ended: show it, then compute the newest state if it moved on.
@@ -141,26 +146,48 @@ class AttentionModel(EditMethods, ViewSelection):
         A result the state has moved past (a scrub goes on) is still newer than what
         the panes show, so it is shown as one frame of the gesture while the newest
         state computes: one forward per frame, none queued behind another, instead of
-        superseding every forward until the drag stops.
+        superseding every forward until the drag stops. Its pictures were left to the
+        pictures' worker (``_run``), which makes them while the newest state's forward
+        runs; a frame that ends before they are made waits for them (``_held``), so
+        each frame is painted whole and no forward runs more than one frame ahead.
         """
         generation, result, error = done
         if generation == self._generation:
             self._finish(generation, result, error)
             return
         if error is None and generation > self._result_generation:
+            if self.images.pending:  # the frame on display is still being pictured
+                self._held = (result, generation)
+                return
             self._show(result, generation)
+        self._follow_the_state()
+
+    def _on_pictures_made(self) -> None:
+        """The pictures asked for are made: the frame held for them is shown now."""
+        if self._held is None:
+            return
+        (result, generation), self._held = self._held, None
+        if generation > self._result_generation:
+            self._show(result, generation)
+        self._follow_the_state()
+
+    def _follow_the_state(self) -> None:
+        """Compute the newest state, if the one shown is older (and no edit is about to)."""
         if self._done_generation != self._generation and not self._timer.isActive():
             self._recompute()
 
-    def _run(self, state: SessionState, prepare=None):
+    def _run(self, state: SessionState, prepare=None, generation: int | None = None):
         """``(result, None)`` or ``(None, error)``; on the worker, ``prepare(result)``
-        (``PaneImages.plan``) makes the panes' pictures before the result is handed over."""
+        (``PaneImages.plan``) makes the panes' pictures before the result is handed over,
+        unless the state of ``generation`` has been replaced meanwhile (a scrub goes
+        on): then the result goes over at once, and its pictures are made on the
+        pictures' worker while the forward of the newest state runs, not before it."""
         self.compute_calls += 1
         try:
             result = compute(state)
         except Exception as exc:  # reported by _finish, never lost in the worker thread
             return None, exc
-        if prepare is not None:
+        if prepare is not None and generation == self._generation:
             prepare(result)
             for table in (state.X, state.X_kv):  # the first edit then copies no X here
                 if table is not None:
@@ -212,6 +239,7 @@ class AttentionModel(EditMethods, ViewSelection):
 
     def shutdown(self) -> None:
         """Stop the worker threads (the window calls this on close)."""
+        self._held = None
         self._jobs.shutdown()
         self._lessons.shutdown()
         self.images.shutdown()

@@ -38,9 +38,11 @@ class PaneImages(QObject):
     """Which panes are on screen at which size, and their pictures of large results.
 
     ``ready(result, key, head)``: a picture ``want`` could not give at once is made.
+    ``settled()``: no picture asked for is left to make (``pending`` is false again).
     """
 
     ready = Signal(object, str, int)
+    settled = Signal()
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -55,6 +57,7 @@ class PaneImages(QObject):
         self._timer = QTimer(self, singleShot=True, interval=0, timeout=self._submit)
         self._jobs = LatestJobRunner("qkv-images", self)
         self._jobs.finished.connect(self._on_done)
+        self._jobs.busyChanged.connect(self._announce_if_settled)
 
     # ----------------------------------------------------------- the plots
     def show(self, slot: str, key: str, pixels: tuple[float, float],
@@ -66,7 +69,8 @@ class PaneImages(QObject):
     def hide(self, slot: str) -> None:
         """The plot ``slot`` is not on screen: no picture is made for it."""
         self._slots.pop(slot, None)
-        self._wanted.pop(slot, None)
+        if self._wanted.pop(slot, None) is not None:
+            self._announce_if_settled()
 
     @property
     def on_screen(self) -> dict[str, tuple[str, int | None, tuple[float, float]]]:
@@ -140,6 +144,7 @@ class PaneImages(QObject):
         pictures made so far are kept with their results."""
         wanted = list(self._wanted.items())
         if not wanted:
+            self._announce_if_settled()
             return
 
         def job(report) -> list:
@@ -171,3 +176,9 @@ class PaneImages(QObject):
                 del self._wanted[slot]
             result, key, head, _pixels = request
             self.ready.emit(result, key, head)
+
+    def _announce_if_settled(self, *_args) -> None:
+        """``settled``, if nothing is left to make (the worker went idle, a wanted
+        picture's plot was hidden, or the plots asked for nothing after all)."""
+        if not self.pending:
+            self.settled.emit()
