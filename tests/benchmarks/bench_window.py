@@ -18,8 +18,9 @@ with ``kind``, ``n``, ``dtype``, ``median_ms`` and ``gui_stall_ms``:
 * ``scrub``: a two-second Ctrl+drag on a value of X, one mouse move per event-loop
   turn (faster than any mouse); ``fps`` is how many distinct results the weights
   pane painted per second, ``recomputes_per_frame`` and ``paints_per_frame`` how
-  much work each of those frames cost, ``median_ms`` the median time between frames
-  and ``settle_ms`` how long after the release the last value was on screen.
+  much work each of those frames cost, ``median_ms`` the median time between frames,
+  ``settle_ms`` how long after the release the last value was on screen, and
+  ``unpainted_forwards`` how many forwards of the drag were never painted.
 * ``autosave``: three autosaves of the edited n = ``AUTOSAVE_N`` session; ``median_ms``
   from asking until the file is on disk, ``gui_stall_ms`` the GUI's longest stall, and
   (on Linux) ``gui_blocked_ms`` the longest part of a stall in which the GUI thread
@@ -343,26 +344,26 @@ def baseline_cycles(n: int, d_model: int, d_k: int, edits: int,
 
 
 class _FrameWatch(QObject):
-    """Counts the frames of one pane: paints that show a result the previous did not."""
+    """Counts the frames of one pane: paints that show a result the previous did not.
 
-    def __init__(self, model, viewport):
+    What a paint shows is the matrix the pane draws (``overlay.data``, one array per
+    result), not the latest result delivered: a result whose picture is still being
+    made on a worker is not on screen yet, and it is its own frame once painted."""
+
+    def __init__(self, pane):
         super().__init__()
-        self.viewport = viewport
-        self.results = 0  # results delivered
+        self.pane = pane
+        self.viewport = pane.plot.viewport()
         self.frames: list[float] = []  # when each new result was first painted
         self.paints = 0
-        self._painted_result = 0
-        model.resultChanged.connect(self._on_result)
-        viewport.installEventFilter(self)
-
-    def _on_result(self, _result) -> None:
-        self.results += 1
+        self.painted = None  # the matrix of the last frame
+        self.viewport.installEventFilter(self)
 
     def eventFilter(self, obj, event) -> bool:
         if obj is self.viewport and event.type() == QEvent.Type.Paint:
             self.paints += 1
-            if self.results != self._painted_result:
-                self._painted_result = self.results
+            if self.pane.overlay.data is not self.painted:
+                self.painted = self.pane.overlay.data
                 self.frames.append(time.perf_counter())
         return False
 
@@ -389,7 +390,7 @@ def scrub(window, seconds: float = SCRUB_SECONDS) -> dict:
         event = QMouseEvent(kind, pos, viewport.mapToGlobal(pos), left, buttons, ctrl)
         QApplication.sendEvent(viewport, event)
 
-    watch = _FrameWatch(model, pane.plot.viewport())
+    watch = _FrameWatch(pane)
     calls0 = model.compute_calls
     send(QEvent.Type.MouseButtonPress, 0)
     beat = _Heartbeat()
@@ -413,11 +414,12 @@ def scrub(window, seconds: float = SCRUB_SECONDS) -> dict:
     released = time.perf_counter()
     target = model.state.X[0, 1]
     while not (model._done_generation == model._generation and not model.busy
-               and watch.results == watch._painted_result):
+               and watch.painted is model.result.matrix("weights", model.current_head)):
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
         if time.perf_counter() - released > EDIT_TIMEOUT_S:
             raise RuntimeError("the scrub never settled")
     settle_s = (watch.frames[-1] - released) if watch.frames[-1] > released else 0.0
+    forwards_total = model.compute_calls - calls0  # with the one after the release
     stall = beat.stop()
     shown = model.result.state.X[0, 1]
     frames = [t for t in watch.frames if t <= t0 + seconds]
@@ -428,6 +430,9 @@ def scrub(window, seconds: float = SCRUB_SECONDS) -> dict:
             "recomputes_per_frame": calls / n_frames,
             "paints_per_frame": watch.paints / n_frames,
             "median_ms": float(np.median(gaps)) * 1e3, "settle_ms": settle_s * 1e3,
+            # forwards never painted, counted until the drag settled: a frame whose
+            # pictures are still being made when the two seconds end is painted after
+            "unpainted_forwards": forwards_total - len(watch.frames),
             "gui_stall_ms": stall * 1e3, "final_value_shown": bool(shown == target)}
 
 
