@@ -134,15 +134,21 @@ def prepare_image(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float]
     value labels' colours of a small matrix); it is used when nothing is reduced.
     """
     shown = block_mean(data, *factors)
-    mask = nonfinite_rgba(shown)
+    # one min and max say whether anything is non-finite or outside the levels: the
+    # usual picture needs no mask, no clip and no check of its own while coloured
+    low, high = (float(shown.min()), float(shown.max())) if shown.size else (0.0, 0.0)
+    finite = math.isfinite(low) and math.isfinite(high)
+    mask = None if finite else nonfinite_rgba(shown)
     if mask is not None:
         shown = np.where(np.isfinite(shown), shown, np.nan)
     reuse = rgba is not None and shown is data
-    shown = clip_to_levels(shown, levels)
+    inside = finite and levels[0] <= low and high <= levels[1]
+    if not inside:
+        shown = clip_to_levels(shown, levels)
     if reuse:
         pixels = np.ascontiguousarray(rgba[..., RGB32_ORDER])
     else:
-        pixels = map_to_rgb32(shown, lut, levels).view(np.uint8).reshape(*shown.shape, 4)
+        pixels = map_to_rgb32(shown, lut, levels, inside).view(np.uint8).reshape(*shown.shape, 4)
     return PaneImage(tuple(factors), tuple(levels), shown, pixels, mask)
 
 

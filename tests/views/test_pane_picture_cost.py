@@ -110,3 +110,19 @@ def test_non_finite_cells_take_their_own_colours_in_the_picture():
     np.testing.assert_array_equal(
         image.pixels, rule(np.where(np.isfinite(data), data, np.nan), lut_for("scores"),
                            (-1.0, 1.0))[..., RGB32_ORDER])
+
+
+@settings(max_examples=200, deadline=None)
+@given(cells=st.lists(CELLS, min_size=6, max_size=6),
+       levels=st.sampled_from([(-1.0, 1.0), (0.0, 1.0), (-10.0, 10.0), (-1e308 / 2, 1e308 / 2)]),
+       float32=st.booleans())
+def test_a_pictures_pixels_are_the_rule_whatever_its_cells(cells, levels, float32):
+    """Within the levels and finite (no clip, no mask), or not: the same colours."""
+    with np.errstate(over="ignore"):
+        data = np.array(cells, np.float32 if float32 else np.float64).reshape(2, 3)
+    if float32 and levels[1] > 1e38:
+        levels = (-3e38, 3e38)  # a float32 matrix's levels come from its own cells
+    image = prepare_image(data, DIVERGING, levels, (1, 1))
+    shown = np.where(np.isfinite(data), data, np.nan)
+    np.testing.assert_array_equal(image.pixels, rule(shown, DIVERGING, levels)[..., RGB32_ORDER])
+    assert (image.mask is None) == bool(np.isfinite(data).all())
