@@ -50,6 +50,9 @@ class LatestJobRunner(QObject):
         self._executor: ThreadPoolExecutor | None = None
         self._latest = 0
         self._pending: set[int] = set()  # jobs queued or running, by number
+        # Busy from the first submit until no job is left once a result is delivered: a
+        # ``finished`` handler that submits the next job keeps it busy without a flicker.
+        self._busy = False
         self._cancel = threading.Event()
         self._ended.connect(self._on_ended)
         self._reported.connect(self._on_reported)
@@ -92,7 +95,8 @@ class LatestJobRunner(QObject):
         if self._executor is None:
             self._executor = ThreadPoolExecutor(max_workers=1,
                                                 thread_name_prefix=self._thread_name)
-        if not self._pending:
+        if not self._busy:
+            self._busy = True
             self.busyChanged.emit(True)
         self._pending.add(job)
         self._executor.submit(work)
@@ -115,6 +119,7 @@ class LatestJobRunner(QObject):
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
         self._pending.clear()  # what a job still sends is ignored (see _on_ended)
+        self._busy = False
 
     def _on_ended(self, job: int, ran: bool, value, error) -> None:
         if job not in self._pending:
@@ -122,7 +127,8 @@ class LatestJobRunner(QObject):
         self._pending.discard(job)
         if ran and job == self._latest:
             self.finished.emit(job, value, error)
-        if not self._pending:
+        if not self._pending and self._busy:
+            self._busy = False
             self.busyChanged.emit(False)
 
     def _on_reported(self, job: int, done: int, total: int) -> None:

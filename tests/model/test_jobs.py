@@ -88,3 +88,23 @@ def test_cancelled_is_not_an_error(runner):
     runner.submit(lambda report: (_ for _ in ()).throw(Cancelled()))
     settle(runner)
     assert runner.outcomes == [] and not runner.busy
+
+
+def test_a_job_submitted_when_the_last_is_delivered_stays_busy_without_a_new_start(runner):
+    """The model submits the next forward from the ``finished`` handler of the last (a
+    scrub, edits made meanwhile). The runner stayed busy throughout, so it must not say
+    busy again: the main window restarted its 500 ms delay at each such 'start', and a
+    chain of forwards of 300–499 ms each never showed the busy bar."""
+    chain = iter(range(3))
+
+    def next_job(job, value, error):
+        step = next(chain, None)
+        if step is not None:
+            runner.submit(lambda report, step=step: step)
+
+    runner.finished.connect(next_job)
+    runner.submit(lambda report: "first")
+    for _ in range(5):
+        settle(runner)
+    assert [value for _, value, _ in runner.outcomes] == ["first", 0, 1, 2]
+    assert runner.busy_log == [True, False] and not runner.busy
