@@ -42,6 +42,7 @@ class LessonsScheduler(QObject):
         self._result: ModelResult | None = None  # the result on display
         self._announced: ModelResult | None = None  # the last announced by lessonsChanged
         self._timer = QTimer(self, singleShot=True, interval=0, timeout=self._compute_here)
+        self._start = QTimer(self, singleShot=True, interval=0, timeout=self._submit)
         self._jobs = LatestJobRunner("qkv-lessons", self)
         self._jobs.finished.connect(self._on_done)
 
@@ -49,10 +50,18 @@ class LessonsScheduler(QObject):
         """``result`` is now on display: compute its read-outs (``off_thread``: on the worker)."""
         self._result = result
         if off_thread:  # the read-outs cost about a forward: off the GUI thread
-            head = self._head
-            self._jobs.submit(lambda _report: _with_lessons(result, head))
+            self._start.start()
         else:
             self._timer.start()
+
+    def _submit(self) -> None:
+        """The read-outs of the result on display, on the worker, once the panes have
+        painted it. The 0 ms timer fires after the events already posted, among them
+        the panes' repaints of the new result: started at once, the read-outs' two row
+        threads took both cores of a 2-core machine from that paint (issue 20)."""
+        result, head = self._result, self._head
+        if result is not None and result is not self._announced:
+            self._jobs.submit(lambda _report: _with_lessons(result, head))
 
     def set_head(self, head: int) -> None:
         """The current head is now ``head``."""
@@ -65,6 +74,7 @@ class LessonsScheduler(QObject):
 
     def shutdown(self) -> None:
         """Stop the worker thread."""
+        self._start.stop()
         self._jobs.shutdown()
 
     def _compute_here(self) -> None:

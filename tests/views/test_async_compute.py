@@ -271,3 +271,41 @@ def test_float32_with_heads_and_w_o_stays_float32():
     multi = model.result.multi
     assert multi.concat.dtype == np.float32 and multi.output.dtype == np.float32
     assert all(h.scores.dtype == np.float32 for h in multi.heads)
+
+
+def test_the_lesson_read_outs_start_after_the_panes_painted_the_result(large_window):
+    """Started with the result, the read-outs' threads took both cores of a 2-core
+    machine from the panes' repaint of it (issue 20)."""
+    from PySide6.QtCore import QEvent, QObject
+    window = large_window
+    model = window.model
+    order = []
+    panes = [p.plot.viewport() for p in window.panes.panes.built() if p.isVisible()]
+
+    class Paints(QObject):
+        def eventFilter(self, obj, event) -> bool:
+            if event.type() == QEvent.Type.Paint and obj in panes:
+                order.append(obj)
+            return False
+
+    paints = Paints()
+    for viewport in panes:
+        viewport.installEventFilter(paints)
+    jobs = model._lessons._jobs
+    real_submit = jobs.submit
+
+    def submit(fn):
+        order.append("read-outs")
+        return real_submit(fn)
+    jobs.submit = submit
+    try:
+        delivered = []
+        model.resultChanged.connect(lambda _r: order.clear() or delivered.append(1))
+        model.set_cell("X", 5, 2, -1.25)
+        assert model.wait_until_idle()
+    finally:
+        jobs.submit = real_submit
+        for viewport in panes:
+            viewport.removeEventFilter(paints)
+    assert delivered and "read-outs" in order
+    assert set(order[:order.index("read-outs")]) == set(panes), order
