@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import sys
+import threading
 
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
@@ -37,6 +38,14 @@ from qkv_desktop.state.edits import Edit
 from qkv_desktop.state.session_state import SessionState
 
 __all__ = ["AttentionModel"]
+
+
+def _share_for_edits(state: SessionState) -> None:
+    """Have the first edit of ``state``'s token tables copy none of them on the GUI
+    thread (``cow_matrix``: a copy of X made here, on a worker, instead)."""
+    for table in (state.X, state.X_kv):
+        if table is not None:
+            share_for_edits(table)
 
 
 class AttentionModel(EditMethods, ViewSelection):
@@ -129,7 +138,11 @@ class AttentionModel(EditMethods, ViewSelection):
     def recompute_now(self) -> None:
         """Compute synchronously (start-up, tests); pending timer work is folded in."""
         self._timer.stop()
-        self._finish(self._generation, *self._run(self._state))
+        state = self._state
+        self._finish(self._generation, *self._run(state))
+        if off_thread(state):  # as the worker does after its forwards (``_run``), off this thread
+            threading.Thread(target=_share_for_edits, args=(state,), name="qkv-share",
+                             daemon=True).start()
 
     def _recompute(self) -> None:
         s, generation = self._state, self._generation
@@ -189,9 +202,7 @@ class AttentionModel(EditMethods, ViewSelection):
             return None, exc
         if prepare is not None and generation == self._generation:
             prepare(result)
-            for table in (state.X, state.X_kv):  # the first edit then copies no X here
-                if table is not None:
-                    share_for_edits(table)
+            _share_for_edits(state)
         return result, None
 
     def _finish(self, generation: int, result: ModelResult | None, error) -> None:
