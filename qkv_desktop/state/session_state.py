@@ -106,9 +106,23 @@ def check_size(n: int, m: int, d_model: int, d_k: int, heads: int, kv: int = 0,
                          f"{MAX_CELLS:,} this app can hold in memory")
 
 
+_VALID_NAMES: list[tuple[str, ...]] = []
+"""The last tuples of names found valid. A tuple of strings cannot change, and every
+edit of a value makes a new state with the same tuple: 8192 names were checked again
+on the GUI thread at each edit."""
+
+
 def check_token_names(tokens, what: str = "tokens") -> None:
     """``ValueError`` for a token that is not a non-empty string of at most
     ``MAX_TOKEN_LENGTH`` characters; ``what`` names the list in the message."""
+    if type(tokens) is tuple and any(tokens is valid for valid in _VALID_NAMES):
+        return
+    _check_names(tokens, what)
+    if type(tokens) is tuple:
+        _VALID_NAMES[:] = [tokens, *_VALID_NAMES[:3]]
+
+
+def _check_names(tokens, what: str) -> None:
     for i, t in enumerate(tokens):
         if not isinstance(t, str) or not t:
             raise ValueError(f"{what}[{i}] must be a non-empty string")

@@ -217,3 +217,23 @@ def test_edited_copies_hold_no_file_descriptor():
     view = kept[-1][10:20]
     del kept[1:]
     assert view[0, 0] == 10.0  # a view keeps its mapping alive
+
+
+def test_an_edit_of_a_value_checks_no_token_name_again():
+    """Every new state checked each of its names (8192 at each edit of a long session)."""
+    measured = []
+
+    class Name(str):
+        def __len__(self):
+            measured.append(self)
+            return super().__len__()
+
+    rng = np.random.default_rng(0)
+    state = SessionState.initialised([Name(f"t{i}") for i in range(64)],
+                                     rng.standard_normal((64, 8)), d_k=4)
+    assert measured  # checked once, when the tuple of names was new
+    measured.clear()
+    edit = edits.set_cells(state, "X", [3], [4], [2.5])
+    assert edit.state.tokens is state.tokens and measured == []
+    with pytest.raises(ValueError, match="non-empty"):
+        SessionState.initialised(["a", ""], np.zeros((2, 8)), d_k=4)  # still refused
