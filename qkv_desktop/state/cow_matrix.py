@@ -20,7 +20,9 @@ the whole matrix for what changed.
 
 from __future__ import annotations
 
+import collections
 import ctypes
+import functools
 import mmap
 import os
 import threading
@@ -38,6 +40,19 @@ smaller one is copied (a copy costs less than mapping it)."""
 REBASE_CELLS = 4096
 """A copy that differs from its base by more cells than this becomes a base itself: each
 copy writes its whole diff, and each written cell may copy a page."""
+REBASE_PAGES = 1 / 8
+"""…or whose diff touches more than this share of the matrix's pages: each copy writes
+its whole diff again, so scattered edits (one per row) would soon copy most pages one
+fault at a time, dearer than one plain copy (12 against 8 ms at 2048 × 768 after 2000
+edits of distinct rows, before this rule)."""
+OPEN_BASES = 4
+"""Bases that keep their memory file open to make further copies. An undo history holds
+every X it passes through; each X that is not an edited copy (a paste, a token
+inserted, a d_model changed) gets a base of its own when shared, that is a file
+descriptor and a full copy of X in memory. Closing the file of all but the newest few
+frees the memory of those nobody maps and their descriptors; an edit of such an X
+(after undoing back to it) makes a new base, as a rebase does."""
+_PAGE = mmap.PAGESIZE
 
 _SHARING = hasattr(os, "memfd_create") and hasattr(mmap, "MAP_PRIVATE")
 
@@ -80,23 +95,73 @@ class _Mapping:
             pass
 
 
+def _close_file(box: list[int]) -> None:
+    """Close the memory file in ``box`` once (by the base's ``close`` or finaliser)."""
+    with _LOCK:
+        fd = box.pop() if box else None
+    if fd is not None:
+        os.close(fd)
+
+
 class _Base:
-    """A memory file holding one matrix's bytes; closed with the last copy mapping it."""
+    """A memory file holding one matrix's bytes. Its copies map it and need no file; the
+    file stays open only while the base is one of the ``OPEN_BASES`` newest, to make
+    more copies. The memory goes once the file is closed and no copy maps it."""
 
     def __init__(self, data: np.ndarray):
         self.shape, self.dtype, self.nbytes = data.shape, data.dtype, data.nbytes
-        self.fd = os.memfd_create("qkv-matrix", os.MFD_CLOEXEC)
-        weakref.finalize(self, os.close, self.fd)
-        os.ftruncate(self.fd, self.nbytes)
-        with mmap.mmap(self.fd, self.nbytes, flags=mmap.MAP_SHARED) as shared:
+        fd = os.memfd_create("qkv-matrix", os.MFD_CLOEXEC)
+        self._file = [fd]  # a box, so that an early close and the finaliser agree
+        weakref.finalize(self, _close_file, self._file)
+        os.ftruncate(fd, self.nbytes)
+        with mmap.mmap(fd, self.nbytes, flags=mmap.MAP_SHARED) as shared:
             view = np.frombuffer(shared, dtype=self.dtype).reshape(self.shape)
             view[...] = data
             del view  # the mapping closes only once no array exports it
+        _keep_open(self)
+
+    def close(self) -> None:
+        _close_file(self._file)
 
     def private_copy(self) -> np.ndarray:
         """A writable array over a private mapping: it reads the base's pages and copies
-        one only when it writes into it."""
-        return np.asarray(_Mapping(self.fd, self.nbytes, self.shape, self.dtype))
+        one only when it writes into it. ``OSError`` once the base's file is closed."""
+        with _LOCK:
+            fd = self._file[0] if self._file else None
+            if fd is not None:
+                _OPEN.move_to_end(id(self), last=True)
+                mapping = _Mapping(fd, self.nbytes, self.shape, self.dtype)
+        if fd is None:
+            raise OSError("this base's memory file is closed")
+        return np.asarray(mapping)
+
+
+_OPEN: collections.OrderedDict[int, weakref.ref] = collections.OrderedDict()
+"""id(base) → a weak reference to it, the least recently used first."""
+
+
+def _forget_open(key: int, ref: weakref.ref) -> None:
+    with _LOCK:
+        if _OPEN.get(key) is ref:
+            del _OPEN[key]
+
+
+def _keep_open(base: _Base) -> None:
+    """Count ``base`` among the open ones, closing the file of the least recently used
+    beyond ``OPEN_BASES``."""
+    with _LOCK:
+        _OPEN[id(base)] = weakref.ref(base, functools.partial(_forget_open, id(base)))
+        evicted = []
+        while len(_OPEN) > OPEN_BASES:
+            evicted.append(_OPEN.popitem(last=False)[1]())
+    for old in evicted:
+        if old is not None:
+            old.close()
+
+
+def _pages(keys, itemsize: int) -> frozenset[int]:
+    """The pages the flat cell indices ``keys`` fall on."""
+    return frozenset(key * itemsize // _PAGE for key in keys)
 
 
 @dataclass(frozen=True)
@@ -108,11 +173,15 @@ class _Lineage:
     diff: dict[int, float]
     parent: weakref.ref | None = None
     edited: tuple[np.ndarray, np.ndarray] | None = None
+    pages: frozenset[int] = frozenset()  # the pages the diff falls on
 
 
 _LINEAGE: dict[int, tuple[weakref.ref, _Lineage]] = {}
 """id(array) → (a weak reference to it, its lineage); an entry leaves with its array."""
-_LOCK = threading.Lock()  # the forward's worker shares a matrix while the GUI thread edits
+_LOCK = threading.RLock()
+"""The forward's worker shares a matrix while the GUI thread edits. Reentrant: a
+finaliser or weak-reference callback (which take it) may run inside a section that holds
+it, when the collector frees a base or an array there."""
 
 
 def _remember(array: np.ndarray, lineage: _Lineage) -> None:
@@ -170,14 +239,17 @@ def edited_copy(array: np.ndarray, rows, cols, values) -> np.ndarray:
     known = _lineage(array)
     out = None
     if known is not None and len(known.diff) + len(edited) <= REBASE_CELLS:
-        base, diff = known.base, {**known.diff, **edited}
-        try:
-            out = base.private_copy()
-        except OSError:  # no address space left for a mapping: a base of its own
-            out = None
+        diff = {**known.diff, **edited}
+        pages = known.pages | _pages(edited, array.itemsize)
+        if len(pages) <= REBASE_PAGES * array.nbytes / _PAGE:
+            try:
+                out, base = known.base.private_copy(), known.base
+            except OSError:  # its file closed, or no address space: a base of its own
+                out = None
     if out is None:  # a new base holding ``array`` as it is; the copy differs by the edit
         try:
             base, diff = _Base(array), edited
+            pages = _pages(edited, array.itemsize)
             out = base.private_copy()
         except OSError:  # no memory file to be had: a plain copy
             out = array.copy()
@@ -187,7 +259,7 @@ def edited_copy(array: np.ndarray, rows, cols, values) -> np.ndarray:
     keys = np.fromiter(diff.keys(), dtype=np.intp, count=len(diff))
     out.reshape(-1)[keys] = np.fromiter(diff.values(), dtype=array.dtype, count=len(diff))
     out.flags.writeable = False
-    _remember(out, _Lineage(base, diff, weakref.ref(array), (rows, cols)))
+    _remember(out, _Lineage(base, diff, weakref.ref(array), (rows, cols), pages))
     return out
 
 

@@ -237,3 +237,50 @@ def test_an_edit_of_a_value_checks_no_token_name_again():
     assert edit.state.tokens is state.tokens and measured == []
     with pytest.raises(ValueError, match="non-empty"):
         SessionState.initialised(["a", ""], np.zeros((2, 8)), d_k=4)  # still refused
+
+
+@needs_sharing
+def test_xs_that_are_not_edited_copies_keep_only_a_few_memory_files(monkeypatch):
+    """Every paste, inserted token or d_model change makes an X with no base; the
+    forward's worker shares each one (a memory file and a full copy of X), and the
+    undo history keeps them all. Only the ``OPEN_BASES`` newest keep their file; an
+    edit of an older one (after undoing back to it) still gives a plain copy's bits."""
+    import os
+
+    def descriptors() -> int:
+        return len(os.listdir("/proc/self/fd"))
+
+    rng = np.random.default_rng(5)
+    before = descriptors()
+    history = []
+    for _ in range(20):
+        X = rng.standard_normal((512, 512))
+        X.flags.writeable = False
+        cow_matrix.share_for_edits(X)
+        history.append(X)
+    assert descriptors() - before <= cow_matrix.OPEN_BASES
+    oldest = history[0]
+    copy = cow_matrix.edited_copy(oldest, [3], [4], [7.0])
+    expected = oldest.copy()
+    expected[3, 4] = 7.0
+    assert np.array_equal(copy, expected) and cow_matrix.shares_pages(copy)
+    assert cow_matrix.edit_of(oldest, copy)[0].tolist() == [3]
+    assert descriptors() - before <= cow_matrix.OPEN_BASES
+
+
+@needs_sharing
+def test_edits_scattered_over_many_pages_make_a_new_base():
+    """Each copy writes its base's whole diff again: once the diff covers more than
+    ``REBASE_PAGES`` of the pages, the next copy is a base of its own."""
+    X = np.random.default_rng(6).standard_normal((512, 1024))  # 1024 pages of 4 kB
+    X.flags.writeable = False
+    cow_matrix.share_for_edits(X)
+    first = cow_matrix._lineage(X).base
+    current, bases = X, []
+    for row in range(200):  # column 0 of each row: one page per edit
+        current = cow_matrix.edited_copy(current, [row], [0], [float(row)])
+        bases.append(cow_matrix._lineage(current).base)
+    share = cow_matrix.REBASE_PAGES * X.nbytes / cow_matrix._PAGE  # 128 pages
+    switch = next(i for i, base in enumerate(bases) if base is not first)
+    assert share - 1 <= switch <= share + 1  # the old rule waited for 4096 cells
+    assert [float(current[r, 0]) for r in range(200)] == [float(r) for r in range(200)]
