@@ -278,3 +278,40 @@ def test_fitting_the_values_after_an_edit_makes_no_font(main_window, monkeypatch
     main_window.repaint()
     assert all(main_window.panes.panes[k].overlay.value_font is not None for k in fitted)
     assert made == []
+
+
+def test_an_edit_lays_out_neither_the_status_bar_nor_the_window_for_the_badge(main_window):
+    """The asymmetry badge shows a new value after each edit; at a size fixed to its
+    text it asks no layout again, so the status bar is not laid out anew, and the badge
+    still shows its whole text (and grows with a longer one)."""
+    from PySide6.QtCore import QEvent, QObject
+    model, bar = main_window.model, main_window.statusBar()
+    badge = main_window.teaching.badge
+    requests = []
+
+    class Watch(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.LayoutRequest:
+                requests.append(obj)
+            return False
+
+    watch = Watch()
+    bar.installEventFilter(watch)
+    texts = set()
+    try:
+        for k in range(3):
+            model.set_cell("X", 2, k, 0.2 * (k + 1))
+            assert model.wait_until_idle()
+            settle()
+            texts.add(badge.text())
+    finally:
+        bar.removeEventFilter(watch)
+    assert len(texts) == 3 and requests == []
+    assert badge.width() >= badge.fontMetrics().horizontalAdvance(badge.text())
+    wide = badge.width()
+    model.set_options(share_qk=True)  # "QKᵀ symmetric: ‖S−Sᵀ‖/‖S‖ = 0", in bold
+    assert model.wait_until_idle()
+    settle()
+    assert badge.size() == badge.sizeHint() and badge.width() != wide
+
+

@@ -8,7 +8,7 @@ QKᵀ asymmetric (‖S − Sᵀ‖/‖S‖, 0 for the shared-weight KKᵀ).
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRectF, Qt
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QRectF, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,6 +25,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
+from qkv_desktop.views.status_bar import QWIDGETSIZE_MAX
 
 __all__ = ["DiagnosticsPanel", "DiagnosticsTableModel", "AsymmetryBadge", "BAR_ROLE"]
 
@@ -52,6 +53,7 @@ class AsymmetryBadge(Retranslating, QLabel):
         super().__init__(parent)
         self.model = model
         self.setObjectName("asymmetryBadge")
+        self._fitted: tuple | None = None  # what the fixed size was found for (``_fit``)
         model.lessonsChanged.connect(self.refresh)  # after the panes
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
@@ -81,6 +83,27 @@ class AsymmetryBadge(Retranslating, QLabel):
         style += " padding: 0 6px;"
         if style != self.styleSheet():  # a new style sheet re-polishes the status bar
             self.setStyleSheet(style)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Hold the badge at its text's size. Every edit writes a new value, and a label
+        whose size may change asks its layout again: the status bar, then the whole
+        window, were laid out anew on each edit (issue 20). A fixed-size widget asks
+        nothing, so the size is fixed, and found again only when the text's width, the
+        font or the style is another (a longer value, another language, bold)."""
+        key = (self.fontMetrics().horizontalAdvance(self.text()), self.font().key(),
+               self.styleSheet())
+        if key == self._fitted:
+            return
+        self._fitted = key
+        self.setMinimumSize(0, 0)  # the natural size (a label's hint is at least its minimum)
+        self.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)
+        self.setFixedSize(self.sizeHint())
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._fit()
 
 
 class DiagnosticsTableModel(QAbstractTableModel):
