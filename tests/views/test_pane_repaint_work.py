@@ -315,3 +315,43 @@ def test_an_edit_lays_out_neither_the_status_bar_nor_the_window_for_the_badge(ma
     assert badge.size() == badge.sizeHint() and badge.width() != wide
 
 
+def test_an_edit_calls_no_view_box_paint(make_window, monkeypatch):
+    """A pane's view box draws nothing of its own: Qt is told so and never calls its
+    paint (a Python call per pane and repaint)."""
+    import pyqtgraph as pg
+    painted = []
+    real = pg.ViewBox.paint
+    monkeypatch.setattr(pg.ViewBox, "paint", lambda self, *a: painted.append(self)
+                        or real(self, *a))  # before the window: Qt calls what items had
+    window = make_window()
+    window.model.set_cell("X", 1, 2, 0.4)
+    assert window.model.wait_until_idle()
+    window.repaint()
+    assert window.panes.panes["Q"].overlay.labels_drawn  # the panes did paint
+    assert painted == []
+
+
+def test_a_finite_matrix_is_not_searched_for_cells_to_hatch(main_window, monkeypatch):
+    """The overlay hatches masked cells: a matrix without any is told by one reduction,
+    not searched cell by cell after every edit."""
+    import sys
+    searched = []
+    real = np.argwhere
+
+    def argwhere(a, *args):
+        if sys._getframe(1).f_globals.get("__name__") == heatmap_plot.__name__:
+            searched.append(a.shape)
+        return real(a, *args)
+
+    monkeypatch.setattr(np, "argwhere", argwhere)
+    model = main_window.model
+    model.set_cell("X", 0, 3, -0.3)
+    assert model.wait_until_idle()
+    main_window.repaint()
+    assert searched == []
+    model.set_options(causal=True)  # masked cells: found, and hatched
+    assert model.wait_until_idle()
+    main_window.repaint()
+    assert searched
+    model.set_options(causal=False)
+    assert model.wait_until_idle()

@@ -291,8 +291,9 @@ class CellOverlay(pg.GraphicsObject):
 
     def _paint_nonfinite(self, p: QPainter) -> None:
         """Hatch masked cells and tint overflowed ones, cell by cell (large cells only)."""
-        if self._bad is None:
-            self._bad = np.argwhere(~np.isfinite(self.data))[:MAX_HATCHED_CELLS]
+        if self._bad is None:  # a finite matrix (most) is told by one reduction
+            finite = np.isfinite(self.data)
+            self._bad = () if finite.all() else np.argwhere(~finite)[:MAX_HATCHED_CELLS]
         if not len(self._bad):
             return
         p.save()
@@ -439,6 +440,9 @@ class HeatmapPlot(pg.PlotWidget):
         item = self.getPlotItem()
         item.hideButtons()
         vb = item.getViewBox()
+        # It draws nothing of its own (no border): Qt then never calls its paint, a
+        # Python call per repaint of every pane (issue 20).
+        vb.setFlag(vb.GraphicsItemFlag.ItemHasNoContents, True)
         vb.invertY(True)
         vb.setAspectLocked(False)
         vb.setMouseEnabled(x=False, y=False)
