@@ -22,6 +22,7 @@ from qkv_desktop.core.lessons import (
     row_uniformity,
 )
 from qkv_desktop.core.softmax import softmax
+from qkv_desktop.state.session_state import same_structure
 
 __all__ = ["HeadLessons", "KKComparison", "head_lessons", "kk_comparison", "broken_rows",
            "seeded_weights"]
@@ -119,16 +120,7 @@ def kk_comparison(r: AttentionResult, temperature: float = 1.0) -> KKComparison:
 
 
 _SEEDED_ANSWER: list = []
-"""The last ``seeded_weights`` answer, with what it depended on (``_seeded_key``)."""
-
-
-def _seeded_key(state) -> tuple:
-    """What ``seeded_weights`` depends on: every field but the inputs' values, by
-    identity (an edit of X or of the tokens keeps the weights' very arrays), and the
-    inputs' width (the seeded weights' d_model)."""
-    X_kv = state.X_kv
-    return (state.heads, state.W_O, state.options, state.provenance, state.seed,
-            state.init_scale, state.X.shape[1], None if X_kv is None else X_kv.shape[1])
+"""The last ``seeded_weights`` answer, with the structure of its state."""
 
 
 def seeded_weights(state) -> bool:
@@ -138,15 +130,14 @@ def seeded_weights(state) -> bool:
     weights are randn × 0.1" is not a reason, and "try weight scale 1" (which draws new
     random weights) would throw the real ones away.
 
-    The answer for the last state asked about is kept while its weights, seed, scale,
-    options and width stay the same objects: the lesson banners ask twice per result,
-    and drawing the seeded weights again to compare was most of their work on every
-    edit of X (issue 20).
+    The answer for the last state asked about is kept for states that differ from it
+    only in the inputs' values (``same_structure``): the lesson banners ask twice per
+    result, and drawing the seeded weights again to compare was most of their work on
+    every edit of X (issue 20).
     """
-    key = _seeded_key(state)
-    if _SEEDED_ANSWER and all(a is b or (type(a) in (int, float) and a == b)
-                              for a, b in zip(_SEEDED_ANSWER[0], key, strict=True)):
+    structure = state.structure()
+    if _SEEDED_ANSWER and same_structure(_SEEDED_ANSWER[0], structure):
         return _SEEDED_ANSWER[1]
     answer = state.reinitialised().equals(state)
-    _SEEDED_ANSWER[:] = [key, answer]
+    _SEEDED_ANSWER[:] = [structure, answer]
     return answer

@@ -457,6 +457,13 @@ class SessionState:
                 return False
         return True
 
+    def structure(self) -> tuple:
+        """Everything but the input values, for ``same_structure``: the shapes of X and
+        X_kv, then every other field's value, the very object."""
+        X_kv = self.X_kv
+        return (self.X.shape, None if X_kv is None else X_kv.shape,
+                *(getattr(self, f.name) for f in fields(self) if f.name not in ("X", "X_kv")))
+
     def with_(self, **changes) -> SessionState:
         """A copy with ``changes`` applied (validated like a new state).
 
@@ -470,6 +477,18 @@ class SessionState:
                 changes["provenance"] = self.provenance.after_edit(
                     weights=bool({"heads", "W_O"} & changed))
         return replace(self, **changes)
+
+
+def same_structure(a: tuple, b: tuple) -> bool:
+    """Whether two ``SessionState.structure()`` are of states that differ at most in the
+    values of their inputs: the same shapes, and every other field the same object (or
+    an equal number or text). An edit of X (or X_kv) leaves them so, keeping the other
+    fields' objects: what is derived from those alone (the panes' titles, whether the
+    weights are the seeded ones) need not be derived again (issue 20)."""
+    if len(a) != len(b) or a[:2] != b[:2]:
+        return False
+    return all(x is y or (type(x) is type(y) and type(x) in (int, float, str) and x == y)
+               for x, y in zip(a[2:], b[2:], strict=True))
 
 
 def _same(a, b) -> bool:

@@ -24,6 +24,7 @@ from qkv_desktop.presentation.cell_text import describe_cell
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.catalogue import PROJECTION_NAMES
+from qkv_desktop.state.session_state import same_structure
 from qkv_desktop.views.actions.export_actions import ExportActions
 from qkv_desktop.views.actions.file_actions import FileActions
 from qkv_desktop.views.dialogs.model_dialog import ModelActions
@@ -62,6 +63,7 @@ class MainWindow(Retranslating, QMainWindow):
         super().__init__()
         self.model = model or AttentionModel()
         self._last_compute_error = ""
+        self._named: tuple | None = None  # what the View menu's pane names are for
         self.settings = settings or QSettings()
         self.setObjectName("MainWindow")
         self.resize(*fit_to_screen(DEFAULT_SIZE, self.screen()))
@@ -296,7 +298,7 @@ class MainWindow(Retranslating, QMainWindow):
             action.setText(preset_name(name))
             action.setToolTip(preset_description(name))
             action.setStatusTip(preset_description(name))
-        self._update_pane_actions()
+        self._update_pane_actions(again=True)
         self._update_undo_actions()
         self.language_actions[current_language()].setChecked(True)
         self._on_hover_changed(self.model.hover)
@@ -389,8 +391,21 @@ class MainWindow(Retranslating, QMainWindow):
             self.statusBar().clearMessage()
         self._last_compute_error = error or self._last_compute_error
 
-    def _update_pane_actions(self) -> None:
-        """View menu: each pane named by its title now (its formula, shape and mode)."""
+    def _update_pane_actions(self, *, again: bool = False) -> None:
+        """View menu: each pane named by its title now (its formula, shape and mode).
+
+        Named anew only for a result whose titles may differ (``same_structure``), a
+        head switch, or ``again`` (a language): every edit of X brings a result, and
+        titling all 17 panes was a large part of the window's own update (issue 20)."""
+        result = self.model.result
+        named = (None if result is None else result.state.structure(),
+                 self.model.current_head)
+        last, self._named = self._named, named
+        same = (last is not None and last[1] == named[1]
+                and (last[0] is None) == (named[0] is None)
+                and (named[0] is None or same_structure(last[0], named[0])))
+        if same and not again:
+            return
         for key, action in self.pane_actions.items():
             caption = self.panes.caption(key)
             if caption != action.text():  # a renamed action re-lays out its menu

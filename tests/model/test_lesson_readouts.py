@@ -127,3 +127,18 @@ def test_seeded_weights_are_drawn_again_only_for_other_weights(monkeypatch):
     assert drawing([state, state.with_(X=state.X + 0.5), state]) == ([True] * 3, 1)
     assert drawing([typed, typed.with_(X=typed.X - 1)]) == ([False, False], 1)
     assert drawing([rescaled, relabelled]) == ([True, False], 2)
+
+
+def test_only_an_edit_of_the_inputs_keeps_the_structure():
+    """``same_structure``: X's values may differ; its shape, the weights, the options,
+    the tokens may not."""
+    from qkv_desktop.state.session_state import Options, same_structure
+    state = SessionState.from_preset("tutorial-1")
+    edited = state.with_(X=state.X * 2)
+    assert same_structure(state.structure(), edited.structure())
+    assert not same_structure(state.structure(), state.reinitialised(d_model=4).structure())
+    assert not same_structure(state.structure(),
+                              state.with_(options=Options(temperature=2.0)).structure())
+    assert not same_structure(state.structure(),
+                              state.with_(tokens=tuple(reversed(state.tokens))).structure())
+    assert not same_structure(state.structure(), state.reinitialised(seed=3).structure())

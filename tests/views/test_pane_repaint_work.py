@@ -355,3 +355,25 @@ def test_a_finite_matrix_is_not_searched_for_cells_to_hatch(main_window, monkeyp
     assert searched
     model.set_options(causal=False)
     assert model.wait_until_idle()
+
+
+def test_an_edit_of_x_titles_no_pane_again(main_window, monkeypatch):
+    """A pane's title and its View-menu name say its formula and shape, which an edit
+    of X leaves as they are: they are not made again; a change of the formula is."""
+    from qkv_desktop.views.panes import heatmap_pane, pane_grid
+    model = main_window.model
+    titled = []
+    for module in (heatmap_pane, pane_grid):
+        real = module.pane_title
+        monkeypatch.setattr(module, "pane_title", lambda *a, real=real: titled.append(a[1])
+                            or real(*a))
+    model.set_cell("X", 3, 1, 0.45)
+    assert model.wait_until_idle()
+    assert titled == []
+    model.set_options(temperature=2.0)
+    assert model.wait_until_idle()
+    scaled = main_window.panes.panes["scaled"]
+    assert "T(2)" in scaled.title.text() and "T(2)" in main_window.pane_actions["scaled"].text()
+    model.set_options(temperature=1.0)
+    assert model.wait_until_idle()
+    assert "T(" not in scaled.title.text()

@@ -24,6 +24,7 @@ from qkv_desktop.presentation.pane_info import (
 )
 from qkv_desktop.state import CellRef
 from qkv_desktop.state.linking import concat_links, linked_cells
+from qkv_desktop.state.session_state import same_structure
 from qkv_desktop.views.elided_label import ElidedLabel
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.panes.color_bar import ColorBar
@@ -99,6 +100,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
     def retranslate(self) -> None:
         """Title the pane in the current language: its formula, or its short name."""
         result = self.model.result
+        self._titled = None  # the next result's title in this language
         if result is not None and pane_relevant(result.state, self.key):
             self.title.setText(pane_title(result, self.key, self.model.current_head))
         else:
@@ -135,7 +137,11 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         data = pane_matrix(result, self.key, head)
         head_starts = pane_head_starts(result, self.key)
         redraw = not self._same_matrix(data) or head_starts != self.overlay.head_starts
-        self.title.setText(pane_title(result, self.key, head))
+        titled = (result.state.structure(), head)
+        if (self._titled is None or self._titled[1] != head
+                or not same_structure(self._titled[0], titled[0])):
+            self.title.setText(pane_title(result, self.key, head))  # (not after an edit of X)
+        self._titled = titled
         labels = pane_labels(result, self.key)
         if data.shape != self._shape or labels != self._labels:
             self._shape, self._labels = data.shape, labels
