@@ -169,7 +169,7 @@ class _Lineage:
     """How an array came about: its base, the cells (flat index → value) it differs from
     the base by, and the array it is an edited copy of, with the cells written then."""
 
-    base: _Base
+    base: _Base | None  # None: a plain copy, which only says which cells it was written at
     diff: dict[int, float]
     parent: weakref.ref | None = None
     edited: tuple[np.ndarray, np.ndarray] | None = None
@@ -229,16 +229,14 @@ def edited_copy(array: np.ndarray, rows, cols, values) -> np.ndarray:
     """
     rows, cols = np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp)
     if not _shareable(array):
-        out = array.copy()
-        out[rows, cols] = values
-        out.flags.writeable = False
-        return out
+        return _plain_copy(array, rows, cols, values)
     values = np.broadcast_to(np.asarray(values, dtype=array.dtype), rows.shape)
     flat = np.ravel_multi_index((rows, cols), array.shape)
     edited = dict(zip(flat.tolist(), values.tolist(), strict=True))
     known = _lineage(array)
     out = None
-    if known is not None and len(known.diff) + len(edited) <= REBASE_CELLS:
+    if known is not None and known.base is not None \
+            and len(known.diff) + len(edited) <= REBASE_CELLS:
         diff = {**known.diff, **edited}
         pages = known.pages | _pages(edited, array.itemsize)
         if len(pages) <= REBASE_PAGES * array.nbytes / _PAGE:
@@ -252,14 +250,23 @@ def edited_copy(array: np.ndarray, rows, cols, values) -> np.ndarray:
             pages = _pages(edited, array.itemsize)
             out = base.private_copy()
         except OSError:  # no memory file to be had: a plain copy
-            out = array.copy()
-            out[rows, cols] = values
-            out.flags.writeable = False
-            return out
+            return _plain_copy(array, rows, cols, values)
     keys = np.fromiter(diff.keys(), dtype=np.intp, count=len(diff))
     out.reshape(-1)[keys] = np.fromiter(diff.values(), dtype=array.dtype, count=len(diff))
     out.flags.writeable = False
     _remember(out, _Lineage(base, diff, weakref.ref(array), (rows, cols), pages))
+    return out
+
+
+def _plain_copy(array: np.ndarray, rows: np.ndarray, cols: np.ndarray, values) -> np.ndarray:
+    """A read-only plain copy with ``values`` written in. A large one still remembers
+    which cells it was written at, so that where there is no memory file (macOS,
+    Windows) the views and the range check follow the edit by its cells all the same."""
+    out = array.copy()
+    out[rows, cols] = values
+    out.flags.writeable = False
+    if array.nbytes >= SHARED_BYTES:
+        _remember(out, _Lineage(None, {}, weakref.ref(array), (rows, cols)))
     return out
 
 

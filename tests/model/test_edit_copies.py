@@ -149,7 +149,8 @@ def test_a_float32_edit_checks_the_range_of_the_cells_it_wrote_only():
         edits.set_cells(edit.state, "X", [9], [9], [1e39])  # still refused
 
 
-def test_the_token_table_follows_an_edit_of_a_large_x_by_its_cells(qapp, monkeypatch):
+@pytest.mark.parametrize("sharing", [True, False], ids=["memfd", "plain copies"])
+def test_the_token_table_follows_an_edit_of_a_large_x_by_its_cells(qapp, monkeypatch, sharing):
     """At 2048 × 768 (above ``MAX_CELL_DIFF``) an edit announced the whole table, which
     repainted every visible cell (9 ms), and found X's largest value with a pass over
     all of it. Now the table announces the edited cell, and its largest value changes
@@ -158,6 +159,9 @@ def test_the_token_table_follows_an_edit_of_a_large_x_by_its_cells(qapp, monkeyp
 
     from qkv_desktop.model import AttentionModel
     from qkv_desktop.views.editors import matrix_table
+    if sharing and not cow_matrix._SHARING:
+        pytest.skip("no memfd here")
+    monkeypatch.setattr(cow_matrix, "_SHARING", sharing)  # False: as on macOS and Windows
     passes = []
     real = matrix_table.max_abs_finite
     monkeypatch.setattr(matrix_table, "max_abs_finite",
