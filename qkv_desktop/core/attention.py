@@ -245,7 +245,7 @@ def _projections(X: np.ndarray, cells: int,
     """
     Ws = [W for W, _b in heads]
     W = Ws[0] if len(Ws) == 1 else np.concatenate(Ws, axis=1)
-    product = np.empty((X.shape[0], W.shape[1]), np.result_type(X, W))
+    product = buffers.empty((X.shape[0], W.shape[1]), np.result_type(X, W))
 
     def rows(r0: int, r1: int) -> None:
         np.matmul(X[r0:r1], W, out=product[r0:r1])
@@ -253,7 +253,8 @@ def _projections(X: np.ndarray, cells: int,
     for_row_chunks(rows, X.shape[0], cells, blas=True, range_rows=_RANGE_ROWS)
     out, start = [], 0
     for W, b in heads:
-        block = np.ascontiguousarray(product[:, start:start + W.shape[1]])
+        block = buffers.empty((X.shape[0], W.shape[1]), product.dtype)
+        np.copyto(block, product[:, start:start + W.shape[1]])
         start += W.shape[1]
         if b is not None:
             block += b
@@ -297,7 +298,7 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
     n, m = Q.shape[0], K.shape[0]
     dtype = Q.dtype
     scores, scaled, p = (buffers.empty((n, m), dtype) for _ in range(3))
-    output = np.empty((n, V.shape[1]), dtype)
+    output = buffers.empty((n, V.shape[1]), dtype)
     total = np.empty(n, dtype)
     entropy = np.empty(n, dtype)
     sum_sq = np.empty(n, dtype)

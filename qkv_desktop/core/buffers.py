@@ -1,46 +1,57 @@
-"""Large result arrays reuse the memory of results nobody holds any more.
+"""The forward's arrays reuse the memory of results nobody holds any more.
 
-A forward at n tokens writes three new n × n arrays (scores, scaled scores, weights).
-Above glibc's largest mmap threshold (32 MB: n ≥ 2048 in float64, 2896 in float32)
-every such array is fresh memory from the kernel, and the kernel clears each page on
-its first write: measured on the 2-core test machine at n = 2048, filling a fresh
-32 MB array took 5.2 ms against 2.8 ms for the same array a second time, 23 against
-17 ms at n = 4096. An edit, a scrub or a benchmark computes the same shapes over and
-over, while the result before last has been dropped: its memory is what the next
-forward should write into.
+Every array of 128 kB or more that NumPy allocates comes from glibc, which takes
+it from the kernel (mmap, or a heap that it trims again once a few such arrays are
+freed at its top); the kernel then clears each page on its first write. A forward
+allocates three n × n arrays (scores, scaled scores, weights) and several n × d_k ones.
+Measured on the 2-core test machine, one thread, attention() at d_model = 768:
+n = 512: 1810 page faults and 7.0 ms CPU per call with fresh memory, 7 faults and
+4.8 ms with this pool; n = 1024: 1922 faults, 22.9 ms against 0 and 16.5 ms. An edit,
+a scrub or a benchmark computes the same shapes again and again, while the result
+before last has been dropped: its memory is what the next forward should write into.
 
-``empty`` hands out such a buffer. The array it returns has a ``_Lease`` as its base,
-so every view of it keeps the lease alive (NumPy's views point to the first base that
-is not an ndarray view). When the last of them goes, the lease's ``__del__`` gives the
-memory back; a buffer is therefore never written while any array made from it is
-still held, be it by the GUI, a cache or a notebook variable. Free buffers are kept
-for the shape last asked for only, a few of them, so a finished session of another
-size does not keep its memory.
+``empty`` hands out such memory. The array it returns has a ``_Lease`` as its base,
+so every view of it keeps the lease alive. When the last of them goes, the lease's
+``__del__`` gives the buffer back; a buffer is therefore never written while any
+array made from it is still held, be it by the GUI, a cache or a notebook variable.
+The free buffers are bounded: at most ``MAX_FREE`` per shape and ``MAX_FREE_BYTES``
+in all (the shapes asked for longest ago go first), and a shape not asked for in the
+last ``STALE_AFTER`` requests is let go, so a session of another size does not keep
+the memory of the last one.
 """
 
 from __future__ import annotations
 
 import collections
+import math
 import threading
 
 import numpy as np
 
-__all__ = ["empty", "free_buffers", "release_free", "MIN_POOLED_BYTES", "MAX_FREE", "MAX_FREE_BYTES"]
+__all__ = ["empty", "free_buffers", "release_free", "MIN_POOLED_BYTES", "MAX_FREE",
+           "MAX_FREE_BYTES", "STALE_AFTER"]
 
-MIN_POOLED_BYTES = 1 << 24
-"""Arrays of at least 16 MB are pooled; smaller ones glibc's heap already reuses
-(n = 1024 float64, 8 MB: fresh and reused fills took the same 0.4 ms)."""
+MIN_POOLED_BYTES = 1 << 17
+"""Arrays from 128 kB (glibc's first mmap threshold) are pooled; smaller ones come from
+glibc's heap, whose pages stay mapped."""
 
 MAX_FREE = 12
-"""Free buffers kept for the current shape: three per head for four heads."""
+"""Free buffers kept per shape: three n × n ones per head for four heads."""
 
 MAX_FREE_BYTES = 1 << 29
-"""…and 512 MB at most, so a window that holds two results at once while it computes
-a third adds at most this to its peak (two buffers at n = 8192 in float32)."""
+"""Free buffers kept in all, 512 MB: a window holding two results while it computes a
+third adds at most this to its peak (two n × n buffers at n = 8192 in float32)."""
+
+STALE_AFTER = 64
+"""Requests (about ten forwards) after which a shape's free buffers are let go."""
 
 _lock = threading.Lock()
-_current: tuple | None = None
-_free: collections.deque = collections.deque()
+_free: collections.OrderedDict = collections.OrderedDict()
+"""(shape, dtype) → [last request's number, free buffers], least recently asked first."""
+_free_bytes = 0
+_requests = 0
+_returned: collections.deque = collections.deque()
+"""Buffers given back while the lock was held, filed by the next ``empty``."""
 
 
 class _Lease:
@@ -54,38 +65,70 @@ class _Lease:
         self.__array_interface__ = buffer.__array_interface__
 
     def __del__(self) -> None:
-        # Runs on whichever thread drops the last view, possibly inside ``empty``
-        # on this thread: the deque's append is atomic, no lock is taken here.
+        # Runs on whichever thread drops the last view, possibly inside ``empty`` on
+        # this very thread: it never waits for the lock (the deque's append is atomic).
         try:
-            if self._key == _current and (len(_free) + 1) * self._buffer.nbytes \
-                    <= MAX_FREE_BYTES and len(_free) < MAX_FREE:
-                _free.append(self._buffer)
+            if _lock.acquire(blocking=False):
+                try:
+                    _file(self._key, self._buffer)
+                finally:
+                    _lock.release()
+            else:
+                _returned.append((self._key, self._buffer))
         except Exception:  # noqa: BLE001 - at interpreter exit the module may be gone
             pass
 
 
+def _file(key: tuple, buffer: np.ndarray) -> None:
+    """Keep a given-back buffer if its shape is still wanted and the bounds allow (lock held)."""
+    global _free_bytes
+    entry = _free.get(key)
+    if entry is None or len(entry[1]) >= MAX_FREE:
+        return
+    entry[1].append(buffer)
+    _free_bytes += buffer.nbytes
+    while _free_bytes > MAX_FREE_BYTES:
+        _drop_oldest()
+
+
+def _drop_oldest() -> None:
+    global _free_bytes
+    for entry in _free.values():
+        if entry[1]:
+            _free_bytes -= entry[1].pop(0).nbytes
+            return
+
+
 def empty(shape: tuple[int, ...], dtype) -> np.ndarray:
     """An uninitialised array like ``np.empty(shape, dtype)``, writable and C-ordered:
-    for large arrays, the memory of an array of the same shape that is no longer held,
-    if there is one."""
-    global _current
+    for arrays from ``MIN_POOLED_BYTES``, the memory of an array of the same shape and
+    dtype that nobody holds any more, if there is one."""
+    global _free_bytes, _requests
     dtype = np.dtype(dtype)
-    if int(np.prod(shape)) * dtype.itemsize < MIN_POOLED_BYTES:
+    shape = tuple(shape)
+    if math.prod(shape) * dtype.itemsize < MIN_POOLED_BYTES:
         return np.empty(shape, dtype)
-    key = (tuple(shape), dtype.str)
+    key = (shape, dtype.str)
     buffer = None
     with _lock:
-        if key != _current:
-            _current = key
-            _free.clear()
+        _requests += 1
+        while _returned:
+            _file(*_returned.popleft())
+        entry = _free.get(key)
+        if entry is None:
+            entry = _free[key] = [_requests, []]
         else:
-            # A lease dropped on another thread may have checked the shape just before
-            # it changed and appended its buffer after the clear: never hand that one out.
-            while _free:
-                candidate = _free.pop()
-                if candidate.shape == key[0] and candidate.dtype == dtype:
-                    buffer = candidate
-                    break
+            entry[0] = _requests
+            _free.move_to_end(key)
+            if entry[1]:
+                buffer = entry[1].pop()
+                _free_bytes -= buffer.nbytes
+        while _free:  # shapes nobody asked for lately
+            oldest_key, (asked, buffers) = next(iter(_free.items()))
+            if asked >= _requests - STALE_AFTER:
+                break
+            _free_bytes -= sum(b.nbytes for b in buffers)
+            del _free[oldest_key]
     if buffer is None:
         buffer = np.empty(shape, dtype)
     return np.asarray(_Lease(buffer, key))
@@ -93,9 +136,14 @@ def empty(shape: tuple[int, ...], dtype) -> np.ndarray:
 
 def free_buffers() -> int:
     """How many free buffers the pool holds."""
-    return len(_free)
+    with _lock:
+        return sum(len(buffers) for _asked, buffers in _free.values())
 
 
 def release_free() -> None:
-    """Let go of the free buffers (their memory goes back to the system)."""
-    _free.clear()
+    """Let go of every free buffer (their memory goes back to the system)."""
+    global _free_bytes
+    with _lock:
+        _free.clear()
+        _returned.clear()
+        _free_bytes = 0

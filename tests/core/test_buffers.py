@@ -80,15 +80,33 @@ def test_a_view_alone_keeps_its_buffer(case):
     assert weights_address in {address(getattr(third, name)) for name in NxN}
 
 
-def test_free_buffers_are_kept_for_the_last_shape_only(case):
+def test_a_shape_nobody_asks_for_any_more_is_let_go(case):
+    """After a session of another size has run for a while, the old size's free
+    buffers are gone (their memory back to the system)."""
     X, w = case
     r = attention(X, w)
     del r
     gc.collect()
     assert buffers.free_buffers() >= 3
-    buffers.empty((N + 1, N), np.float64)  # another shape: the free ones are let go
+    for _ in range(buffers.STALE_AFTER + 1):
+        buffers.empty((N + 1, N), np.float64)  # another shape, asked for again and again
     gc.collect()
     assert buffers.free_buffers() <= 1
+
+
+def test_the_free_buffers_stay_within_their_bounds(monkeypatch):
+    gc.collect()
+    buffers.release_free()
+    monkeypatch.setattr(buffers, "MAX_FREE_BYTES", 3 << 20)
+    size = (1 << 20) + 1  # three of these are over the bound
+    held = [buffers.empty((size,), np.uint8) for _ in range(3)]
+    del held
+    gc.collect()
+    assert buffers.free_buffers() == 2
+    many = [buffers.empty((1000, 1000), np.float32) for _ in range(buffers.MAX_FREE + 5)]
+    del many
+    gc.collect()
+    assert buffers.free_buffers() <= 2 + buffers.MAX_FREE
 
 
 def test_small_arrays_are_plain_numpy_arrays():
@@ -99,15 +117,21 @@ def test_small_arrays_are_plain_numpy_arrays():
 
 
 def test_a_buffer_of_another_shape_in_the_free_list_is_never_handed_out():
-    """A lease dropped on one thread checks the current shape, then appends its buffer;
-    if another thread changes the shape in between, the stale buffer lands in the free
-    list of the new shape. ``empty`` must still return the shape it was asked for."""
+    """A lease dropped on one thread while another asks for other shapes files its
+    buffer under its own shape and dtype (the free lists are per shape), so ``empty``
+    returns the shape it was asked for, and the dropped buffer goes to its own shape."""
     gc.collect()
     buffers.release_free()
-    shape = (N, N)
-    buffers.empty(shape, np.float64)  # the pool's current shape is now (N, N)
-    buffers._free.append(np.empty((N // 2, 2 * N), np.float64))  # same bytes, stale shape
-    buffers._free.append(np.empty((N, N), np.float32))  # stale dtype
-    got = buffers.empty(shape, np.float64)
-    assert got.shape == shape and got.dtype == np.float64
-    assert buffers.free_buffers() == 0
+    held = buffers.empty((N, N), np.float64)
+    kept = address(held)
+    same_bytes = buffers.empty((N // 2, 2 * N), np.float64)  # another shape meanwhile
+    other_dtype = buffers.empty((N, N), np.float32)
+    del held  # given back while the other shapes are the latest asked for
+    gc.collect()
+    got = buffers.empty((N // 2, 2 * N), np.float64)
+    assert got.shape == (N // 2, 2 * N) and address(got) != kept
+    got32 = buffers.empty((N, N), np.float32)
+    assert got32.dtype == np.float32 and address(got32) != kept
+    again = buffers.empty((N, N), np.float64)
+    assert again.shape == (N, N) and again.dtype == np.float64 and address(again) == kept
+    del same_bytes, other_dtype
