@@ -10,7 +10,7 @@ import numpy as np
 from qkv_desktop.core import buffers
 from qkv_desktop.core.masks import EmptyRowError, MaskSpec, alibi_rows
 from qkv_desktop.core.positions import ROPE_PAIRINGS, rope, sinusoidal_positions
-from qkv_desktop.core.rows import for_row_chunks
+from qkv_desktop.core.rows import for_row_chunks, one_blas_thread
 from qkv_desktop.core.softmax import row_entropy
 from qkv_desktop.core.validation import as_matrix
 from qkv_desktop.core.weights import Weights
@@ -216,7 +216,8 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
         scores, scaled, weights_, output, entropy, max_w, mean_grad = _fused_forward(
             q_side, k_side, V, div, rules, alibi_slope)
     else:
-        scores = q_side @ k_side.T
+        with one_blas_thread():  # the same products as the stable path's, bit for bit
+            scores = q_side @ k_side.T
         n, m = scores.shape
         if rules is not None and (empty := rules.first_empty_row(n, m)) is not None:
             raise EmptyRowError(empty, m)
@@ -226,7 +227,8 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
         if rules is not None:
             np.copyto(scaled, -np.inf, where=rules.hidden_rows(0, n, m))
         weights_, entropy, max_w, mean_grad = _naive_softmax_with_stats(scaled)
-        output = weights_ @ V
+        with one_blas_thread():
+            output = weights_ @ V
     return AttentionResult(Q, K, V, scores, scaled, weights_, output,
                            entropy, max_w, mean_grad, divisor, Q_rope, K_rope, X_pos, X_kv_pos,
                            spec, alibi_slope)

@@ -121,3 +121,23 @@ def test_an_empty_row_in_a_range_still_names_the_first_one():
             attention(X, init_weights(12, 6, seed=5, scale=0.8), mask=mask)
         assert blas_threads() == {2}
     assert caught.value.row == 300
+
+
+@pytest.mark.parametrize("n, m, d_model, d_k", [(300, 500, 48, 32), (1000, 1000, 20, 16)])
+def test_the_numbers_do_not_depend_on_blas_threads(n, m, d_model, d_k):
+    """The app runs BLAS on one thread, a notebook on NumPy's default: both get the same
+    bits, small forward or large, stable or naive. (OpenBLAS rounds these shapes'
+    products differently with two threads: the old core's scores at 300 × 500 and
+    output at 1000 × 1000 differed between the two.)"""
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((n, d_model))
+    X_kv = rng.standard_normal((m, d_model)) if m != n else None
+    w = init_weights(d_model, d_k, seed=3, scale=0.5)
+    for stable in (True, False):
+        results = []
+        for threads in (1, 2):
+            with threadpool_limits(limits=threads, user_api="blas"):
+                results.append(attention(X, w, X_kv=X_kv, stable=stable))
+        for name in ("Q", "K", "V", "scores", "scaled", "weights", "output"):
+            np.testing.assert_array_equal(getattr(results[0], name), getattr(results[1], name),
+                                          err_msg=f"{name}, stable={stable}")
