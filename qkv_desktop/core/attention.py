@@ -189,6 +189,13 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
     spec = MaskSpec(causal, window, prefix, sinks, mask)
     spec.check_shape(X.shape[0], src.shape[0])
 
+    with one_blas_thread():  # one setting for the whole forward; the inner ones only count
+        return _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions,
+                        rope_base, rope_pairing, spec, alibi_slope)
+
+
+def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, rope_base,
+             rope_pairing, spec, alibi_slope) -> AttentionResult:
     X_pos = X_kv_pos = None
     if positions == "sinusoidal":
         X_pos = X + sinusoidal_positions(X.shape[0], X.shape[1]).astype(dtype)
@@ -216,8 +223,7 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
         scores, scaled, weights_, output, entropy, max_w, mean_grad = _fused_forward(
             q_side, k_side, V, div, rules, alibi_slope)
     else:
-        with one_blas_thread():  # the same products as the stable path's, bit for bit
-            scores = q_side @ k_side.T
+        scores = q_side @ k_side.T  # on one BLAS thread, as in the stable path: same bits
         n, m = scores.shape
         if rules is not None and (empty := rules.first_empty_row(n, m)) is not None:
             raise EmptyRowError(empty, m)
@@ -227,8 +233,7 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
         if rules is not None:
             np.copyto(scaled, -np.inf, where=rules.hidden_rows(0, n, m))
         weights_, entropy, max_w, mean_grad = _naive_softmax_with_stats(scaled)
-        with one_blas_thread():
-            output = weights_ @ V
+        output = weights_ @ V
     return AttentionResult(Q, K, V, scores, scaled, weights_, output,
                            entropy, max_w, mean_grad, divisor, Q_rope, K_rope, X_pos, X_kv_pos,
                            spec, alibi_slope)
