@@ -69,8 +69,13 @@ _blas_saved: list = []
 
 
 def _blas_libraries() -> list:
-    """threadpoolctl's controllers of the loaded BLAS libraries, found once (none
-    without threadpoolctl: the products then keep BLAS's own threads)."""
+    """(controller, setter) of each loaded BLAS library, found once through threadpoolctl
+    (none without it: the products then keep BLAS's own threads).
+
+    threadpoolctl ≥ 3.8 lets only one Python thread set OpenBLAS's thread count (the
+    first that did; calls from others do nothing), so a forward on a worker thread, as
+    in the app, could not set it: the setter is then its unguarded one. The core's
+    calls agree among themselves (``one_blas_thread`` counts them)."""
     global _blas_controllers
     if _blas_controllers is None:
         try:
@@ -78,7 +83,9 @@ def _blas_libraries() -> list:
         except ImportError:
             _blas_controllers = []
         else:
-            _blas_controllers = ThreadpoolController().select(user_api="blas").lib_controllers
+            libs = ThreadpoolController().select(user_api="blas").lib_controllers
+            _blas_controllers = [(lib, getattr(lib, "_real_set_num_threads",
+                                               lib.set_num_threads)) for lib in libs]
     return _blas_controllers
 
 
@@ -96,10 +103,11 @@ def one_blas_thread() -> Iterator[None]:
     global _blas_users, _blas_saved
     with _blas_lock:
         if _blas_users == 0:
-            _blas_saved = [(lib, lib.num_threads) for lib in _blas_libraries()]
-            for lib, threads in _blas_saved:
+            _blas_saved = [(setter, lib.get_num_threads())
+                           for lib, setter in _blas_libraries()]
+            for setter, threads in _blas_saved:
                 if threads != 1:
-                    lib.set_num_threads(1)
+                    setter(1)
         _blas_users += 1
     try:
         yield
@@ -107,9 +115,9 @@ def one_blas_thread() -> Iterator[None]:
         with _blas_lock:
             _blas_users -= 1
             if _blas_users == 0:
-                for lib, threads in _blas_saved:
+                for setter, threads in _blas_saved:
                     if threads != 1:
-                        lib.set_num_threads(threads)
+                        setter(threads)
                 _blas_saved = []
 
 

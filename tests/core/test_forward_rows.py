@@ -141,3 +141,33 @@ def test_the_numbers_do_not_depend_on_blas_threads(n, m, d_model, d_k):
         for name in ("Q", "K", "V", "scores", "scaled", "weights", "output"):
             np.testing.assert_array_equal(getattr(results[0], name), getattr(results[1], name),
                                           err_msg=f"{name}, stable={stable}")
+
+
+def test_a_forward_on_a_worker_thread_runs_blas_on_one_thread_too():
+    """The app computes on a worker thread. threadpoolctl (3.8) lets only the first
+    Python thread that set OpenBLAS's thread count set it again, so the worker's
+    forward ran on two BLAS threads and got other bits than the same forward on the
+    main thread (n = 549, d_k = 2: OpenBLAS rounds QKᵀ differently with two)."""
+    rng = np.random.default_rng(0)
+    X = rng.random((549, 4))
+    w = init_weights(4, 2, seed=1, scale=0.5)
+    seen, results = [], {}
+    real = row_module.for_row_chunks
+
+    def spy(fn, *args, **options):
+        def watched(r0: int, r1: int) -> None:
+            seen.append(blas_threads())
+            fn(r0, r1)
+        return real(watched, *args, **options)
+
+    with threadpool_limits(limits=2, user_api="blas"):  # the main thread sets it first
+        on_main = attention(X, w)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(attention_module, "for_row_chunks", spy)
+            worker = threading.Thread(target=lambda: results.setdefault("r", attention(X, w)))
+            worker.start()
+            worker.join()
+    assert seen and all(threads == {1} for threads in seen)
+    for name in ("scores", "scaled", "weights", "output"):
+        np.testing.assert_array_equal(getattr(results["r"], name), getattr(on_main, name),
+                                      err_msg=name)
