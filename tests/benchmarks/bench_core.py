@@ -1,7 +1,11 @@
 """The core forward against plain NumPy (and torch, when it is importable).
 
-``python tests/benchmarks/bench_core.py [--quick] [--sizes 1024,2048] [--dtypes float64]``
-prints one line per size and dtype (and ``--json FILE`` writes the rows).
+``python tests/benchmarks/bench_core.py [--quick] [--sizes 1024,2048] [--dtypes float64]
+[--blas-threads 1]`` prints one line per size and dtype (and ``--json FILE`` writes the
+rows). ``--blas-threads 1`` runs everything, the references included, with BLAS on one
+thread, as the app does (``app/blas_threads.py``); by default BLAS keeps NumPy's own
+setting, as in a notebook. The core's own products always run on one BLAS thread
+(``core.rows.one_blas_thread``); its row ranges use every core either way.
 
 Every figure is a median over repeated runs; the core, the references and a plain
 matmul of the same dtype take turns within each repetition, in an order that rotates
@@ -123,6 +127,16 @@ def _torch_forwards(torch, X: np.ndarray, w) -> dict:
     return {"torch_sdpa": sdpa, "torch_weights": with_weights}
 
 
+def _blas_threads() -> int | None:
+    """BLAS's thread count outside the core (the references' setting), if known."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return None
+    counts = [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+    return max(counts) if counts else None
+
+
 def bench_shape(n: int, d_model: int, d_k: int, dtype, quick: bool, torch=None,
                 repeats: int | None = None) -> dict:
     """Median seconds of the core, the float64 and same-dtype references, a matmul."""
@@ -162,7 +176,7 @@ def bench_shape(n: int, d_model: int, d_k: int, dtype, quick: bool, torch=None,
         "ref64_all_ms": med["ref64_all"] * 1e3, "ratio_vs_ref64_all": ratio_all,
         "core_gflops": core_gflops, "matmul_gflops": matmul_gflops,
         "fraction_of_matmul": core_gflops / matmul_gflops,
-        "repeats": repeats, "load": load,
+        "repeats": repeats, "load": load, "blas_threads": _blas_threads(),
     }
     if "ref_same" in med:
         row["ref_same_ms"] = med["ref_same"] * 1e3
@@ -187,7 +201,8 @@ def run(quick: bool = False, log=print, shapes=None, dtypes=(np.float64, np.floa
             log(f"  core n={n} {row['dtype']}: {row['core_ms']:.2f} ms, plain float64 "
                 f"{row['ref64_ms']:.2f} ms, ×{row['ratio_vs_ref64']:.2f} "
                 f"(quartiles {row['ratio_low']:.2f}–{row['ratio_high']:.2f}; "
-                f"{row['repeats']} turns, load {row['load']:.1f}); plain with the same "
+                f"{row['repeats']} turns, load {row['load']:.1f}, BLAS threads "
+                f"{row['blas_threads']}); plain with the same "
                 f"outputs {row['ref64_all_ms']:.2f} ms, ×{row['ratio_vs_ref64_all']:.2f}")
             rows.append(row)
     return rows
@@ -200,7 +215,12 @@ def main(argv=None) -> None:
     parser.add_argument("--dtypes", default="float64,float32")
     parser.add_argument("--repeats", type=int, help="turns per size (default by size)")
     parser.add_argument("--json", help="also write the rows to this file")
+    parser.add_argument("--blas-threads", type=int,
+                        help="BLAS threads for everything, e.g. 1 as in the app")
     args = parser.parse_args(argv)
+    if args.blas_threads:
+        from threadpoolctl import threadpool_limits
+        threadpool_limits(limits=args.blas_threads, user_api="blas")
     shapes = None
     if args.sizes:
         by_n = {n: (n, d_model, d_k) for n, d_model, d_k in SHAPES}
