@@ -2,6 +2,11 @@
 
 A centred ``QLabel`` narrower than its text loses both ends ("= X·W_V (values) (4"):
 this one shows the start and an ellipsis, and its tool tip then gives the whole text.
+
+It keeps and paints its text itself: ``QLabel.setText`` asks the layouts above it
+again, up to the whole window, though this label's size never follows its text (as
+wide as its layout gives, a line high). A lesson banner's sentence changes on every
+edit (issue 20).
 """
 
 from __future__ import annotations
@@ -22,16 +27,22 @@ class ElidedLabel(QLabel):
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self._note = note
+        self._text = ""
 
     def set_note(self, note: str) -> None:
         self._note = note
         self._update_tip()
 
+    def text(self) -> str:
+        return self._text
+
     def setText(self, text: str) -> None:
-        if text == self.text():
-            return  # every edit re-titles the panes: an unchanged title is not re-measured
-        super().setText(text)
+        if text == self._text:
+            return
+        self._text = text
+        self.setAccessibleName(text)  # what a QLabel's text would tell a screen reader
         self._update_tip()
+        self.update()
 
     def shown_text(self) -> str:
         """The text as drawn at the current width."""

@@ -11,7 +11,7 @@ what the pane does rather than how long it takes (no timed assertions).
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -377,3 +377,38 @@ def test_an_edit_of_x_titles_no_pane_again(main_window, monkeypatch):
     model.set_options(temperature=1.0)
     assert model.wait_until_idle()
     assert "T(" not in scaled.title.text()
+
+
+def test_an_edit_of_x_lays_out_no_widget(main_window):
+    """After an edit the lesson banner's sentence and the badge show new numbers; the
+    window's layout is not asked again for it (their sizes do not follow their text)."""
+    from PySide6.QtCore import QEvent, QObject
+    model = main_window.model
+    banners = main_window.findChild(QWidget, "lessonBanners")
+    headline = banners.uniform.headline
+    requests = []
+
+    class Watch(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.LayoutRequest:
+                requests.append(obj)
+            return False
+
+    model.set_cell("X", 1, 0, 0.1)
+    assert model.wait_until_idle()
+    settle()
+    watch = Watch()
+    QApplication.instance().installEventFilter(watch)
+    sentences = {headline.text()}
+    try:
+        for k in range(3):
+            model.set_cell("X", 1, k, 0.35 * (k + 1))
+            assert model.wait_until_idle()
+            settle()
+            sentences.add(headline.text())
+    finally:
+        QApplication.instance().removeEventFilter(watch)
+    assert len(sentences) == 4 and requests == []
+    assert headline.accessibleName() == headline.text()
+    assert headline.shown_text() in (headline.text(), headline.fontMetrics().elidedText(
+        headline.text(), Qt.TextElideMode.ElideRight, headline.contentsRect().width()))
