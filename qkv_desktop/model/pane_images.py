@@ -161,15 +161,20 @@ class PaneImages(QObject):
     def _on_done(self, _job: int, done, error) -> None:
         if error is not None:  # a bug, or out of memory: reported once, not asked again
             failed = getattr(error, "qkv_request", None)
+            known = False
             if failed is not None:
                 result, key, head, _pixels = failed
+                known = (key, head) in self._failed.get(result, ())
                 self._failed.setdefault(result, set()).add((key, head))
-                self._wanted = {s: r for s, r in self._wanted.items() if r != failed}
+                # every size of it asked for meanwhile fails the same way: none is made
+                self._wanted = {s: r for s, r in self._wanted.items()
+                                if r[:3] != failed[:3]}
                 if self._wanted:  # the others of the job: made in a job of their own
                     self._timer.start()
             else:
                 self._wanted.clear()
-            sys.excepthook(type(error), error, error.__traceback__)
+            if not known:
+                sys.excepthook(type(error), error, error.__traceback__)
             return
         for slot, request in done:
             if self._wanted.get(slot) == request:
