@@ -6,16 +6,33 @@ this one shows the start and an ellipsis, and its tool tip then gives the whole 
 It keeps and paints its text itself: ``QLabel.setText`` asks the layouts above it
 again, up to the whole window, though this label's size never follows its text (as
 wide as its layout gives, a line high). A lesson banner's sentence changes on every
-edit (issue 20).
+edit (issue 20). Its height is one line of the tallest text it has shown, fallback
+fonts included: a line only as tall as the Latin font cut the "_" of "W_Q" in the
+Chinese titles, whose CJK font is taller. A taller text asks for a new layout, once.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QPainter
+import math
+
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtGui import QPainter, QTextLayout
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
-__all__ = ["ElidedLabel"]
+__all__ = ["ElidedLabel", "line_height"]
+
+_SAMPLE = "Ág_Qy"
+"""Latin with accents and descenders: the least height of a line."""
+
+
+def line_height(text: str, font) -> int:
+    """Pixels of one laid-out line of ``text`` in ``font``, fallback fonts included
+    (``QFontMetrics`` knows only the font itself)."""
+    layout = QTextLayout(text, font)
+    layout.beginLayout()
+    line = layout.createLine()
+    layout.endLayout()
+    return math.ceil(line.height()) if line.isValid() else 0
 
 
 class ElidedLabel(QLabel):
@@ -28,6 +45,7 @@ class ElidedLabel(QLabel):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self._note = note
         self._text = ""
+        self._line = line_height(_SAMPLE, self.font())
 
     def set_note(self, note: str) -> None:
         self._note = note
@@ -41,6 +59,9 @@ class ElidedLabel(QLabel):
             return
         self._text = text
         self.setAccessibleName(text)  # what a QLabel's text would tell a screen reader
+        if text and (height := line_height(text, self.font())) > self._line:
+            self._line = height  # a taller script (a token's name): laid out once more
+            self.updateGeometry()
         self._update_tip()
         self.update()
 
@@ -52,8 +73,23 @@ class ElidedLabel(QLabel):
     def is_elided(self) -> bool:
         return self.shown_text() != self.text()
 
+    def _height(self) -> int:
+        margins = self.contentsMargins()
+        return self._line + margins.top() + margins.bottom() + 2 * self.margin()
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), max(super().sizeHint().height(), self._height()))
+
     def minimumSizeHint(self) -> QSize:
-        return QSize(self.fontMetrics().horizontalAdvance("X…"), super().minimumSizeHint().height())
+        return QSize(self.fontMetrics().horizontalAdvance("X…"),
+                     max(super().minimumSizeHint().height(), self._height()))
+
+    def changeEvent(self, event) -> None:
+        if event.type() == QEvent.Type.FontChange:  # the zoom: measured again
+            self._line = max(line_height(_SAMPLE, self.font()),
+                             line_height(self._text, self.font()))
+            self.updateGeometry()
+        super().changeEvent(event)
 
     def _update_tip(self) -> None:
         parts = [self.text()] if self.is_elided() else []

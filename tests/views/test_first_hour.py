@@ -320,3 +320,25 @@ def test_the_tour_speaks_chinese(main_window):
         window.tour.stop()
         window.language_actions["en"].trigger()
         QApplication.processEvents()
+
+
+def test_chinese_titles_are_whole_lines_high(main_window):
+    """The pane titles paint their own text (issue 20). A line only as tall as the
+    Latin font cut the CJK line's descent, and with it the "_" of "Q = X·W_Q（查询）"
+    (found by a first-time user)."""
+    from qkv_desktop.views.elided_label import ElidedLabel, line_height
+    window = main_window
+    window.language_actions["zh_CN"].trigger()
+    for _ in range(10):  # the layouts above a taller title settle in a few passes
+        QApplication.processEvents()
+    try:
+        labels = [label for label in window.findChildren(ElidedLabel)
+                  if label.isVisible() and label.text()]
+        assert any("查询" in label.text() for label in labels)
+        short = [(label.text(), label.contentsRect().height(),
+                  line_height(label.text(), label.font())) for label in labels
+                 if label.contentsRect().height() < line_height(label.text(), label.font())]
+        assert short == []
+    finally:
+        window.language_actions["en"].trigger()
+        QApplication.processEvents()
