@@ -337,15 +337,27 @@ class MainWindow(Retranslating, QMainWindow):
 
     def _on_add_token(self) -> None:
         editor = self.token_tables.active_editor()
-        self._guard(self.model.insert_tokens, editor.table.source, editor.table.rowCount())
+        self._insert_token_at(editor, editor.table.rowCount())
 
     def _on_insert_token(self) -> None:
-        self._guard(self.model.insert_tokens, self.token_tables.active_table(),
-                    max(self._current_row(), 0))
+        self._insert_token_at(self.token_tables.active_editor(), max(self._current_row(), 0))
+
+    def _insert_token_at(self, editor, row: int) -> None:
+        """Insert a token at ``row`` and make its name the current cell: the table was
+        rebuilt without one, so Delete token, typed in right after, did nothing."""
+        before = editor.table.rowCount()
+        self._guard(self.model.insert_tokens, editor.table.source, row)
+        if editor.table.rowCount() > before:
+            editor.setCurrentIndex(editor.table.index(row, 0))
 
     def _on_delete_tokens(self) -> None:
         editor = self.token_tables.active_editor()
-        self._guard(self.model.delete_tokens, editor.table.source, editor.selected_rows())
+        rows = editor.selected_rows()
+        if not rows:
+            self._on_message(self.tr("Select the tokens to delete: click a cell of each "
+                                     "token's row first."))
+            return
+        self._guard(self.model.delete_tokens, editor.table.source, rows)
 
     def _on_move_token(self, delta: int) -> None:
         editor = self.token_tables.active_editor()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QItemSelection, QItemSelectionModel, QSize
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, QModelIndex, QSize
 from PySide6.QtGui import QImage
 
 from qkv_desktop.model import commands
@@ -220,3 +220,25 @@ def test_an_empty_screenshot_name_is_refused_at_once(tmp_path):
     assert done.returncode == 2
     assert done.stderr.strip() == ("qkv-desktop: error: --screenshot needs a file name, "
                                    "e.g. --screenshot window.png")
+
+
+def test_an_inserted_token_is_current_so_delete_removes_it(main_window):
+    """Ctrl+I then Ctrl+Del did nothing: the table was rebuilt with no current cell, and
+    Delete token had nothing selected, silently (found by a first-time user)."""
+    window = main_window
+    editor = window.editor
+    tokens = window.model.state.tokens
+    editor.setCurrentIndex(editor.table.index(2, 1))
+    window.insert_token_action.trigger()
+    assert window.model.state.n == len(tokens) + 1
+    assert (editor.currentIndex().row(), editor.currentIndex().column()) == (2, 0)
+    window.delete_token_action.trigger()
+    assert window.model.state.tokens == tokens
+    window.add_token_action.trigger()
+    assert editor.currentIndex().row() == len(tokens)  # the added last row
+    window.model.undo_stack.undo()
+    editor.clearSelection()
+    editor.setCurrentIndex(QModelIndex())
+    window.delete_token_action.trigger()  # nothing selected: said, not silent
+    assert window.model.state.tokens == tokens
+    assert "Select the tokens to delete" in window.statusBar().currentMessage()

@@ -1854,6 +1854,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>未应用：{0}</translation>
     </message>
     <message>
+        <source>Select the tokens to delete: click a cell of each token&apos;s row first.</source>
+        <translation>请先选择要删除的词元：点击每个词元所在行的一个单元格。</translation>
+    </message>
+    <message>
         <source>About QKV Desktop</source>
         <translation>关于 QKV Desktop</translation>
     </message>
