@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
-__all__ = ["for_row_chunks", "one_blas_thread", "MIN_PARALLEL_CELLS", "RANGES_PER_THREAD"]
+__all__ = ["for_row_chunks", "one_blas_thread", "blas_threads", "MIN_PARALLEL_CELLS", "RANGES_PER_THREAD"]
 
 MIN_PARALLEL_CELLS = 1 << 19
 """Below this many cells (n ≈ 700) one thread is faster than handing work to others."""
@@ -87,6 +87,11 @@ def _blas_libraries() -> list:
             _blas_controllers = [(lib, getattr(lib, "_real_set_num_threads",
                                                lib.set_num_threads)) for lib in libs]
     return _blas_controllers
+
+
+def blas_threads() -> int:
+    """The most threads a loaded BLAS library runs a product on (1 without threadpoolctl)."""
+    return max((lib.get_num_threads() or 1 for lib, _setter in _blas_libraries()), default=1)
 
 
 @contextmanager

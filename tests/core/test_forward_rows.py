@@ -1,9 +1,11 @@
-"""The row-parallel forward: products inside the row threads, the whole products' bits.
+"""The row-parallel forward: where its products run, and the whole products' bits.
 
-Above ``MIN_PARALLEL_CELLS`` the forward computes X·W, QKᵀ, the softmax and weights·V
-in fixed row ranges that the threads take in turn, with BLAS on one thread meanwhile
-(its own threads would spin and wait for the cores the ranges hold). At the app's
-shapes (d_k = 64) every number is still the one the whole products give.
+With BLAS on one thread (the app's setting) and above ``MIN_PARALLEL_CELLS``, the
+forward computes X·W, QKᵀ, the softmax and weights·V in fixed row ranges that its
+threads take in turn. With BLAS on more threads (NumPy's default, a notebook) the
+products are whole products on BLAS's threads and the row threads run the softmax.
+Either way every number at the app's shapes (d_k = 64) is the one the whole products
+give, and with BLAS's threads every number is the old core's.
 """
 
 from __future__ import annotations
@@ -30,35 +32,39 @@ def plain_weights(scaled: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_the_row_parallel_forward_gives_the_whole_products_bits(dtype, causal):
+def test_the_row_parallel_forward_gives_the_whole_products_bits(dtype, causal, threads):
     """n = 1024, d_model = 768, d_k = 64 (a GPT-2-sized head): Q, K, V, QKᵀ, the
     scaled scores, the weights and the output are those of plain NumPy's whole
-    products and softmax, bit for bit."""
+    products and softmax, bit for bit, with BLAS on one thread or two."""
     rng = np.random.default_rng(7)
     X = rng.standard_normal((1024, 768)).astype(dtype)
     w = init_weights(768, 64, seed=11, scale=0.1)
-    r = attention(X, w, causal=causal)
     assert X.shape[0] ** 2 >= row_module.MIN_PARALLEL_CELLS  # the parallel path
     W = w.astype(dtype)
-    Q, K, V = X @ W.W_Q, X @ W.W_K, X @ W.W_V
-    scores = Q @ K.T
+    with threadpool_limits(limits=threads, user_api="blas"):
+        r = attention(X, w, causal=causal)
+        Q, K, V = X @ W.W_Q, X @ W.W_K, X @ W.W_V
+        scores = Q @ K.T
     scaled = scores / dtype(8.0)
     if causal:
         scaled[np.triu_indices(1024, 1)] = -np.inf
     weights = plain_weights(scaled)
+    with threadpool_limits(limits=threads, user_api="blas"):
+        output = weights @ V
     for name, plain in (("Q", Q), ("K", K), ("V", V), ("scores", scores), ("scaled", scaled),
-                        ("weights", weights), ("output", weights @ V)):
+                        ("weights", weights), ("output", output)):
         got = getattr(r, name)
         assert got.dtype == np.dtype(dtype), name
         np.testing.assert_array_equal(got, plain, err_msg=name)
 
 
-def test_the_products_run_in_the_row_threads_with_one_blas_thread(monkeypatch):
-    """With BLAS on two threads (NumPy's default on this machine), every row range of
-    the forward, its products included, runs with BLAS on one thread, on at least two
-    threads of the core's own; afterwards BLAS has its two threads again."""
+def test_with_one_blas_thread_the_products_run_in_the_row_threads(monkeypatch):
+    """With BLAS on one thread (the app's setting), the projections and then QKᵀ, the
+    softmax and weights·V run in the row ranges, on at least two threads of the
+    core's own, each with BLAS on one thread."""
     if row_module._cores() < 2:
         pytest.skip("one core: the forward runs its ranges on the calling thread")
     real = row_module.for_row_chunks
@@ -66,7 +72,10 @@ def test_the_products_run_in_the_row_threads_with_one_blas_thread(monkeypatch):
     started = threading.Condition()
     caller = threading.get_ident()
 
+    calls = []
+
     def spy(fn, n_rows, n_cells, **options):
+        calls.append(options)
         helper_began: list[int] = []
 
         def watched(r0: int, r1: int) -> None:
@@ -84,12 +93,12 @@ def test_the_products_run_in_the_row_threads_with_one_blas_thread(monkeypatch):
 
     monkeypatch.setattr(attention_module, "for_row_chunks", spy)
     X = np.random.default_rng(3).standard_normal((800, 12))
-    with threadpool_limits(limits=2, user_api="blas"):
+    with threadpool_limits(limits=1, user_api="blas"):
         attention(X, init_weights(12, 6, seed=5, scale=0.8))
-        after = blas_threads()
+    fixed = {"blas": True, "range_rows": attention_module._RANGE_ROWS}
+    assert calls == [fixed, fixed]  # the projections, then the rest
     assert seen and all(threads == {1} for _, threads in seen)
     assert len({thread for thread, _ in seen}) >= 2
-    assert after == {2}
 
 
 def test_overlapping_forwards_leave_the_blas_setting_as_it_was():
@@ -124,50 +133,36 @@ def test_an_empty_row_in_a_range_still_names_the_first_one():
 
 
 @pytest.mark.parametrize("n, m, d_model, d_k", [(300, 500, 48, 32), (1000, 1000, 20, 16)])
-def test_the_numbers_do_not_depend_on_blas_threads(n, m, d_model, d_k):
-    """The app runs BLAS on one thread, a notebook on NumPy's default: both get the same
-    bits, small forward or large, stable or naive. (OpenBLAS rounds these shapes'
-    products differently with two threads: the old core's scores at 300 × 500 and
-    output at 1000 × 1000 differed between the two.)"""
+def test_with_blas_threads_the_numbers_are_the_whole_products(n, m, d_model, d_k):
+    """With NumPy's two BLAS threads (a notebook) the products are whole products on
+    them, the old core's numbers: OpenBLAS rounds these shapes differently with two
+    threads than with one, and with fewer rows per call."""
     rng = np.random.default_rng(1)
     X = rng.standard_normal((n, d_model))
     X_kv = rng.standard_normal((m, d_model)) if m != n else None
     w = init_weights(d_model, d_k, seed=3, scale=0.5)
-    for stable in (True, False):
-        results = []
-        for threads in (1, 2):
-            with threadpool_limits(limits=threads, user_api="blas"):
-                results.append(attention(X, w, X_kv=X_kv, stable=stable))
-        for name in ("Q", "K", "V", "scores", "scaled", "weights", "output"):
-            np.testing.assert_array_equal(getattr(results[0], name), getattr(results[1], name),
-                                          err_msg=f"{name}, stable={stable}")
+    with threadpool_limits(limits=2, user_api="blas"):
+        r = attention(X, w, X_kv=X_kv)
+        scores = r.Q @ r.K.T
+        output = r.weights @ r.V
+    np.testing.assert_array_equal(r.scores, scores)
+    np.testing.assert_array_equal(r.output, output)
 
 
-def test_a_forward_on_a_worker_thread_runs_blas_on_one_thread_too():
-    """The app computes on a worker thread. threadpoolctl (3.8) lets only the first
-    Python thread that set OpenBLAS's thread count set it again, so the worker's
-    forward ran on two BLAS threads and got other bits than the same forward on the
-    main thread (n = 549, d_k = 2: OpenBLAS rounds QKᵀ differently with two)."""
-    rng = np.random.default_rng(0)
-    X = rng.random((549, 4))
-    w = init_weights(4, 2, seed=1, scale=0.5)
-    seen, results = [], {}
-    real = row_module.for_row_chunks
+def test_one_blas_thread_sets_it_from_a_worker_thread_too():
+    """threadpoolctl (3.8) lets only the first Python thread that set OpenBLAS's thread
+    count set it again; the app's forward runs on a worker thread, so one_blas_thread
+    sets it itself."""
+    inside = {}
 
-    def spy(fn, *args, **options):
-        def watched(r0: int, r1: int) -> None:
-            seen.append(blas_threads())
-            fn(r0, r1)
-        return real(watched, *args, **options)
+    def work() -> None:
+        with row_module.one_blas_thread():
+            inside["threads"] = blas_threads()
 
     with threadpool_limits(limits=2, user_api="blas"):  # the main thread sets it first
-        on_main = attention(X, w)
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(attention_module, "for_row_chunks", spy)
-            worker = threading.Thread(target=lambda: results.setdefault("r", attention(X, w)))
-            worker.start()
-            worker.join()
-    assert seen and all(threads == {1} for threads in seen)
-    for name in ("scores", "scaled", "weights", "output"):
-        np.testing.assert_array_equal(getattr(results["r"], name), getattr(on_main, name),
-                                      err_msg=name)
+        worker = threading.Thread(target=work)
+        worker.start()
+        worker.join()
+        after = blas_threads()
+    assert inside["threads"] == {1}
+    assert after == {2}

@@ -25,9 +25,13 @@ def big_case(n: int = 800, dtype=np.float64):
     return X, init_weights(12, 6, seed=5, scale=0.8)
 
 
-def test_large_inputs_are_split_into_parallel_row_ranges(monkeypatch):
-    """The projections and then the rest of the forward (QKᵀ, the softmax, weights·V)
-    share fixed row ranges among the threads, with BLAS products inside them."""
+@pytest.mark.parametrize("threads", [1, 2])
+def test_large_inputs_are_split_into_parallel_row_ranges(monkeypatch, threads):
+    """With BLAS on one thread, the projections and then the rest of the forward (QKᵀ,
+    the softmax, weights·V) share fixed row ranges among the threads, with BLAS
+    products inside them; with BLAS on two, the row ranges run the softmax only."""
+    from threadpoolctl import threadpool_limits
+
     seen = []
     real = row_module.for_row_chunks
 
@@ -37,9 +41,11 @@ def test_large_inputs_are_split_into_parallel_row_ranges(monkeypatch):
 
     monkeypatch.setattr(attention_module, "for_row_chunks", spy)
     X, w = big_case()
-    attention(X, w)
+    with threadpool_limits(limits=threads, user_api="blas"):
+        attention(X, w)
     fixed = {"blas": True, "range_rows": attention_module._RANGE_ROWS}
-    assert seen == [(800, 640_000, fixed)] * 2 and 640_000 >= row_module.MIN_PARALLEL_CELLS
+    expected = [(800, 640_000, fixed)] * 2 if threads == 1 else [(800, 640_000, {})]
+    assert seen == expected and 640_000 >= row_module.MIN_PARALLEL_CELLS
 
 
 @pytest.mark.parametrize("causal", [False, True])
