@@ -1,5 +1,7 @@
 """Helpers for widget tests: type into a cell, find a heatmap cell on screen."""
 
+import threading
+
 import numpy as np
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
@@ -67,3 +69,31 @@ def move_mouse(widget, pos) -> None:
                         Qt.MouseButton.NoButton, Qt.MouseButton.NoButton,
                         Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(widget, event)
+
+
+def spin_until(predicate, limit: int = 100_000) -> None:
+    """Process events until ``predicate()`` holds (bounded by iterations, not time)."""
+    app = QApplication.instance()
+    for _ in range(limit):
+        if predicate():
+            return
+        app.processEvents()
+        threading.Event().wait(0.001)
+    raise AssertionError("condition never became true")
+
+
+class LayoutRequests:
+    """Counts the layout requests of the objects it is installed on (an event filter)."""
+
+    def __init__(self):
+        from PySide6.QtCore import QObject
+
+        requests = self.requests = []
+
+        class _Watch(QObject):
+            def eventFilter(self, obj, event):  # noqa: N802 - Qt's name
+                if event.type() == QEvent.Type.LayoutRequest:
+                    requests.append(obj)
+                return False
+
+        self.filter = _Watch()

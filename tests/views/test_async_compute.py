@@ -17,7 +17,7 @@ from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.pane_image import block_mean
 from qkv_desktop.state import CellRef, SessionState
 from qkv_desktop.state.session_state import Options
-from tests.views.helpers import cell_scene_pos
+from tests.views.helpers import cell_scene_pos, spin_until
 
 N_LARGE = 640  # n² = 409 600 score cells: above OFF_THREAD_CELLS, yet quick to compute
 
@@ -50,17 +50,6 @@ class GatedCompute:
 
     def release(self) -> None:
         self.gate.set()
-
-
-def spin_until(predicate, limit: int = 100_000) -> None:
-    """Process events until ``predicate()`` holds (bounded by iterations, not time)."""
-    app = QApplication.instance()
-    for _ in range(limit):
-        if predicate():
-            return
-        app.processEvents()
-        threading.Event().wait(0.001)
-    raise AssertionError("condition never became true")
 
 
 def test_the_threshold_puts_this_size_on_the_worker():

@@ -284,18 +284,11 @@ def test_an_edit_lays_out_neither_the_status_bar_nor_the_window_for_the_badge(ma
     """The asymmetry badge shows a new value after each edit; at a size fixed to its
     text it asks no layout again, so the status bar is not laid out anew, and the badge
     still shows its whole text (and grows with a longer one)."""
-    from PySide6.QtCore import QEvent, QObject
+    from tests.views.helpers import LayoutRequests
     model, bar = main_window.model, main_window.statusBar()
     badge = main_window.teaching.badge
-    requests = []
-
-    class Watch(QObject):
-        def eventFilter(self, obj, event):
-            if event.type() == QEvent.Type.LayoutRequest:
-                requests.append(obj)
-            return False
-
-    watch = Watch()
+    layouts = LayoutRequests()
+    requests, watch = layouts.requests, layouts.filter
     bar.installEventFilter(watch)
     texts = set()
     try:
@@ -382,22 +375,15 @@ def test_an_edit_of_x_titles_no_pane_again(main_window, monkeypatch):
 def test_an_edit_of_x_lays_out_no_widget(main_window):
     """After an edit the lesson banner's sentence and the badge show new numbers; the
     window's layout is not asked again for it (their sizes do not follow their text)."""
-    from PySide6.QtCore import QEvent, QObject
+    from tests.views.helpers import LayoutRequests
     model = main_window.model
     banners = main_window.findChild(QWidget, "lessonBanners")
     headline = banners.uniform.headline
-    requests = []
-
-    class Watch(QObject):
-        def eventFilter(self, obj, event):
-            if event.type() == QEvent.Type.LayoutRequest:
-                requests.append(obj)
-            return False
-
+    layouts = LayoutRequests()
+    requests, watch = layouts.requests, layouts.filter
     model.set_cell("X", 1, 0, 0.1)
     assert model.wait_until_idle()
     settle()
-    watch = Watch()
     QApplication.instance().installEventFilter(watch)
     sentences = {headline.text()}
     try:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication
 from qkv_desktop.model import attention_model
 from qkv_desktop.presentation import pane_image
 from qkv_desktop.state import SessionState
+from tests.views.helpers import spin_until
 
 N = 640  # 409,600 score cells: computed and drawn off the GUI thread, yet quick
 
@@ -28,16 +29,6 @@ def _state() -> SessionState:
     rng = np.random.default_rng(11)
     return SessionState.initialised([f"t{i}" for i in range(N)], rng.standard_normal((N, 6)),
                                     d_k=4)
-
-
-def spin_until(predicate, limit: int = 100_000) -> None:
-    app = QApplication.instance()
-    for _ in range(limit):
-        if predicate():
-            return
-        app.processEvents()
-        threading.Event().wait(0.001)
-    raise AssertionError("condition never became true")
 
 
 class Gates:
