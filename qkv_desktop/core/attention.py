@@ -206,8 +206,10 @@ def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, ro
     one thread, products in the rows ×0.65–0.94 / ×0.53–0.54, whole products ×0.84–0.89 /
     ×0.75–0.76; with NumPy's two BLAS threads, products in the rows ×1.28–1.29 /
     ×0.83–0.84, whole products ×0.95–0.98 / ×0.81 (the BLAS thread that the references'
-    products leave spinning takes a core from the row threads). The bits are the old
-    core's either way: whole products as before, and at d_k = 64 the row ranges' too."""
+    products leave spinning takes a core from the row threads). With BLAS on several
+    threads the bits are the old core's (whole products); in the rows they are the same
+    on every machine and thread count, and may differ from whole products by an ulp
+    (see ``_fused_forward``)."""
     X_pos = X_kv_pos = None
     if positions == "sinusoidal":
         X_pos = X + sinusoidal_positions(X.shape[0], X.shape[1]).astype(dtype)
@@ -308,12 +310,14 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
     are the three results (scores, scaled, weights), and the ranges run in parallel
     (``for_row_chunks``), the products included, with BLAS on one thread inside them:
     no BLAS thread spins or waits for a core the softmax holds (measured: see
-    ``tests/benchmarks/bench_core.py`` and the README). Each row of a product is the
-    same dot products whichever rows share the BLAS call, so at the app's shapes
-    (d_k = 64) the numbers are the whole products' bit for bit; OpenBLAS rounds thin
-    products (d_k of 6 or 16 against hundreds of keys) a few ulps differently with
-    fewer rows, as it already does with another thread count. The ranges are fixed by
-    the shape (``_RANGE_ROWS``), so every machine and thread count gets the same bits.
+    ``tests/benchmarks/bench_core.py`` and the README). OpenBLAS may round a row of a
+    product an ulp differently with other rows beside it in the call: at d_model = 768,
+    d_k = 64 the results equal the whole products' at n = 1000 and 1024, while at
+    n = 1025 (a last range of one row) 61 of Q's cells and 1917 scores differ, by about
+    1e-16 relative; thin products (d_k of 6 or 16) differ likewise, as they already did
+    with another BLAS thread count. The ranges are fixed by the shape (``_RANGE_ROWS``),
+    so every machine and thread count gets the same bits; the tutorial's sizes are far
+    below the row threads.
     The statistics come from row reductions: H = log Z − Σ p·(s − max), max p = 1/Z,
     Σ p(1−p) = 1 − Σ p². The mask (``rules``) and the ALiBi bias (``slope``) are built
     block by block too. A range stops at its first row without an allowed key;
