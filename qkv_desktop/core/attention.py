@@ -10,7 +10,7 @@ import numpy as np
 from qkv_desktop.core import buffers
 from qkv_desktop.core.masks import EmptyRowError, MaskSpec, alibi_rows
 from qkv_desktop.core.positions import ROPE_PAIRINGS, rope, sinusoidal_positions
-from qkv_desktop.core.rows import blas_threads, for_row_chunks, one_blas_thread
+from qkv_desktop.core.rows import for_row_chunks, one_blas_thread
 from qkv_desktop.core.softmax import row_entropy
 from qkv_desktop.core.validation import as_matrix
 from qkv_desktop.core.weights import Weights
@@ -189,27 +189,29 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
     spec = MaskSpec(causal, window, prefix, sinks, mask)
     spec.check_shape(X.shape[0], src.shape[0])
 
-    if blas_threads() > 1:  # NumPy's default, e.g. in a notebook: BLAS's threads multiply
+    # BLAS on one thread for the whole forward, whatever the caller's setting: the row
+    # threads run the products (see ``_forward``), and every BLAS thread count gets the
+    # same bits.
+    with one_blas_thread():
         return _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions,
-                        rope_base, rope_pairing, spec, alibi_slope, in_rows=False)
-    with one_blas_thread():  # the app's setting: the row threads multiply
-        return _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions,
-                        rope_base, rope_pairing, spec, alibi_slope, in_rows=True)
+                        rope_base, rope_pairing, spec, alibi_slope)
 
 
 def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, rope_base,
-             rope_pairing, spec, alibi_slope, in_rows: bool) -> AttentionResult:
-    """The forward proper. ``in_rows``: the products run in the row threads, BLAS being on
-    one thread (the app); otherwise they are whole products on BLAS's own threads, and
-    the row threads run the softmax only. Measured on the 2-core machine at load 1.3–1.6,
-    ``bench_core.py --sizes 1024,2048 --repeats 15``, core / plain NumPy: with BLAS on
-    one thread, products in the rows ×0.65–0.94 / ×0.53–0.54, whole products ×0.84–0.89 /
-    ×0.75–0.76; with NumPy's two BLAS threads, products in the rows ×1.28–1.29 /
-    ×0.83–0.84, whole products ×0.95–0.98 / ×0.81 (the BLAS thread that the references'
-    products leave spinning takes a core from the row threads). With BLAS on several
-    threads the bits are the old core's (whole products); in the rows they are the same
-    on every machine and thread count, and may differ from whole products by an ulp
-    (see ``_fused_forward``)."""
+             rope_pairing, spec, alibi_slope) -> AttentionResult:
+    """The forward proper, with BLAS on one thread (``one_blas_thread``): above
+    ``MIN_PARALLEL_CELLS`` the products run in the row threads, in fixed ranges
+    (``_projections``, ``_fused_forward``), so the numbers are the same on every machine,
+    core count and BLAS thread count.
+
+    Why not BLAS's own threads when the caller has several (NumPy's default, a
+    notebook): the bits would then depend on that count (OpenBLAS rounds thin products
+    differently with two threads), and OpenBLAS's workers, which spin for about 0.1 s
+    after each product, would share the cores with the row threads during the softmax.
+    Measured on the 2-core machine (README, "Core forward"): with BLAS on one thread the
+    core is ×0.64 / ×0.56 of plain NumPy at n = 1024 / 2048; the figures with NumPy's
+    two threads are in the README.
+    """
     X_pos = X_kv_pos = None
     if positions == "sinusoidal":
         X_pos = X + sinusoidal_positions(X.shape[0], X.shape[1]).astype(dtype)
@@ -218,8 +220,6 @@ def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, ro
     q_in = X if X_pos is None else X_pos
     kv_in = src if positions != "sinusoidal" else (X_pos if X_kv is None else X_kv_pos)
     cells = X.shape[0] * src.shape[0]  # the forward's size: parallel products above a size
-    if not in_rows:
-        cells = None  # whole products, on BLAS's threads
     if kv_in is q_in:
         Q, K, V = _projections(q_in, cells, (w.W_Q, w.b_Q), (w.W_K, w.b_K), (w.W_V, w.b_V))
     else:
@@ -237,9 +237,9 @@ def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, ro
     rules = spec if spec.restricts else None
     if stable:
         scores, scaled, weights_, output, entropy, max_w, mean_grad = _fused_forward(
-            q_side, k_side, V, div, rules, alibi_slope, in_rows)
+            q_side, k_side, V, div, rules, alibi_slope)
     else:
-        scores = q_side @ k_side.T  # a whole product, on the same BLAS threads as above
+        scores = q_side @ k_side.T  # the overflow lesson's small sizes: a whole product
         n, m = scores.shape
         if rules is not None and (empty := rules.first_empty_row(n, m)) is not None:
             raise EmptyRowError(empty, m)
@@ -255,7 +255,7 @@ def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, ro
                            spec, alibi_slope)
 
 
-def _projections(X: np.ndarray, cells: int | None,
+def _projections(X: np.ndarray, cells: int,
                  *heads: tuple[np.ndarray, np.ndarray | None]) -> list:
     """``X · W + b`` for each ``(W, b)``, as one matrix product with the W side by side.
 
@@ -264,8 +264,7 @@ def _projections(X: np.ndarray, cells: int | None,
     the same dot product over X's row either way. For a forward of ``cells`` score
     cells large enough to share rows among threads, the product is computed in the
     same fixed row ranges as the rest of the forward (``_fused_forward``), with BLAS on
-    one thread; ``cells=None``: one whole product on BLAS's own threads. The blocks are
-    returned as contiguous arrays of their own.
+    one thread. The blocks are returned as contiguous arrays of their own.
     """
     Ws = [W for W, _b in heads]
     W = Ws[0] if len(Ws) == 1 else np.concatenate(Ws, axis=1)
@@ -274,10 +273,7 @@ def _projections(X: np.ndarray, cells: int | None,
     def rows(r0: int, r1: int) -> None:
         np.matmul(X[r0:r1], W, out=product[r0:r1])
 
-    if cells is None:
-        rows(0, X.shape[0])
-    else:
-        for_row_chunks(rows, X.shape[0], cells, blas=True, range_rows=_RANGE_ROWS)
+    for_row_chunks(rows, X.shape[0], cells, blas=True, range_rows=_RANGE_ROWS)
     out, start = [], 0
     for W, b in heads:
         block = buffers.empty((X.shape[0], W.shape[1]), product.dtype)
@@ -300,7 +296,7 @@ _BLOCK_BYTES = 1 << 18
 
 
 def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: MaskSpec | None,
-                   slope: float | None, in_rows: bool = True):
+                   slope: float | None):
     """``scores = Q·Kᵀ``, ``scaled = scores / div + bias`` (masked), its row softmax,
     ``output = weights · V`` and the per-row statistics, row range by row range.
 
@@ -346,8 +342,7 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
         slope = dtype.type(slope)
 
     def rows(r0: int, r1: int) -> None:
-        if in_rows:
-            np.matmul(Q[r0:r1], K.T, out=scores[r0:r1])
+        np.matmul(Q[r0:r1], K.T, out=scores[r0:r1])
         step = max(1, min(r1 - r0, _BLOCK_BYTES // (m * scores.itemsize)))
         scratch = np.empty((step, m), dtype)
         for a in range(r0, r1, step):
@@ -379,16 +374,9 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
             total[a:b] = tb[:, 0]
             entropy[a:b] = np.einsum("ij,ij->i", pb, z)
             sum_sq[a:b] = np.einsum("ij,ij->i", pb, pb)
-        if in_rows:
-            np.matmul(p[r0:r1], V, out=output[r0:r1])
+        np.matmul(p[r0:r1], V, out=output[r0:r1])
 
-    if in_rows:
-        for_row_chunks(rows, n, n * m, blas=True, range_rows=_RANGE_ROWS)
-    else:
-        np.matmul(Q, K.T, out=scores)
-        for_row_chunks(rows, n, n * m)
-        if has_key.all():
-            np.matmul(p, V, out=output)
+    for_row_chunks(rows, n, n * m, blas=True, range_rows=_RANGE_ROWS)
     if not has_key.all():
         raise EmptyRowError(int(np.argmin(has_key)), m)
     np.subtract(np.log(total), entropy, out=entropy)

@@ -103,7 +103,16 @@ def one_blas_thread() -> Iterator[None]:
     threads at once, or one inside another, leave the user's setting as it was. A
     library already on one thread (the app's setting) is not touched. The controllers
     are asked directly: ``threadpool_limits`` describes every library on each call,
-    about 14 µs, a third of a whole forward at n = 4.
+    about 14 µs, a third of a whole forward at n = 4, and threadpoolctl ≥ 3.8 lets only
+    the first Python thread that set a limit set it again (``_blas_libraries``).
+
+    Other threads of the caller: while a forward runs, a product that another of its
+    threads starts also runs on one BLAS thread (it is slower, never wrong), and a
+    limit that another thread sets meanwhile is replaced by the caller's old setting
+    when the last forward ends. With an OpenMP BLAS the limit is the calling thread's
+    only. Setting one thread does not stop OpenBLAS's workers that are still spinning
+    after an earlier product of the caller's (about 0.1 s, measured on the 2-core
+    machine); they share the cores with the row threads until they sleep.
     """
     global _blas_users, _blas_saved
     with _blas_lock:
