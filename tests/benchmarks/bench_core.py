@@ -17,6 +17,15 @@ absolute times by ×2–3 from one second to the next. ``ratio_low``/``ratio_hig
 the quartiles of those ratios, ``load`` the one-minute load average before the size.
 ``ratio_vs_ref64_all`` compares with plain NumPy that also keeps what the core returns
 (scores, scaled scores, entropy, max weight, mean gradient), i.e. the same work.
+
+``--settle SECONDS`` sleeps that long before every timed run. With BLAS on several
+threads, OpenBLAS's workers spin for about 0.1 s after each product (measured on the
+2-core machine: 100 ms of CPU, whatever the thread count is set to afterwards), so
+back to back the run after a reference or the matmul shares the cores with them: the
+core's row threads lose a core, while a reference's products use the spinning worker
+and its one-thread softmax leaves the other core to it. ``--settle 0.15`` times each
+run with those workers asleep, as a forward called after a pause would be; the
+default (0) keeps the back-to-back figures.
 """
 
 from __future__ import annotations
@@ -83,8 +92,9 @@ def _time(fn) -> float:
     return time.perf_counter() - t0
 
 
-def _take_turns(runs: dict, repeats: int) -> dict[str, list[float]]:
-    """Seconds of each run in every repetition; the runs take turns, the order rotating."""
+def _take_turns(runs: dict, repeats: int, settle: float = 0.0) -> dict[str, list[float]]:
+    """Seconds of each run in every repetition; the runs take turns, the order rotating.
+    ``settle``: seconds slept before each timed run (see the module's docstring)."""
     for fn in runs.values():  # warm-up: first-touch allocations, thread pools
         fn()
     names = list(runs)
@@ -92,6 +102,8 @@ def _take_turns(runs: dict, repeats: int) -> dict[str, list[float]]:
     for rep in range(repeats):
         k = rep % len(names)
         for name in names[k:] + names[:k]:
+            if settle:
+                time.sleep(settle)
             times[name].append(_time(runs[name]))
     return times
 
@@ -138,7 +150,7 @@ def _blas_threads() -> int | None:
 
 
 def bench_shape(n: int, d_model: int, d_k: int, dtype, quick: bool, torch=None,
-                repeats: int | None = None) -> dict:
+                repeats: int | None = None, settle: float = 0.0) -> dict:
     """Median seconds of the core, the float64 and same-dtype references, a matmul."""
     rng = np.random.default_rng(0)
     X64 = rng.standard_normal((n, d_model))
@@ -156,7 +168,7 @@ def bench_shape(n: int, d_model: int, d_k: int, dtype, quick: bool, torch=None,
         runs["ref_same"] = lambda: reference(X, *W)
     load = os.getloadavg()[0]
     repeats = _repeats(n, quick) if repeats is None else repeats
-    times = _take_turns(runs, repeats)
+    times = _take_turns(runs, repeats, settle)
     med = {k: float(np.median(v)) for k, v in times.items()}
     ratio, ratio_low, ratio_high = _paired_ratio(times["core"], times["ref64"])
     ratio_all, _, _ = _paired_ratio(times["core"], times["ref64_all"])
@@ -176,7 +188,7 @@ def bench_shape(n: int, d_model: int, d_k: int, dtype, quick: bool, torch=None,
         "ref64_all_ms": med["ref64_all"] * 1e3, "ratio_vs_ref64_all": ratio_all,
         "core_gflops": core_gflops, "matmul_gflops": matmul_gflops,
         "fraction_of_matmul": core_gflops / matmul_gflops,
-        "repeats": repeats, "load": load, "blas_threads": _blas_threads(),
+        "repeats": repeats, "load": load, "blas_threads": _blas_threads(), "settle_s": settle,
     }
     if "ref_same" in med:
         row["ref_same_ms"] = med["ref_same"] * 1e3
@@ -188,7 +200,7 @@ def bench_shape(n: int, d_model: int, d_k: int, dtype, quick: bool, torch=None,
 
 
 def run(quick: bool = False, log=print, shapes=None, dtypes=(np.float64, np.float32),
-        repeats: int | None = None) -> list[dict]:
+        repeats: int | None = None, settle: float = 0.0) -> list[dict]:
     try:
         import torch
         torch.set_num_threads(len(os.sched_getaffinity(0)))
@@ -197,12 +209,13 @@ def run(quick: bool = False, log=print, shapes=None, dtypes=(np.float64, np.floa
     rows = []
     for n, d_model, d_k in shapes or (QUICK_SHAPES if quick else SHAPES):
         for dtype in dtypes:
-            row = bench_shape(n, d_model, d_k, dtype, quick, torch, repeats)
+            row = bench_shape(n, d_model, d_k, dtype, quick, torch, repeats, settle)
+            settled = f", {settle:g} s before each run" if settle else ""
             log(f"  core n={n} {row['dtype']}: {row['core_ms']:.2f} ms, plain float64 "
                 f"{row['ref64_ms']:.2f} ms, ×{row['ratio_vs_ref64']:.2f} "
                 f"(quartiles {row['ratio_low']:.2f}–{row['ratio_high']:.2f}; "
                 f"{row['repeats']} turns, load {row['load']:.1f}, BLAS threads "
-                f"{row['blas_threads']}); plain with the same "
+                f"{row['blas_threads']}{settled}); plain with the same "
                 f"outputs {row['ref64_all_ms']:.2f} ms, ×{row['ratio_vs_ref64_all']:.2f}")
             rows.append(row)
     return rows
@@ -217,6 +230,8 @@ def main(argv=None) -> None:
     parser.add_argument("--json", help="also write the rows to this file")
     parser.add_argument("--blas-threads", type=int,
                         help="BLAS threads for everything, e.g. 1 as in the app")
+    parser.add_argument("--settle", type=float, default=0.0,
+                        help="seconds slept before each timed run (BLAS's workers asleep)")
     args = parser.parse_args(argv)
     if args.blas_threads:
         from threadpoolctl import threadpool_limits
@@ -226,7 +241,8 @@ def main(argv=None) -> None:
         by_n = {n: (n, d_model, d_k) for n, d_model, d_k in SHAPES}
         shapes = [by_n.get(int(n), (int(n), 768, 64)) for n in args.sizes.split(",")]
     dtypes = [np.dtype(d).type for d in args.dtypes.split(",")]
-    rows = run(args.quick, shapes=shapes, dtypes=dtypes, repeats=args.repeats)
+    rows = run(args.quick, shapes=shapes, dtypes=dtypes, repeats=args.repeats,
+               settle=args.settle)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, indent=1)
