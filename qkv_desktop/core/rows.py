@@ -69,13 +69,15 @@ _blas_saved: list = []
 
 
 def _blas_libraries() -> list:
-    """(controller, setter) of each loaded BLAS library, found once through threadpoolctl
-    (none without it: the products then keep BLAS's own threads).
+    """(controller, setter, per_thread) of each loaded BLAS library, found once through
+    threadpoolctl (none without it: the products then keep BLAS's own threads).
 
     threadpoolctl ≥ 3.8 lets only one Python thread set OpenBLAS's thread count (the
     first that did; calls from others do nothing), so a forward on a worker thread, as
     in the app, could not set it: the setter is then its unguarded one. The core's
-    calls agree among themselves (``one_blas_thread`` counts them)."""
+    calls agree among themselves (``one_blas_thread`` counts them). ``per_thread``: an
+    OpenBLAS built on OpenMP, whose setting (``omp_set_num_threads``) is the calling
+    thread's alone, so each row thread sets its own."""
     global _blas_controllers
     if _blas_controllers is None:
         try:
@@ -84,48 +86,64 @@ def _blas_libraries() -> list:
             _blas_controllers = []
         else:
             libs = ThreadpoolController().select(user_api="blas").lib_controllers
-            _blas_controllers = [(lib, getattr(lib, "_real_set_num_threads",
-                                               lib.set_num_threads)) for lib in libs]
+            _blas_controllers = [
+                (lib, getattr(lib, "_real_set_num_threads", lib.set_num_threads),
+                 lib.internal_api == "openblas"
+                 and getattr(lib, "threading_layer", None) == "openmp")
+                for lib in libs]
     return _blas_controllers
 
 
 def blas_threads() -> int:
     """The most threads a loaded BLAS library runs a product on (1 without threadpoolctl)."""
-    return max((lib.get_num_threads() or 1 for lib, _setter in _blas_libraries()), default=1)
+    return max((lib.get_num_threads() or 1 for lib, _setter, _own in _blas_libraries()),
+               default=1)
 
 
 @contextmanager
 def one_blas_thread() -> Iterator[None]:
     """BLAS on one thread while the core runs products of its own.
 
-    The setting is the process's (OpenBLAS has no per-thread one), so it is made when
-    the first such block starts and undone when the last one ends: two forwards on two
-    threads at once, or one inside another, leave the user's setting as it was. A
-    library already on one thread (the app's setting) is not touched. The controllers
-    are asked directly: ``threadpool_limits`` describes every library on each call,
-    about 14 µs, a third of a whole forward at n = 4, and threadpoolctl ≥ 3.8 lets only
-    the first Python thread that set a limit set it again (``_blas_libraries``).
+    The setting is the process's (OpenBLAS on pthreads, MKL and BLIS have no per-thread
+    one), so it is made when the first such block starts and undone when the last one
+    ends: two forwards on two threads at once, or one inside another, leave the user's
+    setting as it was. A library already on one thread (the app's setting) is not
+    touched. An OpenBLAS on OpenMP has a setting per thread: each block sets and
+    restores the calling thread's, and ``for_row_chunks`` enters a block in each of its
+    helper threads. The controllers are asked directly: ``threadpool_limits``
+    describes every library on each call, about 14 µs, a third of a whole forward at
+    n = 4, and threadpoolctl ≥ 3.8 lets only the first Python thread that set a limit
+    set it again (``_blas_libraries``).
 
     Other threads of the caller: while a forward runs, a product that another of its
-    threads starts also runs on one BLAS thread (it is slower, never wrong), and a
-    limit that another thread sets meanwhile is replaced by the caller's old setting
-    when the last forward ends. With an OpenMP BLAS the limit is the calling thread's
-    only. Setting one thread does not stop OpenBLAS's workers that are still spinning
-    after an earlier product of the caller's (about 0.1 s, measured on the 2-core
-    machine); they share the cores with the row threads until they sleep.
+    threads starts also runs on one BLAS thread (slower, never wrong), and a limit
+    that another thread sets meanwhile is replaced by the caller's old setting when the
+    last forward ends. Setting one thread does not stop OpenBLAS's workers that are
+    still spinning after an earlier product of the caller's (about 0.1 s at full CPU,
+    measured on the 2-core machine); until they sleep they share the cores with the
+    row threads.
     """
     global _blas_users, _blas_saved
+    libraries = _blas_libraries()
     with _blas_lock:
         if _blas_users == 0:
             _blas_saved = [(setter, lib.get_num_threads())
-                           for lib, setter in _blas_libraries()]
+                           for lib, setter, per_thread in libraries if not per_thread]
             for setter, threads in _blas_saved:
                 if threads != 1:
                     setter(1)
         _blas_users += 1
+    own = [(setter, lib.get_num_threads()) for lib, setter, per_thread in libraries
+           if per_thread]  # this thread's setting
+    for setter, threads in own:
+        if threads != 1:
+            setter(1)
     try:
         yield
     finally:
+        for setter, threads in own:
+            if threads != 1:
+                setter(threads)
         with _blas_lock:
             _blas_users -= 1
             if _blas_users == 0:
@@ -153,7 +171,8 @@ def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int, *,
     each other.
 
     ``blas=True``: ``fn`` runs matrix products, and BLAS runs on one thread while the
-    ranges do (``one_blas_thread``), since the ranges already take every core; below
+    ranges do (``one_blas_thread``, in the helper threads too), since the ranges
+    already take every core; below
     the threshold too, where the products are small enough that waking BLAS's threads
     costs more than they give (n = 256, quiet machine: 2.2 ms against 1.7), and so
     that the numbers never depend on BLAS's thread count.
@@ -164,13 +183,13 @@ def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int, *,
     """
     if blas:
         with one_blas_thread():
-            _for_row_chunks(fn, n_rows, n_cells, range_rows)
+            _for_row_chunks(fn, n_rows, n_cells, range_rows, blas)
     else:
-        _for_row_chunks(fn, n_rows, n_cells, range_rows)
+        _for_row_chunks(fn, n_rows, n_cells, range_rows, blas)
 
 
 def _for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int,
-                    range_rows: int | None) -> None:
+                    range_rows: int | None, blas: bool) -> None:
     if n_cells < MIN_PARALLEL_CELLS or n_rows <= 1:
         fn(0, n_rows)
         return
@@ -199,8 +218,15 @@ def _for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int,
                 return
             fn(bounds[k], bounds[k + 1])
 
+    def helper() -> None:
+        if blas:  # an OpenMP BLAS: this thread's own setting
+            with one_blas_thread():
+                take_turns()
+        else:
+            take_turns()
+
     pool = _executor()
-    futures = [pool.submit(take_turns) for _ in range(threads - 1)]
+    futures = [pool.submit(helper) for _ in range(threads - 1)]
     try:
         take_turns()
     finally:

@@ -176,3 +176,50 @@ def test_one_blas_thread_sets_it_from_a_worker_thread_too():
         after = blas_threads()
     assert inside["threads"] == {1}
     assert after == {2}
+
+
+class PerThreadBlas:
+    """A BLAS whose thread count is each thread's own, as OpenBLAS built on OpenMP
+    (``omp_set_num_threads``): 4 in every thread until the thread sets another."""
+
+    def __init__(self) -> None:
+        self.local = threading.local()
+
+    def get_num_threads(self) -> int:
+        return getattr(self.local, "threads", 4)
+
+    def set_num_threads(self, threads: int) -> None:
+        self.local.threads = threads
+
+
+def test_with_a_per_thread_blas_every_row_thread_multiplies_on_one_thread(monkeypatch):
+    """An OpenMP OpenBLAS limits only the thread that asks: the caller's limit would
+    leave the helper threads' products on all of OpenMP's threads (other bits, and more
+    threads than cores). Each row thread sets its own, and gives it back afterwards."""
+    if row_module._cores() < 2:
+        pytest.skip("one core: the forward runs its ranges on the calling thread")
+    fake = PerThreadBlas()
+    monkeypatch.setattr(row_module, "_blas_controllers", [(fake, fake.set_num_threads, True)])
+    seen: dict[int, set[int]] = {}
+    lock = threading.Lock()
+    both = threading.Barrier(2, timeout=20)  # each thread's first range waits for the other's
+
+    def rows(r0: int, r1: int) -> None:
+        me = threading.get_ident()
+        with lock:
+            first = me not in seen
+            seen.setdefault(me, set()).add(fake.get_num_threads())
+        if first:
+            both.wait()
+
+    row_module.for_row_chunks(rows, 1024, 1024 * 1024, blas=True, range_rows=128)
+    assert len(seen) >= 2 and all(counts == {1} for counts in seen.values())
+    assert fake.get_num_threads() == 4  # the caller's setting is back
+
+    after: dict[str, int] = {}
+
+    def helper_setting() -> None:  # the pool's helper thread has its own back too
+        after["threads"] = fake.get_num_threads()
+
+    row_module._executor().submit(helper_setting).result()
+    assert after["threads"] == 4
