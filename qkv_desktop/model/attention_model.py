@@ -96,6 +96,8 @@ class AttentionModel(EditMethods, ViewSelection):
         self._jobs.busyChanged.connect(self.busyChanged)
         self.images = PaneImages(self)
         self.images.settled.connect(self._on_pictures_made)
+        self._lessons_wait = False
+        """The read-outs of the result on display wait for its pictures (``_show``)."""
         self._held: tuple[ModelResult, int] | None = None
         """A frame of a scrub whose forward ended while the pictures of the frame on
         display were still being made: shown when they are (``_on_forward_done``)."""
@@ -176,7 +178,11 @@ class AttentionModel(EditMethods, ViewSelection):
         self._follow_the_state()
 
     def _on_pictures_made(self) -> None:
-        """The pictures asked for are made: the frame held for them is shown now."""
+        """The pictures asked for are made: the read-outs of the result on display may
+        follow its paint now, and the frame held for them is shown."""
+        if self._result is not None and self._lessons_wait:
+            self._lessons_wait = False
+            self._lessons.follow(self._result, off_thread=off_thread(self._result.state))
         if self._held is None:
             return
         (result, generation), self._held = self._held, None
@@ -225,7 +231,13 @@ class AttentionModel(EditMethods, ViewSelection):
         """Give the panes ``result``, then have its lesson read-outs follow."""
         self._result, self._result_generation = result, generation
         self.resultChanged.emit(result)
-        self._lessons.follow(result, off_thread=off_thread(result.state))
+        # A frame of a scrub comes before its pictures (``_on_forward_done``): its
+        # read-outs wait for them, or their row threads would run during its paint.
+        self._lessons_wait = self.images.pending
+        if self._lessons_wait:
+            self._lessons.hold(result)
+        else:
+            self._lessons.follow(result, off_thread=off_thread(result.state))
 
     @property
     def lessons_pending(self) -> bool:

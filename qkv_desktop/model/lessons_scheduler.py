@@ -2,22 +2,34 @@
 
 The read-outs (asymmetry, row uniformity, the banners' spread) cost about a forward at
 large sizes. So the model first gives the panes a result (``resultChanged``) and then
-hands it here: a small result's read-outs are computed on the next event-loop turn, a
+hands it here: once the window has painted what it was asked to repaint by then (the
+panes' new picture), a small result's read-outs are computed on the GUI thread, a
 large one's on a worker of their own (a ``LatestJobRunner``, so a newer result
 supersedes it). ``lessonsChanged`` is emitted once per result, when
 ``result.lessons(head)`` returns at once.
+
+"Once the window has painted" is a low-priority posted event: a widget's repaint is an
+``UpdateRequest`` posted at low priority, and events of one priority are delivered in
+the order they were posted. The 0 ms timer used before fired too early when the
+result came from the forward's worker (a posted event): events posted while Qt
+delivers posted events wait for its next pass, the repaint among them, and due timers
+fire before that pass, so the read-outs' row threads started before the panes' paint
+(at n = 1024 in the first edit of five; issue 20). During a scrub of a large session
+a frame comes before its pictures, and its read-outs wait for them (``hold``).
 """
 
 from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["LessonsScheduler"]
+
+_AFTER_PAINT = QEvent.Type(QEvent.registerEventType())
 
 
 def _with_lessons(result: ModelResult, head: int) -> ModelResult:
@@ -41,24 +53,44 @@ class LessonsScheduler(QObject):
         self._head = 0
         self._result: ModelResult | None = None  # the result on display
         self._announced: ModelResult | None = None  # the last announced by lessonsChanged
-        self._timer = QTimer(self, singleShot=True, interval=0, timeout=self._compute_here)
-        self._start = QTimer(self, singleShot=True, interval=0, timeout=self._submit)
+        self._off_thread = False
+        self._posted = False  # an ``_AFTER_PAINT`` event is on its way
         self._jobs = LatestJobRunner("qkv-lessons", self)
         self._jobs.finished.connect(self._on_done)
 
     def follow(self, result: ModelResult, off_thread: bool) -> None:
-        """``result`` is now on display: compute its read-outs (``off_thread``: on the worker)."""
-        self._result = result
-        if off_thread:  # the read-outs cost about a forward: off the GUI thread
-            self._start.start()
-        else:
-            self._timer.start()
+        """``result`` is now on display: compute its read-outs once the window has
+        painted it (``off_thread``: on the worker)."""
+        self._result, self._off_thread = result, off_thread
+        if not self._posted:
+            self._posted = True
+            QCoreApplication.postEvent(self, QEvent(_AFTER_PAINT),
+                                       Qt.EventPriority.LowEventPriority.value)
+
+    def hold(self, result: ModelResult) -> None:
+        """``result`` is now on display; its read-outs wait for ``follow`` (its pictures
+        are still being made). Until then none is announced: the views read the
+        read-outs of the result on display, and would compute them on the GUI thread.
+        A read-out not started yet is dropped: a scrub that shows the next frame before
+        this one's read-outs began gets the newest frame's, not every frame's, so their
+        two row threads do not run through the drag."""
+        self._result, self._posted = result, False
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() != _AFTER_PAINT:
+            return super().event(event)
+        if self._posted:  # (not after ``shutdown``)
+            self._posted = False
+            if self._off_thread:  # the read-outs cost about a forward: off the GUI thread
+                self._submit()
+            else:
+                self._compute_here()
+        return True
 
     def _submit(self) -> None:
-        """The read-outs of the result on display, on the worker, once the panes have
-        painted it. The 0 ms timer fires after the events already posted, among them
-        the panes' repaints of the new result: started at once, the read-outs' two row
-        threads took both cores of a 2-core machine from that paint (issue 20)."""
+        """The read-outs of the result on display, on the worker: started with the
+        result, their two row threads took both cores of a 2-core machine from the
+        panes' paint of it (issue 20)."""
         result, head = self._result, self._head
         if result is not None and result is not self._announced:
             self._jobs.submit(lambda _report: _with_lessons(result, head))
@@ -74,11 +106,11 @@ class LessonsScheduler(QObject):
 
     def shutdown(self) -> None:
         """Stop the worker thread."""
-        self._start.stop()
+        self._posted = False
         self._jobs.shutdown()
 
     def _compute_here(self) -> None:
-        """A small result's read-outs, on the GUI thread, a turn after the panes got it."""
+        """A small result's read-outs, on the GUI thread, after the panes painted it."""
         if self._result is not None:
             try:
                 self._result.lessons(self._head)
@@ -86,9 +118,11 @@ class LessonsScheduler(QObject):
                 sys.excepthook(type(exc), exc, exc.__traceback__)
         self._announce()
 
-    def _on_done(self, _job: int, _result, error) -> None:
+    def _on_done(self, _job: int, done, error) -> None:
         if error is not None:  # a bug: log it; the views meet it again when they ask
             sys.excepthook(type(error), error, error.__traceback__)
+        elif done is not self._result:
+            return  # a newer result is on display, its read-outs not made: they follow
         self._announce()
 
     def _announce(self) -> None:
