@@ -9,10 +9,15 @@ those pictures (``plan``) before it hands the result over, and the plots find th
 made (``presentation.pane_image``) and only wrap their pixels. A picture not made that
 way (a plot was resized, another head was chosen, a pane was just shown) is asked for
 with ``want``: it is made on a worker of this object's own, and ``ready`` says when.
+
+The pictures of one result are made side by side, the largest first
+(``picture_threads``): one after the other they took as long as the forward.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import sys
 import weakref
 from collections.abc import Callable
@@ -21,6 +26,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.model.off_thread import off_thread
+from qkv_desktop.model.picture_threads import side_by_side
 from qkv_desktop.presentation.pane_image import (
     PaneImage,
     display_factors,
@@ -32,6 +38,15 @@ from qkv_desktop.state.catalogue import matrix_shape
 from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["PaneImages"]
+
+
+def _make(result: ModelResult, key: str, head: int, pixels: tuple[float, float]) -> None:
+    """One picture for ``PaneImages.plan``; a failure is left for its pane to meet and
+    report (it asks for the picture again, on the pictures' worker)."""
+    try:
+        pane_image(result, key, head, pixels)
+    except Exception:  # noqa: BLE001,S110 -- the pane meets it again, and says so
+        pass
 
 
 class PaneImages(QObject):
@@ -85,14 +100,13 @@ class PaneImages(QObject):
         slots = list(self._slots.values())
 
         def prepare(result: ModelResult) -> None:
-            for key, fixed, pixels in slots:
-                h = head if fixed is None else fixed
-                if not pane_relevant(result.state, key) or h >= result.state.n_heads:
-                    continue
-                try:
-                    pane_image(result, key, h, pixels)
-                except Exception:  # noqa: BLE001,S112 -- the pane meets it again, and says so
-                    continue
+            state = result.state
+            todo = [(key, head if fixed is None else fixed, pixels)
+                    for key, fixed, pixels in slots]
+            todo = [(key, h, pixels) for key, h, pixels in todo
+                    if pane_relevant(state, key) and h < state.n_heads]
+            todo.sort(key=lambda job: -math.prod(matrix_shape(state, job[0])))
+            side_by_side([functools.partial(_make, result, *job) for job in todo])
         return prepare
 
     # --------------------------------------------------- on their own

@@ -66,11 +66,14 @@ colour bar says ±8.99e307; hover and the tables still show the exact value.
 """
 
 
-def levels_for(name: str, data: np.ndarray) -> tuple[float, float]:
-    """Colour levels: [0, 1] for weights, else symmetric ±max|finite value|, clamped."""
+def levels_for(name: str, data: np.ndarray, top: float | None = None) -> tuple[float, float]:
+    """Colour levels: [0, 1] for weights, else symmetric ±max|finite value|, clamped.
+
+    ``top`` is ``max_abs_finite(data)`` when the caller has it already (a pane's
+    picture takes it with its block means, in the same pass over the matrix)."""
     if name in SEQUENTIAL_MATRICES:
         return 0.0, 1.0
-    return symmetric_levels(max_abs_finite(data))
+    return symmetric_levels(max_abs_finite(data) if top is None else top)
 
 
 def symmetric_levels(top: float) -> tuple[float, float]:

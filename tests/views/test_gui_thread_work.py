@@ -64,17 +64,19 @@ def test_the_x_table_reduces_its_matrix_once_per_edit(make_window, monkeypatch):
 
 def _record_threads(monkeypatch, n_cells: int) -> list[tuple[str, str]]:
     """(function, thread) of every block mean and every colour-level scan of a matrix of
-    ``n_cells`` cells or more, wherever a pane's picture is made."""
+    ``n_cells`` cells or more, wherever a pane's picture is made (a pane's picture takes
+    both in one pass, ``block_means_and_top``)."""
     from qkv_desktop.presentation import colormaps
     from qkv_desktop.views.panes import heads_overview, heatmap_pane, heatmap_plot
     calls: list[tuple[str, str]] = []
     for name, real in (("block_mean", pane_image.block_mean),
+                       ("block_means_and_top", pane_image.block_means_and_top),
                        ("levels_for", colormaps.levels_for)):
-        def spy(*args, _real=real, _name=name):
+        def spy(*args, _real=real, _name=name, **kwargs):
             data = next(a for a in args if isinstance(a, np.ndarray))
             if data.size >= n_cells:
                 calls.append((_name, threading.current_thread().name))
-            return _real(*args)
+            return _real(*args, **kwargs)
         for module in (pane_image, heatmap_plot, heatmap_pane, heads_overview):
             if hasattr(module, name):  # wherever a pane's picture is made
                 monkeypatch.setattr(module, name, spy)
@@ -106,7 +108,7 @@ def test_at_n_2048_the_gui_thread_never_reduces_a_score_matrix(make_window, monk
     model.set_cell("X", 9, 1, -1.0)
     _settle(window)
     made = {name for name, _thread in calls}
-    assert made == {"block_mean", "levels_for"}
+    assert made == {"block_means_and_top", "levels_for"}
     assert {thread for _name, thread in calls if thread == "MainThread"} == set()
     result = model.result
     for key in ("scores", "weights", "S_shift"):
@@ -144,8 +146,8 @@ def test_the_forwards_worker_makes_the_pictures_of_the_panes_on_screen(make_wind
     window.panes.set_visible("scaled", False)
     made: list[tuple[str, str]] = []
     real = pane_image.prepare_image
-    monkeypatch.setattr(pane_image, "prepare_image", lambda data, *a: made.append(
-        (data.shape, threading.current_thread().name)) or real(data, *a))
+    monkeypatch.setattr(pane_image, "prepare_image", lambda data, *a, **kw: made.append(
+        (data.shape, threading.current_thread().name)) or real(data, *a, **kw))
     model.set_cell("X", 3, 3, 1.5)
     _settle(window)
     threads = {thread for _shape, thread in made}

@@ -32,10 +32,19 @@ def test_an_8192_token_float32_session_opens_edits_and_hovers(make_window, monke
                                      rng.standard_normal((N, 8)).round(3), d_k=4,
                                      options=Options(dtype="float32"))
     reduced: list[str] = []  # the threads that reduced an n × n matrix
-    real = pane_image.block_mean
-    monkeypatch.setattr(pane_image, "block_mean", lambda data, fy, fx: (
-        data.size >= N * N and reduced.append(threading.current_thread().name)) or real(
-        data, fy, fx))
+
+    def spied(real_function):
+        def spy(data, fy, fx, **kw):
+            if data.size >= N * N:
+                reduced.append(threading.current_thread().name)
+            return real_function(data, fy, fx, **kw)
+        return spy
+    real_banded = pane_image.block_means_and_top  # (a pane's picture: block means and levels)
+
+    def real(data, fy, fx):  # the reference, not spied
+        return real_banded(data, fy, fx, top=False)[0]
+    for name in ("block_mean", "block_means_and_top"):
+        monkeypatch.setattr(pane_image, name, spied(getattr(pane_image, name)))
     window = make_window(state, size=(1400, 900))
     model = window.model
     assert model.wait_until_idle(120_000)

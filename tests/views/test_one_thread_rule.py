@@ -37,9 +37,9 @@ def _record(monkeypatch) -> dict[str, list[str]]:
         threading.current_thread().name) or real_compute(s))
     real_prepare = pane_image.prepare_image
 
-    def prepare(data, *args):
+    def prepare(data, *args, **kwargs):
         threads["picture"].append(threading.current_thread().name)
-        return real_prepare(data, *args)
+        return real_prepare(data, *args, **kwargs)
     for module in (pane_image, heatmap_plot):
         monkeypatch.setattr(module, "prepare_image", prepare)
     return threads

@@ -1,0 +1,84 @@
+"""Several pictures of one result made side by side, on the forward's side.
+
+After a large forward its worker made the pictures of the panes on screen one after
+the other before handing the result over: at n = 2048, 30–45 ms of CPU on one thread
+while the other core idled, as long again as the forward (issue 20). A picture is a few
+long NumPy passes (block means, a minimum and maximum, a colour lookup), which release
+the GIL, so two pictures run at once on two cores. ``side_by_side`` hands the pictures
+to the calling thread and one helper per other core; each takes the next picture when
+it finishes one, the largest first, so the last to start are the quick ones.
+
+The helpers are named ``qkv-compute_pictures_…``: they work for the forward's worker
+(``qkv-compute``) and only while it waits for them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+__all__ = ["side_by_side", "HELPER_PREFIX"]
+
+HELPER_PREFIX = "qkv-compute_pictures"
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _helpers() -> ThreadPoolExecutor:
+    """One helper per core but the caller's, started on first use."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=max(1, _cores() - 1),
+                                       thread_name_prefix=HELPER_PREFIX)
+        return _pool
+
+
+def _forget_pool_in_child() -> None:
+    """A forked child inherits the pool object but not its threads (see ``core.rows``)."""
+    global _pool, _pool_lock
+    _pool, _pool_lock = None, threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_in_child)
+
+
+def side_by_side(jobs: Sequence[Callable[[], None]]) -> None:
+    """Run each of ``jobs`` once, in their order, the calling thread and the helpers
+    taking the next one in turn; return when all have ended. A job must not raise
+    (a failing picture is left for its pane to meet and report) and must not call
+    ``side_by_side`` itself."""
+    jobs = list(jobs)
+    helpers = min(len(jobs), _cores()) - 1
+    if helpers <= 0:
+        for job in jobs:
+            job()
+        return
+    turns, lock = itertools.count(), threading.Lock()
+
+    def take_turns() -> None:
+        while True:
+            with lock:  # each job is taken exactly once
+                k = next(turns)
+            if k >= len(jobs):
+                return
+            jobs[k]()
+
+    futures = [_helpers().submit(take_turns) for _ in range(helpers)]
+    try:
+        take_turns()
+    finally:
+        for future in futures:
+            future.result()

@@ -1,0 +1,154 @@
+"""The panes' pictures of a large result (issue 20: n = 2048 edit → repaint ≤ 60 ms).
+
+After the forward, its worker made the eight pictures one after the other, each
+reading its n × n matrix from memory three times (block means, minimum, maximum):
+as long again as the forward, on one core. Now the pictures of a result are made side
+by side, the largest first, and each reads its matrix once, in cache-sized bands.
+Counted (threads, calls, bytes), never timed.
+"""
+
+from __future__ import annotations
+
+import threading
+import tracemalloc
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qkv_desktop.model import pane_images, picture_threads
+from qkv_desktop.presentation import colormaps, pane_image
+from qkv_desktop.presentation.colormaps import levels_for, lut_for, max_abs_finite
+from qkv_desktop.state import SessionState
+from qkv_desktop.state.catalogue import matrix_shape
+
+
+def _state(n: int) -> SessionState:
+    rng = np.random.default_rng(7)
+    return SessionState.initialised([f"t{i}" for i in range(n)],
+                                    rng.standard_normal((n, 6)), d_k=4)
+
+
+def test_the_pictures_of_a_result_are_made_two_at_a_time_the_largest_first(make_window,
+                                                                           monkeypatch):
+    """The first two pictures of an edit's result are being made at the same moment, on
+    two threads of the forward's side; they are of the two largest matrices, and every
+    pane on screen gets its one picture. (One after the other, the first picture waited
+    alone at the gate.)"""
+    monkeypatch.setattr(picture_threads, "_cores", lambda: 2)
+    monkeypatch.setattr(picture_threads, "_pool", None)
+    window = make_window(_state(640))  # 409,600 score cells: off the GUI thread
+    model = window.model
+    assert model.wait_until_idle()
+    gate = threading.Barrier(2, timeout=10)
+    made: list[tuple[str, str, bool]] = []  # (pane, thread, met the other at the gate)
+    real = pane_images.pane_image
+
+    def image(result, key, *args):
+        together = True
+        if len(made) < 2:
+            try:
+                gate.wait()
+            except threading.BrokenBarrierError:
+                together = False
+        made.append((key, threading.current_thread().name, together))
+        return real(result, key, *args)
+
+    monkeypatch.setattr(pane_images, "pane_image", image)
+    model.set_cell("X", 3, 1, 1.5)
+    assert model.wait_until_idle()
+    first = made[:2]
+    assert [together for _k, _t, together in first] == [True, True]
+    assert len({thread for _k, thread, _ in first}) == 2
+    assert all(thread.startswith("qkv-compute") for _k, thread, _ in made)
+    on_screen = model.images.on_screen
+    assert sorted(key for key, _t, _ in made) == sorted(key for key, _h, _p in on_screen.values())
+    sizes = sorted((np.prod(matrix_shape(model.state, key)) for key, _h, _p in on_screen.values()),
+                   reverse=True)
+    assert sorted(np.prod(matrix_shape(model.state, k)) for k, _t, _ in first) == sorted(sizes[:2])
+    for key, _h, _p in on_screen.values():
+        assert window.panes.panes[key].overlay.data is model.result.matrix(key)
+
+
+def test_a_picture_reads_its_matrix_once_in_bands(monkeypatch):
+    """The colour levels of a 2048 × 2048 picture come from the bands its block means
+    are made of: no reduction of the whole matrix for them, and the reduction holds at
+    most a band's sums (before: a min and a max of the whole matrix, and sums of an
+    eighth of it)."""
+    data = np.random.default_rng(2).standard_normal((2048, 2048))
+    scanned = []
+    for module in (colormaps, pane_image):
+        real = module.max_abs_finite
+        monkeypatch.setattr(module, "max_abs_finite",
+                            lambda a, _real=real: scanned.append(a.size) or _real(a))
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        shown, top = pane_image.block_means_and_top(data, 8, 7)
+        levels = levels_for("scores", data, top)
+        image = pane_image.prepare_image(data, lut_for("scores"), levels, (8, 7), shown=shown)
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    assert scanned and max(scanned) * data.itemsize <= pane_image._BAND_BYTES
+    assert levels == (-max_abs_finite(data), max_abs_finite(data))
+    assert peak < data.nbytes / 10  # the picture itself (shown, pixels) and one band
+    np.testing.assert_array_equal(image.shown, _whole_block_mean(data, 8, 7))
+
+
+def _whole_block_mean(data: np.ndarray, fy: int, fx: int) -> np.ndarray:
+    """The block means as written before (the reference): ``fy`` whole-matrix additions
+    of strided rows into the sums, then the same for the columns, each divided by its
+    block's cell count."""
+    def along(a, factor, axis):
+        if factor == 1:
+            return a
+        n = a.shape[axis]
+        view = (lambda k: a[k::factor]) if axis == 0 else (lambda k: a[:, k::factor])
+        sums = view(0).copy()
+        for k in range(1, factor):
+            part = view(k)
+            if axis == 0:
+                sums[:part.shape[0]] += part
+            else:
+                sums[:, :part.shape[1]] += part
+        counts = np.minimum(factor, n - np.arange(0, n, factor)).astype(a.dtype)
+        sums /= counts[:, None] if axis == 0 else counts[None, :]
+        return sums
+    if fy == 1 and fx == 1:
+        return data
+    with np.errstate(invalid="ignore", over="ignore"):
+        return along(np.ascontiguousarray(along(data, fy, 0)), fx, 1)
+
+
+SPECIAL = st.sampled_from([np.inf, -np.inf, np.nan, 0.0, -0.0, 1e308, -1.7e308, 1e-310])
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.integers(1, 90), cols=st.integers(1, 90), fy=st.integers(1, 12),
+       fx=st.integers(1, 12), float32=st.booleans(), scale=st.integers(-6, 300),
+       band=st.sampled_from([8, 200, 4096, 1 << 20]),
+       special=st.lists(st.tuples(st.integers(0, 10 ** 6), SPECIAL), max_size=6),
+       seed=st.integers(0, 2 ** 16))
+def test_the_banded_block_means_and_levels_are_the_whole_matrixs_exactly(
+        rows, cols, fy, fx, float32, scale, band, special, seed):
+    """Bit for bit the block means of the whole-matrix form, and the largest finite
+    |value| of the whole matrix, whatever the band, dtype and non-finite cells."""
+    rng = np.random.default_rng(seed)
+    with np.errstate(over="ignore"):
+        data = (rng.standard_normal((rows, cols)) * 10.0 ** scale).astype(
+            np.float32 if float32 else np.float64)
+    for where, value in special:
+        with np.errstate(over="ignore"):
+            data.flat[where % data.size] = value
+    saved, pane_image._BAND_BYTES = pane_image._BAND_BYTES, band
+    try:
+        shown, top = pane_image.block_means_and_top(data, fy, fx)
+    finally:
+        pane_image._BAND_BYTES = saved
+    expected = _whole_block_mean(data, fy, fx)
+    assert shown.dtype == data.dtype and shown.shape == expected.shape
+    np.testing.assert_array_equal(shown, expected)
+    assert top == max_abs_finite(data)
+    np.testing.assert_array_equal(pane_image.block_mean(data, fy, fx), expected)
