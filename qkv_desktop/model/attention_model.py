@@ -24,6 +24,7 @@ from PySide6.QtGui import QUndoStack
 
 from qkv_desktop.model.commands import CellsCommand, StateCommand
 from qkv_desktop.model.edit_methods import EditMethods
+from qkv_desktop.model.idle_memory import IdleMemory
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.model.lessons_scheduler import LessonsScheduler
 from qkv_desktop.model.off_thread import off_thread
@@ -104,6 +105,8 @@ class AttentionModel(EditMethods, ViewSelection):
         self._lessons = LessonsScheduler(self)
         self._lessons.lessonsChanged.connect(self.lessonsChanged)
         self.currentHeadChanged.connect(self._lessons.set_head)
+        self.idle_memory = IdleMemory(self)
+        """Gives the memory kept for the next forward back once no result came for a while."""
         self.recompute_now()
 
     # ------------------------------------------------------------------ access
@@ -230,6 +233,7 @@ class AttentionModel(EditMethods, ViewSelection):
     def _show(self, result: ModelResult, generation: int) -> None:
         """Give the panes ``result``, then have its lesson read-outs follow."""
         self._result, self._result_generation = result, generation
+        self.idle_memory.active()
         self.resultChanged.emit(result)
         # A frame of a scrub comes before its pictures (``_on_forward_done``): its
         # read-outs wait for them, or their row threads would run during its paint.
@@ -263,6 +267,7 @@ class AttentionModel(EditMethods, ViewSelection):
     def shutdown(self) -> None:
         """Stop the worker threads (the window calls this on close)."""
         self._held = None
+        self.idle_memory.stop()
         self._jobs.shutdown()
         self._lessons.shutdown()
         self.images.shutdown()
