@@ -140,6 +140,37 @@
     </message>
 </context>
 <context>
+    <name>CellTip</name>
+    <message>
+        <source>query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>key/value token</source>
+        <translation>键/值词元</translation>
+    </message>
+    <message>
+        <source>dimension</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <source>head · dimension</source>
+        <translation>头 · 维度</translation>
+    </message>
+    <message>
+        <source>row {0} ({1}) · column {2} ({3})</source>
+        <translation>行 {0}（{1}）· 列 {2}（{3}）</translation>
+    </message>
+</context>
+<context>
     <name>ControlsPanel</name>
     <message>
         <source>Dimension of the query/key/value vectors. Changing it re-initialises W_Q, W_K, W_V from the seed.</source>

@@ -7,11 +7,12 @@ it never computes attention and keeps no state of its own beyond what it draws.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel, QMenu, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QMenu, QToolTip, QVBoxLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.cell_tip import cell_tip
 from qkv_desktop.presentation.colormaps import levels_for, lut_for
 from qkv_desktop.presentation.pane_info import (
     HEAD_INDEPENDENT,
@@ -83,6 +84,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self._shape: tuple[int, int] | None = None
         self._labels: tuple[list[str], list[str]] | None = None
         self._levels: tuple[float, float] | None = None
+        self._tip_shown = False  # this pane showed the cell tip last
 
         self.chrome: tuple[float, float] = CHROME_ESTIMATE
         """Pixels beside and above/below the matrix (``value_px_at``)."""
@@ -273,7 +275,30 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
 
     def _on_mouse_moved(self, scene_pos) -> None:
         cell = self.cell_at(scene_pos)
-        self.model.set_hover(None if cell is None else self._ref(cell))
+        ref = None if cell is None else self._ref(cell)
+        if ref == self.model.hover:
+            return  # the same cell: nothing to say again (a move within it costs nothing)
+        self.model.set_hover(ref)
+        self._show_tip(ref, scene_pos)
+
+    def _show_tip(self, ref: CellRef | None, scene_pos) -> None:
+        """The hovered cell's value, matrix, row and column at the cursor (``cell_tip``),
+        once per cell entered: Qt hides the tip when the mouse leaves the cell's
+        rectangle, a key is pressed or a button clicked."""
+        result = self.model.result
+        text = "" if ref is None or result is None else cell_tip(result, ref)
+        if not text:
+            if self._tip_shown:
+                QToolTip.hideText()
+                self._tip_shown = False
+            return
+        view, vb = self.plot, self.plot.getPlotItem().getViewBox()
+        cell = vb.mapViewToScene(QRectF(ref.col, ref.row, 1, 1)).boundingRect()
+        rect = view.mapFromScene(cell).boundingRect()
+        viewport = view.viewport()
+        QToolTip.showText(viewport.mapToGlobal(view.mapFromScene(scene_pos)), text, viewport,
+                          rect)
+        self._tip_shown = True
 
     pins_on_click = True
     """Whether a click pins the cell (the mask pane paints instead: ``MaskPainter``)."""

@@ -1,0 +1,90 @@
+"""The hovered cell's value at the cursor, not only in the status bar (found by
+first-time users: a learner looking at the cell saw nothing there).
+
+Tool tips need a real X display (offscreen Qt has none): the tip itself is checked on
+Xvfb; what it costs (once per cell entered, nothing per edit) is counted offscreen."""
+
+import pytest
+
+import qkv_desktop.views.panes.heatmap_pane as heatmap_pane
+from qkv_desktop.presentation.cell_tip import cell_tip
+from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.state import CellRef
+from tests.views.helpers import cell_scene_pos
+from tests.xdisplay import run_on_display
+
+
+@pytest.mark.xvfb
+def test_the_hovered_value_shows_at_the_cursor_and_follows_it(x_display, tmp_path):
+    out = run_on_display(x_display, tmp_path, '''
+        from PySide6.QtWidgets import QToolTip
+        from tests.views.helpers import cell_widget_pos
+        pane = window.panes.panes["weights"]
+        viewport = pane.plot.viewport()
+
+        def tip_near(pos):
+            tips = [w for w in QApplication.topLevelWidgets()
+                    if w.inherits("QTipLabel") and w.isVisible()]
+            if not tips:
+                return None
+            cursor = viewport.mapToGlobal(pos)
+            top_left = tips[0].geometry().topLeft()
+            return abs(top_left.x() - cursor.x()) < 40 and abs(top_left.y() - cursor.y()) < 40
+
+        at = cell_widget_pos(pane, 1, 2)
+        QTest.mouseMove(viewport, at)
+        app.processEvents()
+        out["first"] = QToolTip.text() if QToolTip.isVisible() else None
+        out["near_first"] = tip_near(at)
+        at = cell_widget_pos(pane, 3, 0)
+        QTest.mouseMove(viewport, at)
+        app.processEvents()
+        out["second"] = QToolTip.text() if QToolTip.isVisible() else None
+        out["near_second"] = tip_near(at)
+        out["status"] = window.hover_label.text()
+        w = window.model.result.head().weights
+        out["values"] = [float(w[1, 2]), float(w[3, 0])]
+    ''')
+    first, second = out["first"], out["second"]
+    assert first is not None and second is not None, out
+    assert f"<b>{format_value(out['values'][0])}</b>" in first
+    assert "weights = softmax" in first
+    assert "row 爱 (query) · column 人工 (key)" in first
+    assert f"<b>{format_value(out['values'][1])}</b>" in second
+    assert "row 智能 (query) · column 我 (key)" in second
+    assert out["status"] in second  # the status bar's formula, under the value
+    assert out["near_first"] and out["near_second"]
+
+
+def test_the_tip_says_what_row_and_column_are(main_window):
+    result = main_window.model.result
+    x = cell_tip(result, CellRef("X", 2, 3))
+    assert "<b>0.4000</b>" in x and "row 人工 (token) · column d3 (dimension)" in x
+    assert "row 爱 (query) · column 3 (dimension)" in cell_tip(result, CellRef("Q", 1, 3))
+    assert "row 我 (key)" in cell_tip(result, CellRef("K", 0, 0))
+    assert cell_tip(result, CellRef("weights", 9, 0)) == ""  # a newer state's cell
+    assert cell_tip(result, CellRef("X_kv", 0, 0)) == ""  # not in this session
+
+
+def test_the_tip_costs_one_text_per_cell_entered_and_nothing_per_edit(main_window,
+                                                                       monkeypatch):
+    """Moves within a cell build no text (hover did none before either), and an edit
+    does not rebuild a tip: typing hides it (Qt hides a tip on a key press)."""
+    window = main_window
+    pane = window.panes.panes["weights"]
+    built, hovers = [], []
+    monkeypatch.setattr(heatmap_pane, "cell_tip",
+                        lambda result, ref: built.append(ref) or cell_tip(result, ref))
+    window.model.hoverChanged.connect(hovers.append)
+    try:
+        for fx in (0.2, 0.4, 0.6, 0.8):
+            pane._on_mouse_moved(cell_scene_pos(pane, 1, 2, fx, 0.5))
+        assert len(built) == 1 and len(hovers) == 1
+        pane._on_mouse_moved(cell_scene_pos(pane, 2, 2))
+        assert [r.row for r in built] == [1, 2] and len(hovers) == 2
+        window.model.set_cell("X", 0, 0, 0.5)
+        assert window.model.wait_until_idle()
+        assert len(built) == 2
+    finally:
+        window.model.hoverChanged.disconnect(hovers.append)
+        window.model.set_hover(None)
