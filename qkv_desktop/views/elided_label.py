@@ -2,6 +2,8 @@
 
 A centred ``QLabel`` narrower than its text loses both ends ("= X·W_V (values) (4"):
 this one shows the start and an ellipsis, and its tool tip then gives the whole text.
+A text may come with shorter wordings (``set_shorter``): the longest that fits is
+shown whole before any is cut (the hint banner's sentence at 1024×700).
 
 It keeps and paints its text itself: ``QLabel.setText`` asks the layouts above it
 again, up to the whole window, though this label's size never follows its text (as
@@ -45,6 +47,7 @@ class ElidedLabel(QLabel):
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self._note = note
         self._text = ""
+        self._shorter: tuple[str, ...] = ()
         self._line = line_height(_SAMPLE, self.font())
 
     def set_note(self, note: str) -> None:
@@ -65,12 +68,32 @@ class ElidedLabel(QLabel):
         self._update_tip()
         self.update()
 
+    def set_shorter(self, texts) -> None:
+        """Shorter wordings of the text, longest first: shown when the text does not fit
+        (the last one is cut with "…" when none fits); the tool tip has the text."""
+        texts = tuple(texts)
+        if texts != self._shorter:
+            self._shorter = texts
+            self._update_tip()
+            self.update()
+
     def shown_text(self) -> str:
         """The text as drawn at the current width."""
-        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
-                                             self.contentsRect().width())
+        metrics, room = self.fontMetrics(), self.contentsRect().width()
+        text = self.text()
+        if self._shorter and metrics.horizontalAdvance(text) > room:
+            for text in self._shorter:
+                if metrics.horizontalAdvance(text) <= room:
+                    return text
+        return metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
 
     def is_elided(self) -> bool:
+        """Whether the text is cut with "…" (a shorter wording shown whole is not)."""
+        shown = self.shown_text()
+        return shown != self.text() and shown not in self._shorter
+
+    def is_shortened(self) -> bool:
+        """Whether less than the whole text shows (cut, or a shorter wording)."""
         return self.shown_text() != self.text()
 
     def _height(self) -> int:
@@ -92,7 +115,7 @@ class ElidedLabel(QLabel):
         super().changeEvent(event)
 
     def _update_tip(self) -> None:
-        parts = [self.text()] if self.is_elided() else []
+        parts = [self.text()] if self.is_shortened() else []
         self.setToolTip("\n".join(parts + ([self._note] if self._note else [])))
 
     def resizeEvent(self, event) -> None:

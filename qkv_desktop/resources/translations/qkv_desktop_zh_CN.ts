@@ -1682,6 +1682,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>在表格里改一个数值；把鼠标移到任意单元格上看它是怎么算出来的；点击单元格查看讲解。</translation>
     </message>
     <message>
+        <source>Edit a value, hover a cell to see how it is computed, click it to have it explained.</source>
+        <translation>改一个数值，悬停单元格看它怎么算出来，点击它查看讲解。</translation>
+    </message>
+    <message>
+        <source>Edit a value · hover a cell: its formula · click: explained</source>
+        <translation>改数值 · 悬停单元格：看公式 · 点击：看讲解</translation>
+    </message>
+    <message>
         <source>Attention is nearly uniform: every weight is within {0} of 1/n.</source>
         <translation>注意力几乎是均匀的：每个权重与 1/n 相差不超过 {0}。</translation>
     </message>

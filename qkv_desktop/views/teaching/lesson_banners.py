@@ -156,6 +156,11 @@ class LessonBanners(QWidget):
                             or self.overflow.isVisibleTo(self) else self.tr(
             "Edit a value in the table, hover any cell to see how it is computed, and "
             "click a cell to have it explained."))
+        # a narrow window shows a shorter wording whole (the tool tip has the sentence)
+        self.hint.headline.set_shorter((
+            self.tr("Edit a value, hover a cell to see how it is computed, click it to "
+                    "have it explained."),
+            self.tr("Edit a value · hover a cell: its formula · click: explained")))
 
     def sizeHint(self) -> QSize:
         return QSize(super().sizeHint().width(), self._height())
