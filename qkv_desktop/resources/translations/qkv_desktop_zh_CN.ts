@@ -1497,14 +1497,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>右键点击面板可导出或复制。</translation>
     </message>
     <message>
-        <source>values hidden: hover a cell</source>
-        <translation>数值已隐藏：悬停单元格查看</translation>
-    </message>
-    <message>
-        <source>The cells are too small for their values with 4 decimals, even in the smallest legible font. Hover a cell to read it in the status bar, or enlarge the pane.</source>
-        <translation>即使用最小的可读字号，单元格也放不下保留 4 位小数的数值。把鼠标悬停在单元格上即可在状态栏读到它，或者把面板放大。</translation>
-    </message>
-    <message>
         <source>Export…</source>
         <translation>导出……</translation>
     </message>
@@ -3005,10 +2997,6 @@ Sentence: {1}</source>
         <translation>若 W_Q = W_K，分数为 KKᵀ，关于对角线对称（其权重并不对称：每一行都有自己的 softmax 总和）。</translation>
     </message>
     <message>
-        <source>values hidden: enlarge the dock to read them</source>
-        <translation>数值已隐藏：放大停靠窗口即可看到</translation>
-    </message>
-    <message>
         <source>n/a (cross-attention)</source>
         <translation>不适用（交叉注意力）</translation>
     </message>
@@ -3291,6 +3279,29 @@ Sentence: {1}</source>
     <message>
         <source>Skip the tour</source>
         <translation>跳过导览</translation>
+    </message>
+</context>
+<context>
+    <name>ValuesNote</name>
+    <message>
+        <source>The cells are too small for their values with 4 decimals, even in the smallest legible font, or there are more than {0} of them.</source>
+        <translation>即使用最小的可读字号，单元格也放不下保留 4 位小数的数值，或者单元格超过 {0} 个。</translation>
+    </message>
+    <message>
+        <source>values hidden: hover a cell</source>
+        <translation>数值已隐藏：悬停单元格查看</translation>
+    </message>
+    <message>
+        <source>Hover a cell to read its value at the cursor (and its formula in the status bar), or give the pane room: a larger window, or fewer panes or the editor hidden from the View menu.</source>
+        <translation>把鼠标悬停在单元格上，即可在光标处读到它的数值（状态栏里还有它的公式）；也可以给面板更多空间：放大窗口，或在视图菜单里隐藏一些面板或编辑器。</translation>
+    </message>
+    <message>
+        <source>values hidden: enlarge the dock to read them</source>
+        <translation>数值已隐藏：放大停靠窗口即可看到</translation>
+    </message>
+    <message>
+        <source>Make the dock larger, or float it, to read the values.</source>
+        <translation>把停靠窗口放大或让它浮动，即可读到数值。</translation>
     </message>
 </context>
 <context>

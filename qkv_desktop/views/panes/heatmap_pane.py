@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QLabel, QMenu, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMenu, QToolTip, QVBoxLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.cell_tip import cell_tip
@@ -30,6 +30,7 @@ from qkv_desktop.views.elided_label import ElidedLabel
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.panes.color_bar import ColorBar
 from qkv_desktop.views.panes.heatmap_plot import MAX_LABEL_CELLS, HeatmapPlot
+from qkv_desktop.views.panes.values_note import ValuesNote
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["HeatmapPane", "MAX_LABEL_CELLS"]
@@ -66,14 +67,9 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self.image, self.mask, self.overlay = self.plot.image, self.plot.mask, self.plot.overlay
         self.colorbar = ColorBar(lut_for(key), width=12)
         self.colorbar.insert_in(self.plot.getPlotItem())
-        self.values_note = QLabel(self)
+        self.values_note = ValuesNote(hover=True, parent=self)
         """Says, under the plot, that the values are hidden (and how to read them)."""
-        self.values_note.setObjectName("valuesHidden")
-        self.values_note.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.values_note.setStyleSheet("color: #666666;")
-        self.values_note.setWordWrap(True)
-        self.values_note.hide()
-        self.plot.valuesHiddenChanged.connect(self._on_values_hidden)
+        self.plot.valuesHiddenChanged.connect(self.values_note.follow)
         self.retranslate()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -108,14 +104,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         else:
             self.title.setText(pane_caption(self.key))
         self.title.set_note(self.tr("Right-click the pane to export or copy it."))
-        self.values_note.setText(self.tr("values hidden: hover a cell"))
-        self.values_note.setToolTip(self.tr(
-            "The cells are too small for their values with 4 decimals, even in the "
-            "smallest legible font. Hover a cell to read it in the status bar, or "
-            "enlarge the pane."))
-
-    def _on_values_hidden(self, hidden: bool) -> None:
-        self.values_note.setVisible(hidden)
+        self.values_note.retranslate()
 
     # ----------------------------------------------------------- display
     def refresh(self, *_args) -> None:

@@ -568,7 +568,7 @@ class HeatmapPlot(pg.PlotWidget):
             overlay.fitted_cell = (cell_w, cell_h)
         overlay.value_font = font
         overlay.update()
-        hidden = overlay.labelled and overlay.data.size > 0 and font is None
+        hidden = overlay.data.size > 0 and font is None  # too small, or too many (the one rule)
         if hidden != self.values_hidden:
             self.values_hidden = hidden
             self.valuesHiddenChanged.emit(hidden)

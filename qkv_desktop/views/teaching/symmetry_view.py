@@ -19,6 +19,7 @@ from qkv_desktop.presentation.colormaps import lut_for, max_abs_finite, symmetri
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
+from qkv_desktop.views.panes.values_note import ValuesNote
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["SymmetryView"]
@@ -48,12 +49,8 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
             label.setWordWrap(True)
         self.qk = HeatmapPlot(lut_for("scores"))
         self.kk = HeatmapPlot(lut_for("scores"))
-        self.values_note = QLabel(objectName="symmetryValuesHidden")
+        self.values_note = ValuesNote(hover=False, objectName="symmetryValuesHidden")
         """Says that the maps' values are hidden when the dock is too small for them."""
-        self.values_note.setStyleSheet("color: #666666;")
-        self.values_note.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.values_note.setWordWrap(True)
-        self.values_note.hide()
         for plot in (self.qk, self.kk):
             plot.setMinimumSize(90, 90)
             plot.valuesHiddenChanged.connect(self._on_values_hidden)
@@ -85,12 +82,12 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         self.kk.setToolTip(self.tr("The scores if W_Q were W_K: KKᵀ, symmetric across the "
                                    "diagonal (its weights are not: each row has its own "
                                    "softmax sum)."))
-        self.values_note.setText(self.tr("values hidden: enlarge the dock to read them"))
+        self.values_note.retranslate()
         self.redraw_due()
         self.refresh()
 
     def _on_values_hidden(self, _hidden: bool) -> None:
-        self.values_note.setVisible(self.qk.values_hidden or self.kk.values_hidden)
+        self.values_note.follow(self.qk.values_hidden or self.kk.values_hidden)
 
     def refresh(self, *_args) -> None:
         """Show the current head, if the view is on screen and the result is new."""
