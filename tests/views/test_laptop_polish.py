@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QApplication
 
 from qkv_desktop.state import SessionState
@@ -59,3 +61,67 @@ def test_every_pane_without_values_says_so_by_one_rule(make_window, n):
         assert pane.values_note.isVisibleTo(window), pane.key
         assert pane.values_note.text() == "values hidden: hover a cell"
         assert "Hover a cell" in pane.values_note.toolTip()
+
+
+MINILM_TOKENS = ["[CLS]", "the", "cat", "chased", "the", "mouse", "[SEP]"]
+
+
+def test_a_thinned_axis_names_the_first_and_last_token_and_marks_the_others(qapp):
+    """MiniLM's 7 rows in the n × n panes at 1024×700 are thinner than a line of the
+    smallest legible font: the axis named rows 0, 2, 4, 6 and nothing else, so a
+    name read as that of a block. Now it names the first, every k-th and the last, and
+    each unnamed row has a short tick; with 8 rows the last ([SEP]) was left out."""
+    from qkv_desktop.views.panes.axis_labels import SMALLEST_ROW_PX, plan_axis
+
+    line = QFontMetrics(_px_font(SMALLEST_ROW_PX)).height()
+    plan = plan_axis(MINILM_TOKENS, 7 * line * 0.8, vertical=True)
+    assert [name for _pos, name in plan.ticks] == ["[CLS]", "cat", "the", "[SEP]"]
+    assert plan.unnamed == (1.5, 3.5, 5.5)
+    eight = [*MINILM_TOKENS[:-1], "!", "[SEP]"]
+    plan = plan_axis(eight, 8 * line * 0.8, vertical=True)
+    names = [name for _pos, name in plan.ticks]
+    assert names[0] == "[CLS]" and names[-1] == "[SEP]"
+    assert sorted([pos for pos, _ in plan.ticks] + list(plan.unnamed)) == [k + 0.5 for k in range(8)]
+    whole = plan_axis(MINILM_TOKENS, 7 * (line + 4), vertical=True)
+    assert len(whole.ticks) == 7 and whole.unnamed == ()
+
+
+def test_the_pane_draws_a_tick_at_each_unnamed_row(make_window):
+    """The marks are where pyqtgraph maps the unnamed rows, and only there."""
+    from tests.views.plot_geometry import axis_texts
+
+    rng = np.random.default_rng(0)
+    state = SessionState.initialised(MINILM_TOKENS, rng.standard_normal((7, 8)), d_k=4)
+    window = make_window(state, size=(1256, 706))
+    settle(window)
+    pane = window.panes.panes["weights"]
+    pane.plot.setFixedHeight(100)  # rows thinner than a line
+    settle(window)
+    axis = pane.plot.getPlotItem().getAxis("left")
+    names = [text for text, _rect in axis_texts(axis)]
+    assert names[0] == "[CLS]" and names[-1] == "[SEP]" and len(names) < 7
+    assert len(axis.marks) == 7 - len(names)
+    vb = pane.plot.view_box
+    _axis, ticks, _texts = axis.generateDrawSpecs(QPainter())
+    drawn = sorted(round(start.y()) for _pen, start, end in ticks if start != end)
+    expected = sorted(round(axis.mapFromScene(vb.mapViewToScene(QPointF(0, y))).y())
+                      for y in axis.marks)
+    assert len(drawn) == len(expected)
+    assert all(abs(a - b) <= 1 for a, b in zip(drawn, expected, strict=True))
+
+
+def _px_font(px: int):
+    from PySide6.QtGui import QFont
+    font = QFont()
+    font.setPixelSize(px)
+    return font
+
+
+def test_a_thinned_index_axis_stays_a_ruler(qapp):
+    from qkv_desktop.views.panes.axis_labels import plan_axis
+
+    plan = plan_axis([str(k) for k in range(32)], 150, vertical=False)
+    names = [name for _pos, name in plan.ticks]
+    step = int(names[1]) - int(names[0])
+    assert step > 1 and names == [str(k) for k in range(0, 32, step)]
+    assert len(plan.unnamed) == 32 - len(names)

@@ -7,6 +7,9 @@ not its width), and only then every k-th name. Every token keeps a label as long
 any of these fits; a cut or a left-out name is said on hover over the axis, with the
 whole list. Rows are stacked, so for the left axis only the font (down to the
 smallest legible) and the thinning help, and rows need less gap than names side by side.
+Thinned, a token axis names the first cell, every k-th after it and the last (an index
+axis every k-th, as a ruler), and marks each cell it leaves unnamed with a short tick
+(``AxisPlan.unnamed``).
 """
 
 from __future__ import annotations
@@ -45,6 +48,9 @@ class AxisPlan:
     ticks: list[tuple[float, str]]  # (position, label) at cell centres
     note: str  # the axis tool tip: empty when every name is shown whole
     rotated: bool = False  # names turned upright (bottom axis only)
+    unnamed: tuple[float, ...] = ()
+    """Cell centres left without a name (every k-th shown): the axis marks each, so
+    the names read as those of the cells they stand at, not of a block of cells."""
 
 
 _WIDTHS: dict[tuple[str, str], int] = {}
@@ -99,7 +105,10 @@ def plan_axis(labels: list[str], room: float, vertical: bool) -> AxisPlan:
         step = 1
     else:
         step = max(1, -(-len(shown) * need(font, shown) // max(int(room), 1)))
-    ticks = [(k + 0.5, shown[k]) for k in range(0, len(shown), step)]
+    # an index axis reads as a ruler (0 4 8 … 28); a token axis ends on its last token
+    named = _every_kth(len(shown), step, last=not all(x.isdigit() for x in labels))
+    ticks = [(k + 0.5, shown[k]) for k in named]
+    unnamed = tuple(k + 0.5 for k in sorted(set(range(len(shown))) - set(named)))
     translate = QCoreApplication.translate
     whole = " ".join(labels)
     if step > 1:
@@ -110,7 +119,19 @@ def plan_axis(labels: list[str], room: float, vertical: bool) -> AxisPlan:
                          "read its tokens.").format(whole)
     else:
         note = ""
-    return AxisPlan(font, ticks, note, rotated)
+    return AxisPlan(font, ticks, note, rotated, unnamed)
+
+
+def _every_kth(count: int, step: int, last: bool = True) -> list[int]:
+    """The cells named when only one in ``step`` fits: the first, every ``step``-th
+    after it, and with ``last`` the last (the [SEP] of a sentence), which takes the
+    place of a k-th name closer to it than ``step``."""
+    named = list(range(0, count, step))
+    if last and count and named[-1] != count - 1:
+        if count - 1 - named[-1] < step and len(named) > 1:
+            named.pop()
+        named.append(count - 1)
+    return named
 
 
 def _shortened(names: list[str], per_cell: float, need) -> list[str] | None:

@@ -148,13 +148,51 @@ class TokenAxis(pg.AxisItem):
             return
         super().paint(p, opt, widget)
 
+    marks: tuple[float, ...] = ()
+    """Positions (view coordinates) of cells left without a name: a short tick each."""
+    MARK_PX = 3.0
+
+    def set_marks(self, marks) -> None:
+        marks = tuple(marks)
+        if marks != self.marks:
+            self.marks = marks
+            self.picture = None
+            self.update()
+
     def generateDrawSpecs(self, p):
         self._edge = None  # until ``drawPicture`` records this layout's
         specs = super().generateDrawSpecs(p)
-        if specs is None or self.orientation not in ("left", "right"):
+        if specs is None:
             return specs
         axis, ticks, texts = specs
+        if self.marks:
+            ticks = ticks + self._mark_specs()
+        if self.orientation not in ("left", "right"):
+            return axis, ticks, texts
         return axis, ticks, labels_inside(texts, self.rect(), p.font())
+
+    def _mark_specs(self) -> list:
+        """Outward ticks at ``marks``, by pyqtgraph's own mapping of values to pixels."""
+        bounds = self.mapRectFromParent(self.geometry())
+        low, high = self.range
+        if high == low:
+            return []
+        pen = self.pen()
+        specs = []
+        for v in self.marks:
+            if self.orientation in ("left", "right"):
+                scale = -bounds.height() / (high - low)
+                y = v * scale - (low * scale - bounds.height())
+                x0 = bounds.right() if self.orientation == "left" else bounds.left()
+                step = -self.MARK_PX if self.orientation == "left" else self.MARK_PX
+                specs.append((pen, QPointF(x0, y), QPointF(x0 + step, y)))
+            else:
+                scale = bounds.width() / (high - low)
+                x = v * scale - low * scale
+                y0 = bounds.top() if self.orientation == "bottom" else bounds.bottom()
+                step = self.MARK_PX if self.orientation == "bottom" else -self.MARK_PX
+                specs.append((pen, QPointF(x, y0), QPointF(x, y0 + step)))
+        return specs
 
     def set_rotated(self, rotated: bool, names: list[str]) -> None:
         self.rotated = rotated
@@ -668,6 +706,7 @@ class HeatmapPlot(pg.PlotWidget):
             # when they reach past the axis ends ("[CLS] … [SEP]" lost): allow that much.
             ax.setStyle(tickFont=plan.font, hideOverlappingLabels=EDGE_OVERFLOW_PX)
             ax.setTicks([plan.ticks])
+            ax.set_marks(plan.unnamed)
             ax.setToolTip(plan.note)
             if axis == "bottom":
                 ax.set_rotated(plan.rotated, [name for _pos, name in plan.ticks])
