@@ -125,3 +125,27 @@ def test_a_thinned_index_axis_stays_a_ruler(qapp):
     step = int(names[1]) - int(names[0])
     assert step > 1 and names == [str(k) for k in range(0, 32, step)]
     assert len(plan.unnamed) == 32 - len(names)
+
+
+def test_an_edit_leaves_the_banner_sentences_unpainted(make_window):
+    """The shorter wordings are given once: an edit that changes no sentence repaints
+    no banner label (the hint's wordings were set on every result)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    window = make_window(SessionState.from_preset("tutorial-2"), size=(942, 644))
+    settle(window)
+    label = window.findChild(LessonBanners).hint.headline
+    paints = []
+
+    class Count(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint:
+                paints.append(obj)
+            return False
+
+    counter = Count()
+    label.installEventFilter(counter)
+    window.model.set_cell("X", 0, 0, 0.25)
+    settle(window)
+    label.removeEventFilter(counter)
+    assert paints == []

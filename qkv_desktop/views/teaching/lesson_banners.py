@@ -79,12 +79,15 @@ class Banner(QFrame):
         self.hide()
         self._links = ""
 
-    def show_text(self, headline: str | None, details: str = "", links: str = "") -> None:
+    def show_text(self, headline: str | None, details: str = "", links: str = "",
+                  shorter: tuple[str, ...] = ()) -> None:
         """Show ``headline`` (one sentence of rich text), its action ``links`` and
-        ``details`` on demand, or hide the banner for ``None``."""
+        ``details`` on demand, or hide the banner for ``None``; ``shorter`` wordings of
+        the headline show whole where it does not fit (``ElidedLabel.set_shorter``)."""
         if headline is None:
             self.hide()
             return
+        self.headline.set_shorter(shorter)
         if (headline, details, links) != (self.headline.text(), self.label.text(),
                                           self._links):
             self.headline.setText(headline)
@@ -152,12 +155,11 @@ class LessonBanners(QWidget):
         r, lessons = result.head(head), result.lessons(head)
         self.uniform.show_text(*self._uniform_texts(result, lessons))
         self.overflow.show_text(*self._overflow_texts(result, r, lessons))
-        self.hint.show_text(None if self.uniform.isVisibleTo(self)
-                            or self.overflow.isVisibleTo(self) else self.tr(
-            "Edit a value in the table, hover any cell to see how it is computed, and "
-            "click a cell to have it explained."))
+        lesson = self.uniform.isVisibleTo(self) or self.overflow.isVisibleTo(self)
         # a narrow window shows a shorter wording whole (the tool tip has the sentence)
-        self.hint.headline.set_shorter((
+        self.hint.show_text(None if lesson else self.tr(
+            "Edit a value in the table, hover any cell to see how it is computed, and "
+            "click a cell to have it explained."), shorter=(
             self.tr("Edit a value, hover a cell to see how it is computed, click it to "
                     "have it explained."),
             self.tr("Edit a value · hover a cell: its formula · click: explained")))
