@@ -49,6 +49,9 @@ __all__ = ["MainWindow", "DEFAULT_SIZE"]
 DEFAULT_SIZE = (1600, 1000)
 MESSAGE_MS = 6000
 LAYOUT_VERSION = 2
+EDITOR_SHARE = 0.45
+"""The most of the window's width the editor dock takes on its own (first run, resize)."""
+EDITOR_MIN_WIDTH = 360
 BUSY_DELAY_MS = 500
 """A background forward shows the busy indicator only once it has run this long: the
 animated bar repainted the window 10–70 times per edit at 2048–4096 tokens, for
@@ -137,8 +140,19 @@ class MainWindow(Retranslating, QMainWindow):
         need = (table.verticalHeader().sizeHint().width() + table.frameWidth() * 2
                 + table.horizontalHeader().length() + table.verticalScrollBar().sizeHint().width()
                 + 16)
-        return max(360, min(max(need, self.controls.sizeHint().width() + 16),
-                            int(self.width() * 0.45)))
+        return max(EDITOR_MIN_WIDTH, min(max(need, self.controls.sizeHint().width() + 16),
+                                         int(self.width() * EDITOR_SHARE)))
+
+    def resizeEvent(self, event) -> None:
+        """A narrower window narrows the editor first, down to its share: QMainWindow
+        takes all of it from the panes (1256 → 1000 px left the editor 565 px, 57 %,
+        and the grid two columns of 206 px). A wider window leaves it as it is."""
+        super().resizeEvent(event)
+        dock = self.editor_dock
+        if 0 < event.size().width() < event.oldSize().width() and not dock.isFloating():
+            share = max(EDITOR_MIN_WIDTH, int(event.size().width() * EDITOR_SHARE))
+            if dock.isVisible() and dock.width() > share:
+                self.resizeDocks([dock], [share], Qt.Orientation.Horizontal)
 
     def _build_status_bar(self) -> None:
         bar = StatusBar(self)

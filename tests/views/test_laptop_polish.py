@@ -149,3 +149,33 @@ def test_an_edit_leaves_the_banner_sentences_unpainted(make_window):
     settle(window)
     label.removeEventFilter(counter)
     assert paints == []
+
+
+@pytest.mark.parametrize("session", ["tutorial-1", "cross"])
+def test_a_narrower_window_narrows_the_editor_before_the_panes(make_window, session):
+    """A first-time user made the window 1000×660 after a first run at 1366×768: the
+    editor kept its 565 px, 57 % of the window, and the grid's panes got the rest
+    (two columns of 206 px beside it). The editor now gives back what it has beyond its
+    share of a narrower window, the panes keep equal columns, and a wider window leaves
+    the editor as the user sized it."""
+    from tests.views.sessions import load_session
+
+    window = make_window(size=(1256, 706))
+    load_session(window, session)
+    settle(window)
+    dock = window.editor_dock
+    before = dock.width()
+    window.resize(1000, 660)
+    settle(window)
+    assert dock.width() <= max(360, 0.45 * window.width()) + 1, dock.width()
+    panes = [window.panes.panes[k] for k in window.panes.shown()]
+    columns = {}
+    for pane in panes:
+        columns.setdefault(pane.x(), []).append(pane.width())
+    assert len(columns) >= 2
+    widths = [w for col in columns.values() for w in col]
+    assert max(widths) - min(widths) <= 1
+    assert window.panes.width() >= window.width() - dock.width() - 40
+    window.resize(1256, 706)
+    settle(window)
+    assert dock.width() <= before
