@@ -22,6 +22,7 @@ import threading
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QObject, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
+from qkv_desktop.model.after_paint import AfterPaint
 from qkv_desktop.model.commands import CellsCommand, StateCommand
 from qkv_desktop.model.edit_methods import EditMethods
 from qkv_desktop.model.idle_memory import IdleMemory
@@ -97,6 +98,7 @@ class AttentionModel(EditMethods, ViewSelection):
         self._jobs.busyChanged.connect(self.busyChanged)
         self.images = PaneImages(self)
         self.images.settled.connect(self._on_pictures_made)
+        self._after_paint = AfterPaint(self._show_held, self)
         self._lessons_wait = False
         """The read-outs of the result on display wait for its pictures (``_show``)."""
         self._held: tuple[ModelResult, int] | None = None
@@ -181,16 +183,30 @@ class AttentionModel(EditMethods, ViewSelection):
         self._follow_the_state()
 
     def _on_pictures_made(self) -> None:
-        """The pictures asked for are made: the read-outs of the result on display may
-        follow its paint now, and the frame held for them is shown."""
+        """The pictures asked for are made: the frame held for them follows their
+        paint (and its read-outs follow it), else the read-outs of the one on display."""
+        if self._held is not None:
+            self._after_paint.request()
+        else:
+            self._follow_lessons()
+
+    def _follow_lessons(self) -> None:
+        """The read-outs of the result on display, if they waited for its pictures."""
         if self._result is not None and self._lessons_wait:
             self._lessons_wait = False
             self._lessons.follow(self._result, off_thread=off_thread(self._result.state))
+
+    def _show_held(self) -> None:
+        """The frame held while the one before was pictured, once that one is painted:
+        shown at once, its pictures and the next forward started during that paint and
+        took the cores from it (issue 20)."""
         if self._held is None:
             return
         (result, generation), self._held = self._held, None
         if generation > self._result_generation:
             self._show(result, generation)
+        else:
+            self._follow_lessons()
         self._follow_the_state()
 
     def _follow_the_state(self) -> None:
@@ -268,6 +284,7 @@ class AttentionModel(EditMethods, ViewSelection):
         """Stop the worker threads (the window calls this on close)."""
         self._held = None
         self.idle_memory.stop()
+        self._after_paint.cancel()
         self._jobs.shutdown()
         self._lessons.shutdown()
         self.images.shutdown()

@@ -8,28 +8,24 @@ large one's on a worker of their own (a ``LatestJobRunner``, so a newer result
 supersedes it). ``lessonsChanged`` is emitted once per result, when
 ``result.lessons(head)`` returns at once.
 
-"Once the window has painted" is a low-priority posted event: a widget's repaint is an
-``UpdateRequest`` posted at low priority, and events of one priority are delivered in
-the order they were posted. The 0 ms timer used before fired too early when the
-result came from the forward's worker (a posted event): events posted while Qt
-delivers posted events wait for its next pass, the repaint among them, and due timers
-fire before that pass, so the read-outs' row threads started before the panes' paint
-(at n = 1024 in the first edit of five; issue 20). During a scrub of a large session
-a frame comes before its pictures, and its read-outs wait for them (``hold``).
+"Once the window has painted" is ``AfterPaint``: the 0 ms timer used before fired
+before the panes' repaint when the result came from the forward's worker, so the
+read-outs' row threads started before that paint (at n = 1024 in the first edit of
+five; issue 20). During a scrub of a large session a frame comes before its pictures,
+and its read-outs wait for them (``hold``).
 """
 
 from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 
+from qkv_desktop.model.after_paint import AfterPaint
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["LessonsScheduler"]
-
-_AFTER_PAINT = QEvent.Type(QEvent.registerEventType())
 
 
 def _with_lessons(result: ModelResult, head: int) -> ModelResult:
@@ -54,7 +50,7 @@ class LessonsScheduler(QObject):
         self._result: ModelResult | None = None  # the result on display
         self._announced: ModelResult | None = None  # the last announced by lessonsChanged
         self._off_thread = False
-        self._posted = False  # an ``_AFTER_PAINT`` event is on its way
+        self._after_paint = AfterPaint(self._start, self)
         self._jobs = LatestJobRunner("qkv-lessons", self)
         self._jobs.finished.connect(self._on_done)
 
@@ -62,10 +58,7 @@ class LessonsScheduler(QObject):
         """``result`` is now on display: compute its read-outs once the window has
         painted it (``off_thread``: on the worker)."""
         self._result, self._off_thread = result, off_thread
-        if not self._posted:
-            self._posted = True
-            QCoreApplication.postEvent(self, QEvent(_AFTER_PAINT),
-                                       Qt.EventPriority.LowEventPriority.value)
+        self._after_paint.request()
 
     def hold(self, result: ModelResult) -> None:
         """``result`` is now on display; its read-outs wait for ``follow`` (its pictures
@@ -74,18 +67,14 @@ class LessonsScheduler(QObject):
         A read-out not started yet is dropped: a scrub that shows the next frame before
         this one's read-outs began gets the newest frame's, not every frame's, so their
         two row threads do not run through the drag."""
-        self._result, self._posted = result, False
+        self._result = result
+        self._after_paint.cancel()
 
-    def event(self, event: QEvent) -> bool:
-        if event.type() != _AFTER_PAINT:
-            return super().event(event)
-        if self._posted:  # (not after ``shutdown``)
-            self._posted = False
-            if self._off_thread:  # the read-outs cost about a forward: off the GUI thread
-                self._submit()
-            else:
-                self._compute_here()
-        return True
+    def _start(self) -> None:
+        if self._off_thread:  # the read-outs cost about a forward: off the GUI thread
+            self._submit()
+        else:
+            self._compute_here()
 
     def _submit(self) -> None:
         """The read-outs of the result on display, on the worker: started with the
@@ -106,7 +95,7 @@ class LessonsScheduler(QObject):
 
     def shutdown(self) -> None:
         """Stop the worker thread."""
-        self._posted = False
+        self._after_paint.cancel()
         self._jobs.shutdown()
 
     def _compute_here(self) -> None:

@@ -1,11 +1,12 @@
-"""The lesson read-outs of a result start only once the panes have painted it (issue 20).
+"""Work that competes with the panes' paint starts only once they have painted (issue 20).
 
-They were started by a 0 ms timer, which Qt fires before the repaint it follows (due
-timers run before the events posted in the same pass, and a widget's repaint is a
-posted ``UpdateRequest``): at small n the read-outs ran on the GUI thread inside every
-edit's repaint, and during a scrub of a large session a frame's read-outs started when
-it was delivered, before its pictures were made, so their row threads ran during its
-paint. Ordered by events and counted by thread, never timed.
+The lesson read-outs of a result were started by a 0 ms timer, which fired before the
+repaint it followed when the result came from a worker; during a scrub of a large
+session a frame's read-outs started when it was delivered, before its pictures were
+made, so their row threads ran during its paint. A frame held while the one before it
+was pictured was shown (its pictures and the next forward started) in the same turn
+as those pictures arrived, during their paint. Ordered by events and counted by
+thread, never timed (``model.after_paint``).
 """
 
 from __future__ import annotations
@@ -180,3 +181,38 @@ def test_a_large_results_read_outs_start_after_the_panes_painted_it(make_window,
             app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
         first = order.events.index(("submitted", "MainThread"))
         assert set(order.events[:first]) == set(order.panes), order.events
+
+
+def test_a_held_frame_is_shown_after_the_frame_before_it_is_painted(make_window,
+                                                                   monkeypatch):
+    """B's forward ends while A's pictures are made: B waits (``_held``). Once A's
+    pictures are made, A is painted before B is shown and C's forward starts."""
+    window = make_window(_state())
+    model = window.model
+    assert model.wait_until_idle()
+    gates = Gates(monkeypatch)
+    order = Order(window, monkeypatch)
+    model.resultChanged.connect(lambda r: order.events.append(("shown", r.state.X[0, 0])))
+    real_started = gates.started.release
+    monkeypatch.setattr(gates.started, "release",
+                        lambda: order.events.append("forward") or real_started())
+    gesture = model.new_gesture()
+    model.set_cell("X", 0, 0, 1.0, gesture=gesture)  # A
+    gates.forward_started()
+    model.set_cell("X", 0, 0, 2.0, gesture=gesture)  # B
+    spin_until(lambda: not model._timer.isActive())
+    gates.forward.release()  # A ends, is shown; its pictures wait at their gate
+    gates.forward_started()  # B's forward
+    model.set_cell("X", 0, 0, 3.0, gesture=gesture)  # C
+    spin_until(lambda: not model._timer.isActive())
+    gates.forward.release()  # B ends while A's pictures are still being made: held
+    spin_until(lambda: model._held is not None)
+    mark = len(order.events)
+    gates.pictures.set()  # A's pictures made
+    gates.forward_started()  # C's forward, once B is shown
+    after = order.events[mark:]
+    shown = after.index(("shown", 2.0))
+    assert set(after[:shown]) == set(order.panes), after  # A painted whole first…
+    assert after.index("forward") > shown  # …then B shown, and C's forward started
+    gates.forward.release()
+    assert model.wait_until_idle()

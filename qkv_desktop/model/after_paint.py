@@ -1,0 +1,57 @@
+"""``AfterPaint``: run a callback once the window has painted what it was asked to.
+
+A widget's repaint is an ``UpdateRequest`` event posted at low priority; events of one
+priority are delivered in the order they were posted. So an event of our own, posted
+at low priority after a pane asked for a repaint, arrives once that repaint is done.
+A 0 ms timer does not: when the request to repaint was made while Qt delivered posted
+events (a worker's result arrives as one), the repaint waits for Qt's next pass, and
+due timers fire before it. Work that would compete with the panes' paint for the CPU
+or the GIL (the lesson read-outs' row threads, the next frame of a scrub) starts here
+instead (issue 20).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+
+__all__ = ["AfterPaint"]
+
+_AFTER_PAINT = QEvent.Type(QEvent.registerEventType())
+
+
+class AfterPaint(QObject):
+    """``request()``: ``callback()`` runs once the repaints asked for by then are painted
+    (once, however often it was requested meanwhile); ``cancel()`` drops it."""
+
+    def __init__(self, callback: Callable[[], None], parent: QObject | None = None):
+        super().__init__(parent)
+        self._callback = callback
+        self._outstanding = 0  # events posted and not yet arrived
+        self._wanted = False  # the callback runs when the last one arrives
+
+    @property
+    def pending(self) -> bool:
+        """Whether the callback is still to run."""
+        return self._wanted
+
+    def request(self) -> None:
+        """Run the callback after the repaints asked for so far (a repaint asked for
+        after an earlier request, before its event arrived, is waited for too)."""
+        self._wanted = True
+        self._outstanding += 1
+        QCoreApplication.postEvent(self, QEvent(_AFTER_PAINT),
+                                   Qt.EventPriority.LowEventPriority.value)
+
+    def cancel(self) -> None:
+        self._wanted = False
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() != _AFTER_PAINT:
+            return super().event(event)
+        self._outstanding -= 1
+        if self._wanted and not self._outstanding:
+            self._wanted = False
+            self._callback()
+        return True
