@@ -129,9 +129,10 @@ def test_read_outs_follow_the_repaint_asked_for_with_their_result(qtbot, monkeyp
     qtbot.addWidget(widget)
     widget.resize(200, 100)
     widget.show()
-    qtbot.waitExposed(widget)
     order: list[str] = []
     painted = Painted(widget, order)
+    spin_until(lambda: "paint" in order)  # its first paint, on being shown
+    order.clear()
     real = compute_module.head_lessons
 
     def head_lessons(*args, **kwargs):
@@ -216,3 +217,35 @@ def test_a_held_frame_is_shown_after_the_frame_before_it_is_painted(make_window,
     assert after.index("forward") > shown  # …then B shown, and C's forward started
     gates.forward.release()
     assert model.wait_until_idle()
+
+
+def test_after_paint_waits_for_a_repaint_asked_for_after_an_earlier_request(qtbot):
+    """``request`` twice, a repaint asked for between the two: the callback runs once,
+    after that repaint (the first request's event arrives before it)."""
+    from PySide6.QtWidgets import QWidget
+
+    from qkv_desktop.model.after_paint import AfterPaint
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    widget.resize(120, 80)
+    widget.show()
+    order: list[str] = []
+    painted = Painted(widget, order)
+    spin_until(lambda: "paint" in order)  # its first paint, on being shown
+    order.clear()
+    after = AfterPaint(lambda: order.append("callback"))
+    after.request()
+    widget.update()
+    after.request()
+    assert after.pending
+    spin_until(lambda: "callback" in order)
+    for _ in range(20):
+        QApplication.processEvents()
+    assert order == ["paint", "callback"]
+    assert not after.pending
+    after.request()
+    after.cancel()
+    for _ in range(20):
+        QApplication.processEvents()
+    assert order == ["paint", "callback"]  # cancelled: not run
+    del painted
