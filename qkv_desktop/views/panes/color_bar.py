@@ -12,8 +12,8 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPicture
 from PySide6.QtWidgets import QGraphicsGridLayout
 
 from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP, labels_inside
@@ -34,8 +34,15 @@ class _Strip(pg.GraphicsWidget):
         self._scaled = self._image
         self.setMinimumWidth(width)
         self.setMaximumWidth(width)
+        # Its pixels change only with its size, but the axis beside it is repainted
+        # whenever the levels change (most edits), and that repaint reaches into the
+        # strip: Qt then draws it from a pixmap of its own instead of calling ``paint``.
+        self.setCacheMode(self.CacheMode.DeviceCoordinateCache)
+        self.paints = 0
+        """How many times the strip was drawn (tests)."""
 
     def paint(self, p: QPainter, *_args) -> None:
+        self.paints += 1
         rect = QRectF(self.rect())
         size = rect.size().toSize()
         if self._scaled.size() != size and not size.isEmpty():
@@ -72,6 +79,60 @@ class _InsideAxis(pg.AxisItem):
         self.specs_generated = 0
         """How many times the ticks and labels were laid out (tests, benchmarks)."""
         self._label_rects: dict[tuple[str, str], QRectF] = {}  # (font, text) -> size
+        self._specs = None  # the layout ``paint`` draws, while ``picture`` is not None
+        self._pens: tuple[QPen, list[QPen]] | None = None  # (base pen, each level's pen)
+        self._fitted_width: float | None = None
+
+    def paint(self, p, opt, widget=None):
+        """The ticks and labels, drawn from their layout straight onto the view.
+
+        pyqtgraph records them into a ``QPicture`` and plays it back; the levels change
+        on most edits, so each layout was drawn twice, once into the picture and once
+        from it, with a pen change per tick. Here the layout is kept instead of a
+        picture (``picture`` stays pyqtgraph's mark: it sets it to None whenever the
+        range, size or style changes) and each level's ticks are one ``drawLines``.
+        """
+        if self.picture is None:
+            recorder = QPicture()
+            painter = QPainter(recorder)  # the font and metrics pyqtgraph lays out with
+            try:
+                if self.style["tickFont"]:
+                    painter.setFont(self.style["tickFont"])
+                self._specs = self.generateDrawSpecs(painter)
+                self._font = QFont(painter.font())
+            finally:
+                painter.end()
+            self.picture = recorder  # (empty: nothing plays it)
+        if self._specs is not None:
+            self._draw(p, *self._specs)
+
+    def _draw(self, p: QPainter, axis_spec, tick_specs, text_specs) -> None:
+        """What pyqtgraph's ``drawPicture`` draws, the ticks of one pen in one call."""
+        p.save()
+        try:
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+            pen, start, end = axis_spec
+            p.setPen(pen)
+            p.drawLine(start, end)
+            lines, last = [], None
+            for pen, start, end in tick_specs:
+                if pen is not last:
+                    if lines:
+                        p.drawLines(lines)
+                        lines = []
+                    p.setPen(pen)
+                    last = pen
+                lines.append(QLineF(start, end))
+            if lines:
+                p.drawLines(lines)
+            p.setFont(self._font)
+            p.setPen(self.textPen())
+            p.setClipRect(self.boundingRect().toAlignedRect(), Qt.ClipOperation.IntersectClip)
+            for rect, flags, text in text_specs:
+                p.drawText(rect, int(flags), text)
+        finally:
+            p.restore()
 
     def generateDrawSpecs(self, p):
         self.specs_generated += 1
@@ -121,7 +182,10 @@ class _InsideAxis(pg.AxisItem):
     def _level_specs(self, p: QPainter):
         """``AxisItem.generateDrawSpecs`` for a right-hand axis without grid or fixed
         ticks: the same ticks, pens, label texts and rectangles (a test compares the
-        two), computed with plain ``QPointF``s and measured labels."""
+        two), computed with plain ``QPointF``s and measured labels. A level's pen is
+        made once per base pen, the labels' summed heights and widest label are kept
+        as they grow, and the axis is not asked to re-fit its width unless pyqtgraph's
+        rule would change it (``_refit_width``)."""
         style = self.style
         if style["tickFont"] is not None:
             p.setFont(style["tickFont"])
@@ -146,31 +210,22 @@ class _InsideAxis(pg.AxisItem):
         x_min, x_max = min(ends), max(ends)
         tick_start = tick_stop = bounds.left()
         tick_specs, positions = [], []
-        base_pen = self.tickPen()
-        solid = base_pen.brush().style() == Qt.BrushStyle.SolidPattern
+        pens = self._level_pens(len(levels))
         for i, (_spacing, values) in enumerate(levels):
-            length_i = style["tickLength"] / (i * 0.5 + 1.0)
-            pen = base_pen
-            if solid:
-                pen = QPen(base_pen)
-                color = QColor(pen.color())
-                color.setAlpha(int(self._line_alpha(i)))
-                pen.setColor(color)
-            at: list[float | None] = []
-            for v in values:
-                y = v * scale - offset
+            x_end = tick_stop + style["tickLength"] / (i * 0.5 + 1.0)
+            pen = pens[i]
+            at: list[float | None] = [v * scale - offset for v in values]
+            for k, y in enumerate(at):
                 if y < x_min or y > x_max:
-                    at.append(None)
+                    at[k] = None
                     continue
-                at.append(y)
-                tick_specs.append((pen, QPointF(tick_start, y),
-                                   QPointF(tick_stop + length_i, y)))
+                tick_specs.append((pen, QPointF(tick_start, y), QPointF(x_end, y)))
             positions.append(at)
         axis_spec = (self.pen(), span[0], span[1])
         text_specs: list = []
         if not style["showValues"]:
             return axis_spec, tick_specs, text_specs
-        text_rects: list[QRectF] = []
+        size, size2, labels = 0, 0, 0  # pyqtgraph's sum of heights, widest, count so far
         last_size2 = 0
         flags = (Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
                  | Qt.TextFlag.TextDontClip)
@@ -184,9 +239,13 @@ class _InsideAxis(pg.AxisItem):
                 continue
             rects = [None if at is None else self._label_rect(p, s, font_key)
                      for s, at in zip(strings, positions[i], strict=True)]
-            text_rects.extend(r for r in rects if r is not None)
-            size = sum(r.height() for r in text_rects) if text_rects else 0
-            size2 = max((r.width() for r in text_rects), default=0)
+            for r in rects:
+                if r is not None:
+                    size += r.height()  # the same sum, in the same order, as pyqtgraph's
+                    size2 = max(size2, r.width())
+                    labels += 1
+            if labels == 0:
+                size = 0
             if i > 0:
                 ratio = float(size) / length
                 if any(len(text_specs) >= n and ratio >= limit
@@ -200,8 +259,36 @@ class _InsideAxis(pg.AxisItem):
                 if own & rect != rect:
                     continue
                 text_specs.append((rect, flags, s))
-        self._updateMaxTextSize(last_size2)
+        self._refit_width(last_size2)
         return axis_spec, tick_specs, text_specs
+
+    def _level_pens(self, count: int) -> list[QPen]:
+        """The tick pen of each level (pyqtgraph's: the tick pen, fainter by level),
+        made again only when the tick pen changes."""
+        base = self.tickPen()
+        cached = self._pens
+        if cached is None or cached[0] != base or len(cached[1]) < count:
+            solid = base.brush().style() == Qt.BrushStyle.SolidPattern
+            pens = []
+            for i in range(max(count, 3)):
+                pen = base
+                if solid:
+                    pen = QPen(base)
+                    color = QColor(pen.color())
+                    color.setAlpha(int(self._line_alpha(i)))
+                    pen.setColor(color)
+                pens.append(pen)
+            cached = self._pens = (QPen(base), pens)
+        return cached[1]
+
+    def _refit_width(self, widest: float) -> None:
+        """pyqtgraph's ``_updateMaxTextSize``, only when it would change the text width:
+        otherwise it set the axis's unchanged minimum and maximum width on every layout."""
+        tw = self.textWidth
+        mx = widest if self.style["autoReduceTextSpace"] else max(tw, widest)
+        if mx > tw or mx < tw - 10 or self._fitted_width is None:
+            self._updateMaxTextSize(widest)
+            self._fitted_width = self.textWidth
 
     def _line_alpha(self, level: int) -> float:
         """A tick's opacity by its level, as pyqtgraph's ``generateDrawSpecs`` sets it."""

@@ -1,0 +1,135 @@
+"""What an edit at small n costs the panes (issue 20: edit → repaint within 1.5× of bare
+pyqtgraph at n = 4), pinned by the work done, never by a time:
+
+* a colour bar whose levels move draws its ticks from their layout, with no picture
+  recorded and played back, and the pixels pyqtgraph's picture gave;
+* it asks its axis to re-fit its width only when the widest label changes the width;
+* the colour strip beside it is drawn from Qt's pixmap cache, not painted again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtGui import QColor, QImage, QPainter, QPicture
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QStyleOptionGraphicsItem
+
+from qkv_desktop.views.panes import color_bar
+
+
+def _shown_panes(window):
+    return [window.panes.panes[k] for k in window.panes.shown() if k in window.panes.panes]
+
+
+def _edit_moving_levels(window) -> None:
+    """An edit of X that makes X's largest magnitude larger: X's bar (±max|X|) and
+    others move."""
+    model = window.model
+    X = model.state.X
+    model.set_cell("X", 1, 2, float(np.abs(X).max()) + 0.75)
+    assert model.wait_until_idle()
+    window.repaint()
+
+
+def test_a_bar_whose_levels_move_plays_no_picture(main_window, monkeypatch):
+    main_window.repaint()
+    bars = [p.colorbar for p in _shown_panes(main_window)]
+    played = []
+    real = QPicture.play
+    monkeypatch.setattr(QPicture, "play", lambda self, p: played.append(self) or real(self, p))
+    before = {bar: (bar.levels, bar.axis.specs_generated) for bar in bars}
+    _edit_moving_levels(main_window)
+    moved = [bar for bar in bars if bar.levels != before[bar][0]]
+    assert moved
+    for bar in moved:  # laid out again, and drawn from that layout
+        assert bar.axis.specs_generated == before[bar][1] + 1
+    assert not {bar.axis.picture for bar in bars} & set(played)
+
+
+def test_the_bar_draws_the_pixels_of_pyqtgraphs_picture(qapp):
+    """The same layout drawn by pyqtgraph (into a ``QPicture``, played back) and by the
+    bar itself, at 300 levels and a fractional position: the same pixels."""
+    from qkv_desktop.presentation.colormaps import lut_for
+    view = pg.GraphicsLayoutWidget()
+    view.resize(400, 300)
+    bar = color_bar.ColorBar(lut_for("scores"))
+    bar.insert_in(view.addPlot())
+    view.show()
+    for _ in range(5):
+        QApplication.processEvents()
+    axis, option = bar.axis, QStyleOptionGraphicsItem()
+    rng = np.random.default_rng(7)
+    ranges = [(-a, a) for a in rng.uniform(0.01, 50, 200)]
+    ranges += [(0.0, float(10 ** rng.uniform(-5, 5))) for _ in range(100)]
+
+    def drawn(paint, lo, hi) -> QImage:
+        image = QImage(120, 340, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(QColor(255, 255, 255))
+        painter = QPainter(image)
+        painter.translate(30.3, 20.6)
+        axis.setRange(lo, hi)
+        paint(axis, painter, option, None)
+        painter.end()
+        return image
+
+    try:
+        for lo, hi in ranges:
+            assert drawn(type(axis).paint, lo, hi) == drawn(pg.AxisItem.paint, lo, hi), (lo, hi)
+    finally:
+        view.close()
+
+
+def test_the_bar_refits_its_width_only_when_its_labels_change_it(main_window, monkeypatch):
+    """pyqtgraph set the axis's (unchanged) minimum and maximum width on every layout of
+    its ticks; the width follows the widest label, and moves only by pyqtgraph's rule."""
+    axis = main_window.panes.panes["Q"].colorbar.axis
+    refits = []
+    real = pg.AxisItem._updateWidth
+    monkeypatch.setattr(pg.AxisItem, "_updateWidth",
+                        lambda self: refits.append(self) or real(self))
+    try:
+        for top in (0.31, 0.32, 0.33, 0.34, 0.35):  # labels -0.2 … 0.3: one width
+            axis.setRange(-top, top)
+            picture = QPicture()
+            painter = QPainter(picture)
+            try:
+                axis._level_specs(painter)
+            finally:
+                painter.end()
+        assert axis not in refits
+        width = axis.textWidth
+        axis.setRange(-31000.0, 31000.0)  # labels five digits wide: the axis grows
+        picture = QPicture()
+        painter = QPainter(picture)
+        try:
+            axis._level_specs(painter)
+        finally:
+            painter.end()
+        assert axis in refits and axis.textWidth > width
+    finally:
+        axis.setRange(*main_window.panes.panes["Q"].colorbar.levels)
+        axis.picture = None
+        axis.update()
+
+
+def test_an_edit_moving_the_levels_draws_no_colour_strip_again(main_window):
+    panes = _shown_panes(main_window)
+    main_window.repaint()
+    before = {p: (p.colorbar.levels, p.colorbar.strip.paints) for p in panes}
+    _edit_moving_levels(main_window)
+    for pane in panes:
+        pane.plot.viewport().repaint()
+    moved = [p for p in panes if p.colorbar.levels != before[p][0]]
+    assert moved
+    assert all(p.colorbar.strip.paints == before[p][1] for p in panes)
+    # …and Qt's pixmap of the strip is the strip as it draws itself
+    cached = {p: p.plot.grab().toImage() for p in moved}
+    for pane in moved:
+        pane.colorbar.strip.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+    try:
+        for pane in moved:
+            assert pane.plot.grab().toImage() == cached[pane], pane.key
+        assert all(p.colorbar.strip.paints > before[p][1] for p in moved)
+    finally:
+        for pane in moved:
+            pane.colorbar.strip.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
