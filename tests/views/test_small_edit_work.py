@@ -4,7 +4,8 @@ pyqtgraph at n = 4), pinned by the work done, never by a time:
 * a colour bar whose levels move draws its ticks from their layout, with no picture
   recorded and played back, and the pixels pyqtgraph's picture gave;
 * it asks its axis to re-fit its width only when the widest label changes the width;
-* the colour strip beside it is drawn from Qt's pixmap cache, not painted again.
+* the colour strip beside it is drawn from Qt's pixmap cache, not painted again;
+* a pane asks once per matrix which of its cells are finite.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QColor, QImage, QPainter, QPicture
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QStyleOptionGraphicsItem
 
-from qkv_desktop.views.panes import color_bar
+from qkv_desktop.views.panes import color_bar, heatmap_plot
 
 
 def _shown_panes(window):
@@ -133,3 +134,32 @@ def test_an_edit_moving_the_levels_draws_no_colour_strip_again(main_window):
     finally:
         for pane in moved:
             pane.colorbar.strip.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+
+class _CountingNumpy:
+    """``numpy`` for ``heatmap_plot``, counting ``isfinite`` by the matrix asked about."""
+
+    def __init__(self):
+        self.asked: list[np.ndarray] = []
+
+    def __getattr__(self, name):
+        return getattr(np, name)
+
+    def isfinite(self, a, *args, **kwargs):
+        self.asked.append(a)
+        return np.isfinite(a, *args, **kwargs)
+
+
+def test_a_pane_asks_once_per_matrix_which_cells_are_finite(main_window, monkeypatch):
+    """The hatching, the font fitting and the labels' placement each asked again, on
+    every edit, of every pane (a NumPy call of its own at 4 × 4)."""
+    counting = _CountingNumpy()
+    monkeypatch.setattr(heatmap_plot, "np", counting)
+    panes = _shown_panes(main_window)
+    main_window.model.set_cell("X", 2, 3, 0.625)
+    assert main_window.model.wait_until_idle()
+    main_window.repaint()
+    for pane in panes:
+        data = pane.overlay.data
+        asks = [a for a in counting.asked if a is data or a.base is data]
+        assert pane.overlay.labels_drawn and len(asks) == 1, (pane.key, len(asks))

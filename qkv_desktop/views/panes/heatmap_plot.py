@@ -283,6 +283,7 @@ class CellOverlay(pg.GraphicsObject):
         self._text_white: np.ndarray | None = None
         self._placed: tuple[tuple, tuple[list, list]] | None = None
         self._bad: np.ndarray | None = None
+        self._finite: tuple[np.ndarray, bool] | None = None
 
     def set_data(self, data: np.ndarray, rgba: np.ndarray | None, labelled: bool) -> None:
         """Show ``data`` (its cell colours ``rgba``, for the text colour); its values
@@ -292,8 +293,16 @@ class CellOverlay(pg.GraphicsObject):
             self.prepareGeometryChange()
         self.data, self.labelled = data, labelled
         self._texts, self._rgba, self._text_white, self._placed = None, rgba, None, None
-        self._bad = None
+        self._bad = self._finite = None
         self.update()
+
+    def finiteness(self) -> tuple[np.ndarray, bool]:
+        """(per cell whether its value is finite, whether all are), once per data: the
+        hatching, the font fitting and the labels' placement all ask, on every edit."""
+        if self._finite is None:
+            finite = np.isfinite(self.data)
+            self._finite = (finite, bool(finite.all()))
+        return self._finite
 
     @property
     def texts(self) -> list[list[str]] | None:
@@ -330,8 +339,8 @@ class CellOverlay(pg.GraphicsObject):
     def _paint_nonfinite(self, p: QPainter) -> None:
         """Hatch masked cells and tint overflowed ones, cell by cell (large cells only)."""
         if self._bad is None:  # a finite matrix (most) is told by one reduction
-            finite = np.isfinite(self.data)
-            self._bad = () if finite.all() else np.argwhere(~finite)[:MAX_HATCHED_CELLS]
+            finite, whole = self.finiteness()
+            self._bad = () if whole else np.argwhere(~finite)[:MAX_HATCHED_CELLS]
         if not len(self._bad):
             return
         p.save()
@@ -420,24 +429,27 @@ class CellOverlay(pg.GraphicsObject):
             return None
         baseline = metrics.ascent() - height / 2  # below a cell's centre
         texts = self.texts
-        finite = np.isfinite(self.data[r0:r1, c0:c1]).tolist()
+        finite, whole = self.finiteness()
+        # masked and overflowed cells say so by their colour, and have no label
+        shown = None if whole else finite[r0:r1, c0:c1].tolist()
         white = self.text_white[r0:r1, c0:c1].tolist()
+        centres = [(j, m11 * (j + 0.5) + dx) for j in range(c0, c1)]  # each column's x
         placed: tuple[list, list] = ([], [])  # (black, white) labels: one pen change each
-        black_labels, white_labels = placed
-        for i, ok_row, white_row in zip(range(r0, r1), finite, white, strict=True):
+        labels = (placed[0].append, placed[1].append)
+        for k, (i, white_row) in enumerate(zip(range(r0, r1), white, strict=True)):
             row = texts[i]
+            ok_row = None if shown is None else shown[k]
             y = m22 * (i + 0.5) + dy + baseline
-            for j, ok, is_white in zip(range(c0, c1), ok_row, white_row, strict=True):
-                if not ok:
-                    continue  # masked and overflowed cells say so by their colour
+            for (j, x), is_white in zip(centres, white_row, strict=True):
+                if ok_row is not None and not ok_row[j - c0]:
+                    continue
                 label = row[j]
                 w = widths.get(label)
                 if w is None:  # not among the texts the font was fitted to
                     w = widths[label] = metrics.horizontalAdvance(label)
                 if w > cell_w:
                     return None
-                point = QPointF(m11 * (j + 0.5) + dx - w / 2, y)
-                (white_labels if is_white else black_labels).append((point, label))
+                labels[is_white]((QPointF(x - w / 2, y), label))
         return placed
 
     def _paint_links(self, p: QPainter) -> None:
@@ -569,7 +581,9 @@ class HeatmapPlot(pg.PlotWidget):
 
     def _finite_texts(self):
         overlay = self.overlay
-        finite = np.isfinite(overlay.data)
+        finite, whole = overlay.finiteness()
+        if whole:
+            return (t for row in overlay.texts for t in row)
         return (t for row, ok in zip(overlay.texts, finite.tolist(), strict=True)
                 for t, show in zip(row, ok, strict=True) if show)
 
@@ -596,9 +610,8 @@ class HeatmapPlot(pg.PlotWidget):
         font = None
         if overlay.labelled and overlay.data.size:
             cell_w, cell_h = self.cell_size()
-            finite = np.isfinite(overlay.data)
             # formatting thousands of values for cells too small for any is what costs
-            if (overlay.data.size <= PRECHECK_CELLS or not finite.any()
+            if (overlay.data.size <= PRECHECK_CELLS or not overlay.finiteness()[0].any()
                     or any_value_may_fit(cell_w, cell_h, QFont(), _largest_px(cell_h))):
                 font = self._value_font(cell_w, cell_h, self._finite_texts())
             if font is not None and self._misfit_at == (cell_w, cell_h):
