@@ -78,9 +78,33 @@ def decimals_that_add_up(terms: Iterable[float], total: float) -> int:
     return MOST_DECIMALS
 
 
+_PLAIN_BELOW = 9999.9
+"""Below this magnitude a finite value is never written in scientific form: its four
+decimals round to less than ``SCIENTIFIC_FROM``."""
+
+
 def format_values(data: np.ndarray) -> list[list[str]]:
-    """Every cell of a 2-D ``data`` by ``format_value``, row by row."""
-    return [[format_value(v) for v in row] for row in np.asarray(data).tolist()]
+    """Every cell of a 2-D ``data`` by ``format_value``, row by row.
+
+    A pane formats its matrix on every edit. The common value (finite, below 10⁴) takes
+    the rule's short path here, its four decimals and its minus sign, without the
+    checks ``format_value`` makes for every value (NaN, ∞, rounding up to scientific
+    form); the others go through ``format_value`` itself.
+    """
+    return [[_short(v) if -_PLAIN_BELOW < v < _PLAIN_BELOW else format_value(v)
+             for v in row] for row in np.asarray(data).tolist()]
+
+
+def _short(v: float) -> str:
+    """``format_value(v)`` for a finite ``v`` below ``_PLAIN_BELOW`` in magnitude."""
+    text = f"{v:.{DECIMALS}f}"
+    if text[0] == "-":
+        return _ZERO if text == _NEGATIVE_ZERO else MINUS + text[1:]
+    return text
+
+
+_ZERO = f"{0:.{DECIMALS}f}"
+_NEGATIVE_ZERO = "-" + _ZERO
 
 
 def fit_value_font(texts: Iterable[str], cell_w: float, cell_h: float, base: QFont,

@@ -5,16 +5,20 @@ pyqtgraph at n = 4), pinned by the work done, never by a time:
   recorded and played back, and the pixels pyqtgraph's picture gave;
 * it asks its axis to re-fit its width only when the widest label changes the width;
 * the colour strip beside it is drawn from Qt's pixmap cache, not painted again;
-* a pane asks once per matrix which of its cells are finite.
+* a pane asks once per matrix which of its cells are finite;
+* an ordinary matrix is formatted without ``format_value``'s checks for every cell.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtGui import QColor, QImage, QPainter, QPicture
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QStyleOptionGraphicsItem
 
+from qkv_desktop.presentation import numbers
 from qkv_desktop.views.panes import color_bar, heatmap_plot
 
 
@@ -163,3 +167,30 @@ def test_a_pane_asks_once_per_matrix_which_cells_are_finite(main_window, monkeyp
         data = pane.overlay.data
         asks = [a for a in counting.asked if a is data or a.base is data]
         assert pane.overlay.labels_drawn and len(asks) == 1, (pane.key, len(asks))
+
+
+def test_an_ordinary_matrix_is_formatted_without_the_checks_of_each_value(monkeypatch):
+    calls = []
+    real = numbers.format_value
+    monkeypatch.setattr(numbers, "format_value", lambda v: calls.append(v) or real(v))
+    data = np.array([[0.25, -0.5, 1e-6, -1e-6], [9999.8, -9999.8, 0.0, -0.0]])
+    assert numbers.format_values(data) == [
+        ["0.2500", "\u22120.5000", "0.0000", "0.0000"],
+        ["9999.8000", "\u22129999.8000", "0.0000", "0.0000"]]
+    assert calls == []
+    numbers.format_values(np.array([[np.nan, np.inf, 12345.0, 9999.99996]]))
+    assert len(calls) == 4  # the long rule, for the values that need it
+
+
+_EDGES = [0.0, -0.0, 5e-5, -5e-5, 4.9999e-5, -4.9999e-5, 9999.9, -9999.9, 9999.89999,
+          9999.99994, 9999.99995, 9999.99996, -9999.99996, 1e4, np.nan, np.inf, -np.inf]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from(_EDGES)
+                | st.floats(-2e4, 2e4), min_size=1, max_size=40),
+       st.sampled_from([np.float64, np.float32]))
+def test_the_short_path_writes_every_value_as_format_value_does(values, dtype):
+    with np.errstate(over="ignore"):
+        data = np.array(values, dtype=np.float64).astype(dtype).reshape(1, -1)
+    assert numbers.format_values(data) == [[numbers.format_value(v) for v in data[0]]]
