@@ -216,3 +216,40 @@ def test_an_axis_repainted_beside_the_cells_draws_its_edge_without_a_picture(mai
     QApplication.processEvents()
     assert not set(played) - {a.picture for a in axes}  # whole layouts played, no edge…
     assert len(set(edges)) > len(axes) // 2  # …though most axes had their edge drawn
+
+
+def test_a_bar_whose_levels_move_repaints_no_token_name(make_window, monkeypatch):
+    """The bar's repaint reached 15 pixels past its ends (room pyqtgraph keeps for end
+    labels that the bar moves inside anyway) and so into the names under the plot,
+    which were drawn again with every level change (about 3 panes per edit at n = 4).
+    (Names whose glyphs reach the top of their line, as Chinese ones do, are still
+    drawn again: the bar's edge touches them.)"""
+    from qkv_desktop.state import SessionState
+    rng = np.random.default_rng(0)
+    state = SessionState.initialised([f"t{i}" for i in range(4)],
+                                     rng.standard_normal((4, 8)).round(3), d_k=4)
+    full = []
+    real_full = pg.AxisItem.paint
+    # (patched before the window exists: Qt calls the paint its items were made with)
+    monkeypatch.setattr(pg.AxisItem, "paint", lambda self, *a: full.append(self)
+                        or real_full(self, *a))
+    window = make_window(state)
+    model = window.model
+    model.set_cell("X", 0, 0, 0.5)  # the layout settles (the grid's columns, the axes)
+    assert model.wait_until_idle()
+    for _ in range(3):
+        QApplication.processEvents()
+    panes = _shown_panes(window)
+    axes = {p.plot.getPlotItem().getAxis(side) for p in panes for side in ("left", "bottom")}
+    moved_any = False
+    for k in range(4):
+        levels = {p: p.colorbar.levels for p in panes}
+        pictures = {a: a.picture for a in axes}
+        full.clear()
+        model.set_cell("X", 1, k % 4, float(np.abs(model.state.X).max()) + 0.5 * (k + 1))
+        assert model.wait_until_idle()
+        QApplication.processEvents()
+        moved_any |= any(p.colorbar.levels != levels[p] for p in panes)
+        laid_out = {a for a in axes if a.picture is not pictures[a]}  # a bar grew wider
+        assert not (axes & set(full)) - laid_out
+    assert moved_any

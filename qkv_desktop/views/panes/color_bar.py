@@ -20,6 +20,9 @@ from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP, lab
 
 __all__ = ["ColorBar"]
 
+LINE_MARGIN = 1
+"""Pixels above and below the axis it may draw in: its line reaches one past each end."""
+
 
 class _Strip(pg.GraphicsWidget):
     """The colour map drawn bottom (lowest level) to top (highest)."""
@@ -134,6 +137,15 @@ class _InsideAxis(pg.AxisItem):
         finally:
             p.restore()
 
+    def boundingRect(self) -> QRectF:
+        """The axis's own rectangle and its ticks' edge: what it draws. pyqtgraph's
+        reaches 15 pixels past both ends, room for end labels that ``labels_inside``
+        moves inside; repainted on every level change, that strip reached the token
+        names under the plot, which were then drawn again (issue 20). The labels are
+        still chosen within pyqtgraph's rectangle (``_level_specs``)."""
+        rect = self.mapRectFromParent(self.geometry())
+        return rect.adjusted(min(0, self.style["tickLength"]), -LINE_MARGIN, 0, LINE_MARGIN)
+
     def generateDrawSpecs(self, p):
         self.specs_generated += 1
         specs = self._level_specs(p)
@@ -230,7 +242,7 @@ class _InsideAxis(pg.AxisItem):
         flags = (Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
                  | Qt.TextFlag.TextDontClip)
         x_text = tick_stop + max(0, style["tickLength"]) + style["tickTextOffset"][0]
-        own = self.boundingRect()
+        own = pg.AxisItem.boundingRect(self)  # where pyqtgraph keeps labels
         font_key = p.font().key()
         for i in range(min(len(levels), style["maxTextLevel"] + 1)):
             spacing, values = levels[i]

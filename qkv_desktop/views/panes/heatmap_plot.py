@@ -251,14 +251,20 @@ class TokenAxis(pg.AxisItem):
         pen, start, end = axis_spec
         edge = (QPen(pen), QPointF(start), QPointF(end), ticks)
         box = QRectF()
-        metrics = QFontMetrics(self.style["tickFont"] or QFont()) if self.rotated else None
-        for rect, _flags, text in text_specs:
+        font = self.style["tickFont"] or QFont()
+        metrics = QFontMetrics(font) if self.rotated else None
+        glyphs = QFontMetricsF(font)
+        for rect, flags, text in text_specs:
             if metrics is not None:  # read upward from the top of ``rect`` (``drawPicture``)
                 width, height = metrics.horizontalAdvance(text), metrics.height()
                 rect = QRectF(rect.center().x() - height / 2, rect.top(), height, width)
+                rect = rect.adjusted(*(self.NAMES_MARGIN * k for k in (-1, -1, 1, 1)))
+            else:  # the glyphs' own pixels: a line's box reaches above the letters
+                line = glyphs.boundingRect(rect, int(flags), text)
+                ink = glyphs.tightBoundingRect(text)
+                rect = ink.translated(line.left(), line.top() + glyphs.ascent())
             box = box.united(rect)
-        m = self.NAMES_MARGIN
-        self._edge, self._names_box = edge, box.adjusted(-m, -m, m, m)
+        self._edge, self._names_box = edge, box
 
 
 class CellOverlay(pg.GraphicsObject):
