@@ -7,7 +7,8 @@ from functools import cached_property
 
 import numpy as np
 
-from qkv_desktop.core import buffers
+from qkv_desktop.core import buffers, projection_memo
+from qkv_desktop.core import rows as row_threads
 from qkv_desktop.core.masks import EmptyRowError, MaskSpec, alibi_rows
 from qkv_desktop.core.positions import ROPE_PAIRINGS, rope, sinusoidal_positions
 from qkv_desktop.core.rows import for_row_chunks, one_blas_thread
@@ -264,19 +265,39 @@ def _projections(X: np.ndarray, cells: int,
     the same dot product over X's row either way. For a forward of ``cells`` score
     cells large enough to share rows among threads, the product is computed in the
     same fixed row ranges as the rest of the forward (``_fused_forward``), with BLAS on
-    one thread. The blocks are returned as contiguous arrays of their own.
+    one thread, and a range whose rows of X are the last such forward's is not multiplied
+    again (``projection_memo``: an edit of one cell recomputes one range). The blocks
+    are returned as contiguous arrays of their own.
     """
     Ws = [W for W, _b in heads]
     W = Ws[0] if len(Ws) == 1 else np.concatenate(Ws, axis=1)
-    product = buffers.empty((X.shape[0], W.shape[1]), np.result_type(X, W))
+    memo = (projection_memo.entry_for(X, W) if cells >= row_threads.MIN_PARALLEL_CELLS
+            else None)
+    try:
+        if memo is None:
+            product = buffers.empty((X.shape[0], W.shape[1]), np.result_type(X, W))
 
-    def rows(r0: int, r1: int) -> None:
-        np.matmul(X[r0:r1], W, out=product[r0:r1])
+            def rows(r0: int, r1: int) -> None:
+                np.matmul(X[r0:r1], W, out=product[r0:r1])
+        else:  # an edit multiplies only the ranges whose rows changed
+            product = memo.product
 
-    for_row_chunks(rows, X.shape[0], cells, blas=True, range_rows=_RANGE_ROWS)
+            def rows(r0: int, r1: int) -> None:
+                memo.fill(X, W, r0, r1)
+
+        for_row_chunks(rows, X.shape[0], cells, blas=True, range_rows=_RANGE_ROWS)
+        return _split(product, heads)
+    finally:
+        if memo is not None:
+            memo.busy.release()
+
+
+def _split(product: np.ndarray, heads) -> list:
+    """The blocks of ``product``'s columns, one per head, plus its bias, each an array
+    of its own."""
     out, start = [], 0
     for W, b in heads:
-        block = buffers.empty((X.shape[0], W.shape[1]), product.dtype)
+        block = buffers.empty((product.shape[0], W.shape[1]), product.dtype)
         np.copyto(block, product[:, start:start + W.shape[1]])
         start += W.shape[1]
         if b is not None:
