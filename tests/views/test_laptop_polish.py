@@ -124,7 +124,53 @@ def test_a_thinned_index_axis_stays_a_ruler(qapp):
     names = [name for _pos, name in plan.ticks]
     step = int(names[1]) - int(names[0])
     assert step > 1 and names == [str(k) for k in range(0, 32, step)]
-    assert len(plan.unnamed) == 32 - len(names)
+    assert plan.unnamed == ()  # a ruler: no mark at each cell between its numbers
+
+
+def test_cells_closer_than_the_mark_pitch_get_no_marks(qapp):
+    """At n = 1024 in a 1400×900 window (about 4 cells a pixel) each unnamed cell had a
+    line: a solid bar, 11,100 lines for the 16 axes (a redraw 23 → 90 ms of GUI CPU,
+    and over a second at n = 4096). Marks are drawn only cells 3 px or more apart."""
+    from qkv_desktop.views.panes.axis_labels import MIN_MARK_PITCH_PX, plan_axis
+
+    tokens = [f"t{i}" for i in range(1024)]
+    for room, vertical in ((250, True), (250, False), (700, True)):
+        assert plan_axis(tokens, room, vertical).unnamed == ()
+    plan = plan_axis(tokens[:100], 400, vertical=True)  # 4 px a row
+    assert plan.unnamed and len(plan.unnamed) + len(plan.ticks) == 100
+    assert len(plan.unnamed) <= 400 / MIN_MARK_PITCH_PX
+
+
+def test_a_pane_at_n_1024_draws_no_line_per_cell(make_window):
+    from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
+
+    window = make_window(_long_state(1024), size=(1400, 900))
+    settle(window)
+    plots = [p for p in window.findChildren(HeatmapPlot) if p.isVisible()]
+    assert len(plots) >= 4
+    for plot in plots:
+        for name in ("left", "bottom"):
+            axis = plot.getPlotItem().getAxis(name)
+            _axis, ticks, _texts = axis.generateDrawSpecs(QPainter())
+            assert axis.marks == () and len(ticks) < 100, (name, len(ticks))
+
+
+@pytest.mark.parametrize(("count", "step"), [(2, 2), (3, 3), (5, 4), (7, 2), (8, 3), (9, 3),
+                                             (1, 1), (4, 1), (10, 4)])
+def test_two_names_are_never_closer_than_the_step(count, step):
+    """With one name fitting, the added last one stood beside it: [0, 1] for 2 cells."""
+    from qkv_desktop.views.panes.axis_labels import _every_kth
+
+    named = _every_kth(count, step)
+    assert named[0] == 0 and all(b - a >= step for a, b in zip(named, named[1:], strict=False))
+    if count - 1 >= step:
+        assert named[-1] == count - 1  # the last token, when it fits
+
+
+def test_one_name_that_fits_is_the_first(qapp):
+    from qkv_desktop.views.panes.axis_labels import _every_kth
+
+    assert _every_kth(2, 2) == [0] and _every_kth(3, 3) == [0] and _every_kth(3, 2) == [0, 2]
 
 
 def test_an_edit_leaves_the_banner_sentences_unpainted(make_window):

@@ -187,27 +187,26 @@ class TokenAxis(pg.AxisItem):
         return axis, ticks, labels_inside(texts, self.rect(), p.font())
 
     def _mark_specs(self) -> list:
-        """Outward ticks at ``marks``, by pyqtgraph's own mapping of values to pixels."""
+        """Outward ticks at ``marks``, by pyqtgraph's own mapping of values to pixels
+        (``plan_axis`` gives at most one a ``MIN_MARK_PITCH_PX`` of the axis)."""
         bounds = self.mapRectFromParent(self.geometry())
         low, high = self.range
-        if high == low:
+        if high == low or not self.marks:
             return []
         pen = self.pen()
-        specs = []
-        for v in self.marks:
-            if self.orientation in ("left", "right"):
-                scale = -bounds.height() / (high - low)
-                y = v * scale - (low * scale - bounds.height())
-                x0 = bounds.right() if self.orientation == "left" else bounds.left()
-                step = -self.MARK_PX if self.orientation == "left" else self.MARK_PX
-                specs.append((pen, QPointF(x0, y), QPointF(x0 + step, y)))
-            else:
-                scale = bounds.width() / (high - low)
-                x = v * scale - low * scale
-                y0 = bounds.top() if self.orientation == "bottom" else bounds.bottom()
-                step = self.MARK_PX if self.orientation == "bottom" else -self.MARK_PX
-                specs.append((pen, QPointF(x, y0), QPointF(x, y0 + step)))
-        return specs
+        if self.orientation in ("left", "right"):
+            scale = -bounds.height() / (high - low)
+            offset = low * scale - bounds.height()
+            x0 = bounds.right() if self.orientation == "left" else bounds.left()
+            x1 = x0 - self.MARK_PX if self.orientation == "left" else x0 + self.MARK_PX
+            return [(pen, QPointF(x0, y), QPointF(x1, y))
+                    for y in (v * scale - offset for v in self.marks)]
+        scale = bounds.width() / (high - low)
+        offset = low * scale
+        y0 = bounds.top() if self.orientation == "bottom" else bounds.bottom()
+        y1 = y0 + self.MARK_PX if self.orientation == "bottom" else y0 - self.MARK_PX
+        return [(pen, QPointF(x, y0), QPointF(x, y1))
+                for x in (v * scale - offset for v in self.marks)]
 
     def set_rotated(self, rotated: bool, names: list[str]) -> None:
         self.rotated = rotated
