@@ -56,6 +56,43 @@ def test_the_hovered_value_shows_at_the_cursor_and_follows_it(x_display, tmp_pat
     assert out["near_first"] and out["near_second"]
 
 
+@pytest.mark.xvfb
+def test_a_new_result_renews_the_tip_of_the_hovered_cell(x_display, tmp_path):
+    """The tip was built once per cell entered only: a result arriving while the cursor
+    stayed in the cell (a forward still running when it entered, an undo from the
+    keyboard) left the old value at the cursor, beside the status bar's new one."""
+    out = run_on_display(x_display, tmp_path, '''
+        from PySide6.QtWidgets import QToolTip
+        import qkv_desktop.views.panes.heatmap_pane as heatmap_pane
+        from tests.views.helpers import cell_widget_pos
+        pane = window.panes.panes["weights"]
+        viewport = pane.plot.viewport()
+        at = cell_widget_pos(pane, 1, 2)
+        QTest.mouseMove(viewport, at)
+        app.processEvents()
+        out["before"] = QToolTip.text() if QToolTip.isVisible() else None
+        built = []
+        real = heatmap_pane.cell_tip
+        heatmap_pane.cell_tip = lambda result, ref: built.append(ref) or real(result, ref)
+        model = window.model
+        model.set_cell("X", 1, 0, float(model.state.X[1, 0]) + 3.0)
+        assert model.wait_until_idle()
+        app.processEvents()
+        out["after"] = QToolTip.text() if QToolTip.isVisible() else None
+        out["built"] = len(built)
+        out["value"] = float(model.result.head().weights[1, 2])
+        out["status"] = window.hover_label.text()
+        QTest.mouseMove(viewport, at + type(at)(2, 1))  # within the cell: nothing to build
+        app.processEvents()
+        out["built_after_move"] = len(built)
+    ''')
+    before, after = out["before"], out["after"]
+    assert before is not None and after is not None and after != before, out
+    assert f"<b>{format_value(out['value'])}</b>" in after
+    assert out["status"] in after
+    assert out["built"] == 1 and out["built_after_move"] == 1
+
+
 def test_the_tip_says_what_row_and_column_are(main_window):
     result = main_window.model.result
     x = cell_tip(result, CellRef("X", 2, 3))
@@ -69,7 +106,8 @@ def test_the_tip_says_what_row_and_column_are(main_window):
 def test_the_tip_costs_one_text_per_cell_entered_and_nothing_per_edit(main_window,
                                                                        monkeypatch):
     """Moves within a cell build no text (hover did none before either), and an edit
-    does not rebuild a tip: typing hides it (Qt hides a tip on a key press)."""
+    builds none while no tip is up (typing hides it: Qt hides a tip on a key press);
+    one that is up is renewed once per result (``test_a_new_result_renews_…``)."""
     window = main_window
     pane = window.panes.panes["weights"]
     built, hovers = [], []
@@ -82,9 +120,15 @@ def test_the_tip_costs_one_text_per_cell_entered_and_nothing_per_edit(main_windo
         assert len(built) == 1 and len(hovers) == 1
         pane._on_mouse_moved(cell_scene_pos(pane, 2, 2))
         assert [r.row for r in built] == [1, 2] and len(hovers) == 2
+        results = []
+        window.model.resultChanged.connect(results.append)
         window.model.set_cell("X", 0, 0, 0.5)
         assert window.model.wait_until_idle()
-        assert len(built) == 2
+        window.model.set_cell("X", 0, 0, 0.7)
+        assert window.model.wait_until_idle()
+        window.model.resultChanged.disconnect(results.append)
+        assert len(built) - 2 <= len(results)  # at most the tip up renewed, once a result
+        assert all(r == built[1] for r in built[2:])
     finally:
         window.model.hoverChanged.disconnect(hovers.append)
         window.model.set_hover(None)

@@ -81,6 +81,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self._labels: tuple[list[str], list[str]] | None = None
         self._levels: tuple[float, float] | None = None
         self._tip_shown = False  # this pane showed the cell tip last
+        self._tip_at = None  # (global position, widget rectangle, text) of that tip
 
         self.chrome: tuple[float, float] = CHROME_ESTIMATE
         """Pixels beside and above/below the matrix (``value_px_at``)."""
@@ -88,6 +89,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
         model.resultChanged.connect(self.refresh)
+        model.resultChanged.connect(self._renew_tip)
         model.hoverChanged.connect(self._on_links_changed)
         model.selectionChanged.connect(self._on_links_changed)
         model.currentHeadChanged.connect(self.refresh)
@@ -279,15 +281,34 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         if not text:
             if self._tip_shown:
                 QToolTip.hideText()
-                self._tip_shown = False
+                self._tip_shown, self._tip_at = False, None
             return
         view, vb = self.plot, self.plot.getPlotItem().getViewBox()
         cell = vb.mapViewToScene(QRectF(ref.col, ref.row, 1, 1)).boundingRect()
         rect = view.mapFromScene(cell).boundingRect()
         viewport = view.viewport()
-        QToolTip.showText(viewport.mapToGlobal(view.mapFromScene(scene_pos)), text, viewport,
-                          rect)
+        at = viewport.mapToGlobal(view.mapFromScene(scene_pos))
+        QToolTip.showText(at, text, viewport, rect)
         self._tip_shown = True
+        self._tip_at = (at, rect, text)
+
+    def _renew_tip(self, *_args) -> None:
+        """A new result while this pane's tip is up (the cursor entered the cell before
+        the forward ended, or an undo from the keyboard): the tip says the new value,
+        as the status bar does, once per result; it is hidden when the cell is gone."""
+        if not self._tip_shown or self._tip_at is None or not QToolTip.isVisible():
+            return
+        at, rect, shown = self._tip_at
+        ref, result = self.model.hover, self.model.result
+        if QToolTip.text() != shown or ref is None or ref.matrix != self.key:
+            return  # another pane's tip, or Qt hid ours
+        text = "" if result is None else cell_tip(result, ref)
+        if not text:
+            QToolTip.hideText()
+            self._tip_shown, self._tip_at = False, None
+        elif text != shown:
+            QToolTip.showText(at, text, self.plot.viewport(), rect)
+            self._tip_at = (at, rect, text)
 
     pins_on_click = True
     """Whether a click pins the cell (the mask pane paints instead: ``MaskPainter``)."""
