@@ -63,6 +63,49 @@ def test_every_pane_without_values_says_so_by_one_rule(make_window, n):
         assert "Hover a cell" in pane.values_note.toolTip()
 
 
+ROOM_ADVICE = ("larger window", "room", "enlarge", "larger")
+
+
+def _advises_room(note) -> bool:
+    return any(word in f"{note.text()} {note.toolTip()}".lower() for word in ROOM_ADVICE)
+
+
+def test_a_matrix_too_large_to_label_is_not_said_to_want_room(make_window, qtbot):
+    """At n = 96 the n × n panes (9216 cells, above MAX_LABEL_CELLS) never show their
+    values, whatever the size; the note said "give the pane room: a larger window…",
+    and the symmetry dock's "enlarge the dock to read them". Now it says to hover, read
+    the status bar or export the data; for cells only too small, room is still advised."""
+    from qkv_desktop.views.panes.heatmap_plot import MAX_LABEL_CELLS
+    from qkv_desktop.views.teaching.symmetry_view import SymmetryView
+
+    window = make_window(_long_state(96), size=(1600, 1000))
+    settle(window)
+    scores = window.panes.panes["scores"]
+    note = scores.values_note
+    assert scores.plot.values_hidden and note.isVisible()
+    assert not _advises_room(note), note.toolTip()
+    assert "Hover a cell" in note.toolTip() and "Export data" in note.toolTip()
+    assert str(MAX_LABEL_CELLS) in note.toolTip()
+    view = SymmetryView(window.model)
+    qtbot.addWidget(view)
+    view.resize(1600, 1400)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: view.qk.data.size > 0)
+    settle(window)
+    assert view.qk.values_hidden and view.values_note.isVisible()
+    assert not _advises_room(view.values_note), view.values_note.toolTip()
+    assert "Export data" in view.values_note.toolTip()
+    view.close()
+
+    small = make_window(_long_state(24), size=(942, 644))  # 24 × 24: labelled, too small
+    settle(small)
+    pane = small.panes.panes["scores"]
+    assert pane.plot.values_hidden and pane.values_note.isVisible()
+    assert _advises_room(pane.values_note)
+    assert scores.plot.values_too_many and not pane.plot.values_too_many
+
+
 MINILM_TOKENS = ["[CLS]", "the", "cat", "chased", "the", "mouse", "[SEP]"]
 
 

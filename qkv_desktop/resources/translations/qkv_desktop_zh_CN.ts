@@ -3284,8 +3284,8 @@ Sentence: {1}</source>
 <context>
     <name>ValuesNote</name>
     <message>
-        <source>The cells are too small for their values with 4 decimals, even in the smallest legible font, or there are more than {0} of them.</source>
-        <translation>即使用最小的可读字号，单元格也放不下保留 4 位小数的数值，或者单元格超过 {0} 个。</translation>
+        <source>The cells are too small for their values with 4 decimals, even in the smallest legible font.</source>
+        <translation>即使用最小的可读字号，单元格也放不下保留 4 位小数的数值。</translation>
     </message>
     <message>
         <source>values hidden: hover a cell</source>
@@ -3302,6 +3302,18 @@ Sentence: {1}</source>
     <message>
         <source>Make the dock larger, or float it, to read the values.</source>
         <translation>把停靠窗口放大或让它浮动，即可读到数值。</translation>
+    </message>
+    <message>
+        <source>This matrix has more than {0} cells: their values are never drawn, whatever the pane&apos;s size. Hover a cell to read its value exactly at the cursor (and its formula in the status bar), or export the data (File ▸ Export data…) to read them all.</source>
+        <translation>这个矩阵的单元格超过 {0} 个：无论面板多大，都不会画出数值。把鼠标悬停在单元格上，即可在光标处读到它的准确数值（状态栏里还有它的公式）；要读全部数值，请导出数据（文件 ▸ 导出数据……）。</translation>
+    </message>
+    <message>
+        <source>values hidden: more than {0} cells</source>
+        <translation>数值已隐藏：单元格超过 {0} 个</translation>
+    </message>
+    <message>
+        <source>These maps have more than {0} cells: their values are never drawn, whatever the dock&apos;s size. Hover a cell of the scores pane to read a QKᵀ value exactly (at the cursor and in the status bar), or export the data (File ▸ Export data…).</source>
+        <translation>这两张图的单元格超过 {0} 个：无论停靠窗口多大，都不会画出数值。把鼠标悬停在分数面板的单元格上，即可读到 QKᵀ 的准确数值（在光标处和状态栏里）；也可以导出数据（文件 ▸ 导出数据……）。</translation>
     </message>
 </context>
 <context>

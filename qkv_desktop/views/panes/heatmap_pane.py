@@ -69,7 +69,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self.colorbar.insert_in(self.plot.getPlotItem())
         self.values_note = ValuesNote(hover=True, parent=self)
         """Says, under the plot, that the values are hidden (and how to read them)."""
-        self.plot.valuesHiddenChanged.connect(self.values_note.follow)
+        self.plot.valuesHiddenChanged.connect(lambda _hidden: self.values_note.follow(self.plot))
         self.retranslate()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)

@@ -493,7 +493,7 @@ class HeatmapPlot(pg.PlotWidget):
     ``show_matrix`` gives it the data, colour levels and labels; everything else (the
     reduction of large matrices to the pixels, label thinning, the value font) follows
     the widget's size. ``valuesHiddenChanged(bool)`` fires when the values stop (or
-    start again) fitting the cells.
+    start again) fitting the cells, or the reason (``values_too_many``) changes.
     """
 
     valuesHiddenChanged = Signal(bool)
@@ -528,6 +528,9 @@ class HeatmapPlot(pg.PlotWidget):
             # times before the first paint: 20 ms of start-up).
             item.getAxis(axis).enableAutoSIPrefix(False)
         self.values_hidden = False
+        self.values_too_many = False
+        """Hidden because the matrix has more than ``MAX_LABEL_CELLS`` cells: no size
+        shows them (more room is no advice then)."""
         self.levels: tuple[float, float] | None = None
         self._labels: tuple[list[str], list[str]] | None = None
         self._factors = (1, 1)
@@ -636,8 +639,9 @@ class HeatmapPlot(pg.PlotWidget):
         overlay.value_font = font
         overlay.update()
         hidden = overlay.data.size > 0 and font is None  # too small, or too many (the one rule)
-        if hidden != self.values_hidden:
-            self.values_hidden = hidden
+        too_many = hidden and not overlay.labelled
+        if (hidden, too_many) != (self.values_hidden, self.values_too_many):
+            self.values_hidden, self.values_too_many = hidden, too_many
             self.valuesHiddenChanged.emit(hidden)
 
     def value_label_rects(self) -> list[QRectF]:

@@ -87,7 +87,7 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         self.refresh()
 
     def _on_values_hidden(self, _hidden: bool) -> None:
-        self.values_note.follow(self.qk.values_hidden or self.kk.values_hidden)
+        self.values_note.follow(self.qk, self.kk)
 
     def refresh(self, *_args) -> None:
         """Show the current head, if the view is on screen and the result is new."""
