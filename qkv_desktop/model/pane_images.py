@@ -20,7 +20,7 @@ import functools
 import math
 import sys
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -93,20 +93,22 @@ class PaneImages(QObject):
         return dict(self._slots)
 
     # ------------------------------------------------- with the forward
-    def plan(self, head: int) -> Callable[[ModelResult], None]:
+    def plan(self, head: int) -> Callable[..., None]:
         """What the forward's worker does with a new result before handing it over:
         make the pictures of the plots on screen now, ``head`` the current one (all of
-        them: it costs the GUI thread nothing, and a plot then only shows its picture)."""
+        them: it costs the GUI thread nothing, and a plot then only shows its picture).
+        ``prepare(result, also)`` runs the jobs ``also`` (callables that do not raise)
+        beside the pictures, first."""
         slots = list(self._slots.values())
 
-        def prepare(result: ModelResult) -> None:
+        def prepare(result: ModelResult, also: Sequence[Callable[[], None]] = ()) -> None:
             state = result.state
             todo = [(key, head if fixed is None else fixed, pixels)
                     for key, fixed, pixels in slots]
             todo = [(key, h, pixels) for key, h, pixels in todo
                     if pane_relevant(state, key) and h < state.n_heads]
             todo.sort(key=lambda job: -math.prod(matrix_shape(state, job[0])))
-            side_by_side([functools.partial(_make, result, *job) for job in todo])
+            side_by_side([*also, *(functools.partial(_make, result, *job) for job in todo)])
         return prepare
 
     # --------------------------------------------------- on their own

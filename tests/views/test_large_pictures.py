@@ -16,17 +16,18 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qkv_desktop.model import pane_images, picture_threads
+from qkv_desktop.model import attention_model, pane_images, picture_threads
 from qkv_desktop.presentation import colormaps, pane_image
 from qkv_desktop.presentation.colormaps import levels_for, lut_for, max_abs_finite
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.catalogue import matrix_shape
+from qkv_desktop.state.cow_matrix import shares_pages
 
 
-def _state(n: int) -> SessionState:
-    rng = np.random.default_rng(7)
+def _state(n: int, d_model: int = 6, seed: int = 7) -> SessionState:
+    rng = np.random.default_rng(seed)
     return SessionState.initialised([f"t{i}" for i in range(n)],
-                                    rng.standard_normal((n, 6)), d_k=4)
+                                    rng.standard_normal((n, d_model)), d_k=4)
 
 
 def test_the_pictures_of_a_result_are_made_two_at_a_time_the_largest_first(make_window,
@@ -68,6 +69,43 @@ def test_the_pictures_of_a_result_are_made_two_at_a_time_the_largest_first(make_
     assert sorted(np.prod(matrix_shape(model.state, k)) for k, _t, _ in first) == sorted(sizes[:2])
     for key, _h, _p in on_screen.values():
         assert window.panes.panes[key].overlay.data is model.result.matrix(key)
+
+
+def test_a_new_xs_base_for_edits_is_made_beside_the_pictures(make_window, monkeypatch):
+    """The copy-on-write base of a new X (a session loaded, a paste: about 100 ms at
+    8192 × 768) is made while the pictures are, on another thread, not after them; the
+    next edit of X then shares its pages."""
+    monkeypatch.setattr(picture_threads, "_cores", lambda: 2)
+    monkeypatch.setattr(picture_threads, "_pool", None)
+    window = make_window(_state(640))
+    model = window.model
+    assert model.wait_until_idle()
+    gate, claim = threading.Barrier(2, timeout=10), threading.Lock()
+    met: dict[str, str | None] = {}
+
+    def meet(what: str) -> None:
+        with claim:
+            if what in met:
+                return
+            met[what] = None
+        try:
+            gate.wait()
+        except threading.BrokenBarrierError:
+            return
+        met[what] = threading.current_thread().name
+
+    real_share, real_image = attention_model._share_for_edits, pane_images.pane_image
+    monkeypatch.setattr(attention_model, "_share_for_edits",
+                        lambda state: meet("base") or real_share(state))
+    monkeypatch.setattr(pane_images, "pane_image",
+                        lambda *args: meet("picture") or real_image(*args))
+    model.load_state(_state(640, d_model=256, seed=8), "a new X")  # 1.3 MB: shareable
+    assert model.wait_until_idle()
+    assert met["base"] and met["picture"] and met["base"] != met["picture"]
+    assert met["base"].startswith("qkv-compute") and met["picture"].startswith("qkv-compute")
+    model.set_cell("X", 3, 1, 1.5)
+    assert model.wait_until_idle()
+    assert shares_pages(model.state.X)
 
 
 def test_a_picture_reads_its_matrix_once_in_bands(monkeypatch):
