@@ -253,17 +253,20 @@ class MatrixTableModel(QAbstractTableModel):
         edited = edit_of(old, M)
         if edited is not None:
             rows, cols = edited
-            changed = np.unique(np.stack([rows, cols], axis=1), axis=0)
+            # each cell written once, in order: a set, not ``np.unique``, whose first call
+            # imports ``numpy.ma``, and shiboken's import hook reads that module's source
+            # on the GUI thread: 10-15 ms in the first edit of every session (issue 20)
+            changed = sorted(set(zip(rows.tolist(), cols.tolist(), strict=True)))
             self._follow_largest(old, M, rows, cols)
         elif M.size > MAX_CELL_DIFF:
             return False
         else:
-            changed = np.argwhere(M != old)
+            changed = np.argwhere(M != old).tolist()
         if (len(changed) > MAX_CELLS_ANNOUNCED
                 or symmetric_levels(self._largest(M)) != self._levels):
             return False
         offset = self._col_offset()
-        for r, c in changed.tolist():
+        for r, c in changed:
             self._retint(M, r, c)
             index = self.index(r, c + offset)
             self.dataChanged.emit(index, index)
