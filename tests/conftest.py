@@ -58,11 +58,22 @@ def x_display():
     number itself and writes it to a pipe once it accepts clients (``-displayfd``).
     Skipped when Xvfb is not installed.
     """
+    yield from _xvfb("1920x1080x24")
+
+
+@pytest.fixture(scope="session")
+def x_laptop_display():
+    """The same, with a laptop's 1366×768 screen: a first start sizes its window from
+    the screen, and some layouts happen only there."""
+    yield from _xvfb("1366x768x24")
+
+
+def _xvfb(screen: str):
     xvfb = shutil.which("Xvfb")
     if xvfb is None:
         pytest.skip("Xvfb is not installed (Debian: apt-get install xvfb)")
     read_fd, write_fd = os.pipe()
-    server = subprocess.Popen([xvfb, "-displayfd", str(write_fd), "-screen", "0", "1920x1080x24",
+    server = subprocess.Popen([xvfb, "-displayfd", str(write_fd), "-screen", "0", screen,
                                "-nolisten", "tcp", "-noreset"], pass_fds=(write_fd,),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write_fd)

@@ -1,10 +1,12 @@
 """The window on a laptop: never larger than the screen, nothing cut or overlapping,
 at every target screen size, in both languages, for the tutorial's sessions."""
 
+import functools
 import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication
 
 from qkv_desktop.state import SessionState
+from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
 from tests.views.geometry import layout_problems
 from tests.views.sessions import SCREENS as TARGETS
 from tests.views.sessions import SESSIONS, first_run_size, load_session, minilm_installed, settle
@@ -27,6 +30,29 @@ WINDOWS = {**{f"{w}x{h}": (w - FRAME[0], h - FRAME[1]) for w, h in SCREENS},
 panel, and the size a first start takes there with none (the screenshot script's)."""
 
 
+
+
+def assert_still(window, turns: int = 30) -> None:
+    """A window left alone plans no axis again: the token axes' plans change the room
+    they are planned for, and all-MiniLM-L6-v2 at 1366×768's first-run size went through
+    four layouts in turn, 150 plans a second, for as long as the window was open."""
+    calls = []
+    plots = window.findChildren(HeatmapPlot)
+    for plot in plots:
+        plot._set_ticks = functools.partial(_counted, plot, calls)
+    try:
+        for _ in range(turns):
+            QApplication.processEvents()
+            time.sleep(0.002)  # the re-plan waits on a 0 ms timer
+    finally:
+        for plot in plots:
+            del plot._set_ticks
+    assert calls == [], f"{len(calls)} axis plans in {turns} idle turns: {sorted(set(calls))}"
+
+
+def _counted(plot, calls: list, rows, cols) -> None:
+    calls.append(plot.objectName() or plot.parent().objectName())
+    HeatmapPlot._set_ticks(plot, rows, cols)
 
 
 def load(window, name: str) -> None:
@@ -66,6 +92,7 @@ def test_nothing_is_cut_or_overlapping(main_window, name, size, lang):
         window.resize(*size)
         load(window, name)
         assert layout_problems(window) == []
+        assert_still(window)
     finally:
         window.language_actions["en"].trigger()
         QApplication.processEvents()

@@ -533,6 +533,8 @@ class HeatmapPlot(pg.PlotWidget):
         shows them (more room is no advice then)."""
         self.levels: tuple[float, float] | None = None
         self._labels: tuple[list[str], list[str]] | None = None
+        # (widget size, labels, (left room, bottom room)) of the last axis plans
+        self._planned_for: tuple | None = None
         self._factors = (1, 1)
         self._longest: tuple[list, list[str]] | None = None
         self._resize_timer = QTimer(self, singleShot=True, interval=0)
@@ -728,11 +730,27 @@ class HeatmapPlot(pg.PlotWidget):
 
     def _set_ticks(self, rows: list[str], cols: list[str]) -> None:
         """Name the rows and columns so that labels never overlap at this size: a
-        smaller font, then shortened names, then every k-th (``plan_axis``)."""
+        smaller font, then shortened names, then every k-th (``plan_axis``).
+
+        The plans change the room they are made for: a left axis with wider names
+        narrows the columns, and turned column names make the bottom axis taller and
+        the rows shorter. Planned afresh on each resize of the view box, the two axes
+        could chase each other for ever (all-MiniLM-L6-v2 in a 1256 × 706 window: four
+        layouts in turn, 150 plans a second and two-thirds of a core while the window
+        sat still, found by a first-time user). So while the widget's own size and the
+        labels stay the same, an axis is planned for the smallest room it has had: the
+        room can only shrink, and the plans settle on ones that fit every layout they
+        went through."""
         item = self.getPlotItem()
         vb = item.getViewBox()
-        for axis, labels, room, vertical in (("left", rows, vb.height(), True),
-                                             ("bottom", cols, vb.width(), False)):
+        rooms = (vb.height(), vb.width())
+        outer = (self.width(), self.height())
+        last = self._planned_for
+        if last is not None and last[0] == outer and last[1] is self._labels:
+            rooms = (min(rooms[0], last[2][0]), min(rooms[1], last[2][1]))
+        self._planned_for = (outer, self._labels, rooms)
+        for axis, labels, room, vertical in (("left", rows, rooms[0], True),
+                                             ("bottom", cols, rooms[1], False)):
             plan = plan_axis(labels, room, vertical)
             ax = item.getAxis(axis)
             # The plan keeps labels apart; pyqtgraph would also drop the first and last
