@@ -11,7 +11,7 @@ from qkv_desktop.core import buffers, projection_memo
 from qkv_desktop.core import rows as row_threads
 from qkv_desktop.core.masks import EmptyRowError, MaskSpec, alibi_rows
 from qkv_desktop.core.positions import ROPE_PAIRINGS, rope, sinusoidal_positions
-from qkv_desktop.core.rows import for_row_chunks, one_blas_thread
+from qkv_desktop.core.rows import blas_threads, for_row_chunks, one_blas_thread
 from qkv_desktop.core.softmax import row_entropy
 from qkv_desktop.core.validation import as_matrix
 from qkv_desktop.core.weights import Weights
@@ -190,28 +190,29 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
     spec = MaskSpec(causal, window, prefix, sinks, mask)
     spec.check_shape(X.shape[0], src.shape[0])
 
-    # BLAS on one thread for the whole forward, whatever the caller's setting: the row
-    # threads run the products (see ``_forward``), and every BLAS thread count gets the
-    # same bits.
-    with one_blas_thread():
+    if blas_threads() > 1:  # NumPy's default, e.g. in a notebook: BLAS's threads multiply
         return _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions,
-                        rope_base, rope_pairing, spec, alibi_slope)
+                        rope_base, rope_pairing, spec, alibi_slope, in_rows=False)
+    with one_blas_thread():  # the app's setting: the row threads multiply
+        return _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions,
+                        rope_base, rope_pairing, spec, alibi_slope, in_rows=True)
 
 
 def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, rope_base,
-             rope_pairing, spec, alibi_slope) -> AttentionResult:
-    """The forward proper, with BLAS on one thread (``one_blas_thread``): above
+             rope_pairing, spec, alibi_slope, in_rows: bool) -> AttentionResult:
+    """The forward proper. ``in_rows`` (BLAS on one thread, the app's setting): above
     ``MIN_PARALLEL_CELLS`` the products run in the row threads, in fixed ranges
-    (``_projections``, ``_fused_forward``), so the numbers are the same on every machine,
-    core count and BLAS thread count.
+    (``_projections``, ``_fused_forward``), so the numbers are the same on every machine
+    and core count. Otherwise (BLAS on several threads, NumPy's default in a notebook)
+    they are whole products on BLAS's own threads, and the row threads run the softmax.
 
-    Why not BLAS's own threads when the caller has several (NumPy's default, a
-    notebook): the bits would then depend on that count (OpenBLAS rounds thin products
-    differently with two threads), and OpenBLAS's workers, which spin for about 0.1 s
-    after each product, would share the cores with the row threads during the softmax.
-    Measured on the 2-core machine (README, "Core forward"): with BLAS on one thread the
-    core is ×0.64 / ×0.56 of plain NumPy at n = 1024 / 2048; the figures with NumPy's
-    two threads are in the README.
+    Why not the row ranges on one BLAS thread for a notebook too, which would give it
+    the app's bits (OpenBLAS rounds thin products differently on two threads, by about
+    1e-16 relative): measured on the quiet 2-core machine, NumPy's two BLAS threads,
+    ``bench_core.py --sizes 1024,2048 --dtypes float64 --repeats 7``, two rounds, the
+    forward took 20.2–23.6 ms against 14.9–17.2 ms with whole products at n = 1024, and
+    53–65 against 46–49 ms at n = 2048, with or without ``--settle 0.15`` (README,
+    "This run ... (night)"). Nothing differs at the printed precision.
     """
     X_pos = X_kv_pos = None
     if positions == "sinusoidal":
@@ -221,6 +222,8 @@ def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, ro
     q_in = X if X_pos is None else X_pos
     kv_in = src if positions != "sinusoidal" else (X_pos if X_kv is None else X_kv_pos)
     cells = X.shape[0] * src.shape[0]  # the forward's size: parallel products above a size
+    if not in_rows:
+        cells = None  # whole products, on BLAS's threads
     if kv_in is q_in:
         Q, K, V = _projections(q_in, cells, (w.W_Q, w.b_Q), (w.W_K, w.b_K), (w.W_V, w.b_V))
     else:
@@ -238,7 +241,7 @@ def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, ro
     rules = spec if spec.restricts else None
     if stable:
         scores, scaled, weights_, output, entropy, max_w, mean_grad = _fused_forward(
-            q_side, k_side, V, div, rules, alibi_slope)
+            q_side, k_side, V, div, rules, alibi_slope, in_rows)
     else:
         scores = q_side @ k_side.T  # the overflow lesson's small sizes: a whole product
         n, m = scores.shape
@@ -256,7 +259,7 @@ def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, ro
                            spec, alibi_slope)
 
 
-def _projections(X: np.ndarray, cells: int,
+def _projections(X: np.ndarray, cells: int | None,
                  *heads: tuple[np.ndarray, np.ndarray | None]) -> list:
     """``X · W + b`` for each ``(W, b)``, as one matrix product with the W side by side.
 
@@ -266,11 +269,15 @@ def _projections(X: np.ndarray, cells: int,
     cells large enough to share rows among threads, the product is computed in the
     same fixed row ranges as the rest of the forward (``_fused_forward``), with BLAS on
     one thread, and a range whose rows of X are the last such forward's is not multiplied
-    again (``projection_memo``: an edit of one cell recomputes one range). The blocks
-    are returned as contiguous arrays of their own.
+    again (``projection_memo``: an edit of one cell recomputes one range).
+    ``cells=None``: one whole product on BLAS's own threads. The blocks are returned as
+    contiguous arrays of their own.
     """
     Ws = [W for W, _b in heads]
     W = Ws[0] if len(Ws) == 1 else np.concatenate(Ws, axis=1)
+    if cells is None:
+        return _split(np.matmul(X, W, out=buffers.empty((X.shape[0], W.shape[1]),
+                                                        np.result_type(X, W))), heads)
     memo = (projection_memo.entry_for(X, W) if cells >= row_threads.MIN_PARALLEL_CELLS
             else None)
     try:
@@ -317,7 +324,7 @@ _BLOCK_BYTES = 1 << 18
 
 
 def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: MaskSpec | None,
-                   slope: float | None):
+                   slope: float | None, in_rows: bool = True):
     """``scores = Q·Kᵀ``, ``scaled = scores / div + bias`` (masked), its row softmax,
     ``output = weights · V`` and the per-row statistics, row range by row range.
 
@@ -333,8 +340,9 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
     n = 1025 (a last range of one row) 61 of Q's cells and 1917 scores differ, by about
     1e-16 relative; thin products (d_k of 6 or 16) differ likewise, as they already did
     with another BLAS thread count. The ranges are fixed by the shape (``_RANGE_ROWS``),
-    so every machine and thread count gets the same bits; the tutorial's sizes are far
-    below the row threads.
+    so every machine and core count gets the same bits; the tutorial's sizes are far
+    below the row threads. ``in_rows=False`` (BLAS on several threads): the two products
+    are whole products on BLAS's threads, and the ranges run the softmax only.
     The statistics come from row reductions: H = log Z − Σ p·(s − max), max p = 1/Z,
     Σ p(1−p) = 1 − Σ p². The mask (``rules``) and the ALiBi bias (``slope``) are built
     block by block too. A range stops at its first row without an allowed key;
@@ -363,7 +371,8 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
         slope = dtype.type(slope)
 
     def rows(r0: int, r1: int) -> None:
-        np.matmul(Q[r0:r1], K.T, out=scores[r0:r1])
+        if in_rows:
+            np.matmul(Q[r0:r1], K.T, out=scores[r0:r1])
         step = max(1, min(r1 - r0, _BLOCK_BYTES // (m * scores.itemsize)))
         scratch = np.empty((step, m), dtype)
         for a in range(r0, r1, step):
@@ -395,9 +404,16 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
             total[a:b] = tb[:, 0]
             entropy[a:b] = np.einsum("ij,ij->i", pb, z)
             sum_sq[a:b] = np.einsum("ij,ij->i", pb, pb)
-        np.matmul(p[r0:r1], V, out=output[r0:r1])
+        if in_rows:
+            np.matmul(p[r0:r1], V, out=output[r0:r1])
 
-    for_row_chunks(rows, n, n * m, blas=True, range_rows=_RANGE_ROWS)
+    if in_rows:
+        for_row_chunks(rows, n, n * m, blas=True, range_rows=_RANGE_ROWS)
+    else:  # whole products on BLAS's own threads, the softmax in the row threads
+        np.matmul(Q, K.T, out=scores)
+        for_row_chunks(rows, n, n * m)
+        if has_key.all():
+            np.matmul(p, V, out=output)
     if not has_key.all():
         raise EmptyRowError(int(np.argmin(has_key)), m)
     np.subtract(np.log(total), entropy, out=entropy)

@@ -1,5 +1,8 @@
 """An edit of one cell of a large X multiplies one row range of the projections again,
-and the numbers are always those of a forward from scratch (``core.projection_memo``)."""
+and the numbers are always those of a forward from scratch (``core.projection_memo``).
+
+The memo serves the row ranges, which run with BLAS on one thread, the app's setting;
+with BLAS on several (a notebook) the projections are one whole product on them."""
 
 from __future__ import annotations
 
@@ -17,8 +20,11 @@ FIELDS = ("Q", "K", "V", "scores", "scaled", "weights", "output", "entropy", "ma
 
 @pytest.fixture(autouse=True)
 def empty_memo():
+    from threadpoolctl import threadpool_limits
+
     projection_memo.clear()
-    yield
+    with threadpool_limits(limits=1, user_api="blas"):  # as in the app
+        yield
     projection_memo.clear()
 
 
