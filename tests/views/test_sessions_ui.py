@@ -42,6 +42,24 @@ def test_title_shows_file_name_and_star(window, tmp_path):
     assert "*" not in window.windowTitle()
 
 
+def test_save_and_save_as_say_where_the_session_went(window, tmp_path, monkeypatch):
+    """The title losing its "*" was all a save showed; the status bar now names the file
+    (and a failed save still says why, through the session's error)."""
+    from PySide6.QtWidgets import QFileDialog
+
+    path = tmp_path / "lesson.qkv.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(path), "")))
+    window.model.set_cell("X", 0, 0, 3.5)
+    assert window.files.on_save()  # no file yet: Save As
+    assert window.statusBar().currentMessage() == "Saved lesson.qkv.json"
+    window.statusBar().clearMessage()
+    window.model.set_cell("X", 0, 0, 4.5)
+    assert window.files.on_save()
+    assert window.statusBar().currentMessage() == "Saved lesson.qkv.json"
+    assert path.exists()
+
+
 def test_save_open_round_trip_is_bit_exact(window, tmp_path):
     window.model.set_cell("X", 1, 2, 1 / 3)
     window.model.set_options(temperature=0.37)

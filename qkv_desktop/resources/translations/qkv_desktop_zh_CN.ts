@@ -1271,6 +1271,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>QKV 会话 (*{0})</translation>
     </message>
     <message>
+        <source>Saved {0}</source>
+        <translation>已保存 {0}</translation>
+    </message>
+    <message>
         <source>Discard all changes since {0} was saved?</source>
         <translation>放弃 {0} 上次保存以来的所有更改吗？</translation>
     </message>

@@ -146,7 +146,9 @@ class FileActions(FollowsWindowLanguage, QObject):
             self.open_path(path)
 
     def on_save(self) -> bool:
-        return self.session.save() if self.session.path else self.on_save_as()
+        if not self.session.path:
+            return self.on_save_as()
+        return self._said_saved(self.session.save())
 
     def on_save_as(self) -> bool:
         start = str(Path(self._dir()) / (self.session.path.name if self.session.path
@@ -154,7 +156,15 @@ class FileActions(FollowsWindowLanguage, QObject):
         path, _ = QFileDialog.getSaveFileName(
             self.window, self.tr("Save session"), start,
             self.tr("QKV sessions (*{0})").format(SUFFIX))
-        return bool(path) and self.session.save_as(path)
+        return bool(path) and self._said_saved(self.session.save_as(path))
+
+    def _said_saved(self, saved: bool) -> bool:
+        """Say in the status bar where the session went: the title losing its "*" is
+        all a save showed, and first-time users missed it."""
+        if saved:
+            self.window.statusBar().showMessage(
+                self.tr("Saved {0}").format(self.session.path.name), 5000)
+        return saved
 
     def on_revert(self) -> None:
         if self.session.path and self.session.modified and self.ask(
