@@ -135,3 +135,20 @@ def test_a_buffer_of_another_shape_in_the_free_list_is_never_handed_out():
     again = buffers.empty((N, N), np.float64)
     assert again.shape == (N, N) and again.dtype == np.float64 and address(again) == kept
     del same_bytes, other_dtype
+
+
+def test_release_free_lets_go_of_the_memory_outside_the_lock():
+    """Unmapping hundreds of megabytes takes milliseconds, and a forward's ``empty``
+    waits for the pool's lock: the buffers are dropped after it is released (found by
+    review)."""
+    seen = []
+
+    class Probe:  # stands for a free buffer; its memory goes when it is dropped
+        def __del__(self):
+            seen.append(buffers._lock.locked())
+
+    with buffers._lock:
+        buffers._free[("probe",)] = [0, [Probe()]]
+    buffers.release_free()
+    assert seen == [False]
+    assert buffers.free_buffers() == 0
