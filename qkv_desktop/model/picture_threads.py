@@ -10,6 +10,13 @@ it finishes one, the largest first, so the last to start are the quick ones.
 
 The helpers are named ``qkv-compute_pictures_…``: they work for the forward's worker
 (``qkv-compute``) and only while it waits for them.
+
+Why a pool of its own, beside ``core.rows``'s (the same few lines: one helper per core
+but the caller's, started on first use, forgotten in a forked child): with one pool,
+the pictures would queue behind the row ranges of the read-outs or of the next forward
+that run meanwhile on other workers, and a picture that shared its rows through
+``core.rows`` would wait on a pool its own job holds. The few lines are kept twice
+rather than have ``core`` know about pictures.
 """
 
 from __future__ import annotations
