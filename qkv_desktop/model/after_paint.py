@@ -1,4 +1,4 @@
-"""``AfterPaint``: run a callback once the window has painted what it was asked to.
+"""``AfterPaint``: a signal once the window has painted what it was asked to.
 
 A widget's repaint is an ``UpdateRequest`` event posted at low priority; events of one
 priority are delivered in the order they were posted. So an event of our own, posted
@@ -8,13 +8,17 @@ events (a worker's result arrives as one), the repaint waits for Qt's next pass,
 due timers fire before it. Work that would compete with the panes' paint for the CPU
 or the GIL (the lesson read-outs' row threads, the next frame of a scrub) starts here
 instead (issue 20).
+
+The owner connects to ``painted`` rather than handing over a callback: a bound method
+kept in the attributes of a Qt child of its owner is a reference cycle through a
+Qt-owned object, which only Python's cyclic garbage collector can break, and PySide
+6.11 crashes when that collector deletes a ``QUndoStack`` of Python commands
+(``QUndoStack::clear`` in ``~QUndoStack``). A signal connection holds no reference.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 
 __all__ = ["AfterPaint"]
 
@@ -22,22 +26,23 @@ _AFTER_PAINT = QEvent.Type(QEvent.registerEventType())
 
 
 class AfterPaint(QObject):
-    """``request()``: ``callback()`` runs once the repaints asked for by then are painted
-    (once, however often it was requested meanwhile); ``cancel()`` drops it."""
+    """``request()``: ``painted`` is emitted once the repaints asked for by then are
+    painted (once, however often it was requested meanwhile); ``cancel()`` drops it."""
 
-    def __init__(self, callback: Callable[[], None], parent: QObject | None = None):
+    painted = Signal()
+
+    def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self._callback = callback
         self._outstanding = 0  # events posted and not yet arrived
-        self._wanted = False  # the callback runs when the last one arrives
+        self._wanted = False  # ``painted`` is emitted when the last one arrives
 
     @property
     def pending(self) -> bool:
-        """Whether the callback is still to run."""
+        """Whether ``painted`` is still to be emitted."""
         return self._wanted
 
     def request(self) -> None:
-        """Run the callback after the repaints asked for so far (a repaint asked for
+        """Emit ``painted`` after the repaints asked for so far (a repaint asked for
         after an earlier request, before its event arrived, is waited for too)."""
         self._wanted = True
         self._outstanding += 1
@@ -53,5 +58,5 @@ class AfterPaint(QObject):
         self._outstanding -= 1
         if self._wanted and not self._outstanding:
             self._wanted = False
-            self._callback()
+            self.painted.emit()
         return True

@@ -99,7 +99,8 @@ class AttentionModel(EditMethods, ViewSelection):
         self._jobs.busyChanged.connect(self.busyChanged)
         self.images = PaneImages(self)
         self.images.settled.connect(self._on_pictures_made)
-        self._after_paint = AfterPaint(self._show_held, self)
+        self._after_paint = AfterPaint(self)
+        self._after_paint.painted.connect(self._show_held)
         self._lessons_wait = False
         """The read-outs of the result on display wait for its pictures (``_show``)."""
         self._held: tuple[ModelResult, int] | None = None
@@ -284,8 +285,16 @@ class AttentionModel(EditMethods, ViewSelection):
         return self._result_generation == self._generation
 
     def shutdown(self) -> None:
-        """Stop the worker threads (the window calls this on close)."""
+        """Stop the worker threads and drop the undo history (the window calls this on
+        close; so must anyone else who lets a model go).
+
+        The commands go first, deleted by the stack while everything is alive: when the
+        garbage collector tears down a model it reached through a reference cycle,
+        PySide 6.11 may free the Python-made commands before ``~QUndoStack`` deletes
+        them again (a segfault in ``QUndoStack::clear``; ``test_model_lifetime``).
+        """
         self._held = None
+        self.undo_stack.clear()
         self.idle_memory.stop()
         self._after_paint.cancel()
         self._jobs.shutdown()

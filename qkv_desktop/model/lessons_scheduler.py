@@ -50,7 +50,8 @@ class LessonsScheduler(QObject):
         self._result: ModelResult | None = None  # the result on display
         self._announced: ModelResult | None = None  # the last announced by lessonsChanged
         self._off_thread = False
-        self._after_paint = AfterPaint(self._start, self)
+        self._after_paint = AfterPaint(self)
+        self._after_paint.painted.connect(self._start)
         self._jobs = LatestJobRunner("qkv-lessons", self)
         self._jobs.finished.connect(self._on_done)
 

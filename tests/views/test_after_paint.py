@@ -233,7 +233,8 @@ def test_after_paint_waits_for_a_repaint_asked_for_after_an_earlier_request(qtbo
     painted = Painted(widget, order)
     spin_until(lambda: "paint" in order)  # its first paint, on being shown
     order.clear()
-    after = AfterPaint(lambda: order.append("callback"))
+    after = AfterPaint()
+    after.painted.connect(lambda: order.append("callback"))
     after.request()
     widget.update()
     after.request()
