@@ -21,7 +21,7 @@ import sys
 import threading
 
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QObject, QTimer, Signal
-from PySide6.QtGui import QUndoStack
+from PySide6.QtGui import QKeySequence, QUndoStack
 
 from qkv_desktop.model.after_paint import AfterPaint
 from qkv_desktop.model.commands import CellsCommand, StateCommand
@@ -333,8 +333,29 @@ class AttentionModel(EditMethods, ViewSelection):
         Its size was checked when it was built (``SessionState`` refuses oversize ones).
         The hovered and pinned cells belong to what was replaced: they are let go.
         """
+        edited = self.edited_since_load_or_save()
         self.clear()
+        count = self.undo_stack.count()
         self._push(state, text)
+        if self.undo_stack.count() > count:  # the state did change: one undoable step
+            self.undo_stack.command(self.undo_stack.index() - 1).loads = True
+            if edited:
+                undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(
+                    QKeySequence.SequenceFormat.NativeText)
+                self.message.emit(self.tr("{0}: your edits were replaced; {1} brings them "
+                                          "back.").format(text, undo))
+
+    def edited_since_load_or_save(self) -> bool:
+        """Whether the state on show holds edits made after the last load or save: what
+        a load over it replaces (one undo step back), which the user is then told.
+
+        Saved (the stack is clean), just loaded (the last step done is a load) or
+        every step undone (the session as it was opened): no."""
+        stack = self.undo_stack
+        if stack.isClean():
+            return False
+        done = stack.index()
+        return done > 0 and not getattr(stack.command(done - 1), "loads", False)
 
     def reset(self, state: SessionState) -> None:
         """Start afresh from ``state`` with an empty undo history (New, Open)."""

@@ -78,6 +78,7 @@ class StateCommand(_ModelCommand):
         self._model_ref, self.before, self.after = weakref.ref(model), before, after
         self.merge_key = merge_key
         self._stamp = time.monotonic()
+        self.loads = False  # replaces the state by a load (preset, model): load_state
 
     def redo(self) -> None:
         _install(self, self._model, lambda: self.after)
