@@ -26,6 +26,7 @@ from qkv_desktop.state.session_state import SessionState, check_size, head_dim_f
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
 
 __all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_NOOP", "fresh_names",
+           "new_token_names",
            "default_kv", "output_projection", "check_dims", "write_cells", "set_cells",
            "rename_token", "insert_tokens", "delete_tokens", "move_token", "paste_block",
            "set_d_model", "remove_dimension", "set_d_k", "set_seed", "set_init_scale",
@@ -68,6 +69,22 @@ def fresh_names(tokens, count: int) -> list[str]:
     taken, out, k = set(tokens), [], len(tokens)
     while len(out) < count:
         name = f"t{k}"
+        if name not in taken:
+            out.append(name)
+            taken.add(name)
+        k += 1
+    return out
+
+
+def new_token_names(tokens, count: int, stem: str = "new") -> list[str]:
+    """``count`` names for tokens inserted among ``tokens``: ``stem``, ``stem2``,
+    ``stem3``…, none of them taken.
+
+    Not ``t<k>`` from the count (``fresh_names``): inserted at row 1 of the tutorial's
+    我 爱 人工 智能, "t4" reads as the fifth token, which it is not."""
+    taken, out, k = set(tokens), [], 1
+    while len(out) < count:
+        name = stem if k == 1 else f"{stem}{k}"
         if name not in taken:
             out.append(name)
             taken.add(name)
@@ -175,15 +192,16 @@ def rename_token(state: SessionState, table: str, row: int, name: str) -> Edit |
 
 
 def insert_tokens(state: SessionState, table: str, row: int, count: int = 1,
-                  names: list[str] | None = None, values=None) -> Edit:
-    """Insert ``count`` tokens before ``row`` (zero vectors unless ``values``)."""
+                  names: list[str] | None = None, values=None, stem: str = "new") -> Edit:
+    """Insert ``count`` tokens before ``row`` (zero vectors unless ``values``), named
+    ``names`` or ``new_token_names(…, stem)`` (the window passes "new" translated)."""
     X = _table(state, table)
     attr = _tokens_attr(table)
     tokens = list(getattr(state, attr))
     check_dims(state, **{_rows_key(table): len(tokens) + count})
     row = int(np.clip(row, 0, len(tokens)))
     if names is None:
-        names = fresh_names(tokens, count)
+        names = new_token_names(tokens, count, stem)
     for n in names:
         validate_token(n)
     block = np.zeros((count, X.shape[1])) if values is None else np.asarray(values, float)

@@ -360,7 +360,8 @@ class MainWindow(Retranslating, QMainWindow):
         """Insert a token at ``row`` and make its name the current cell: the table was
         rebuilt without one, so Delete token, typed in right after, did nothing."""
         before = editor.table.rowCount()
-        self._guard(self.model.insert_tokens, editor.table.source, row)
+        self._guard(lambda: self.model.insert_tokens(
+            editor.table.source, row, stem=self.tr("new", "the name of an inserted token")))
         if editor.table.rowCount() > before:
             editor.setCurrentIndex(editor.table.index(row, 0))
 

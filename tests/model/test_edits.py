@@ -22,9 +22,19 @@ def state() -> SessionState:
 
 def test_insert_tokens_uses_fresh_names_and_zero_vectors(state):
     edit = edits.insert_tokens(state, "X", 1, count=2)
-    assert edit.state.tokens[1:3] == ("t4", "t5")
+    assert edit.state.tokens[1:3] == ("new", "new2")  # not "t4": it is not the fifth
     assert not edit.state.X[1:3].any()
     assert str(edit.text) == "Insert 2 tokens" and edit.merge_key is None
+
+
+def test_an_inserted_token_gets_a_name_that_reads_as_new_and_never_clashes(state):
+    once = edits.insert_tokens(state, "X", 1).state
+    assert once.tokens == ("我", "new", "爱", "人工", "智能")
+    twice = edits.insert_tokens(once, "X", 1, stem="新").state
+    assert twice.tokens[1] == "新"
+    again = edits.insert_tokens(edits.insert_tokens(once, "X", 0).state, "X", 4).state
+    assert again.tokens == ("new2", "我", "new", "爱", "new3", "人工", "智能")
+    assert edits.new_token_names(["new", "new3", "a"], 2) == ["new2", "new4"]
 
 
 def test_fresh_names_skip_the_names_taken():

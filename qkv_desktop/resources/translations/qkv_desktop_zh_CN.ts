@@ -49,6 +49,10 @@
         <source>Could not compute attention: {0}</source>
         <translation>无法计算注意力：{0}</translation>
     </message>
+    <message>
+        <source>{0}: your edits were replaced; {1} brings them back.</source>
+        <translation>{0}：你的编辑已被替换；按 {1} 可找回。</translation>
+    </message>
 </context>
 <context>
     <name>AxisLabels</name>
@@ -1887,6 +1891,11 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Not applied: {0}</source>
         <translation>未应用：{0}</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <comment>the name of an inserted token</comment>
+        <translation>新</translation>
     </message>
     <message>
         <source>Select the tokens to delete: click a cell of each token&apos;s row first.</source>
