@@ -99,6 +99,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.undo_keys = ApplicationUndoWins(self).install()
         self.view_scale = ViewScale(self, self.settings, self.view_menu,
                                     before=self.language_menu.menuAction())
+        self.view_scale.presentingChanged.connect(self.teaching.banners.set_presenting)
         self._restore_settings()
 
     # ------------------------------------------------------------ building

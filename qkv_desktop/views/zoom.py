@@ -8,7 +8,7 @@ and zoomed, with the status bar's formula read-out; F5 or Esc gives the desk bac
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QSettings, Qt
+from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QMainWindow, QMenu, QWidget
 
@@ -34,7 +34,12 @@ def system_font() -> QFont:
 
 
 class ViewScale(FollowsWindowLanguage, QObject):
-    """The zoom and presentation actions of ``window``'s View menu."""
+    """The zoom and presentation actions of ``window``'s View menu.
+
+    ``presentingChanged(bool)``: presentation mode began or ended (the hint banner
+    words itself for what is then on screen)."""
+
+    presentingChanged = Signal(bool)
 
     def __init__(self, window: QMainWindow, settings: QSettings, menu: QMenu, before=None):
         super().__init__(window)
@@ -145,6 +150,7 @@ class ViewScale(FollowsWindowLanguage, QObject):
         self.presentation_action.setChecked(True)
         self.leave_action.setEnabled(True)
         self._apply()
+        self.presentingChanged.emit(True)
         w.statusBar().showMessage(self.tr("Presentation mode: F5 or Esc to leave"), 4000)
 
     def leave_presentation(self) -> None:
@@ -159,3 +165,4 @@ class ViewScale(FollowsWindowLanguage, QObject):
         self.presentation_action.setChecked(False)
         self.leave_action.setEnabled(False)
         self._apply()
+        self.presentingChanged.emit(False)

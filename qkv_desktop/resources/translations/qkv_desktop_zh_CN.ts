@@ -1678,6 +1678,18 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>使用稳定的 softmax</translation>
     </message>
     <message>
+        <source>Hover any cell: the cells it is computed from light up in the other panes, and the status bar shows its formula.</source>
+        <translation>悬停任一单元格：其他面板中参与计算它的单元格会高亮，状态栏显示它的公式。</translation>
+    </message>
+    <message>
+        <source>Hover a cell: its inputs light up, its formula is below.</source>
+        <translation>悬停单元格：它的输入会高亮，公式显示在下方。</translation>
+    </message>
+    <message>
+        <source>Hover a cell: its inputs and formula</source>
+        <translation>悬停单元格：输入与公式</translation>
+    </message>
+    <message>
         <source>Edit a value in the table, hover any cell to see how it is computed, and click a cell to have it explained.</source>
         <translation>在表格里改一个数值；把鼠标移到任意单元格上看它是怎么算出来的；点击单元格查看讲解。</translation>
     </message>

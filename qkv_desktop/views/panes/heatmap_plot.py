@@ -45,6 +45,7 @@ from qkv_desktop.presentation.numbers import (
 from qkv_desktop.presentation.pane_image import PaneImage, display_factors, prepare_image
 from qkv_desktop.views.panes.axis_labels import plan_axis
 from qkv_desktop.views.panes.cell_image import CellImage
+from qkv_desktop.views.zoom import system_font
 
 __all__ = ["HeatmapPlot", "CellOverlay", "TokenAxis", "MAX_LABEL_CELLS", "VALUE_PX_MAX",
            "TICK_LENGTH", "TICK_TEXT_GAP", "style_axis", "labels_inside"]
@@ -111,8 +112,12 @@ def labels_inside(texts, box: QRectF, font: QFont) -> list:
 
 
 def _largest_px(cell_h: float) -> int:
-    """The largest value font a cell this high takes (it shrinks from there)."""
-    return max(LEGIBLE_PX, min(VALUE_PX_MAX, int(cell_h * 0.5)))
+    """The largest value font a cell this high takes (it shrinks from there):
+    ``VALUE_PX_MAX`` at 100 %, as much larger as the zoom (presentation mode's 150 %
+    left the values at 13 px beside 20 px names)."""
+    base = system_font().pointSizeF()
+    zoom = QFont().pointSizeF() / base if base > 0 else 1.0
+    return max(LEGIBLE_PX, min(round(VALUE_PX_MAX * max(zoom, 1.0)), int(cell_h * 0.5)))
 
 
 class TokenAxis(pg.AxisItem):
@@ -124,6 +129,8 @@ class TokenAxis(pg.AxisItem):
 
     rotated = False
     NAMES_MARGIN = 1.0
+    MIN_NAMES_HEIGHT = 18
+    """pyqtgraph's own room for a row of names, which the names only ever widen."""
     """Around the names' boxes, the pixel their glyphs' antialiased edges may reach."""
 
     def __init__(self, orientation: str):
@@ -183,8 +190,22 @@ class TokenAxis(pg.AxisItem):
         if self.marks:
             ticks = ticks + self._mark_specs()
         if self.orientation not in ("left", "right"):
+            if texts and not self.rotated:
+                self._fit_height(texts, p.font())
             return axis, ticks, texts
         return axis, ticks, labels_inside(texts, self.rect(), p.font())
+
+    def _fit_height(self, texts, font: QFont) -> None:
+        """Grow a row of names to their lines' height: pyqtgraph reserves 0.8 of it,
+        which a large font (presentation mode, a zoom, a CJK name) outgrows, and the
+        names were cut at the bottom. Only on a new layout of the names, not per paint."""
+        metrics = QFontMetricsF(font)
+        tall = max(metrics.boundingRect(rect, int(flags), text).bottom() - rect.top()
+                   for rect, flags, text in texts)
+        want = max(math.ceil(tall), self.MIN_NAMES_HEIGHT)
+        if want != self.textHeight:
+            self.textHeight = want
+            self._updateHeight()
 
     def _mark_specs(self) -> list:
         """Outward ticks at ``marks``, by pyqtgraph's own mapping of values to pixels

@@ -156,6 +156,13 @@ class LessonBanners(QWidget):
         self.uniform.show_text(*self._uniform_texts(result, lessons))
         self.overflow.show_text(*self._overflow_texts(result, r, lessons))
         lesson = self.uniform.isVisibleTo(self) or self.overflow.isVisibleTo(self)
+        if self.presenting:  # the panes alone: no table to edit, no Explain panel
+            self.hint.show_text(None if lesson else self.tr(
+                "Hover any cell: the cells it is computed from light up in the other "
+                "panes, and the status bar shows its formula."), shorter=(
+                self.tr("Hover a cell: its inputs light up, its formula is below."),
+                self.tr("Hover a cell: its inputs and formula")))
+            return
         # a narrow window shows a shorter wording whole (the tool tip has the sentence)
         self.hint.show_text(None if lesson else self.tr(
             "Edit a value in the table, hover any cell to see how it is computed, and "
@@ -163,6 +170,13 @@ class LessonBanners(QWidget):
             self.tr("Edit a value, hover a cell to see how it is computed, click it to "
                     "have it explained."),
             self.tr("Edit a value · hover a cell: its formula · click: explained")))
+
+    presenting = False
+    """Presentation mode (``ViewScale.presentingChanged``): the panes alone on screen."""
+
+    def set_presenting(self, presenting: bool) -> None:
+        self.presenting = presenting
+        self.refresh()
 
     def sizeHint(self) -> QSize:
         return QSize(super().sizeHint().width(), self._height())
