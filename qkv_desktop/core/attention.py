@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -16,13 +17,19 @@ from qkv_desktop.core.softmax import row_entropy
 from qkv_desktop.core.validation import as_matrix
 from qkv_desktop.core.weights import Weights
 
-__all__ = ["AttentionResult", "attention", "divisor_for", "POSITION_KINDS"]
+__all__ = ["AttentionResult", "attention", "divisor_for", "POSITION_KINDS", "RowsDone"]
 
 POSITION_KINDS = (None, "sinusoidal", "rope")
 """How ``attention`` tells the scores where each token sits: not at all, by adding the
 sinusoidal table to X, or by rotating Q and K (RoPE)."""
 
 Scale = str | float
+
+RowsDone = Callable[[int, int, dict[str, np.ndarray]], None]
+"""``on_rows(r0, r1, matrices)``: rows ``r0:r1`` of the n × m ``matrices`` (``"scores"``,
+``"scaled"``, ``"weights"``: the result's arrays, still being filled) are final. Called
+in the row thread that finished them, while they are in its cache, once per range;
+ranges come in any order and from several threads at once."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -116,7 +123,7 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
               causal: bool = False, X_kv=None, stable: bool = True, positions: str | None = None,
               rope_base: float = 10000.0, rope_pairing: str = "half", window: int | None = None,
               alibi_slope: float | None = None, prefix: int | None = None, sinks: int = 0,
-              mask=None) -> AttentionResult:
+              mask=None, on_rows: RowsDone | None = None) -> AttentionResult:
     """Scaled dot-product attention ``softmax(QKᵀ / (divisor·T) + bias) · V``.
 
     Parameters
@@ -155,6 +162,11 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
         The first s keys stay visible to every query whatever the window.
     mask : boolean array (n, m), optional
         True = allowed; combined by AND with every rule above.
+    on_rows : callable, optional
+        ``RowsDone``: told each range of rows of the scores, scaled scores and weights
+        as soon as they are final, in the thread that computed them (a caller that
+        reduces them, e.g. to a picture, reads them while they are in that core's
+        cache and beside the rest of the forward). It must not raise.
 
     A query row left with no allowed key raises ``EmptyRowError`` (a ``ValueError``)
     naming the row, instead of a row of NaN. float32 input stays float32 throughout;
@@ -192,14 +204,14 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
 
     if blas_threads() > 1:  # NumPy's default, e.g. in a notebook: BLAS's threads multiply
         return _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions,
-                        rope_base, rope_pairing, spec, alibi_slope, in_rows=False)
+                        rope_base, rope_pairing, spec, alibi_slope, on_rows, in_rows=False)
     with one_blas_thread():  # the app's setting: the row threads multiply
         return _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions,
-                        rope_base, rope_pairing, spec, alibi_slope, in_rows=True)
+                        rope_base, rope_pairing, spec, alibi_slope, on_rows, in_rows=True)
 
 
 def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, rope_base,
-             rope_pairing, spec, alibi_slope, in_rows: bool) -> AttentionResult:
+             rope_pairing, spec, alibi_slope, on_rows, in_rows: bool) -> AttentionResult:
     """The forward proper. ``in_rows`` (BLAS on one thread, the app's setting): above
     ``MIN_PARALLEL_CELLS`` the products run in the row threads, in fixed ranges
     (``_projections``, ``_fused_forward``), so the numbers are the same on every machine
@@ -241,7 +253,7 @@ def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, ro
     rules = spec if spec.restricts else None
     if stable:
         scores, scaled, weights_, output, entropy, max_w, mean_grad = _fused_forward(
-            q_side, k_side, V, div, rules, alibi_slope, in_rows)
+            q_side, k_side, V, div, rules, alibi_slope, in_rows, on_rows)
     else:
         scores = q_side @ k_side.T  # the overflow lesson's small sizes: a whole product
         n, m = scores.shape
@@ -254,6 +266,8 @@ def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, ro
             np.copyto(scaled, -np.inf, where=rules.hidden_rows(0, n, m))
         weights_, entropy, max_w, mean_grad = _naive_softmax_with_stats(scaled)
         output = weights_ @ V
+        if on_rows is not None:
+            on_rows(0, n, {"scores": scores, "scaled": scaled, "weights": weights_})
     return AttentionResult(Q, K, V, scores, scaled, weights_, output,
                            entropy, max_w, mean_grad, divisor, Q_rope, K_rope, X_pos, X_kv_pos,
                            spec, alibi_slope)
@@ -324,7 +338,8 @@ _BLOCK_BYTES = 1 << 18
 
 
 def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: MaskSpec | None,
-                   slope: float | None, in_rows: bool = True):
+                   slope: float | None, in_rows: bool = True,
+                   on_rows: RowsDone | None = None):
     """``scores = Q·Kᵀ``, ``scaled = scores / div + bias`` (masked), its row softmax,
     ``output = weights · V`` and the per-row statistics, row range by row range.
 
@@ -346,7 +361,9 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
     The statistics come from row reductions: H = log Z − Σ p·(s − max), max p = 1/Z,
     Σ p(1−p) = 1 − Σ p². The mask (``rules``) and the ALiBi bias (``slope``) are built
     block by block too. A range stops at its first row without an allowed key;
-    ``EmptyRowError`` then names the first such row of all.
+    ``EmptyRowError`` then names the first such row of all. ``on_rows`` (``RowsDone``)
+    is told each range once its rows of the three n × m results are final, before
+    the range's product with V.
     """
     masked = rules is not None
     n, m = Q.shape[0], K.shape[0]
@@ -369,6 +386,7 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
     if slope is not None:
         key_index = np.arange(m, dtype=dtype)
         slope = dtype.type(slope)
+    finished = {"scores": scores, "scaled": scaled, "weights": p}
 
     def rows(r0: int, r1: int) -> None:
         if in_rows:
@@ -404,6 +422,8 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
             total[a:b] = tb[:, 0]
             entropy[a:b] = np.einsum("ij,ij->i", pb, z)
             sum_sq[a:b] = np.einsum("ij,ij->i", pb, pb)
+        if on_rows is not None:
+            on_rows(r0, r1, finished)
         if in_rows:
             np.matmul(p[r0:r1], V, out=output[r0:r1])
 

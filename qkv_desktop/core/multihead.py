@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,8 +43,11 @@ def init_multihead_weights(d_model: int, d_k: int, heads: int, seed: int = 42,
 
 
 def multi_head_attention(X, heads: Sequence[Weights], *, W_O=None, X_kv=None, alibi=None,
+                         on_rows: Callable[[int, int, int, dict], None] | None = None,
                          **options) -> MultiHeadResult:
     """Run ``attention`` once per head; ``options`` are those of ``attention``.
+
+    ``on_rows(h, r0, r1, matrices)`` is ``attention``'s ``on_rows`` of head h.
 
     ``alibi=True`` gives head k the k-th of ``alibi_slopes(h)`` (the ALiBi paper's one
     slope per head); a sequence of h numbers gives each head its own slope.
@@ -60,8 +64,9 @@ def multi_head_attention(X, heads: Sequence[Weights], *, W_O=None, X_kv=None, al
             slopes = list(alibi)
             if len(slopes) != len(heads):
                 raise ValueError(f"{len(slopes)} ALiBi slopes for {len(heads)} heads")
-    results = tuple(attention(X, w, X_kv=X_kv, alibi_slope=m, **options)
-                    for w, m in zip(heads, slopes, strict=True))
+    results = tuple(attention(X, w, X_kv=X_kv, alibi_slope=m, **options,
+                              on_rows=None if on_rows is None else functools.partial(on_rows, h))
+                    for h, (w, m) in enumerate(zip(heads, slopes, strict=True)))
     concat = np.concatenate([r.output for r in results], axis=1)
     output = None
     if W_O is not None:

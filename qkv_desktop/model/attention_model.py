@@ -217,17 +217,21 @@ class AttentionModel(EditMethods, ViewSelection):
             self._recompute()
 
     def _run(self, state: SessionState, prepare=None, generation: int | None = None):
-        """``(result, None)`` or ``(None, error)``; on the worker, ``prepare(result)``
-        (``PaneImages.plan``) makes the panes' pictures before the result is handed over,
+        """``(result, None)`` or ``(None, error)``; on the worker, ``prepare``
+        (``PaneImages.plan``) reduces the panes' n × n matrices while the forward makes
+        them (``on_rows``), and ``prepare(result)`` makes the panes' pictures before the
+        result is handed over,
         unless the state of ``generation`` has been replaced meanwhile (a scrub goes
         on): then the result goes over at once, and its pictures are made on the
         pictures' worker while the forward of the newest state runs, not before it.
         The base for edits of a new X (``cow_matrix``) is made beside the pictures."""
         self.compute_calls += 1
         try:
-            result = compute(state)
+            result = compute(state, on_rows=None if prepare is None else prepare.on_rows)
         except Exception as exc:  # reported by _finish, never lost in the worker thread
             return None, exc
+        if prepare is not None:  # the block means made during the forward go with it
+            prepare.keep(result)
         if prepare is not None and generation == self._generation:
             # the copy-on-write base of a new X (about 100 ms at 8192 × 768) is made
             # beside the pictures, not after them

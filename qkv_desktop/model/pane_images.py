@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import math
 import sys
+import threading
 import weakref
 from collections.abc import Callable, Sequence
 
@@ -27,9 +28,12 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.model.off_thread import off_thread
 from qkv_desktop.model.picture_threads import side_by_side
+from qkv_desktop.presentation.colormaps import SEQUENTIAL_MATRICES
 from qkv_desktop.presentation.pane_image import (
     PaneImage,
+    RowsReduced,
     display_factors,
+    keep_reduced,
     pane_image,
     prepared_image,
 )
@@ -47,6 +51,68 @@ def _make(result: ModelResult, key: str, head: int, pixels: tuple[float, float])
         pane_image(result, key, head, pixels)
     except Exception:  # noqa: BLE001,S110 -- the pane meets it again, and says so
         pass
+
+
+class PicturePlan:
+    """The pictures a forward's worker makes of its result, for the plots on screen.
+
+    ``on_rows`` (the core's ``on_rows``, through ``compute``) reduces each finished
+    range of a plot's scores, scaled scores or weights to its block means while the
+    row thread that computed it still has it in cache, beside the forward's other
+    ranges (``presentation.pane_image.RowsReduced``); ``keep(result)`` leaves them with
+    the result, so its pictures start from them wherever they are made. Calling the
+    plan, ``plan(result, also)``, makes the pictures side by side, the largest first,
+    and runs the jobs ``also`` (callables that do not raise) beside them, first.
+
+    It holds plain data only: made on the GUI thread, used on the forward's threads.
+    """
+
+    def __init__(self, slots: list[tuple[str, int | None, tuple[float, float]]], head: int):
+        self._slots, self._head = slots, head
+        self._reduced: dict[tuple[int, str], list[RowsReduced]] = {}
+        self._lock = threading.Lock()
+
+    def _jobs(self, state) -> list[tuple[str, int, tuple[float, float]]]:
+        todo = [(key, self._head if fixed is None else fixed, pixels)
+                for key, fixed, pixels in self._slots]
+        return [(key, h, pixels) for key, h, pixels in todo
+                if pane_relevant(state, key) and h < state.n_heads]
+
+    def on_rows(self, h: int, r0: int, r1: int, matrices: dict) -> None:
+        """Rows ``r0:r1`` of head ``h``'s n × m matrices are final (a row thread)."""
+        for key, data in matrices.items():
+            for reduced in self._reducers(h, key, data):
+                try:
+                    reduced.add(data, r0, r1)
+                except Exception:  # noqa: BLE001,S112 -- the picture reads its matrix after
+                    continue
+
+    def _reducers(self, h: int, key: str, data) -> list[RowsReduced]:
+        try:
+            return self._reduced[h, key]
+        except KeyError:
+            pass
+        with self._lock:  # the first range of this matrix: one list, whichever thread
+            if (h, key) not in self._reduced:
+                wanted = {display_factors(data.shape, pixels)
+                          for k, fixed, pixels in self._slots
+                          if k == key and (self._head if fixed is None else fixed) == h}
+                self._reduced[h, key] = [
+                    RowsReduced(data.shape, data.dtype, factors, key not in SEQUENTIAL_MATRICES)
+                    for factors in sorted(wanted) if factors != (1, 1)]
+            return self._reduced[h, key]
+
+    def keep(self, result: ModelResult) -> None:
+        """Leave the block means gathered during ``result``'s forward with it."""
+        for (h, key), reducers in self._reduced.items():
+            for reduced in reducers:
+                keep_reduced(result, key, h, reduced)
+
+    def __call__(self, result: ModelResult, also: Sequence[Callable[[], None]] = ()) -> None:
+        state = result.state
+        todo = self._jobs(state)
+        todo.sort(key=lambda job: -math.prod(matrix_shape(state, job[0])))
+        side_by_side([*also, *(functools.partial(_make, result, *job) for job in todo)])
 
 
 class PaneImages(QObject):
@@ -93,23 +159,13 @@ class PaneImages(QObject):
         return dict(self._slots)
 
     # ------------------------------------------------- with the forward
-    def plan(self, head: int) -> Callable[..., None]:
-        """What the forward's worker does with a new result before handing it over:
-        make the pictures of the plots on screen now, ``head`` the current one (all of
-        them: it costs the GUI thread nothing, and a plot then only shows its picture).
-        ``prepare(result, also)`` runs the jobs ``also`` (callables that do not raise)
-        beside the pictures, first."""
-        slots = list(self._slots.values())
-
-        def prepare(result: ModelResult, also: Sequence[Callable[[], None]] = ()) -> None:
-            state = result.state
-            todo = [(key, head if fixed is None else fixed, pixels)
-                    for key, fixed, pixels in slots]
-            todo = [(key, h, pixels) for key, h, pixels in todo
-                    if pane_relevant(state, key) and h < state.n_heads]
-            todo.sort(key=lambda job: -math.prod(matrix_shape(state, job[0])))
-            side_by_side([*also, *(functools.partial(_make, result, *job) for job in todo)])
-        return prepare
+    def plan(self, head: int) -> PicturePlan:
+        """What the forward's worker does for the plots on screen now, ``head`` the
+        current one: reduce their n × m matrices while the forward computes them
+        (``PicturePlan.on_rows``), then make all their pictures before it hands the
+        result over (calling the plan; it costs the GUI thread nothing, and a plot then
+        only shows its picture)."""
+        return PicturePlan(list(self._slots.values()), head)
 
     # --------------------------------------------------- on their own
     @staticmethod

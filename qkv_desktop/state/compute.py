@@ -109,8 +109,11 @@ class ModelResult:
                                                              self.state.options.temperature))
 
 
-def compute(state: SessionState) -> ModelResult:
-    """Run the core on ``state`` (all heads); raises ``ValueError`` on bad input."""
+def compute(state: SessionState, on_rows=None) -> ModelResult:
+    """Run the core on ``state`` (all heads); raises ``ValueError`` on bad input.
+
+    ``on_rows(h, r0, r1, matrices)``: ``core.multi_head_attention``'s, told each range of
+    finished rows of head h's n × m matrices (the panes' pictures start from them)."""
     o = state.options
     check_dtype_range(state)
     dtype = core_dtype(o)
@@ -121,7 +124,7 @@ def compute(state: SessionState) -> ModelResult:
         X_kv = state.X_kv.astype(dtype, copy=False)
     with np.errstate(**_QUIET):
         multi = multi_head_attention(X, heads, W_O=state.W_O, X_kv=X_kv, alibi=o.alibi,
-                                     **core_options(state))
+                                     on_rows=on_rows, **core_options(state))
     return ModelResult(state, multi)
 
 

@@ -209,7 +209,7 @@ def test_an_uncomputable_state_is_reported_not_waited_for(model, monkeypatch):
     assert model.wait_until_idle()
     good = model.result
 
-    def refuse(state):
+    def refuse(state, on_rows=None):
         raise ValueError("this state cannot be computed")
     monkeypatch.setattr(attention_model, "compute", refuse)
     model.set_cell("X", 0, 0, 0.5)

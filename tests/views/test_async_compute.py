@@ -41,12 +41,12 @@ class GatedCompute:
         self.entered = threading.Event()
         monkeypatch.setattr(attention_model, "compute", self)
 
-    def __call__(self, state):
+    def __call__(self, state, on_rows=None):
         self.calls.append((threading.current_thread().name, state))
         if len(self.calls) <= self.hold:
             self.entered.set()
             assert self.gate.wait(30), "the test never released the computation"
-        return self.real(state)
+        return self.real(state, on_rows)
 
     def release(self) -> None:
         self.gate.set()
@@ -105,11 +105,11 @@ class SteppedCompute:
         self.go = threading.Semaphore(0)
         monkeypatch.setattr(attention_model, "compute", self)
 
-    def __call__(self, state):
+    def __call__(self, state, on_rows=None):
         self.states.append(state)
         self.started.release()
         assert self.go.acquire(timeout=30), "the test never let the computation end"
-        return self.real(state)
+        return self.real(state, on_rows)
 
     def wait_started(self) -> None:
         spin_until(lambda: self.started.acquire(blocking=False))

@@ -51,7 +51,7 @@ def _edit_that_cannot_compute(window, monkeypatch) -> None:
     """An edit whose state the model fails to compute; computing works again after it."""
     from qkv_desktop.model import attention_model
 
-    def refuse(state):
+    def refuse(state, on_rows=None):
         raise ValueError("this state cannot be computed")
     monkeypatch.setattr(attention_model, "compute", refuse)
     window.model.set_cell("X", 0, 0, 0.5)

@@ -33,8 +33,8 @@ def _record(monkeypatch) -> dict[str, list[str]]:
     """The threads of every forward and every pane picture made."""
     threads: dict[str, list[str]] = {"compute": [], "picture": []}
     real_compute = attention_model.compute
-    monkeypatch.setattr(attention_model, "compute", lambda s: threads["compute"].append(
-        threading.current_thread().name) or real_compute(s))
+    monkeypatch.setattr(attention_model, "compute", lambda s, on_rows=None: threads[
+        "compute"].append(threading.current_thread().name) or real_compute(s, on_rows))
     real_prepare = pane_image.prepare_image
 
     def prepare(data, *args, **kwargs):

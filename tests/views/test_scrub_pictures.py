@@ -43,11 +43,11 @@ class Gates:
         self.made: list[tuple[str, float]] = []  # (thread, X[0, 0] of the result's state)
         real_compute, real_image = attention_model.compute, pane_image.pane_image
 
-        def compute(state):
+        def compute(state, on_rows=None):
             self.forwards.append(state)
             self.started.release()
             assert self.forward.acquire(timeout=30), "the test never let the forward end"
-            return real_compute(state)
+            return real_compute(state, on_rows)
 
         def image(result, *args):
             thread = threading.current_thread().name
