@@ -4,7 +4,8 @@
 ``bench_window``'s window, makes a few edits and prints, for the median edit, each
 step's start and end (ms after ``set_cell``) and its thread: the edit pushed, the
 forward and its stages and row ranges, each picture, the result's delivery, each pane's
-paint, the read-outs. Then the serial gaps: stretches where no traced work ran.
+paint, the read-outs. Then the serial gaps: stretches where no traced work ran, and
+the phases' medians over the edits (``summary``: CPU figures the load distorts less).
 
 The tracing wraps the app's functions from outside (``_patch``), in this process only:
 the app carries no tracing code, so nothing of it runs when not tracing.
@@ -153,6 +154,34 @@ def show(timeline, title: str) -> None:
     print("gaps (no traced work): " + ", ".join(f"{a:.1f}–{b:.1f}" for a, b in gaps))
 
 
+def summary(timeline) -> dict:
+    """One edit's phases: the forward (wall, and CPU of all its threads), the pictures
+    after it (wall until handed over, and the busiest thread's CPU: the critical path
+    on a quiet machine), the delivery and paints on the GUI thread (CPU)."""
+    def spans(prefix):
+        return [e for e in timeline if e[0].startswith(prefix)]
+    forward = spans("forward: compute()")
+    run = spans("worker: forward + pictures")
+    if not forward or not run:
+        return {}
+    f_end = forward[0][3]
+    after = [e for e in spans("picture ") if e[2] >= f_end - 0.01]
+    per_thread: dict[str, float] = {}
+    for _w, thread, _s, _e, cpu in after:
+        per_thread[thread] = per_thread.get(thread, 0.0) + cpu
+    gui = [e for e in timeline if e[1] == "MainThread" and (e[0].startswith("deliver: qkv-compute")
+                                                           or e[0].startswith("window repaint"))]
+    ranges = [e for e in timeline if e[0].startswith("  range") and forward[0][2] <= e[2] <= f_end]
+    return {"set_cell_cpu": sum(e[4] for e in spans("edit: set_cell")),
+            "forward_wall": forward[0][3] - forward[0][2],
+            "forward_ranges_cpu": sum(e[4] for e in ranges),
+            "pictures_after_wall": run[0][3] - f_end,
+            "pictures_after_busiest_cpu": max(per_thread.values(), default=0.0),
+            "pictures_after_cpu": sum(per_thread.values()),
+            "gui_delivery_paint_cpu": sum(e[4] for e in gui),
+            "last_paint": _last_paint(timeline)}
+
+
 if __name__ == "__main__":
     import argparse
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -160,6 +189,7 @@ if __name__ == "__main__":
     parser.add_argument("--dtype", default="float64")
     parser.add_argument("--edits", type=int, default=5)
     parser.add_argument("--all", action="store_true", help="print every edit's timeline")
+    parser.add_argument("--summary", action="store_true", help="the phases' medians only")
     args = parser.parse_args()
     app = _App(sys.argv[:1])
     _patch()
@@ -169,5 +199,9 @@ if __name__ == "__main__":
         print(f"\nn = {n} {args.dtype}: last paint per edit (ms): "
               + ", ".join(f"{_last_paint(t):.1f}" for t in lines)
               + f"; load {os.getloadavg()[0]:.2f}")
-        for k in (range(len(lines)) if args.all else [order[len(order) // 2]]):
-            show(lines[k], f"n = {n} {args.dtype}, edit {k}")
+        if not args.summary:
+            for k in (range(len(lines)) if args.all else [order[len(order) // 2]]):
+                show(lines[k], f"n = {n} {args.dtype}, edit {k}")
+        rows = [summary(t) for t in lines]
+        print("medians over the edits (ms): " + ", ".join(
+            f"{key} {np.median([r[key] for r in rows]):.2f}" for key in rows[0]))
