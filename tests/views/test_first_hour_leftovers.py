@@ -1,6 +1,7 @@
 """What a first-time user still met on a laptop: a load over edits that said nothing, an
 inserted token named from the count, presentation mode's small text and hint."""
 
+import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
 
@@ -87,3 +88,48 @@ def test_presentation_mode_hints_at_what_is_on_screen_not_the_hidden_table(prese
     window.view_scale.leave_presentation()
     settle(window)
     assert "Edit a value in the table" in hint.headline.text()
+
+
+def _unmarked_cells(window) -> list[str]:
+    """Token-axis cells that show neither a name nor a mark (``plan_axis``'s rule: the
+    first, every k-th and the last named, each other cell marked while ≥ 3 px apart)."""
+    found = []
+    for pane in window.findChildren(HeatmapPane):
+        labels = getattr(pane.plot, "_labels", None)
+        if not pane.isVisible() or pane.visibleRegion().isEmpty() or not labels:
+            continue  # scrolled out of sight: refreshed when shown
+        item = pane.plot.getPlotItem()
+        for side, names in (("left", labels[0]), ("bottom", labels[1])):
+            if not names or all(n.isdigit() for n in names):
+                continue  # an index axis is a ruler: every k-th number, no marks
+            axis = item.getAxis(side)
+            drawn = {text for text, _rect in axis_texts(axis)}
+            named = {pos: name for pos, name in axis._tickLevels[0] if name in drawn}
+            pitch = (axis.height() if side == "left" else axis.width()) / len(names)
+            for k in range(len(names)):
+                if k + 0.5 not in named and (k + 0.5 not in axis.marks or pitch < 3):
+                    found.append(f"{pane.key} {side} {names[k]} (named {sorted(named.values())}"
+                                 f", {len(axis.marks)} marks, {pitch:.1f} px a cell)")
+    return found
+
+
+@pytest.mark.parametrize("tokens", [
+    ("人工", "智能", "我们", "喜欢", "学习", "注意"),  # 2-character names at 6-7 rows
+    ("人工", "智能", "我们", "喜欢", "学习", "注意", "机制"),
+    ("我", "爱", "人工", "智能", "new", "new2", "new3", "new4"),  # tutorial-1, tokens added
+    tuple(f"{a}{b}" for a in "人工智能" for b in "学习"),
+])
+def test_every_token_cell_has_its_name_or_a_mark_in_every_pane(main_window, tokens):
+    """Rows were planned at the Latin font's line: a CJK name's line is taller, the
+    names overlapped, and every other one was dropped with no mark (人工 at 6-7 rows,
+    tutorial-1 after adding tokens, at 1024×700)."""
+    window = main_window
+    window.resize(942, 644)  # a first run on a 1024×700 screen
+    state = window.model.state
+    n = len(tokens)
+    X = np.round(np.random.RandomState(n).rand(n, state.d_model), 2)
+    window.model.reset(state.reinitialised(X=X, tokens=tokens))
+    settle(window)
+    for _ in range(3):
+        QApplication.processEvents()
+    assert _unmarked_cells(window) == []

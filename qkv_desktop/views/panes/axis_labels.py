@@ -17,10 +17,11 @@ the 16 axes 86 ms at n = 1024 and over a second at n = 4096.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QCoreApplication, QRectF, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF
 
 from qkv_desktop.presentation.numbers import LEGIBLE_PX
 
@@ -74,6 +75,28 @@ def _width(metrics: QFontMetrics, font_key: str, text: str) -> int:
     return width
 
 
+_HEIGHTS: dict[tuple[str, str], float] = {}
+"""Line heights by (font, text), as ``labels_inside`` measures the glyphs it keeps apart."""
+
+
+def _line_height(metrics: QFontMetricsF, font_key: str, names) -> float:
+    """The tallest line of ``names``: a CJK name's line comes from a fallback font,
+    taller than the font's own (``QFontMetrics.height``). Planned at the font's own
+    height, 人工 at 6-7 rows overlapped its neighbours, which were then left out with
+    no mark (found by a first-time user)."""
+    tallest = metrics.height()
+    for text in set(names):
+        key = (font_key, text)
+        height = _HEIGHTS.get(key)
+        if height is None:
+            if len(_HEIGHTS) >= MAX_WIDTHS:
+                _HEIGHTS.clear()
+            height = _HEIGHTS[key] = metrics.boundingRect(
+                QRectF(0, 0, 1000, 1000), int(Qt.AlignmentFlag.AlignCenter), text).height()
+        tallest = max(tallest, height)
+    return tallest
+
+
 def _cut(name: str, chars: int) -> str:
     return name if len(name) <= chars else name[:chars] + "…"
 
@@ -87,9 +110,13 @@ def plan_axis(labels: list[str], room: float, vertical: bool) -> AxisPlan:
     names = [_cut(x, MAX_LABEL_CHARS - 1) for x in labels]
     per_cell = room / max(len(labels), 1)
 
-    def need(font: QFont, shown: list[str], stacked: bool = vertical) -> int:
+    def need(font: QFont, shown: list[str], stacked: bool = vertical,
+             pitch: float = per_cell) -> int:
         if stacked:
-            return QFontMetrics(font).height() + ROW_GAP_PX
+            own = QFontMetrics(font).height() + ROW_GAP_PX
+            if own > pitch:  # does not fit whatever the names: none measured (n = 8192)
+                return own
+            return math.ceil(_line_height(QFontMetricsF(font), font.key(), shown)) + ROW_GAP_PX
         metrics, key = QFontMetrics(font), font.key()
         return max((_width(metrics, key, x) for x in set(shown)), default=0) + GAP_PX
 
@@ -114,6 +141,12 @@ def plan_axis(labels: list[str], room: float, vertical: bool) -> AxisPlan:
     # an index axis reads as a ruler (0 4 8 … 28); a token axis ends on its last token
     index = all(x.isdigit() for x in labels)
     named = _every_kth(len(shown), step, last=not index)
+    while vertical and step > 1:  # thinned by the font's own line: the names kept may be taller
+        tallest = need(font, [shown[k] for k in named], pitch=step * per_cell)
+        if tallest <= step * per_cell:
+            break
+        step = math.ceil(tallest / per_cell)
+        named = _every_kth(len(shown), step, last=not index)
     ticks = [(k + 0.5, shown[k]) for k in named]
     unnamed: tuple[float, ...] = ()
     if step > 1 and not index and per_cell >= MIN_MARK_PITCH_PX:
