@@ -110,6 +110,9 @@ _CELL_MAX = 52.0
 _GAP_MIN_CELL = 12.0
 _MAX_LABEL_W = 110.0
 _LABEL_PAD = 5.0
+_CAPTION_GAP = 4.0
+"""Points between an axis caption ("query", "key") and the labels it names: its
+descenders face them (2 pt read as touching 老鼠)."""
 _CBAR_GAP = 14.0
 _CBAR_W = 12.0
 _CBAR_MIN_H = 110.0
@@ -378,8 +381,10 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
     cols_rotated = step_flat > step_rot
     col_step = step_rot if cols_rotated else step_flat
     col_texts = {c: col_all[c] for c in range(0, m, col_step)}
+    # a CJK name's line (a fallback font) is taller than the label font's own
+    col_line_h = max(line_h, *(lfm.boundingRect(t).height() for t in col_texts.values()))
     col_label_h = (max(lfm.horizontalAdvance(t) for t in col_texts.values())
-                   if cols_rotated else line_h)
+                   if cols_rotated else col_line_h)
 
     tfm = QFontMetricsF(_font(_TITLE_PX, bold=True))
     title_w, title_h = tfm.horizontalAdvance(spec.title), tfm.height()
@@ -401,7 +406,7 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
 
     # Horizontal placement; the content is centred under a title wider than itself.
     # The grid starts on whole points so that cell edges fall on pixel edges in PNGs.
-    row_cap_w = (cap_h + 2) if spec.row_axis else 0.0
+    row_cap_w = (cap_h + _CAPTION_GAP) if spec.row_axis else 0.0
     x_grid = math.ceil(_MARGIN + row_cap_w + row_label_w + _LABEL_PAD)
     x_cbar = x_grid + grid_w + _CBAR_GAP
     content_w = max(x_cbar + _CBAR_W + _TICK_LEN + 3 + tick_w, x_grid + legend_w) + _MARGIN
@@ -416,7 +421,7 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
     col_caption = None
     if spec.col_axis:
         col_caption = _Text(QRectF(x_grid, y, grid_w, cap_h), spec.col_axis, _CENTER)
-        y += cap_h + 1
+        y += cap_h + _CAPTION_GAP
     y_grid = math.ceil(y + col_label_h + _LABEL_PAD)
     grid = QRectF(x_grid, y_grid, grid_w, grid_h)
     cbar = QRectF(x_cbar, y_grid, _CBAR_W, max(grid_h, _CBAR_MIN_H))
@@ -430,11 +435,12 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
     else:
         w = cell * col_step
         col_labels = [(c, _Text(QRectF(x_grid + (c + 0.5) * cell - w / 2,
-                                       y_grid - _LABEL_PAD - line_h, w, line_h), t, _CENTER))
+                                       y_grid - _LABEL_PAD - col_line_h, w, col_line_h), t,
+                                _CENTER))
                       for c, t in col_texts.items()]
     row_caption = None
     if spec.row_axis:
-        origin = QPointF(x_grid - _LABEL_PAD - row_label_w - 2 - cap_h, grid.bottom())
+        origin = QPointF(x_grid - _LABEL_PAD - row_label_w - _CAPTION_GAP - cap_h, grid.bottom())
         row_caption = (origin, _Text(QRectF(0, 0, grid_h, cap_h), spec.row_axis, _CENTER))
 
     ticks = []
