@@ -133,3 +133,33 @@ def test_every_token_cell_has_its_name_or_a_mark_in_every_pane(main_window, toke
     for _ in range(3):
         QApplication.processEvents()
     assert _unmarked_cells(window) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_open_model_box_shows_its_placeholder_whole(main_window, lang):
+    window = main_window
+    window.language_actions[lang].trigger()
+    QApplication.processEvents()
+    try:
+        dialog = window.models.open_dialog()
+        dialog.show()
+        QApplication.processEvents()
+        edit = dialog.folder_edit
+        room = edit.contentsRect().width() - 2 * 4  # QLineEdit's own margins around the text
+        assert edit.fontMetrics().horizontalAdvance(edit.placeholderText()) <= room
+        assert ".gguf" in edit.toolTip() and "config.json" in edit.toolTip()  # the whole
+        dialog.reject()
+    finally:
+        window.language_actions["en"].trigger()
+        QApplication.processEvents()
+
+
+@pytest.mark.parametrize("fmt", ["png", "svg"])
+def test_the_export_options_dialog_is_wide_enough_for_its_title(main_window, fmt):
+    from qkv_desktop.views.actions.export_actions import TITLE_BAR_ROOM, FigureOptionsDialog
+    dialog = FigureOptionsDialog(fmt, (400.0, 300.0), parent=main_window)
+    dialog.show()
+    QApplication.processEvents()
+    title = dialog.fontMetrics().horizontalAdvance(dialog.windowTitle())
+    assert dialog.width() >= title + TITLE_BAR_ROOM
+    dialog.reject()

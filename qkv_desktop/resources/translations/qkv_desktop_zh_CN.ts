@@ -2176,6 +2176,10 @@ Sentence: {1}</source>
         <translation>停止</translation>
     </message>
     <message>
+        <source>BERT folder or .gguf file</source>
+        <translation>BERT 文件夹或 .gguf 文件</translation>
+    </message>
+    <message>
         <source>A BERT folder (config.json, model.safetensors) or a LLaMA .gguf file</source>
         <translation>BERT 文件夹（config.json、model.safetensors）或 LLaMA 的 .gguf 文件</translation>
     </message>

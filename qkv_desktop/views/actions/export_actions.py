@@ -122,6 +122,19 @@ class _BackgroundCombo(QComboBox):
 
 
 # ------------------------------------------------------------------ one figure
+TITLE_BAR_ROOM = 170
+"""Pixels a window manager's title bar takes besides the title: the icon and the
+minimise, maximise and close buttons, and their margins."""
+
+
+def title_bar_width(window: QWidget) -> int:
+    """A width at which ``window``'s title shows whole in its title bar: the form of
+    the export options is narrower than "Export options: PNG" and its buttons, and the
+    title was cut to "Export opt…" (the title font is often bold: a fifth more)."""
+    title = window.fontMetrics().horizontalAdvance(window.windowTitle())
+    return math.ceil(title * 1.2) + TITLE_BAR_ROOM
+
+
 class FigureOptionsDialog(Retranslating, QDialog):
     """The PNG scale (with the resulting pixel size) and the background of one figure.
 
@@ -152,6 +165,7 @@ class FigureOptionsDialog(Retranslating, QDialog):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Export options: {0}").format(self.fmt.upper()))
+        self.setMinimumWidth(title_bar_width(self))
         for label, text in zip(self.labels, (self.tr("&Scale:"), self.tr("Size:"),
                                              self.tr("&Background:")), strict=True):
             label.setText(text)

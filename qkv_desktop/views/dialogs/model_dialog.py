@@ -247,8 +247,10 @@ class ModelDialog(Retranslating, QDialog):
                                               self.tr("Tokens"), self.tr("Layer"),
                                               self.tr("Head")), strict=True):
             label.setText(text)
-        self.folder_edit.setPlaceholderText(self.tr("A BERT folder (config.json, "
-                                                    "model.safetensors) or a LLaMA .gguf file"))
+        # the field is a third of the dialog: the short words in it, the whole on hover
+        self.folder_edit.setPlaceholderText(self.tr("BERT folder or .gguf file"))
+        self.folder_edit.setToolTip(self.tr("A BERT folder (config.json, "
+                                            "model.safetensors) or a LLaMA .gguf file"))
         self.browse_button.setText(self.tr("Choose folder…"))
         self.file_button.setText(self.tr("Choose .gguf file…"))
         self.bundled_button.setText(self.tr("Use the installed {0} (encoder)")
