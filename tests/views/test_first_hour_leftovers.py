@@ -118,6 +118,7 @@ def _unmarked_cells(window) -> list[str]:
     ("人工", "智能", "我们", "喜欢", "学习", "注意", "机制"),
     ("我", "爱", "人工", "智能", "new", "new2", "new3", "new4"),  # tutorial-1, tokens added
     tuple(f"{a}{b}" for a in "人工智能" for b in "学习"),
+    tuple(f"{a}{b}" for a in "人工智能" for b in "学习注"),  # thinned: the ends move inside
 ])
 def test_every_token_cell_has_its_name_or_a_mark_in_every_pane(main_window, tokens):
     """Rows were planned at the Latin font's line: a CJK name's line is taller, the

@@ -116,7 +116,8 @@ def plan_axis(labels: list[str], room: float, vertical: bool) -> AxisPlan:
             own = QFontMetrics(font).height() + ROW_GAP_PX
             if own > pitch:  # does not fit whatever the names: none measured (n = 8192)
                 return own
-            return math.ceil(_line_height(QFontMetricsF(font), font.key(), shown)) + ROW_GAP_PX
+            # a line's box (leading included) is what must not overlap the next
+            return max(own, math.ceil(_line_height(QFontMetricsF(font), font.key(), shown)))
         metrics, key = QFontMetrics(font), font.key()
         return max((_width(metrics, key, x) for x in set(shown)), default=0) + GAP_PX
 
@@ -143,9 +144,11 @@ def plan_axis(labels: list[str], room: float, vertical: bool) -> AxisPlan:
     named = _every_kth(len(shown), step, last=not index)
     while vertical and step > 1:  # thinned by the font's own line: the names kept may be taller
         tallest = need(font, [shown[k] for k in named], pitch=step * per_cell)
-        if tallest <= step * per_cell:
+        # an end's name moves inside the axis by what it stands past it (``labels_inside``)
+        room = tallest + max(0.0, (tallest - per_cell) / 2)
+        if room <= step * per_cell:
             break
-        step = math.ceil(tallest / per_cell)
+        step = math.ceil(room / per_cell)
         named = _every_kth(len(shown), step, last=not index)
     ticks = [(k + 0.5, shown[k]) for k in named]
     unnamed: tuple[float, ...] = ()
