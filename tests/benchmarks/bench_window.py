@@ -447,8 +447,12 @@ def scrub(window, seconds: float = SCRUB_SECONDS) -> dict:
 
 
 def label_count(window) -> tuple[int, int]:
-    """(panes that drew value labels, labels drawn) in the latest paint."""
-    counts = [p.overlay.labels_drawn for p in window.panes.panes.built() if p.isVisible()]
+    """(panes that drew value labels, labels drawn) when every pane is painted whole (an
+    edit that keeps a pane's levels repaints only the cells it changed)."""
+    panes = [p for p in window.panes.panes.built() if p.isVisible()]
+    for pane in panes:
+        pane.plot.viewport().repaint()
+    counts = [p.overlay.labels_drawn for p in panes]
     return sum(1 for c in counts if c), sum(counts)
 
 

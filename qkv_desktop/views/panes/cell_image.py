@@ -18,6 +18,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QImage
 
 from qkv_desktop.presentation.pane_image import PaneImage, prepare_image
+from qkv_desktop.views.panes.cell_updates import update_cells
 
 __all__ = ["CellImage"]
 
@@ -29,6 +30,9 @@ class CellImage(pg.ImageItem):
     ``ImageItem``; ``set_image`` gives it with its levels and pixels.
     """
 
+    _changed: list | None = None
+    """While in ``set_image``: the only cells to repaint (None: all)."""
+
     def __init__(self, lut: np.ndarray):
         super().__init__(axisOrder="row-major")
         self.colour_lut = np.asarray(lut, dtype=np.uint8)
@@ -36,11 +40,26 @@ class CellImage(pg.ImageItem):
         """The picture on display; its ``pixels`` are the ``QImage``'s buffer."""
         self._prepared_for: np.ndarray | None = None
 
-    def set_image(self, prepared: PaneImage) -> None:
-        """Show ``prepared`` (``prepare_image``)."""
+    def set_image(self, prepared: PaneImage, changed: list | None = None) -> None:
+        """Show ``prepared`` (``prepare_image``). ``changed``: the only cells whose
+        colour differs from the picture shown (``cell_updates.changed_cells``), the
+        only ones repainted; None repaints the whole picture."""
         self.prepared = prepared
-        self.setImage(prepared.shown, autoLevels=False, levels=prepared.levels)
+        self._changed = changed
+        try:
+            self.setImage(prepared.shown, autoLevels=False, levels=prepared.levels)
+        finally:
+            self._changed = None
         self._prepared_for = self.image  # ``setImage`` keeps a view of ``shown``
+
+    def update(self, *rect) -> None:
+        """pyqtgraph's ``setImage`` repaints the whole item; within ``set_image`` with
+        ``changed`` cells, only those (the item's coordinates are the cells' at the
+        reduction (1, 1) that ``changed`` comes with)."""
+        if rect or self._changed is None:
+            super().update(*rect)
+        else:
+            update_cells(super(), self._changed)
 
     def render(self) -> None:
         """The colours as a ``Format_RGB32`` image (opaque; the mask layer above paints

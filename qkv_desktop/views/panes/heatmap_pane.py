@@ -243,6 +243,8 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
                     links = cells.get(self.key, [])
                 elif ref.matrix == self.key:
                     pinned = (ref.row, ref.col)
+        if (links, pinned) == (self.overlay.links, self.overlay.pinned):
+            return  # (every refresh asks): a repaint of the whole matrix for nothing
         self.overlay.links = links
         self.overlay.pinned = pinned
         self.overlay.update()

@@ -45,6 +45,7 @@ from qkv_desktop.presentation.numbers import (
 from qkv_desktop.presentation.pane_image import PaneImage, display_factors, prepare_image
 from qkv_desktop.views.panes.axis_labels import plan_axis
 from qkv_desktop.views.panes.cell_image import CellImage
+from qkv_desktop.views.panes.cell_updates import changed_cells, update_cells
 from qkv_desktop.views.zoom import system_font
 
 __all__ = ["HeatmapPlot", "CellOverlay", "TokenAxis", "MAX_LABEL_CELLS", "VALUE_PX_MAX",
@@ -321,17 +322,23 @@ class CellOverlay(pg.GraphicsObject):
         self._placed: tuple[tuple, tuple[list, list]] | None = None
         self._bad: np.ndarray | None = None
         self._finite: tuple[np.ndarray, bool] | None = None
+        # ``paint`` draws the labels of the exposed cells only (``option.exposedRect``):
+        # after an edit that keeps the levels, the view repaints the changed cells alone
+        self.setFlag(self.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
 
-    def set_data(self, data: np.ndarray, rgba: np.ndarray | None, labelled: bool) -> None:
+    def set_data(self, data: np.ndarray, rgba: np.ndarray | None, labelled: bool,
+                 changed: list[QRectF] | None = None) -> None:
         """Show ``data`` (its cell colours ``rgba``, for the text colour); its values
         are formatted when first needed: a matrix whose cells are too small for any
-        value (64 × 64 in a laptop pane) never formats its 4096 values."""
+        value (64 × 64 in a laptop pane) never formats its 4096 values. ``changed``:
+        the only cells whose value differs from the data shown (``changed_cells``),
+        the only ones repainted; None repaints the whole matrix."""
         if data.shape != self.data.shape:
             self.prepareGeometryChange()
         self.data, self.labelled = data, labelled
         self._texts, self._rgba, self._text_white, self._placed = None, rgba, None, None
         self._bad = self._finite = None
-        self.update()
+        update_cells(self, changed)
 
     def finiteness(self) -> tuple[np.ndarray, bool]:
         """(per cell whether its value is finite, whether all are), once per data: the
@@ -370,7 +377,7 @@ class CellOverlay(pg.GraphicsObject):
             self._paint_nonfinite(p)
         self._paint_head_starts(p)
         if self.labelled and self.value_font is not None:
-            self._paint_values(p, t)
+            self._paint_values(p, t, option.exposedRect)
         self._paint_links(p)
 
     def _paint_nonfinite(self, p: QPainter) -> None:
@@ -407,7 +414,7 @@ class CellOverlay(pg.GraphicsObject):
             p.drawLine(QPointF(c, 0), QPointF(c, n))
         p.restore()
 
-    def _paint_values(self, p: QPainter, t) -> None:
+    def _paint_values(self, p: QPainter, t, exposed: QRectF) -> None:
         """Draw the visible cells' values, placed once per data, font, zoom and scroll:
         a hover (the links) repaints the overlay without re-placing a label.
 
@@ -416,7 +423,8 @@ class CellOverlay(pg.GraphicsObject):
         cells are measured again here, from the painter's own transform, and the labels
         with the painted font, so a value is never drawn larger than its cell; if it
         would be, nothing is drawn and the plot chooses again (or hides the values and
-        says so).
+        says so). Only the labels of cells in ``exposed`` (cell coordinates) are drawn:
+        a repaint of the cells an edit changed draws none of the others.
         """
         font = self.value_font
         cell_w, cell_h = abs(t.m11()), abs(t.m22())
@@ -432,22 +440,32 @@ class CellOverlay(pg.GraphicsObject):
         if placed is None:  # some label is larger than its cell in the painted font
             self._refuse()
             return
+        n, m = self.data.shape
+        # every cell the exposed rectangle touches, even by a pixel: Qt repaints its
+        # part of that cell, and the part of its label there is drawn again
+        r0, r1 = max(0, math.floor(exposed.top())), min(n, math.ceil(exposed.bottom()))
+        c0, c1 = max(0, math.floor(exposed.left())), min(m, math.ceil(exposed.right()))
+        everything = r0 == 0 and c0 == 0 and r1 == n and c1 == m
+        drawn = 0
         p.save()
         p.resetTransform()
         p.setFont(font)
         for pen, labels in zip((QColor(20, 20, 20), QColor(255, 255, 255)), placed, strict=True):
             p.setPen(pen)
-            for point, text in labels:
-                p.drawText(point, text)
+            for i, j, point, text in labels:
+                if everything or (r0 <= i < r1 and c0 <= j < c1):
+                    p.drawText(point, text)
+                    drawn += 1
         p.restore()
-        self.labels_drawn = len(placed[0]) + len(placed[1])
+        self.labels_drawn = drawn
 
     def _refuse(self) -> None:
         if self.misfit is not None:
             self.misfit()
 
     def _place_values(self, t, view: QRectF, font: QFont) -> tuple[list, list] | None:
-        """(black, white) labels of the cells in ``view``: (device baseline point, text);
+        """(black, white) labels of the cells in ``view``: (row, column, device baseline
+        point, text);
         None when a label, in ``font``, is wider or higher than its cell.
 
         Each text's width is the one ``fit_value_font`` measured when it chose the
@@ -486,7 +504,7 @@ class CellOverlay(pg.GraphicsObject):
                     w = widths[label] = metrics.horizontalAdvance(label)
                 if w > cell_w:
                     return None
-                labels[is_white]((QPointF(x - w / 2, y), label))
+                labels[is_white]((i, j, QPointF(x - w / 2, y), label))
         return placed
 
     def _paint_links(self, p: QPainter) -> None:
@@ -582,14 +600,20 @@ class HeatmapPlot(pg.PlotWidget):
         for a large matrix), used even at another reduction than this size wants (it
         still spans the whole matrix; ``image_wanted`` then asks for the right one).
         """
+        small = data.size <= MAX_LABEL_CELLS
+        head_starts = list(head_starts or [])
+        # With the same levels and head lines, a cell looks as it did unless its value
+        # changed: only those cells are repainted (``cell_updates``)
+        changed = (changed_cells(self.overlay.data, data)
+                   if small and levels == self.levels and head_starts == self.overlay.head_starts
+                   and self._factors == (1, 1) and not self.mask.isVisible() else None)
         self.levels = levels
         self._misfit_at = None  # new values: their own widths
-        small = data.size <= MAX_LABEL_CELLS
         rgba = map_to_rgba(data, self.lut, levels) if small else None
-        self._show_image(data, levels, rgba, image)
-        self.overlay.head_starts = list(head_starts or [])
-        self.overlay.set_data(data, rgba, labelled=small)
-        self.fit_values()
+        changed = self._show_image(data, levels, rgba, image, changed)
+        self.overlay.head_starts = head_starts
+        self.overlay.set_data(data, rgba, labelled=small, changed=changed)
+        self.fit_values(changed)
 
     def set_labels(self, rows: list[str], cols: list[str]) -> None:
         """Axis labels for the rows and columns; the view spans the whole matrix."""
@@ -646,9 +670,13 @@ class HeatmapPlot(pg.PlotWidget):
         font = self._value_font(cell_w, cell_h, self._longest[1])
         return 0 if font is None else font.pixelSize()
 
-    def fit_values(self) -> None:
-        """Choose the value font for the current cell size, or hide the values."""
+    def fit_values(self, changed: list[QRectF] | None = None) -> None:
+        """Choose the value font for the current cell size, or hide the values.
+
+        ``changed``: new values arrived in these cells only (``show_matrix``), already
+        scheduled for a repaint; the rest is repainted only if the font changed."""
         overlay = self.overlay
+        before = (overlay.value_font, overlay.fitted_cell)
         font = None
         if overlay.labelled and overlay.data.size:
             cell_w, cell_h = self.cell_size()
@@ -660,7 +688,8 @@ class HeatmapPlot(pg.PlotWidget):
                 font = None
             overlay.fitted_cell = (cell_w, cell_h)
         overlay.value_font = font
-        overlay.update()
+        if changed is None or (font, overlay.fitted_cell) != before:
+            overlay.update()
         hidden = overlay.data.size > 0 and font is None  # too small, or too many (the one rule)
         too_many = hidden and not overlay.labelled
         if (hidden, too_many) != (self.values_hidden, self.values_too_many):
@@ -699,24 +728,32 @@ class HeatmapPlot(pg.PlotWidget):
     gives it to ``show_image``. Without it the plot makes it here."""
 
     def _show_image(self, data: np.ndarray, levels, rgba: np.ndarray | None = None,
-                    image: PaneImage | None = None) -> None:
+                    image: PaneImage | None = None,
+                    changed: list[QRectF] | None = None) -> list[QRectF] | None:
         """Give the image item the matrix, reduced to block means when larger than the plot.
 
         The image is stretched over the matrix's own coordinates, so cell (i, j) stays
         at (j, i) for the overlay, the links and the hover whatever the reduction.
+        Returns ``changed`` (the cells to repaint), or None when the whole picture is
+        repainted (a picture at another reduction, or with non-finite cells).
         """
         factors = display_factors(data.shape, self.pixels())
         if image is None:
             image = prepare_image(data, self.lut, levels, factors, rgba)
-        self.show_image(image, data.shape)
+        if image.factors != (1, 1) or image.mask is not None:
+            changed = None
+        self.show_image(image, data.shape, changed)
         if image.factors != factors:
             self._want_image(data, factors)
+        return changed
 
-    def show_image(self, image: PaneImage, shape: tuple[int, int] | None = None) -> None:
-        """Show ``image``, a picture of the matrix on display (of ``shape``)."""
+    def show_image(self, image: PaneImage, shape: tuple[int, int] | None = None,
+                   changed: list[QRectF] | None = None) -> None:
+        """Show ``image``, a picture of the matrix on display (of ``shape``); only the
+        ``changed`` cells are repainted, unless None."""
         n, m = shape or self.overlay.data.shape
         self._factors = image.factors
-        self.image.set_image(image)
+        self.image.set_image(image, changed)
         rect = QRectF(0, 0, m, n)
         self.image.setRect(rect)
         self.mask.setVisible(image.mask is not None)
