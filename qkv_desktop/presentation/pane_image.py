@@ -42,7 +42,7 @@ from qkv_desktop.state.cow_matrix import made_from
 __all__ = ["FULL_RESOLUTION", "display_factors", "block_mean", "block_means_and_top",
            "nonfinite_rgba",
            "MASKED_RGBA", "OVERFLOW_RGBA", "PaneImage", "prepare_image", "pane_image",
-           "prepared_image", "RGB32_ORDER", "RowsReduced", "keep_reduced"]
+           "prepared_image", "recolour_cells", "RGB32_ORDER", "RowsReduced", "keep_reduced"]
 
 
 FULL_RESOLUTION = 256
@@ -342,6 +342,31 @@ def prepare_image(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float]
     else:
         pixels = map_to_rgb32(shown, lut, levels, inside).view(np.uint8).reshape(*shown.shape, 4)
     return PaneImage(tuple(factors), tuple(levels), shown, pixels, mask)
+
+
+def recolour_cells(image: PaneImage | None, data: np.ndarray, lut: np.ndarray,
+                   levels: tuple[float, float], blocks) -> PaneImage | None:
+    """``prepare_image(data, lut, levels, (1, 1))`` made from ``image``, the picture of a
+    matrix that differs from ``data`` only in ``blocks`` (``(row, rows, col, cols)``
+    each): its pixels copied and those blocks coloured anew, the same colours as the
+    whole matrix coloured (the one colour rule, cell by cell). An edit of X changes a
+    row of Q and a row and a column of the scores; colouring all 65,536 cells of a
+    256 × 256 matrix again was most of a pane's work on the GUI thread (issue 20).
+    None when that picture cannot be reused: none, another shape, levels or
+    reduction, non-finite cells, or cells outside the levels."""
+    if (image is None or image.factors != (1, 1) or tuple(image.levels) != tuple(levels)
+            or image.mask is not None or image.pixels.shape[:2] != data.shape):
+        return None
+    low, high = (float(data.min()), float(data.max())) if data.size else (0.0, 0.0)
+    if not (math.isfinite(low) and math.isfinite(high) and levels[0] <= low
+            and high <= levels[1]):
+        return None  # a mask or a clip: the whole picture is made again
+    words = image.pixels.view(np.uint32).reshape(data.shape).copy()
+    for row, rows, col, cols in blocks:
+        words[row:row + rows, col:col + cols] = map_to_rgb32(
+            data[row:row + rows, col:col + cols], lut, levels, inside=True)
+    pixels = words.view(np.uint8).reshape(*data.shape, 4)
+    return PaneImage((1, 1), tuple(levels), data, pixels, None)
 
 
 _IMAGES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

@@ -10,6 +10,10 @@ import pytest
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication
 
+from qkv_desktop.presentation import pane_image
+from qkv_desktop.presentation.colormaps import lut_for, symmetric_levels
+from qkv_desktop.presentation.pane_image import prepare_image, recolour_cells
+from qkv_desktop.state import SessionState
 from qkv_desktop.views.panes.cell_updates import changed_cells
 
 
@@ -108,21 +112,106 @@ def test_cells_repainted_alone_look_as_a_whole_repaint(main_window):
     assert _on_screen(main_window) == partial
 
 
-def test_changed_cells_cover_every_changed_cell_by_row():
-    old = np.arange(16.0).reshape(4, 4)
+def test_changed_cells_cover_every_changed_cell_by_row_and_column():
+    old = np.arange(36.0).reshape(6, 6)
     new = old.copy()
-    new[1, 1], new[1, 3], new[3, 0] = -1, -2, np.nan
-    rects = changed_cells(old, new)
-    assert [(r.x(), r.y(), r.width(), r.height()) for r in rects] == [
-        (1, 1, 3, 1), (0, 3, 1, 1)]
+    new[1, 1], new[1, 3], new[4, 0] = -1, -2, np.nan
+    assert changed_cells(old, new) == [(1, 1, 1, 3), (4, 1, 0, 1)]  # (row, rows, col, cols)
     assert changed_cells(old, old.copy()) == []
     nan = old.copy()
     nan[2, 2] = np.nan
     # a NaN shown before and after is repainted (its look does not follow equality)
-    assert [(r.x(), r.y()) for r in changed_cells(nan, nan.copy())] == [(2, 2)]
+    assert changed_cells(nan, nan.copy()) == [(2, 1, 2, 1)]
+    cross = old.copy()  # an edit of X[2]: row 2 and column 2 of the scores
+    cross[2, :] += 1
+    cross[:, 2] += 1
+    assert changed_cells(old, cross) == [(2, 1, 0, 6), (0, 6, 2, 1)]
 
 
-@pytest.mark.parametrize("new", [np.zeros((4, 5)), np.zeros((4, 4), np.float32),
-                                 np.arange(16.0).reshape(4, 4)[::-1].copy()])
+@pytest.mark.parametrize("new", [np.zeros((6, 5)), np.zeros((6, 6), np.float32),
+                                 np.arange(36.0).reshape(6, 6)[::-1].copy()])
 def test_another_shape_dtype_or_most_cells_repaint_the_whole_matrix(new):
-    assert changed_cells(np.arange(16.0).reshape(4, 4), new) is None
+    assert changed_cells(np.arange(36.0).reshape(6, 6), new) is None
+
+
+def test_scattered_changes_repaint_the_whole_matrix():
+    old = np.zeros((100, 100))
+    new = old.copy()
+    new[np.arange(40), (np.arange(40) * 7) % 100] = 1  # 40 cells, each its own block
+    assert changed_cells(old, new) is None
+
+
+def test_recoloured_cells_are_the_colours_of_the_whole_matrix_coloured():
+    """``recolour_cells`` on the last picture gives ``prepare_image``'s pixels, for
+    random matrices, levels and edits of a cell, a row and a column."""
+    rng = np.random.default_rng(7)
+    lut = lut_for("scores")
+    for case in range(200):
+        n, m = rng.integers(2, 40, size=2)
+        old = rng.standard_normal((n, m)) * rng.choice([1e-3, 1, 50])
+        new = old.copy()
+        i, j = rng.integers(0, n), rng.integers(0, m)
+        kind = case % 3
+        if kind == 0:
+            new[i, j] *= 0.5
+        elif kind == 1:
+            new[i, :] *= 0.9
+        else:
+            new[:, j] *= 0.9
+        levels = symmetric_levels(max(np.abs(old).max(), np.abs(new).max()))
+        before = prepare_image(old, lut, levels, (1, 1))
+        blocks = changed_cells(old, new)
+        if blocks is None:
+            continue
+        made = recolour_cells(before, new, lut, levels, blocks)
+        whole = prepare_image(new, lut, levels, (1, 1))
+        assert made is not None and np.array_equal(made.pixels, whole.pixels), case
+        assert made.pixels.flags.c_contiguous and made.shown is new
+    bad = np.array([[0.0, np.inf], [1.0, 2.0]])  # a mask: made whole
+    assert recolour_cells(prepare_image(np.zeros((2, 2)), lut, (-2, 2), (1, 1)), bad, lut, (-2, 2),
+                          [(0, 1, 1, 1)]) is None
+
+
+def _large_window(make_window, n=80):
+    """A session whose matrices have more than MAX_LABEL_CELLS cells (no value text)
+    but fit their panes cell for pixel (the reduction (1, 1)), as n = 256 does."""
+    rng = np.random.default_rng(3)
+    state = SessionState.initialised([f"t{i}" for i in range(n)],
+                                     rng.standard_normal((n, n)).round(3), d_k=16)
+    window = make_window(state, size=(1600, 1000))
+    window.model.set_cell("X", 0, 0, 0.5)  # the layout settles
+    assert window.model.wait_until_idle()
+    _settle()
+    return window
+
+
+def test_a_large_matrix_colours_only_the_cells_an_edit_changed(make_window, monkeypatch):
+    window = _large_window(make_window)
+    model = window.model
+    shown = [window.panes.panes[k] for k in window.panes.shown()]
+    assert all(p.plot._factors == (1, 1) and not p.overlay.labelled
+               for p in shown if p.key in ("X", "scores"))
+    coloured = []
+    real = pane_image.map_to_rgb32
+    monkeypatch.setattr(pane_image, "map_to_rgb32",
+                        lambda data, *a, **k: coloured.append(data.size) or real(data, *a, **k))
+    X = model.state.X
+    levels = {p.key: p.colorbar.levels for p in shown}
+    model.set_cell("X", 5, 7, float(X[5, 7]) * 0.5)  # smaller: X's levels stay
+    assert model.wait_until_idle()
+    _settle()
+    kept = [p for p in shown if p.colorbar.levels == levels[p.key]]
+    assert "X" in {p.key for p in kept}
+    n = X.shape[0]
+    large = [p for p in shown if not p.overlay.labelled]  # (the others: map_to_rgba)
+    assert {p.key for p in large} == {"X", "scores", "scaled", "weights"}
+    # X recoloured one cell, the scores and scaled scores a row and a column when their
+    # levels stay; the weights (every cell changed) all theirs
+    most = sum(p.overlay.data.size if p not in kept or p.key == "weights"
+               else 1 if p.key == "X" else 2 * n for p in large)
+    assert sum(coloured) <= most < sum(p.overlay.data.size for p in large)
+    partial = _on_screen(window)
+    for pane in shown:
+        pane.plot.make_image()  # coloured whole, painted afresh
+        pane.plot.viewport().repaint()
+    assert _on_screen(window) == partial

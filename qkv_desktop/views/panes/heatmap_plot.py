@@ -42,10 +42,15 @@ from qkv_desktop.presentation.numbers import (
     format_values,
     label_widths,
 )
-from qkv_desktop.presentation.pane_image import PaneImage, display_factors, prepare_image
+from qkv_desktop.presentation.pane_image import (
+    PaneImage,
+    display_factors,
+    prepare_image,
+    recolour_cells,
+)
 from qkv_desktop.views.panes.axis_labels import plan_axis
 from qkv_desktop.views.panes.cell_image import CellImage
-from qkv_desktop.views.panes.cell_updates import changed_cells, update_cells
+from qkv_desktop.views.panes.cell_updates import Blocks, changed_cells, update_cells
 from qkv_desktop.views.zoom import system_font
 
 __all__ = ["HeatmapPlot", "CellOverlay", "TokenAxis", "MAX_LABEL_CELLS", "VALUE_PX_MAX",
@@ -327,7 +332,7 @@ class CellOverlay(pg.GraphicsObject):
         self.setFlag(self.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
 
     def set_data(self, data: np.ndarray, rgba: np.ndarray | None, labelled: bool,
-                 changed: list[QRectF] | None = None) -> None:
+                 changed: Blocks | None = None) -> None:
         """Show ``data`` (its cell colours ``rgba``, for the text colour); its values
         are formatted when first needed: a matrix whose cells are too small for any
         value (64 × 64 in a laptop pane) never formats its 4096 values. ``changed``:
@@ -605,8 +610,9 @@ class HeatmapPlot(pg.PlotWidget):
         # With the same levels and head lines, a cell looks as it did unless its value
         # changed: only those cells are repainted (``cell_updates``)
         changed = (changed_cells(self.overlay.data, data)
-                   if small and levels == self.levels and head_starts == self.overlay.head_starts
-                   and self._factors == (1, 1) and not self.mask.isVisible() else None)
+                   if levels == self.levels and head_starts == self.overlay.head_starts
+                   and self._factors == (1, 1) and (image is None or image.factors == (1, 1))
+                   and not self.mask.isVisible() else None)
         self.levels = levels
         self._misfit_at = None  # new values: their own widths
         rgba = map_to_rgba(data, self.lut, levels) if small else None
@@ -670,7 +676,7 @@ class HeatmapPlot(pg.PlotWidget):
         font = self._value_font(cell_w, cell_h, self._longest[1])
         return 0 if font is None else font.pixelSize()
 
-    def fit_values(self, changed: list[QRectF] | None = None) -> None:
+    def fit_values(self, changed: Blocks | None = None) -> None:
         """Choose the value font for the current cell size, or hide the values.
 
         ``changed``: new values arrived in these cells only (``show_matrix``), already
@@ -729,7 +735,7 @@ class HeatmapPlot(pg.PlotWidget):
 
     def _show_image(self, data: np.ndarray, levels, rgba: np.ndarray | None = None,
                     image: PaneImage | None = None,
-                    changed: list[QRectF] | None = None) -> list[QRectF] | None:
+                    changed: Blocks | None = None) -> Blocks | None:
         """Give the image item the matrix, reduced to block means when larger than the plot.
 
         The image is stretched over the matrix's own coordinates, so cell (i, j) stays
@@ -738,6 +744,9 @@ class HeatmapPlot(pg.PlotWidget):
         repainted (a picture at another reduction, or with non-finite cells).
         """
         factors = display_factors(data.shape, self.pixels())
+        if image is None and changed is not None and factors == (1, 1) and rgba is None:
+            # the picture on display, with the changed cells coloured anew
+            image = recolour_cells(self.image.prepared, data, self.lut, levels, changed)
         if image is None:
             image = prepare_image(data, self.lut, levels, factors, rgba)
         if image.factors != (1, 1) or image.mask is not None:
@@ -748,7 +757,7 @@ class HeatmapPlot(pg.PlotWidget):
         return changed
 
     def show_image(self, image: PaneImage, shape: tuple[int, int] | None = None,
-                   changed: list[QRectF] | None = None) -> None:
+                   changed: Blocks | None = None) -> None:
         """Show ``image``, a picture of the matrix on display (of ``shape``); only the
         ``changed`` cells are repainted, unless None."""
         n, m = shape or self.overlay.data.shape
