@@ -49,6 +49,17 @@ import subprocess  # noqa: E402
 import pytest  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def _nothing_stays_frozen():
+    """A test that runs the app's start-up (``run_gui``) arms its one-second
+    ``gc.freeze`` (``app/startup_heap.py``): it may fire in a later test. Whatever a
+    test froze is handed back to the collector after it."""
+    yield
+    import gc
+    if gc.get_freeze_count():
+        gc.unfreeze()
+
+
 @pytest.fixture(scope="session")
 def x_display():
     """A real X server (Xvfb, 1920×1080) on a free display number, for as long as the run.
