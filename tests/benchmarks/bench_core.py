@@ -4,8 +4,9 @@
 [--blas-threads 1]`` prints one line per size and dtype (and ``--json FILE`` writes the
 rows). ``--blas-threads 1`` runs everything, the references included, with BLAS on one
 thread, as the app does (``app/blas_threads.py``); by default BLAS keeps NumPy's own
-setting, as in a notebook. The core's own products always run on one BLAS thread
-(``core.rows.one_blas_thread``); its row ranges use every core either way.
+setting, as in a notebook. With one BLAS thread the core runs its products and softmax
+in row ranges on every core (``core.rows``); with several, whole products on BLAS's
+threads and the softmax on the calling thread (``core.attention._fused_forward``).
 
 Every figure is a median over repeated runs; the core, the references and a plain
 matmul of the same dtype take turns within each repetition, in an order that rotates

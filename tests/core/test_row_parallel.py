@@ -29,7 +29,8 @@ def big_case(n: int = 800, dtype=np.float64):
 def test_large_inputs_are_split_into_parallel_row_ranges(monkeypatch, threads):
     """With BLAS on one thread, the projections and then the rest of the forward (QKᵀ,
     the softmax, weights·V) share fixed row ranges among the threads, with BLAS
-    products inside them; with BLAS on two, the row ranges run the softmax only."""
+    products inside them; with BLAS on two, there are no row ranges: whole products on
+    BLAS's threads, the softmax on the calling thread."""
     from threadpoolctl import threadpool_limits
 
     seen = []
@@ -44,7 +45,7 @@ def test_large_inputs_are_split_into_parallel_row_ranges(monkeypatch, threads):
     with threadpool_limits(limits=threads, user_api="blas"):
         attention(X, w)
     fixed = {"blas": True, "range_rows": attention_module._RANGE_ROWS}
-    expected = [(800, 640_000, fixed)] * 2 if threads == 1 else [(800, 640_000, {})]
+    expected = [(800, 640_000, fixed)] * 2 if threads == 1 else []
     assert seen == expected and 640_000 >= row_module.MIN_PARALLEL_CELLS
 
 
@@ -53,10 +54,13 @@ def test_large_inputs_are_split_into_parallel_row_ranges(monkeypatch, threads):
 def test_parallel_rows_are_bit_identical_to_one_thread(monkeypatch, causal, dtype):
     """The row ranges are fixed by the shape, not by the number of cores: one core
     computes the same ranges in turn, and gets the same bits."""
+    from threadpoolctl import threadpool_limits
+
     X, w = big_case(dtype=dtype)
-    parallel = attention(X, w, causal=causal, temperature=0.7)
-    monkeypatch.setattr(row_module, "_cores", lambda: 1)
-    serial = attention(X, w, causal=causal, temperature=0.7)
+    with threadpool_limits(limits=1, user_api="blas"):  # the app's setting: row threads
+        parallel = attention(X, w, causal=causal, temperature=0.7)
+        monkeypatch.setattr(row_module, "_cores", lambda: 1)
+        serial = attention(X, w, causal=causal, temperature=0.7)
     for name in FIELDS:
         a, b = getattr(parallel, name), getattr(serial, name)
         assert a.dtype == np.dtype(dtype), name
@@ -65,6 +69,33 @@ def test_parallel_rows_are_bit_identical_to_one_thread(monkeypatch, causal, dtyp
     u_ser = row_uniformity(serial.scaled, serial.weights)
     for name in ("visible", "entropy", "fraction", "deviation", "max_weight", "argmax"):
         np.testing.assert_array_equal(getattr(u_par, name), getattr(u_ser, name), err_msg=name)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_with_several_blas_threads_the_softmax_runs_on_the_calling_thread(monkeypatch, causal):
+    """NumPy's default (BLAS on every core, as in a notebook): the forward starts no row
+    thread. OpenBLAS's workers spin for about 0.1 s after each product, one per core,
+    so a row thread would share a core with one of them; measured, the forward was
+    faster without (``attention._fused_forward``). The numbers are the row threads'."""
+    from threadpoolctl import threadpool_limits
+
+    X, w = big_case(n=1024)
+    with threadpool_limits(limits=1, user_api="blas"):
+        with_row_threads = attention(X, w, causal=causal)
+
+    def no_helpers():
+        raise AssertionError("a row thread was asked for")
+
+    monkeypatch.setattr(row_module, "_executor", no_helpers)
+    monkeypatch.setattr(row_module, "_cores", lambda: 2)
+    with threadpool_limits(limits=2, user_api="blas"):
+        if row_module.blas_threads() < 2:
+            pytest.skip("this BLAS has no thread setting")
+        r = attention(X, w, causal=causal)
+    assert 1024 * 1024 >= row_module.MIN_PARALLEL_CELLS
+    for name in ("scaled", "weights", "entropy", "max_weight", "mean_gradient"):
+        np.testing.assert_allclose(getattr(r, name), getattr(with_row_threads, name),
+                                   rtol=1e-13, atol=1e-300, err_msg=name)
 
 
 def test_large_causal_attention_agrees_with_plain_numpy():
