@@ -16,10 +16,11 @@ p = e / Σe``, ``−Σ p·log p``, ``max p``, ``mean p(1 − p)``.
   half an ulp of |s| in the exponent becomes a relative error of the weight), not of
   ``exp``.
 - Statistics, from row sums of the shifted scores in the same pass (H = log Z − Σ p·z,
-  max p = 1/Z, mean p(1 − p) = (1 − Σ p²)/m): entropy within 2.4 units of eps·log m
-  (plain NumPy 1.3), max weight as plain NumPy's, mean gradient within 6.4 units of
+  max p = 1/Z, mean p(1 − p) = (1 − Σ p²)/m): entropy within 0.84 units of eps·log m
+  (plain NumPy 1.3), max weight as plain NumPy's, mean gradient within 5.6 units of
   eps·max(value, 1/m) (plain NumPy 2.6), i.e. a relative error below 1e-15 in float64:
-  invisible at any printed precision, allowed here up to 8 units.
+  invisible at any printed precision, allowed here up to 1.5 units for the entropy and
+  8 for the others (``BOUNDS``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ import pytest
 from qkv_desktop.core import attention, init_weights
 
 EXTENDED = np.finfo(np.longdouble).nmant >= 63
+
+BOUNDS = {"entropy": 1.5, "max_weight": 8, "mean_gradient": 8}
+"""The statistics' largest errors allowed, in the units of ``check_case``. The row sums
+Σ p·z and Σ p² are BLAS dot products (``np.vecdot``): entropy within 0.84 units on
+these cases; with ``einsum``'s sums it was 2.36."""
 
 
 def wider(dtype) -> type:
@@ -101,7 +107,7 @@ def check_case(X, w, options, dtype):
             strict=True):
         core_e = float(np.max(np.abs(core.astype(wide) - truth) / unit))
         plain_e = float(np.max(np.abs(plain.astype(wide) - truth) / unit))
-        assert core_e <= 8, (name, core_e, plain_e)
+        assert core_e <= BOUNDS[name], (name, core_e, plain_e)
 
 
 @pytest.mark.skipif(not EXTENDED, reason="np.longdouble is no wider than float64 here")
