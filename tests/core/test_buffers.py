@@ -152,3 +152,54 @@ def test_release_free_lets_go_of_the_memory_outside_the_lock():
     buffers.release_free()
     assert seen == [False]
     assert buffers.free_buffers() == 0
+
+
+def owner(a: np.ndarray):
+    """The object at the end of ``a``'s chain of bases (a pooled array's lease)."""
+    while isinstance(a, np.ndarray) and a.base is not None:
+        a = a.base
+    return a
+
+
+def test_q_k_and_v_of_a_large_forward_share_one_pooled_buffer():
+    """At n = 1024, d_k = 64 each of Q, K and V is 512 kB, below ``MIN_POOLED_BYTES``:
+    they were three fresh arrays, paged in on every forward. Side by side in one
+    buffer (1.5 MB) the pool serves them, and the next forward writes into it again."""
+    gc.collect()
+    buffers.release_free()
+    X = np.random.default_rng(5).standard_normal((1024, 96))
+    w = init_weights(96, 64, seed=2, scale=0.1)
+    assert 1024 * 64 * 8 < buffers.MIN_POOLED_BYTES <= 3 * 1024 * 64 * 8
+    first = attention(X, w)
+    lease = owner(first.Q)
+    assert isinstance(lease, buffers._Lease)
+    assert owner(first.K) is lease and owner(first.V) is lease
+    for name in ("Q", "K", "V"):
+        assert getattr(first, name).flags.c_contiguous, name
+    start = address(first.Q)
+    np.testing.assert_array_equal(first.K, X @ w.W_K)  # each block its own columns
+    del first, lease
+    gc.collect()
+    second = attention(X, w)
+    assert address(second.Q) == start
+
+
+def test_a_repeated_large_forward_allocates_little_besides_its_pooled_arrays():
+    """Everything of a megabyte or more a forward needs comes from the pool once the
+    result before is dropped: the weights side by side (1.2 MB at d_model = 768), the
+    projections, the n × n results; besides them only the output (512 kB) and a block
+    of scratch (256 kB). Before, the concatenated weights, the three projections and
+    the finite check of X (a byte per cell) were made anew each time."""
+    import tracemalloc
+
+    X = np.random.default_rng(6).standard_normal((1024, 768))
+    w = init_weights(768, 64, seed=2, scale=0.1)
+    attention(X, w)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        result = attention(X, w)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak - result.output.nbytes < 1 << 19, peak  # the output, n × d_k, is its own
