@@ -215,7 +215,7 @@ class RowUniformity:
     span: np.ndarray
 
 
-def row_uniformity(scaled, weights, entropy=None, max_weight=None) -> RowUniformity:
+def row_uniformity(scaled, weights, entropy=None, max_weight=None, check=None) -> RowUniformity:
     """Per-row entropy and distance from uniform of ``weights`` (masked where ``scaled`` is −inf).
 
     ``entropy`` and ``max_weight``, when given, are the forward's own per-row statistics
@@ -227,6 +227,9 @@ def row_uniformity(scaled, weights, entropy=None, max_weight=None) -> RowUniform
     (the weights of a row sum to 1, so 1/visible lies between them). Rows are done in
     blocks (in parallel for large matrices), so no n×m float64 temporaries are made;
     rows without a masked key, the usual case, need no mask at all.
+
+    ``check()``, when given, is called before each range of rows; it raises to stop
+    the read-out (its caller no longer needs it: the app's newer forward).
     """
     scaled, p = np.asarray(scaled), np.asarray(weights)
     if scaled.shape != p.shape or p.ndim != 2:
@@ -245,6 +248,8 @@ def row_uniformity(scaled, weights, entropy=None, max_weight=None) -> RowUniform
     step = max(1, _BLOCK_CELLS // m)
 
     def rows(r0: int, r1: int) -> None:
+        if check is not None:
+            check()
         for a in range(r0, r1, step):
             b = min(r1, a + step)
             pb, sb = p[a:b], scaled[a:b]

@@ -160,6 +160,7 @@ class AttentionModel(EditMethods, ViewSelection):
         elif not self._jobs.busy and self._held is None:
             # (else the forward running now, or the frame held, starts the newest state)
             prepare = self.images.plan(self.current_head)
+            self._lessons.stop()  # the read-outs of the result on display yield to it
             self._jobs.submit(lambda _report: (generation, *self._run(s, prepare, generation)))
 
     def _on_forward_done(self, _job: int, done: tuple, _error) -> None:
@@ -248,6 +249,9 @@ class AttentionModel(EditMethods, ViewSelection):
             self.compute_error = self.tr("Could not compute attention: {0}").format(error)
             self.message.emit(self.compute_error)
             self.computeErrorChanged.emit(self.compute_error)
+            if self._result is not None and self.lessons_pending and not self._lessons_wait:
+                # the result on display stays: its read-outs, stopped for the forward
+                self._lessons.follow(self._result, off_thread=off_thread(self._result.state))
             return
         self._show(result, generation)
         if self.compute_error:

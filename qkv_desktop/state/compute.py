@@ -76,12 +76,15 @@ class ModelResult:
                     self._cache[key] = make()
         return self._cache[key]
 
-    def lessons(self, h: int = 0) -> HeadLessons:
-        """Asymmetry, row uniformity and overflow read-outs of head ``h`` (cached)."""
+    def lessons(self, h: int = 0, check=None) -> HeadLessons:
+        """Asymmetry, row uniformity and overflow read-outs of head ``h`` (cached).
+
+        ``check()`` is called between their parts and may raise to stop them: nothing
+        is kept then, and the next caller computes them afresh."""
         h = self.state.head_index(h)
         o = self.state.options
         return self._cached(("lessons", h), lambda: head_lessons(
-            self.multi.heads[h], self.state.mode == "cross", o.stable))
+            self.multi.heads[h], self.state.mode == "cross", o.stable, check))
 
     def shifted(self, h: int = 0) -> np.ndarray:
         """The stable softmax's shifted scores of head ``h``: each row of the scaled scores

@@ -67,17 +67,21 @@ class HeadLessons:
     broken_rows: tuple[int, int] | None = None
 
 
-def head_lessons(r: AttentionResult, cross: bool, stable: bool) -> HeadLessons:
+def head_lessons(r: AttentionResult, cross: bool, stable: bool, check=None) -> HeadLessons:
     """Every lesson read-out of one head's result ``r``.
 
     The stable softmax's own per-row entropy and maximum are reused (the naive one's
     may have broken, so its weights are read afresh), the spread comes from the same
     pass over the rows, and the asymmetry from Q and K rather than the n × n scores.
+    ``check()`` is ``row_uniformity``'s (it raises to stop), and is called once more
+    before the asymmetry.
     """
     if stable:
-        u = row_uniformity(r.scaled, r.weights, r.entropy, r.max_weight)
+        u = row_uniformity(r.scaled, r.weights, r.entropy, r.max_weight, check=check)
     else:
-        u = row_uniformity(r.scaled, r.weights)
+        u = row_uniformity(r.scaled, r.weights, check=check)
+    if check is not None:
+        check()
     uniform = nearly_uniform(u)
     spread = float(np.nanmax(u.span)) if uniform else None
     overflow = top = broken = None

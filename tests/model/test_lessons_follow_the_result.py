@@ -25,10 +25,10 @@ def _record(model, monkeypatch) -> list[tuple[str, object]]:
     events: list[tuple[str, object]] = []
     real = ModelResult.lessons
 
-    def lessons(self, h=0):
+    def lessons(self, h=0, check=None):
         if ("lessons", h) not in self._cache:
             events.append(("lessons computed", threading.current_thread().name))
-        return real(self, h)
+        return real(self, h, check)
 
     monkeypatch.setattr(ModelResult, "lessons", lessons)
     model.resultChanged.connect(lambda r: events.append(("result", r)))
