@@ -19,7 +19,9 @@ import functools
 import itertools
 import sys
 import threading
+import weakref
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QObject, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QUndoStack
 
@@ -49,6 +51,12 @@ def _share_for_edits(state: SessionState) -> None:
     for table in (state.X, state.X_kv):
         if table is not None:
             share_for_edits(table)
+
+
+def _drop_history(stack: QUndoStack) -> None:
+    """Delete the commands of a model being let go, while its Qt objects are alive."""
+    if shiboken6.isValid(stack):
+        stack.clear()
 
 
 class AttentionModel(EditMethods, ViewSelection):
@@ -91,6 +99,9 @@ class AttentionModel(EditMethods, ViewSelection):
         # Made before the stack, so deleted before it (~QUndoStack emits indexChanged).
         self.preview = LivePreview(self)
         self.undo_stack = QUndoStack(self)
+        # Also without ``shutdown``, the history goes first (see there): a finalizer runs
+        # before the garbage collector clears anything of a model it found in a cycle.
+        weakref.finalize(self, _drop_history, self.undo_stack).atexit = False
         self.undo_stack.indexChanged.connect(self.preview.drop)
         self.compute_calls = 0
         self._timer = QTimer(self, singleShot=True, interval=0, timeout=self._recompute)
@@ -314,10 +325,13 @@ class AttentionModel(EditMethods, ViewSelection):
         if edit is not None:
             self._push(edit.state, say(edit.text), edit.merge_key)
 
-    def _push(self, after: SessionState, text: str, merge_key: str | None = None) -> None:
+    def _push(self, after: SessionState, text: str, merge_key: str | None = None) -> bool:
+        """Push ``after`` as a step; whether it was one (an unchanged state is not)."""
         self.preview.commit()
-        if not after.equals(self._state):
-            self.undo_stack.push(StateCommand(self, self._state, after, text, merge_key))
+        if after.equals(self._state):
+            return False
+        self.undo_stack.push(StateCommand(self, self._state, after, text, merge_key))
+        return True
 
     def new_gesture(self) -> int:
         """A key for ``set_cells(gesture=…)``: the edits of one drag undo as one step."""
@@ -343,9 +357,8 @@ class AttentionModel(EditMethods, ViewSelection):
         """
         edited = self.edited_since_load_or_save()
         self.clear()
-        count = self.undo_stack.count()
-        self._push(state, text)
-        if self.undo_stack.count() > count:  # the state did change: one undoable step
+        # Not the stack's count: a push after undos drops the steps undone first.
+        if self._push(state, text):  # the state did change: one undoable step
             self.undo_stack.command(self.undo_stack.index() - 1).loads = True
             if edited:
                 undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(

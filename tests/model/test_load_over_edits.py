@@ -50,3 +50,22 @@ def test_an_edit_after_a_load_counts_again(model):
     model.set_cell("X", 0, 0, 0.25)
     _load(model, "tutorial-1")
     assert len(model.messages) == 1
+
+
+def test_a_load_after_undos_says_so_and_counts_as_the_last_load(model):
+    """The push of a load after undos drops the steps undone: the stack's count falls
+    although a step was pushed (found by review: nothing was said, and the next load
+    said edits were replaced)."""
+    for k in range(8):
+        model.set_cell("X", k % 3, k % 2, 0.5 + k)
+    for _ in range(3):
+        model.undo_stack.undo()
+    edited = model.state
+    _load(model)
+    assert len(model.messages) == 1 and "Ctrl+Z" in model.messages[0]
+    assert not model.edited_since_load_or_save()
+    _load(model, "tutorial-1")  # straight after a load: nothing of the user's replaced
+    assert len(model.messages) == 1
+    model.undo_stack.undo()
+    model.undo_stack.undo()
+    assert model.state.equals(edited)

@@ -65,15 +65,23 @@ app = QApplication([])
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState
 
+SHUT_DOWN = {shut_down}
+
+
 class Holder:  # like a test's state machine: the model reached only through a cycle
     pass
 
 for i in range(60):
     model = AttentionModel(SessionState.from_preset("tutorial-1"))
     model.set_cell("X", 0, 0, 0.5 + i)
-    model.set_cell("X", 1, 1, -0.5 - i)
+    gesture = model.new_gesture()
+    for v in (0.25, 0.5, 0.75):
+        model.set_cell("X", 1, 1, v - i, gesture=gesture)
+    model.undo_stack.undo()
+    model.set_cell("X", 2, 0, -0.5 - i)
     assert model.wait_until_idle()
-    model.shutdown()
+    if SHUT_DOWN:
+        model.shutdown()
     holder = Holder()
     holder.model, holder.me = model, holder
     del model, holder
@@ -83,14 +91,16 @@ print("collected")
 """
 
 
-def test_a_shut_down_model_collected_through_a_reference_cycle_does_not_crash(tmp_path):
-    """Before ``shutdown`` dropped the undo history, this segfaulted at the first
-    collection (``QUndoStack::clear`` deleting commands PySide had freed)."""
+@pytest.mark.parametrize("shut_down", [True, False], ids=["shut down", "not shut down"])
+def test_a_model_collected_through_a_reference_cycle_does_not_crash(tmp_path, shut_down):
+    """Before the undo history went first (``shutdown``, or the model's finalizer when
+    nobody called it), this segfaulted at the first collection (``QUndoStack::clear``
+    deleting commands PySide had freed)."""
     import os
     import subprocess
     import sys
     script = tmp_path / "cycle.py"
-    script.write_text(_COLLECTED_IN_A_CYCLE)
+    script.write_text(_COLLECTED_IN_A_CYCLE.replace("{shut_down}", str(shut_down)))
     done = subprocess.run([sys.executable, "-X", "faulthandler", str(script)],
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
