@@ -350,3 +350,29 @@ def test_hiding_a_pane_again_gives_its_columns_back(make_window):
         settle(window)
         assert grid._fit_columns == before, size
     assert changed, "no size where the ninth pane takes another column: test nothing"
+
+
+def test_an_edit_that_keeps_every_shape_keeps_the_columns(make_window, monkeypatch):
+    """The columns are chosen for a size, a set of panes and their shapes: a result of
+    the same shapes chooses no columns again. The grid had recorded its shapes only on a
+    change of shape, so the first edit chose again, by the new values' label widths: at
+    1366×768 (Xvfb) two columns jumped to three and X's values were hidden."""
+    import sys
+
+    from qkv_desktop.views.panes.pane_grid import PaneGrid
+    window = make_window(size=(1200, 700))
+    settle(window)
+    columns = window.panes._fit_columns
+    callers = []
+    original = PaneGrid._refit
+    monkeypatch.setattr(PaneGrid, "_refit", lambda self: callers.append(
+        sys._getframe(1).f_code.co_name) or original(self))
+    for k, value in enumerate((-0.95, 12.5, -3.25)):
+        window.model.set_cell("X", k, 0, value)
+        assert window.model.wait_until_idle()
+        settle(window)
+    assert "_on_result_changed" not in callers and window.panes._fit_columns == columns
+    window.model.insert_tokens("X", 1)  # a new shape: the columns are chosen again
+    assert window.model.wait_until_idle()
+    settle(window)
+    assert "_on_result_changed" in callers

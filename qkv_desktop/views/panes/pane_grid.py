@@ -290,4 +290,8 @@ class PaneGrid(QWidget):
         for pane in self.panes.built():
             if pane.key not in shown:
                 pane.hide()
+        # The shapes this layout is for: a result of the same shapes keeps it. (Left at
+        # its first ``()``, the first edit chose the columns again, by values that had
+        # changed: at 1366×768 two columns jumped to three, X's values then hidden.)
+        self._shapes = self._pane_shapes()
         self.layoutChanged.emit()
