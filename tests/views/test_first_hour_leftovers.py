@@ -31,7 +31,11 @@ def test_a_preset_loaded_over_edits_says_in_the_status_bar_that_undo_brings_them
     window.undo_action.trigger()
     assert window.model.state.equals(edited)
     window.statusBar().clearMessage()
-    window.load_preset("tutorial-1")  # nothing edited since the last load: nothing said
+    window.load_preset("tutorial-1")  # the load undone, the edits are on screen again:
+    settle(window)                    # a load replaces them, and says so (the review)
+    assert "Ctrl+Z" in window.statusBar().currentMessage()
+    window.statusBar().clearMessage()
+    window.load_preset("tutorial-2")  # nothing edited since the last load: nothing said
     assert window.statusBar().currentMessage() == ""
 
 
