@@ -12,15 +12,6 @@ from qkv_desktop.state import CellRef, SessionState, compute
 from qkv_desktop.state.session_state import MAX_CELLS, MAX_TOKENS, check_size
 
 
-@pytest.fixture
-def model(qapp):
-    m = AttentionModel(SessionState.from_preset("tutorial-1"))
-    m.messages = []
-    m.message.connect(m.messages.append)
-    yield m
-    m.shutdown()
-
-
 def bits(a: np.ndarray) -> tuple:
     return a.shape, a.dtype.str, a.tobytes()
 

@@ -1,22 +1,6 @@
 """A load (preset, model, import) over edits is one undo step, and the status bar says so."""
 
-import gc
-
-import pytest
-
-from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState
-
-
-@pytest.fixture
-def model(qapp):
-    m = AttentionModel(SessionState.from_preset("tutorial-1"))
-    m.messages = []
-    m.message.connect(m.messages.append)
-    yield m
-    m.shutdown()
-    del m
-    gc.collect()
 
 
 def _load(model, preset="tutorial-2"):

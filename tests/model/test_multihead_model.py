@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from qkv_desktop.core import attention, init_multihead_weights, init_weights
-from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState, compute
 from qkv_desktop.state.linking import concat_links
 from qkv_desktop.state.session_state import head_dim_for
@@ -41,13 +40,6 @@ def ref_multi(state):
 
 def bits(a):
     return a.shape, a.dtype.str, a.tobytes()
-
-
-@pytest.fixture
-def model(qapp):
-    m = AttentionModel(SessionState.from_preset("tutorial-1"))
-    yield m
-    m.shutdown()
 
 
 # ------------------------------------------------------------------ the d_k rule

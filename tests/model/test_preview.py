@@ -3,18 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from qkv_desktop.core import Weights
-from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState
-
-
-@pytest.fixture
-def model(qapp):
-    m = AttentionModel(SessionState.from_preset("tutorial-1"))
-    yield m
-    m.shutdown()
 
 
 def nudged(state: SessionState, k: float) -> SessionState:
