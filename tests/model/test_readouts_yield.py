@@ -49,18 +49,24 @@ class _Gate:
         monkeypatch.setattr(core_lessons, "for_row_chunks", for_row_chunks)
 
 
-def test_a_newer_forward_stops_the_read_outs_running_and_its_own_follow(qapp, monkeypatch):
+def _read_outs_started(qapp, monkeypatch):
+    """A model whose first edit's read-outs have started and wait at the gate: (the
+    model, the gate, the results whose read-outs were announced)."""
     model = AttentionModel(_state())
     assert model.wait_until_idle()
     gate = _Gate(monkeypatch)
     announced = []
     model.lessonsChanged.connect(announced.append)
     model.set_cell("X", 1, 1, 2.0)
-    first = None
-    while not gate.waiting.is_set():  # the first edit's read-outs have started
+    while not gate.waiting.is_set():
         qapp.processEvents()
-        first = model.result
-    assert first is not None and first.state.X[1, 1] == 2.0
+    return model, gate, announced
+
+
+def test_a_newer_forward_stops_the_read_outs_running_and_its_own_follow(qapp, monkeypatch):
+    model, gate, announced = _read_outs_started(qapp, monkeypatch)
+    first = model.result
+    assert first.state.X[1, 1] == 2.0
     model.set_cell("X", 2, 2, 3.0)
     qapp.processEvents()  # the next forward is submitted
     assert model.busy
@@ -76,14 +82,7 @@ def test_a_newer_forward_stops_the_read_outs_running_and_its_own_follow(qapp, mo
 
 def test_a_result_that_stays_gets_its_read_outs_when_the_newer_forward_fails(qapp,
                                                                              monkeypatch):
-    model = AttentionModel(_state())
-    assert model.wait_until_idle()
-    gate = _Gate(monkeypatch)
-    announced = []
-    model.lessonsChanged.connect(announced.append)
-    model.set_cell("X", 1, 1, 2.0)
-    while not gate.waiting.is_set():
-        qapp.processEvents()
+    model, gate, announced = _read_outs_started(qapp, monkeypatch)
     shown = model.result
 
     def refuse(state, on_rows=None):
