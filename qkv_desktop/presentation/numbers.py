@@ -25,7 +25,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 
 __all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
            "MOST_DECIMALS", "format_value", "format_values", "fit_value_font",
-           "any_value_may_fit", "decimals_that_add_up", "label_widths"]
+           "any_value_may_fit", "decimals_that_add_up", "label_widths", "label_length"]
 
 DECIMALS = 4
 """Digits after the point, as the tutorial prints them."""
@@ -108,7 +108,8 @@ _NEGATIVE_ZERO = "-" + _ZERO
 
 
 def fit_value_font(texts: Iterable[str], cell_w: float, cell_h: float, base: QFont,
-                   largest_px: int, smallest_px: int = LEGIBLE_PX) -> QFont | None:
+                   largest_px: int, smallest_px: int = LEGIBLE_PX,
+                   signed: bool = False) -> QFont | None:
     """The largest font (``largest_px`` down to ``smallest_px``, then the same sizes
     condensed) in which every text of ``texts``, measured at its real width, fits a
     ``cell_w`` × ``cell_h`` cell with ``LABEL_PAD`` to spare; ``None`` if none does
@@ -117,21 +118,46 @@ def fit_value_font(texts: Iterable[str], cell_w: float, cell_h: float, base: QFo
     Centred in their cells, labels that fit can touch neither each other nor anything
     outside the cell block. The condensed face comes before hiding because a narrow
     pane (four keys at 1366×768) has room for four decimals only in it.
+
+    ``signed``: the matrix may hold negative values (``values_may_be_negative``), so
+    every label is measured with room for a minus sign, as if it had one. A learner's
+    first negative value then never hides values that fitted a moment ago: "−0.5000"
+    is a fifth wider than "0.8000", and with the room it fitted at the smallest font,
+    X's 32 values vanished at once (1366×768, tutorial-1, X[0, 0] = −0.5).
     """
     texts = set(texts)
     for font, fm, height, key in _candidate_fonts(base, largest_px, smallest_px):
         if height > cell_h:
             continue
         widths = _widths_for(key)
-        widest = 0.0
+        widest = unsigned = 0.0
         for t in texts:
             w = widths.get(t)
             if w is None:
                 w = widths[t] = fm.horizontalAdvance(t)
-            widest = max(widest, w)
+            if signed and not t.startswith(MINUS):
+                unsigned = max(unsigned, w)
+            else:
+                widest = max(widest, w)
+        if unsigned:
+            widest = max(widest, unsigned + _minus_width(widths, fm))
         if widest + LABEL_PAD <= cell_w:
             return font
     return None
+
+
+def label_length(text: str, signed: bool = False) -> int:
+    """How many characters ``text`` takes in ``fit_value_font``'s measure: with a
+    minus sign reserved when ``signed`` (the widest labels are among the longest)."""
+    return len(text) + (signed and not text.startswith(MINUS))
+
+
+def _minus_width(widths: dict[str, float], fm: QFontMetricsF) -> float:
+    """The advance a minus sign adds before a label in this font (measured once)."""
+    w = widths.get(MINUS)
+    if w is None:
+        w = widths[MINUS] = fm.horizontalAdvance(MINUS + "0") - fm.horizontalAdvance("0")
+    return w
 
 
 def any_value_may_fit(cell_w: float, cell_h: float, base: QFont, largest_px: int,

@@ -28,7 +28,7 @@ from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["PANES", "EXTRA_PANES", "ALL_PANES", "PANE_BY_KEY", "HEAD_INDEPENDENT",
            "PaneInfo", "pane_title", "pane_matrix", "pane_labels", "pane_relevant",
-           "pane_head_starts", "pane_caption", "mask_formula"]
+           "pane_head_starts", "pane_caption", "mask_formula", "values_may_be_negative"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,17 @@ def pane_matrix(result: ModelResult, key: str, head: int = 0) -> np.ndarray:
     if not pane_relevant(result.state, key):
         raise ValueError(f"there is no {key!r} matrix in this session")
     return result.matrix(key, head)
+
+
+_NEVER_NEGATIVE = frozenset({"weights", "mask"})
+"""Panes whose every value is ≥ 0 by construction: softmax weights, the mask's 1 and 0."""
+
+
+def values_may_be_negative(key: str) -> bool:
+    """Whether pane ``key``'s matrix can hold a negative value after some edit: its
+    value labels then keep room for a minus sign (``fit_value_font``'s ``signed``), so
+    that a first negative value does not hide the values. The weights never need it."""
+    return key not in _NEVER_NEGATIVE
 
 
 def pane_head_starts(result: ModelResult, key: str) -> list[int]:

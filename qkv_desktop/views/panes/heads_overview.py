@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.pane_images import PaneImages
 from qkv_desktop.presentation.colormaps import levels_for, lut_for
+from qkv_desktop.presentation.pane_info import values_may_be_negative
 from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
 from qkv_desktop.views.retranslate import Retranslating
@@ -84,7 +85,8 @@ class HeadThumbnail(Retranslating, QWidget):
         self.rows: list[str] = []
         self.cols: list[str] = []
         self.caption = QLabel(self, alignment=Qt.AlignmentFlag.AlignCenter)
-        self.plot = HeatmapPlot(lut_for("weights"), self)
+        self.plot = HeatmapPlot(lut_for("weights"), self,
+                                signed=values_may_be_negative("weights"))
         self.plot.setCursor(Qt.CursorShape.PointingHandCursor)
         self.plot.setMinimumSize(10, 10)
         self.plot.viewport().installEventFilter(self)  # the plot would take the click

@@ -40,6 +40,7 @@ from qkv_desktop.presentation.numbers import (
     any_value_may_fit,
     fit_value_font,
     format_values,
+    label_length,
     label_widths,
 )
 from qkv_desktop.presentation.pane_image import (
@@ -542,11 +543,14 @@ class HeatmapPlot(pg.PlotWidget):
 
     valuesHiddenChanged = Signal(bool)
 
-    def __init__(self, lut: np.ndarray, parent: QWidget | None = None):
+    def __init__(self, lut: np.ndarray, parent: QWidget | None = None, signed: bool = True):
         # no view-box menu: built and thrown away, it was a third of each plot's start-up
         super().__init__(parent, background="w", enableMenu=False,
                          axisItems={"bottom": TokenAxis("bottom"), "left": TokenAxis("left")})
         self.lut = lut
+        self.signed = signed
+        """Whether the matrix may hold negative values: its labels keep room for a minus
+        sign (``values_may_be_negative``), so a first negative value hides none."""
         item = self.getPlotItem()
         item.hideButtons()
         vb = item.getViewBox()
@@ -649,7 +653,8 @@ class HeatmapPlot(pg.PlotWidget):
 
     def _value_font(self, cell_w: float, cell_h: float, texts) -> QFont | None:
         """The value font for cells of ``cell_w`` × ``cell_h`` pixels (the one rule)."""
-        return fit_value_font(texts, cell_w, cell_h, QFont(), _largest_px(cell_h))
+        return fit_value_font(texts, cell_w, cell_h, QFont(), _largest_px(cell_h),
+                              signed=self.signed)
 
     def _finite_texts(self):
         overlay = self.overlay
@@ -672,7 +677,8 @@ class HeatmapPlot(pg.PlotWidget):
             return 0  # and nothing formatted for it
         if self._longest is None or self._longest[0] is not overlay.texts:
             self._longest = (overlay.texts,
-                             heapq.nlargest(LONGEST_MEASURED, set(self._finite_texts()), key=len))
+                             heapq.nlargest(LONGEST_MEASURED, set(self._finite_texts()),
+                                            key=lambda t: label_length(t, self.signed)))
         font = self._value_font(cell_w, cell_h, self._longest[1])
         return 0 if font is None else font.pixelSize()
 

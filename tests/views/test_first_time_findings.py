@@ -1,0 +1,69 @@
+"""What a first-time user still found in the real window (1024×700 zh_CN, 1366×768 and
+1920×1080 en): one negative value hid all of X's values, the grid's columns depended on
+history, presentation mode left X and the token names small, QKᵀ hid its values where
+QKᵀ/√d_k showed them, colour-bar ticks with a hyphen for a minus, a refusal that stayed
+after the next good edit, pasted rows named t<k>, and a pin that moved on an insert."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication
+
+from qkv_desktop.presentation.numbers import MINUS, fit_value_font
+from qkv_desktop.state import SessionState
+from tests.views.helpers import type_into_cell
+
+
+def settle(window):
+    assert window.model.wait_until_idle()
+    for _ in range(4):
+        QApplication.processEvents()
+
+
+def showing_values(window) -> set[str]:
+    grid = window.panes
+    return {k for k in grid.shown() if k in grid.panes
+            and grid.panes[k].plot.overlay.value_font is not None}
+
+
+@pytest.fixture
+def sized(main_window):
+    """The shared window at a size of its own, given back at 1400×900 after the test."""
+    def resize(width, height):
+        main_window.resize(width, height)
+        settle(main_window)
+        return main_window
+    yield resize
+    main_window.resize(1400, 900)
+    settle(main_window)
+
+
+# ------------------------------------------------- item 1: one negative value in X
+def test_a_signed_matrix_fits_its_labels_with_room_for_a_minus_sign(qapp):
+    """The font a matrix of positive values gets holds a negative value as well."""
+    for width in range(20, 60):
+        positive = fit_value_font(["0.8000", "0.1000"], width, 30, QFont(), 13, signed=True)
+        negative = fit_value_font([MINUS + "0.5000", "0.1000"], width, 30, QFont(), 13,
+                                  signed=True)
+        assert (positive and positive.key()) == (negative and negative.key()), width
+    # the weights (never negative) keep the whole cell for their digits
+    unsigned = fit_value_font(["0.2500"], 27, 30, QFont(), 13)
+    assert unsigned is not None
+    assert fit_value_font(["0.2500"], 27, 30, QFont(), 13, signed=True) is None
+
+
+@pytest.mark.parametrize("preset", ["tutorial-1", "tutorial-2", "random-small"])
+def test_typing_a_negative_value_into_x_hides_no_pane_s_values(sized, preset):
+    """At 1920×1080 (a 1600×993 window) X's 32 values showed at 8 px condensed, and
+    "−0.5" in X[0, 0] hid them all ("values hidden: hover a cell")."""
+    window = sized(1600, 993)
+    window.model.load_state(SessionState.from_preset(preset), "preset")
+    settle(window)
+    before = showing_values(window)
+    type_into_cell(window.editor, 0, 0, "-0.5")
+    settle(window)
+    assert window.model.state.X[0, 0] == -0.5
+    assert before <= showing_values(window)
+    if preset == "tutorial-1":
+        assert "X" in before
