@@ -8,9 +8,15 @@ and zoomed, with the status bar's formula read-out; F5 or Esc gives the desk bac
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
-from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QMainWindow, QMenu, QWidget
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QApplication,
+    QMainWindow,
+    QMenu,
+    QWidget,
+)
 
 from qkv_desktop.views.retranslate import FollowsWindowLanguage
 
@@ -20,6 +26,9 @@ ZOOM_STEPS = (0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0)
 SETTINGS_KEY = "view/zoom"
 PRESENTATION_ZOOM = 1.5
 """Presentation mode's factor on top of the zoom chosen: readable from the back row."""
+DOCKS_WAIT_MS = 3000
+"""How long leaving presentation mode waits for the window's own size, to give the
+docks theirs back (a window manager may give it another)."""
 
 
 _SYSTEM_FONT: QFont | None = None
@@ -46,6 +55,8 @@ class ViewScale(FollowsWindowLanguage, QObject):
         self.window, self.settings = window, settings
         self._base = system_font()
         self._presenting: tuple | None = None  # what presentation mode hid, to restore
+        self._docks_timer = QTimer(self, singleShot=True, interval=DOCKS_WAIT_MS)
+        self._docks_timer.timeout.connect(self._forget_docks)
         try:
             saved = float(settings.value(SETTINGS_KEY, 1.0))
         except (TypeError, ValueError):
@@ -127,6 +138,34 @@ class ViewScale(FollowsWindowLanguage, QObject):
         for area in self.window.findChildren(QAbstractScrollArea):
             area.updateGeometry()  # a larger font: a larger minimum (the editor's form)
 
+    _docks_at: tuple | None = None
+    """(dock state, window size) to restore the docks at, once the window is that size."""
+
+    def _forget_docks(self) -> None:
+        if self._docks_at is not None:
+            self._docks_at = None
+            self.window.removeEventFilter(self)
+
+    def _restore_docks(self, state) -> None:
+        """The docks' sizes from before presentation mode, in the window's own size.
+
+        The editor's scroll area takes its minimum from its form, which had not finished
+        shrinking back to the desk's font when ``_apply`` told the area: the dock kept
+        the larger minimum (533 px wide, not 437), and no restore could narrow it."""
+        w = self.window
+        for area in w.findChildren(QAbstractScrollArea):
+            area.updateGeometry()
+        w.restoreState(state)
+
+    def eventFilter(self, watched, event) -> bool:
+        if (watched is self.window and event.type() == QEvent.Type.Resize
+                and self._docks_at is not None and event.size() == self._docks_at[1]):
+            state = self._docks_at[0]
+            self._forget_docks()
+            # after the layout has taken the new size: the docks' sizes are then kept
+            QTimer.singleShot(0, self.window, lambda: self._restore_docks(state))
+        return False
+
     # -------------------------------------------------------- presentation
     @property
     def presenting(self) -> bool:
@@ -142,7 +181,9 @@ class ViewScale(FollowsWindowLanguage, QObject):
         w = self.window
         if self.presenting:
             return
-        self._presenting = (w.saveState(), w.windowState(), w.menuBar().isVisible())
+        self._forget_docks()  # a leave's dock sizes not given back yet: not now
+        self._presenting = (w.saveState(), w.windowState(), w.menuBar().isVisible(),
+                            w.size())
         for dock in w.findChildren(type(w.editor_dock)):
             dock.hide()
         w.menuBar().hide()
@@ -157,12 +198,20 @@ class ViewScale(FollowsWindowLanguage, QObject):
         if not self.presenting:
             return
         w = self.window
-        state, window_state, menu = self._presenting
+        state, window_state, menu, size = self._presenting
         self._presenting = None
+        self._apply()  # the desk's font first: the docks' minimum sizes follow it
         w.setWindowState(window_state)
         w.menuBar().setVisible(menu)
         w.restoreState(state)
+        if w.size() != size:
+            # The window leaves full screen later (the platform answers with a resize),
+            # and shrinking it took the room from the editor (639 px wide before F5, 533
+            # after, and the grid then chose other columns): the docks get their sizes
+            # again once the window has its own back.
+            self._docks_at = (state, size)
+            w.installEventFilter(self)
+            self._docks_timer.start()  # forgotten if it never gets that size
         self.presentation_action.setChecked(False)
         self.leave_action.setEnabled(False)
-        self._apply()
         self.presentingChanged.emit(False)

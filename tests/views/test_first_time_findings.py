@@ -67,3 +67,66 @@ def test_typing_a_negative_value_into_x_hides_no_pane_s_values(sized, preset):
     assert before <= showing_values(window)
     if preset == "tutorial-1":
         assert "X" in before
+
+
+# ----------------------------------------- item 2: the grid's columns and history
+def layout_of(window) -> tuple:
+    grid = window.panes
+    return (grid._fit_columns, grid.size().toTuple(), window.editor_dock.width(),
+            window.size().toTuple())
+
+
+def test_undoing_an_insert_brings_back_the_columns_the_grid_had(main_window, monkeypatch):
+    """The choice measures the panes as laid out now (axes, colour bars), so choosing
+    again after an undo could differ from the start (random-small at 1740×800: three
+    columns, four after an insert and its undo). Same panes, shapes, room and font:
+    the columns the user had."""
+    from qkv_desktop.views.panes.pane_grid import PaneGrid
+    window = main_window
+    grid = window.panes
+    settle(window)
+    start = grid._fit_columns
+    other = 1 if start != 1 else 2
+    monkeypatch.setattr(PaneGrid, "_best_columns", lambda self: other)  # any history
+    window.editor.setCurrentIndex(window.editor.table.index(1, 1))
+    window.insert_token_action.trigger()
+    settle(window)
+    inserted = grid._fit_columns  # afresh: ``other`` (unless this context was met before)
+    window.undo_action.trigger()
+    settle(window)
+    assert window.model.state.n == 4
+    assert grid._fit_columns == start
+    window.redo_action.trigger()
+    settle(window)
+    assert grid._fit_columns == inserted
+
+
+def settle_until(window, done, rounds=200):
+    for _ in range(rounds):
+        if done():
+            break
+        settle(window)
+    settle(window)
+
+
+@pytest.mark.parametrize("size, preset", [((942, 644), "random-small"),
+                                          ((1256, 706), "tutorial-1")])
+def test_leaving_presentation_mode_gives_back_the_layout_before_it(sized, size, preset):
+    """The window left full screen after the docks were restored, and the shrink was
+    taken from the editor (639 px → 533): the grid chose two columns where it had one.
+    At 1256×706 each plot then asked for its full-screen size, and the grid grew to
+    2208 px high behind a scroll bar."""
+    window = sized(*size)
+    window.model.load_state(SessionState.from_preset(preset), "preset")
+    settle(window)
+    before = layout_of(window)
+    window.view_scale.enter_presentation()
+    settle_until(window, lambda: window.isFullScreen())
+    window.view_scale.leave_presentation()
+    settle_until(window, lambda: layout_of(window) == before)
+    assert layout_of(window) == before, (layout_of(window), before)
+    scroll = window.panes.parentWidget().parentWidget().verticalScrollBar()
+    assert not scroll.isVisible()
+    for key in window.panes.shown():  # none asks for the full-screen size it had
+        plot = window.panes.panes[key].plot
+        assert plot.sizeHint().height() <= max(plot.minimumHeight(), 100), key

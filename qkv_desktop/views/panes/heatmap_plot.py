@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QLineF, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -590,6 +590,15 @@ class HeatmapPlot(pg.PlotWidget):
         vb.sigResized.connect(lambda *_a: self._resize_timer.start())
         self._misfit_at: tuple[float, float] | None = None  # a font the paint refused
         self.overlay.misfit = self._on_misfit
+
+    def sizeHint(self) -> QSize:
+        """As small as the plot may be: the panes share the grid's room by their stretch.
+
+        A graphics view's own hint is its scene's size, which pyqtgraph sets to the view's
+        last size: after presentation mode each plot asked for its full-screen size, the
+        grid (its height for its width, with a "values hidden" note's wrapped line) grew
+        to 2208 px in a 636 px view, and a scroll bar took 14 px of the panes' width."""
+        return self.minimumSizeHint().expandedTo(self.minimumSize())
 
     @property
     def data(self) -> np.ndarray:

@@ -10,6 +10,12 @@ under which the most panes show their values (each pane says how large its label
 would be at a given size, by the four-decimal rule), with panes of a sane shape
 (``ASPECT_RANGE``), and then the panes nearest to square. Four narrow columns at
 1920×1080 made tall thin panes with 8 px values; two at 1366×768 give the values room.
+The grid remembers the columns it had for each set of panes, shapes, room and font
+(``_remembered``), and a return to one of them (an undo, leaving presentation mode,
+hiding a pane again) brings those columns back: the choice measures the panes as they
+are laid out now (their axes and colour bars), so choosing afresh could differ from
+what the user had (random-small at 1740×800: three columns, four after an insert and
+its undo).
 
 A pane is built the first time it is shown (``PaneMap``): the default session shows 8
 of the 17 panes and no heads overview, and each pyqtgraph pane costs about 10 ms of
@@ -24,7 +30,8 @@ import math
 from collections.abc import Iterator, Mapping
 
 from PySide6.QtCore import QSize, QTimer, Signal
-from PySide6.QtWidgets import QGridLayout, QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QGridLayout, QScrollArea, QWidget
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.pane_info import ALL_PANES, pane_caption, pane_relevant, pane_title
@@ -58,6 +65,8 @@ def grid_columns(slots: int, preferred: int) -> int:
 MIN_PANE_WIDTH = 190
 """Narrower than this a pane's axis, colour bar and cells stop being legible: the grid
 then has fewer columns (and, in its scroll area, scrolls down) instead."""
+REMEMBERED_LAYOUTS = 256
+"""How many (panes, shapes, room, font) the grid remembers its columns for."""
 ASPECT_RANGE = (0.5, 2.5)
 """Pane width / height the column choice keeps to when it can: a pane of four-decimal
 labels reads best somewhat wider than tall, never a strip either way."""
@@ -122,6 +131,9 @@ class PaneGrid(QWidget):
         self.hidden: set[str] = set(DEFAULT_HIDDEN)
         self._relevant = self._relevant_keys()
         self._shapes: tuple = ()
+        self._context: tuple | None = None  # what the columns are chosen for (``_layout_context``)
+        self._remembered: dict[tuple, int] = {}  # the columns the user had, by context
+        self._recalled = False  # the columns in effect came from ``_remembered``
         self._grid = QGridLayout(self)
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setSpacing(4)
@@ -164,7 +176,7 @@ class PaneGrid(QWidget):
         shapes = self._pane_shapes()
         if relevant != self._relevant:
             self._relevant, self._shapes = relevant, shapes
-            self._fit_columns = self._best_columns()
+            self._fit_columns = self._choose_columns()
             self._relayout()
         elif shapes != self._shapes:  # other shapes: another number of columns may fit
             self._shapes = shapes
@@ -199,14 +211,14 @@ class PaneGrid(QWidget):
         self.order = order + new
         self.hidden = ({k for k in hidden if k in self.panes or k == HEADS_KEY}
                        | (DEFAULT_HIDDEN & set(new)))
-        self._fit_columns = self._best_columns()
+        self._fit_columns = self._choose_columns()
         self._relayout()
 
     def set_visible(self, key: str, visible: bool) -> None:
         """Show or hide a pane; the columns are chosen again for the panes now shown
         (a ninth pane takes three columns, and hiding it again gives the two back)."""
         (self.hidden.discard if visible else self.hidden.add)(key)
-        self._fit_columns = self._best_columns()
+        self._fit_columns = self._choose_columns()
         self._relayout()
 
     def move(self, key: str, delta: int) -> None:
@@ -221,10 +233,43 @@ class PaneGrid(QWidget):
         self._refit()
 
     def _refit(self) -> None:
-        fit = self._best_columns()
+        fit = self._choose_columns()
         if fit != self._fit_columns:
             self._fit_columns = fit
             self._relayout()
+
+    def _layout_context(self) -> tuple:
+        """What the choice of columns is for: the panes shown and their shapes, the
+        room (its scroll area's, scroll bar or not), the font (the zoom)."""
+        viewport = self.parentWidget()
+        area = viewport.parentWidget() if viewport is not None else None
+        # the room with or without a scroll bar: one the columns chosen may show or not
+        room = (area.maximumViewportSize().toTuple() if isinstance(area, QScrollArea)
+                else self._room())
+        return (tuple(self.shown()), self._pane_shapes(), room, QFont().key())
+
+    def _choose_columns(self) -> int:
+        """The columns for the grid as it is now: the ones it had the last time it was
+        in this context (``_remembered``), else the best (``_best_columns``).
+
+        Leaving a context remembers the columns it had then, as the user saw them. In a
+        context met anew the choice is made again as the panes' measures settle (their
+        chrome laid out); in one recalled, the remembered columns stay."""
+        context = self._layout_context()
+        if context != self._context:
+            if self._context is not None:
+                self._remembered.pop(self._context, None)  # the newest last
+                self._remembered[self._context] = self._fit_columns
+                while len(self._remembered) > REMEMBERED_LAYOUTS:
+                    del self._remembered[next(iter(self._remembered))]
+            self._context = context
+            recalled = self._remembered.get(context)
+            self._recalled = recalled is not None
+            if recalled is not None:
+                return recalled
+        elif self._recalled:
+            return self._fit_columns
+        return self._best_columns()
 
     def _room(self) -> tuple[int, int]:
         """The grid's width and the height it is seen in (its scroll area's viewport)."""
