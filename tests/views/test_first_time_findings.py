@@ -130,3 +130,24 @@ def test_leaving_presentation_mode_gives_back_the_layout_before_it(sized, size, 
     for key in window.panes.shown():  # none asks for the full-screen size it had
         plot = window.panes.panes[key].plot
         assert plot.sizeHint().height() <= max(plot.minimumHeight(), 100), key
+
+
+# ------------------------------------------------- item 3: presentation mode's X
+def test_presentation_mode_gives_x_s_values_room_to_grow(main_window):
+    """Full screen, the grid took four columns (the panes nearest to square): X's eight
+    columns then held 9 px values beside the others' 19 px. The choice now prefers, after
+    the number of panes with values, the columns whose smallest values are largest (up
+    to the zoom's size), and X's values grow with the rest."""
+    window = main_window
+    window.view_scale.set_zoom(1.0)
+    desk = window.panes.panes["X"].plot.overlay.value_font
+    window.view_scale.enter_presentation()
+    try:
+        settle_until(window, lambda: window.isFullScreen())
+        settle(window)
+        x = window.panes.panes["X"].plot.overlay.value_font
+        assert x is not None and x.pixelSize() >= 13
+        assert desk is None or x.pixelSize() > desk.pixelSize()
+    finally:
+        window.view_scale.leave_presentation()
+        settle(window)

@@ -55,6 +55,7 @@ from qkv_desktop.views.panes.cell_updates import Blocks, changed_cells, update_c
 from qkv_desktop.views.zoom import system_font
 
 __all__ = ["HeatmapPlot", "CellOverlay", "TokenAxis", "MAX_LABEL_CELLS", "VALUE_PX_MAX",
+           "value_px_goal",
            "TICK_LENGTH", "TICK_TEXT_GAP", "style_axis", "labels_inside"]
 
 VALUE_PX_MAX = 13
@@ -118,13 +119,18 @@ def labels_inside(texts, box: QRectF, font: QFont) -> list:
     return [inside[k] for k in sorted(kept)]
 
 
-def _largest_px(cell_h: float) -> int:
-    """The largest value font a cell this high takes (it shrinks from there):
-    ``VALUE_PX_MAX`` at 100 %, as much larger as the zoom (presentation mode's 150 %
-    left the values at 13 px beside 20 px names)."""
+def value_px_goal() -> int:
+    """The value font's size when the cells have room: ``VALUE_PX_MAX`` at 100 %, as
+    much larger as the zoom (presentation mode's 150 % left the values at 13 px beside
+    20 px names)."""
     base = system_font().pointSizeF()
     zoom = QFont().pointSizeF() / base if base > 0 else 1.0
-    return max(LEGIBLE_PX, min(round(VALUE_PX_MAX * max(zoom, 1.0)), int(cell_h * 0.5)))
+    return max(LEGIBLE_PX, round(VALUE_PX_MAX * max(zoom, 1.0)))
+
+
+def _largest_px(cell_h: float) -> int:
+    """The largest value font a cell this high takes (it shrinks from there)."""
+    return max(LEGIBLE_PX, min(value_px_goal(), int(cell_h * 0.5)))
 
 
 class TokenAxis(pg.AxisItem):

@@ -8,7 +8,9 @@ every head's weights fill the rest of the last row.
 How many columns: the count (1 up to ``columns``, as many as ``MIN_PANE_WIDTH`` allows)
 under which the most panes show their values (each pane says how large its labels
 would be at a given size, by the four-decimal rule), with panes of a sane shape
-(``ASPECT_RANGE``), and then the panes nearest to square. Four narrow columns at
+(``ASPECT_RANGE``), then the one whose smallest values are largest (up to the size the
+zoom asks for: full screen, four columns left X's eight columns 9 px values beside
+19 px ones, three give them 14), and then the panes nearest to square. Four narrow columns at
 1920×1080 made tall thin panes with 8 px values; two at 1366×768 give the values room.
 The grid remembers the columns it had for each set of panes, shapes, room and font
 (``_remembered``), and a return to one of them (an undo, leaving presentation mode,
@@ -38,6 +40,7 @@ from qkv_desktop.presentation.pane_info import ALL_PANES, pane_caption, pane_rel
 from qkv_desktop.state.catalogue import HIDDEN_BY_DEFAULT
 from qkv_desktop.views.panes.heads_overview import HeadsOverview, heads_caption
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
+from qkv_desktop.views.panes.heatmap_plot import value_px_goal
 from qkv_desktop.views.panes.mask_painter import MaskPainter
 
 __all__ = ["PaneGrid", "PaneMap", "DEFAULT_ORDER", "DEFAULT_HIDDEN", "HEADS_KEY",
@@ -294,9 +297,14 @@ class PaneGrid(QWidget):
             pane_w = (width - (cols - 1) * spacing) / cols
             pane_h = max((height - (rows - 1) * spacing) / rows, lowest)  # else it scrolls
             aspect = pane_w / pane_h
-            legible = sum(p.value_px_at(pane_w, pane_h) != 0 for p in panes)
+            sizes = [p.value_px_at(pane_w, pane_h) for p in panes]
+            legible = sum(px != 0 for px in sizes)
+            smallest = min((px for px in sizes if px > 0), default=goal)
             sane = ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]
-            return sane, legible, -abs(math.log(aspect)), -(rows * cols - slots)
+            return (sane, legible, min(smallest, goal), -abs(math.log(aspect)),
+                    -(rows * cols - slots))
+
+        goal = value_px_goal()
 
         return max(range(1, most + 1), key=merit)
 
