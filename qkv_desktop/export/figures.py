@@ -69,8 +69,8 @@ from qkv_desktop.presentation.colormaps import (
 )
 from qkv_desktop.presentation.numbers import (
     LABEL_PAD,
-    MINUS,
     format_values,
+    with_minus,
 )
 
 __all__ = ["FORMATS", "FONT_FAMILIES", "RASTER_CELLS", "MAX_SCALE", "MAX_PIXELS",
@@ -270,7 +270,7 @@ def _tick_text(value: float, decimals: int) -> str:
         text = f"{value:.{decimals}f}"
         if text.startswith("-") and float(text) == 0:
             text = text[1:]
-    return text.replace("-", MINUS)
+    return with_minus(text)
 
 
 def _nice_ticks(lo: float, hi: float) -> tuple[list[float], int]:

@@ -24,7 +24,7 @@ import numpy as np
 from PySide6.QtGui import QFont, QFontMetricsF
 
 __all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
-           "MOST_DECIMALS", "format_value", "format_values", "fit_value_font",
+           "MOST_DECIMALS", "format_value", "format_values", "fit_value_font", "with_minus",
            "any_value_may_fit", "decimals_that_add_up", "label_widths", "label_length"]
 
 DECIMALS = 4
@@ -56,6 +56,13 @@ def format_value(value: float) -> str:
         text = f"{v:.{DECIMALS - 1}e}"
     elif float(text) == 0:
         return f"{0:.{DECIMALS}f}"
+    return text.replace("-", MINUS)
+
+
+def with_minus(text: str) -> str:
+    """``text`` (a number as Python or a library writes it) with typographic minus
+    signs: the one place every number the app writes outside ``format_value`` gets
+    its minus (colour-bar ticks, typed scores, worked sums, figure ticks)."""
     return text.replace("-", MINUS)
 
 

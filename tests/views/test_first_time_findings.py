@@ -151,3 +151,14 @@ def test_presentation_mode_gives_x_s_values_room_to_grow(main_window):
     finally:
         window.view_scale.leave_presentation()
         settle(window)
+
+
+# ------------------------------------------------- item 5: colour-bar minus signs
+def test_colour_bar_ticks_write_a_negative_level_with_the_cells_minus_sign(main_window):
+    from tests.views.plot_geometry import axis_texts
+    window = main_window
+    window.model.set_cell("X", 0, 0, -0.5)
+    settle(window)
+    texts = [t for t, _rect in axis_texts(window.panes.panes["X"].colorbar.axis)]
+    assert any(t.startswith(MINUS) for t in texts), texts
+    assert not any("-" in t for t in texts), texts

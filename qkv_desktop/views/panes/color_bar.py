@@ -16,6 +16,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPicture
 from PySide6.QtWidgets import QGraphicsGridLayout
 
+from qkv_desktop.presentation.numbers import with_minus
 from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP, labels_inside
 
 __all__ = ["ColorBar"]
@@ -153,6 +154,10 @@ class _InsideAxis(pg.AxisItem):
             return None
         axis, ticks, texts = specs
         return axis, ticks, labels_inside(texts, self.rect(), p.font())
+
+    def tickStrings(self, values, scale, spacing):
+        """pyqtgraph's labels with the minus sign of the cells ("−0.5", not "-0.5")."""
+        return [with_minus(s) for s in super().tickStrings(values, scale, spacing)]
 
     def tickValues(self, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
         """pyqtgraph's tick values (each level without the values of the levels above

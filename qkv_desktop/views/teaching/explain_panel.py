@@ -19,10 +19,10 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.cell_text import describe_cell, mask_reason_text, projection_formula
 from qkv_desktop.presentation.numbers import (
     DECIMALS,
-    MINUS,
     SCIENTIFIC_FROM,
     decimals_that_add_up,
     format_value,
+    with_minus,
 )
 from qkv_desktop.state.catalogue import CellRef, cell_in
 from qkv_desktop.views.retranslate import Retranslating
@@ -75,7 +75,7 @@ def format_number(v: float, digits: int = DECIMALS) -> str:
     if "e" in text:
         mantissa, exponent = text.split("e")
         text = f"{mantissa}×10<sup>{int(exponent)}</sup>"
-    return text.replace("-", MINUS)
+    return with_minus(text)
 
 
 def _paren(v: float) -> str:

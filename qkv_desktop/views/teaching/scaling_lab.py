@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from qkv_desktop.core.lessons import DEMO_SCORES, row_stats, scaling_sweep, session_sweep
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import MINUS, format_value
+from qkv_desktop.presentation.numbers import format_value, with_minus
 from qkv_desktop.state.parsing import ParseError, parse_number
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
@@ -103,7 +103,7 @@ def parse_scores(text: str) -> np.ndarray:
 def _typed(score: float) -> str:
     """A typed score as the learner typed it (``1.5``, not ``1.5000``), with the
     typographic minus of every number in the app."""
-    return f"{score:g}".replace("-", MINUS)
+    return with_minus(f"{score:g}")
 
 
 def _uniform_reference(n: float) -> dict[str, float]:
