@@ -142,9 +142,7 @@ class ViewScale(FollowsWindowLanguage, QObject):
     """(dock state, window size) to restore the docks at, once the window is that size."""
 
     def _forget_docks(self) -> None:
-        if self._docks_at is not None:
-            self._docks_at = None
-            self.window.removeEventFilter(self)
+        self._docks_at = None
 
     def _restore_docks(self, state) -> None:
         """The docks' sizes from before presentation mode, in the window's own size.
@@ -164,7 +162,7 @@ class ViewScale(FollowsWindowLanguage, QObject):
             self._forget_docks()
             # after the layout has taken the new size: the docks' sizes are then kept
             QTimer.singleShot(0, self.window, lambda: self._restore_docks(state))
-        return False
+        return super().eventFilter(watched, event)  # (the window's language)
 
     # -------------------------------------------------------- presentation
     @property
@@ -209,8 +207,7 @@ class ViewScale(FollowsWindowLanguage, QObject):
             # and shrinking it took the room from the editor (639 px wide before F5, 533
             # after, and the grid then chose other columns): the docks get their sizes
             # again once the window has its own back.
-            self._docks_at = (state, size)
-            w.installEventFilter(self)
+            self._docks_at = (state, size)  # (``eventFilter`` watches the window)
             self._docks_timer.start()  # forgotten if it never gets that size
         self.presentation_action.setChecked(False)
         self.leave_action.setEnabled(False)
