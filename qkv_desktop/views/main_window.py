@@ -80,6 +80,9 @@ class MainWindow(Retranslating, QMainWindow):
         self.retranslate()
 
         self.model.message.connect(self._on_message)
+        self.model.changed.connect(self._on_model_changed)
+        for editor in (self.editor, self.kv_editor, *self.weight_editors.values()):
+            editor.balloon.said.connect(self._on_refusal)
         self.model.computeErrorChanged.connect(self._on_compute_error_changed)
         self.model.hoverChanged.connect(self._on_hover_changed)
         self.model.resultChanged.connect(self._on_result_changed)
@@ -411,6 +414,19 @@ class MainWindow(Retranslating, QMainWindow):
     # ------------------------------------------------------------- updates
     def _on_message(self, text: str) -> None:
         self.statusBar().showMessage(text, MESSAGE_MS)
+
+    _refusal = ""
+    """The refusal (a typed value or a paste not applied) the status bar says, if any."""
+
+    def _on_refusal(self, text: str) -> None:
+        self._refusal = text
+
+    def _on_model_changed(self) -> None:
+        """A change landed: a refusal said before it is old news, off the status bar at
+        once, as the editor's balloon is (it stayed up to 6 s after a good edit)."""
+        if self._refusal and self.statusBar().currentMessage() == self._refusal:
+            self.statusBar().clearMessage()
+        self._refusal = ""
 
     def _on_compute_error_changed(self, error: str) -> None:
         """Once the state computes again, its failure is no longer news: take it off the

@@ -162,3 +162,18 @@ def test_colour_bar_ticks_write_a_negative_level_with_the_cells_minus_sign(main_
     texts = [t for t, _rect in axis_texts(window.panes.panes["X"].colorbar.axis)]
     assert any(t.startswith(MINUS) for t in texts), texts
     assert not any("-" in t for t in texts), texts
+
+
+# ------------------------------------------ item 6: a refusal after a valid edit
+def test_a_valid_edit_takes_the_refusal_off_the_status_bar_and_the_cell(main_window):
+    window = main_window
+    editor = window.editor
+    type_into_cell(editor, 0, 0, "abc")
+    refusal = window.statusBar().currentMessage()
+    assert refusal.startswith("Not applied")
+    assert editor.balloon.isVisible()
+    type_into_cell(editor, 1, 1, "0.25")
+    settle(window)
+    assert window.model.state.X[1, 1] == 0.25
+    assert window.statusBar().currentMessage() != refusal
+    assert not editor.balloon.isVisible()
