@@ -25,7 +25,7 @@ from qkv_desktop.state.parsing import validate_token
 from qkv_desktop.state.session_state import SessionState, check_size, head_dim_for
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
 
-__all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_NOOP", "fresh_names",
+__all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_NOOP",
            "new_token_names",
            "default_kv", "output_projection", "check_dims", "write_cells", "set_cells",
            "rename_token", "insert_tokens", "delete_tokens", "move_token", "paste_block",
@@ -64,24 +64,12 @@ _FINITE = QT_TRANSLATE_NOOP("Edits", "only finite numbers can be used")
 
 # -- rules ---------------------------------------------------------------------------
 
-def fresh_names(tokens, count: int) -> list[str]:
-    """``count`` names ``t<k>`` not among ``tokens``, numbered on from their count."""
-    taken, out, k = set(tokens), [], len(tokens)
-    while len(out) < count:
-        name = f"t{k}"
-        if name not in taken:
-            out.append(name)
-            taken.add(name)
-        k += 1
-    return out
-
-
 def new_token_names(tokens, count: int, stem: str = "new") -> list[str]:
     """``count`` names for tokens inserted among ``tokens``: ``stem``, ``stem2``,
-    ``stem3``…, none of them taken.
+    ``stem3``…, none of them taken. Inserted, added or pasted, a new token is named so.
 
-    Not ``t<k>`` from the count (``fresh_names``): inserted at row 1 of the tutorial's
-    我 爱 人工 智能, "t4" reads as the fifth token, which it is not."""
+    Not ``t<k>`` from the count: inserted at row 1 of the tutorial's 我 爱 人工 智能,
+    "t4" reads as the fifth token, which it is not."""
     taken, out, k = set(tokens), [], 1
     while len(out) < count:
         name = stem if k == 1 else f"{stem}{k}"
@@ -246,10 +234,11 @@ def move_token(state: SessionState, table: str, src: int, dst: int) -> Edit | No
 
 
 def paste_block(state: SessionState, table: str, row: int, col: int, values,
-                names: list[str] | None = None) -> Edit:
+                names: list[str] | None = None, stem: str = "new") -> Edit:
     """Paste a block at (row, col), growing the table as needed; all or nothing.
 
-    New rows get fresh token names; ``names`` (one per block row) rename the tokens the
+    New rows are named as inserted tokens are (``new_token_names`` with ``stem``, the
+    window's "new" translated); ``names`` (one per block row) rename the tokens the
     block lands on. New columns are new dimensions, so the weights re-initialise.
     """
     X = _table(state, table)
@@ -261,7 +250,7 @@ def paste_block(state: SessionState, table: str, row: int, col: int, values,
     check_dims(state, **{_rows_key(table): n_rows}, d_model=n_cols)
     attr = _tokens_attr(table)
     tokens = list(getattr(state, attr))
-    tokens += fresh_names(tokens, n_rows - len(tokens))
+    tokens += new_token_names(tokens, n_rows - len(tokens), stem)
     if names is not None:
         for k, name in enumerate(names):
             tokens[row + k] = validate_token(name)

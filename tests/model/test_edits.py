@@ -37,15 +37,20 @@ def test_an_inserted_token_gets_a_name_that_reads_as_new_and_never_clashes(state
     assert edits.new_token_names(["new", "new3", "a"], 2) == ["new2", "new4"]
 
 
-def test_fresh_names_skip_the_names_taken():
-    assert edits.fresh_names(["t2", "a", "t4"], 3) == ["t3", "t5", "t6"]
+def test_pasted_rows_are_named_as_inserted_tokens_are(state):
+    """They were t<k> from the count, the rule an insert had left (a pasted row is no
+    more the k-th token than an inserted one)."""
+    grown = edits.paste_block(state, "X", 3, 0, np.ones((3, 8))).state
+    assert grown.tokens == ("我", "爱", "人工", "智能", "new", "new2")
+    named = edits.paste_block(grown, "X", 6, 0, np.ones((1, 8)), stem="新").state
+    assert named.tokens[-1] == "新"
 
 
 def test_paste_grows_rows_and_columns_and_reinitialises_the_weights(state):
     block = np.arange(6.0).reshape(2, 3)
     edit = edits.paste_block(state, "X", 3, 7, block)
     after = edit.state
-    assert after.X.shape == (5, 10) and after.tokens[4] == "t4"
+    assert after.X.shape == (5, 10) and after.tokens[4] == "new"
     np.testing.assert_array_equal(after.X[3:5, 7:10], block)
     np.testing.assert_array_equal(after.X[:3], np.pad(state.X[:3], ((0, 0), (0, 2))))
     assert after.heads[0].W_Q.shape == (10, state.d_k)

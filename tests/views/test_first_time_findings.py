@@ -177,3 +177,23 @@ def test_a_valid_edit_takes_the_refusal_off_the_status_bar_and_the_cell(main_win
     assert window.model.state.X[1, 1] == 0.25
     assert window.statusBar().currentMessage() != refusal
     assert not editor.balloon.isVisible()
+
+
+# --------------------------------------------- item 7: the names of pasted rows
+def test_rows_pasted_past_the_end_are_named_as_inserted_tokens_are(main_window):
+    window = main_window
+    editor = window.editor
+    editor.setCurrentIndex(editor.table.index(3, 1))
+    assert editor.paste("\t".join(["0.5"] * 8) + "\n" + "\t".join(["0.25"] * 8)
+                        + "\n" + "\t".join(["0.125"] * 8))
+    settle(window)
+    assert window.model.state.tokens == ("我", "爱", "人工", "智能", "new", "new2")
+    window.language_actions["zh_CN"].trigger()
+    QApplication.processEvents()
+    try:
+        editor.setCurrentIndex(editor.table.index(5, 1))
+        assert editor.paste("\t".join(["1"] * 8) + "\n" + "\t".join(["2"] * 8))
+        assert window.model.state.tokens[-1] == "新"
+    finally:
+        window.language_actions["en"].trigger()
+        QApplication.processEvents()
