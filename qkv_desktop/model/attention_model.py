@@ -147,9 +147,9 @@ class AttentionModel(EditMethods, ViewSelection):
 
     def install_state(self, state: SessionState) -> None:
         """Install ``state`` (undo commands only) and schedule a recompute."""
-        self._state = state
+        before, self._state = self._state, state
         self._generation += 1
-        self.follow(state)
+        self.follow(state, before)
         self.changed.emit()
         if not self._timer.isActive():
             self._timer.start()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from qkv_desktop.state.catalogue import CellRef, cell_in
+from qkv_desktop.state.catalogue import CellRef, cell_in, follow_cell
 from qkv_desktop.state.session_state import SessionState
 
 __all__ = ["ViewSelection"]
@@ -70,11 +70,16 @@ class ViewSelection(QObject):
         self.set_hover(None)
         self.set_selection(None)
 
-    def follow(self, state: SessionState) -> None:
+    def follow(self, state: SessionState, before: SessionState | None = None) -> None:
         """Keep the head and the cells within ``state`` (checked against the state, not
-        the result, which keeps the old shapes until the recomputation has run)."""
+        the result, which keeps the old shapes until the recomputation has run). With the
+        state ``before`` the change, a cell follows its tokens (``follow_cell``): an
+        insert above a pinned cell moves the pin with it, a deleted token unpins it."""
         self.set_current_head(state.head_index(self._current_head))  # emits if it moved
-        if self._hover is not None and not cell_in(state, self._hover):
-            self.set_hover(None)
-        if self._selection is not None and not cell_in(state, self._selection):
-            self.set_selection(None)
+        for ref, setter in ((self._hover, self.set_hover), (self._selection, self.set_selection)):
+            if ref is None:
+                continue
+            if before is not None:
+                setter(follow_cell(before, state, ref))
+            elif not cell_in(state, ref):
+                setter(None)

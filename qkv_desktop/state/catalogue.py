@@ -30,7 +30,7 @@ __all__ = ["CellRef", "MatrixSpec", "MATRICES", "MATRIX", "WEIGHT_NAMES", "PROJE
            "BIAS_NAMES", "HEAD_EXPORT", "OPTIONAL_EXPORT", "FIGURE_GROUPS", "HIDDEN_BY_DEFAULT",
            "HEAD_INDEPENDENT",
            "NM_MATRICES", "EDITABLE_TABLES", "TOKEN_KINDS", "extent", "matrix_shape", "cell_in",
-           "axis_labels"]
+           "axis_labels", "follow_cell"]
 
 PROJECTION_NAMES = WEIGHT_NAMES[:3]
 """The per-head projections ``W_Q, W_K, W_V`` (d_model × d_k)."""
@@ -183,6 +183,51 @@ def cell_in(state, ref: CellRef) -> bool:
     shape = matrix_shape(state, ref.matrix)
     return (shape is not None and 0 <= ref.head < state.n_heads
             and 0 <= ref.row < shape[0] and 0 <= ref.col < shape[1])
+
+
+def follow_cell(old, new, ref: CellRef) -> CellRef | None:
+    """``ref``, a cell of ``old``'s matrices, as the cell of the same tokens in ``new``
+    (None when one of them is gone, or the cell is no longer in ``new``).
+
+    A token inserted or deleted above a pinned weights[i, j] moves its tokens one row
+    down or up; the pin stayed at (i, j), and the Explain panel then explained another
+    pair of tokens without a word. Each token axis is matched by its unchanged start and
+    end (one insert, delete, paste or rename is one changed stretch between them): a
+    cell in the stretch keeps its place only when that was one token renamed."""
+    spec = MATRIX.get(ref.matrix)
+    if spec is None:
+        return None
+    row, col = ref.row, ref.col
+    if spec.rows in TOKEN_KINDS:
+        row = _follow_index(_tokens(old, spec.rows), _tokens(new, spec.rows), row)
+    if spec.cols in TOKEN_KINDS:
+        col = _follow_index(_tokens(old, spec.cols), _tokens(new, spec.cols), col)
+    if row is None or col is None:
+        return None
+    moved = CellRef(ref.matrix, row, col, ref.head)
+    return moved if cell_in(new, moved) else None
+
+
+def _tokens(state, kind: str) -> tuple:
+    return {"queries": state.tokens, "keys": state.key_tokens, "kv": state.kv_tokens}[kind] or ()
+
+
+def _follow_index(old: tuple, new: tuple, i: int) -> int | None:
+    if old is new or old == new:
+        return i
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0  # tokens equal at the end, not overlapping the start
+    while (end < min(len(old), len(new)) - start
+           and old[len(old) - 1 - end] == new[len(new) - 1 - end]):
+        end += 1
+    if i < start:
+        return i
+    if i >= len(old) - end:
+        return i + len(new) - len(old)
+    renamed = len(old) == len(new) and len(old) - end - start == 1
+    return i if renamed else None
 
 
 def axis_labels(state, kind: str, index: Callable[[int], str] = str) -> list[str]:

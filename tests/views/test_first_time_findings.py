@@ -197,3 +197,43 @@ def test_rows_pasted_past_the_end_are_named_as_inserted_tokens_are(main_window):
     finally:
         window.language_actions["en"].trigger()
         QApplication.processEvents()
+
+
+# ------------------------------------------- item 8: a pin follows its tokens
+def test_an_inserted_token_moves_the_pinned_cell_with_its_tokens(main_window):
+    """weights[2, 1] is 人工 → 爱; a token inserted at row 1 moved both down one, and the
+    pin stayed at (2, 1): the Explain panel explained 爱 → new without a word."""
+    from qkv_desktop.state import CellRef
+    window = main_window
+    model = window.model
+    model.set_selection(CellRef("weights", 2, 1))
+    settle(window)
+    window.editor.setCurrentIndex(window.editor.table.index(1, 1))
+    window.insert_token_action.trigger()
+    settle(window)
+    assert model.state.tokens == ("我", "new", "爱", "人工", "智能")
+    assert model.selection == CellRef("weights", 3, 2)
+    text = window.teaching.explain.browser.toPlainText()
+    assert "人工" in text and "爱" in text
+    window.undo_action.trigger()
+    settle(window)
+    assert model.selection == CellRef("weights", 2, 1)
+    window.editor.setCurrentIndex(window.editor.table.index(2, 1))  # 人工 itself
+    window.delete_token_action.trigger()
+    settle(window)
+    assert model.selection is None  # its token is gone: unpinned, the panel says how to pin
+
+
+def test_a_cell_follows_its_tokens_through_each_kind_of_token_edit():
+    from qkv_desktop.state import CellRef, edits
+    from qkv_desktop.state.catalogue import follow_cell
+    s = SessionState.from_preset("tutorial-1")  # 我 爱 人工 智能
+    pin = CellRef("weights", 2, 1)  # 人工 → 爱
+    follow = lambda edit: follow_cell(s, edit.state, pin)  # noqa: E731
+    assert follow(edits.insert_tokens(s, "X", 0)) == CellRef("weights", 3, 2)
+    assert follow(edits.insert_tokens(s, "X", 2)) == CellRef("weights", 3, 1)
+    assert follow(edits.insert_tokens(s, "X", 4)) == pin
+    assert follow(edits.delete_tokens(s, "X", [0])) == CellRef("weights", 1, 0)
+    assert follow(edits.delete_tokens(s, "X", [1])) is None  # 爱 is gone
+    assert follow(edits.rename_token(s, "X", 2, "AI")) == pin  # the same token renamed
+    assert follow_cell(s, s, CellRef("Q", 1, 3)) == CellRef("Q", 1, 3)  # a dimension axis
