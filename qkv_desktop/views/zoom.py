@@ -151,8 +151,10 @@ class ViewScale(FollowsWindowLanguage, QObject):
         shrinking back to the desk's font when ``_apply`` told the area: the dock kept
         the larger minimum (533 px wide, not 437), and no restore could narrow it."""
         w = self.window
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the form's minimum
         for area in w.findChildren(QAbstractScrollArea):
             area.updateGeometry()
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         w.restoreState(state)
 
     def eventFilter(self, watched, event) -> bool:
@@ -209,6 +211,8 @@ class ViewScale(FollowsWindowLanguage, QObject):
             # again once the window has its own back.
             self._docks_at = (state, size)  # (``eventFilter`` watches the window)
             self._docks_timer.start()  # forgotten if it never gets that size
+        else:  # (no window manager: full screen never came) once the font has settled
+            QTimer.singleShot(0, w, lambda: self._restore_docks(state))
         self.presentation_action.setChecked(False)
         self.leave_action.setEnabled(False)
         self.presentingChanged.emit(False)

@@ -237,3 +237,20 @@ def test_a_cell_follows_its_tokens_through_each_kind_of_token_edit():
     assert follow(edits.delete_tokens(s, "X", [1])) is None  # 爱 is gone
     assert follow(edits.rename_token(s, "X", 2, "AI")) == pin  # the same token renamed
     assert follow_cell(s, s, CellRef("Q", 1, 3)) == CellRef("Q", 1, 3)  # a dimension axis
+
+
+def test_leaving_presentation_mode_without_a_window_manager_gives_back_the_layout(
+        sized, monkeypatch):
+    """Under Xvfb with no window manager full screen never comes: the window keeps its
+    size, and the docks were restored before the form's minimum had shrunk back to
+    the desk's font (the editor came back 533 px wide, not 437)."""
+    window = sized(942, 644)
+    window.model.load_state(SessionState.from_preset("random-small"), "preset")
+    settle(window)
+    before = layout_of(window)
+    monkeypatch.setattr(window, "showFullScreen", lambda: None)
+    window.view_scale.enter_presentation()
+    settle(window)
+    window.view_scale.leave_presentation()
+    settle_until(window, lambda: layout_of(window) == before)
+    assert layout_of(window) == before, (layout_of(window), before)
