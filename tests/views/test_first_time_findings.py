@@ -255,3 +255,28 @@ def test_leaving_presentation_mode_without_a_window_manager_gives_back_the_layou
     window.view_scale.leave_presentation()
     settle_until(window, lambda: layout_of(window) == before)
     assert layout_of(window) == before, (layout_of(window), before)
+
+
+# ----------------------------------------- item 4: QKᵀ and QKᵀ/√d_k at 12 tokens
+def test_qkt_and_its_scaled_twin_are_decided_by_one_rule_their_widest_label(sized):
+    """At 12 tokens QKᵀ can hide its values where QKᵀ/√d_k, of the same shape, shows
+    them: its widest label is a digit longer ("−12.3456" against "−4.3647"). The rule
+    is the same for both: with each other's labels, each would decide as the other."""
+    from qkv_desktop.views.panes.heatmap_plot import _largest_px
+    window = sized(1900, 900)
+    window.model.load_state(SessionState.from_preset("random-medium"), "preset")
+    settle(window)
+    plots = {k: window.panes.panes[k].plot for k in ("scores", "scaled")}
+    texts = {k: {t for row in p.overlay.texts for t in row} for k, p in plots.items()}
+
+    def fits(labels, key):
+        cell_w, cell_h = plots[key].cell_size()
+        return fit_value_font(labels, cell_w, cell_h, QFont(), _largest_px(cell_h),
+                              signed=True) is not None
+
+    for key, plot in plots.items():  # each shows what the one rule says
+        assert fits(texts[key], key) == (not plot.values_hidden), key
+    assert plots["scores"].values_hidden and not plots["scaled"].values_hidden  # the case
+    assert not fits(texts["scores"], "scaled")  # QKᵀ's labels would not fit there either
+    assert fits(texts["scaled"], "scores")  # and the scaled ones would fit QKᵀ's cells
+    assert max(map(len, texts["scores"])) > max(map(len, texts["scaled"]))
