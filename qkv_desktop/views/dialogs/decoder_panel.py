@@ -20,6 +20,7 @@ Everything here reads the checkpoint or the computed result; nothing computes at
 from __future__ import annotations
 
 import html
+import weakref
 from collections.abc import Callable
 
 import numpy as np
@@ -56,7 +57,10 @@ class DecoderPanel(Retranslating, QDockWidget):
     """A dock for a decoder session.
 
     ``switch(layer, head)`` loads one head, ``load_layer(layer, head)`` every head of a
-    layer (0-based indices; the spin boxes show them counted from 1).
+    layer (0-based indices; the spin boxes show them counted from 1). Both are methods
+    of the panel's owner, held weakly: the owner holds the panel, and a strong reference
+    back would be a reference cycle (they raise ``ValueError``, which the panel shows:
+    a signal could not return it).
     """
 
     def __init__(self, model: AttentionModel, switch: Callable[[int, int], None],
@@ -64,8 +68,8 @@ class DecoderPanel(Retranslating, QDockWidget):
         super().__init__(parent)
         self.setObjectName("decoderDock")
         self.model = model
-        self._switch = switch
-        self._load_layer = load_layer
+        self._switch = weakref.WeakMethod(switch)
+        self._load_layer = weakref.WeakMethod(load_layer)
         self._source = None
         box = QWidget()
         layout = QVBoxLayout(box)
@@ -278,7 +282,7 @@ class DecoderPanel(Retranslating, QDockWidget):
                 return
             if not whole and src.scope == "head" and (layer, head) == (src.layer, src.head):
                 return
-            (self._load_layer if whole else self._switch)(layer, head)
+            (self._load_layer if whole else self._switch)()(layer, head)
         except ValueError as exc:
             self.error_label.setText(str(exc))
             self.error_label.show()

@@ -98,7 +98,7 @@ class HeadThumbnail(Retranslating, QWidget):
         self.retranslate()
         if images is not None:
             images.ready.connect(self._on_image_ready)
-            self.plot.image_wanted = self._on_image_wanted
+            self.plot.imageWanted.connect(self._on_image_wanted)
 
     @property
     def data(self) -> np.ndarray:

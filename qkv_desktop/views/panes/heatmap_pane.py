@@ -70,7 +70,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self.colorbar.insert_in(self.plot.getPlotItem())
         self.values_note = ValuesNote(hover=True, parent=self)
         """Says, under the plot, that the values are hidden (and how to read them)."""
-        self.plot.valuesHiddenChanged.connect(lambda _hidden: self.values_note.follow(self.plot))
+        self.plot.valuesHiddenChanged.connect(self._on_values_hidden)
         self.retranslate()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -95,7 +95,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         model.selectionChanged.connect(self._on_links_changed)
         model.currentHeadChanged.connect(self.refresh)
         model.images.ready.connect(self._on_image_ready)
-        self.plot.image_wanted = self._on_image_wanted
+        self.plot.imageWanted.connect(self._on_image_wanted)
         self.refresh()
 
     def retranslate(self) -> None:
@@ -108,6 +108,11 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
             self.title.setText(pane_caption(self.key))
         self.title.set_note(self.tr("Right-click the pane to export or copy it."))
         self.values_note.retranslate()
+
+    def _on_values_hidden(self, _hidden: bool) -> None:
+        # (a method, not a lambda over ``self``: the plot's connection would hold it,
+        # and through it the pane, as long as the plot lives)
+        self.values_note.follow(self.plot)
 
     # ----------------------------------------------------------- display
     def refresh(self, *_args) -> None:

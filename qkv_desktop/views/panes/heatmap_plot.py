@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QLineF, QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QLineF, QMetaMethod, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -308,7 +308,16 @@ class CellOverlay(pg.GraphicsObject):
     are placed once per data, font and view, with the widths their font was chosen by,
     and drawn from there by every later repaint: hovering places none again. The texts
     and their font are chosen by ``HeatmapPlot``.
+
+    ``misfit`` is emitted (from paint) when the cells painted are not the ones the font
+    was chosen for, or a label would not fit its cell: the values are then not drawn
+    until ``HeatmapPlot`` has chosen again. A signal, not a callback of the plot kept
+    here: that bound method would put the plot in a reference cycle (plot → overlay →
+    method → plot), freed only by the cyclic collector, or never once ``gc.freeze``
+    has taken it (``app.startup_heap``).
     """
+
+    misfit = Signal()
 
     def __init__(self) -> None:
         super().__init__()
@@ -319,10 +328,6 @@ class CellOverlay(pg.GraphicsObject):
         """The font the values fit in at the current size; None hides them."""
         self.fitted_cell: tuple[float, float] = (0.0, 0.0)
         """The cell size (pixels) ``value_font`` was chosen for."""
-        self.misfit = None
-        """Called (from paint) when the cells painted are not the ones the font was
-        chosen for, or a label would not fit its cell: the values are then not drawn
-        until ``HeatmapPlot`` has chosen again."""
         self.links: list[tuple[int, int, int, int]] = []
         self.pinned: tuple[int, int] | None = None
         self.head_starts: list[int] = []
@@ -472,8 +477,7 @@ class CellOverlay(pg.GraphicsObject):
         self.labels_drawn = drawn
 
     def _refuse(self) -> None:
-        if self.misfit is not None:
-            self.misfit()
+        self.misfit.emit()
 
     def _place_values(self, t, view: QRectF, font: QFont) -> tuple[list, list] | None:
         """(black, white) labels of the cells in ``view``: (row, column, device baseline
@@ -548,6 +552,12 @@ class HeatmapPlot(pg.PlotWidget):
     """
 
     valuesHiddenChanged = Signal(bool)
+    imageWanted = Signal(object)
+    """The reduction (row, column factors) this size wants, when the picture on display
+    has another (a resize): the host that connects it makes the picture (off the GUI
+    thread for a large matrix) and gives it to ``show_image``. Unconnected, the plot
+    makes it here. (A signal, not a callback of the host kept in the plot: a bound
+    method of the host in its child's attributes is a reference cycle.)"""
 
     def __init__(self, lut: np.ndarray, parent: QWidget | None = None, signed: bool = True):
         # no view-box menu: built and thrown away, it was a third of each plot's start-up
@@ -593,9 +603,9 @@ class HeatmapPlot(pg.PlotWidget):
         self._longest: tuple[list, list[str]] | None = None
         self._resize_timer = QTimer(self, singleShot=True, interval=0)
         self._resize_timer.timeout.connect(self._on_resized)
-        vb.sigResized.connect(lambda *_a: self._resize_timer.start())
+        vb.sigResized.connect(self._on_view_resized)
         self._misfit_at: tuple[float, float] | None = None  # a font the paint refused
-        self.overlay.misfit = self._on_misfit
+        self.overlay.misfit.connect(self._on_misfit)
 
     def sizeHint(self) -> QSize:
         """As small as the plot may be: the panes share the grid's room by their stretch.
@@ -622,7 +632,7 @@ class HeatmapPlot(pg.PlotWidget):
 
         ``image`` is its picture made elsewhere (``pane_image``: on the forward's worker
         for a large matrix), used even at another reduction than this size wants (it
-        still spans the whole matrix; ``image_wanted`` then asks for the right one).
+        still spans the whole matrix; ``imageWanted`` then asks for the right one).
         """
         small = data.size <= MAX_LABEL_CELLS
         head_starts = list(head_starts or [])
@@ -656,6 +666,11 @@ class HeatmapPlot(pg.PlotWidget):
         if not (n and m) or view.width() <= 0 or view.height() <= 0:
             return 0.0, 0.0
         return vb.width() / view.width(), vb.height() / view.height()
+
+    def _on_view_resized(self, _view_box=None) -> None:
+        # (a method, not a lambda over ``self``: the view box's connection would hold
+        # that lambda, and through it this plot, as long as the view box lives)
+        self._resize_timer.start()
 
     def _on_misfit(self) -> None:
         """The paint found the font too large for the cells it paints: choose again
@@ -749,11 +764,6 @@ class HeatmapPlot(pg.PlotWidget):
         vb = self.view_box
         return vb.height(), vb.width()
 
-    image_wanted = None
-    """Called with the reduction this size wants when the picture on display has
-    another (a resize): the host makes it (off the GUI thread for a large matrix) and
-    gives it to ``show_image``. Without it the plot makes it here."""
-
     def _show_image(self, data: np.ndarray, levels, rgba: np.ndarray | None = None,
                     image: PaneImage | None = None,
                     changed: Blocks | None = None) -> Blocks | None:
@@ -792,8 +802,8 @@ class HeatmapPlot(pg.PlotWidget):
             self.mask.setRect(rect)
 
     def _want_image(self, data: np.ndarray, factors: tuple[int, int]) -> None:
-        if self.image_wanted is not None:
-            self.image_wanted(factors)
+        if self.isSignalConnected(QMetaMethod.fromSignal(self.imageWanted)):
+            self.imageWanted.emit(factors)
         else:
             self.make_image(factors, data)
 

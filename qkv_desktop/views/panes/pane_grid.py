@@ -29,6 +29,7 @@ panes exist.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterator, Mapping
 
 from PySide6.QtCore import QSize, QTimer, Signal
@@ -81,11 +82,13 @@ class PaneMap(Mapping):
 
     ``key in panes``, ``len`` and iterating the keys build nothing; asking for a pane, or
     for all of them (``values()``, ``items()``), builds what is not built yet.
-    ``built()`` are the panes that exist.
+    ``built()`` are the panes that exist. ``build`` (the grid's method) is held weakly:
+    the grid holds this map, and a strong reference back would be a reference cycle,
+    freed only by the cyclic collector (and never once ``gc.freeze`` has taken it).
     """
 
     def __init__(self, build):
-        self._build = build
+        self._build = weakref.WeakMethod(build)
         self._built: dict[str, HeatmapPane] = {}
 
     def __getitem__(self, key: str) -> HeatmapPane:
@@ -93,7 +96,7 @@ class PaneMap(Mapping):
         if pane is None:
             if key not in DEFAULT_ORDER:
                 raise KeyError(key)
-            pane = self._built[key] = self._build(key)
+            pane = self._built[key] = self._build()(key)
         return pane
 
     def __contains__(self, key) -> bool:
