@@ -87,7 +87,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.model.computeErrorChanged.connect(self._on_compute_error_changed)
         self.model.hoverChanged.connect(self._on_hover_changed)
         self.model.resultChanged.connect(self._on_result_changed)
-        self.model.currentHeadChanged.connect(lambda _h: self._update_pane_actions())
+        self.model.currentHeadChanged.connect(self._on_head_changed)
         self.model.busyChanged.connect(self._on_busy_changed)
         self.files = FileActions(self, self.model, self.settings, self.file_menu)
         self.models = ModelActions(self, self.model, self.settings, self.file_menu,
@@ -439,6 +439,11 @@ class MainWindow(Retranslating, QMainWindow):
         if not error and self.statusBar().currentMessage() == self._last_compute_error:
             self.statusBar().clearMessage()
         self._last_compute_error = error or self._last_compute_error
+
+    def _on_head_changed(self, _head: int) -> None:
+        # (a method, not a lambda over ``self``: the model's connection would hold the
+        # lambda, and through it the window, as long as the model lives)
+        self._update_pane_actions()
 
     def _update_pane_actions(self, *, again: bool = False) -> None:
         """View menu: each pane named by its title now (its formula, shape and mode).

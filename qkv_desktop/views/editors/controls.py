@@ -132,7 +132,7 @@ class ControlsPanel(Retranslating, QWidget):
         self.retranslate()
         self._shown: tuple | None = None
         model.changed.connect(self._on_model_changed)
-        model.currentHeadChanged.connect(lambda _h: self._on_model_changed())
+        model.currentHeadChanged.connect(self._on_head_changed)
         self._on_model_changed()
 
     def retranslate(self) -> None:
@@ -240,6 +240,11 @@ class ControlsPanel(Retranslating, QWidget):
         t = temperature_from_slider(pos)
         self.temperature_label.setText(f"{t:.3g}")
         self._apply(self.model.set_options, temperature=t, merge_key="temperature")
+
+    def _on_head_changed(self, _head: int) -> None:
+        # (a method, not a lambda over ``self``: the model's connection would hold the
+        # lambda, and through it these controls, as long as the model lives)
+        self._on_model_changed()
 
     def _on_model_changed(self, force: bool = False) -> None:
         """Set every control from the state; skipped when none of what they show changed.

@@ -78,7 +78,7 @@ class MatrixTableModel(QAbstractTableModel):
         self._tints: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._shown = (self._matrix(), self.tokens() if self.has_tokens else ())
         model.changed.connect(self._on_changed)
-        model.currentHeadChanged.connect(lambda _h: self._on_changed())
+        model.currentHeadChanged.connect(self._on_head_changed)
 
     # ------------------------------------------------------------- reading
     def _matrix(self) -> np.ndarray:
@@ -220,6 +220,11 @@ class MatrixTableModel(QAbstractTableModel):
         return self.index(row, col + self._col_offset())
 
     # ------------------------------------------------------------ updates
+    def _on_head_changed(self, _head: int) -> None:
+        # (a method, not a lambda over ``self``: the model's connection would hold the
+        # lambda, and through it this table, as long as the model lives)
+        self._on_changed()
+
     def _on_changed(self) -> None:
         M, tokens = self._matrix(), self.tokens() if self.has_tokens else ()
         (old, old_tokens), self._shown = self._shown, (M, tokens)
