@@ -9,6 +9,7 @@ run at any allocation, and PySide 6.11 crashes when it deletes the model's
 
 import gc
 import weakref
+from pathlib import Path
 
 import pytest
 
@@ -103,5 +104,9 @@ def test_a_model_collected_through_a_reference_cycle_does_not_crash(tmp_path, sh
     script.write_text(_COLLECTED_IN_A_CYCLE.replace("{shut_down}", str(shut_down)))
     done = subprocess.run([sys.executable, "-X", "faulthandler", str(script)],
                           capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen",
+                               # the checkout, not installed: as pytest finds it
+                               "PYTHONPATH": os.pathsep.join(
+                                   [str(Path(__file__).parents[2])]
+                                   + [p for p in [os.environ.get("PYTHONPATH")] if p])})
     assert done.returncode == 0 and "collected" in done.stdout, done.stderr[-2000:]
