@@ -212,3 +212,26 @@ def test_thumbnails_made_at_start_up_and_dropped_later_do_not_live_on(make_windo
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     gc.collect()
     assert len(thumbnails) == len(plots) == 2
+
+
+def test_a_right_click_menu_is_let_go_once_closed(main_window, qtbot):
+    """Each right-click on a pane made a ``QMenu`` child of the pane, with its two
+    actions, that stayed for the rest of the session."""
+    from PySide6.QtCore import QPoint, QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication, QMenu
+
+    def close_the_menu():
+        popup = QApplication.activePopupWidget()
+        if popup is None:  # not open yet
+            QTimer.singleShot(10, close_the_menu)
+        else:
+            popup.close()
+
+    pane = main_window.panes.panes["weights"]
+    before = len(pane.findChildren(QMenu))
+    for _ in range(3):
+        QTimer.singleShot(10, close_the_menu)
+        pane.contextMenuEvent(QContextMenuEvent(QContextMenuEvent.Reason.Mouse, QPoint(5, 5),
+                                                 pane.mapToGlobal(QPoint(5, 5))))
+    qtbot.waitUntil(lambda: len(pane.findChildren(QMenu)) == before)  # deleted later

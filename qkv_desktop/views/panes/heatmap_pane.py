@@ -346,3 +346,4 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         menu.addAction(export)
         menu.addAction(copy)
         menu.exec(event.globalPos())
+        menu.deleteLater()  # a child of the pane: it would stay for the session
