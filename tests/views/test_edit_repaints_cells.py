@@ -141,6 +141,69 @@ def test_scattered_changes_repaint_the_whole_matrix():
     assert changed_cells(old, new) is None
 
 
+def _blocks_by_rows(old, new):
+    """``changed_cells`` as its docstring says it, row by row in Python (the reference)."""
+    from qkv_desktop.views.panes.cell_updates import MOST_BLOCKS, MOST_CELLS
+    with np.errstate(invalid="ignore"):
+        differ = new != old
+    if differ.sum() > MOST_CELLS * new.size:
+        return None
+    blocks, alone = [], {}
+    for i, row in enumerate(differ):
+        cols = np.flatnonzero(row).tolist()
+        if len(cols) > 1:
+            blocks.append((i, 1, cols[0], cols[-1] - cols[0] + 1))
+        elif cols:
+            alone.setdefault(cols[0], []).append(i)
+    if len(blocks) > MOST_BLOCKS:
+        return None
+    for col in sorted(alone):
+        rows = alone[col]
+        blocks.append((rows[0], rows[-1] - rows[0] + 1, col, 1))
+    return None if len(blocks) > MOST_BLOCKS else blocks
+
+
+def test_changed_cells_are_the_blocks_of_the_rule_for_random_changes():
+    rng = np.random.default_rng(11)
+    for case in range(3000):
+        n, m = (int(v) for v in rng.integers(1, 14, size=2))
+        if case % 100 == 0:
+            n, m = (int(v) for v in rng.integers(40, 300, size=2))
+        old = rng.standard_normal((n, m))
+        if case % 5 == 0:
+            old[rng.random((n, m)) < 0.2] = np.nan
+        new = old.copy()
+        kind = case % 4
+        if kind == 0:
+            new[rng.random((n, m)) < rng.random() * 0.6] += 1
+        elif kind == 1:  # an edit of X: a row and a column of the scores
+            new[rng.integers(n), :] += 1
+            new[:, rng.integers(m)] += 1
+        elif kind == 2:
+            for _ in range(int(rng.integers(0, 40))):
+                new[rng.integers(n), rng.integers(m)] += 1
+        else:
+            new[:, rng.integers(m)] += 1
+        assert changed_cells(old, new) == _blocks_by_rows(old, new), case
+
+
+def test_a_matrix_whose_every_cell_changed_is_told_without_a_copy_of_its_rows():
+    """The weights and the output change in every cell after any edit: that takes one
+    comparison (one byte a cell), not also a copy of the changed rows (issue 20: n = 256,
+    on the GUI thread)."""
+    import tracemalloc
+    old = np.random.default_rng(0).standard_normal((256, 256))
+    new = old * 1.5
+    changed_cells(old, new)
+    tracemalloc.start()
+    try:
+        assert changed_cells(old, new) is None
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.2 * old.size  # before: 3.1 bytes a cell
+
+
 def test_recoloured_cells_are_the_colours_of_the_whole_matrix_coloured():
     """``recolour_cells`` on the last picture gives ``prepare_image``'s pixels, for
     random matrices, levels and edits of a cell, a row and a column."""

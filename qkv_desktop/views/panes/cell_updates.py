@@ -47,33 +47,42 @@ def changed_cells(old: np.ndarray, new: np.ndarray) -> Blocks | None:
         return None
     with np.errstate(invalid="ignore"):
         differ = new != old  # NaN != NaN: a NaN cell is always repainted
-    rows = np.flatnonzero(differ.any(axis=1))
-    if not len(rows):
+    # A few whole passes over ``differ`` and no Python loop over its rows: a matrix
+    # whose every cell changed (the weights and output after any edit) is told by the
+    # count alone, and a row's changed cells by its first one and whether any other
+    # is left (a changed column of the scores leaves every row with one)
+    total = int(np.count_nonzero(differ))
+    if total == 0:
         return []
-    changed = differ[rows]
-    counts = np.count_nonzero(changed, axis=1)
-    if int(counts.sum()) > MOST_CELLS * new.size:
+    if total > MOST_CELLS * new.size:
         return None
-    several = counts > 1
-    if int(np.count_nonzero(several)) > MOST_BLOCKS:
+    rows = np.arange(new.shape[0])
+    first = differ.argmax(axis=1)  # each row's first changed cell (0 in a row without)
+    touched = differ[rows, first]
+    rest = differ.copy()
+    rest[rows, first] = False
+    several = np.flatnonzero(rest.any(axis=1))  # rows with more changed cells
+    if len(several) > MOST_BLOCKS:
         return None
     blocks = []
-    for i, row in zip(rows[several].tolist(), changed[several], strict=True):
-        cols = np.flatnonzero(row)
-        first = int(cols[0])
-        blocks.append((i, 1, first, int(cols[-1]) - first + 1))
-    alone = rows[~several]
+    for i in several.tolist():
+        cols = np.flatnonzero(differ[i])
+        a = int(cols[0])
+        blocks.append((i, 1, a, int(cols[-1]) - a + 1))
+    touched[several] = False
+    alone = np.flatnonzero(touched)
     if len(alone):
-        columns = changed[~several].argmax(axis=1)  # each one's changed cell
+        columns = first[alone]  # each one's changed cell
         order = np.argsort(columns, kind="stable")
-        columns, alone = columns[order].tolist(), alone[order].tolist()
-        start = 0
-        for k in range(1, len(columns) + 1):  # one block per column, top to bottom
-            if k == len(columns) or columns[k] != columns[start]:
-                blocks.append((alone[start], alone[k - 1] - alone[start] + 1, columns[start], 1))
-                start = k
-                if len(blocks) > MOST_BLOCKS:
-                    return None
+        columns, alone = columns[order], alone[order]
+        starts = np.flatnonzero(columns[1:] != columns[:-1]) + 1  # one block per column
+        if len(blocks) + len(starts) + 1 > MOST_BLOCKS:
+            return None
+        starts = [0, *starts.tolist()]
+        ends = [k - 1 for k in starts[1:]] + [len(columns) - 1]
+        at, cols = alone.tolist(), columns.tolist()
+        blocks.extend((at[a], at[b] - at[a] + 1, cols[a], 1)
+                      for a, b in zip(starts, ends, strict=True))
     return blocks
 
 
