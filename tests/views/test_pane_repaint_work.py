@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from qkv_desktop.presentation import numbers
 from qkv_desktop.presentation.colormaps import levels_for, lut_for, map_to_rgba
 from qkv_desktop.state import CellRef, SessionState
-from qkv_desktop.views.panes import heatmap_plot
+from qkv_desktop.views.panes import color_bar, heatmap_plot
 
 
 def settle() -> None:
@@ -109,6 +109,11 @@ def test_the_colour_bar_lays_out_the_ticks_pyqtgraph_would(main_window):
                 [(pen.color().rgba(), a.x(), a.y(), b.x(), b.y()) for pen, a, b in ticks],
                 [(rect.getRect(), int(flags), text) for rect, flags, text in texts])
 
+    def ours(specs):  # each level's ticks: (pen, lines)
+        line, levels, texts = specs
+        ticks = [(pen, t.p1(), t.p2()) for pen, lines in levels for t in lines]
+        return plain((line, ticks, texts))
+
     for k in range(2000):  # its own tick values too: pyqtgraph's, to the last bit
         top = float(10 ** rng.uniform(-6, 6))
         lo = 0.0 if k % 3 == 0 else -top * rng.uniform(0.1, 1)
@@ -121,14 +126,66 @@ def test_the_colour_bar_lays_out_the_ticks_pyqtgraph_would(main_window):
             picture = QPicture()
             painter = QPainter(picture)
             try:
-                ours = plain(axis._level_specs(painter))
+                ours_ = ours(axis._level_specs(painter))
                 with patch.object(type(axis), "boundingRect", pg.AxisItem.boundingRect):
                     theirs = plain(pg.AxisItem.generateDrawSpecs(axis, painter))
             finally:
                 painter.end()
-            assert ours == theirs, (k, top)
+            assert ours_ == theirs, (k, top)
+            # as the bar lays itself out: measured without a painter (``_Measure``)
+            picture = QPicture()
+            painter = QPainter(picture)
+            measure = color_bar._Measure(axis.style["tickFont"])
+            try:
+                assert (ours(axis._layout(measure)) == ours(axis._layout(painter))
+                        == plain(axis.generateDrawSpecs(painter))), (k, top)
+            finally:
+                measure.end()
+                painter.end()
     finally:
         axis.setRange(*main_window.panes.panes["Q"].colorbar.levels)
+
+
+def test_a_colour_bar_makes_a_painter_to_measure_with_for_new_labels_only(main_window,
+                                                                         monkeypatch):
+    """New levels lay a bar out again (most edits): a painter to measure labels with (on
+    a ``QPicture``, as pyqtgraph's) is made only when a label not measured before
+    appears; before, a picture and its painter were made for every layout. (The pixels:
+    ``test_small_edit_work.test_the_bar_draws_the_pixels_of_pyqtgraphs_picture``.)"""
+    from PySide6.QtGui import QColor, QImage, QPainter
+    from PySide6.QtWidgets import QStyleOptionGraphicsItem
+    axis = main_window.panes.panes["output"].colorbar.axis
+    made, pictures = [], []
+    real = color_bar._Measure._real
+    monkeypatch.setattr(color_bar._Measure, "_real",
+                        lambda self: made.append(self._painter is None) or real(self))
+    real_picture = color_bar.QPicture
+    monkeypatch.setattr(color_bar, "QPicture", lambda: pictures.append(1) or real_picture())
+
+    def layout(top):
+        axis.setRange(-top, top)
+        image = QImage(90, 400, QImage.Format.Format_RGB32)
+        image.fill(QColor(255, 255, 255))
+        painter = QPainter(image)
+        try:
+            axis.paint(painter, QStyleOptionGraphicsItem())
+        finally:
+            painter.end()
+
+    try:
+        for top in (1.2, 1.21, 1.22, 1.23):
+            layout(top)
+        made.clear()
+        pictures.clear()
+        generated = axis.specs_generated
+        for top in (1.2001, 1.2101, 1.2201, 1.2301):  # the same labels at new places
+            layout(top)
+        assert axis.specs_generated == generated + 4
+        assert sum(made) == 0 and pictures == []
+        layout(1234.5)  # labels never measured: measured with one painter
+        assert sum(made) == 1 and len(pictures) == 1
+    finally:
+        axis.setRange(*main_window.panes.panes["output"].colorbar.levels)
 
 
 def test_an_edit_that_keeps_the_levels_does_not_regenerate_the_colour_bar(main_window):

@@ -58,6 +58,61 @@ class _Strip(pg.GraphicsWidget):
         p.drawRect(rect)
 
 
+_LAID_OUT = "laid out"
+"""``picture`` once ``_InsideAxis`` has laid its ticks out: pyqtgraph's mark that the
+layout is up to date (it sets None to ask for another); nothing plays it."""
+
+
+class _Measure:
+    """The painter pyqtgraph lays an axis out with (one on a ``QPicture``), for
+    ``_level_specs``: its font, and a label's bounding rectangle. The real painter is
+    made only when a label not measured before needs it: the labels' rectangles are
+    kept per font and text, and making and ending a painter for each layout (most
+    edits) cost more than the few labels measured in it."""
+
+    _fonts: dict[tuple, tuple[QFont, str]] = {}
+    """(tick font's key or None, the default font's key) -> a picture painter's font
+    and its key, after ``setFont(tick font)`` when there is one."""
+
+    def __init__(self, tick_font: QFont | None):
+        self._tick_font = tick_font
+        self._painter: QPainter | None = None
+        self._picture: QPicture | None = None
+        key = (None if tick_font is None else tick_font.key(), QFont().key())
+        known = self._fonts.get(key)
+        if known is None:
+            painter = self._real()
+            font = QFont(painter.font())
+            known = self._fonts[key] = (font, font.key())
+        self._font, self._key = known
+
+    def _real(self) -> QPainter:
+        if self._painter is None:
+            self._picture = QPicture()
+            self._painter = QPainter(self._picture)
+            if self._tick_font is not None:
+                self._painter.setFont(self._tick_font)
+        return self._painter
+
+    def font(self) -> QFont:
+        return self._font
+
+    def font_key(self) -> str:
+        return self._key
+
+    def setFont(self, font: QFont) -> None:  # noqa: N802 (QPainter's name)
+        if font is not self._tick_font:
+            raise ValueError("the axis is measured in its tick font only")
+
+    def boundingRect(self, *args):  # noqa: N802 (QPainter's name)
+        return self._real().boundingRect(*args)
+
+    def end(self) -> None:
+        if self._painter is not None:
+            self._painter.end()
+            self._painter = None
+
+
 class _InsideAxis(pg.AxisItem):
     """The level axis, its end labels kept inside its own height.
 
@@ -86,6 +141,7 @@ class _InsideAxis(pg.AxisItem):
         self._specs = None  # the layout ``paint`` draws, while ``picture`` is not None
         self._pens: tuple[QPen, list[QPen]] | None = None  # (base pen, each level's pen)
         self._fitted_width: float | None = None
+        self._font = QFont()
 
     def paint(self, p, opt, widget=None):
         """The ticks and labels, drawn from their layout straight onto the view.
@@ -95,18 +151,17 @@ class _InsideAxis(pg.AxisItem):
         from it, with a pen change per tick. Here the layout is kept instead of a
         picture (``picture`` stays pyqtgraph's mark: it sets it to None whenever the
         range, size or style changes) and each level's ticks are one ``drawLines``.
+        The layout is measured as on pyqtgraph's picture painter (``_Measure``), which
+        is made only for a label not measured before.
         """
         if self.picture is None:
-            recorder = QPicture()
-            painter = QPainter(recorder)  # the font and metrics pyqtgraph lays out with
+            measure = _Measure(self.style["tickFont"])
             try:
-                if self.style["tickFont"]:
-                    painter.setFont(self.style["tickFont"])
-                self._specs = self.generateDrawSpecs(painter)
-                self._font = QFont(painter.font())
+                self._specs = self._layout(measure)
+                self._font = QFont(measure.font())
             finally:
-                painter.end()
-            self.picture = recorder  # (empty: nothing plays it)
+                measure.end()
+            self.picture = _LAID_OUT  # (nothing plays it)
         if self._specs is not None:
             self._draw(p, *self._specs)
 
@@ -119,24 +174,23 @@ class _InsideAxis(pg.AxisItem):
             pen, start, end = axis_spec
             p.setPen(pen)
             p.drawLine(start, end)
-            lines, last = [], None
-            for pen, start, end in tick_specs:
-                if pen is not last:
-                    if lines:
-                        p.drawLines(lines)
-                        lines = []
+            for pen, lines in tick_specs:  # one level's ticks: one pen, one call
+                if lines:
                     p.setPen(pen)
-                    last = pen
-                lines.append(QLineF(start, end))
-            if lines:
-                p.drawLines(lines)
+                    p.drawLines(lines)
             p.setFont(self._font)
             p.setPen(self.textPen())
             p.setClipRect(self.boundingRect().toAlignedRect(), Qt.ClipOperation.IntersectClip)
-            for rect, flags, text in text_specs:
-                p.drawText(rect, int(flags), text)
+            self._draw_texts(p, text_specs)
         finally:
             p.restore()
+
+    def _draw_texts(self, p: QPainter, text_specs) -> None:
+        """Each label in its rectangle, as pyqtgraph draws it. (Drawn from a kept
+        ``QStaticText`` or at its baseline point, a label moved by a pixel at some
+        fractional positions: ``drawText`` in a rectangle places the line in 1/64 px.)"""
+        for rect, flags, text in text_specs:
+            p.drawText(rect, int(flags), text)
 
     def boundingRect(self) -> QRectF:
         """The axis's own rectangle and its ticks' edge: what it draws. pyqtgraph's
@@ -148,6 +202,17 @@ class _InsideAxis(pg.AxisItem):
         return rect.adjusted(min(0, self.style["tickLength"]), -LINE_MARGIN, 0, LINE_MARGIN)
 
     def generateDrawSpecs(self, p):
+        """pyqtgraph's layout (ticks as ``(pen, start, end)``), for pyqtgraph's own
+        ``paint``; the bar paints from ``_layout``'s."""
+        specs = self._layout(p)
+        if specs is None:
+            return None
+        axis, levels, texts = specs
+        return axis, [(pen, t.p1(), t.p2()) for pen, lines in levels for t in lines], texts
+
+    def _layout(self, p):
+        """``_level_specs``' layout (each level's ticks as ``(pen, lines)``) with the end
+        labels inside the bar (``labels_inside``)."""
         self.specs_generated += 1
         specs = self._level_specs(p)
         if specs is None:
@@ -230,13 +295,14 @@ class _InsideAxis(pg.AxisItem):
         pens = self._level_pens(len(levels))
         for i, (_spacing, values) in enumerate(levels):
             x_end = tick_stop + style["tickLength"] / (i * 0.5 + 1.0)
-            pen = pens[i]
             at: list[float | None] = [v * scale - offset for v in values]
+            lines = []  # one Qt object a tick (each costs its wrapper's making and freeing)
             for k, y in enumerate(at):
                 if y < x_min or y > x_max:
                     at[k] = None
                     continue
-                tick_specs.append((pen, QPointF(tick_start, y), QPointF(x_end, y)))
+                lines.append(QLineF(tick_start, y, x_end, y))
+            tick_specs.append((pens[i], lines))
             positions.append(at)
         axis_spec = (self.pen(), span[0], span[1])
         text_specs: list = []
@@ -248,19 +314,30 @@ class _InsideAxis(pg.AxisItem):
                  | Qt.TextFlag.TextDontClip)
         x_text = tick_stop + max(0, style["tickLength"]) + style["tickTextOffset"][0]
         own = pg.AxisItem.boundingRect(self)  # where pyqtgraph keeps labels
-        font_key = p.font().key()
+        font_key = p.font_key() if isinstance(p, _Measure) else p.font().key()
         for i in range(min(len(levels), style["maxTextLevel"] + 1)):
             spacing, values = levels[i]
             strings = self.tickStrings(values, self.autoSIPrefixScale * self.scale, spacing)
             if not strings:
                 continue
-            rects = [None if at is None else self._label_rect(p, s, font_key)
-                     for s, at in zip(strings, positions[i], strict=True)]
-            for r in rects:
-                if r is not None:
-                    size += r.height()  # the same sum, in the same order, as pyqtgraph's
-                    size2 = max(size2, r.width())
-                    labels += 1
+            # the text's share of the axis at which this level's labels are left out:
+            # the sum of heights only grows, so the level is dropped as soon as its
+            # labels so far reach it (a bar's finest level: twenty labels measured for
+            # none drawn), and with the same verdict as on the whole level
+            limits = [limit for n, limit in style["textFillLimits"] if len(text_specs) >= n]
+            stop = min(limits) if i > 0 and limits else math.inf
+            rects = []
+            for s, at in zip(strings, positions[i], strict=True):
+                if at is None:
+                    rects.append(None)
+                    continue
+                r = self._label_rect(p, s, font_key)
+                rects.append(r)
+                size += r.height()  # the same sum, in the same order, as pyqtgraph's
+                size2 = max(size2, r.width())
+                labels += 1
+                if float(size) / length >= stop:  # (the very test below: the same verdict)
+                    break
             if labels == 0:
                 size = 0
             if i > 0:
