@@ -43,6 +43,7 @@ from qkv_desktop.views.panes.heads_overview import HeadsOverview, heads_caption
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
 from qkv_desktop.views.panes.heatmap_plot import value_px_goal
 from qkv_desktop.views.panes.mask_painter import MaskPainter
+from qkv_desktop.views.panes.one_repaint import OneRepaint
 
 __all__ = ["PaneGrid", "PaneMap", "DEFAULT_ORDER", "DEFAULT_HIDDEN", "HEADS_KEY",
            "grid_columns"]
@@ -144,6 +145,9 @@ class PaneGrid(QWidget):
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setSpacing(4)
         model.resultChanged.connect(self._on_result_changed)
+        # the panes' repaints of a new result: one repaint of the window, not one a pane
+        # (``_on_result_changed``, after the panes have taken it)
+        self.one_repaint = OneRepaint(self)
         self._relayout()
 
     def _build_pane(self, key: str) -> HeatmapPane:
@@ -187,6 +191,7 @@ class PaneGrid(QWidget):
         elif shapes != self._shapes:  # other shapes: another number of columns may fit
             self._shapes = shapes
             self._refit()
+        self.one_repaint.hold()  # the panes' repaints of it: one window repaint
 
     def _pane_shapes(self) -> tuple:
         return tuple((k, self.panes[k].plot.data.shape) for k in self.shown()

@@ -1,0 +1,106 @@
+"""The panes' repaints of a new result are one repaint of the window (issue 20): each
+pane's scene used to repaint and flush the window for its own pane, eight times per
+edit at n = 4. Pinned by the window repaints that painted panes, never by a time."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication
+
+
+class _Log(QObject):
+    """In order: each repaint request the window takes ("window") and each pane
+    viewport's paint (its key)."""
+
+    def __init__(self, window, viewports: dict):
+        super().__init__()
+        self.window, self.keys, self.events = window, dict(viewports), []
+        window.installEventFilter(self)  # after ``OneRepaint``'s: sees requests it holds
+        for v in viewports:
+            v.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.window and event.type() == QEvent.Type.UpdateRequest:
+            self.events.append("window")
+        elif event.type() == QEvent.Type.Paint and obj in self.keys:
+            self.events.append(self.keys[obj])
+        return False
+
+    def repaints_with_panes(self) -> list[list[str]]:
+        """The panes painted by each window repaint that painted any."""
+        groups: list[list[str]] = []
+        for e in self.events:
+            if e == "window":
+                groups.append([])
+            elif groups:
+                groups[-1].append(e)
+        return [g for g in groups if g]
+
+
+def _edit(window, row: int, col: int, delta: float) -> None:
+    model = window.model
+    model.set_cell("X", row, col, float(model.state.X[row, col]) + delta)
+    assert model.wait_until_idle()
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def test_an_edit_repaints_its_panes_in_one_window_repaint(make_window):
+    window = make_window()
+    shown = [window.panes.panes[k] for k in window.panes.shown() if k in window.panes.panes]
+    _edit(window, 0, 0, 0.5)  # (the grid's repaints are held from the first result on)
+    log = _Log(window, {p.plot.viewport(): p.key for p in shown})
+    grid = window.panes.one_repaint
+    for k in range(4):
+        log.events.clear()
+        before = grid.repaints
+        _edit(window, k % window.model.state.n, 1, 0.25 * (k + 1))
+        groups = log.repaints_with_panes()
+        # the first window repaint after the result painted every pane (before: only X,
+        # and each other pane a window repaint of its own)
+        assert sorted(groups[0]) == sorted(p.key for p in shown), groups
+        assert grid.repaints == before + 1
+
+
+def test_the_read_outs_of_a_result_start_after_its_one_repaint(make_window, monkeypatch):
+    """``AfterPaint`` starts the lesson read-outs once the panes are painted: still so
+    when the panes' repaints are one (it is posted at low priority, the held repaint at
+    normal)."""
+    from qkv_desktop.model import lessons_scheduler
+    window = make_window()
+    pane = window.panes.panes["weights"]
+    events = []
+    real = lessons_scheduler.LessonsScheduler._start
+    monkeypatch.setattr(lessons_scheduler.LessonsScheduler, "_start",
+                        lambda self, *a: events.append("read-outs") or real(self, *a))
+    log = _Log(window, {pane.plot.viewport(): "weights"})
+    log.events = events
+    X = window.model.state.X
+    window.model.set_cell("X", 1, 2, float(X[1, 2]) + 0.5)
+    assert window.model.wait_until_idle()
+    assert "read-outs" in events and "weights" in events
+    assert events.index("weights") < events.index("read-outs"), events
+
+
+def test_a_hold_with_nothing_to_repaint_holds_nothing_back(make_window):
+    """A result that changes no pane stops holding once the events queued with it are
+    delivered; a repaint asked for later (a hover, a status message) is made as before."""
+    window = make_window()
+    grid = window.panes.one_repaint
+    grid.hold()
+    QApplication.processEvents()
+    assert not grid._holding
+    painted = []
+
+    class Watch(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint:
+                painted.append(obj)
+            return False
+
+    watch = Watch()
+    window.statusBar().installEventFilter(watch)
+    window.statusBar().update()
+    for _ in range(3):
+        QApplication.processEvents()
+    assert painted
