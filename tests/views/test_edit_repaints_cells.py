@@ -72,6 +72,31 @@ def test_an_edit_that_keeps_the_levels_repaints_its_cell_alone(main_window):
     assert pane.overlay.labels_drawn == cells  # a whole repaint draws them all
 
 
+def test_an_edit_that_keeps_the_levels_places_only_the_labels_it_repaints(main_window):
+    """The cells an edit changed, repainted alone, have their labels placed alone: X's
+    one cell, not all of X's labels (issue 20: every label of every pane was placed
+    again after every edit). A later whole repaint places them all, once."""
+    model = main_window.model
+    pane = main_window.panes.panes["X"]
+    main_window.repaint()
+    X = model.state.X
+    i, j = np.unravel_index(np.argmin(np.abs(X)), X.shape)  # not the largest: levels stay
+    levels = pane.colorbar.levels
+    placed = pane.overlay.labels_placed
+    model.set_cell("X", int(i), int(j), float(X[i, j]) + float(np.abs(X).max()) / 4)
+    assert model.wait_until_idle()
+    _settle()
+    assert pane.colorbar.levels == levels
+    drawn = pane.overlay.labels_drawn
+    assert 1 <= pane.overlay.labels_placed - placed <= drawn < X.size  # before: X.size
+    placed = pane.overlay.labels_placed
+    pane.plot.viewport().repaint()
+    assert pane.overlay.labels_drawn == X.size
+    assert pane.overlay.labels_placed - placed == X.size
+    pane.plot.viewport().repaint()  # placed once: a hover's repaint places none
+    assert pane.overlay.labels_placed - placed == X.size
+
+
 def test_a_row_of_q_is_repainted_when_its_levels_stay(main_window):
     """An edit of X[i] changes row i of Q, K and V; a pane whose levels stay repaints
     that row's pixels only."""

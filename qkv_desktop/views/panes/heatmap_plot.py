@@ -333,6 +333,8 @@ class CellOverlay(pg.GraphicsObject):
         self.head_starts: list[int] = []
         self.labels_drawn = 0
         """How many value labels the latest paint drew (benchmarks, tests)."""
+        self.labels_placed = 0
+        """How many value labels were placed in all (tests)."""
         self._texts: list[list[str]] | None = None
         self._rgba: np.ndarray | None = None
         self._text_white: np.ndarray | None = None
@@ -451,18 +453,25 @@ class CellOverlay(pg.GraphicsObject):
         view = t.inverted()[0].mapRect(QRectF(p.viewport()))
         key = (t.m11(), t.m22(), t.dx(), t.dy(), view.top(), view.bottom(), view.left(),
                view.right(), font.pixelSize(), font.stretch())
-        if self._placed is None or self._placed[0] != key:
-            self._placed = (key, self._place_values(t, view, font))
-        placed = self._placed[1]
-        if placed is None:  # some label is larger than its cell in the painted font
-            self._refuse()
-            return
         n, m = self.data.shape
         # every cell the exposed rectangle touches, even by a pixel: Qt repaints its
         # part of that cell, and the part of its label there is drawn again
         r0, r1 = max(0, math.floor(exposed.top())), min(n, math.ceil(exposed.bottom()))
         c0, c1 = max(0, math.floor(exposed.left())), min(m, math.ceil(exposed.right()))
         everything = r0 == 0 and c0 == 0 and r1 == n and c1 == m
+        if self._placed is not None and self._placed[0] == key:
+            placed = self._placed[1]
+        elif everything:
+            self._placed = (key, self._place_values(t, view, font))
+            placed = self._placed[1]
+        else:
+            # the cells an edit changed, repainted alone: only their labels are placed
+            # (the others were placed, and fitted their cells, in this font and view
+            # before; a later whole repaint places them all and keeps them)
+            placed = self._place_values(t, view, font, (r0, r1, c0, c1))
+        if placed is None:  # some label is larger than its cell in the painted font
+            self._refuse()
+            return
         drawn = 0
         p.save()
         p.resetTransform()
@@ -479,7 +488,8 @@ class CellOverlay(pg.GraphicsObject):
     def _refuse(self) -> None:
         self.misfit.emit()
 
-    def _place_values(self, t, view: QRectF, font: QFont) -> tuple[list, list] | None:
+    def _place_values(self, t, view: QRectF, font: QFont,
+                      cells: tuple[int, int, int, int] | None = None) -> tuple[list, list] | None:
         """(black, white) labels of the cells in ``view``: (row, column, device baseline
         point, text);
         None when a label, in ``font``, is wider or higher than its cell.
@@ -492,6 +502,11 @@ class CellOverlay(pg.GraphicsObject):
         n, m = self.data.shape
         r0, r1 = max(0, int(view.top())), min(n, int(np.ceil(view.bottom())) + 1)
         c0, c1 = max(0, int(view.left())), min(m, int(np.ceil(view.right())) + 1)
+        if cells is not None:  # only these rows and columns (``_paint_values``)
+            r0, r1 = max(r0, cells[0]), min(r1, cells[1])
+            c0, c1 = max(c0, cells[2]), min(c1, cells[3])
+            if r0 >= r1 or c0 >= c1:
+                return ([], [])
         metrics = QFontMetricsF(font)
         widths, height = label_widths(font), metrics.height()
         m11, m22, dx, dy = t.m11(), t.m22(), t.dx(), t.dy()
@@ -521,6 +536,7 @@ class CellOverlay(pg.GraphicsObject):
                 if w > cell_w:
                     return None
                 labels[is_white]((i, j, QPointF(x - w / 2, y), label))
+        self.labels_placed += len(placed[0]) + len(placed[1])
         return placed
 
     def _paint_links(self, p: QPainter) -> None:
