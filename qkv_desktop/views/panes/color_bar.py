@@ -14,7 +14,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPicture
-from PySide6.QtWidgets import QGraphicsGridLayout
+from PySide6.QtWidgets import QGraphicsGridLayout, QGraphicsWidget
 
 from qkv_desktop.presentation.numbers import with_minus
 from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP, labels_inside
@@ -44,6 +44,8 @@ class _Strip(pg.GraphicsWidget):
         self.setCacheMode(self.CacheMode.DeviceCoordinateCache)
         self.paints = 0
         """How many times the strip was drawn (tests)."""
+
+    boundingRect = QGraphicsWidget.boundingRect  # noqa: N815 (see ``ColorBar``)
 
     def paint(self, p: QPainter, *_args) -> None:
         self.paints += 1
@@ -396,6 +398,11 @@ class _InsideAxis(pg.AxisItem):
 
 class ColorBar(pg.GraphicsWidget):
     """The strip of ``lut`` (256 × RGBA) and a right-hand axis showing ``levels``."""
+
+    boundingRect = QGraphicsWidget.boundingRect  # noqa: N815 (Qt's name)
+    """Qt's own (its rectangle: the bar has no transform), not pyqtgraph's Python one:
+    Qt asks each item for it in every repaint of its pane, and a Python override is a
+    call into Python each time (25 per edit for the bars and strips at n = 4)."""
 
     def __init__(self, lut: np.ndarray, width: int = 12):
         super().__init__()
