@@ -16,6 +16,8 @@ held is never lost: the window is repainted as soon as those calls have run.
 
 from __future__ import annotations
 
+import weakref
+
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtWidgets import QWidget
 
@@ -29,9 +31,8 @@ class OneRepaint(QObject):
     queued by then have been delivered, then repaints the window once."""
 
     def __init__(self, widget: QWidget):
-        super().__init__(widget)
-        self._widget = widget
-        self._window: QWidget | None = None
+        super().__init__(widget)  # the widget and its window: asked, never kept (no cycle)
+        self._window: weakref.ref[QWidget] | None = None
         self._holding = False
         self._held = False  # a repaint request came while holding
         self.repaints = 0
@@ -41,11 +42,11 @@ class OneRepaint(QObject):
         """Hold the window's repaint requests until the events posted so far are
         delivered: call it after the panes have taken the new result (their scenes'
         queued calls, which ask for the repaints, are then posted)."""
-        window = self._widget.window()
-        if window is not self._window:
-            if self._window is not None:
-                self._window.removeEventFilter(self)
-            self._window = window
+        window = self.parent().window()
+        if window is not self._watched():
+            if self._watched() is not None:
+                self._watched().removeEventFilter(self)
+            self._window = weakref.ref(window)
             window.installEventFilter(self)
         if not self._holding:
             self._holding = True
@@ -54,8 +55,11 @@ class OneRepaint(QObject):
             QCoreApplication.postEvent(self, QEvent(_RELEASE),
                                        Qt.EventPriority.NormalEventPriority.value)
 
+    def _watched(self) -> QWidget | None:
+        return None if self._window is None else self._window()
+
     def eventFilter(self, obj, event) -> bool:
-        if (self._holding and obj is self._window
+        if (self._holding and obj is self._watched()
                 and event.type() == QEvent.Type.UpdateRequest):
             self._held = True
             return True  # repainted by ``_release``
@@ -72,7 +76,7 @@ class OneRepaint(QObject):
         if not self._held:
             return
         self._held = False
-        window = self._window
+        window = self._watched()
         if window is not None:
             self.repaints += 1
             QCoreApplication.sendEvent(window, QEvent(QEvent.Type.UpdateRequest))
