@@ -54,9 +54,13 @@ def _wait_while(busy, what: str) -> None:
 
 
 def settle(window) -> None:
-    """Wait for the model's result, then let the panes lay out and refit their labels."""
+    """Wait for the model's result, then let the panes lay out and refit their labels.
+
+    Eight turns of the event loop: the panes' repaint of a result is one window repaint,
+    released a turn after their scenes' queued updates (``views/panes/one_repaint.py``),
+    and a refit after a layout is one more; four turns were just enough before that."""
     assert window.model.wait_until_idle()
-    for _ in range(4):
+    for _ in range(8):
         QApplication.processEvents()
 
 
