@@ -69,7 +69,10 @@ class AttentionModel(EditMethods, ViewSelection):
     lessonsChanged(ModelResult) : the lesson read-outs of that result's current head are
         ready (``result.lessons(head)`` returns at once); it follows ``resultChanged``.
     busyChanged(bool) : a background computation started or finished.
-    message(str) : a short explanation for the status bar (e.g. refused input).
+    message(str) : a short explanation for the status bar (saved, loaded, a failure).
+    refused(str) : a change asked for was not applied, and why ("Not applied: …"). Every
+        view that refuses an edit says so here, and only here: the window shows it like a
+        message and takes it off the status bar as soon as a change lands.
     computeErrorChanged(str) : the state could not be computed, and why; "" once a
         state computes again (the window then takes the stale failure off the bar).
     hoverChanged, selectionChanged, currentHeadChanged : see ``ViewSelection``.
@@ -83,6 +86,7 @@ class AttentionModel(EditMethods, ViewSelection):
     resultChanged = Signal(object)
     busyChanged = Signal(bool)
     message = Signal(str)
+    refused = Signal(str)
     computeErrorChanged = Signal(str)
     lessonsChanged = Signal(object)
 

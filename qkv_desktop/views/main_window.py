@@ -80,9 +80,9 @@ class MainWindow(Retranslating, QMainWindow):
         self.retranslate()
 
         self.model.message.connect(self._on_message)
+        self.model.refused.connect(self._on_refusal)
         self.model.changed.connect(self._on_model_changed)
         for editor in (self.editor, self.kv_editor, *self.weight_editors.values()):
-            editor.balloon.said.connect(self._on_refusal)
             editor.new_token_stem = self.new_token_stem
         self.model.computeErrorChanged.connect(self._on_compute_error_changed)
         self.model.hoverChanged.connect(self._on_hover_changed)
@@ -352,7 +352,7 @@ class MainWindow(Retranslating, QMainWindow):
         try:
             fn(*args)
         except ValueError as exc:
-            self._on_message(self.tr("Not applied: {0}").format(say(exc)))
+            self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
 
     def _on_add_token(self) -> None:
         editor = self.token_tables.active_editor()
@@ -378,8 +378,8 @@ class MainWindow(Retranslating, QMainWindow):
         editor = self.token_tables.active_editor()
         rows = editor.selected_rows()
         if not rows:
-            self._on_message(self.tr("Select the tokens to delete: click a cell of each "
-                                     "token's row first."))
+            self.model.refused.emit(self.tr("Select the tokens to delete: click a cell of "
+                                            "each token's row first."))
             return
         self._guard(self.model.delete_tokens, editor.table.source, rows)
 
@@ -421,14 +421,19 @@ class MainWindow(Retranslating, QMainWindow):
         self.statusBar().showMessage(text, MESSAGE_MS)
 
     _refusal = ""
-    """The refusal (a typed value or a paste not applied) the status bar says, if any."""
+    """The refusal (``model.refused``: an edit, a paste, an option not applied) the
+    status bar says, if any."""
 
     def _on_refusal(self, text: str) -> None:
+        """Every refusal comes here, whoever refused (a table, the controls, the window's
+        own token actions, a lesson's link): said like any message, and noted as one."""
+        self._on_message(text)
         self._refusal = text
 
     def _on_model_changed(self) -> None:
         """A change landed: a refusal said before it is old news, off the status bar at
-        once, as the editor's balloon is (it stayed up to 6 s after a good edit)."""
+        once, as the editor's balloon is (it stayed up to 6 s after a good edit). Other
+        messages ("Saved …") stay their time."""
         if self._refusal and self.statusBar().currentMessage() == self._refusal:
             self.statusBar().clearMessage()
         self._refusal = ""

@@ -42,6 +42,7 @@ def table(qapp):
     table = MatrixTableModel(model, "X")
     table.messages = []
     model.message.connect(table.messages.append)
+    model.refused.connect(table.messages.append)  # a refusal is said there
     yield table
     model.shutdown()
 

@@ -176,8 +176,106 @@ def test_a_valid_edit_takes_the_refusal_off_the_status_bar_and_the_cell(main_win
     type_into_cell(editor, 1, 1, "0.25")
     settle(window)
     assert window.model.state.X[1, 1] == 0.25
-    assert window.statusBar().currentMessage() != refusal
+    assert window.statusBar().currentMessage() == ""
     assert not editor.balloon.isVisible()
+
+
+def _scrub_past_the_finite(window, monkeypatch):
+    """A scrub's value refused by the model (a drag cannot reach a non-finite value:
+    the model is made to refuse it, as it refuses one)."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    from qkv_desktop.state.edits import EditError
+
+    def refuse(*_args, **_kwargs):
+        raise EditError("only finite numbers can be used")
+    monkeypatch.setattr(window.model, "set_cell", refuse)
+    editor = window.editor
+    start = editor.scroll_to_value(0, 1)
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start)
+    QTest.mouseMove(editor.viewport(), start + QPoint(10, 0))
+    QTest.mouseRelease(editor.viewport(), Qt.MouseButton.LeftButton, ctrl,
+                       start + QPoint(10, 0))
+    monkeypatch.undo()
+
+
+def _paint_a_row_empty(window, monkeypatch):
+    from tests.views.test_positions_ui import _press_drag_release
+    window.controls.causal.setChecked(True)
+    window.positions_panel.custom.setChecked(True)
+    settle(window)
+    _press_drag_release(window.panes.panes["mask"], [(0, 0)])
+
+
+def _rope_on_an_odd_d_k(window, monkeypatch):
+    window.model.set_d_k(3)
+    panel = window.positions_panel
+    panel.positions.setCurrentIndex(panel.positions.findData("rope"))
+
+
+def _an_odd_d_k_under_rope(window, monkeypatch):
+    window.model.set_options(positions="rope")
+    window.controls.d_k.setValue(3)
+
+
+def _remove_the_last_dimension(window, monkeypatch):
+    window.model.set_d_model(1)
+    window.remove_dim_action.trigger()
+
+
+def _delete_with_no_token_selected(window, monkeypatch):
+    window.delete_token_action.trigger()
+
+
+def _a_refused_paste(window, monkeypatch):
+    window.editor.setCurrentIndex(window.editor.table.value_index(0, 0))
+    window.editor.paste("abc\tdef")
+
+
+def _a_refused_typed_value(window, monkeypatch):
+    type_into_cell(window.editor, 0, 0, "abc")
+
+
+def _inputs_times_100_past_the_finite(window, monkeypatch):
+    window.model.set_cell("X", 0, 0, 1e307)
+    window.teaching.scale_inputs()
+
+
+REFUSALS = {f.__name__.strip("_"): f for f in (
+    _a_refused_typed_value, _a_refused_paste, _scrub_past_the_finite,
+    _remove_the_last_dimension, _delete_with_no_token_selected, _an_odd_d_k_under_rope,
+    _rope_on_an_odd_d_k, _paint_a_row_empty, _inputs_times_100_past_the_finite)}
+
+
+@pytest.mark.parametrize("refuse", REFUSALS.values(), ids=REFUSALS.keys())
+def test_every_kind_of_refusal_leaves_the_status_bar_once_a_valid_edit_lands(
+        main_window, monkeypatch, refuse):
+    """Only the refusals an editor's balloon showed were taken off: the window's own
+    (a dimension not removed, Delete with no token), the controls', the positions', the
+    mask painter's, a lesson's, a scrub's stayed up to 6 s after the next good edit."""
+    window = main_window
+    refuse(window, monkeypatch)
+    said = window.statusBar().currentMessage()
+    assert said.startswith(("Not applied: ", "Paste refused: ", "Select the tokens")), said
+    type_into_cell(window.editor, 1, 0, "0.25")
+    settle(window)
+    assert window.model.state.X[1, 0] == 0.25
+    assert window.statusBar().currentMessage() == ""
+
+
+def test_a_message_that_is_no_refusal_stays_after_a_valid_edit(main_window):
+    """The rule takes refusals off, not news: "Saved …" said after a refusal stays its
+    time."""
+    window = main_window
+    type_into_cell(window.editor, 0, 0, "abc")
+    assert window.statusBar().currentMessage().startswith("Not applied: ")
+    window.model.message.emit("Saved session.qkv")
+    type_into_cell(window.editor, 1, 1, "0.25")
+    settle(window)
+    assert window.model.state.X[1, 1] == 0.25
+    assert window.statusBar().currentMessage() == "Saved session.qkv"
 
 
 # --------------------------------------------- item 7: the names of pasted rows

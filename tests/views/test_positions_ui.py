@@ -75,7 +75,7 @@ def test_rope_with_an_odd_d_k_is_refused_where_the_user_looks(main_window, qtbot
     w, m = main_window, main_window.model
     m.set_d_k(3)
     messages = []
-    m.message.connect(messages.append)
+    m.refused.connect(messages.append)
     p = w.positions_panel
     p.positions.setCurrentIndex(p.positions.findData("rope"))
     assert m.state.options.positions == "none"
@@ -126,7 +126,7 @@ def test_a_painted_cell_that_would_empty_a_row_is_refused_with_the_reason(main_w
     w.positions_panel.custom.setChecked(True)
     assert m.wait_until_idle()
     messages = []
-    m.message.connect(messages.append)
+    m.refused.connect(messages.append)
     _press_drag_release(w.panes.panes["mask"], [(0, 0)])
     assert m.state.options.masked == ()
     assert "no key to attend to" in messages[-1] and "row 1" in messages[-1]

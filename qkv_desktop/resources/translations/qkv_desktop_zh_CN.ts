@@ -1939,6 +1939,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>Paste refused: {0}</source>
         <translation>粘贴被拒绝：{0}</translation>
     </message>
+    <message>
+        <source>Not applied: {0}</source>
+        <translation>未应用：{0}</translation>
+    </message>
 </context>
 <context>
     <name>MatrixTableModel</name>

@@ -9,7 +9,7 @@ the cell and needs no window of its own.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QRect, Qt, QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QAbstractItemView, QLabel
 
@@ -20,12 +20,7 @@ BALLOON_MS = 6000
 
 
 class CellBalloon(QLabel):
-    """A tool-tip-coloured label that ``show_at`` places just below (or above) a cell.
-
-    ``said(text)``: a refusal was shown (the window takes the same text off its status
-    bar once a change lands, as the editor hides the balloon)."""
-
-    said = Signal(str)
+    """A tool-tip-coloured label that ``show_at`` places just below (or above) a cell."""
 
     def __init__(self, view: QAbstractItemView):
         super().__init__(view.viewport())
@@ -61,4 +56,3 @@ class CellBalloon(QLabel):
         self.show()
         self.raise_()
         self._timer.start()
-        self.said.emit(text)

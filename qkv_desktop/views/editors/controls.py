@@ -227,7 +227,7 @@ class ControlsPanel(Retranslating, QWidget):
         try:
             fn(*args, **kwargs)
         except ValueError as exc:
-            self.model.message.emit(self.tr("Not applied: {0}").format(say(exc)))
+            self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
             self._on_model_changed(force=True)
 
     def _on_scaling(self, *_args) -> None:

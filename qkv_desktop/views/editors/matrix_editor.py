@@ -1,7 +1,7 @@
 """A table view for token vectors or weights: copy/paste blocks, scrub-to-edit.
 
 It forwards every intent (typed value, paste, drag) to the model; refused input is
-reported through ``model.message`` and nothing is half-applied.
+reported through ``model.refused`` and nothing is half-applied.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ class MatrixEditor(Retranslating, QTableView):
                                        stem=self.new_token_stem())
         except ValueError as exc:
             message = self.tr("Paste refused: {0}").format(say(exc))
-            self.attention.message.emit(message)
+            self.attention.refused.emit(message)
             self.balloon.show_at(cur if cur.isValid() else self.table.index(0, 0), message)
             return False
         return True
@@ -172,7 +172,7 @@ class MatrixEditor(Retranslating, QTableView):
         try:
             self.attention.set_cell(self.table.source, row, col, value, gesture=gesture)
         except ValueError as exc:
-            self.attention.message.emit(str(exc))
+            self.attention.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
 
     def mouseReleaseEvent(self, event) -> None:
         if self._scrub is not None:

@@ -181,7 +181,7 @@ class MatrixTableModel(QAbstractTableModel):
                 self.model.set_weight(self.model.current_head, self.source, r, c, number)
         except ValueError as exc:
             text = self.tr("Not applied: {0}").format(say(exc))
-            self.model.message.emit(text)
+            self.model.refused.emit(text)
             self.refused.emit(index.row(), index.column(), text)
             return False
         if note:

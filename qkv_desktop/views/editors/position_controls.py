@@ -168,7 +168,7 @@ class PositionsMaskPanel(Retranslating, QWidget):
         try:
             self.model.set_options(merge_key=merge_key, **changes)
         except ValueError as exc:
-            self.model.message.emit(self.tr("Not applied: {0}").format(say(exc)))
+            self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
             self._on_model_changed(force=True)
 
     def _on_alibi(self, on: bool) -> None:

@@ -60,4 +60,4 @@ class MaskPainter(QObject):
         try:
             self.model.set_masked([cell], self._masking, self._gesture)
         except ValueError as exc:
-            self.model.message.emit(self.tr("Not applied: {0}").format(say(exc)))
+            self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))

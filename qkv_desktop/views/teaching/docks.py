@@ -178,7 +178,7 @@ class Teaching(FollowsWindowLanguage, QObject):
         try:
             model.scale_inputs(100)
         except ValueError as exc:
-            model.message.emit(self.tr("Not applied: {0}").format(say(exc)))
+            model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
 
     def retranslate(self) -> None:
         titles = {"explain": self.tr("Explain"), "diagnostics": self.tr("Diagnostics"),

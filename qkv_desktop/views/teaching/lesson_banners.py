@@ -312,4 +312,4 @@ class LessonBanners(QWidget):
             elif link == "x100":
                 self.model.scale_inputs(100)
         except ValueError as exc:
-            self.model.message.emit(self.tr("Not applied: {0}").format(say(exc)))
+            self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
