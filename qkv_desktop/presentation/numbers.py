@@ -16,6 +16,7 @@ not read like a positive one next to an axis tick, and the same in every view.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Iterable
 from decimal import Decimal
@@ -25,7 +26,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 
 __all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
            "MOST_DECIMALS", "format_value", "format_values", "fit_value_font", "with_minus",
-           "any_value_may_fit", "decimals_that_add_up", "label_widths", "label_length"]
+           "any_value_may_fit", "decimals_that_add_up", "label_widths", "longest_labels"]
 
 DECIMALS = 4
 """Digits after the point, as the tutorial prints them."""
@@ -127,12 +128,16 @@ def fit_value_font(texts: Iterable[str], cell_w: float, cell_h: float, base: QFo
     pane (four keys at 1366×768) has room for four decimals only in it.
 
     ``signed``: the matrix may hold negative values (``values_may_be_negative``), so
-    every label is measured with room for a minus sign, as if it had one. A learner's
-    first negative value then never hides values that fitted a moment ago: "−0.5000"
-    is a fifth wider than "0.8000", and with the room it fitted at the smallest font,
-    X's 32 values vanished at once (1366×768, tutorial-1, X[0, 0] = −0.5).
+    every label is measured with room for a minus sign, as if it had one, where some
+    font fits so. A learner's first negative value then never hides values that fitted
+    a moment ago: "−0.5000" is a fifth wider than "0.8000", and with the room it fitted
+    at the smallest font, X's 32 values vanished at once (1366×768, tutorial-1,
+    X[0, 0] = −0.5). Where no font fits with that room, the labels as they are decide:
+    values that fit are shown (the room hid X's positive values in panes they fitted,
+    two heads with W_O at 1400×900), and a negative one typed later may hide them.
     """
     texts = set(texts)
+    plain_fit = None  # the largest font the labels fit without the room, if needed
     for font, fm, height, key in _candidate_fonts(base, largest_px, smallest_px):
         if height > cell_h:
             continue
@@ -146,17 +151,26 @@ def fit_value_font(texts: Iterable[str], cell_w: float, cell_h: float, base: QFo
                 unsigned = max(unsigned, w)
             else:
                 widest = max(widest, w)
-        if unsigned:
-            widest = max(widest, unsigned + _minus_width(widths, fm))
-        if widest + LABEL_PAD <= cell_w:
-            return font
-    return None
+        if widest + LABEL_PAD > cell_w:
+            continue  # fits neither way (a label's own width is always measured)
+        if unsigned and unsigned + _minus_width(widths, fm) + LABEL_PAD > cell_w:
+            if plain_fit is None and unsigned + LABEL_PAD <= cell_w:
+                plain_fit = font
+            continue
+        return font
+    return plain_fit
 
 
-def label_length(text: str, signed: bool = False) -> int:
-    """How many characters ``text`` takes in ``fit_value_font``'s measure: with a
-    minus sign reserved when ``signed`` (the widest labels are among the longest)."""
-    return len(text) + (signed and not text.startswith(MINUS))
+def longest_labels(texts: Iterable[str], count: int, signed: bool = False) -> list[str]:
+    """The texts among which ``fit_value_font`` finds its widest label, either way it
+    measures: the ``count`` longest with a minus sign's room reserved (``signed``) and
+    the ``count`` longest as they are (the widest labels are among the longest)."""
+    texts = set(texts)
+    longest = set(heapq.nlargest(count, texts, key=len))
+    if signed:
+        longest.update(heapq.nlargest(
+            count, texts, key=lambda t: len(t) + (not t.startswith(MINUS))))
+    return sorted(longest)
 
 
 def _minus_width(widths: dict[str, float], fm: QFontMetricsF) -> float:

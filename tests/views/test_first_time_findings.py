@@ -41,16 +41,25 @@ def sized(main_window):
 
 # ------------------------------------------------- item 1: one negative value in X
 def test_a_signed_matrix_fits_its_labels_with_room_for_a_minus_sign(qapp):
-    """The font a matrix of positive values gets holds a negative value as well."""
+    """The font a matrix of positive values gets holds a negative value as well, in every
+    cell where a font holds one; where none does, the values that fit are shown."""
     for width in range(20, 60):
         positive = fit_value_font(["0.8000", "0.1000"], width, 30, QFont(), 13, signed=True)
         negative = fit_value_font([MINUS + "0.5000", "0.1000"], width, 30, QFont(), 13,
                                   signed=True)
-        assert (positive and positive.key()) == (negative and negative.key()), width
-    # the weights (never negative) keep the whole cell for their digits
+        plain = fit_value_font(["0.8000", "0.1000"], width, 30, QFont(), 13)
+        if negative is not None:
+            assert positive is not None and positive.key() == negative.key(), width
+        else:  # no room for a minus sign: the positive values decide, as they are
+            assert (positive and positive.key()) == (plain and plain.key()), width
+    # the weights (never negative) keep the whole cell for their digits, which a signed
+    # matrix gets only where no font fits with a minus sign's room
     unsigned = fit_value_font(["0.2500"], 27, 30, QFont(), 13)
     assert unsigned is not None
-    assert fit_value_font(["0.2500"], 27, 30, QFont(), 13, signed=True) is None
+    assert fit_value_font([MINUS + "0.2500"], 27, 30, QFont(), 13) is None
+    assert fit_value_font(["0.2500"], 27, 30, QFont(), 13, signed=True).key() == unsigned.key()
+    assert fit_value_font(["0.2500"], 60, 30, QFont(), 13, signed=True).key() \
+        == fit_value_font([MINUS + "0.2500"], 60, 30, QFont(), 13).key()
 
 
 @pytest.mark.parametrize("preset", ["tutorial-1", "tutorial-2", "random-small"])
@@ -378,3 +387,36 @@ def test_qkt_and_its_scaled_twin_are_decided_by_one_rule_their_widest_label(size
     assert not fits(texts["scores"], "scaled")  # QKᵀ's labels would not fit there either
     assert fits(texts["scaled"], "scores")  # and the scaled ones would fit QKᵀ's cells
     assert max(map(len, texts["scores"])) > max(map(len, texts["scaled"]))
+
+
+# ------------------------------ item 1 again: the minus sign's room hid values that fit
+def test_two_heads_with_w_o_and_the_shifted_scores_show_x_s_values(make_window):
+    """Tutorial-1 with two heads, W_O and the shifted scores (three columns): X's cells
+    are 26–30 px wide, room for "0.8000" in 8 px condensed but not for "−0.8000". X's
+    values, all positive, were hidden for a minus sign none of them has (the window of
+    a 1920×1080 screen)."""
+    window = make_window(size=(1600, 993))
+    model = window.model
+    model.set_heads(2)
+    model.set_output_projection(True)
+    window.pane_actions["S_shift"].setChecked(True)
+    settle(window)
+    assert window.panes._fit_columns == 3
+    assert (model.state.X >= 0).all()
+    assert "X" in showing_values(window)
+
+
+@pytest.mark.xvfb
+def test_a_laptop_s_first_window_shows_x_s_values(x_laptop_display, tmp_path):
+    """The window a first start takes on a 1366×768 screen (1256×706, the editor 565 px):
+    X's cells are 30 px wide, room for "0.8000" in 9 px condensed, not for "−0.8000",
+    and X's values were hidden from the start. (A negative value typed in then hides
+    them, as it did before the room was kept: no font holds it there.)"""
+    from tests.xdisplay import run_on_display
+    out = run_on_display(x_laptop_display, tmp_path, """
+        from tests.views.sessions import settle
+        settle(window)
+        font = window.panes.panes["X"].plot.overlay.value_font
+        out["px"] = font.pixelSize() if font is not None else 0
+    """, size=(1256, 706))
+    assert out["px"] >= 8

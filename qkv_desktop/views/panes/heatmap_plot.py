@@ -11,7 +11,6 @@ beside the first column never reads as a minus sign.
 
 from __future__ import annotations
 
-import heapq
 import math
 
 import numpy as np
@@ -40,8 +39,8 @@ from qkv_desktop.presentation.numbers import (
     any_value_may_fit,
     fit_value_font,
     format_values,
-    label_length,
     label_widths,
+    longest_labels,
 )
 from qkv_desktop.presentation.pane_image import (
     PaneImage,
@@ -723,8 +722,8 @@ class HeatmapPlot(pg.PlotWidget):
             return 0  # and nothing formatted for it
         if self._longest is None or self._longest[0] is not overlay.texts:
             self._longest = (overlay.texts,
-                             heapq.nlargest(LONGEST_MEASURED, set(self._finite_texts()),
-                                            key=lambda t: label_length(t, self.signed)))
+                             longest_labels(self._finite_texts(), LONGEST_MEASURED,
+                                            self.signed))
         font = self._value_font(cell_w, cell_h, self._longest[1])
         return 0 if font is None else font.pixelSize()
 
