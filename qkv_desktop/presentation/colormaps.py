@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from qkv_desktop.state.catalogue import UNIT_RANGE
+
 __all__ = ["DIVERGING", "SEQUENTIAL", "lut_for", "levels_for", "symmetric_levels",
            "max_abs_finite", "clip_to_levels", "map_to_rgba", "map_to_rgb32", "text_color_for",
            "SEQUENTIAL_MATRICES", "MAX_LEVEL", "MASKED_RGBA", "OVERFLOW_RGBA", "HATCH_RGBA",
@@ -22,8 +24,9 @@ OVERFLOW_RGBA = (214, 0, 147, 255)
 HATCH_RGBA = (120, 120, 120, 255)
 """The diagonal hatching over masked cells large enough to show it (panes and figures)."""
 
-SEQUENTIAL_MATRICES = frozenset({"weights", "mask"})
-"""Matrices drawn on a fixed [0, 1] scale: the probabilities, and the mask (1 = allowed)."""
+SEQUENTIAL_MATRICES = UNIT_RANGE
+"""Matrices drawn on a fixed [0, 1] scale: those the catalogue says are in [0, 1] (the
+probabilities, and the mask, 1 = allowed)."""
 
 
 def _interpolate(anchors: list[tuple[int, int, int]], size: int = 256) -> np.ndarray:

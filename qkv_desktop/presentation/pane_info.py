@@ -20,6 +20,7 @@ from qkv_desktop.state.catalogue import (
     HEAD_INDEPENDENT,
     MATRICES,
     MATRIX,
+    UNIT_RANGE,
     MatrixSpec,
     axis_labels,
     matrix_shape,
@@ -72,15 +73,12 @@ def pane_matrix(result: ModelResult, key: str, head: int = 0) -> np.ndarray:
     return result.matrix(key, head)
 
 
-_NEVER_NEGATIVE = frozenset({"weights", "mask"})
-"""Panes whose every value is ≥ 0 by construction: softmax weights, the mask's 1 and 0."""
-
-
 def values_may_be_negative(key: str) -> bool:
     """Whether pane ``key``'s matrix can hold a negative value after some edit: its
     value labels then keep room for a minus sign (``fit_value_font``'s ``signed``), so
-    that a first negative value does not hide the values. The weights never need it."""
-    return key not in _NEVER_NEGATIVE
+    that a first negative value does not hide the values. The weights and the mask
+    (``MatrixSpec.unit_range``) never need it."""
+    return key not in UNIT_RANGE
 
 
 def pane_head_starts(result: ModelResult, key: str) -> list[int]:

@@ -28,7 +28,7 @@ from qkv_desktop.core.weights import WEIGHT_NAMES
 
 __all__ = ["CellRef", "MatrixSpec", "MATRICES", "MATRIX", "WEIGHT_NAMES", "PROJECTION_NAMES",
            "BIAS_NAMES", "HEAD_EXPORT", "OPTIONAL_EXPORT", "FIGURE_GROUPS", "HIDDEN_BY_DEFAULT",
-           "HEAD_INDEPENDENT",
+           "HEAD_INDEPENDENT", "UNIT_RANGE",
            "NM_MATRICES", "EDITABLE_TABLES", "TOKEN_KINDS", "extent", "matrix_shape", "cell_in",
            "axis_labels", "follow_cell"]
 
@@ -64,6 +64,10 @@ class MatrixSpec:
     ``hidden_by_default`` gives a pane that starts hidden (View menu to show it): it is
     not one of the standard panes, so the default grid, the rendered figures and the
     figure export stay as they were until the user asks for it.
+
+    ``unit_range``: every value is in [0, 1] by construction, whatever the edits (the
+    softmax weights, the mask's 1 and 0). Such a matrix is drawn on a fixed [0, 1]
+    colour scale, and its value labels keep no room for a minus sign.
     """
 
     name: str
@@ -78,6 +82,7 @@ class MatrixSpec:
     optional_export: bool = False
     figure_group: str = "head"
     hidden_by_default: bool = False
+    unit_range: bool = False
 
 
 def _weights(name: str) -> Callable:
@@ -126,12 +131,13 @@ MATRICES: tuple[MatrixSpec, ...] = (
     MatrixSpec("V", "keys", "d_k", _head_attr("V"), head_export=True),
     MatrixSpec("scores", "queries", "keys", _head_attr("scores"), head_export=True),
     MatrixSpec("mask", "queries", "keys", _allowed, per_head=False, present=_masked,
-               figure_group="positions"),
+               figure_group="positions", unit_range=True),
     MatrixSpec("bias", "queries", "keys", _head_attr("bias"),
                present=lambda s: s.options.alibi is not None, figure_group="positions"),
     MatrixSpec("scaled", "queries", "keys", _head_attr("scaled"), head_export=True),
     MatrixSpec("S_shift", "queries", "keys", lambda r, h: r.shifted(h), hidden_by_default=True),
-    MatrixSpec("weights", "queries", "keys", _head_attr("weights"), head_export=True),
+    MatrixSpec("weights", "queries", "keys", _head_attr("weights"), head_export=True,
+               unit_range=True),
     MatrixSpec("output", "queries", "d_k", _head_attr("output"), head_export=True),
     MatrixSpec("concat", "queries", "heads", lambda r, h: r.multi.concat, per_head=False,
                present=lambda s: s.n_heads > 1, figure_group="heads"),
@@ -153,6 +159,8 @@ HIDDEN_BY_DEFAULT = frozenset(s.name for s in MATRICES if s.pane and s.hidden_by
 """Panes hidden until the user shows them from the View menu (not among the standard panes)."""
 HEAD_INDEPENDENT = frozenset(s.name for s in MATRICES if not s.per_head)
 """Matrices that are the same whichever head is chosen."""
+UNIT_RANGE = frozenset(s.name for s in MATRICES if s.unit_range)
+"""Matrices whose every value is in [0, 1] (``MatrixSpec.unit_range``)."""
 NM_MATRICES = tuple(s.name for s in MATRICES if (s.rows, s.cols) == ("queries", "keys"))
 """The n×m attention matrices: one cell per (query, key) pair."""
 EDITABLE_TABLES = tuple(s.name for s in MATRICES if s.editable and not s.per_head)

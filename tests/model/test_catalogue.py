@@ -19,6 +19,7 @@ from qkv_desktop.state.catalogue import (
     HEAD_INDEPENDENT,
     MATRICES,
     NM_MATRICES,
+    UNIT_RANGE,
     WEIGHT_NAMES,
     CellRef,
     axis_labels,
@@ -70,6 +71,27 @@ def test_per_head_entries_differ_between_heads_and_the_others_do_not(positions):
             assert not spec.present(state), spec.name
             continue
         assert (spec.name in HEAD_INDEPENDENT) == (a is b or np.array_equal(a, b)), spec.name
+
+
+@pytest.mark.parametrize("name", ["single", "multi", "cross", "rope"])
+def test_a_unit_range_matrix_is_in_0_1_and_drawn_and_labelled_so(name):
+    """The one fact, on the catalogue: the weights and the mask are in [0, 1], so they
+    take the fixed [0, 1] colour scale and no room for a minus sign in their labels;
+    every other matrix may hold negatives (the colour maps and the pane facts repeated
+    the two names each)."""
+    from qkv_desktop.presentation.colormaps import SEQUENTIAL_MATRICES, levels_for
+    from qkv_desktop.presentation.pane_info import values_may_be_negative
+    state = sessions()[name].with_(options=replace(sessions()[name].options, causal=True))
+    result = compute(state)
+    assert UNIT_RANGE == {"weights", "mask"}
+    assert SEQUENTIAL_MATRICES is UNIT_RANGE
+    for spec in MATRICES:
+        assert values_may_be_negative(spec.name) == (spec.name not in UNIT_RANGE)
+        value = result.matrix(spec.name, 0)
+        if spec.name in UNIT_RANGE and value is not None:
+            finite = value[np.isfinite(value)]
+            assert ((finite >= 0) & (finite <= 1)).all(), spec.name
+            assert levels_for(spec.name, value) == (0.0, 1.0)
 
 
 def test_cell_in_checks_head_row_and_column_against_the_state():
