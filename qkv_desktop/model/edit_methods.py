@@ -12,7 +12,7 @@ import functools
 
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import edits
-from qkv_desktop.state.edits import EditError
+from qkv_desktop.state.edits import EditError, Text
 
 __all__ = ["EditMethods"]
 
@@ -21,6 +21,16 @@ def _edit(fn):
     """A model method applying the pure edit ``fn(state, …)`` as one undo step."""
     @functools.wraps(fn)
     def method(self, *args, **kwargs):
+        self._apply(self._translated(fn, *args, **kwargs))
+    return method
+
+
+def _naming(fn):
+    """``_edit(fn)`` for an edit that may make tokens: named with ``NEW_TOKEN`` in the
+    interface language (新 in Chinese) unless the caller names a ``stem``."""
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        kwargs.setdefault("stem", say(Text(edits.NEW_TOKEN)))
         self._apply(self._translated(fn, *args, **kwargs))
     return method
 
@@ -36,10 +46,10 @@ class EditMethods:
             raise ValueError(say(exc.text)) from None
 
     rename_token = _edit(edits.rename_token)
-    insert_tokens = _edit(edits.insert_tokens)
+    insert_tokens = _naming(edits.insert_tokens)
     delete_tokens = _edit(edits.delete_tokens)
     move_token = _edit(edits.move_token)
-    paste_block = _edit(edits.paste_block)
+    paste_block = _naming(edits.paste_block)
     set_d_model = _edit(edits.set_d_model)
     remove_dimension = _edit(edits.remove_dimension)
     set_d_k = _edit(edits.set_d_k)

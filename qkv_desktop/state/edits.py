@@ -26,7 +26,7 @@ from qkv_desktop.state.session_state import SessionState, check_size, head_dim_f
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
 
 __all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_NOOP",
-           "new_token_names",
+           "new_token_names", "NEW_TOKEN",
            "default_kv", "output_projection", "check_dims", "write_cells", "set_cells",
            "rename_token", "insert_tokens", "delete_tokens", "move_token", "paste_block",
            "set_d_model", "remove_dimension", "set_d_k", "set_seed", "set_init_scale",
@@ -60,11 +60,14 @@ class CellEdit(Edit):
 
 
 _FINITE = QT_TRANSLATE_NOOP("Edits", "only finite numbers can be used")
+NEW_TOKEN = QT_TRANSLATE_NOOP("Edits", "new")
+"""The name of a token inserted or pasted past the end (then new2, new3…), its one
+source: the English here, which the model's edits give in the interface language."""
 
 
 # -- rules ---------------------------------------------------------------------------
 
-def new_token_names(tokens, count: int, stem: str = "new") -> list[str]:
+def new_token_names(tokens, count: int, stem: str = NEW_TOKEN) -> list[str]:
     """``count`` names for tokens inserted among ``tokens``: ``stem``, ``stem2``,
     ``stem3``…, none of them taken. Inserted, added or pasted, a new token is named so.
 
@@ -180,9 +183,10 @@ def rename_token(state: SessionState, table: str, row: int, name: str) -> Edit |
 
 
 def insert_tokens(state: SessionState, table: str, row: int, count: int = 1,
-                  names: list[str] | None = None, values=None, stem: str = "new") -> Edit:
+                  names: list[str] | None = None, values=None, stem: str = NEW_TOKEN) -> Edit:
     """Insert ``count`` tokens before ``row`` (zero vectors unless ``values``), named
-    ``names`` or ``new_token_names(…, stem)`` (the window passes "new" translated)."""
+    ``names`` or ``new_token_names(…, stem)`` (the model passes ``NEW_TOKEN``
+    translated)."""
     X = _table(state, table)
     attr = _tokens_attr(table)
     tokens = list(getattr(state, attr))
@@ -234,11 +238,11 @@ def move_token(state: SessionState, table: str, src: int, dst: int) -> Edit | No
 
 
 def paste_block(state: SessionState, table: str, row: int, col: int, values,
-                names: list[str] | None = None, stem: str = "new") -> Edit:
+                names: list[str] | None = None, stem: str = NEW_TOKEN) -> Edit:
     """Paste a block at (row, col), growing the table as needed; all or nothing.
 
-    New rows are named as inserted tokens are (``new_token_names`` with ``stem``, the
-    window's "new" translated); ``names`` (one per block row) rename the tokens the
+    New rows are named as inserted tokens are (``new_token_names`` with ``stem``,
+    ``NEW_TOKEN`` translated by the model); ``names`` (one per block row) rename the tokens the
     block lands on. New columns are new dimensions, so the weights re-initialise.
     """
     X = _table(state, table)

@@ -82,8 +82,6 @@ class MainWindow(Retranslating, QMainWindow):
         self.model.message.connect(self._on_message)
         self.model.refused.connect(self._on_refusal)
         self.model.changed.connect(self._on_model_changed)
-        for editor in (self.editor, self.kv_editor, *self.weight_editors.values()):
-            editor.new_token_stem = self.new_token_stem
         self.model.computeErrorChanged.connect(self._on_compute_error_changed)
         self.model.hoverChanged.connect(self._on_hover_changed)
         self.model.resultChanged.connect(self._on_result_changed)
@@ -361,16 +359,11 @@ class MainWindow(Retranslating, QMainWindow):
     def _on_insert_token(self) -> None:
         self._insert_token_at(self.token_tables.active_editor(), max(self._current_row(), 0))
 
-    def new_token_stem(self) -> str:
-        """What a new token is named (then new2, new3…), inserted or pasted."""
-        return self.tr("new", "the name of an inserted token")
-
     def _insert_token_at(self, editor, row: int) -> None:
         """Insert a token at ``row`` and make its name the current cell: the table was
         rebuilt without one, so Delete token, typed in right after, did nothing."""
         before = editor.table.rowCount()
-        self._guard(lambda: self.model.insert_tokens(editor.table.source, row,
-                                                     stem=self.new_token_stem()))
+        self._guard(self.model.insert_tokens, editor.table.source, row)
         if editor.table.rowCount() > before:
             editor.setCurrentIndex(editor.table.index(row, 0))
 

@@ -302,6 +302,15 @@ def test_rows_pasted_past_the_end_are_named_as_inserted_tokens_are(main_window):
         editor.setCurrentIndex(editor.table.index(5, 1))
         assert editor.paste("\t".join(["1"] * 8) + "\n" + "\t".join(["2"] * 8))
         assert window.model.state.tokens[-1] == "新"
+        # inserted by the window, by the model or into the key/value table: one word
+        window.insert_token_action.trigger()
+        window.model.insert_tokens("X", 0)
+        window.model.set_mode("cross")
+        window.model.paste_block("X_kv", window.model.state.X_kv.shape[0], 0,
+                                 [[1.0] * window.model.state.d_model])
+        settle(window)
+        assert window.model.state.tokens[:2] == ("新3", "新2")
+        assert window.model.state.kv_tokens[-1] == "新"
     finally:
         window.language_actions["en"].trigger()
         QApplication.processEvents()

@@ -547,6 +547,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>只能使用有限数值</translation>
     </message>
     <message>
+        <source>new</source>
+        <translation>新</translation>
+    </message>
+    <message>
         <source>{0}; the change was not applied.</source>
         <translation>{0}；此更改未应用。</translation>
     </message>
@@ -1903,11 +1907,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Not applied: {0}</source>
         <translation>未应用：{0}</translation>
-    </message>
-    <message>
-        <source>new</source>
-        <comment>the name of an inserted token</comment>
-        <translation>新</translation>
     </message>
     <message>
         <source>Select the tokens to delete: click a cell of each token&apos;s row first.</source>

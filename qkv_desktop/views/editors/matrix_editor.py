@@ -121,10 +121,6 @@ class MatrixEditor(Retranslating, QTableView):
         QGuiApplication.clipboard().setText(text)
         return text
 
-    new_token_stem = staticmethod(lambda: "new")
-    """The name a new token gets (``new_token_names``' stem): the window gives its own
-    translated word, the one an inserted token gets, so pasted rows are named alike."""
-
     def paste(self, text: str | None = None) -> bool:
         """Paste a TSV/CSV block at the current cell; all or nothing."""
         text = QGuiApplication.clipboard().text() if text is None else text
@@ -138,8 +134,7 @@ class MatrixEditor(Retranslating, QTableView):
                                          "time; import weights from a file instead"))
             if col < 0 and names is None:  # pasted onto the token column: values follow it
                 col = 0
-            self.attention.paste_block(self.table.source, row, max(col, 0), values, names,
-                                       stem=self.new_token_stem())
+            self.attention.paste_block(self.table.source, row, max(col, 0), values, names)
         except ValueError as exc:
             message = self.tr("Paste refused: {0}").format(say(exc))
             self.attention.refused.emit(message)
