@@ -37,6 +37,7 @@ from qkv_desktop.model.preview import LivePreview
 from qkv_desktop.model.selection import ViewSelection
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import edits
+from qkv_desktop.state.catalogue import RowMap
 from qkv_desktop.state.compute import ModelResult, compute
 from qkv_desktop.state.cow_matrix import share_for_edits
 from qkv_desktop.state.edits import Edit
@@ -149,11 +150,14 @@ class AttentionModel(EditMethods, ViewSelection):
                                   "undo history: {1}").format(text, exc))
         sys.excepthook(type(exc), exc, exc.__traceback__)
 
-    def install_state(self, state: SessionState) -> None:
-        """Install ``state`` (undo commands only) and schedule a recompute."""
+    def install_state(self, state: SessionState, moved: RowMap | None = None) -> None:
+        """Install ``state`` (undo commands and previews only) and schedule a recompute.
+
+        ``moved`` says where the change took the token rows: the pinned cell follows its
+        tokens by it; without it (a load) the pin is let go."""
         before, self._state = self._state, state
         self._generation += 1
-        self.follow(state, before)
+        self.follow(state, before, moved, self._generation)
         self.changed.emit()
         if not self._timer.isActive():
             self._timer.start()
@@ -327,14 +331,16 @@ class AttentionModel(EditMethods, ViewSelection):
     # -------------------------------------------------------------- mutations
     def _apply(self, edit: Edit | None) -> None:
         if edit is not None:
-            self._push(edit.state, say(edit.text), edit.merge_key)
+            self._push(edit.state, say(edit.text), edit.merge_key, edit.moved)
 
-    def _push(self, after: SessionState, text: str, merge_key: str | None = None) -> bool:
-        """Push ``after`` as a step; whether it was one (an unchanged state is not)."""
+    def _push(self, after: SessionState, text: str, merge_key: str | None = None,
+              moved: RowMap | None = None) -> bool:
+        """Push ``after`` as a step; whether it was one (an unchanged state is not).
+        ``moved``: where it takes the token rows (None: unknown, a load)."""
         self.preview.commit()
         if after.equals(self._state):
             return False
-        self.undo_stack.push(StateCommand(self, self._state, after, text, merge_key))
+        self.undo_stack.push(StateCommand(self, self._state, after, text, merge_key, moved))
         return True
 
     def new_gesture(self) -> int:

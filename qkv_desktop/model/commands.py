@@ -16,6 +16,10 @@ exception unwinds through them. A failure is handed to the model instead
 (``report_command_failure``), which reports it (status message and ``sys.excepthook``,
 i.e. the crash log). A command installs its state with the model's public
 ``install_state``; the states themselves are built by ``qkv_desktop.state.edits``.
+
+A command also says where its change took the rows of the token tables (a ``RowMap``
+from the edit, and its inverse for the undo), so the pinned cell follows its tokens
+through the change, its undo and its redo. A command without one (a load) unpins.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtGui import QUndoCommand
 
+from qkv_desktop.state.catalogue import RowMap
 from qkv_desktop.state.edits import CellEdit, cell_text, write_cells
 from qkv_desktop.state.session_state import SessionState
 
@@ -42,8 +47,13 @@ _STATE_ID = 1
 _CELLS_ID = 2
 
 
-def _install(command: QUndoCommand, model: AttentionModel, build) -> None:
-    """Install the state ``build()`` returns; on failure drop ``command`` and report it.
+_UNMOVED = RowMap()
+
+
+def _install(command: QUndoCommand, model: AttentionModel, build,
+             moved: RowMap | None) -> None:
+    """Install the state ``build()`` returns (its token rows moved as ``moved`` says); on
+    failure drop ``command`` and report it.
 
     Used by ``undo`` and by every ``redo`` after the first (see the module notes).
     """
@@ -53,7 +63,7 @@ def _install(command: QUndoCommand, model: AttentionModel, build) -> None:
         command.setObsolete(True)
         model.report_command_failure(command.text(), exc)
         return
-    model.install_state(state)
+    model.install_state(state, moved)
 
 
 class _ModelCommand(QUndoCommand):
@@ -73,18 +83,23 @@ class StateCommand(_ModelCommand):
     """Replace the model's state; merges with the next one of the same ``merge_key``."""
 
     def __init__(self, model: AttentionModel, before: SessionState, after: SessionState,
-                 text: str, merge_key: str | None = None):
+                 text: str, merge_key: str | None = None, moved: RowMap | None = None):
         super().__init__(text)
         self._model_ref, self.before, self.after = weakref.ref(model), before, after
         self.merge_key = merge_key
+        self._moves(moved)
         self._stamp = time.monotonic()
         self.loads = False  # replaces the state by a load (preset, model): load_state
 
+    def _moves(self, moved: RowMap | None) -> None:
+        """Where the step takes the token rows (None: unknown, a load) and back."""
+        self.moved, self.back = moved, None if moved is None else moved.inverse()
+
     def redo(self) -> None:
-        _install(self, self._model, lambda: self.after)
+        _install(self, self._model, lambda: self.after, self.moved)
 
     def undo(self) -> None:
-        _install(self, self._model, lambda: self.before)
+        _install(self, self._model, lambda: self.before, self.back)
 
     def id(self) -> int:
         return _STATE_ID if self.merge_key else -1
@@ -95,6 +110,8 @@ class StateCommand(_ModelCommand):
         if other._stamp - self._stamp > MERGE_WINDOW_S:
             return False
         self.after, self._stamp = other.after, other._stamp
+        self._moves(None if self.moved is None or other.moved is None
+                    else self.moved.then(other.moved))
         if self.after is self.before:
             self.setObsolete(True)
         return True
@@ -122,10 +139,11 @@ class CellsCommand(_ModelCommand):
         first, self._first = self._first, None
         _install(self, self._model,
                  (lambda: first) if first is not None
-                 else (lambda: self._build(self.new, self._provenance[1])))
+                 else (lambda: self._build(self.new, self._provenance[1])), _UNMOVED)
 
     def undo(self) -> None:
-        _install(self, self._model, lambda: self._build(self.old, self._provenance[0]))
+        _install(self, self._model, lambda: self._build(self.old, self._provenance[0]),
+                 _UNMOVED)
 
     def id(self) -> int:
         return _CELLS_ID if self.gesture is not None else -1

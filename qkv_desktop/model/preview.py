@@ -16,12 +16,16 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal, Slot
 
 from qkv_desktop.model.commands import StateCommand
+from qkv_desktop.state.catalogue import RowMap
 from qkv_desktop.state.session_state import SessionState
 
 if TYPE_CHECKING:
     from qkv_desktop.model.attention_model import AttentionModel
 
 __all__ = ["LivePreview"]
+
+_TRAINED = RowMap()
+"""A preview (training) changes values and weights, never which token is in which row."""
 
 
 class LivePreview(QObject):
@@ -48,7 +52,7 @@ class LivePreview(QObject):
         """
         model = self._model_ref()
         self._start = (model.state if self._start is None else self._start[0], text)
-        model.install_state(state)
+        model.install_state(state, _TRAINED)
 
     def commit(self) -> None:
         """The state shown by ``show`` becomes one undoable step (if it changed)."""
@@ -58,7 +62,8 @@ class LivePreview(QObject):
         self.ended.emit()
         model = self._model_ref()
         if not model.state.equals(before):
-            model.undo_stack.push(StateCommand(model, before, model.state, text))
+            model.undo_stack.push(StateCommand(model, before, model.state, text,
+                                               moved=_TRAINED))
 
     @Slot()
     def drop(self) -> None:

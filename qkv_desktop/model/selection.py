@@ -2,14 +2,18 @@
 
 None of it is part of the session (it is not saved and not undone), but every pane
 follows it, so it lives beside the state in the model. ``ViewSelection`` is the base
-of ``AttentionModel``; ``follow(state)`` keeps it valid when the state changes shape.
+of ``AttentionModel``; ``follow`` keeps it valid when the state changes.
+
+The hover is where the cursor is: a position in the pane, kept while the pane keeps its
+shape. The pin is a pair of tokens: it follows them through an insert, delete or move
+(the change's ``RowMap``).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from qkv_desktop.state.catalogue import CellRef, cell_in, follow_cell
+from qkv_desktop.state.catalogue import CellRef, RowMap, cell_in, matrix_shape, move_cell
 from qkv_desktop.state.session_state import SessionState
 
 __all__ = ["ViewSelection"]
@@ -55,6 +59,7 @@ class ViewSelection(QObject):
             self.hoverChanged.emit(ref)
 
     def set_selection(self, ref: CellRef | None) -> None:
+        """Pin ``ref`` (a click: a cell of the result on display), or unpin."""
         if ref != self._selection:
             self._selection = ref
             self.selectionChanged.emit(ref)
@@ -70,16 +75,24 @@ class ViewSelection(QObject):
         self.set_hover(None)
         self.set_selection(None)
 
-    def follow(self, state: SessionState, before: SessionState | None = None) -> None:
-        """Keep the head and the cells within ``state`` (checked against the state, not
-        the result, which keeps the old shapes until the recomputation has run). With the
-        state ``before`` the change, a cell follows its tokens (``follow_cell``): an
-        insert above a pinned cell moves the pin with it, a deleted token unpins it."""
+    def follow(self, state: SessionState, before: SessionState, moved: RowMap | None,
+               generation: int) -> None:
+        """Keep the head and the cells within ``state``, state ``generation``, which
+        replaced ``before`` moving the token rows as ``moved`` says (None: unknown).
+
+        The pin follows its tokens (``move_cell``); it is let go when one of them is
+        deleted, or with no map (a load). The hover stays where it is while its matrix
+        keeps its shape, else it goes (the pane under the cursor sets it again).
+        """
         self.set_current_head(state.head_index(self._current_head))  # emits if it moved
-        for ref, setter in ((self._hover, self.set_hover), (self._selection, self.set_selection)):
-            if ref is None:
-                continue
-            if before is not None:
-                setter(follow_cell(before, state, ref))
-            elif not cell_in(state, ref):
-                setter(None)
+        hover = self._hover
+        if hover is not None and (matrix_shape(before, hover.matrix)
+                                  != matrix_shape(state, hover.matrix)
+                                  or not cell_in(state, hover)):
+            self.set_hover(None)
+        if self._selection is None:
+            return
+        pin = move_cell(self._selection, before, state, moved)
+        if pin != self._selection:
+            self._selection = pin
+            self.selectionChanged.emit(pin)

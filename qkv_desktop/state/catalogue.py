@@ -24,13 +24,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from qkv_desktop.core.weights import WEIGHT_NAMES
 
 __all__ = ["CellRef", "MatrixSpec", "MATRICES", "MATRIX", "WEIGHT_NAMES", "PROJECTION_NAMES",
            "BIAS_NAMES", "HEAD_EXPORT", "OPTIONAL_EXPORT", "FIGURE_GROUPS", "HIDDEN_BY_DEFAULT",
            "HEAD_INDEPENDENT", "UNIT_RANGE",
            "NM_MATRICES", "EDITABLE_TABLES", "TOKEN_KINDS", "extent", "matrix_shape", "cell_in",
-           "axis_labels", "follow_cell"]
+           "axis_labels", "RowMap", "move_cell"]
 
 PROJECTION_NAMES = WEIGHT_NAMES[:3]
 """The per-head projections ``W_Q, W_K, W_V`` (d_model × d_k)."""
@@ -193,49 +195,100 @@ def cell_in(state, ref: CellRef) -> bool:
             and 0 <= ref.row < shape[0] and 0 <= ref.col < shape[1])
 
 
-def follow_cell(old, new, ref: CellRef) -> CellRef | None:
-    """``ref``, a cell of ``old``'s matrices, as the cell of the same tokens in ``new``
-    (None when one of them is gone, or the cell is no longer in ``new``).
+class RowMap:
+    """Where a change took the rows of the token tables X and X_kv, exactly as the edit
+    moved them: a table it does not name kept its rows (``RowMap()`` moves none).
 
-    A token inserted or deleted above a pinned weights[i, j] moves its tokens one row
-    down or up; the pin stayed at (i, j), and the Explain panel then explained another
-    pair of tokens without a word. Each token axis is matched by its unchanged start and
-    end (one insert, delete, paste or rename is one changed stretch between them): a
-    cell in the stretch keeps its place only when that was one token renamed."""
+    Built by the token edits (insert, delete, move, a paste that grows the table) from
+    ``sources``, the row each new row was before (-1: a new one). Token names cannot
+    say it: duplicates ("[PAD] [PAD]", "very very") are common, and a move keeps every
+    name. Read-only; ``inverse`` is the map of the undo.
+    """
+
+    __slots__ = ("_moved",)
+
+    def __init__(self, moved: dict | None = None):
+        self._moved = dict(moved or {})  # table -> (new row of each old row or -1, new count)
+
+    @classmethod
+    def of(cls, table: str, sources, old_count: int) -> RowMap:
+        """The map of ``table``'s rows whose new row ``k`` was row ``sources[k]`` (-1: new)."""
+        sources = np.asarray(sources, dtype=np.intp)
+        to = np.full(old_count, -1, dtype=np.intp)
+        kept = sources >= 0
+        to[sources[kept]] = np.flatnonzero(kept)
+        to.flags.writeable = False
+        return cls({table: (to, len(sources))})
+
+    def row(self, table: str, i: int) -> int | None:
+        """Where row ``i`` of ``table`` went (None: deleted, or not a row before)."""
+        if table not in self._moved:
+            return i
+        to, _count = self._moved[table]
+        return int(to[i]) if 0 <= i < len(to) and to[i] >= 0 else None
+
+    def moves(self, table: str) -> bool:
+        """Whether the change took any row of ``table`` elsewhere (or changed its count)."""
+        return table in self._moved
+
+    def inverse(self) -> RowMap:
+        """The map back: where each row after the change was before it."""
+        return RowMap({table: self.of(table, to, count)._moved[table]
+                       for table, (to, count) in self._moved.items()})
+
+    def then(self, other: RowMap) -> RowMap:
+        """This change followed by ``other`` (two undo steps merged into one)."""
+        moved = dict(self._moved)
+        for table, (to2, count2) in other._moved.items():
+            if table in moved:
+                to = moved[table][0]
+                ok = (to >= 0) & (to < len(to2))
+                to = np.where(ok, to2[np.where(ok, to, 0)] if len(to2) else -1, -1)
+                to.flags.writeable = False
+                moved[table] = (to, count2)
+            else:
+                moved[table] = (to2, count2)
+        return RowMap(moved)
+
+
+def _table_of(state, kind: str) -> str | None:
+    """The token table whose rows label axis ``kind`` (None: not a token axis)."""
+    if kind == "queries":
+        return "X"
+    if kind == "kv":
+        return "X_kv"
+    if kind == "keys":
+        return "X_kv" if state.mode == "cross" else "X"
+    return None
+
+
+def move_cell(ref: CellRef, old, new, rows: RowMap | None) -> CellRef | None:
+    """``ref``, a cell of ``old``'s matrices, as the cell of the same tokens in ``new``,
+    the rows of the token tables having moved as ``rows`` says (None when one of its
+    tokens is gone, or with no map: a load, an import).
+
+    Before, the pin stayed at (i, j) when a token was inserted, deleted or moved above
+    it, and the Explain panel explained another pair of tokens without a word.
+    """
+    if rows is None:
+        return None
     spec = MATRIX.get(ref.matrix)
     if spec is None:
         return None
-    row, col = ref.row, ref.col
-    if spec.rows in TOKEN_KINDS:
-        row = _follow_index(_tokens(old, spec.rows), _tokens(new, spec.rows), row)
-    if spec.cols in TOKEN_KINDS:
-        col = _follow_index(_tokens(old, spec.cols), _tokens(new, spec.cols), col)
-    if row is None or col is None:
-        return None
-    moved = CellRef(ref.matrix, row, col, ref.head)
+    index = [ref.row, ref.col]
+    for axis, kind in enumerate((spec.rows, spec.cols)):
+        table = _table_of(old, kind)
+        if table is None:
+            continue
+        if table != _table_of(new, kind):
+            return None  # the keys of another sequence (self- ↔ cross-attention)
+        if not rows.moves(table) and extent(old, kind) != extent(new, kind):
+            return None  # rows added or removed, and the change did not say which
+        index[axis] = rows.row(table, index[axis])
+        if index[axis] is None:
+            return None
+    moved = CellRef(ref.matrix, index[0], index[1], ref.head)
     return moved if cell_in(new, moved) else None
-
-
-def _tokens(state, kind: str) -> tuple:
-    return {"queries": state.tokens, "keys": state.key_tokens, "kv": state.kv_tokens}[kind] or ()
-
-
-def _follow_index(old: tuple, new: tuple, i: int) -> int | None:
-    if old is new or old == new:
-        return i
-    start = 0
-    while start < min(len(old), len(new)) and old[start] == new[start]:
-        start += 1
-    end = 0  # tokens equal at the end, not overlapping the start
-    while (end < min(len(old), len(new)) - start
-           and old[len(old) - 1 - end] == new[len(new) - 1 - end]):
-        end += 1
-    if i < start:
-        return i
-    if i >= len(old) - end:
-        return i + len(new) - len(old)
-    renamed = len(old) == len(new) and len(old) - end - start == 1
-    return i if renamed else None
 
 
 def axis_labels(state, kind: str, index: Callable[[int], str] = str) -> list[str]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from qkv_desktop.core import Weights, init_multihead_weights
-from qkv_desktop.state.catalogue import EDITABLE_TABLES, PROJECTION_NAMES, WEIGHT_NAMES
+from qkv_desktop.state.catalogue import EDITABLE_TABLES, PROJECTION_NAMES, WEIGHT_NAMES, RowMap
 from qkv_desktop.state.cow_matrix import edited_copy
 from qkv_desktop.state.parsing import validate_token
 from qkv_desktop.state.session_state import SessionState, check_size, head_dim_for
@@ -36,11 +36,14 @@ __all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_N
 
 @dataclass(frozen=True)
 class Edit:
-    """The state after an edit, the undo step's name, and what consecutive ones merge by."""
+    """The state after an edit, the undo step's name, what consecutive ones merge by,
+    and where it took the rows of the token tables (``moved``: the pinned cell follows
+    its tokens by it; most edits move no row)."""
 
     state: SessionState
     text: Text
     merge_key: str | None = None
+    moved: RowMap = RowMap()
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,8 +164,8 @@ def set_cells(state: SessionState, table: str, rows, cols, values) -> CellEdit:
         text = cell_text(cell, old[0], values[0])
     else:
         text = Text(QT_TRANSLATE_NOOP("Edits", "Edit {0} values"), (rows.size,))
-    return CellEdit(write_cells(state, table, rows, cols, values), text, None, table, rows,
-                    cols, old, values, cell)
+    return CellEdit(write_cells(state, table, rows, cols, values), text, table=table, rows=rows,
+                    cols=cols, old=old, new=values, cell=cell)
 
 
 def cell_text(cell: str, old: float, new: float) -> Text:
@@ -204,7 +207,9 @@ def insert_tokens(state: SessionState, table: str, row: int, count: int = 1,
     tokens[row:row] = names
     text = (Text(QT_TRANSLATE_NOOP("Edits", "Insert token")) if count == 1
             else Text(QT_TRANSLATE_NOOP("Edits", "Insert {0} tokens"), (count,)))
-    return Edit(state.with_(**{table: newX, attr: tuple(tokens)}), text)
+    sources = [*range(row), *[-1] * count, *range(row, X.shape[0])]
+    return Edit(state.with_(**{table: newX, attr: tuple(tokens)}), text,
+                moved=RowMap.of(table, sources, X.shape[0]))
 
 
 def delete_tokens(state: SessionState, table: str, rows) -> Edit | None:
@@ -220,7 +225,8 @@ def delete_tokens(state: SessionState, table: str, rows) -> Edit | None:
     tokens = tuple(getattr(state, attr)[i] for i in keep)
     text = (Text(QT_TRANSLATE_NOOP("Edits", "Delete token")) if len(rows) == 1
             else Text(QT_TRANSLATE_NOOP("Edits", "Delete {0} tokens"), (len(rows),)))
-    return Edit(state.with_(**{table: X[keep], attr: tokens}), text)
+    return Edit(state.with_(**{table: X[keep], attr: tokens}), text,
+                moved=RowMap.of(table, keep, X.shape[0]))
 
 
 def move_token(state: SessionState, table: str, src: int, dst: int) -> Edit | None:
@@ -234,7 +240,8 @@ def move_token(state: SessionState, table: str, src: int, dst: int) -> Edit | No
     order.insert(dst, order.pop(src))
     tokens = getattr(state, attr)
     return Edit(state.with_(**{table: X[order], attr: tuple(tokens[i] for i in order)}),
-                Text(QT_TRANSLATE_NOOP("Edits", "Move {0}"), (tokens[src],)))
+                Text(QT_TRANSLATE_NOOP("Edits", "Move {0}"), (tokens[src],)),
+                moved=RowMap.of(table, order, n))
 
 
 def paste_block(state: SessionState, table: str, row: int, col: int, values,
@@ -266,7 +273,9 @@ def paste_block(state: SessionState, table: str, row: int, col: int, values,
         after = state.reinitialised(d_model=n_cols, **changes)
     else:
         after = state.with_(**changes)
-    return Edit(after, Text(QT_TRANSLATE_NOOP("Edits", "Paste {0}×{1} values"), values.shape))
+    grown = RowMap.of(table, [*range(X.shape[0]), *[-1] * (n_rows - X.shape[0])], X.shape[0])
+    return Edit(after, Text(QT_TRANSLATE_NOOP("Edits", "Paste {0}×{1} values"), values.shape),
+                moved=grown if n_rows != X.shape[0] else RowMap())
 
 
 def scale_inputs(state: SessionState, factor: float) -> Edit:

@@ -343,17 +343,18 @@ def test_an_inserted_token_moves_the_pinned_cell_with_its_tokens(main_window):
 
 def test_a_cell_follows_its_tokens_through_each_kind_of_token_edit():
     from qkv_desktop.state import CellRef, edits
-    from qkv_desktop.state.catalogue import follow_cell
+    from qkv_desktop.state.catalogue import RowMap, move_cell
     s = SessionState.from_preset("tutorial-1")  # 我 爱 人工 智能
     pin = CellRef("weights", 2, 1)  # 人工 → 爱
-    follow = lambda edit: follow_cell(s, edit.state, pin)  # noqa: E731
+    follow = lambda edit: move_cell(pin, s, edit.state, edit.moved)  # noqa: E731
     assert follow(edits.insert_tokens(s, "X", 0)) == CellRef("weights", 3, 2)
     assert follow(edits.insert_tokens(s, "X", 2)) == CellRef("weights", 3, 1)
     assert follow(edits.insert_tokens(s, "X", 4)) == pin
     assert follow(edits.delete_tokens(s, "X", [0])) == CellRef("weights", 1, 0)
     assert follow(edits.delete_tokens(s, "X", [1])) is None  # 爱 is gone
     assert follow(edits.rename_token(s, "X", 2, "AI")) == pin  # the same token renamed
-    assert follow_cell(s, s, CellRef("Q", 1, 3)) == CellRef("Q", 1, 3)  # a dimension axis
+    assert move_cell(CellRef("Q", 1, 3), s, s, RowMap()) == CellRef("Q", 1, 3)  # dimensions
+    # (moves, deletes far apart, duplicates, undo: tests/model/test_pin_row_maps.py)
 
 
 def test_leaving_presentation_mode_without_a_window_manager_gives_back_the_layout(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QCursor
 from PySide6.QtWidgets import QMenu, QToolTip, QVBoxLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
@@ -303,14 +303,22 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
     def _renew_tip(self, *_args) -> None:
         """A new result while this pane's tip is up (the cursor entered the cell before
         the forward ended, or an undo from the keyboard): the tip says the new value,
-        as the status bar does, once per result; it is hidden when the cell is gone."""
+        as the status bar does, once per result; it is hidden when the cell is gone.
+
+        The hover is a position: a change of the pane's shape (a token inserted or
+        deleted) lets it go (``ViewSelection.follow``), and it is the cell now under
+        the cursor, if any, that this pane hovers and tips, not a cell elsewhere."""
+        if self.model.hover is None and self.underMouse():
+            viewport = self.plot.viewport()
+            self._on_mouse_moved(self.plot.mapToScene(viewport.mapFromGlobal(QCursor.pos())))
         if not self._tip_shown or self._tip_at is None or not QToolTip.isVisible():
             return
         at, rect, shown = self._tip_at
         ref, result = self.model.hover, self.model.result
-        if QToolTip.text() != shown or ref is None or ref.matrix != self.key:
+        if QToolTip.text() != shown:
             return  # another pane's tip, or Qt hid ours
-        text = "" if result is None else cell_tip(result, ref)
+        mine = ref is not None and ref.matrix == self.key
+        text = "" if result is None or not mine else cell_tip(result, ref)
         if not text:
             QToolTip.hideText()
             self._tip_shown, self._tip_at = False, None

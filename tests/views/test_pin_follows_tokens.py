@@ -1,0 +1,75 @@
+"""The pinned cell in the window follows its tokens through a move (Alt+Up) and its undo.
+The hover is a position: after an undo, no tip or status-bar text names a cell that is
+not under the cursor. (The edits' row maps: tests/model/test_pin_row_maps.py.)"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtWidgets import QApplication, QToolTip
+
+from qkv_desktop.presentation.cell_text import describe_cell
+from qkv_desktop.state import CellRef
+from tests.views.helpers import cell_scene_pos
+
+PIN = CellRef("weights", 2, 1)  # 人工 → 爱 on tutorial-1
+
+
+def settle(window):
+    assert window.model.wait_until_idle()
+    for _ in range(4):
+        QApplication.processEvents()
+
+
+def pairs(text: str) -> set[tuple[str, str]]:
+    """The (query → key) pairs a text names: w[人工 → 爱], s[…], … (not the sums' j)"""
+    return {p for p in re.findall(r"\[(\S+) → (\S+?)\]", text) if p[1] != "j"}
+
+
+def test_alt_up_takes_the_pin_with_its_token_and_undo_brings_it_back(main_window):
+    window, model = main_window, main_window.model
+    model.set_selection(PIN)
+    settle(window)
+    panel = window.teaching.explain.browser
+    assert pairs(panel.toPlainText()) == {("人工", "爱")}
+    window.editor.setCurrentIndex(window.editor.table.index(2, 1))  # 人工
+    window.move_up_action.trigger()
+    settle(window)
+    assert model.state.tokens == ("我", "人工", "爱", "智能")
+    assert model.selection == CellRef("weights", 1, 2)  # was None (names all unchanged)
+    assert pairs(panel.toPlainText()) == {("人工", "爱")}
+    assert window.panes.panes["weights"].overlay.pinned == (1, 2)
+    window.undo_action.trigger()
+    settle(window)
+    assert model.selection == PIN
+    assert window.panes.panes["weights"].overlay.pinned == (2, 1)
+    window.redo_action.trigger()
+    settle(window)
+    assert model.selection == CellRef("weights", 1, 2)
+
+
+def test_after_an_undo_the_hover_names_no_cell_away_from_the_cursor(main_window):
+    """The hover followed the tokens: after Ctrl+Z with the cursor over the weights
+    pane, the tip and the status bar described a cell that was not under it."""
+    window, model = main_window, main_window.model
+    pane = window.panes.panes["weights"]
+    model.insert_tokens("X", 0)
+    settle(window)
+    at = cell_scene_pos(pane, 3, 2)  # 人工 → 爱, in the 5 × 5 weights
+    pane._on_mouse_moved(at)
+    settle(window)
+    assert model.hover == CellRef("weights", 3, 2)
+    label = window.statusBar().hover_label
+    try:
+        window.undo_action.trigger()
+        settle(window)
+        under = pane.cell_at(at)  # the 4 × 4 weights: another cell is there now
+        hover = model.hover
+        assert hover is None or (hover.row, hover.col) == under, (hover, under)
+        want = "" if hover is None else describe_cell(model.result, hover)
+        assert label.text() == want
+        if QToolTip.isVisible() and pane._tip_shown:
+            assert "人工" not in QToolTip.text() or under == (2, 1)
+    finally:
+        model.set_hover(None)
+        QToolTip.hideText()
