@@ -280,6 +280,7 @@ class AttentionModel(EditMethods, ViewSelection):
     def _show(self, result: ModelResult, generation: int) -> None:
         """Give the panes ``result``, then have its lesson read-outs follow."""
         self._result, self._result_generation = result, generation
+        self.pins_shown(generation)
         self.idle_memory.active()
         self.resultChanged.emit(result)
         # A frame of a scrub comes before its pictures (``_on_forward_done``): its

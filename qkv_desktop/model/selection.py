@@ -6,7 +6,10 @@ of ``AttentionModel``; ``follow`` keeps it valid when the state changes.
 
 The hover is where the cursor is: a position in the pane, kept while the pane keeps its
 shape. The pin is a pair of tokens: it follows them through an insert, delete or move
-(the change's ``RowMap``).
+(the change's ``RowMap``). Until the result of such a change comes, the panes and the
+Explain panel still show the result before it, where the pin was elsewhere: views show
+``shown_selection``, the pin as the result on display has it, never the pin of another
+state on that result.
 """
 
 from __future__ import annotations
@@ -35,6 +38,10 @@ class ViewSelection(QObject):
         super().__init__(parent)
         self._hover: CellRef | None = None
         self._selection: CellRef | None = None
+        self._pins: list[tuple[int, CellRef | None]] = [(-1, None)]
+        """The pin from each generation on (the last: ``selection``), back to the one of
+        the result on display (``shown_selection``)."""
+        self._shown_generation = -1
         self._current_head = 0
 
     @property
@@ -50,6 +57,22 @@ class ViewSelection(QObject):
         return self._selection
 
     @property
+    def shown_selection(self) -> CellRef | None:
+        """The pinned cell as the result on display has it: what views outline and
+        explain. It is ``selection`` but between a change that moved the pin with its
+        tokens and that change's result, when it is where the pin was in that result."""
+        for since, ref in reversed(self._pins):
+            if since <= self._shown_generation:
+                return ref
+        return None
+
+    def pins_shown(self, generation: int) -> None:
+        """The result of state ``generation`` is on display (before ``resultChanged``)."""
+        self._shown_generation = generation
+        while len(self._pins) > 1 and self._pins[1][0] <= generation:
+            del self._pins[0]
+
+    @property
     def current_head(self) -> int:
         return self._current_head
 
@@ -61,6 +84,7 @@ class ViewSelection(QObject):
     def set_selection(self, ref: CellRef | None) -> None:
         """Pin ``ref`` (a click: a cell of the result on display), or unpin."""
         if ref != self._selection:
+            self._pins = [(-1, ref)]
             self._selection = ref
             self.selectionChanged.emit(ref)
 
@@ -94,5 +118,6 @@ class ViewSelection(QObject):
             return
         pin = move_cell(self._selection, before, state, moved)
         if pin != self._selection:
+            self._pins.append((generation, pin))
             self._selection = pin
             self.selectionChanged.emit(pin)

@@ -1,8 +1,8 @@
 """A pinned cell follows its tokens by the rows each edit really moved (``RowMap``), not
 by their names: a move keeps every name, duplicates ("[PAD] [PAD]", "very very") are
 common, and a delete of rows far apart has two changed stretches. First Qt-free (the
-edits and ``move_cell``), then the model: the undo and redo of each edit, loads, and
-the hover (a position)."""
+edits and ``move_cell``), then the model: the undo and redo of each edit, loads, the
+hover (a position) and the pin the views are given before the result of an edit."""
 
 from __future__ import annotations
 
@@ -247,3 +247,21 @@ def test_the_hover_is_a_position_and_stays_only_while_its_pane_keeps_its_shape(m
     model.undo_stack.undo()
     assert model.hover is None
 
+
+def test_the_pin_on_display_is_the_one_of_the_result_on_display(model):
+    """Between an edit that moves the pin and its result, the views show the result
+    before the edit: the pin they are given is where it was in that result."""
+    assert model.wait_until_idle()
+    model.set_selection(PIN)
+    shown = []
+    model.selectionChanged.connect(lambda _ref: shown.append(model.shown_selection))
+    model.resultChanged.connect(lambda _r: shown.append(model.shown_selection))
+    model.insert_tokens("X", 0)
+    assert model.selection == CellRef("weights", 3, 2)
+    assert model.shown_selection == PIN  # the result is still the one of 我 爱 人工 智能
+    assert model.wait_until_idle()
+    assert model.shown_selection == CellRef("weights", 3, 2)
+    assert shown == [PIN, CellRef("weights", 3, 2)]
+    model.delete_tokens("X", [3])  # 人工 itself
+    assert model.selection is None
+    assert model.wait_until_idle() and model.shown_selection is None

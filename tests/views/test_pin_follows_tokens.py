@@ -1,6 +1,8 @@
-"""The pinned cell in the window follows its tokens through a move (Alt+Up) and its undo.
-The hover is a position: after an undo, no tip or status-bar text names a cell that is
-not under the cursor. (The edits' row maps: tests/model/test_pin_row_maps.py.)"""
+"""The pinned cell in the window follows its tokens through a move (Alt+Up) and its undo,
+and no view shows it against a result of another state: between an insert and its
+result, the Explain panel and the weights pane's outline still show the result before
+it. The hover is a position: after an undo, no tip or status-bar text names a cell
+that is not under the cursor. (The edits' row maps: tests/model/test_pin_row_maps.py.)"""
 
 from __future__ import annotations
 
@@ -46,6 +48,39 @@ def test_alt_up_takes_the_pin_with_its_token_and_undo_brings_it_back(main_window
     window.redo_action.trigger()
     settle(window)
     assert model.selection == CellRef("weights", 1, 2)
+
+
+def test_no_view_shows_the_pin_against_the_result_of_another_state(main_window):
+    """Pinned 人工 → 爱, a token inserted at row 0: the panel read w[人工 → 爱], then
+    w[智能 → 人工] (the pin of the new state on the old result) until the result came."""
+    window, model = main_window, main_window.model
+    panel = window.teaching.explain
+    pane = window.panes.panes["weights"]
+    model.set_selection(PIN)
+    settle(window)
+    seen = []
+
+    def record(*_args):
+        result = model.result
+        outlined = pane.overlay.pinned
+        named = (None if outlined is None
+                 else (result.state.tokens[outlined[0]], result.state.key_tokens[outlined[1]]))
+        seen.append((pairs(panel.browser.toPlainText()), named))
+
+    # after the views' own slots (connected first), as a user would see them
+    model.selectionChanged.connect(record)
+    model.resultChanged.connect(record)
+    try:
+        for edit in (lambda: model.insert_tokens("X", 0), window.undo_action.trigger,
+                     window.redo_action.trigger,
+                     lambda: model.delete_tokens("X", [1, 4])):  # 我 and 智能
+            edit()
+            settle(window)
+    finally:
+        model.selectionChanged.disconnect(record)
+        model.resultChanged.disconnect(record)
+    assert len(seen) >= 8  # each edit: the pin moved, then the result came
+    assert [s for s in seen if s != ({("人工", "爱")}, ("人工", "爱"))] == [], seen
 
 
 def test_after_an_undo_the_hover_names_no_cell_away_from_the_cursor(main_window):

@@ -236,7 +236,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
             s = result.state
             m = result.head().weights.shape[1]
             head = model.current_head
-            for ref in (model.hover, model.selection):
+            for ref in (model.hover, model.shown_selection):  # (the pin as in ``result``)
                 if ref is None or ref.head != head and ref.matrix not in HEAD_INDEPENDENT:
                     continue
                 cells = linked_cells(ref.matrix, ref.row, ref.col, s.n, m, s.d_model, s.d_k,
@@ -335,7 +335,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         cell = self.cell_at(event.scenePos())
         if cell is not None:
             ref = self._ref(cell)
-            pin = None if ref == self.model.selection else ref
+            pin = None if ref == self.model.shown_selection else ref
             self.model.set_selection(pin)
             if pin is not None:
                 self.cellPinned.emit(pin)

@@ -122,7 +122,8 @@ class ExplainPanel(Retranslating, QWidget):
 
     def html(self) -> str:
         """The panel's current rich text (also what tests read)."""
-        result, ref = self.model.result, self.model.selection
+        # the pin as this result has it (an insert moves it only once its result comes)
+        result, ref = self.model.result, self.model.shown_selection
         if result is None or ref is None or not self._in_range(result, ref):
             return STYLE + self._hint()
         if ref.matrix in WEIGHT_STAGES:
