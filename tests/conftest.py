@@ -60,6 +60,19 @@ def _nothing_stays_frozen():
         gc.unfreeze()
 
 
+@pytest.fixture
+def no_cyclic_gc():
+    """Python's cyclic collector off for the test: what is freed then was freed by
+    reference counting (the lifetime tests: nothing left for the collector to find)."""
+    import gc
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 @pytest.fixture(scope="session")
 def x_display():
     """A real X server (Xvfb, 1920×1080) on a free display number, for as long as the run.

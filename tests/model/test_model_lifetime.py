@@ -17,16 +17,6 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState
 
 
-@pytest.fixture
-def no_cyclic_gc():
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def _used_model() -> AttentionModel:
     """A model that went through what a session does: edits, a scrub, undo, redo."""
     model = AttentionModel(SessionState.from_preset("tutorial-1"))

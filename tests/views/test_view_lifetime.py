@@ -27,16 +27,6 @@ from qkv_desktop.views.panes.pane_grid import HEADS_KEY, PaneGrid
 
 
 @pytest.fixture
-def no_cyclic_gc():
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-@pytest.fixture
 def model(qapp):
     model = AttentionModel(SessionState.from_preset("tutorial-1"))
     assert model.wait_until_idle()
