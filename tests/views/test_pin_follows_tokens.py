@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QApplication, QToolTip
 
 from qkv_desktop.presentation.cell_text import describe_cell
@@ -91,6 +92,9 @@ def test_after_an_undo_the_hover_names_no_cell_away_from_the_cursor(main_window)
     model.insert_tokens("X", 0)
     settle(window)
     at = cell_scene_pos(pane, 3, 2)  # 人工 → 爱, in the 5 × 5 weights
+    # the cursor really there: after a result the pane under it hovers the cell at
+    # ``QCursor.pos()``, wherever an earlier test left it
+    QCursor.setPos(pane.plot.viewport().mapToGlobal(pane.plot.mapFromScene(at)))
     pane._on_mouse_moved(at)
     settle(window)
     assert model.hover == CellRef("weights", 3, 2)
@@ -104,7 +108,7 @@ def test_after_an_undo_the_hover_names_no_cell_away_from_the_cursor(main_window)
         want = "" if hover is None else describe_cell(model.result, hover)
         assert label.text() == want
         if QToolTip.isVisible() and pane._tip_shown:
-            assert "人工" not in QToolTip.text() or under == (2, 1)
+            assert "人工→爱" not in QToolTip.text() or under == (2, 1)  # the old pair
     finally:
         model.set_hover(None)
         QToolTip.hideText()
