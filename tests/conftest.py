@@ -43,10 +43,30 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE",
                                      "ci" if os.environ.get("CI") else "dev"))
 
 
+import gc  # noqa: E402
 import shutil  # noqa: E402
 import subprocess  # noqa: E402
 
 import pytest  # noqa: E402
+
+# Python's cyclic collector on the main thread only, as in the app
+# (``app.startup_heap.collect_on_the_gui_thread``): left automatic, it ran in whichever
+# thread allocated, and a test's closed windows, reference cycles holding Qt objects,
+# were destroyed on a worker (the SmolLM2 loader's thread), which deadlocked with the
+# main thread deleting a menu. After each test the main thread collects what the
+# thresholds ask for, as pyqtgraph's ``GarbageCollector`` does on its timer.
+gc.disable()
+_GC_THRESHOLD = gc.get_threshold()
+
+
+@pytest.fixture(autouse=True)
+def _collect_on_the_main_thread():
+    yield
+    counts = gc.get_count()
+    for generation in range(3):
+        if counts[generation] <= _GC_THRESHOLD[generation]:
+            break
+        gc.collect(generation)
 
 
 @pytest.fixture(autouse=True)
@@ -55,7 +75,6 @@ def _nothing_stays_frozen():
     ``gc.freeze`` (``app/startup_heap.py``): it may fire in a later test. Whatever a
     test froze is handed back to the collector after it."""
     yield
-    import gc
     if gc.get_freeze_count():
         gc.unfreeze()
 
@@ -64,13 +83,14 @@ def _nothing_stays_frozen():
 def no_cyclic_gc():
     """Python's cyclic collector off for the test: what is freed then was freed by
     reference counting (the lifetime tests: nothing left for the collector to find)."""
-    import gc
     gc.collect()
+    was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.enable()
+        if was:
+            gc.enable()
 
 
 @pytest.fixture(scope="session")

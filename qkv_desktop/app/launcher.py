@@ -120,7 +120,8 @@ def run_gui(state, *, screenshot: str | None = None, size=(1600, 1000),
     from qkv_desktop.app import first_paint
     if first_paint.requested():  # the start-up benchmark
         first_paint.exit_after_first_paint(window)
-    from qkv_desktop.app.startup_heap import freeze_after_start_up
+    from qkv_desktop.app.startup_heap import collect_on_the_gui_thread, freeze_after_start_up
+    collect_on_the_gui_thread(app)  # never on a worker thread: Qt objects in a cycle
     freeze_after_start_up(window)  # a full collection then walks only the session's objects
     window.show()
     files = window.files

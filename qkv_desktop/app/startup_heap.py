@@ -17,7 +17,7 @@ import gc
 
 from PySide6.QtCore import QTimer
 
-__all__ = ["freeze_after_start_up", "AFTER_MS"]
+__all__ = ["freeze_after_start_up", "collect_on_the_gui_thread", "AFTER_MS"]
 
 AFTER_MS = 1000
 """How long after ``show()``: past the first paint (not an event the window itself is
@@ -32,3 +32,18 @@ def _freeze() -> None:
 def freeze_after_start_up(window) -> None:
     """Collect and freeze, once, the objects alive ``AFTER_MS`` after this call."""
     QTimer.singleShot(AFTER_MS, window, _freeze)
+
+
+def collect_on_the_gui_thread(app) -> None:
+    """Python's cyclic collector runs on the GUI thread only, from a timer
+    (pyqtgraph's ``GarbageCollector``: automatic collection off, a check each second).
+
+    The collector runs in whichever thread allocates past its threshold: a worker
+    reading a model file or running a forward. A reference cycle holding Qt objects
+    (a closed dialog, a menu) was then destroyed on that thread, and ``~QObject``, holding
+    Qt's connection lock, waited for the GIL while the GUI thread, holding the GIL,
+    waited for that lock to delete another object: the app froze for good (seen in the
+    tests: the SmolLM2 loader's thread inside ``QObject::~QObject`` → ``PyGILState_Ensure``,
+    the GUI thread in ``QMenu::~QMenu`` → ``QBasicMutex::lockInternal``)."""
+    from pyqtgraph.util.garbage_collector import GarbageCollector
+    app._qkv_garbage_collector = GarbageCollector(interval=1.0)  # kept as long as the app

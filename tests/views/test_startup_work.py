@@ -132,3 +132,44 @@ def test_after_start_up_its_objects_are_frozen_out_of_full_collections(make_wind
         assert not any(o is window for o in walked)
     finally:
         gc.unfreeze()
+
+
+def test_the_collector_runs_on_the_gui_thread_only(qapp, qtbot):
+    """Python's collector ran in whichever thread allocated past its threshold: a cycle
+    holding Qt objects was then destroyed on a worker thread (the SmolLM2 loader's), and
+    ``~QObject`` there, holding Qt's connection lock, waited for the GIL held by the GUI
+    thread, which waited for that lock: the app froze. Now the collector is off and
+    pyqtgraph's ``GarbageCollector`` collects on the GUI thread's timer."""
+    import gc
+    import threading
+
+    from qkv_desktop.app import launcher
+    from qkv_desktop.app.startup_heap import collect_on_the_gui_thread
+    assert "collect_on_the_gui_thread(app)" in Path(launcher.__file__).read_text()
+    was = gc.isenabled()
+    gc.enable()
+    collected_on = []
+
+    class InACycle:
+        def __del__(self):
+            collected_on.append(threading.current_thread())
+
+    try:
+        collect_on_the_gui_thread(qapp)
+        assert not gc.isenabled()  # never by itself, so never on a worker's allocation
+        cycle = InACycle()
+        cycle.me = cycle
+        del cycle
+        worker = threading.Thread(target=lambda: [[] for _ in range(50_000)])
+        worker.start()  # allocates far past the threshold: no collection there
+        worker.join()
+        keep = [[] for _ in range(2 * gc.get_threshold()[0])]  # the timer's check collects
+        assert collected_on == []
+        qtbot.waitUntil(lambda: bool(collected_on), timeout=10_000)
+        assert collected_on == [threading.main_thread()]
+        del keep
+    finally:
+        qapp._qkv_garbage_collector.timer.stop()
+        del qapp._qkv_garbage_collector
+        if was:
+            gc.enable()
