@@ -269,9 +269,51 @@ def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, ro
         output = weights_ @ V
         if on_rows is not None:
             on_rows(0, n, {"scores": scores, "scaled": scaled, "weights": weights_})
+    _refuse_overflow(dtype, q_side, k_side, V, div, alibi_slope, scores, scaled, rules)
     return AttentionResult(Q, K, V, scores, scaled, weights_, output,
                            entropy, max_w, mean_grad, divisor, Q_rope, K_rope, X_pos, X_kv_pos,
                            spec, alibi_slope)
+
+
+class ScoreOverflowError(ValueError):
+    """Finite inputs whose products go past the dtype's largest number.
+
+    An overflowed score is ±inf: −inf reads as a masked cell, its weight 0, and the row's
+    weights and output then are wrong numbers drawn as if right (X[i, j] = 1e200 made
+    QKᵀ[i, i] −inf for a true +1.2e398, and the query attend to another key). Nothing
+    is shown for such inputs; the message says why and what computes."""
+
+
+def _refuse_overflow(dtype, q, k, v, div, alibi_slope, scores, scaled, rules) -> None:
+    """Raise ``ScoreOverflowError`` where Q, K, V, the scores or the scaled scores left
+    the dtype's range (not the naive softmax's ``exp``: that overflow is its lesson).
+
+    Cheap for every forward: |q·k| ≤ d·max|q|·max|k|, so only when that bound (÷ the
+    divisor, plus ALiBi's largest bias) passes the dtype's largest number are the
+    n × m scores themselves looked at."""
+    top = float(np.finfo(dtype).max)
+    spans = []
+    for name, a in (("Q", q), ("K", k), ("V", v)):
+        if not a.size:
+            return
+        hi, lo = float(a.max()), float(a.min())
+        if not (np.isfinite(hi) and np.isfinite(lo)):
+            raise ScoreOverflowError(f"{name} = X·W_{name[0]} overflows {dtype.name} (its largest "
+                                     f"number is {top:.3g}); smaller values of X or of "
+                                     f"W_{name[0]} compute")
+        spans.append(max(hi, -lo))
+    with np.errstate(over="ignore"):
+        bound = q.shape[1] * spans[0] * spans[1] / abs(float(div))
+    if alibi_slope is not None:
+        bound += abs(float(alibi_slope)) * max(scores.shape)
+    if bound < top:
+        return
+    allowed = True if rules is None else ~rules.hidden_rows(0, *scores.shape)
+    if np.isfinite(scores).all() and np.isfinite(scaled[allowed]).all():
+        return
+    raise ScoreOverflowError(f"the scores q·k overflow {dtype.name} (its largest number is "
+                             f"{top:.3g}): an overflowed score would read as a masked cell; "
+                             f"smaller values of X or of the weights compute")
 
 
 def _projections(X: np.ndarray, cells: int | None,

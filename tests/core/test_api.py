@@ -463,3 +463,24 @@ def test_the_finite_check_of_a_large_input_makes_no_temporary():
         Y[900, 1] = -np.inf
         with pytest.raises(ValueError, match=r"^X has a non-finite value .* at \[7, 9\]"):
             check_finite(Y, "X")
+
+
+def test_scores_past_float64_are_refused_not_drawn_as_masked():
+    """X[智能, d3] = 1e200 (a first-time user's test): q·k of 智能 with itself is about
+    +1.2e398, and the product gave −inf, drawn as a masked cell; the query then attended
+    to another key. Overflowed scores are refused with a reason; large values whose
+    scores stay finite still compute."""
+    from qkv_desktop.core.attention import ScoreOverflowError
+    from qkv_desktop.state import SessionState, compute
+
+    state = SessionState.from_preset("tutorial-1")
+    X = state.X.copy()
+    X[3, 3] = 1e200
+    with pytest.raises(ScoreOverflowError, match="overflow float64"):
+        compute(state.with_(X=X))
+    X[3, 3] = 1e100  # scores near 1e199: finite, computed
+    result = compute(state.with_(X=X))
+    assert np.isfinite(result.head(0).weights).all()
+    X[3, 3] = np.finfo(np.float64).max  # Q itself stays finite; the scores do not
+    with pytest.raises(ScoreOverflowError):
+        compute(state.with_(X=X))

@@ -269,3 +269,18 @@ def test_a_failing_command_is_rolled_back(model, monkeypatch, qtbot):
         model.set_d_k(d_k)
     model.undo_stack.undo()
     assert_result_is_current(model)
+
+
+def test_an_edit_whose_scores_overflow_says_so_and_keeps_the_last_result(model):
+    """1e200 typed into X: the scores pass float64's largest number. The status bar says
+    why nothing new is shown, and the panes keep the last result, never an overflowed
+    −inf drawn as a masked cell; Ctrl+Z computes again."""
+    assert model.wait_until_idle()
+    shown = model.result
+    model.set_cell("X", 3, 3, 1e200)
+    model.wait_until_idle()
+    assert "overflow" in model.compute_error and model.result is shown
+    assert any("overflow" in m for m in model.messages)
+    model.undo_stack.undo()
+    assert model.wait_until_idle()
+    assert model.compute_error == "" and model.result is not shown

@@ -85,12 +85,15 @@ def test_the_window_paints_values_at_the_float64_limit(case, tmp_path):
 
 
 def test_typing_the_limit_into_a_cell_paints(main_window, qtbot):
-    """The edit path (not a file): a typed 9e307 and then the float maximum repaint."""
+    """The edit path (not a file): a typed 9e307 and then the float maximum repaint.
+    Their scores pass float64's largest number: the status bar says so, and the panes
+    keep the last result (never an overflowed −inf drawn as a masked cell)."""
     from tests.views.helpers import type_into_cell
     window = main_window
     for text in ("9e307", "1.7976931348623157e308", "-1.7976931348623157e308"):
         type_into_cell(window.editor, 0, 0, text)
-        assert window.model.wait_until_idle()
+        window.model.wait_until_idle()
+        assert "overflow" in window.model.compute_error
         window.grab()  # paints every pane now, with the colour bars' axes
         bar = window.panes.panes["X"].colorbar
         assert np.isfinite(bar.levels[1] - bar.levels[0])
