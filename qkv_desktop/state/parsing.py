@@ -19,6 +19,10 @@ __all__ = ["ParseError", "parse_number", "validate_token", "parse_block", "MAX_T
            "NUMBER"]
 
 
+_ASCII_FORMS = {0x2212: "-", 0x3002: ".", 0x3000: " ",
+                **{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}}
+"""The minus sign (U+2212) and the full-width forms and stop of a CJK input method, as
+the ASCII a number is written in."""
 NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 """A number as typed in a cell, pasted or read from a CSV file (the one rule: the
 tables, paste and ``io.imports`` all use it). ASCII digits only: Python's float()
@@ -37,12 +41,15 @@ def parse_number(text: str) -> tuple[float, Text | None]:
     """Parse one cell: ``(value, note)``, where ``note`` explains a rounding to 0.
 
     Accepted: plain decimal or scientific notation with a dot ("0.5", "-1e-3", ".5"),
-    surrounding spaces ignored. Refused with a reason: empty text, words, nan, inf,
-    hexadecimal, a decimal comma ("1,5"), non-ASCII digits, values too large to be
-    finite. A value too small for a float64 (e.g. "1e-400") is stored as 0 and the
-    note says so; subnormal values are kept as they are.
+    surrounding spaces ignored; the minus sign the app writes ("−0.25", U+2212, copied
+    from a pane's tip or the Explain panel) and the full-width forms a Chinese input
+    method types ("０．５", "１。５") read as their ASCII selves. Refused with a
+    reason: empty text, words, nan, inf, hexadecimal, a decimal comma ("1,5"), other
+    digits than 0–9 ("١٢"), values too large to be finite. A value too small for a
+    float64 (e.g. "1e-400") is stored as 0 and the note says so; subnormal values are
+    kept as they are.
     """
-    s = text.strip()
+    s = text.translate(_ASCII_FORMS).strip()
     if not s:
         raise ParseError(QT_TRANSLATE_NOOP("Edits", "empty cell: type a number such as 0.5 or -1e-3"))
     if len(s) > 64:

@@ -28,7 +28,8 @@ CELLS = {
     "0x10": (None, "hexadecimal"),
     "1,5": (None, "decimal separator"),
     "١٢": (None, "is not a number"),
-    "１２": (None, "is not a number"),  # full-width digits
+    "１２": (12.0, None),  # full-width digits, as a Chinese input method types them
+    "\u22120.5": (-0.5, None),  # the minus sign the app itself writes
     "1" * 10_000: (None, "10000 characters long"),
     "1e-400": (0.0, "stored as 0"),
     " 2.5 ": (2.5, None),

@@ -28,6 +28,16 @@ def test_parse_number_refuses_with_a_reason(text, reason):
         parse_number(text)
 
 
+@pytest.mark.parametrize("text, value", [
+    ("\u22120.25", -0.25), ("1e\u22123", 1e-3 * 1), ("０．５", 0.5), ("－１．５ｅ２", -150.0),
+    ("１。５", 1.5), ("\u30000.5\u3000", 0.5),
+])
+def test_the_apps_own_minus_and_an_input_methods_full_width_forms_are_read(text, value):
+    """"−0.25" is how every pane, tip and the Explain panel write a negative number, and
+    a Chinese input method types "０．５" or "１。５": refused as "not a number" before."""
+    assert parse_number(text) == (value, None)
+
+
 def test_underflow_is_stored_as_zero_with_a_note():
     value, note = parse_number("1e-400")
     assert value == 0.0 and "stored as 0" in str(note)
