@@ -72,8 +72,22 @@ def main_window(_module_window, qtbot):
     window.editor.setCurrentIndex(window.editor.table.index(-1, -1))
     window.statusBar().clearMessage()
     qtbot.waitExposed(window)
+    _cursor_off(window)
     assert model.wait_until_idle()
     return window
+
+
+def _cursor_off(window) -> None:
+    """The cursor away from the window, where no earlier test left it: a pane under the
+    cursor hovers the cell there when a result comes (``HeatmapPane``), and its links
+    then repaint other panes (test_cross leaves it over K: X's row outlined)."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QCursor
+    from PySide6.QtTest import QTest
+    corner = window.screen().geometry().bottomRight() - QPoint(1, 1)
+    QCursor.setPos(corner)
+    QTest.mouseMove(window, window.mapFromGlobal(corner))  # Qt's Leave for the panes
+    window.model.set_hover(None)
 
 
 @pytest.fixture
