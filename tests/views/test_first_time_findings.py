@@ -6,6 +6,8 @@ after the next good edit, pasted rows named t<k>, and a pin that moved on an ins
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
@@ -248,7 +250,16 @@ def _a_refused_typed_value(window, monkeypatch):
 
 
 def _inputs_times_100_past_the_finite(window, monkeypatch):
-    window.model.set_cell("X", 0, 0, 1e307)
+    # X[0, 0] = 1e307 out of the scores (W_Q's and W_K's row 0 zero), whose q·k would
+    # overflow float64 and not compute at all: only its × 100 is past the finite
+    state = window.model.state
+    X = state.X.copy()
+    X[0, 0] = 1e307
+    w = state.heads[0]
+    W_Q, W_K = w.W_Q.copy(), w.W_K.copy()
+    W_Q[0], W_K[0] = 0.0, 0.0
+    window.model.reset(state.with_(X=X, heads=(replace(w, W_Q=W_Q, W_K=W_K),)))
+    settle(window)
     window.teaching.scale_inputs()
 
 
