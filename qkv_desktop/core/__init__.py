@@ -7,7 +7,13 @@
 
 from importlib import import_module
 
-from qkv_desktop.core.attention import POSITION_KINDS, AttentionResult, attention, divisor_for
+from qkv_desktop.core.attention import (
+    POSITION_KINDS,
+    AttentionResult,
+    ScoreOverflowError,
+    attention,
+    divisor_for,
+)
 from qkv_desktop.core.flash_attention import (
     AttentionMemory,
     FlashResult,
@@ -36,7 +42,7 @@ from qkv_desktop.core.softmax import softmax
 from qkv_desktop.core.weights import Weights, init_weights
 
 __all__ = [
-    "AttentionResult", "attention", "divisor_for", "softmax", "Weights", "init_weights",
+    "AttentionResult", "ScoreOverflowError", "attention", "divisor_for", "softmax", "Weights", "init_weights",
     "MultiHeadResult", "multi_head_attention", "init_multihead_weights",
     "Preset", "PRESETS", "get_preset",
     "DEMO_SCORES", "RowStats", "ScalingSweep", "SoftmaxComparison", "asymmetry",

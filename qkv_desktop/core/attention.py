@@ -281,7 +281,22 @@ class ScoreOverflowError(ValueError):
     An overflowed score is ±inf: −inf reads as a masked cell, its weight 0, and the row's
     weights and output then are wrong numbers drawn as if right (X[i, j] = 1e200 made
     QKᵀ[i, i] −inf for a true +1.2e398, and the query attend to another key). Nothing
-    is shown for such inputs; the message says why and what computes."""
+    is shown for such inputs; the message says why and what computes.
+
+    ``what``: ``"Q"``, ``"K"`` or ``"V"`` (the projection itself overflowed) or
+    ``"scores"``; ``dtype``: the dtype's name; ``largest``: its largest number. A caller
+    that speaks another language says it from these."""
+
+    def __init__(self, what: str, dtype, largest: float):
+        self.what, self.dtype, self.largest = what, np.dtype(dtype).name, float(largest)
+        if what == "scores":
+            text = (f"the scores q·k overflow {self.dtype} (its largest number is "
+                    f"{largest:.3g}): an overflowed score would read as a masked cell; "
+                    f"smaller values of X or of the weights compute")
+        else:
+            text = (f"{what} = X·W_{what} overflows {self.dtype} (its largest number is "
+                    f"{largest:.3g}); smaller values of X or of W_{what} compute")
+        super().__init__(text)
 
 
 def _refuse_overflow(dtype, q, k, v, div, alibi_slope, scores, scaled, rules) -> None:
@@ -298,9 +313,7 @@ def _refuse_overflow(dtype, q, k, v, div, alibi_slope, scores, scaled, rules) ->
             return
         hi, lo = float(a.max()), float(a.min())
         if not (np.isfinite(hi) and np.isfinite(lo)):
-            raise ScoreOverflowError(f"{name} = X·W_{name[0]} overflows {dtype.name} (its largest "
-                                     f"number is {top:.3g}); smaller values of X or of "
-                                     f"W_{name[0]} compute")
+            raise ScoreOverflowError(name, dtype, top)
         spans.append(max(hi, -lo))
     with np.errstate(over="ignore"):
         bound = q.shape[1] * spans[0] * spans[1] / abs(float(div))
@@ -311,9 +324,7 @@ def _refuse_overflow(dtype, q, k, v, div, alibi_slope, scores, scaled, rules) ->
     allowed = True if rules is None else ~rules.hidden_rows(0, *scores.shape)
     if np.isfinite(scores).all() and np.isfinite(scaled[allowed]).all():
         return
-    raise ScoreOverflowError(f"the scores q·k overflow {dtype.name} (its largest number is "
-                             f"{top:.3g}): an overflowed score would read as a masked cell; "
-                             f"smaller values of X or of the weights compute")
+    raise ScoreOverflowError("scores", dtype, top)
 
 
 def _projections(X: np.ndarray, cells: int | None,

@@ -265,7 +265,8 @@ class AttentionModel(EditMethods, ViewSelection):
         if error is not None:
             if not isinstance(error, (ValueError, FloatingPointError, MemoryError)):
                 sys.excepthook(type(error), error, error.__traceback__)  # a bug: log it
-            self.compute_error = self.tr("Could not compute attention: {0}").format(error)
+            # the state's reasons are marked for translation (``ComputeError``)
+            self.compute_error = self.tr("Could not compute attention: {0}").format(say(error))
             self.message.emit(self.compute_error)
             self.computeErrorChanged.emit(self.compute_error)
             if self._result is not None and self.lessons_pending and not self._lessons_wait:
@@ -331,8 +332,9 @@ class AttentionModel(EditMethods, ViewSelection):
 
     # -------------------------------------------------------------- mutations
     def _apply(self, edit: Edit | None) -> None:
-        if edit is not None:
-            self._push(edit.state, say(edit.text), edit.merge_key, edit.moved)
+        if edit is not None and self._push(edit.state, say(edit.text), edit.merge_key,
+                                           edit.moved) and edit.note is not None:
+            self.message.emit(say(edit.note))
 
     def _push(self, after: SessionState, text: str, merge_key: str | None = None,
               moved: RowMap | None = None) -> bool:

@@ -7,13 +7,20 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from qkv_desktop.core import AttentionResult, MultiHeadResult, multi_head_attention
+from qkv_desktop.core import (
+    AttentionResult,
+    EmptyRowError,
+    MultiHeadResult,
+    ScoreOverflowError,
+    multi_head_attention,
+)
 from qkv_desktop.state.catalogue import HEAD_EXPORT, MATRIX
 from qkv_desktop.state.core_options import core_dtype, core_options
 from qkv_desktop.state.readouts import HeadLessons, KKComparison, head_lessons, kk_comparison
 from qkv_desktop.state.session_state import SessionState, check_dtype_range
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError
 
-__all__ = ["ModelResult", "compute", "check_dtype_range"]
+__all__ = ["ModelResult", "compute", "check_dtype_range", "ComputeError"]
 
 _QUIET = {"over": "ignore", "invalid": "ignore", "divide": "ignore", "under": "ignore"}
 """Overflow to inf and the NaN that follows are results the panes show (magenta, the
@@ -125,9 +132,35 @@ def compute(state: SessionState, on_rows=None) -> ModelResult:
     X_kv = None
     if state.mode == "cross":
         X_kv = state.X_kv.astype(dtype, copy=False)
-    with np.errstate(**_QUIET):
-        multi = multi_head_attention(X, heads, W_O=state.W_O, X_kv=X_kv, alibi=o.alibi,
-                                     on_rows=on_rows, **core_options(state))
+    try:
+        with np.errstate(**_QUIET):
+            multi = multi_head_attention(X, heads, W_O=state.W_O, X_kv=X_kv, alibi=o.alibi,
+                                         on_rows=on_rows, **core_options(state))
+    except ScoreOverflowError as exc:
+        raise _overflow_error(exc) from exc
+    except EmptyRowError as exc:
+        raise ComputeError(QT_TRANSLATE_NOOP(
+            "Edits", "query {0} (row {1}) has no key left to attend to: the mask hides "
+                     "every key, and a softmax over nothing is undefined"),
+            state.tokens[exc.row] if exc.row < len(state.tokens) else "?", exc.row) from exc
     return ModelResult(state, multi)
+
+
+class ComputeError(EditError):
+    """A state whose attention cannot be computed, said in the user's words (the
+    core's errors are English sentences for a notebook; these are marked for
+    translation, ``EditError``)."""
+
+
+def _overflow_error(exc: ScoreOverflowError) -> ComputeError:
+    largest = f"{exc.largest:.3g}"
+    if exc.what == "scores":
+        return ComputeError(QT_TRANSLATE_NOOP(
+            "Edits", "the scores q·k overflow {0} (its largest number is {1}), and an "
+                     "overflowed score would read as a masked cell; smaller values of X or "
+                     "of the weights compute"), exc.dtype, largest)
+    return ComputeError(QT_TRANSLATE_NOOP(
+        "Edits", "{0} = X·W_{0} overflows {1} (its largest number is {2}); smaller values "
+                 "of X or of W_{0} compute"), exc.what, exc.dtype, largest)
 
 

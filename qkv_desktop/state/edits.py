@@ -22,6 +22,7 @@ from qkv_desktop.core import Weights, init_multihead_weights
 from qkv_desktop.state.catalogue import EDITABLE_TABLES, PROJECTION_NAMES, WEIGHT_NAMES, RowMap
 from qkv_desktop.state.cow_matrix import edited_copy
 from qkv_desktop.state.parsing import validate_token
+from qkv_desktop.state.readouts import seeded_weights
 from qkv_desktop.state.session_state import SessionState, check_size, head_dim_for
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
 
@@ -44,6 +45,9 @@ class Edit:
     text: Text
     merge_key: str | None = None
     moved: RowMap = RowMap()
+    note: Text | None = None
+    """A sentence for the user once the edit is made, besides its undo name (what it
+    replaced that the user may not expect)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -269,13 +273,13 @@ def paste_block(state: SessionState, table: str, row: int, col: int, values,
     newX[:X.shape[0], :X.shape[1]] = X
     newX[row:row + values.shape[0], col:col + values.shape[1]] = values
     changes = {table: newX, attr: tuple(tokens)}
-    if n_cols != state.d_model:
-        after = state.reinitialised(d_model=n_cols, **changes)
-    else:
-        after = state.with_(**changes)
+    text = Text(QT_TRANSLATE_NOOP("Edits", "Paste {0}×{1} values"), values.shape)
     grown = RowMap.of(table, [*range(X.shape[0]), *[-1] * (n_rows - X.shape[0])], X.shape[0])
-    return Edit(after, Text(QT_TRANSLATE_NOOP("Edits", "Paste {0}×{1} values"), values.shape),
-                moved=grown if n_rows != X.shape[0] else RowMap())
+    moved = grown if n_rows != X.shape[0] else RowMap()
+    if n_cols != state.d_model:  # new dimensions: new weights
+        return _redrawing(state, state.reinitialised(d_model=n_cols, **changes), text,
+                          moved=moved)
+    return Edit(state.with_(**changes), text, moved=moved)
 
 
 def scale_inputs(state: SessionState, factor: float) -> Edit:
@@ -292,11 +296,26 @@ def scale_inputs(state: SessionState, factor: float) -> Edit:
 
 # -- dimensions and initialisation ----------------------------------------------------
 
+_REDRAWN = QT_TRANSLATE_NOOP(
+    "Edits", "New weights were drawn from seed {0}: the weights you had (typed in or "
+             "loaded) are replaced. Ctrl+Z brings them back.")
+
+
+def _redrawing(state: SessionState, after: SessionState, text: Text,
+               merge_key: str | None = None, moved: RowMap | None = None) -> Edit:
+    """An edit whose weights are drawn again from the seed: it says so when the weights
+    it replaces were not the seeded ones (typed in, imported, a checkpoint's), which a
+    change of d_k or of the seed would otherwise drop without a word."""
+    note = None if seeded_weights(state) else Text(_REDRAWN, (after.seed,))
+    return Edit(after, text, merge_key, RowMap() if moved is None else moved, note)
+
+
 def set_d_model(state: SessionState, d_model: int) -> Edit:
     """Add or remove dimensions at the end (new ones are 0); weights re-initialise."""
     check_dims(state, d_model=int(d_model))
-    return Edit(state.reinitialised(d_model=int(d_model)),
-                Text(QT_TRANSLATE_NOOP("Edits", "Set d_model to {0}"), (d_model,)), "d_model")
+    return _redrawing(state, state.reinitialised(d_model=int(d_model)),
+                      Text(QT_TRANSLATE_NOOP("Edits", "Set d_model to {0}"), (d_model,)),
+                      "d_model")
 
 
 def remove_dimension(state: SessionState, col: int) -> Edit:
@@ -304,28 +323,28 @@ def remove_dimension(state: SessionState, col: int) -> Edit:
     if state.d_model <= 1 or not 0 <= col < state.d_model:
         raise EditError(QT_TRANSLATE_NOOP("Edits", "d_model cannot go below 1"))
     X_kv = None if state.X_kv is None else np.delete(state.X_kv, col, axis=1)
-    return Edit(state.reinitialised(X=np.delete(state.X, col, axis=1), X_kv=X_kv),
-                Text(QT_TRANSLATE_NOOP("Edits", "Remove dimension {0}"), (col,)))
+    return _redrawing(state, state.reinitialised(X=np.delete(state.X, col, axis=1), X_kv=X_kv),
+                      Text(QT_TRANSLATE_NOOP("Edits", "Remove dimension {0}"), (col,)))
 
 
 def set_d_k(state: SessionState, d_k: int) -> Edit:
     check_dims(state, d_k=int(d_k))
-    return Edit(state.reinitialised(d_k=int(d_k)),
-                Text(QT_TRANSLATE_NOOP("Edits", "Set d_k to {0}"), (d_k,)), "d_k")
+    return _redrawing(state, state.reinitialised(d_k=int(d_k)),
+                      Text(QT_TRANSLATE_NOOP("Edits", "Set d_k to {0}"), (d_k,)), "d_k")
 
 
 def set_seed(state: SessionState, seed: int) -> Edit:
-    return Edit(state.reinitialised(seed=int(seed)),
-                Text(QT_TRANSLATE_NOOP("Edits", "Set seed to {0}"), (seed,)), "seed")
+    return _redrawing(state, state.reinitialised(seed=int(seed)),
+                      Text(QT_TRANSLATE_NOOP("Edits", "Set seed to {0}"), (seed,)), "seed")
 
 
 def set_init_scale(state: SessionState, scale: float) -> Edit:
     if not (np.isfinite(scale) and scale > 0):
         raise EditError(QT_TRANSLATE_NOOP("Edits",
                                           "the initial weight scale must be a positive number"))
-    return Edit(state.reinitialised(init_scale=float(scale)),
-                Text(QT_TRANSLATE_NOOP("Edits", "Set weight scale to {0}"), (scale,)),
-                "init_scale")
+    return _redrawing(state, state.reinitialised(init_scale=float(scale)),
+                      Text(QT_TRANSLATE_NOOP("Edits", "Set weight scale to {0}"), (scale,)),
+                      "init_scale")
 
 
 def set_heads(state: SessionState, n_heads: int, d_k: int | None = None) -> Edit | None:
@@ -338,8 +357,8 @@ def set_heads(state: SessionState, n_heads: int, d_k: int | None = None) -> Edit
         return None
     d_k = head_dim_for(state.d_model, n_heads, state.d_k) if d_k is None else int(d_k)
     check_dims(state, heads=int(n_heads), d_k=d_k)
-    return Edit(state.reinitialised(n_heads=int(n_heads), d_k=d_k),
-                Text(QT_TRANSLATE_NOOP("Edits", "Set heads to {0}"), (n_heads,)), "heads")
+    return _redrawing(state, state.reinitialised(n_heads=int(n_heads), d_k=d_k),
+                      Text(QT_TRANSLATE_NOOP("Edits", "Set heads to {0}"), (n_heads,)), "heads")
 
 
 def set_output_projection(state: SessionState, enabled: bool) -> Edit | None:

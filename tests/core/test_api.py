@@ -476,11 +476,14 @@ def test_scores_past_float64_are_refused_not_drawn_as_masked():
     state = SessionState.from_preset("tutorial-1")
     X = state.X.copy()
     X[3, 3] = 1e200
-    with pytest.raises(ScoreOverflowError, match="overflow float64"):
-        compute(state.with_(X=X))
+    with pytest.raises(ValueError, match="overflow float64") as caught:
+        compute(state.with_(X=X))  # said for the user by the state (``ComputeError``)
+    assert isinstance(caught.value.__cause__, ScoreOverflowError)
+    assert caught.value.__cause__.what == "scores"
     X[3, 3] = 1e100  # scores near 1e199: finite, computed
     result = compute(state.with_(X=X))
     assert np.isfinite(result.head(0).weights).all()
     X[3, 3] = np.finfo(np.float64).max  # Q itself stays finite; the scores do not
-    with pytest.raises(ScoreOverflowError):
+    with pytest.raises(ValueError) as caught:
         compute(state.with_(X=X))
+    assert isinstance(caught.value.__cause__, ScoreOverflowError)

@@ -145,3 +145,31 @@ def test_a_float32_session_beyond_float32_range_cannot_be_made_by_edits():
     small32 = set_options(SessionState.from_preset("tutorial-1"), dtype="float32").state
     with pytest.raises(EditError, match="too large for float32"):
         set_cells(small32, "X", [0], [0], [1e300])
+
+
+def test_a_core_failure_is_said_in_the_users_words(monkeypatch):
+    """The core's errors are English sentences for a notebook; ``compute`` turns the two
+    a session can meet into marked texts (``ComputeError``) naming the session's
+    token, which the model translates."""
+    import importlib
+
+    from qkv_desktop.core import EmptyRowError
+    from qkv_desktop.state.compute import ComputeError, compute
+    compute_module = importlib.import_module("qkv_desktop.state.compute")
+    from qkv_desktop.state.texts import EditError
+
+    state = SessionState.from_preset("tutorial-1")
+
+    def empty_row(*_args, **_kwargs):
+        raise EmptyRowError(1, 4)
+    monkeypatch.setattr(compute_module, "multi_head_attention", empty_row)
+    with pytest.raises(ComputeError) as caught:
+        compute(state)
+    assert isinstance(caught.value, EditError)
+    assert caught.value.text.args == (state.tokens[1], 1)
+    assert str(caught.value).startswith(f"query {state.tokens[1]} (row 1) has no key left")
+    monkeypatch.undo()
+    X = state.X.copy()
+    X[0, 0] = 1e200
+    with pytest.raises(ComputeError, match="the scores q·k overflow float64"):
+        compute(state.with_(X=X))

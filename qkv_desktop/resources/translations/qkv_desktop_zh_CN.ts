@@ -611,6 +611,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>输入乘以 {0}</translation>
     </message>
     <message>
+        <source>New weights were drawn from seed {0}: the weights you had (typed in or loaded) are replaced. Ctrl+Z brings them back.</source>
+        <translation>已按种子 {0} 重新随机生成权重：你原来的权重（手动输入或载入的）已被替换。按 Ctrl+Z 可恢复。</translation>
+    </message>
+    <message>
         <source>Set d_model to {0}</source>
         <translation>将 d_model 设为 {0}</translation>
     </message>
@@ -749,6 +753,18 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>row {0}, column {1}: {2}</source>
         <translation>第 {0} 行、第 {1} 列：{2}</translation>
+    </message>
+    <message>
+        <source>query {0} (row {1}) has no key left to attend to: the mask hides every key, and a softmax over nothing is undefined</source>
+        <translation>查询 {0}（第 {1} 行）没有可关注的键：掩码遮住了所有键，而对空集合做 softmax 没有定义</translation>
+    </message>
+    <message>
+        <source>the scores q·k overflow {0} (its largest number is {1}), and an overflowed score would read as a masked cell; smaller values of X or of the weights compute</source>
+        <translation>分数 q·k 超出了 {0} 的最大值（{1}），溢出的分数会被当成已掩码的格子；把 X 或权重的值改小即可计算</translation>
+    </message>
+    <message>
+        <source>{0} = X·W_{0} overflows {1} (its largest number is {2}); smaller values of X or of W_{0} compute</source>
+        <translation>{0} = X·W_{0} 超出了 {1} 的最大值（{2}）；把 X 或 W_{0} 的值改小即可计算</translation>
     </message>
 </context>
 <context>
@@ -1680,6 +1696,26 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Use the stable softmax</source>
         <translation>使用稳定的 softmax</translation>
+    </message>
+    <message>
+        <source>The panes show the last result that computed. {0}</source>
+        <translation>各面板显示的是上一次算出的结果。{0}</translation>
+    </message>
+    <message>
+        <source>{0}. The panes keep the last result that computed until the table&apos;s values compute again; Ctrl+Z undoes the last edit.</source>
+        <translation>{0}。在表格中的值能够重新计算之前，各面板保留上一次算出的结果；按 Ctrl+Z 撤销上一步编辑。</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>The panes show the last result that computed: the table&apos;s values do not compute.</source>
+        <translation>各面板显示的是上一次算出的结果：表格中的值无法计算。</translation>
+    </message>
+    <message>
+        <source>Panes: the last result that computed</source>
+        <translation>面板：上一次算出的结果</translation>
     </message>
     <message>
         <source>Hover any cell: the cells it is computed from light up in the other panes, and the status bar shows its formula.</source>

@@ -11,6 +11,10 @@ banner comes or goes; only unfolding the details, which the learner asked for, d
   weights that were not drawn at random.
 * The naive softmax overflowing after "× 100 the inputs", and why subtracting the
   row maximum fixes it.
+* The table's values that could not be computed (``AttentionModel.compute_error``):
+  the panes keep the last result that computed, and this banner says so for as long
+  as it is true, where the learner looks, with an Undo; the status bar's message of
+  the same is gone at the next message.
 """
 
 from __future__ import annotations
@@ -131,16 +135,21 @@ class LessonBanners(QWidget):
         self.uniform = Banner("uniformBanner", "info")
         self.overflow = Banner("overflowBanner", "warning")
         self.hint = Banner("hintBanner", "hint")  # what to try, while no lesson applies
-        self.uniform.label.linkActivated.connect(self._on_link)
-        self.overflow.label.linkActivated.connect(self._on_link)
+        self.stale = Banner("staleBanner", "warning")  # the table's values do not compute
+        for banner in (self.uniform, self.overflow, self.stale):
+            banner.label.linkActivated.connect(self._on_link)
         layout = QHBoxLayout(self)  # side by side: both lessons still take one line
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
-        for banner in (self.hint, self.uniform, self.overflow):
+        for banner in self._banners():
             layout.addWidget(banner, 1, Qt.AlignmentFlag.AlignTop)
         model.lessonsChanged.connect(self.refresh)  # after the panes
         model.currentHeadChanged.connect(self.refresh)
+        model.computeErrorChanged.connect(self.refresh)
         self.refresh()
+
+    def _banners(self) -> tuple[Banner, ...]:
+        return self.hint, self.uniform, self.overflow, self.stale
 
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -148,6 +157,21 @@ class LessonBanners(QWidget):
         super().changeEvent(event)
 
     def refresh(self, *_args) -> None:
+        error = self.model.compute_error
+        if error:  # the panes are not the table's: that first, alone in the strip
+            for banner in (self.hint, self.uniform, self.overflow):
+                banner.show_text(None)
+            self.stale.show_text(
+                self.tr("The panes show the last result that computed. {0}").format(error),
+                self.tr("{0}. The panes keep the last result that computed until the "
+                        "table's values compute again; Ctrl+Z undoes the last edit.")
+                .format(html.escape(error.rstrip("."))),
+                "<a href='undo'>" + self.tr("Undo") + "</a>",
+                shorter=(self.tr("The panes show the last result that computed: the "
+                                 "table's values do not compute."),
+                         self.tr("Panes: the last result that computed")))
+            return
+        self.stale.show_text(None)
         result = self.model.result
         if result is None:
             return
@@ -186,7 +210,7 @@ class LessonBanners(QWidget):
 
     def _height(self) -> int:
         """One banner line, however many banners show, unless details are unfolded."""
-        banners = (self.hint, self.uniform, self.overflow)
+        banners = self._banners()
         return max(b.sizeHint().height() if b.expanded else
                    b.headline.sizeHint().height() + 8 for b in banners)
 
@@ -311,5 +335,7 @@ class LessonBanners(QWidget):
                 self.model.set_options(stable=True)
             elif link == "x100":
                 self.model.scale_inputs(100)
+            elif link == "undo":
+                self.model.undo_stack.undo()
         except ValueError as exc:
             self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))

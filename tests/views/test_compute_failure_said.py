@@ -1,0 +1,91 @@
+"""What the user reads when the table's values cannot be computed, or when an edit
+replaces weights they had: in their language, where they look, for as long as it is
+true (the last first-time user met the overflow reason in English inside a Chinese
+sentence, cut by the status bar, and gone at the next message; and a change of d_k
+dropped typed weights without a word)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from qkv_desktop.views import i18n
+
+
+@pytest.fixture
+def chinese(qapp):
+    i18n.install_translators(qapp, "zh_CN")
+    QApplication.processEvents()
+    yield qapp
+    i18n.install_translators(qapp, "en")
+    QApplication.processEvents()
+
+
+def _settle(window) -> None:
+    window.model.wait_until_idle()
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def _banners(window):
+    return window.teaching.banners
+
+
+def test_an_overflow_is_said_in_chinese_and_stays_above_the_panes_until_undone(
+        main_window, chinese):
+    window, banners = main_window, _banners(main_window)
+    shown = window.model.result
+    before = [b.isVisible() for b in banners._banners()]
+    window.model.set_cell("X", 3, 3, 1e200)
+    _settle(window)
+    error = window.model.compute_error
+    assert error.startswith("无法计算注意力：分数 q·k 超出了 float64 的最大值")
+    for english in ("overflow", "scores", "smaller", "masked"):
+        assert english not in error
+    assert window.model.result is shown  # the panes keep the last result
+    assert banners.stale.isVisible()
+    assert banners.stale.headline.text().startswith("各面板显示的是上一次算出的结果。")
+    assert [b.isVisible() for b in banners._banners()] == [False, False, False, True]
+    window.statusBar().showMessage("已保存")  # another message replaces the status bar's
+    QApplication.processEvents()
+    assert banners.stale.isVisible()  # the banner still says it
+    banners.stale.links.linkActivated.emit("undo")  # its Undo link
+    _settle(window)
+    assert window.model.compute_error == "" and window.model.result is not shown
+    assert [b.isVisible() for b in banners._banners()] == before  # the strip as it was
+
+
+def test_the_banner_fits_a_shorter_wording_in_a_narrow_window(main_window):
+    window, banners = main_window, _banners(main_window)
+    window.model.set_cell("X", 3, 3, 1e200)
+    _settle(window)
+    headline = banners.stale.headline
+    assert headline.text().startswith("The panes show the last result that computed. "
+                                      "Could not compute attention: the scores q·k overflow")
+    assert headline.toolTip()  # the whole sentence, whatever the width shows
+    shown = headline.shown_text()
+    assert shown.startswith("The panes show the last result") or shown.startswith("Panes:")
+    window.model.undo_stack.undo()
+    _settle(window)
+    assert not banners.stale.isVisible()
+
+
+def test_changing_d_k_says_that_typed_weights_were_replaced(main_window):
+    """Seeded weights drawn again for a new d_k: nothing to say. Weights the user typed:
+    the status bar says they were replaced and how to get them back."""
+    window, model = main_window, main_window.model
+    messages = []
+    model.message.connect(messages.append)
+    try:
+        model.set_d_k(model.state.d_k + 1)
+        assert not any("New weights" in m for m in messages)
+        model.set_weight(0, "W_Q", 0, 0, 0.75)
+        model.set_d_k(model.state.d_k + 1)
+        assert any(m.startswith("New weights were drawn from seed") and "Ctrl+Z" in m
+                   for m in messages)
+        QApplication.processEvents()
+        assert window.statusBar().currentMessage().startswith("New weights were drawn")
+        model.undo_stack.undo()
+        assert model.state.heads[0].W_Q[0, 0] == 0.75  # Ctrl+Z brought them back
+    finally:
+        model.message.disconnect(messages.append)
