@@ -89,3 +89,20 @@ def test_changing_d_k_says_that_typed_weights_were_replaced(main_window):
         assert model.state.heads[0].W_Q[0, 0] == 0.75  # Ctrl+Z brought them back
     finally:
         model.message.disconnect(messages.append)
+
+
+def test_undo_from_the_unfolded_banner_leaves_no_gap_above_the_panes(main_window):
+    """Details unfolded, then Undo in the banner's line: the strip is one line again
+    (the hidden banner's details kept it tall, an empty band above the panes)."""
+    window, banners = main_window, _banners(main_window)
+    _settle(window)
+    one_line = banners.height()
+    window.model.set_cell("X", 3, 3, 1e200)
+    _settle(window)
+    banners.stale.links.linkActivated.emit("details")
+    _settle(window)
+    assert banners.stale.expanded and banners.height() > one_line
+    banners.stale.links.linkActivated.emit("undo")
+    _settle(window)
+    assert not banners.stale.isVisible()
+    assert banners.height() == one_line

@@ -157,6 +157,12 @@ class LessonBanners(QWidget):
         super().changeEvent(event)
 
     def refresh(self, *_args) -> None:
+        stale = not self.stale.isHidden()
+        self._refresh()
+        if stale != (not self.stale.isHidden()):  # its details may have been unfolded
+            self.updateGeometry()
+
+    def _refresh(self) -> None:
         error = self.model.compute_error
         if error:  # the panes are not the table's: that first, alone in the strip
             for banner in (self.hint, self.uniform, self.overflow):
@@ -210,8 +216,10 @@ class LessonBanners(QWidget):
 
     def _height(self) -> int:
         """One banner line, however many banners show, unless details are unfolded."""
-        banners = self._banners()
-        return max(b.sizeHint().height() if b.expanded else
+        # a hidden banner's unfolded details take no room (the stale banner is hidden
+        # by the Undo in its own line, details open, and left a gap above the panes)
+        banners = [b for b in self._banners() if not b.isHidden()] or [self.hint]
+        return max(b.sizeHint().height() if b.expanded and not b.isHidden() else
                    b.headline.sizeHint().height() + 8 for b in banners)
 
     def _uniform_texts(self, result, lessons) -> tuple[str | None, str, str]:
