@@ -66,6 +66,11 @@ def test_a_gguf_head_loads_with_rope_panes_panel_and_undo(qtbot, make_window, ti
     assert "key/value head 2" in panel.gqa_label.text()
     assert "i + 8" in panel.rope_label.text()
     assert "first token “the”" in panel.sink_label.text()
+    # rows from 0, as the tables and the Explain panel number them
+    n = window.model.state.n
+    assert f"Rows 1 … {n - 1} " in panel.sink_label.text()
+    assert "row 0 can only see it" in panel.sink_label.text()
+    assert panel.sink_label.toolTip().startswith(f"row 0 ({window.model.state.tokens[0]}): ")
     label = window.models.source_label
     assert label.text() == "tiny-llama · layer 2 of 3 · head 4 of 4"
     assert (panel.layer_spin.value(), panel.head_spin.value()) == (2, 4)

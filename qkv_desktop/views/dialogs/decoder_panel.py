@@ -260,14 +260,15 @@ class DecoderPanel(Retranslating, QDockWidget):
         mass = first_token_mass(result.head(self.model.current_head).weights)
         later = mass[1:]
         first = result.state.tokens[0]
+        # rows numbered as the tables and the Explain panel number them, from 0
         self.sink_label.setText(self.tr(
-            "Rows 2 … {0} put on average {1:.0%} of their weight on the first token “{2}” "
-            "(least {3:.0%}, most {4:.0%}); row 1 can only see it. Decoders park unneeded "
+            "Rows 1 … {0} put on average {1:.0%} of their weight on the first token “{2}” "
+            "(least {3:.0%}, most {4:.0%}); row 0 can only see it. Decoders park unneeded "
             "attention there, most of all in late layers.")
-            .format(len(mass), float(np.mean(later)), first, float(later.min()),
+            .format(len(mass) - 1, float(np.mean(later)), first, float(later.min()),
                     float(later.max())))
         self.sink_label.setToolTip("\n".join(
-            self.tr("row {0} ({1}): {2:.4f}").format(i + 1, t, m)
+            self.tr("row {0} ({1}): {2:.4f}").format(i, t, m)
             for i, (t, m) in enumerate(zip(result.state.tokens, mass, strict=True))))
 
     def _on_spin(self, _value=None) -> None:
