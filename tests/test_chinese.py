@@ -93,7 +93,7 @@ def test_refusals_of_positions_and_masks_are_said_in_chinese(chinese, qtbot):
     model.set_options(custom_mask=True)
     with pytest.raises(ValueError) as refused:
         model.set_masked([(0, j) for j in range(4)], True)
-    assert "没有任何可关注的键" in str(refused.value) and "行 1" in str(refused.value)
+    assert "没有任何可关注的键" in str(refused.value) and "行 0" in str(refused.value)
 
 
 @pytest.mark.parametrize("typed, said", [("abc", "不是数字"), ("1,5", "小数点请用英文句点"),

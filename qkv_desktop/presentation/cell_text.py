@@ -122,6 +122,12 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
             "CellText", "S_shift[{0}, {1}] = s − max of row {0} = {2} − {3} = {4} "
             "(≤ 0, so exp ≤ 1)").format(q, k, f(r.scaled[i, j]), f(r.scaled[i, j] - v), f(v))
     if ref.matrix == "weights":
+        if r.scaled[i, j] == -np.inf and int(r.mask_reasons[i, j]) in (CAUSAL, WINDOW,
+                                                                         CUSTOM):
+            # masked: why it is 0, not "exp(s−max)/Σ = 0.0000" (found by a first-time user)
+            return QCoreApplication.translate(
+                "CellText", "w[{0}→{1}] = 0 exactly: {2}").format(
+                q, k, mask_reason_text(int(r.mask_reasons[i, j]), q, k))
         softmax = "exp(s−max)/Σ" if s.options.stable else "exp(s)/Σ"  # naive: unshifted
         return f"w[{q}→{k}] = {softmax} = {f(r.weights[i, j])}"
     if ref.matrix == "output":

@@ -91,7 +91,7 @@ def test_a_version_2_session_cannot_hold_version_3_options(key):
     ({"masked": [[0, -1]]}, r"options.masked\[0\]\[1\] is -1"),
     ({"masked": {"0": 1}}, "options.masked is an object"),
     ({"causal": True, "custom_mask": True, "masked": [[0, 0]]},
-     "the mask leaves the query “我” \\(row 1\\) with no key"),
+     "the mask leaves the query “我” \\(row 0\\) with no key"),
 ])
 def test_bad_position_and_mask_options_are_refused_naming_the_field(options, message):
     doc = json.loads(session_to_json(SessionState.from_preset("tutorial-1")))

@@ -51,10 +51,10 @@ def test_masked_cells_outside_the_matrix_are_dropped_when_tokens_go():
 
 def test_a_mask_that_empties_a_row_is_refused_naming_the_token():
     s = _state(causal=True, custom_mask=True)
-    with pytest.raises(ValueError, match="the mask leaves the query “t0” \\(row 1\\)"):
+    with pytest.raises(ValueError, match="the mask leaves the query “t0” \\(row 0\\)"):
         s.with_(options=replace(s.options, masked=((0, 0),)))
     everything = tuple((3, j) for j in range(6))
-    with pytest.raises(ValueError, match="“t3” \\(row 4\\)"):
+    with pytest.raises(ValueError, match="“t3” \\(row 3\\)"):
         s.with_(options=replace(s.options, causal=False, masked=everything))
 
 
@@ -68,7 +68,7 @@ def test_cross_attention_ignores_causal_and_prefix_but_keeps_window_and_sinks():
 
 def test_cross_window_without_sinks_that_empties_late_queries_is_refused():
     s = _state(mode="cross")
-    with pytest.raises(ValueError, match="“t4” \\(row 5\\)"):
+    with pytest.raises(ValueError, match="“t4” \\(row 4\\)"):
         s.with_(options=replace(s.options, window=2))
 
 

@@ -112,6 +112,10 @@ def test_painting_the_mask_pane_masks_a_drag_as_one_undo_step(main_window):
     assert weights[0, 1] == weights[0, 2] == weights[1, 2] == 0
     assert "masked (custom)" in describe_cell(m.result, CellRef("mask", 0, 1))
     assert "masked (custom)" in describe_cell(m.result, CellRef("scaled", 0, 1))
+    # a masked weight says why it is 0, not "exp(s−max)/Σ = 0.0000"
+    said = describe_cell(m.result, CellRef("weights", 0, 1))
+    assert "= 0 exactly: masked (custom)" in said and "exp" not in said
+    assert "exp(s−max)/Σ" in describe_cell(m.result, CellRef("weights", 0, 0))
     # pressing a masked cell unmasks what the drag crosses
     _press_drag_release(pane, [(0, 2), (1, 2)])
     assert m.state.options.masked == ((0, 1),)
@@ -129,7 +133,8 @@ def test_a_painted_cell_that_would_empty_a_row_is_refused_with_the_reason(main_w
     m.refused.connect(messages.append)
     _press_drag_release(w.panes.panes["mask"], [(0, 0)])
     assert m.state.options.masked == ()
-    assert "no key to attend to" in messages[-1] and "row 1" in messages[-1]
+    # the row as the token table numbers it, from 0 (it said "row 1")
+    assert "no key to attend to" in messages[-1] and "(row 0)" in messages[-1]
 
 
 def test_hover_and_explain_know_the_window_sink_and_alibi(main_window):

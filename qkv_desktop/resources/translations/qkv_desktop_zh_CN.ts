@@ -131,6 +131,10 @@
         <translation>S_shift[{0}, {1}] = s − {0} 行的最大值 = {2} − {3} = {4}（≤ 0，所以 exp ≤ 1）</translation>
     </message>
     <message>
+        <source>w[{0}→{1}] = 0 exactly: {2}</source>
+        <translation>w[{0}→{1}] 恰好为 0：{2}</translation>
+    </message>
+    <message>
         <source>out[{0}, {1}] = Σ_j w[{0}→j]·V[j, {1}] = {2}</source>
         <translation>out[{0}, {1}] = Σ_j w[{0}→j]·V[j, {1}] = {2}</translation>
     </message>
@@ -756,7 +760,7 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>query {0} (row {1}) has no key left to attend to: the mask hides every key, and a softmax over nothing is undefined</source>
-        <translation>查询 {0}（第 {1} 行）没有可关注的键：掩码遮住了所有键，而对空集合做 softmax 没有定义</translation>
+        <translation>查询 {0}（行 {1}）没有可关注的键：掩码遮住了所有键，而对空集合做 softmax 没有定义</translation>
     </message>
     <message>
         <source>the scores q·k overflow {0} (its largest number is {1}), and an overflowed score would read as a masked cell; smaller values of X or of the weights compute</source>
