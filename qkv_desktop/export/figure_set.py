@@ -18,6 +18,7 @@ from qkv_desktop.export.figures import FigureSpec, layout_dashboard, layout_figu
 from qkv_desktop.export.head_figures import extra_pane_specs
 from qkv_desktop.export.pane_figures import pane_spec, pane_specs
 from qkv_desktop.presentation.pane_info import PANES
+from qkv_desktop.presentation.source_text import source_text
 from qkv_desktop.state.compute import ModelResult
 from qkv_desktop.state.session_state import SessionState
 
@@ -51,12 +52,14 @@ def dashboard_layout(result: ModelResult, h: int = 0, translate: Translate | Non
                      keys: Sequence[str] | None = None, columns: int = 4):
     """The dashboard of panes ``keys`` (head ``h``'s eight by default), titled."""
     keys = [p.key for p in PANES] if keys is None else list(keys)
-    return layout_dashboard([pane_spec(result, key, h, translate) for key in keys],
+    return layout_dashboard([pane_spec(result, key, h, translate, source=False)
+                             for key in keys],
                             dashboard_title(result.state, h, translate), columns)
 
 
 def dashboard_title(state: SessionState, h: int = 0, translate: Translate | None = None) -> str:
-    """"Self-attention: 我 爱 人工 智能", or "… (512 tokens)" when the tokens are many."""
+    """"Self-attention: 我 爱 人工 智能", or "… (512 tokens)" when the tokens are many;
+    a model's session adds its model, layer and head (``source_text``)."""
     translate = translate or QCoreApplication.translate
     kind = (translate("Figures", "Self-attention") if state.mode == "self"
             else translate("Figures", "Cross-attention"))
@@ -64,6 +67,9 @@ def dashboard_title(state: SessionState, h: int = 0, translate: Translate | None
     if len(state.tokens) > 16 or len(text) > 60:
         text = translate("Figures", "{0} tokens").format(state.n)
     title = translate("Figures", "{0}: {1}").format(kind, text)
+    if state.provenance is not None:  # which model, layer and head (its heads: this one)
+        return title + " · " + source_text(state.provenance, state.head_index(h)
+                                           if state.provenance.scope == "layer" else None)
     if state.n_heads > 1:
         title += " · " + translate("Figures", "head {0} of {1}").format(
             state.head_index(h) + 1, state.n_heads)

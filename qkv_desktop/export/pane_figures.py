@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.export.figures import FigureSpec
 from qkv_desktop.presentation.pane_info import PANE_BY_KEY, PANES, pane_labels, pane_matrix, pane_title
+from qkv_desktop.presentation.source_text import source_text
 from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["PANE_NAMES", "pane_spec", "pane_specs"]
@@ -28,9 +29,12 @@ Translate = Callable[[str, str], str]
 
 
 def pane_spec(result: ModelResult, key: str, h: int = 0,
-              translate: Translate | None = None) -> FigureSpec:
+              translate: Translate | None = None, *, source: bool = True) -> FigureSpec:
     """The figure of the pane ``key`` for head ``h``: one of the eight panes or an
     extra one (``"X_kv"``, ``"concat"``, ``"projected"``) when the session has it.
+    ``source``: a model's session names its model, layer and head after the title
+    (``source_text``), so a figure on a slide says what it shows; a dashboard's panes
+    leave that to the dashboard's title.
 
     Parameters are those of ``pane_specs``; ``ValueError`` names a key that is unknown
     or has nothing to show in this session (``pane_info.pane_relevant``).
@@ -54,8 +58,12 @@ def pane_spec(result: ModelResult, key: str, h: int = 0,
     masked = np.isneginf(data) if state.mask_spec().restricts else None
     if masked is not None and not masked.any():
         masked = None  # the weights, Q, K, V…: nothing masked, no legend for it
+    title = pane_title(result, key, h)
+    if source and state.provenance is not None:
+        title += " · " + source_text(state.provenance,
+                                     h if state.provenance.scope == "layer" else None)
     return FigureSpec(
-        pane.file, pane_title(result, key, h), data, rows, cols,
+        pane.file, title, data, rows, cols,
         colormap=key, masked=masked, row_axis=row_axis, col_axis=captions[pane.cols],
         masked_label=translate("Figures", "masked"),
         nonfinite_label=translate("Figures", "non-finite"))

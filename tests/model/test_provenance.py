@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from dataclasses import fields
+from dataclasses import fields, replace
 
 import pytest
 
@@ -127,3 +127,30 @@ def test_the_provenance_module_runs_without_qt():
             "assert not [m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))]")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
+
+
+def test_exported_figures_name_the_model_layer_and_head(qapp, loaded):
+    """A figure of a model's head on a slide says which model, layer and head it shows,
+    as the status bar does: the pane's figure after its title, the dashboard in its
+    title (and not again in each of its panes)."""
+    from qkv_desktop.export.figure_set import dashboard_layout, dashboard_title
+    from qkv_desktop.export.pane_figures import pane_spec
+    from qkv_desktop.state.compute import compute
+
+    result = compute(loaded)
+    line = "tiny-bert · layer 2 of 3 · head 1 of 2"
+    assert pane_spec(result, "weights").title.endswith(" · " + line)
+    assert dashboard_title(result.state).endswith(" · " + line)
+    dashboard = dashboard_layout(result)
+    assert line in dashboard.title.text
+    assert all(line not in part.spec.title for _at, part in dashboard.figures)
+    # a whole layer's session: the head the figure shows
+    whole = replace(SOURCE, scope="layer")
+    layer = result.state.reinitialised(n_heads=2, d_k=2).with_(provenance=whole)
+    assert dashboard_title(layer, 1).endswith("tiny-bert · layer 2 of 3 · head 2 of 2")
+    # edited weights say so
+    edited = result.state.with_(provenance=replace(SOURCE, weights="edited"))
+    assert dashboard_title(edited).endswith(line + " (weights edited)")
+    # a session of no model: as before
+    assert "layer" not in pane_spec(compute(SessionState.from_preset("tutorial-1")),
+                                     "weights").title

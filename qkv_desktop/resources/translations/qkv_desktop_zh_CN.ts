@@ -2116,26 +2116,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>加载 {0}，第 {1} 层 · 全部 {2} 个头</translation>
     </message>
     <message>
-        <source>{0} · layer {1} of {2} · all {3} heads</source>
-        <translation>{0} · 第 {1} 层（共 {2} 层）· 全部 {3} 个头</translation>
-    </message>
-    <message>
-        <source>{0} · layer {1} of {2} · head {3} of {4}</source>
-        <translation>{0} · 第 {1} 层（共 {2} 层）· 头 {3}（共 {4} 个）</translation>
-    </message>
-    <message>
-        <source>{0} (edited; the weights are no longer the model&apos;s)</source>
-        <translation>{0}（已编辑；权重已不再来自该模型）</translation>
-    </message>
-    <message>
-        <source>{0} (weights edited)</source>
-        <translation>{0}（权重已编辑）</translation>
-    </message>
-    <message>
-        <source>{0} (edited)</source>
-        <translation>{0}（已编辑）</translation>
-    </message>
-    <message>
         <source>Loaded from {0}
 Sentence: {1}</source>
         <translation>加载自 {0}
@@ -2624,6 +2604,29 @@ Sentence: {1}</source>
     <message>
         <source>A longer random sequence, for the patterns of a bigger weight matrix.</source>
         <translation>更长的随机序列，用来观察更大权重矩阵的模式。</translation>
+    </message>
+</context>
+<context>
+    <name>Provenance</name>
+    <message>
+        <source>{0} · layer {1} of {2} · all {3} heads</source>
+        <translation>{0} · 第 {1} 层（共 {2} 层）· 全部 {3} 个头</translation>
+    </message>
+    <message>
+        <source>{0} · layer {1} of {2} · head {3} of {4}</source>
+        <translation>{0} · 第 {1} 层（共 {2} 层）· 头 {3}（共 {4} 个）</translation>
+    </message>
+    <message>
+        <source>{0} (edited; the weights are no longer the model&apos;s)</source>
+        <translation>{0}（已编辑；权重已不再来自该模型）</translation>
+    </message>
+    <message>
+        <source>{0} (weights edited)</source>
+        <translation>{0}（权重已编辑）</translation>
+    </message>
+    <message>
+        <source>{0} (edited)</source>
+        <translation>{0}（已编辑）</translation>
     </message>
 </context>
 <context>

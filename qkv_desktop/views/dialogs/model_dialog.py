@@ -51,6 +51,7 @@ from qkv_desktop.io.gguf_checkpoint import INSTALL_HINT as SMOLLM2_INSTALL_HINT
 from qkv_desktop.io.model_sources import open_model_path, provenance_for
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.jobs import LatestJobRunner
+from qkv_desktop.presentation.source_text import source_text
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.provenance import Provenance
 from qkv_desktop.views.dialogs.decoder_panel import DecoderPanel
@@ -692,19 +693,7 @@ class ModelActions(FollowsWindowLanguage, QObject):
             self.source_label.hide()
             self.source_label.clear()
             return
-        if source.scope == "layer":
-            text = self.tr("{0} · layer {1} of {2} · all {3} heads").format(
-                source.name, source.layer + 1, source.n_layers, source.n_heads)
-        else:
-            text = self.tr("{0} · layer {1} of {2} · head {3} of {4}").format(
-                source.name, source.layer + 1, source.n_layers, source.head + 1,
-                source.n_heads)
-        if source.weights == "replaced":
-            text = self.tr("{0} (edited; the weights are no longer the model's)").format(text)
-        elif source.weights == "edited":
-            text = self.tr("{0} (weights edited)").format(text)
-        elif source.edited:
-            text = self.tr("{0} (edited)").format(text)
+        text = source_text(source)
         self.source_label.setText(text)
         self.source_label.setToolTip(self.tr("Loaded from {0}\nSentence: {1}")
                                      .format(source.location, source.text))
