@@ -3,7 +3,11 @@
 ``QStatusBar.showMessage`` draws a message only in the room its permanent widgets
 leave free. The hover read-out is one of them; given a stretch it took the whole bar
 and every "Not applied: …" was drawn 20 px wide. Here it takes the width of its text
-while no message is shown, and at most ``HOVER_SHARE`` of the bar while one is.
+while no message is shown; while one is, it gives up as much as the message lacks
+(it is the field that changes with every move of the mouse, and its tool tip has it
+whole), and at most ``HOVER_SHARE`` of the bar. A cap alone was not enough: beside
+the QKᵀ asymmetry in a 940 px window, "Presentation mode: F5 or Esc leaves" read
+"Presentation mode: F5 o".
 
 Its fields (the hover read-out, a loaded model's source, the QKᵀ asymmetry) are
 labels side by side; each is set off from the one before by a thin rule and padding
@@ -14,7 +18,7 @@ as one sentence. An empty read-out is hidden, so no rule stands alone.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar
+from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QWidget
 
 QWIDGETSIZE_MAX = (1 << 24) - 1
 """Qt's "no maximum" width (not exported by PySide6)."""
@@ -51,9 +55,21 @@ class StatusBar(QStatusBar):
         self.hover_label.setText(text)
         self.hover_label.setToolTip(text)  # the whole formula, when it is clipped
         self.hover_label.setVisible(bool(text))
+        if self.currentMessage():  # its share depends on its text's width
+            self._fit_hover()
 
     def _fit_hover(self, *_args) -> None:
-        limit = int(self.width() * HOVER_SHARE) if self.currentMessage() else QWIDGETSIZE_MAX
+        message = self.currentMessage()
+        limit = QWIDGETSIZE_MAX
+        if message:
+            hover = self.hover_label
+            others = sum(w.sizeHint().width() + 4 for w in self.findChildren(QWidget)
+                         if w.parentWidget() is self and w is not hover and w.isVisible())
+            wanted = hover.sizeHint().width() if hover.isVisible() else 0
+            # Qt draws the message from 6 px up to the first field, less its spacing
+            free = self.width() - 12 - others - wanted
+            lacking = self.fontMetrics().horizontalAdvance(message) - free
+            limit = min(int(self.width() * HOVER_SHARE), max(0, wanted - max(0, lacking)))
         self.hover_label.setMaximumWidth(limit)
 
     def resizeEvent(self, event) -> None:

@@ -342,3 +342,34 @@ def test_chinese_titles_are_whole_lines_high(main_window):
     finally:
         window.language_actions["en"].trigger()
         QApplication.processEvents()
+
+
+def test_a_message_beside_the_hover_and_the_asymmetry_in_a_narrow_window(main_window):
+    """A 940 px window: the hover read-out gives the message what it lacks, beside the
+    QKᵀ asymmetry field ("Presentation mode: F5 or Esc leaves" read "…: F5 o")."""
+    window = main_window
+    size = window.size()
+    try:
+        window.resize(940, 640)
+        settle(window)
+        window.model.set_hover(CellRef("weights", 0, 0))
+        settle(window)
+        bar = window.statusBar()
+        # a message longer than the room the fields leave at their own widths (the
+        # fonts differ between screens), that fits once the read-out gives up 100 px
+        text, room = "Presentation mode: F5 or Esc leaves", message_room(bar)
+        while bar.fontMetrics().horizontalAdvance(text) < room + 40:
+            text += "."
+        assert bar.fontMetrics().horizontalAdvance(text) < room + 100 < room + \
+            window.hover_label.width()
+        bar.showMessage(text)
+        settle(window)
+        assert message_room(bar) >= bar.fontMetrics().horizontalAdvance(text)
+        assert window.hover_label.isVisible()
+        window.model.set_hover(CellRef("Q", 2, 0))  # a longer read-out meanwhile
+        settle(window)
+        assert message_room(bar) >= bar.fontMetrics().horizontalAdvance(text)
+    finally:
+        window.statusBar().clearMessage()
+        window.resize(size)
+        settle(window)
