@@ -66,8 +66,9 @@ class StatusBar(QStatusBar):
             others = sum(w.sizeHint().width() + 4 for w in self.findChildren(QWidget)
                          if w.parentWidget() is self and w is not hover and w.isVisible())
             wanted = hover.sizeHint().width() if hover.isVisible() else 0
-            # Qt draws the message from 6 px up to the first field, less its spacing
-            free = self.width() - 12 - others - wanted
+            # Qt draws the message from 6 px up to the first field, less the layout's
+            # spacing and margins (style-dependent: a few px each, 24 in all is ample)
+            free = self.width() - 24 - others - wanted
             lacking = self.fontMetrics().horizontalAdvance(message) - free
             limit = min(int(self.width() * HOVER_SHARE), max(0, wanted - max(0, lacking)))
         self.hover_label.setMaximumWidth(limit)
