@@ -66,7 +66,7 @@ class ViewScale(FollowsWindowLanguage, QObject):
 
         def action(slot, keys, name):
             a = QAction(window, objectName=name)
-            a.setShortcuts([QKeySequence(k) for k in keys])
+            a.setShortcuts(_distinct(keys))
             a.triggered.connect(slot)
             return a
 
@@ -216,3 +216,16 @@ class ViewScale(FollowsWindowLanguage, QObject):
         self.presentation_action.setChecked(False)
         self.leave_action.setEnabled(False)
         self.presentingChanged.emit(False)
+
+
+def _distinct(keys) -> list[QKeySequence]:
+    """The key sequences of ``keys`` (keys or standard keys, all of a standard key's
+    bindings on this platform), each once: Ctrl+Minus beside ``StandardKey.ZoomOut``,
+    which is Ctrl+Minus on Linux, made Qt call the shortcut ambiguous and do nothing."""
+    out: list[QKeySequence] = []
+    for key in keys:
+        for seq in (QKeySequence.keyBindings(key) if isinstance(key, QKeySequence.StandardKey)
+                    else [QKeySequence(key)]):
+            if not seq.isEmpty() and seq not in out:
+                out.append(seq)
+    return out

@@ -242,3 +242,20 @@ def test_an_inserted_token_is_current_so_delete_removes_it(main_window):
     window.delete_token_action.trigger()  # nothing selected: said, not silent
     assert window.model.state.tokens == tokens
     assert "Select the tokens to delete" in window.statusBar().currentMessage()
+
+
+def test_no_two_shortcuts_of_the_window_are_the_same_keys(main_window):
+    """Qt does nothing for a key sequence two enabled actions (or one action twice)
+    claim: "Ambiguous shortcut overload: Ctrl+-", and zoom out by keyboard was dead on
+    Linux (Ctrl+Minus and StandardKey.ZoomOut, the same keys there)."""
+    from PySide6.QtGui import QAction
+    owners: dict[str, list[str]] = {}
+    for action in main_window.findChildren(QAction):
+        if not action.isEnabled():
+            continue
+        for seq in action.shortcuts():
+            owners.setdefault(seq.toString(), []).append(action.objectName() or action.text())
+    shared = {keys: names for keys, names in owners.items() if len(names) > 1}
+    assert not shared
+    zoom_out = main_window.findChild(QAction, "zoomOut")
+    assert "Ctrl+-" in [s.toString() for s in zoom_out.shortcuts()]
