@@ -110,6 +110,7 @@ class StateCommand(_ModelCommand):
         if other._stamp - self._stamp > MERGE_WINDOW_S:
             return False
         self.after, self._stamp = other.after, other._stamp
+        self.setText(other.text())  # the step's end: typing 16 into d_k said "Set d_k to 1"
         self._moves(None if self.moved is None or other.moved is None
                     else self.moved.then(other.moved))
         if self.after is self.before:

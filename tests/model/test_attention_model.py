@@ -117,6 +117,9 @@ def test_a_spin_sequence_merges_into_one_step(model, monkeypatch):
     for seed in (1, 2, 3):
         model.set_seed(seed)
     assert model.undo_stack.count() == 2
+    # named by where the step ends (typing 16 into d_k was "Set d_k to 1")
+    assert model.undo_stack.text(0) == "Set d_k to 7"
+    assert model.undo_stack.undoText() == "Set seed to 3"
     model.undo_stack.undo()
     model.undo_stack.undo()
     assert model.state.equals(s0)
