@@ -335,7 +335,7 @@ class SessionState:
         if row is not None:
             raise EditError(QT_TRANSLATE_NOOP(
                 "Edits", "the mask leaves the query “{0}” (row {1}) with no key to attend to"),
-                self.tokens[row], row)  # rows counted from 0, as the tables show them
+                self.tokens[row], row)  # rows numbered from 0, as the tables show them
 
     def mask_spec(self) -> MaskSpec:
         """The core's mask rules for this session (causal and prefix in self-attention only).

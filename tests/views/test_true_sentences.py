@@ -110,6 +110,22 @@ def test_the_uniform_banner_measures_the_diagonal_and_the_tutorials_claim(qtbot)
     assert "randn × 0.1" in text and "href='scale'" in rich
 
 
+def test_the_tutorials_claim_under_a_mask_counts_only_the_keys_seen(qtbot):
+    """Causal: 智能 comes after 爱, so 爱→智能 = 0 is the mask's, not a lesson, and 1/n
+    is not 1/4 (it read "爱→智能 = 0.0000 (1/n = 0.2500)", smallest weight on a masked
+    key); a custom mask that hides 人工 only: 1/n counts the 3 keys 爱 sees."""
+    causal = SessionState.from_preset("tutorial-1").with_(options=Options(causal=True))
+    _, text, _ = banners_for(qtbot, causal)
+    if "commentary" in text:  # the banner shows when the causal rows stay near uniform
+        assert "the mask hides some of them from 爱" in text
+        assert "爱→智能 = 0.0000" not in text and "1/n = 0.2500" not in text
+    hidden = SessionState.from_preset("tutorial-1").with_(
+        options=Options(custom_mask=True, masked=((1, 2),)))  # 爱 does not see 人工
+    _, text, _ = banners_for(qtbot, hidden)
+    assert "1/n = 0.3333" in text
+    assert "smallest weight is on 人工" not in text
+
+
 def test_the_uniform_banner_blames_the_temperature_and_spares_real_weights(qtbot):
     hot = SessionState.from_preset("tutorial-2").with_(options=Options(temperature=10.0))
     _, text, rich = banners_for(qtbot, hot)

@@ -1762,6 +1762,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>朴素 softmax 溢出了：{1} 个权重中有 {0} 个不是有限值。</translation>
     </message>
     <message>
+        <source>Tutorial example 1&apos;s commentary says 爱 attends more to 我 and 智能: here the mask hides some of them from 爱, so the claim cannot be read off this head.</source>
+        <translation>教程示例 1 的解说称“爱”更关注“我”和“智能”：这里掩码对“爱”遮住了其中的词元，因此无法从这个头读出这一说法。</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;Naive softmax is on&lt;/b&gt; (exp without subtracting the row maximum). The largest scaled score is {0}; exp overflows above {1}, so nothing has broken yet.</source>
         <translation>&lt;b&gt;朴素 softmax 已开启&lt;/b&gt;（exp 之前不减去行最大值）。缩放后的最大分数为 {0}；exp 在超过 {1} 时溢出，所以目前一切正常。</translation>
     </message>

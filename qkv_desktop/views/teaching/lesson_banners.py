@@ -290,13 +290,20 @@ class LessonBanners(QWidget):
         """Tutorial example 1 says 爱 attends more to 我 and 智能: the session's numbers."""
         s = result.state
         keys = list(s.key_tokens)
-        row = result.head(self.model.current_head).weights[list(s.tokens).index("爱")]
-        low = keys[int(np.nanargmin(row))]
+        r, i = result.head(self.model.current_head), list(s.tokens).index("爱")
+        row, seen = r.weights[i], r.allowed[i]
+        if not (seen[keys.index("我")] and seen[keys.index("智能")]):
+            # a mask hides one of them from 爱 (causal: 智能 comes after it): a weight of
+            # 0 there is the mask's, not a lesson about the scores
+            return self.tr("Tutorial example 1's commentary says 爱 attends more to 我 and "
+                           "智能: here the mask hides some of them from 爱, so the claim "
+                           "cannot be read off this head.")
+        low = keys[int(np.nanargmin(np.where(seen, row, np.inf)))]
         f = format_value
         return self.tr(
             "Tutorial example 1's commentary says 爱 attends more to 我 and 智能: here "
             "爱→我 = {0} and 爱→智能 = {1} (1/n = {2}); 爱's smallest weight is on {3}.").format(
-            f(row[keys.index("我")]), f(row[keys.index("智能")]), f(1 / len(keys)),
+            f(row[keys.index("我")]), f(row[keys.index("智能")]), f(1 / int(seen.sum())),
             html.escape(low))
 
     def _overflow_text(self, result, r, lessons) -> str | None:
