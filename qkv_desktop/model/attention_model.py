@@ -100,6 +100,10 @@ class AttentionModel(EditMethods, ViewSelection):
         self._generation = 0
         self.compute_error = ""
         """Why the current state could not be computed; "" while it can."""
+        self.compute_reason = ""
+        """``compute_error`` without its "Could not compute attention:" (a banner's)."""
+        self._computed_index: int | None = None
+        """The undo index at which the state shown was the current one."""
         self._gesture_ids = itertools.count(1)
         # Made before the stack, so deleted before it (~QUndoStack emits indexChanged).
         self.preview = LivePreview(self)
@@ -266,7 +270,9 @@ class AttentionModel(EditMethods, ViewSelection):
             if not isinstance(error, (ValueError, FloatingPointError, MemoryError)):
                 sys.excepthook(type(error), error, error.__traceback__)  # a bug: log it
             # the state's reasons are marked for translation (``ComputeError``)
-            self.compute_error = self.tr("Could not compute attention: {0}").format(say(error))
+            self.compute_reason = say(error)
+            self.compute_error = self.tr("Could not compute attention: {0}").format(
+                self.compute_reason)
             self.message.emit(self.compute_error)
             self.computeErrorChanged.emit(self.compute_error)
             if self._result is not None and self.lessons_pending and not self._lessons_wait:
@@ -275,12 +281,14 @@ class AttentionModel(EditMethods, ViewSelection):
             return
         self._show(result, generation)
         if self.compute_error:
-            self.compute_error = ""
+            self.compute_error = self.compute_reason = ""
             self.computeErrorChanged.emit("")
 
     def _show(self, result: ModelResult, generation: int) -> None:
         """Give the panes ``result``, then have its lesson read-outs follow."""
         self._result, self._result_generation = result, generation
+        if generation == self._generation:  # the current state: where the stack stands
+            self._computed_index = self.undo_stack.index()
         self.pins_shown(generation)
         self.idle_memory.active()
         self.resultChanged.emit(result)
@@ -291,6 +299,18 @@ class AttentionModel(EditMethods, ViewSelection):
             self._lessons.hold(result)
         else:
             self._lessons.follow(result, off_thread=off_thread(result.state))
+
+    def steps_to_computed(self) -> int:
+        """Undo steps back to the state the panes show, while the current one does not
+        compute: the edit that broke it may not be the last (a good edit typed after
+        1e200 is undone first by one Ctrl+Z). At least 1; 1 when not known."""
+        index, computed = self.undo_stack.index(), self._computed_index
+        return index - computed if computed is not None and computed < index else 1
+
+    def undo_to_computed(self) -> None:
+        """Undo back to the state the panes show (``steps_to_computed`` steps); the
+        steps stay on the stack for Redo."""
+        self.undo_stack.setIndex(max(0, self.undo_stack.index() - self.steps_to_computed()))
 
     @property
     def lessons_pending(self) -> bool:

@@ -18,7 +18,7 @@ from qkv_desktop.state.catalogue import HEAD_EXPORT, MATRIX
 from qkv_desktop.state.core_options import core_dtype, core_options
 from qkv_desktop.state.readouts import HeadLessons, KKComparison, head_lessons, kk_comparison
 from qkv_desktop.state.session_state import SessionState, check_dtype_range
-from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
 
 __all__ = ["ModelResult", "compute", "check_dtype_range", "ComputeError"]
 
@@ -137,7 +137,7 @@ def compute(state: SessionState, on_rows=None) -> ModelResult:
             multi = multi_head_attention(X, heads, W_O=state.W_O, X_kv=X_kv, alibi=o.alibi,
                                          on_rows=on_rows, **core_options(state))
     except ScoreOverflowError as exc:
-        raise _overflow_error(exc) from exc
+        raise _overflow_error(exc, state) from exc
     except EmptyRowError as exc:
         raise ComputeError(QT_TRANSLATE_NOOP(
             "Edits", "query {0} (row {1}) has no key left to attend to: the mask hides "
@@ -152,15 +152,44 @@ class ComputeError(EditError):
     translation, ``EditError``)."""
 
 
-def _overflow_error(exc: ScoreOverflowError) -> ComputeError:
-    largest = f"{exc.largest:.3g}"
+def _overflow_error(exc: ScoreOverflowError, state: SessionState) -> ComputeError:
+    """The overflow in the user's words, starting with the value that caused it (the
+    largest |value| of the inputs and weights): the edit that broke the state may not
+    be the last one, and a learner must find the cell to mend."""
+    largest, culprit = f"{exc.largest:.3g}", _largest_value(state)
     if exc.what == "scores":
         return ComputeError(QT_TRANSLATE_NOOP(
-            "Edits", "the scores q·k overflow {0} (its largest number is {1}), and an "
-                     "overflowed score would read as a masked cell; smaller values of X or "
-                     "of the weights compute"), exc.dtype, largest)
+            "Edits", "{2} is too large: the scores q·k overflow {0} (its largest number "
+                     "is {1}). Smaller values of X or of the weights compute"),
+            exc.dtype, largest, culprit)
     return ComputeError(QT_TRANSLATE_NOOP(
-        "Edits", "{0} = X·W_{0} overflows {1} (its largest number is {2}); smaller values "
-                 "of X or of W_{0} compute"), exc.what, exc.dtype, largest)
+        "Edits", "{3} is too large: {0} = X·W_{0} overflows {1} (its largest number is "
+                 "{2}). Smaller values of X or of W_{0} compute"),
+        exc.what, exc.dtype, largest, culprit)
 
 
+def _largest_value(state: SessionState) -> Text:
+    """``X[我, d1] = 1e+200``: the entry of largest magnitude among X (X_kv in
+    cross-attention) and every head's W_Q, W_K, W_V, named as the tables name it."""
+    named = [("X", state.X, state.tokens)]
+    if state.mode == "cross" and state.X_kv is not None:
+        named.append(("X_kv", state.X_kv, state.key_tokens))
+    for h, w in enumerate(state.heads):
+        for name in ("W_Q", "W_K", "W_V"):
+            label = name if state.n_heads == 1 else Text(
+                QT_TRANSLATE_NOOP("Edits", "{0} of head {1}"), (name, h + 1))
+            named.append((label, getattr(w, name), None))
+    best = None
+    for label, a, rows in named:
+        if a is None or not a.size:
+            continue
+        k = int(np.argmax(np.abs(a)))
+        i, j = divmod(k, a.shape[1])
+        if best is None or abs(a[i, j]) > abs(best[3]):
+            row = rows[i] if rows is not None else f"d{i}"
+            col = f"d{j}" if rows is not None else str(j)
+            best = (label, row, col, float(a[i, j]))
+    if best is None:
+        return Text("?")
+    label, row, col, value = best
+    return Text("{0}[{1}, {2}] = {3}", (label, row, col, f"{value:.4g}"))

@@ -7,6 +7,8 @@ identity and bits).
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -171,5 +173,14 @@ def test_a_core_failure_is_said_in_the_users_words(monkeypatch):
     monkeypatch.undo()
     X = state.X.copy()
     X[0, 0] = 1e200
-    with pytest.raises(ComputeError, match="the scores q·k overflow float64"):
+    with pytest.raises(ComputeError, match="the scores q·k overflow float64") as caught:
         compute(state.with_(X=X))
+    assert str(caught.value).startswith(f"X[{state.tokens[0]}, d0] = 1e+200 is too large: ")
+    # a weight is named as its table names it, with its head when there are several
+    w = state.heads[0]
+    big_k, big_q = w.W_K.copy(), w.W_Q.copy()
+    big_k[2, 1], big_q[:, 1] = -3e200, 2e200  # q·k past float64 in head 2
+    heads = (w, dataclasses.replace(w, W_Q=big_q, W_K=big_k))
+    with pytest.raises(ComputeError) as caught:
+        compute(state.with_(heads=heads))
+    assert str(caught.value).startswith("W_K of head 2[d2, 1] = -3e+200 is too large: ")

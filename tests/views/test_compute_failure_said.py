@@ -39,12 +39,15 @@ def test_an_overflow_is_said_in_chinese_and_stays_above_the_panes_until_undone(
     window.model.set_cell("X", 3, 3, 1e200)
     _settle(window)
     error = window.model.compute_error
-    assert error.startswith("无法计算注意力：分数 q·k 超出了 float64 的最大值")
-    for english in ("overflow", "scores", "smaller", "masked"):
+    # the value to mend first, then why
+    assert error.startswith("无法计算注意力：X[智能, d3] = 1e+200 太大：分数 q·k 超出了 "
+                            "float64 的最大值")
+    for english in ("overflow", "scores", "smaller", "large", "head"):
         assert english not in error
     assert window.model.result is shown  # the panes keep the last result
     assert banners.stale.isVisible()
-    assert banners.stale.headline.text().startswith("各面板显示的是上一次算出的结果。")
+    assert banners.stale.headline.text().startswith("未能计算：X[智能, d3] = 1e+200 太大")
+    assert "各面板显示的是上一次算出的结果" in banners.stale.headline.text()
     assert [b.isVisible() for b in banners._banners()] == [False, False, False, True]
     window.statusBar().showMessage("已保存")  # another message replaces the status bar's
     QApplication.processEvents()
@@ -55,19 +58,46 @@ def test_an_overflow_is_said_in_chinese_and_stays_above_the_panes_until_undone(
     assert [b.isVisible() for b in banners._banners()] == before  # the strip as it was
 
 
-def test_the_banner_fits_a_shorter_wording_in_a_narrow_window(main_window):
+def test_the_banner_names_the_value_first_in_a_narrow_window(main_window):
     window, banners = main_window, _banners(main_window)
+    size = window.size()
     window.model.set_cell("X", 3, 3, 1e200)
     _settle(window)
     headline = banners.stale.headline
-    assert headline.text().startswith("The panes show the last result that computed. "
-                                      "Could not compute attention: the scores q·k overflow")
+    assert headline.text() == (
+        "Not computed: X[智能, d3] = 1e+200 is too large: the scores q·k overflow float64 "
+        "(its largest number is 1.8e+308). Smaller values of X or of the weights compute. "
+        "The panes show the last result that computed.")
     assert headline.toolTip()  # the whole sentence, whatever the width shows
-    shown = headline.shown_text()
-    assert shown.startswith("The panes show the last result") or shown.startswith("Panes:")
+    window.resize(900, window.height())
+    _settle(window)
+    assert headline.shown_text().startswith("Not computed: X[智能, d3] = 1e+200")
     window.model.undo_stack.undo()
+    window.resize(size)
     _settle(window)
     assert not banners.stale.isVisible()
+
+
+def test_the_banners_undo_goes_back_to_what_the_panes_show(main_window):
+    """1e200, then a good edit: one Ctrl+Z would undo the good edit and leave 1e200.
+    The banner's link says how many edits it undoes, and undoes them all; Redo brings
+    them back (found by a first-time user)."""
+    window, banners, model = main_window, _banners(main_window), main_window.model
+    shown = model.result
+    model.set_cell("X", 0, 1, 1e200)
+    _settle(window)
+    model.set_cell("X", 0, 2, 0.7)
+    _settle(window)
+    assert model.result is shown and model.steps_to_computed() == 2
+    assert "Undo the last 2 edits" in banners.stale.links.text()
+    banners.stale.links.linkActivated.emit("undo")
+    _settle(window)
+    assert model.compute_error == "" and model.state.equals(shown.state)
+    assert model.undo_stack.canRedo()
+    model.undo_stack.redo()
+    model.undo_stack.redo()
+    _settle(window)
+    assert model.state.X[0, 2] == 0.7 and model.compute_error
 
 
 def test_changing_d_k_says_that_typed_weights_were_replaced(main_window):

@@ -763,12 +763,16 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>查询 {0}（行 {1}）没有可关注的键：掩码遮住了所有键，而对空集合做 softmax 没有定义</translation>
     </message>
     <message>
-        <source>the scores q·k overflow {0} (its largest number is {1}), and an overflowed score would read as a masked cell; smaller values of X or of the weights compute</source>
-        <translation>分数 q·k 超出了 {0} 的最大值（{1}），溢出的分数会被当成已掩码的格子；把 X 或权重的值改小即可计算</translation>
+        <source>{2} is too large: the scores q·k overflow {0} (its largest number is {1}). Smaller values of X or of the weights compute</source>
+        <translation>{2} 太大：分数 q·k 超出了 {0} 的最大值（{1}）。把 X 或权重的值改小即可计算</translation>
     </message>
     <message>
-        <source>{0} = X·W_{0} overflows {1} (its largest number is {2}); smaller values of X or of W_{0} compute</source>
-        <translation>{0} = X·W_{0} 超出了 {1} 的最大值（{2}）；把 X 或 W_{0} 的值改小即可计算</translation>
+        <source>{3} is too large: {0} = X·W_{0} overflows {1} (its largest number is {2}). Smaller values of X or of W_{0} compute</source>
+        <translation>{3} 太大：{0} = X·W_{0} 超出了 {1} 的最大值（{2}）。把 X 或 W_{0} 的值改小即可计算</translation>
+    </message>
+    <message>
+        <source>{0} of head {1}</source>
+        <translation>头 {1} 的 {0}</translation>
     </message>
 </context>
 <context>
@@ -1682,6 +1686,18 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>试试权重尺度 1</translation>
     </message>
     <message>
+        <source>Undo the last {0} edits</source>
+        <translation>撤销最近 {0} 步编辑</translation>
+    </message>
+    <message>
+        <source>Not computed: {0}. The panes show the last result that computed.</source>
+        <translation>未能计算：{0}。各面板显示的是上一次算出的结果。</translation>
+    </message>
+    <message>
+        <source>{0}. The panes keep the last result that computed until the table&apos;s values compute again; {1} goes back to it (Redo brings the edits back).</source>
+        <translation>{0}。在表格中的值能够重新计算之前，各面板保留上一次算出的结果；点“{1}”可回到该结果（重做可找回这些编辑）。</translation>
+    </message>
+    <message>
         <source>The diagonal is its row&apos;s largest weight in {0} of {1} rows; with weights this flat that says little.</source>
         <translation>对角线在 {1} 行中的 {0} 行是该行最大的权重；权重这么平，这说明不了什么。</translation>
     </message>
@@ -1702,24 +1718,8 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>使用稳定的 softmax</translation>
     </message>
     <message>
-        <source>The panes show the last result that computed. {0}</source>
-        <translation>各面板显示的是上一次算出的结果。{0}</translation>
-    </message>
-    <message>
-        <source>{0}. The panes keep the last result that computed until the table&apos;s values compute again; Ctrl+Z undoes the last edit.</source>
-        <translation>{0}。在表格中的值能够重新计算之前，各面板保留上一次算出的结果；按 Ctrl+Z 撤销上一步编辑。</translation>
-    </message>
-    <message>
         <source>Undo</source>
         <translation>撤销</translation>
-    </message>
-    <message>
-        <source>The panes show the last result that computed: the table&apos;s values do not compute.</source>
-        <translation>各面板显示的是上一次算出的结果：表格中的值无法计算。</translation>
-    </message>
-    <message>
-        <source>Panes: the last result that computed</source>
-        <translation>面板：上一次算出的结果</translation>
     </message>
     <message>
         <source>Hover any cell: the cells it is computed from light up in the other panes, and the status bar shows its formula.</source>

@@ -167,15 +167,20 @@ class LessonBanners(QWidget):
         if error:  # the panes are not the table's: that first, alone in the strip
             for banner in (self.hint, self.uniform, self.overflow):
                 banner.show_text(None)
+            # the reason first (it names the value, where it can): a narrow window
+            # cuts the end, the tool tip and the details have it all
+            reason = self.model.compute_reason or error
+            steps = self.model.steps_to_computed()
+            undo = (self.tr("Undo") if steps == 1 else
+                    self.tr("Undo the last {0} edits").format(steps))
             self.stale.show_text(
-                self.tr("The panes show the last result that computed. {0}").format(error),
+                self.tr("Not computed: {0}. The panes show the last result that "
+                        "computed.").format(reason.rstrip(".")),
                 self.tr("{0}. The panes keep the last result that computed until the "
-                        "table's values compute again; Ctrl+Z undoes the last edit.")
-                .format(html.escape(error.rstrip("."))),
-                "<a href='undo'>" + self.tr("Undo") + "</a>",
-                shorter=(self.tr("The panes show the last result that computed: the "
-                                 "table's values do not compute."),
-                         self.tr("Panes: the last result that computed")))
+                        "table's values compute again; {1} goes back to it (Redo "
+                        "brings the edits back).")
+                .format(html.escape(error.rstrip(".")), html.escape(undo)),
+                "<a href='undo'>" + undo + "</a>")
             return
         self.stale.show_text(None)
         result = self.model.result
@@ -350,7 +355,7 @@ class LessonBanners(QWidget):
                 self.model.set_options(stable=True)
             elif link == "x100":
                 self.model.scale_inputs(100)
-            elif link == "undo":
-                self.model.undo_stack.undo()
+            elif link == "undo":  # back to what the panes show, not just the last edit
+                self.model.undo_to_computed()
         except ValueError as exc:
             self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
