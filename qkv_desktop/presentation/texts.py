@@ -6,7 +6,7 @@ from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.state.texts import EditError, Text, say_in
 
-__all__ = ["say"]
+__all__ = ["say", "stale_note"]
 
 
 def say(item: Text | Exception | str) -> str:
@@ -18,3 +18,12 @@ def say(item: Text | Exception | str) -> str:
         args = tuple(say(a) if isinstance(a, (Text, EditError)) else a for a in item.args)
         return say_in(QCoreApplication.translate("Edits", item.template), args)  # marked texts
     return str(item)
+
+
+def stale_note() -> str:
+    """What a read-out of the shown result says while the table's values do not compute
+    (``AttentionModel.compute_error``): its numbers are the last result's, not the
+    table's (the Explain panel said "X[我, d1] = 0.1000" beside a table holding 1e200)."""
+    return QCoreApplication.translate(
+        "Stale", "These are the numbers of the last result that computed: the table's "
+                 "values do not compute (the banner above the panes says why).")

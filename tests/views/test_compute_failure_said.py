@@ -136,3 +136,28 @@ def test_undo_from_the_unfolded_banner_leaves_no_gap_above_the_panes(main_window
     _settle(window)
     assert not banners.stale.isVisible()
     assert banners.height() == one_line
+
+
+def test_explain_and_diagnostics_say_their_numbers_are_the_last_result(main_window):
+    """While the table does not compute, the Explain panel and the Diagnostics summary
+    read the last result: they say so (Explain read "X[我, d1] = 0.1000" beside a table
+    holding 1e200, with no word)."""
+    from qkv_desktop.state.catalogue import CellRef
+    window, model = main_window, main_window.model
+    explain, diagnostics = window.teaching.explain, window.teaching.diagnostics
+    model.set_selection(CellRef("weights", 1, 2))
+    _settle(window)
+    note = "numbers of the last result that computed"
+    assert note not in explain.html()
+    model.set_cell("X", 1, 1, 1e200)
+    _settle(window)
+    assert note in explain.html()
+    window.teaching.docks["diagnostics"].raise_()
+    _settle(window)
+    assert diagnostics._on_screen()
+    assert note in diagnostics.summary.text()
+    model.undo_to_computed()
+    _settle(window)
+    assert note not in explain.html() and note not in diagnostics.summary.text()
+    model.set_selection(None)
+    window.teaching.docks["explain"].raise_()

@@ -2940,6 +2940,13 @@ Sentence: {1}</source>
     </message>
 </context>
 <context>
+    <name>Stale</name>
+    <message>
+        <source>These are the numbers of the last result that computed: the table&apos;s values do not compute (the banner above the panes says why).</source>
+        <translation>这些是上一次算出的结果中的数值：表格中的值无法计算（原因见各面板上方的横幅）。</translation>
+    </message>
+</context>
+<context>
     <name>StepControls</name>
     <message>
         <source>Reset</source>

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.core.lessons import UNIFORM_FRACTION
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.presentation.texts import stale_note
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.status_bar import QWIDGETSIZE_MAX
@@ -205,6 +206,7 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
         layout.addWidget(self.table, 1)
         model.lessonsChanged.connect(self.refresh)  # after the panes
         model.currentHeadChanged.connect(self.refresh)
+        model.computeErrorChanged.connect(self._on_compute_error)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -231,6 +233,10 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
         self._show_asymmetry(lessons.asymmetry)
         self._show_summary(lessons, result.state.n_heads > 1, head)
         self.rows.set_rows(lessons.uniformity, result.state.tokens, result.state.key_tokens)
+
+    def _on_compute_error(self, _error: str) -> None:
+        self.redraw_due()  # the same result, said to be stale (or no longer)
+        self.refresh()
 
     def _show_asymmetry(self, value: float | None) -> None:
         if value is None:
@@ -265,4 +271,6 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
         else:
             text = self.tr("Mean H / log n = {0:.1%}; mean max weight = {1}.").format(
                 float(np.mean(u.fraction)), format_value(np.mean(u.max_weight)))
+        if self.model.compute_error:  # the last result's numbers, not the table's
+            text = stale_note() + " " + text
         self.summary.setText(prefix + text)

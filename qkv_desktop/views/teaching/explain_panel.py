@@ -24,6 +24,7 @@ from qkv_desktop.presentation.numbers import (
     format_value,
     with_minus,
 )
+from qkv_desktop.presentation.texts import stale_note
 from qkv_desktop.state.catalogue import CellRef, cell_in
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -104,6 +105,7 @@ class ExplainPanel(Retranslating, QWidget):
         layout.addWidget(self.browser)
         model.resultChanged.connect(self.refresh)
         model.selectionChanged.connect(self.refresh)
+        model.computeErrorChanged.connect(self.refresh)
         self._html: str | None = None
         """The rich text on display: an edit re-lays out the panel only if it changed."""
         self.retranslate()
@@ -126,15 +128,17 @@ class ExplainPanel(Retranslating, QWidget):
         result, ref = self.model.result, self.model.shown_selection
         if result is None or ref is None or not self._in_range(result, ref):
             return STYLE + self._hint()
+        stale = (f"<p class='warn'>{html.escape(stale_note())}</p>"
+                 if self.model.compute_error else "")
         if ref.matrix in WEIGHT_STAGES:
-            return STYLE + self._explain_weight(result, ref)
+            return STYLE + stale + self._explain_weight(result, ref)
         if ref.matrix == "output":
-            return STYLE + self._explain_output_cell(result, ref)
+            return STYLE + stale + self._explain_output_cell(result, ref)
         if ref.matrix in ("Q", "K", "V"):
-            return STYLE + self._explain_projection(result, ref)
+            return STYLE + stale + self._explain_projection(result, ref)
         if ref.matrix in ("X", "X_kv"):
-            return STYLE + self._explain_input(result, ref)
-        return STYLE + self._hint(ref)
+            return STYLE + stale + self._explain_input(result, ref)
+        return STYLE + stale + self._hint(ref)
 
     @staticmethod
     def _in_range(result, ref: CellRef) -> bool:
