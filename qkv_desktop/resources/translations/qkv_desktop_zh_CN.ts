@@ -1280,7 +1280,7 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>{0} has unsaved changes. Save them first?</source>
-        <translation>{0} 有未保存的更改。要先保存吗？</translation>
+        <translation>“{0}”有未保存的更改。要先保存吗？</translation>
     </message>
     <message>
         <source>{0}{1} — QKV Desktop</source>
