@@ -21,6 +21,7 @@ from shiboken6 import isValid
 from qkv_desktop.core import PRESETS
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.cell_text import describe_cell
+from qkv_desktop.presentation.pane_info import pane_relevant
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.catalogue import PROJECTION_NAMES
@@ -462,6 +463,10 @@ class MainWindow(Retranslating, QMainWindow):
             caption = self.panes.caption(key)
             if caption != action.text():  # a renamed action re-lays out its menu
                 action.setText(caption)
+            # a pane this session has nothing for (RoPE's without RoPE) is greyed, its
+            # tick kept for when it has: ticked and absent read as a pane gone missing
+            if key != HEADS_KEY and result is not None:
+                action.setEnabled(pane_relevant(result.state, key))
 
     def _on_result_changed(self, _result) -> None:
         self._update_pane_actions()

@@ -259,3 +259,18 @@ def test_no_two_shortcuts_of_the_window_are_the_same_keys(main_window):
     assert not shared
     zoom_out = main_window.findChild(QAction, "zoomOut")
     assert "Ctrl+-" in [s.toString() for s in zoom_out.shortcuts()]
+
+
+def test_the_view_menu_greys_the_panes_this_session_has_nothing_for(main_window):
+    """RoPE's panes, ALiBi's bias, concat: ticked and enabled but never shown read as a
+    pane gone missing (found by a first-time user); greyed until the session has them."""
+    actions, model = main_window.pane_actions, main_window.model
+    assert actions["weights"].isEnabled()
+    assert not actions["Q_rope"].isEnabled()
+    s = model.state
+    model.set_options(positions="rope")
+    assert model.wait_until_idle()
+    assert actions["Q_rope"].isEnabled()
+    model.undo_stack.undo()
+    assert model.wait_until_idle()
+    assert not actions["Q_rope"].isEnabled() and model.state.equals(s)
