@@ -74,6 +74,9 @@ class AttentionModel(EditMethods, ViewSelection):
     refused(str) : a change asked for was not applied, and why ("Not applied: …"). Every
         view that refuses an edit says so here, and only here: the window shows it like a
         message and takes it off the status bar as soon as a change lands.
+    noted(str) : an edit did what the user may not expect, and how to take it back
+        (new weights drawn over typed ones: "… Ctrl+Z brings them back"); the window
+        shows it longer than a message.
     computeErrorChanged(str) : the state could not be computed, and why; "" once a
         state computes again (the window then takes the stale failure off the bar).
     hoverChanged, selectionChanged, currentHeadChanged : see ``ViewSelection``.
@@ -88,6 +91,7 @@ class AttentionModel(EditMethods, ViewSelection):
     busyChanged = Signal(bool)
     message = Signal(str)
     refused = Signal(str)
+    noted = Signal(str)
     computeErrorChanged = Signal(str)
     lessonsChanged = Signal(object)
 
@@ -354,7 +358,7 @@ class AttentionModel(EditMethods, ViewSelection):
     def _apply(self, edit: Edit | None) -> None:
         if edit is not None and self._push(edit.state, say(edit.text), edit.merge_key,
                                            edit.moved) and edit.note is not None:
-            self.message.emit(say(edit.note))
+            self.noted.emit(say(edit.note))
 
     def _push(self, after: SessionState, text: str, merge_key: str | None = None,
               moved: RowMap | None = None) -> bool:

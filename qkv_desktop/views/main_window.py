@@ -49,6 +49,9 @@ __all__ = ["MainWindow", "DEFAULT_SIZE"]
 
 DEFAULT_SIZE = (1600, 1000)
 MESSAGE_MS = 6000
+NOTE_MS = 20000
+"""A note of what an edit replaced and how to take it back: read after a look at the
+panes it changed, not within 6 s (found by a first-time user)."""
 LAYOUT_VERSION = 2
 EDITOR_SHARE = 0.45
 """The most of the window's width the editor dock takes on its own (first run, resize)."""
@@ -81,6 +84,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.retranslate()
 
         self.model.message.connect(self._on_message)
+        self.model.noted.connect(self._on_note)
         self.model.refused.connect(self._on_refusal)
         self.model.changed.connect(self._on_model_changed)
         self.model.computeErrorChanged.connect(self._on_compute_error_changed)
@@ -413,6 +417,9 @@ class MainWindow(Retranslating, QMainWindow):
     # ------------------------------------------------------------- updates
     def _on_message(self, text: str) -> None:
         self.statusBar().showMessage(text, MESSAGE_MS)
+
+    def _on_note(self, text: str) -> None:
+        self.statusBar().showMessage(text, NOTE_MS)
 
     _refusal = ""
     """The refusal (``model.refused``: an edit, a paste, an option not applied) the

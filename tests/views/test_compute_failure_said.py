@@ -105,7 +105,7 @@ def test_changing_d_k_says_that_typed_weights_were_replaced(main_window):
     the status bar says they were replaced and how to get them back."""
     window, model = main_window, main_window.model
     messages = []
-    model.message.connect(messages.append)
+    model.noted.connect(messages.append)
     try:
         model.set_d_k(model.state.d_k + 1)
         assert not any("New weights" in m for m in messages)
@@ -115,10 +115,12 @@ def test_changing_d_k_says_that_typed_weights_were_replaced(main_window):
                    for m in messages)
         QApplication.processEvents()
         assert window.statusBar().currentMessage().startswith("New weights were drawn")
+        from qkv_desktop.views.main_window import MESSAGE_MS, NOTE_MS
+        assert NOTE_MS >= 3 * MESSAGE_MS  # shown long enough to be read after a look
         model.undo_stack.undo()
         assert model.state.heads[0].W_Q[0, 0] == 0.75  # Ctrl+Z brought them back
     finally:
-        model.message.disconnect(messages.append)
+        model.noted.disconnect(messages.append)
 
 
 def test_undo_from_the_unfolded_banner_leaves_no_gap_above_the_panes(main_window):
