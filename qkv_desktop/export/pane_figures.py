@@ -57,7 +57,7 @@ def pane_spec(result: ModelResult, key: str, h: int = 0,
     # their hover say; an overflow is +∞ or NaN, never −∞ (``presentation.colormaps``)
     masked = np.isneginf(data) if state.mask_spec().restricts else None
     if masked is not None and not masked.any():
-        masked = None  # the weights, Q, K, V…: nothing masked, no legend for it
+        masked = None  # Q, K, V…: nothing masked, no legend for it
     title = pane_title(result, key, h)
     if source and state.provenance is not None:
         title += " · " + source_text(state.provenance,

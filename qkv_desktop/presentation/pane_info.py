@@ -70,6 +70,8 @@ def pane_matrix(result: ModelResult, key: str, head: int = 0) -> np.ndarray:
     """The matrix pane ``key`` shows for ``head``; ``ValueError`` if it has none."""
     if not pane_relevant(result.state, key):
         raise ValueError(f"there is no {key!r} matrix in this session")
+    if key == "weights":  # masked cells drawn as masked, not as weights of 0
+        return result.shown_weights(head)
     return result.matrix(key, head)
 
 

@@ -105,6 +105,18 @@ class ModelResult:
             return scaled - np.where(np.isfinite(top), top, 0).astype(scaled.dtype)
         return self._cached(("shifted", h), make)
 
+    def shown_weights(self, h: int = 0) -> np.ndarray:
+        """Head ``h``'s weights as a pane draws them: a masked cell −∞ (grey, hatched,
+        no number, as in the scaled scores), not a 0 that reads like a tiny weight (a
+        first-time user took the causal zeros for weights). The weights themselves,
+        their hover and their files keep the 0. Made once, and only under a mask."""
+        h = self.state.head_index(h)
+        r = self.multi.heads[h]
+        if not (r.mask_spec is not None and r.mask_spec.restricts):
+            return r.weights
+        return self._cached(("shown weights", h), lambda: np.where(
+            r.allowed, r.weights, r.weights.dtype.type(-np.inf)))
+
     def mask_values(self, h: int = 0) -> np.ndarray:
         """The mask as numbers in the scores' dtype (1 allowed, 0 masked), for its pane:
         made once (an n × m array; the pane, its hover and its picture all read it)."""

@@ -193,7 +193,11 @@ def test_masked_cells_are_grey_hatched_and_without_number(causal_specs):
         inside += all(x - 0.01 <= px <= x + w + 0.01 and y - 0.01 <= py <= y + h + 0.01
                       for px, py in pts)
     assert inside >= 5, "the masked cell should be hatched"
-    assert causal_specs["weights"].masked is None
+    # the weights' masked cells too: grey and hatched, not 0.0000 on the palest colour
+    weights = causal_specs["weights"]
+    assert weights.masked is not None and weights.masked.sum() == 6
+    assert "masked" in [t for t, _ in svg_texts(svg_root(weights))]
+    assert causal_specs["q"].masked is None  # nothing masked there: no legend
 
 
 def test_masked_shifted_scores_are_masked_in_the_figure_as_in_the_pane(qapp):

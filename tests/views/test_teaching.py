@@ -69,9 +69,13 @@ def test_teaching_causal_masks_above_the_diagonal(window):
     upper = np.triu_indices(4, 1)
     assert np.isneginf(scaled[upper]).all()
     assert np.isfinite(scaled[np.tril_indices(4)]).all()
-    assert (weights[upper] == 0.0).all()
-    np.testing.assert_allclose(weights.sum(axis=1), 1.0, rtol=1e-12)
-    assert weights[0, 0] == 1.0
+    # the weights are 0 there; the pane draws those cells masked (−∞), as the scaled
+    # scores, never as a weight of 0
+    assert np.isneginf(weights[upper]).all()
+    exact = window.model.result.head().weights
+    assert (exact[upper] == 0.0).all()
+    np.testing.assert_allclose(exact.sum(axis=1), 1.0, rtol=1e-12)
+    assert weights[0, 0] == exact[0, 0] == 1.0
     window.controls.causal.setChecked(False)
     assert np.isfinite(pane(window, "scaled")).all()
 
