@@ -200,6 +200,20 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         chrome_w, chrome_h = self.chrome
         return self.plot.value_px_in(width - chrome_w, height - chrome_h)
 
+    def least_height(self) -> int:
+        """The pane's minimum height without its "values hidden" note, for the grid's
+        choice of columns: the note is shown only where the values do not fit, so it
+        is no measure of a layout where they would (counted in, it made two columns
+        look tall enough while the values were hidden at three, and short again once
+        they showed there: the grid flipped between the two for ever)."""
+        layout = self.layout()
+        items = [layout.itemAt(i) for i in range(layout.count())]
+        heights = [item.minimumSize().height() for item in items
+                   if not item.isEmpty() and item.widget() is not self.values_note]
+        margins = layout.contentsMargins()
+        return (sum(heights) + layout.spacing() * max(len(heights) - 1, 0)
+                + margins.top() + margins.bottom())
+
     def _measure_chrome(self, *_args) -> None:
         """Note the pixels around the matrix, when the view box has just been sized for
         the pane as it is (the "values hidden" note left out: it goes with the values)."""

@@ -298,7 +298,7 @@ class PaneGrid(QWidget):
         if width <= 0 or height <= 0 or not panes:
             return grid_columns(slots, most)
         spacing = self._grid.spacing()
-        lowest = max(p.minimumSizeHint().height() for p in panes)
+        lowest = max(p.least_height() for p in panes)  # (not the note: see ``least_height``)
 
         def merit(cols: int) -> tuple:
             rows = -(-slots // cols)
