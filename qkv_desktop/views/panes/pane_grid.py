@@ -32,9 +32,9 @@ import math
 import weakref
 from collections.abc import Iterator, Mapping
 
-from PySide6.QtCore import QSize, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QGridLayout, QScrollArea, QWidget
+from PySide6.QtWidgets import QGridLayout, QScrollArea, QStyle, QWidget
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.pane_info import ALL_PANES, pane_caption, pane_relevant, pane_title
@@ -252,12 +252,7 @@ class PaneGrid(QWidget):
     def _layout_context(self) -> tuple:
         """What the choice of columns is for: the panes shown and their shapes, the
         room (its scroll area's, scroll bar or not), the font (the zoom)."""
-        viewport = self.parentWidget()
-        area = viewport.parentWidget() if viewport is not None else None
-        # the room with or without a scroll bar: one the columns chosen may show or not
-        room = (area.maximumViewportSize().toTuple() if isinstance(area, QScrollArea)
-                else self._room())
-        return (tuple(self.shown()), self._pane_shapes(), room, QFont().key())
+        return (tuple(self.shown()), self._pane_shapes(), self._room()[:2], QFont().key())
 
     def _choose_columns(self) -> int:
         """The columns for the grid as it is now: the ones it had the last time it was
@@ -282,15 +277,32 @@ class PaneGrid(QWidget):
             return self._fit_columns
         return self._best_columns()
 
-    def _room(self) -> tuple[int, int]:
-        """The grid's width and the height it is seen in (its scroll area's viewport)."""
-        parent = self.parentWidget()
-        height = parent.height() if parent is not None else self.height()
-        return self.width(), height
+    def _room(self) -> tuple[int, int, int]:
+        """The width and height the grid is seen in, and the width a vertical scroll
+        bar takes from it when the grid is taller than that.
+
+        In its scroll area, the room is the viewport's without scroll bars
+        (``QAbstractScrollArea.maximumViewportSize``) and the bar's extent is the one the
+        area lays out (its size hint; none for a transient bar drawn over the content):
+        the same whichever columns are shown, so that a candidate that scrolls is
+        measured with the bar it will have, and one that does not, without. Read from
+        the grid's own width, the room changed with the bar the columns chosen brought
+        or took away, and with it the choice (a resize the grid itself caused)."""
+        viewport = self.parentWidget()
+        area = viewport.parentWidget() if viewport is not None else None
+        if not isinstance(area, QScrollArea):
+            height = viewport.height() if viewport is not None else self.height()
+            return self.width(), height, 0
+        room = area.maximumViewportSize()
+        bar = area.verticalScrollBar()
+        transient = area.style().styleHint(QStyle.StyleHint.SH_ScrollBar_Transient, None, bar)
+        as_needed = area.verticalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        extent = bar.sizeHint().width() if as_needed and not transient else 0
+        return room.width(), room.height(), extent
 
     def _best_columns(self) -> int:
         """The number of columns for the room the grid has (see the module's docstring)."""
-        width, height = self._room()
+        width, height, bar = self._room()
         most = max(1, min(self.columns, width // MIN_PANE_WIDTH))
         shown = self.shown()
         panes = [self.panes[k] for k in shown if k != HEADS_KEY]
@@ -302,8 +314,10 @@ class PaneGrid(QWidget):
 
         def merit(cols: int) -> tuple:
             rows = -(-slots // cols)
-            pane_w = (width - (cols - 1) * spacing) / cols
-            pane_h = max((height - (rows - 1) * spacing) / rows, lowest)  # else it scrolls
+            pane_h = (height - (rows - 1) * spacing) / rows
+            scrolls = pane_h < lowest  # then the panes are ``lowest`` high, beside a bar
+            pane_w = (width - bar * scrolls - (cols - 1) * spacing) / cols
+            pane_h = max(pane_h, lowest)
             aspect = pane_w / pane_h
             sizes = [p.value_px_at(pane_w, pane_h) for p in panes]
             legible = sum(px != 0 for px in sizes)
