@@ -106,20 +106,27 @@ def clip_to_levels(data: np.ndarray, levels: tuple[float, float]) -> np.ndarray:
     return np.clip(data, lo, hi)
 
 
-def max_abs_finite(data: np.ndarray) -> float:
+def max_abs_finite(data: np.ndarray, finite: bool | None = None) -> float:
     """The largest |value| among the finite cells (0 if there are none).
 
     Two reductions and no copy when every cell is finite, which is the usual case
     for the large matrices where a copy would cost more than the colouring.
+    ``finite``: the caller knows whether every cell is finite (a pane's picture, from
+    the block means it has just made of ``data``: a block mean is finite only if its
+    cells are). With non-finite cells (the causal mask's −inf scaled scores) the
+    minimum and maximum say nothing; known, they are not taken, and the largest |value|
+    is one masked maximum of |value| over the finite cells, not a copy of those cells
+    and a maximum of it (a 128 × 1024 range of causal scaled scores: 141 µs → 114).
     """
     data = np.asarray(data)
     if not data.size:
         return 0.0
-    lo, hi = float(data.min()), float(data.max())
-    if np.isfinite(lo) and np.isfinite(hi):
-        return max(-lo, hi)
-    finite = data[np.isfinite(data)]  # masked (−inf) or overflowed cells are left out
-    return float(np.max(np.abs(finite))) if finite.size else 0.0
+    if finite is not False:
+        lo, hi = float(data.min()), float(data.max())
+        if finite or (np.isfinite(lo) and np.isfinite(hi)):
+            return max(-lo, hi)
+    # masked (−inf) or overflowed cells are left out; 0 if no cell is finite
+    return float(np.max(np.abs(data), where=np.isfinite(data), initial=0.0))
 
 
 RGB32_ORDER = [2, 1, 0, 3] if np.little_endian else [3, 0, 1, 2]

@@ -118,7 +118,7 @@ def test_a_picture_reads_its_matrix_once_in_bands(monkeypatch):
     for module in (colormaps, pane_image):
         real = module.max_abs_finite
         monkeypatch.setattr(module, "max_abs_finite",
-                            lambda a, _real=real: scanned.append(a.size) or _real(a))
+                            lambda a, *hint, _real=real: scanned.append(a.size) or _real(a, *hint))
     tracemalloc.start()
     try:
         base = tracemalloc.get_traced_memory()[0]
@@ -190,3 +190,56 @@ def test_the_banded_block_means_and_levels_are_the_whole_matrixs_exactly(
     np.testing.assert_array_equal(shown, expected)
     assert top == max_abs_finite(data)
     np.testing.assert_array_equal(pane_image.block_mean(data, fy, fx), expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.integers(1, 60), cols=st.integers(1, 60), fy=st.integers(1, 9),
+       fx=st.integers(1, 9), float32=st.booleans(), step=st.integers(2, 3),
+       special=st.lists(st.tuples(st.integers(0, 10 ** 6), SPECIAL), max_size=4),
+       seed=st.integers(0, 2 ** 16))
+def test_block_means_of_a_view_of_columns_are_the_whole_matrixs_exactly(
+        rows, cols, fy, fx, float32, step, special, seed):
+    """A matrix that is not C-contiguous (every ``step``-th column of one, or a
+    transposed one) takes the strided path: the same bits as the reference."""
+    rng = np.random.default_rng(seed)
+    data = rng.standard_normal((rows, cols * step)).astype(np.float32 if float32 else np.float64)
+    for where, value in special:
+        with np.errstate(over="ignore"):
+            data.flat[where % data.size] = value
+    for view in (data[:, ::step], data.T):
+        shown, top = pane_image.block_means_and_top(view, fy, fx)
+        np.testing.assert_array_equal(shown, _whole_block_mean(view, fy, fx))
+        assert shown.dtype == view.dtype and top == max_abs_finite(view)
+
+
+def _largest_finite(data: np.ndarray) -> float:
+    """The largest |value| of the finite cells as written before (the reference): a
+    copy of the finite cells and their largest |value|."""
+    finite = data[np.isfinite(data)]
+    return float(np.max(np.abs(finite))) if finite.size else 0.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.integers(1, 40), cols=st.integers(1, 40), float32=st.booleans(),
+       scale=st.integers(-310, 300),
+       special=st.lists(st.tuples(st.integers(0, 10 ** 6), SPECIAL), max_size=8),
+       seed=st.integers(0, 2 ** 16))
+def test_the_largest_finite_value_is_the_references_told_or_not(rows, cols, float32, scale,
+                                                                special, seed):
+    """``max_abs_finite`` with or without the caller's word on whether every cell is
+    finite (``finite``: a picture knows it from its block means) is the reference's
+    value: with non-finite cells one masked maximum instead of a copy of the finite
+    cells, and ``finite=False`` of finite cells is the same number too."""
+    rng = np.random.default_rng(seed)
+    with np.errstate(over="ignore", under="ignore"):
+        data = (rng.standard_normal((rows, cols)) * 10.0 ** scale).astype(
+            np.float32 if float32 else np.float64)
+    for where, value in special:
+        with np.errstate(over="ignore"):
+            data.flat[where % data.size] = value
+    expected = _largest_finite(data)
+    all_finite = bool(np.isfinite(data).all())
+    assert max_abs_finite(data) == expected
+    assert max_abs_finite(data, all_finite) == expected
+    assert max_abs_finite(data, False) == expected
+    assert max_abs_finite(data[:0]) == 0.0

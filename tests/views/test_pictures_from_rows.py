@@ -123,9 +123,9 @@ def test_the_pictures_of_the_n_by_n_panes_are_reduced_in_the_row_threads(make_wi
     calls: list[tuple[tuple, str, bool]] = []  # shape read, thread, during the forward
     in_forward = threading.Event()
 
-    def spy(data, fy, fx, top=True):
+    def spy(data, fy, fx, top=True, **kw):
         calls.append((data.shape, threading.current_thread().name, in_forward.is_set()))
-        return real(data, fy, fx, top)
+        return real(data, fy, fx, top, **kw)
 
     real_compute = pane_images.PicturePlan.on_rows
 
@@ -177,9 +177,9 @@ def test_an_edit_of_x_reduces_only_the_block_rows_it_wrote(monkeypatch):
     real = pane_image.block_means_and_top
     rows_read: list[int] = []
 
-    def spy(data, fy, fx, top=True):
+    def spy(data, fy, fx, top=True, **kw):
         rows_read.append(data.shape[0])
-        return real(data, fy, fx, top)
+        return real(data, fy, fx, top, **kw)
 
     monkeypatch.setattr(pane_image, "block_means_and_top", spy)
     history = [state]  # as the undo history holds them
