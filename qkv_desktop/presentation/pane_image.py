@@ -33,6 +33,7 @@ from qkv_desktop.presentation.colormaps import (
     lut_for,
     map_to_rgb32,
     max_abs_finite,
+    rgba_word,
 )
 from qkv_desktop.presentation.pane_info import pane_matrix
 from qkv_desktop.state.catalogue import HEAD_INDEPENDENT
@@ -371,15 +372,19 @@ def _whole(data: np.ndarray, fy: int, fx: int) -> np.ndarray:
 
 
 def nonfinite_rgba(shown: np.ndarray) -> np.ndarray | None:
-    """An RGBA layer painting −inf cells grey and inf/NaN cells magenta; None if all finite."""
+    """An RGBA layer painting −inf cells grey and inf/NaN cells magenta; None if all finite.
+
+    Written as one 4-byte word per cell (``np.copyto`` with ``where``): assigning an
+    RGBA tuple to the cells a boolean array picks copied four bytes per cell through
+    fancy indexing, 0.6 ms for the 256 × 256 picture of causal scaled scores, more
+    than its colours (issue 20)."""
     bad = ~np.isfinite(shown)
     if not bad.any():
         return None
-    rgba = np.zeros(shown.shape + (4,), np.uint8)
-    masked = np.isneginf(shown)
-    rgba[masked] = MASKED_RGBA
-    rgba[bad & ~masked] = OVERFLOW_RGBA
-    return rgba
+    words = np.zeros(shown.shape, np.uint32)
+    np.copyto(words, rgba_word(OVERFLOW_RGBA), where=bad)
+    np.copyto(words, rgba_word(MASKED_RGBA), where=shown == -np.inf)
+    return words.view(np.uint8).reshape(*shown.shape, 4)
 
 
 @dataclass(frozen=True, eq=False)

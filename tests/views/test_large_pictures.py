@@ -243,3 +243,71 @@ def test_the_largest_finite_value_is_the_references_told_or_not(rows, cols, floa
     assert max_abs_finite(data, all_finite) == expected
     assert max_abs_finite(data, False) == expected
     assert max_abs_finite(data[:0]) == 0.0
+
+
+def _nonfinite_rgba(shown: np.ndarray) -> np.ndarray | None:
+    """The layer of non-finite cells as written before (the reference)."""
+    bad = ~np.isfinite(shown)
+    if not bad.any():
+        return None
+    rgba = np.zeros(shown.shape + (4,), np.uint8)
+    masked = np.isneginf(shown)
+    rgba[masked] = colormaps.MASKED_RGBA
+    rgba[bad & ~masked] = colormaps.OVERFLOW_RGBA
+    return rgba
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.integers(0, 30), cols=st.integers(0, 30), float32=st.booleans(),
+       special=st.lists(st.tuples(st.integers(0, 10 ** 6), SPECIAL), max_size=40),
+       seed=st.integers(0, 2 ** 16))
+def test_the_layer_of_non_finite_cells_is_the_references(rows, cols, float32, special, seed):
+    """Grey for −inf, magenta for +inf and NaN, nothing elsewhere, byte for byte (one
+    word per cell now, not four bytes through a boolean index); None when all finite."""
+    data = np.random.default_rng(seed).standard_normal((rows, cols)).astype(
+        np.float32 if float32 else np.float64)
+    for where, value in special:
+        if data.size:
+            with np.errstate(over="ignore"):
+                data.flat[where % data.size] = value
+    layer, expected = pane_image.nonfinite_rgba(data), _nonfinite_rgba(data)
+    assert (layer is None) == (expected is None)
+    if expected is not None:
+        assert layer.dtype == np.uint8 and layer.shape == expected.shape
+        assert layer.flags.c_contiguous and layer.tobytes() == expected.tobytes()
+
+
+def _map_to_rgb32(data: np.ndarray, lut: np.ndarray, levels) -> np.ndarray:
+    """``map_to_rgb32`` as written before (the reference): ``np.take`` in its checking
+    mode and the non-finite cells painted through boolean indices."""
+    index, finite = colormaps._colour_indices(data, len(lut), levels)
+    pixels = np.take(colormaps._rgb32_lut(np.asarray(lut, np.uint8)), index)
+    if not finite:
+        pixels[np.isneginf(data)] = colormaps._rgb32(colormaps.MASKED_RGBA)
+        pixels[np.isnan(data) | np.isposinf(data)] = colormaps._rgb32(colormaps.OVERFLOW_RGBA)
+    return pixels
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.integers(0, 30), cols=st.integers(0, 30), float32=st.booleans(),
+       levels=st.sampled_from([(-1.0, 1.0), (0.0, 1.0), (-1e308, 1e308), (2.0, 2.0)]),
+       key=st.sampled_from(["scores", "weights", "mask"]),
+       special=st.lists(st.tuples(st.integers(0, 10 ** 6), SPECIAL), max_size=20),
+       seed=st.integers(0, 2 ** 16))
+def test_the_colours_of_every_cell_are_the_references(rows, cols, float32, levels, key, special,
+                                                      seed):
+    """``map_to_rgb32`` and ``map_to_rgba`` (a lookup without the bounds check, the
+    non-finite cells painted word by word) give the reference's bytes, non-finite and
+    out-of-level cells included."""
+    data = (np.random.default_rng(seed).standard_normal((rows, cols)) * 2).astype(
+        np.float32 if float32 else np.float64)
+    for where, value in special:
+        if data.size:
+            with np.errstate(over="ignore"):
+                data.flat[where % data.size] = value
+    lut = lut_for(key)
+    expected = _map_to_rgb32(data, lut, levels)
+    assert colormaps.map_to_rgb32(data, lut, levels).tobytes() == expected.tobytes()
+    rgba = colormaps.map_to_rgba(data, lut, levels)
+    assert rgba.shape == (rows, cols, 4)
+    assert rgba[..., colormaps.RGB32_ORDER].tobytes() == expected.view(np.uint8).tobytes()
