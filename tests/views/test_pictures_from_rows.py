@@ -104,10 +104,40 @@ def test_block_means_gathered_range_by_range_are_the_whole_matrixs(n, m, fy, fx,
         reduced.add(data, r0, r1)
     assert reduced.finish(data) is None  # a range is missing
     reduced.add(data, *ranges[0])
+    assert reduced._done.all()  # the straddling block rows too: finish reads no rows
     shown, largest = reduced.finish(data)
     whole, whole_top = pane_image.block_means_and_top(data, fy, fx, top=top)
     assert shown.dtype == whole.dtype and shown.tobytes() == whole.tobytes()
     assert largest == whole_top
+
+
+def test_a_block_row_across_ranges_is_reduced_once_by_the_range_that_completes_it(
+        monkeypatch):
+    """Ranges added from several threads at once, in any order: each block row that
+    straddles ranges is reduced exactly once, in an ``add`` (the second of its ranges to
+    come), not after the forward in ``finish``; the picture is the whole matrix's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(3)
+    data = rng.standard_normal((1000, 300))
+    fy, fx = 7, 3
+    bounds = sorted({0, 1000, *rng.choice(np.arange(1, 1000), 60, replace=False).tolist()})
+    ranges = list(zip(bounds, bounds[1:], strict=False))
+    rng.shuffle(ranges)
+    straddling = {b for r in bounds[1:-1] if r % fy for b in [r // fy]}
+    rows_read: list[int] = []
+    real = pane_image._block_row
+    monkeypatch.setattr(pane_image, "_block_row",
+                        lambda d, b, *f: rows_read.append(b) or real(d, b, *f))
+    reduced = pane_image.RowsReduced(data.shape, data.dtype, (fy, fx), True)
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda r: reduced.add(data, *r), ranges))
+    assert sorted(rows_read) == sorted(straddling)
+    rows_read.clear()
+    shown, largest = reduced.finish(data)
+    assert rows_read == []
+    whole, top = pane_image.block_means_and_top(data, fy, fx)
+    assert shown.tobytes() == whole.tobytes() and largest == top
 
 
 def test_the_pictures_of_the_n_by_n_panes_are_reduced_in_the_row_threads(make_window,
