@@ -169,3 +169,16 @@ def pytest_runtest_teardown(item, nextitem):
 
     if QCoreApplication.instance() is not None:
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+@pytest.fixture
+def chinese(qapp):
+    """The interface in 简体中文 for one test, English again after it."""
+    from PySide6.QtWidgets import QApplication
+
+    from qkv_desktop.views import i18n
+    i18n.install_translators(qapp, "zh_CN")
+    QApplication.processEvents()
+    yield qapp
+    i18n.install_translators(qapp, "en")
+    QApplication.processEvents()

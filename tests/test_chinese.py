@@ -11,22 +11,13 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel
+from PySide6.QtWidgets import QFileDialog, QLabel
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import CellRef, SessionState
 from qkv_desktop.views import i18n
 
 TS = i18n.catalogue_path("zh_CN").with_suffix(".ts")
-
-
-@pytest.fixture
-def chinese(qapp):
-    i18n.install_translators(qapp, "zh_CN")
-    QApplication.processEvents()
-    yield qapp
-    i18n.install_translators(qapp, "en")
-    QApplication.processEvents()
 
 
 def translations() -> dict[str, str]:

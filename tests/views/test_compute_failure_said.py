@@ -6,19 +6,7 @@ dropped typed weights without a word)."""
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtWidgets import QApplication
-
-from qkv_desktop.views import i18n
-
-
-@pytest.fixture
-def chinese(qapp):
-    i18n.install_translators(qapp, "zh_CN")
-    QApplication.processEvents()
-    yield qapp
-    i18n.install_translators(qapp, "en")
-    QApplication.processEvents()
 
 
 def _settle(window) -> None:

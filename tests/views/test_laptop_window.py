@@ -10,17 +10,6 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from qkv_desktop.views import i18n
-
-
-@pytest.fixture
-def chinese(qapp):
-    i18n.install_translators(qapp, "zh_CN")
-    QApplication.processEvents()
-    yield qapp
-    i18n.install_translators(qapp, "en")
-    QApplication.processEvents()
-
 
 def settle(window):
     assert window.model.wait_until_idle()
