@@ -9,7 +9,6 @@ from functools import cached_property
 import numpy as np
 
 from qkv_desktop.core import buffers, projection_memo
-from qkv_desktop.core import rows as row_threads
 from qkv_desktop.core.masks import EmptyRowError, MaskSpec, alibi_rows
 from qkv_desktop.core.positions import ROPE_PAIRINGS, rope, sinusoidal_positions
 from qkv_desktop.core.rows import blas_threads, for_row_chunks, one_blas_thread
@@ -212,8 +211,8 @@ def attention(X, weights: Weights, *, scale: Scale = "sqrt_dk", temperature: flo
 
 def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, rope_base,
              rope_pairing, spec, alibi_slope, on_rows, in_rows: bool) -> AttentionResult:
-    """The forward proper. ``in_rows`` (BLAS on one thread, the app's setting): above
-    ``MIN_PARALLEL_CELLS`` the products run in the row threads, in fixed ranges
+    """The forward proper. ``in_rows`` (BLAS on one thread, the app's setting): from
+    ``_MIN_RANGED_CELLS`` the products run in the row threads, in fixed ranges
     (``_projections``, ``_fused_forward``), so the numbers are the same on every machine
     and core count. Otherwise (BLAS on several threads, NumPy's default in a notebook)
     they are whole products on BLAS's own threads, and the softmax runs on the calling
@@ -348,8 +347,7 @@ def _projections(X: np.ndarray, cells: int | None,
     if cells is None:
         return _split(np.matmul(X, W, out=buffers.empty((X.shape[0], W.shape[1]),
                                                         np.result_type(X, W))), heads)
-    memo = (projection_memo.entry_for(X, W) if cells >= row_threads.MIN_PARALLEL_CELLS
-            else None)
+    memo = projection_memo.entry_for(X, W) if cells >= _MIN_RANGED_CELLS else None
     try:
         if memo is None:
             product = buffers.empty((X.shape[0], W.shape[1]), np.result_type(X, W))
@@ -362,7 +360,8 @@ def _projections(X: np.ndarray, cells: int | None,
             def rows(r0: int, r1: int) -> None:
                 memo.fill(X, W, r0, r1)
 
-        for_row_chunks(rows, X.shape[0], cells, blas=True, range_rows=_RANGE_ROWS)
+        for_row_chunks(rows, X.shape[0], cells, blas=True, range_rows=_RANGE_ROWS,
+                       min_cells=_MIN_RANGED_CELLS)
         return _split(product, heads)
     finally:
         if memo is not None:
@@ -398,6 +397,17 @@ _RANGE_ROWS = 128
 fewer rows per BLAS call cost more CPU (at n = 2048 on one thread, 64 rows: 50 + 13 ms
 for the forward and the projections; 128: 44 + 11; whole products: 44 + 10), more
 leave fewer ranges to share (n = 1024: 8)."""
+
+_MIN_RANGED_CELLS = 1 << 17
+"""From this many score cells (n ≈ 362) the forward runs in ``_RANGE_ROWS`` ranges on
+the row threads (and an edit of one row multiplies only its range's projections,
+``projection_memo``); below it, in one range on the calling thread. Measured in the
+window on the quiet 2-core machine, ``trace_edit.py --d-model 0 --summary``, the
+forward's wall time per edit (d_model = n, d_k = 64, medians of 9–11 edits, two or
+three rounds, one range / ranges): n = 256, 1.62–1.69 / 1.88–1.99 ms (waking the
+helper thread twice costs more than half the rows save); 384, 3.3–3.8 / 2.8; 512,
+5.5–5.8 / 3.8–4.1; 724, 12.3–12.5 / 8.6–10.9 (the old threshold was
+``rows.MIN_PARALLEL_CELLS``, n ≈ 724)."""
 
 _BLOCK_BYTES = 1 << 18
 """Rows per block are chosen so that a block of one n×m array stays in the L2 cache."""
@@ -501,7 +511,8 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
             np.matmul(p[r0:r1], V, out=output[r0:r1])
 
     if in_rows:
-        for_row_chunks(rows, n, n * m, blas=True, range_rows=_RANGE_ROWS)
+        for_row_chunks(rows, n, n * m, blas=True, range_rows=_RANGE_ROWS,
+                       min_cells=_MIN_RANGED_CELLS)
     else:  # whole products on BLAS's own threads, the softmax on this thread
         np.matmul(Q, K.T, out=scores)
         for r0 in range(0, n, _RANGE_ROWS):  # ranges, for ``on_rows``

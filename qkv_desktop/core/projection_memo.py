@@ -30,9 +30,9 @@ MAX_ENTRIES = 4
 """Entries kept, the most recently used ones: the query and key side of two heads, or
 one side of four (each holds a copy of X: 12.6 MB at 2048 × 768 in float64)."""
 
-MIN_ROWS = 512
-"""Inputs with fewer rows are multiplied whole every time: the forward's ranges start
-above ``rows.MIN_PARALLEL_CELLS`` (n ≈ 724), and below that a product costs little."""
+MIN_ROWS = 129
+"""Inputs with fewer rows are multiplied whole every time: they are one range of the
+forward (``attention._RANGE_ROWS``), all of it made again by any edit."""
 
 _lock = threading.Lock()
 _entries: list = []

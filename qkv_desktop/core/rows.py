@@ -11,6 +11,20 @@ may get no core for several scheduler ticks, and with fixed shares the others wo
 sit idle waiting for its rows. Measured on 2 shared cores (softmax alone, n = 4096):
 in runs where a thread was held up, medians of 150–330 ms with fixed halves against
 125–200 ms in turns; in the other runs the two are the same within ±5 %.
+
+While they take turns, each thread is held on a CPU of its own (``PIN_THREADS``): the
+threads hand the GIL to each other between NumPy calls, and Linux wakes a thread that
+waited for it on the waker's CPU when its own CPU has not yet gone idle. Both threads
+then share one core while the other core idles, for milliseconds, until the load
+balancer moves one (seen with ``perf sched timehist`` in the window's edit at
+n = 1024: a row thread runnable for 3.1 ms on CPU 1 while CPU 0 idled, and 5–7 ms of
+each thread's 16 ms forward spent waiting for a CPU). Measured on the quiet 2-core
+machine, ``tests/benchmarks/trace_edit.py --sizes 1024,2048 --edits 7 --summary``
+with ``--no-pin`` and without, two rounds in turns, the median edit's last paint:
+n = 1024, 23.9 and 27.0 ms free against 21.6 and 19.9 held; n = 2048, 46.2 and 46.6
+against 46.2 and 42.2. With a busy loop on one core: 33.9 and 24.5 against 24.0 and
+24.3 ms; 62.5 and 61.4 against 54.8 and 56.8. A scrub at n = 1024
+(``bench_window.py``): 38–52 ms between frames free, 31–32 held.
 """
 
 from __future__ import annotations
@@ -22,7 +36,8 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
-__all__ = ["for_row_chunks", "one_blas_thread", "blas_threads", "MIN_PARALLEL_CELLS", "RANGES_PER_THREAD"]
+__all__ = ["for_row_chunks", "one_blas_thread", "blas_threads", "MIN_PARALLEL_CELLS",
+           "RANGES_PER_THREAD", "PIN_THREADS"]
 
 MIN_PARALLEL_CELLS = 1 << 19
 """Below this many cells (n ≈ 700) one thread is faster than handing work to others."""
@@ -31,6 +46,12 @@ RANGES_PER_THREAD = 4
 """Row ranges per thread: enough that a thread held up by the scheduler leaves at most
 an eighth of the rows (on 2 cores) for the other to wait on, few enough that each range
 is many cache-sized row blocks (n = 2048: 256 rows)."""
+
+PIN_THREADS = hasattr(os, "sched_setaffinity")
+"""Hold each thread of ``for_row_chunks`` on a CPU of its own while it takes turns
+(Linux; other systems have no per-thread affinity in ``os``). Each thread's own
+affinity comes back when its turns end. ``False`` leaves the placement to the
+scheduler (``trace_edit.py --no-pin`` measures the difference)."""
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -158,24 +179,26 @@ if hasattr(os, "register_at_fork"):  # not on Windows, which never forks
 
 
 def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int, *,
-                   blas: bool = False, range_rows: int | None = None) -> None:
+                   blas: bool = False, range_rows: int | None = None,
+                   min_cells: int = MIN_PARALLEL_CELLS) -> None:
     """Call ``fn(r0, r1)`` on contiguous row ranges that together cover ``range(n_rows)``.
 
-    With at least ``MIN_PARALLEL_CELLS`` cells the rows are cut into
-    ``RANGES_PER_THREAD`` ranges per core, and one thread per core (the calling thread
-    among them) takes the next range whenever it finishes one, so a thread that the
-    scheduler holds up delays at most its current range. ``fn`` must write only its own
-    rows. An exception in any range is raised here after all threads have stopped (a
-    thread stops at its first exception; the others finish the remaining ranges).
+    With at least ``min_cells`` cells (``MIN_PARALLEL_CELLS`` unless told) the rows are
+    cut into ``RANGES_PER_THREAD`` ranges per core, and one thread per core (the calling
+    thread among them) takes the next range whenever it finishes one, each on a CPU of
+    its own (``PIN_THREADS``), so a thread that the scheduler holds up delays at most
+    its current range. ``fn`` must write only its own rows. An exception in any range
+    is raised here after all threads have stopped (a thread stops at its first
+    exception; the others finish the remaining ranges).
     ``fn`` must not call ``for_row_chunks`` itself: the helper threads would wait on
     each other.
 
     ``blas=True``: ``fn`` runs matrix products, and BLAS runs on one thread while the
     ranges do (``one_blas_thread``, in the helper threads too), since the ranges
-    already take every core; below
-    the threshold too, where the products are small enough that waking BLAS's threads
-    costs more than they give (n = 256, quiet machine: 2.2 ms against 1.7), and so
-    that the numbers never depend on BLAS's thread count.
+    already take every core; below the threshold too, where the products are small
+    enough that waking BLAS's threads costs more than they give (n = 256, quiet
+    machine: 2.2 ms against 1.7), and so that the numbers never depend on BLAS's
+    thread count.
     ``range_rows``: above the threshold, ranges of this many rows whatever the number
     of cores (the last one shorter), for an ``fn`` whose numbers depend on its range:
     a BLAS product may round a row differently with other rows beside it, and fixed
@@ -183,14 +206,73 @@ def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int, *,
     """
     if blas:
         with one_blas_thread():
-            _for_row_chunks(fn, n_rows, n_cells, range_rows, blas)
+            _for_row_chunks(fn, n_rows, n_cells, range_rows, blas, min_cells)
     else:
-        _for_row_chunks(fn, n_rows, n_cells, range_rows, blas)
+        _for_row_chunks(fn, n_rows, n_cells, range_rows, blas, min_cells)
+
+
+def _cpus_for(threads: int) -> list[int] | None:
+    """A CPU for each of ``threads`` threads, from the calling thread's allowed ones,
+    the one it runs on first (its cache stays warm), or ``None`` (pinning off, or fewer
+    CPUs allowed than threads)."""
+    if not PIN_THREADS:
+        return None
+    try:
+        allowed = sorted(os.sched_getaffinity(0))
+    except OSError:
+        return None
+    if len(allowed) < threads:
+        return None
+    here = _current_cpu()
+    if here in allowed:
+        allowed.remove(here)
+        allowed.insert(0, here)
+    return allowed[:threads]
+
+
+_sched_getcpu = None
+"""libc's ``sched_getcpu`` once looked up, ``False`` where there is none."""
+
+
+def _current_cpu() -> int | None:
+    """The CPU the calling thread runs on (libc's ``sched_getcpu``), or ``None``."""
+    global _sched_getcpu
+    if _sched_getcpu is None:
+        try:
+            import ctypes
+            _sched_getcpu = ctypes.CDLL(None, use_errno=True).sched_getcpu
+        except (OSError, AttributeError):  # not glibc, or no such call
+            _sched_getcpu = False
+    if _sched_getcpu is False:
+        return None
+    cpu = _sched_getcpu()
+    return cpu if cpu >= 0 else None
+
+
+@contextmanager
+def _on_cpu(cpu: int | None) -> Iterator[None]:
+    """The calling thread held on ``cpu`` (``None``: as it is), then as before. A CPU
+    taken away meanwhile (a container, ``taskset``) leaves the thread as it is."""
+    before = None
+    if cpu is not None:
+        try:
+            before = os.sched_getaffinity(0)
+            os.sched_setaffinity(0, (cpu,))
+        except OSError:
+            before = None
+    try:
+        yield
+    finally:
+        if before is not None:
+            try:
+                os.sched_setaffinity(0, before)
+            except OSError:
+                pass
 
 
 def _for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int,
-                    range_rows: int | None, blas: bool) -> None:
-    if n_cells < MIN_PARALLEL_CELLS or n_rows <= 1:
+                    range_rows: int | None, blas: bool, min_cells: int) -> None:
+    if n_cells < min_cells or n_rows <= 1:
         fn(0, n_rows)
         return
     if range_rows is None:
@@ -209,26 +291,29 @@ def _for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int,
             fn(bounds[k], bounds[k + 1])
         return
     turns, turn_lock = itertools.count(), threading.Lock()
+    cpus = _cpus_for(threads)
+    seats = itertools.count(1)  # the caller sits at 0, on its own CPU; helpers as they start
 
-    def take_turns() -> None:
-        while True:
-            with turn_lock:  # each range is taken exactly once
-                k = next(turns)
-            if k >= ranges:
-                return
-            fn(bounds[k], bounds[k + 1])
+    def take_turns(seat: int) -> None:
+        with _on_cpu(None if cpus is None else cpus[seat]):
+            while True:
+                with turn_lock:  # each range is taken exactly once
+                    k = next(turns)
+                if k >= ranges:
+                    return
+                fn(bounds[k], bounds[k + 1])
 
     def helper() -> None:
         if blas:  # an OpenMP BLAS: this thread's own setting
             with one_blas_thread():
-                take_turns()
+                take_turns(next(seats))
         else:
-            take_turns()
+            take_turns(next(seats))
 
     pool = _executor()
     futures = [pool.submit(helper) for _ in range(threads - 1)]
     try:
-        take_turns()
+        take_turns(0)
     finally:
         errors = [f.exception() for f in futures]  # waits for every thread
     for error in errors:

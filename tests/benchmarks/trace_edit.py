@@ -187,14 +187,23 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1024,2048")
     parser.add_argument("--dtype", default="float64")
+    parser.add_argument("--d-model", type=int, default=768,
+                        help="0: n, as bench_window's rows of n = 64 and 256")
+    parser.add_argument("--d-k", type=int, default=64)
     parser.add_argument("--edits", type=int, default=5)
     parser.add_argument("--all", action="store_true", help="print every edit's timeline")
     parser.add_argument("--summary", action="store_true", help="the phases' medians only")
+    parser.add_argument("--no-pin", action="store_true",
+                        help="leave the row threads' CPUs to the scheduler "
+                             "(qkv_desktop.core.rows.PIN_THREADS = False)")
     args = parser.parse_args()
+    if args.no_pin:
+        from qkv_desktop.core import rows
+        rows.PIN_THREADS = False
     app = _App(sys.argv[:1])
     _patch()
     for n in (int(v) for v in args.sizes.split(",")):
-        lines = trace(n, 768, 64, args.dtype, args.edits)
+        lines = trace(n, args.d_model or n, args.d_k, args.dtype, args.edits)
         order = np.argsort([_last_paint(t) for t in lines])
         print(f"\nn = {n} {args.dtype}: last paint per edit (ms): "
               + ", ".join(f"{_last_paint(t):.1f}" for t in lines)

@@ -95,10 +95,43 @@ def test_with_one_blas_thread_the_products_run_in_the_row_threads(monkeypatch):
     X = np.random.default_rng(3).standard_normal((800, 12))
     with threadpool_limits(limits=1, user_api="blas"):
         attention(X, init_weights(12, 6, seed=5, scale=0.8))
-    fixed = {"blas": True, "range_rows": attention_module._RANGE_ROWS}
+    fixed = {"blas": True, "range_rows": attention_module._RANGE_ROWS,
+             "min_cells": attention_module._MIN_RANGED_CELLS}
     assert calls == [fixed, fixed]  # the projections, then the rest
     assert seen and all(threads == {1} for _, threads in seen)
     assert len({thread for thread, _ in seen}) >= 2
+
+
+@pytest.mark.parametrize(("n", "ranges"), [(256, 1), (384, 3), (512, 4)])
+def test_from_about_360_tokens_the_forward_shares_ranges_of_128_rows(monkeypatch, n, ranges):
+    """Ranges pay from n ≈ 362 (``_MIN_RANGED_CELLS``: in the window at n = 512 the
+    forward took 3.8–4.1 ms in ranges against 5.5–5.8 in one); below that the forward
+    is one range on the calling thread. Either way the numbers at these shapes are the whole
+    products' and plain NumPy's softmax, bit for bit."""
+    real = row_module.for_row_chunks
+    fused_ranges: list[tuple[int, int]] = []
+
+    def spy(fn, n_rows, n_cells, **options):
+        def seen(r0: int, r1: int) -> None:
+            fused_ranges.append((r0, r1))
+            fn(r0, r1)
+        return real(seen if n_cells == n * n else fn, n_rows, n_cells, **options)
+
+    monkeypatch.setattr(attention_module, "for_row_chunks", spy)
+    X = np.random.default_rng(7).standard_normal((n, n))
+    w = init_weights(n, 64, seed=11, scale=0.1)
+    with threadpool_limits(limits=1, user_api="blas"):
+        r = attention(X, w)
+        Q, K, V = X @ w.W_Q, X @ w.W_K, X @ w.W_V
+        scores = Q @ K.T
+        weights = plain_weights(scores / 8.0)
+        output = weights @ V
+    assert len([rng for rng in fused_ranges if rng[0] == 0]) == 2  # projections, then the rest
+    expected = [(a, min(n, a + 128)) for a in range(0, n, 128)] if ranges > 1 else [(0, n)]
+    assert sorted(set(fused_ranges)) == expected and len(expected) == ranges
+    for name, plain in (("Q", Q), ("K", K), ("V", V), ("scores", scores),
+                        ("weights", weights), ("output", output)):
+        np.testing.assert_array_equal(getattr(r, name), plain, err_msg=name)
 
 
 def test_overlapping_forwards_leave_the_blas_setting_as_it_was():

@@ -7,6 +7,7 @@ bit-identical to one thread doing every row, and agree with plain NumPy.
 import importlib
 import os
 import signal
+import threading
 import time
 
 import numpy as np
@@ -44,7 +45,8 @@ def test_large_inputs_are_split_into_parallel_row_ranges(monkeypatch, threads):
     X, w = big_case()
     with threadpool_limits(limits=threads, user_api="blas"):
         attention(X, w)
-    fixed = {"blas": True, "range_rows": attention_module._RANGE_ROWS}
+    fixed = {"blas": True, "range_rows": attention_module._RANGE_ROWS,
+             "min_cells": attention_module._MIN_RANGED_CELLS}
     expected = [(800, 640_000, fixed)] * 2 if threads == 1 else []
     assert seen == expected and 640_000 >= row_module.MIN_PARALLEL_CELLS
 
@@ -130,7 +132,6 @@ def test_a_thread_held_up_leaves_its_rows_to_the_others(monkeypatch):
     caller cannot run off with every range before the helper starts. (The waits'
     timeouts only keep a broken version from hanging the run.)
     """
-    import threading
 
     monkeypatch.setattr(row_module, "_cores", lambda: 2)
     caller = threading.get_ident()
@@ -190,3 +191,77 @@ def test_a_forked_child_runs_row_parallel_work():
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     pytest.fail("the forked child's row-parallel work never finished")
+
+
+needs_two_cpus = pytest.mark.skipif(
+    not hasattr(os, "sched_setaffinity") or len(os.sched_getaffinity(0)) < 2,
+    reason="needs per-thread CPU affinity (Linux) and two CPUs")
+
+
+def _affinity_per_range(monkeypatch, n_rows: int = 1000) -> dict:
+    """Run ``for_row_chunks`` on two threads, the helper taking at least one range (the
+    caller's first range waits for it), and return each thread's CPU set per range."""
+
+    monkeypatch.setattr(row_module, "_cores", lambda: 2)
+    caller = threading.get_ident()
+    seen: dict[int, list] = {}
+    lock = threading.Condition()
+
+    def fn(r0, r1):
+        me = threading.get_ident()
+        with lock:
+            seen.setdefault(me, []).append(os.sched_getaffinity(0))
+            if me == caller:
+                lock.wait_for(lambda: len(seen) > 1, timeout=20)
+            lock.notify_all()
+
+    row_module.for_row_chunks(fn, n_rows, row_module.MIN_PARALLEL_CELLS)
+    return seen
+
+
+def _helper_affinity() -> set:
+    return row_module._executor().submit(os.sched_getaffinity, 0).result()
+
+
+@needs_two_cpus
+def test_each_thread_takes_its_turns_on_a_cpu_of_its_own(monkeypatch):
+    """The GIL's hand-offs made Linux wake a row thread on the other's CPU, where both
+    shared one core for milliseconds while the other idled (``perf sched``): while they
+    take turns, each thread is held on one CPU, a different one each, and afterwards
+    each has its own CPUs back."""
+    monkeypatch.setattr(row_module, "PIN_THREADS", True)
+    before = os.sched_getaffinity(0)
+    seen = _affinity_per_range(monkeypatch)
+    assert len(seen) == 2
+    cpus = []
+    for sets in seen.values():
+        assert all(len(s) == 1 for s in sets) and len({frozenset(s) for s in sets}) == 1
+        cpus.append(next(iter(sets[0])))
+    assert len(set(cpus)) == 2 and set(cpus) <= before
+    assert os.sched_getaffinity(0) == before
+    assert _helper_affinity() == before
+
+
+@needs_two_cpus
+def test_without_pinning_the_threads_keep_their_cpus(monkeypatch):
+    monkeypatch.setattr(row_module, "PIN_THREADS", False)
+    before = os.sched_getaffinity(0)
+    seen = _affinity_per_range(monkeypatch)
+    assert len(seen) == 2
+    assert all(s == before for sets in seen.values() for s in sets)
+
+
+@needs_two_cpus
+def test_a_caller_held_to_one_cpu_is_not_moved(monkeypatch):
+    """A caller that the user (``taskset``) or a container holds to fewer CPUs than
+    there are threads keeps its setting: no thread is moved to a CPU it was denied."""
+    monkeypatch.setattr(row_module, "PIN_THREADS", True)
+    before = os.sched_getaffinity(0)
+    one = {min(before)}
+    os.sched_setaffinity(0, one)
+    try:
+        seen = _affinity_per_range(monkeypatch)
+        assert all(s == one for s in seen[threading.get_ident()])
+        assert os.sched_getaffinity(0) == one
+    finally:
+        os.sched_setaffinity(0, before)
