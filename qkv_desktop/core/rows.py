@@ -17,7 +17,7 @@ threads hand the GIL to each other between NumPy calls, and Linux wakes a thread
 waited for it on the waker's CPU when its own CPU has not yet gone idle. Both threads
 then share one core while the other core idles, for milliseconds, until the load
 balancer moves one (seen with ``perf sched timehist`` in the window's edit at
-n = 1024: a row thread runnable for 3.1 ms on CPU 1 while CPU 0 idled, and 5–7 ms of
+n = 1024: a row thread runnable for 3.1 ms on CPU 1 while CPU 0 idled, and 5–8 ms of
 each thread's 16 ms forward spent waiting for a CPU). Measured on the quiet 2-core
 machine, ``tests/benchmarks/trace_edit.py --sizes 1024,2048 --edits 7 --summary``
 with ``--no-pin`` and without, two rounds in turns, the median edit's last paint:
