@@ -17,21 +17,23 @@ import gc
 
 from PySide6.QtCore import QTimer
 
-__all__ = ["freeze_after_start_up", "collect_on_the_gui_thread", "AFTER_MS"]
+__all__ = ["freeze_after_start_up", "freeze_heap", "collect_on_the_gui_thread", "AFTER_MS"]
 
 AFTER_MS = 1000
 """How long after ``show()``: past the first paint (not an event the window itself is
 sure to get: its children cover it), before the user's first edit."""
 
 
-def _freeze() -> None:
+def freeze_heap() -> None:
+    """Collect, then freeze every object alive now (the benchmarks' windows do this
+    where the app's timer would)."""
     gc.collect()  # the garbage of start-up must not be frozen with it
     gc.freeze()
 
 
 def freeze_after_start_up(window) -> None:
     """Collect and freeze, once, the objects alive ``AFTER_MS`` after this call."""
-    QTimer.singleShot(AFTER_MS, window, _freeze)
+    QTimer.singleShot(AFTER_MS, window, freeze_heap)
 
 
 def collect_on_the_gui_thread(app) -> None:

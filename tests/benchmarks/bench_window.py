@@ -185,7 +185,22 @@ def make_window(n: int, d_model: int, d_k: int, dtype: str, size=SIZE):
     window.show()
     model.wait_until_idle()
     settle(window)
+    _heap_as_in_the_app()
     return window
+
+
+def _heap_as_in_the_app() -> None:
+    """The garbage collector as the app sets it up at start-up (``app.startup_heap``):
+    collections on the GUI thread only, from a timer, and what the window built frozen
+    out of the full collection's walk. Without it, a full collection in a process that
+    had built several windows walked all of them: 50 ms in the middle of a scrub at
+    n = 1024 (``gc.callbacks``, 2026-12-05), where the app walks only what the session
+    made since its start."""
+    from qkv_desktop.app import startup_heap
+    app = QApplication.instance()
+    if not hasattr(app, "_qkv_garbage_collector"):
+        startup_heap.collect_on_the_gui_thread(app)
+    startup_heap.freeze_heap()
 
 
 def settle(window) -> None:
