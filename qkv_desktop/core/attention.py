@@ -407,7 +407,9 @@ forward's wall time per edit (d_model = n, d_k = 64, medians of 9–11 edits, tw
 three rounds, one range / ranges): n = 256, 1.62–1.69 / 1.88–1.99 ms (waking the
 helper thread twice costs more than half the rows save); 384, 3.3–3.8 / 2.8; 512,
 5.5–5.8 / 3.8–4.1; 724, 12.3–12.5 / 8.6–10.9 (the old threshold was
-``rows.MIN_PARALLEL_CELLS``, n ≈ 724)."""
+``rows.MIN_PARALLEL_CELLS``, n ≈ 724). In ranges, some lengths get other last bits than
+whole products (``_fused_forward``): at d_model = 768, d_k = 64, n = 363, 450, 500, 513,
+641, 700 and 724 differ, n = 384, 400, 512 and 600 do not."""
 
 _BLOCK_BYTES = 1 << 18
 """Rows per block are chosen so that a block of one n×m array stays in the L2 cache."""

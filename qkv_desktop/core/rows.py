@@ -191,7 +191,7 @@ def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int, *,
     is raised here after all threads have stopped (a thread stops at its first
     exception; the others finish the remaining ranges).
     ``fn`` must not call ``for_row_chunks`` itself: the helper threads would wait on
-    each other.
+    each other. Nor may it start threads: they would inherit its thread's single CPU.
 
     ``blas=True``: ``fn`` runs matrix products, and BLAS runs on one thread while the
     ranges do (``one_blas_thread``, in the helper threads too), since the ranges
@@ -213,15 +213,17 @@ def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int, *,
 
 def _cpus_for(threads: int) -> list[int] | None:
     """A CPU for each of ``threads`` threads, from the calling thread's allowed ones,
-    the one it runs on first (its cache stays warm), or ``None`` (pinning off, or fewer
-    CPUs allowed than threads)."""
+    the one it runs on first (its cache stays warm), or ``None``: pinning off, or not
+    one thread for every allowed CPU. Only that case was measured; with fewer threads
+    than CPUs, two calls at once (or two processes) would hold their threads on the
+    same few CPUs while others idle, where the scheduler left free spreads them."""
     if not PIN_THREADS:
         return None
     try:
         allowed = sorted(os.sched_getaffinity(0))
-    except OSError:
+    except (OSError, AttributeError):
         return None
-    if len(allowed) < threads:
+    if len(allowed) != threads:
         return None
     here = _current_cpu()
     if here in allowed:
@@ -241,7 +243,7 @@ def _current_cpu() -> int | None:
         try:
             import ctypes
             _sched_getcpu = ctypes.CDLL(None, use_errno=True).sched_getcpu
-        except (OSError, AttributeError):  # not glibc, or no such call
+        except Exception:  # noqa: BLE001 -- no such call here (not glibc; Windows: TypeError)
             _sched_getcpu = False
     if _sched_getcpu is False:
         return None
@@ -315,7 +317,13 @@ def _for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int,
     try:
         take_turns(0)
     finally:
-        errors = [f.exception() for f in futures]  # waits for every thread
+        # Every range is taken: a helper that has not started (the pool busy with
+        # another call's turns) has nothing left to do, and waiting for it to start
+        # made a forward on the GUI thread wait for that other call (n = 400: 2.4 ms
+        # alone, 118 ms behind the read-outs' row ranges of a large result).
+        for f in futures:
+            f.cancel()
+        errors = [f.exception() for f in futures if not f.cancelled()]  # waits for the rest
     for error in errors:
         if error is not None:
             raise error

@@ -265,3 +265,34 @@ def test_a_caller_held_to_one_cpu_is_not_moved(monkeypatch):
         assert os.sched_getaffinity(0) == one
     finally:
         os.sched_setaffinity(0, before)
+
+
+def test_threads_are_held_only_when_there_is_one_for_every_cpu(monkeypatch):
+    """With fewer threads than CPUs, two calls at once would hold theirs on the same
+    few CPUs while the others idle: the scheduler places them then."""
+    monkeypatch.setattr(row_module, "PIN_THREADS", True)
+    monkeypatch.setattr(row_module.os, "sched_getaffinity", lambda _pid: {0, 1, 2, 3},
+                        raising=False)
+    monkeypatch.setattr(row_module, "_current_cpu", lambda: 2)
+    assert row_module._cpus_for(2) is None
+    assert row_module._cpus_for(4) == [2, 0, 1, 3]  # the caller stays where it runs
+
+
+def test_a_caller_does_not_wait_for_a_helper_busy_with_another_call(monkeypatch):
+    """Once every range is taken, a helper that has not started has nothing to do: the
+    caller must not wait until the pool, busy with another call's turns, starts it
+    (a forward on the GUI thread waited 118 ms so behind the read-outs' rows)."""
+    monkeypatch.setattr(row_module, "_cores", lambda: 2)
+    pool = row_module._executor()
+    release = threading.Event()
+    busy = [pool.submit(release.wait, 60) for _ in range(pool._max_workers)]
+    try:
+        done = []
+        row_module.for_row_chunks(lambda r0, r1: done.append((r0, r1)), 1000,
+                                  row_module.MIN_PARALLEL_CELLS)
+        assert not release.is_set() and not any(f.done() for f in busy)
+        assert sorted(done)[0][0] == 0 and sorted(done)[-1][1] == 1000
+    finally:
+        release.set()
+        for f in busy:
+            f.result()
