@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6.QtGui import QUndoCommand
 
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.catalogue import RowMap
 from qkv_desktop.state.edits import CellEdit, cell_text, write_cells
 from qkv_desktop.state.session_state import SessionState
@@ -126,7 +127,7 @@ class CellsCommand(_ModelCommand):
         super().__init__(text)
         self._model_ref, self.table = weakref.ref(model), edit.table
         self.rows, self.cols, self.old, self.new = edit.rows, edit.cols, edit.old, edit.new
-        self.cell = edit.cell if text == str(edit.text) else None  # its text names the cell
+        self.cell = edit.cell if text == say(edit.text) else None  # its text names the cell
         self.gesture = gesture
         self._first = edit.state  # built before the command exists (see the notes)
         # the provenance before and after: an undo back to a loaded model head is unedited
@@ -157,5 +158,5 @@ class CellsCommand(_ModelCommand):
             return False
         self.new = other.new
         if self.cell is not None:  # a scrub: its first and its last value
-            self.setText(str(cell_text(self.cell, self.old[0], self.new[0])))
+            self.setText(say(cell_text(self.cell, self.old[0], self.new[0])))
         return True

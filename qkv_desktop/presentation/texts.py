@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from qkv_desktop.state.texts import EditError, Text, say_in
+from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.state.texts import CellValue, EditError, Text, say_in
 
 __all__ = ["say", "stale_note"]
 
 
 def say(item: Text | Exception | str) -> str:
     """``item`` translated (context "Edits", where the state marks its texts), with the
-    fields that are sentences themselves (a bad cell inside "row 2, column 3: …")."""
+    fields that are sentences themselves (a bad cell inside "row 2, column 3: …") and
+    the matrix values (``CellValue``) written as the tables write them."""
     if isinstance(item, EditError):
         item = item.text
     if isinstance(item, Text):  # a field that is itself a sentence is said too
-        args = tuple(say(a) if isinstance(a, (Text, EditError)) else a for a in item.args)
+        args = tuple(say(a) if isinstance(a, (Text, EditError))
+                     else format_value(a.value) if isinstance(a, CellValue) else a
+                     for a in item.args)
         return say_in(QCoreApplication.translate("Edits", item.template), args)  # marked texts
     return str(item)
 

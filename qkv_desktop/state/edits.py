@@ -24,7 +24,7 @@ from qkv_desktop.state.cow_matrix import edited_copy
 from qkv_desktop.state.parsing import validate_token
 from qkv_desktop.state.readouts import seeded_weights
 from qkv_desktop.state.session_state import SessionState, check_size, head_dim_for
-from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, CellValue, EditError, Text
 
 __all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_NOOP",
            "new_token_names", "NEW_TOKEN",
@@ -173,9 +173,10 @@ def set_cells(state: SessionState, table: str, rows, cols, values) -> CellEdit:
 
 
 def cell_text(cell: str, old: float, new: float) -> Text:
-    """The undo step of one edited value, as a learner reads it: ``X[我, d0] 0.8 → 0.9``
-    (no words: the same in every language)."""
-    return Text("{0} {1} → {2}", (cell, f"{float(old):.6g}", f"{float(new):.6g}"))
+    """The undo step of one edited value, as a learner reads it: ``X[我, d0] 0.8000 →
+    0.9000`` (no words: the same in every language). The values are ``CellValue``
+    fields, written by ``say`` with the tables' four decimals."""
+    return Text("{0} {1} → {2}", (cell, CellValue(float(old)), CellValue(float(new))))
 
 
 def rename_token(state: SessionState, table: str, row: int, name: str) -> Edit | None:

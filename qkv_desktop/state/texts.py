@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["QT_TRANSLATE_NOOP", "Text", "EditError", "say_in"]
+__all__ = ["QT_TRANSLATE_NOOP", "Text", "CellValue", "EditError", "say_in"]
 
 
 def QT_TRANSLATE_NOOP(context: str, template: str) -> str:  # noqa: N802 -- Qt's name
@@ -27,6 +27,22 @@ class Text:
 
     def __str__(self) -> str:
         return say_in(self.template, self.args)
+
+
+@dataclass(frozen=True)
+class CellValue:
+    """A matrix value in a sentence (an undo text's ``0.8000 → 0.9000``).
+
+    The state layer cannot write it as the tables do: that rule (four decimals, a
+    typographic minus) is the presentation layer's ``format_value``, which ``say``
+    applies to these fields, so the Edit menu reads what the cell reads. ``str()``,
+    for Qt-free code (scripts, tests), is Python's shortest exact form.
+    """
+
+    value: float
+
+    def __str__(self) -> str:
+        return repr(float(self.value))
 
 
 class EditError(ValueError):

@@ -160,11 +160,11 @@ def test_weight_table_columns_are_named_as_the_panes_d_k_axis(main_window):
 def test_undo_texts_say_which_value_changed_and_how(main_window, qtbot):
     window = main_window
     type_into_cell(window.editor, 0, 0, "0.9")
-    assert window.undo_action.text() == "&Undo X[我, d0] 0.8 → 0.9"
+    assert window.undo_action.text() == "&Undo X[我, d0] 0.8000 → 0.9000"
     window.weight_editors["W_K"].table.setData(
         window.weight_editors["W_K"].table.index(1, 2), "0.5")
     old = window.model.undo_stack.undoText()
-    assert old.startswith("W_K[d1, 2] ") and old.endswith(" → 0.5")
+    assert old.startswith("W_K[d1, 2] ") and old.endswith(" → 0.5000")
 
 
 def test_a_scrub_names_its_first_and_last_value(main_window):
@@ -173,7 +173,7 @@ def test_a_scrub_names_its_first_and_last_value(main_window):
     for value in (0.85, 0.95, 1.25):
         model.set_cell("X", 1, 1, value, gesture=gesture)
     assert model.undo_stack.count() == 1
-    assert model.undo_stack.undoText() == "X[爱, d1] 0.9 → 1.25"
+    assert model.undo_stack.undoText() == "X[爱, d1] 0.9000 → 1.2500"
 
 
 def test_the_scaling_lab_has_a_close_button(main_window, qtbot):

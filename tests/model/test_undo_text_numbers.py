@@ -1,0 +1,22 @@
+"""An edit's undo text writes its values as the tables and panes do (four decimals,
+``presentation.numbers.format_value``), not by a rule of its own: a first-time user
+read "X[我, d0] 0.0496714 → 1.5" in the Edit menu beside a cell that said 0.0497."""
+
+from qkv_desktop.presentation.numbers import format_value
+
+
+def test_a_typed_value_is_named_with_the_tables_four_decimals(model):
+    model.set_cell("X", 0, 0, 0.0496714)
+    assert model.undo_stack.undoText() == "X[我, d0] 0.8000 → 0.0497"
+    model.set_cell("X", 0, 0, 1.5)
+    assert model.undo_stack.undoText() == "X[我, d0] 0.0497 → 1.5000"
+    model.set_cell("X", 0, 0, -123456.0)
+    assert model.undo_stack.undoText() == (
+        f"X[我, d0] 1.5000 → {format_value(-123456.0)}")  # "−1.235e+05", its minus sign too
+
+
+def test_a_weight_is_named_with_four_decimals(model):
+    old = model.state.heads[0].W_K[1, 2]
+    model.set_weight(0, "W_K", 1, 2, 0.5)
+    assert model.undo_stack.undoText() == f"W_K[d1, 2] {format_value(old)} → 0.5000"
+
