@@ -72,6 +72,7 @@ from qkv_desktop.presentation.numbers import (
     format_values,
     with_minus,
 )
+from qkv_desktop.presentation.pane_info import values_are_boolean
 
 __all__ = ["FORMATS", "FONT_FAMILIES", "RASTER_CELLS", "MAX_SCALE", "MAX_PIXELS",
            "FigureSpec", "FigureLayout", "DashboardLayout", "layout_figure",
@@ -305,15 +306,16 @@ def _require_app() -> None:
                            "first, e.g. with qkv_desktop.export.render.ensure_gui_app()")
 
 
-def _cell_values(data: np.ndarray, masked: np.ndarray, cell: float,
-                 gap: float) -> tuple[list[list[str]], QFont, float]:
-    """The printed numbers, their font and the cell size they need.
+def _cell_values(data: np.ndarray, masked: np.ndarray, cell: float, gap: float,
+                 boolean: bool = False) -> tuple[list[list[str]], QFont, float]:
+    """The printed numbers, their font and the cell size they need (``boolean``: the
+    values written 1 and 0, as the live pane writes the mask's).
 
     A figure has room: its numbers keep the full size, and the cells grow (from
     ``cell``) until the widest number, measured at its real width, fits with
     ``LABEL_PAD`` to spare.
     """
-    values = format_values(data)
+    values = format_values(data, boolean)
     shown = {t for r, row in enumerate(values) for c, t in enumerate(row) if not masked[r, c]}
     font = _font(_VALUE_PX)
     fm = QFontMetricsF(font)
@@ -355,7 +357,8 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
 
     values, value_font = None, None
     if spec.show_values and not raster and cell >= _VALUE_MIN_CELL:
-        values, value_font, cell = _cell_values(data, masked, cell, gap)
+        values, value_font, cell = _cell_values(data, masked, cell, gap,
+                                                values_are_boolean(spec.cmap))
         grid_w, grid_h = m * cell, n * cell
 
     lfm = QFontMetricsF(_font(_LABEL_PX))

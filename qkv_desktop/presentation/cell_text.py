@@ -6,7 +6,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.core.masks import CAUSAL, CUSTOM, PREFIX, SINK, WINDOW
-from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.presentation.numbers import format_boolean, format_value
 from qkv_desktop.state import CellRef
 from qkv_desktop.state.catalogue import MATRIX, axis_labels
 from qkv_desktop.state.compute import ModelResult
@@ -92,7 +92,7 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
             f(M[i, j]))
     if ref.matrix == "mask":
         code = int(r.mask_reasons[i, j])
-        return f"mask[{q}, {k}] = {M[i, j]:.0f}: " + mask_reason_text(code, q, k)
+        return f"mask[{q}, {k}] = {format_boolean(M[i, j])}: " + mask_reason_text(code, q, k)
     if ref.matrix == "bias":
         return f"bias[{q}, {k}] = −m·|i−j| = −{r.alibi_slope:.4g}·|{i}−{j}| = {f(M[i, j])}"
     if ref.matrix == "scores":

@@ -14,8 +14,8 @@ import html
 from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.presentation.cell_text import describe_cell
-from qkv_desktop.presentation.numbers import format_value
-from qkv_desktop.presentation.pane_info import pane_relevant, pane_title
+from qkv_desktop.presentation.numbers import format_boolean, format_value
+from qkv_desktop.presentation.pane_info import pane_relevant, pane_title, values_are_boolean
 from qkv_desktop.state import CellRef
 from qkv_desktop.state.catalogue import MATRIX, axis_labels
 from qkv_desktop.state.compute import ModelResult
@@ -59,9 +59,8 @@ def cell_tip(result: ModelResult, ref: CellRef) -> str:
     where = translate("CellTip", "row {0} ({1}) · column {2} ({3})").format(
         html.escape(_name(state, spec.rows, ref.row)), _role(state, ref.matrix, spec.rows),
         html.escape(_name(state, spec.cols, ref.col)), _role(state, ref.matrix, spec.cols))
-    value = format_value(M[ref.row, ref.col])
-    if ref.matrix == "mask":
-        value = f"{M[ref.row, ref.col]:.0f}"
+    value = (format_boolean if values_are_boolean(ref.matrix) else format_value)(
+        M[ref.row, ref.col])
     lines = [f"<b>{html.escape(value)}</b>",
              html.escape(pane_title(result, ref.matrix, ref.head)), where,
              f"<span style='color:#555555'>{html.escape(describe_cell(result, ref))}</span>"]

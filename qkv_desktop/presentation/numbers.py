@@ -25,7 +25,8 @@ import numpy as np
 from PySide6.QtGui import QFont, QFontMetricsF
 
 __all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
-           "MOST_DECIMALS", "format_value", "format_values", "fit_value_font", "with_minus",
+           "MOST_DECIMALS", "format_value", "format_values", "format_boolean",
+           "fit_value_font", "with_minus",
            "any_value_may_fit", "decimals_that_add_up", "label_widths", "longest_labels"]
 
 DECIMALS = 4
@@ -60,6 +61,16 @@ def format_value(value: float) -> str:
     return text.replace("-", MINUS)
 
 
+def format_boolean(value: float) -> str:
+    """A value of a boolean matrix (``MatrixSpec.boolean``: the mask) as ``1`` or ``0``.
+
+    Its values are a yes or no, not measurements: four decimals ("1.0000") made them
+    read like a weight that happened to round to 1. The one exception to the rule,
+    kept here beside it so every view and figure writes such a matrix alike.
+    """
+    return "0" if value == 0 else "1"
+
+
 def with_minus(text: str) -> str:
     """``text`` (a number as Python or a library writes it) with typographic minus
     signs: the one place every number the app writes outside ``format_value`` gets
@@ -91,14 +102,17 @@ _PLAIN_BELOW = 9999.9
 decimals round to less than ``SCIENTIFIC_FROM``."""
 
 
-def format_values(data: np.ndarray) -> list[list[str]]:
-    """Every cell of a 2-D ``data`` by ``format_value``, row by row.
+def format_values(data: np.ndarray, boolean: bool = False) -> list[list[str]]:
+    """Every cell of a 2-D ``data`` by ``format_value``, row by row (by
+    ``format_boolean`` for a ``boolean`` matrix, the mask).
 
     A pane formats its matrix on every edit. The common value (finite, below 10⁴) takes
     the rule's short path here, its four decimals and its minus sign, without the
     checks ``format_value`` makes for every value (NaN, ∞, rounding up to scientific
     form); the others go through ``format_value`` itself.
     """
+    if boolean:
+        return [[format_boolean(v) for v in row] for row in np.asarray(data).tolist()]
     return [[_short(v) if -_PLAIN_BELOW < v < _PLAIN_BELOW else format_value(v)
              for v in row] for row in np.asarray(data).tolist()]
 

@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.presentation.cell_text import projection_formula
 from qkv_desktop.state.catalogue import (
+    BOOLEAN,
     HEAD_INDEPENDENT,
     MATRICES,
     MATRIX,
@@ -29,7 +30,8 @@ from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["PANES", "EXTRA_PANES", "ALL_PANES", "PANE_BY_KEY", "HEAD_INDEPENDENT",
            "PaneInfo", "pane_title", "pane_matrix", "pane_labels", "pane_relevant",
-           "pane_head_starts", "pane_caption", "mask_formula", "values_may_be_negative"]
+           "pane_head_starts", "pane_caption", "mask_formula", "values_may_be_negative",
+           "values_are_boolean"]
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,12 @@ def values_may_be_negative(key: str) -> bool:
     that a first negative value does not hide the values. The weights and the mask
     (``MatrixSpec.unit_range``) never need it."""
     return key not in UNIT_RANGE
+
+
+def values_are_boolean(key: str) -> bool:
+    """Whether pane ``key``'s values are written 1 and 0 (``format_boolean``: the
+    mask), in the pane's labels and its exported figure alike."""
+    return key in BOOLEAN
 
 
 def pane_head_starts(result: ModelResult, key: str) -> list[int]:

@@ -30,7 +30,7 @@ from qkv_desktop.core.weights import WEIGHT_NAMES
 
 __all__ = ["CellRef", "MatrixSpec", "MATRICES", "MATRIX", "WEIGHT_NAMES", "PROJECTION_NAMES",
            "BIAS_NAMES", "HEAD_EXPORT", "OPTIONAL_EXPORT", "FIGURE_GROUPS", "HIDDEN_BY_DEFAULT",
-           "HEAD_INDEPENDENT", "UNIT_RANGE",
+           "HEAD_INDEPENDENT", "UNIT_RANGE", "BOOLEAN",
            "NM_MATRICES", "EDITABLE_TABLES", "TOKEN_KINDS", "extent", "matrix_shape", "cell_in",
            "axis_labels", "RowMap", "move_cell"]
 
@@ -70,6 +70,10 @@ class MatrixSpec:
     ``unit_range``: every value is in [0, 1] by construction, whatever the edits (the
     softmax weights, the mask's 1 and 0). Such a matrix is drawn on a fixed [0, 1]
     colour scale, and its value labels keep no room for a minus sign.
+
+    ``boolean``: every value is 1 or 0, a yes or no (the mask: allowed, masked). Its
+    values are written 1 and 0 (``numbers.format_boolean``), as a boolean matrix reads;
+    "1.0000" suggested a measured quantity that might have been 0.9999.
     """
 
     name: str
@@ -85,6 +89,7 @@ class MatrixSpec:
     figure_group: str = "head"
     hidden_by_default: bool = False
     unit_range: bool = False
+    boolean: bool = False
 
 
 def _weights(name: str) -> Callable:
@@ -133,7 +138,7 @@ MATRICES: tuple[MatrixSpec, ...] = (
     MatrixSpec("V", "keys", "d_k", _head_attr("V"), head_export=True),
     MatrixSpec("scores", "queries", "keys", _head_attr("scores"), head_export=True),
     MatrixSpec("mask", "queries", "keys", _allowed, per_head=False, present=_masked,
-               figure_group="positions", unit_range=True),
+               figure_group="positions", unit_range=True, boolean=True),
     MatrixSpec("bias", "queries", "keys", _head_attr("bias"),
                present=lambda s: s.options.alibi is not None, figure_group="positions"),
     MatrixSpec("scaled", "queries", "keys", _head_attr("scaled"), head_export=True),
@@ -163,6 +168,8 @@ HEAD_INDEPENDENT = frozenset(s.name for s in MATRICES if not s.per_head)
 """Matrices that are the same whichever head is chosen."""
 UNIT_RANGE = frozenset(s.name for s in MATRICES if s.unit_range)
 """Matrices whose every value is in [0, 1] (``MatrixSpec.unit_range``)."""
+BOOLEAN = frozenset(s.name for s in MATRICES if s.boolean)
+"""Matrices whose every value is 1 or 0, written so (``MatrixSpec.boolean``)."""
 NM_MATRICES = tuple(s.name for s in MATRICES if (s.rows, s.cols) == ("queries", "keys"))
 """The n×m attention matrices: one cell per (query, key) pair."""
 EDITABLE_TABLES = tuple(s.name for s in MATRICES if s.editable and not s.per_head)

@@ -43,7 +43,7 @@ def test_cells_too_small_for_any_value_format_none(make_window, monkeypatch):
     calls = []
     real = heatmap_plot.format_values
     monkeypatch.setattr(heatmap_plot, "format_values",
-                        lambda data: calls.append(data.shape) or real(data))
+                        lambda data, *rest: calls.append(data.shape) or real(data, *rest))
     rng = np.random.default_rng(0)
     state = SessionState.initialised([f"t{i}" for i in range(64)],
                                      rng.standard_normal((64, 64)).round(3), d_k=64)

@@ -22,6 +22,7 @@ from qkv_desktop.presentation.pane_info import (
     pane_matrix,
     pane_relevant,
     pane_title,
+    values_are_boolean,
     values_may_be_negative,
 )
 from qkv_desktop.state import CellRef
@@ -63,7 +64,8 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self.title.setObjectName("paneTitle")
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
-        self.plot = HeatmapPlot(lut_for(key), self, signed=values_may_be_negative(key))
+        self.plot = HeatmapPlot(lut_for(key), self, signed=values_may_be_negative(key),
+                                boolean=values_are_boolean(key))
         self.plot.setMinimumSize(120, 100)
         self.image, self.mask, self.overlay = self.plot.image, self.plot.mask, self.plot.overlay
         self.colorbar = ColorBar(lut_for(key), width=12)

@@ -323,6 +323,8 @@ class CellOverlay(pg.GraphicsObject):
         self.data = np.zeros((0, 0))
         self.labelled = False
         """Whether the matrix is small enough for value text (``MAX_LABEL_CELLS``)."""
+        self.boolean = False
+        """Whether its values are written 1 and 0 (``format_boolean``: the mask)."""
         self.value_font: QFont | None = None
         """The font the values fit in at the current size; None hides them."""
         self.fitted_cell: tuple[float, float] = (0.0, 0.0)
@@ -370,7 +372,7 @@ class CellOverlay(pg.GraphicsObject):
     def texts(self) -> list[list[str]] | None:
         """The formatted values (None for a matrix too large to label)."""
         if self._texts is None and self.labelled:
-            self._texts = format_values(self.data)
+            self._texts = format_values(self.data, self.boolean)
         return self._texts
 
     @property
@@ -574,7 +576,8 @@ class HeatmapPlot(pg.PlotWidget):
     makes it here. (A signal, not a callback of the host kept in the plot: a bound
     method of the host in its child's attributes is a reference cycle.)"""
 
-    def __init__(self, lut: np.ndarray, parent: QWidget | None = None, signed: bool = True):
+    def __init__(self, lut: np.ndarray, parent: QWidget | None = None, signed: bool = True,
+                 boolean: bool = False):
         # no view-box menu: built and thrown away, it was a third of each plot's start-up
         super().__init__(parent, background="w", enableMenu=False,
                          axisItems={"bottom": TokenAxis("bottom"), "left": TokenAxis("left")})
@@ -598,6 +601,7 @@ class HeatmapPlot(pg.PlotWidget):
         self.mask.setVisible(False)
         item.addItem(self.mask)
         self.overlay = CellOverlay()
+        self.overlay.boolean = boolean  # the mask reads 1 and 0, not 1.0000 and 0.0000
         item.addItem(self.overlay)
         for axis in ("left", "bottom"):
             style_axis(item.getAxis(axis))
