@@ -5,11 +5,15 @@ refusal is also shown there. Not ``QToolTip``: a tool tip hides on the next key
 press or release anywhere, which the releasing Enter key that committed the value
 already is. The balloon is a child of the table's viewport, so it scrolls with
 the cell and needs no window of its own.
+
+It goes when the learner has moved on (``leave_for``: an editor opens on another cell;
+the editor hides it when a typed value is taken or a change lands), not only when its
+time is up: a note left under the cell before read like a verdict on the next one.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QRect, Qt, QTimer
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QAbstractItemView, QLabel
 
@@ -37,6 +41,15 @@ class CellBalloon(QLabel):
         self.hide()
         self._timer = QTimer(self, singleShot=True, interval=BALLOON_MS)
         self._timer.timeout.connect(self.hide)
+        self._cell = QPersistentModelIndex()  # the cell it speaks of
+
+    def leave_for(self, index: QModelIndex) -> None:
+        """An editor opened on ``index``: the note goes unless it is about that very cell
+        (retyping the refused value, its reason is still worth reading)."""
+        same = (self._cell.isValid()
+                and (self._cell.row(), self._cell.column()) == (index.row(), index.column()))
+        if self.isVisible() and not same:
+            self.hide()
 
     def show_at(self, index: QModelIndex, text: str) -> None:
         """Show ``text`` by the cell of ``index`` for ``BALLOON_MS``."""
@@ -45,6 +58,7 @@ class CellBalloon(QLabel):
         self.view.scrollTo(index)
         cell: QRect = self.view.visualRect(index)
         area = self.view.viewport().rect()
+        self._cell = QPersistentModelIndex(index)
         self.setText(text)
         self.setFixedWidth(max(min(area.width() - 8, 360), 80))
         self.adjustSize()

@@ -48,6 +48,7 @@ class MatrixEditor(Retranslating, QTableView):
         self.table.refused.connect(
             lambda row, col, text: self.balloon.show_at(self.table.index(row, col), text))
         model.changed.connect(self.balloon.hide)  # a refusal is old news once a change lands
+        self.table.applied.connect(self.balloon.hide)  # …or a good value (even an unchanged one)
         self.table.modelReset.connect(self.updateGeometry)  # rows added: a new minimum
         self.table.modelReset.connect(self._fit_sections)  # new values: maybe wider ones
         self.table.dataChanged.connect(self._fit_sections)
@@ -93,6 +94,15 @@ class MatrixEditor(Retranslating, QTableView):
                   + rows * self.verticalHeader().defaultSectionSize()
                   + self.horizontalScrollBar().sizeHint().height() + 2 * self.frameWidth())
         return QSize(hint.width(), max(hint.height(), height))
+
+    def edit(self, index, trigger=QAbstractItemView.EditTrigger.AllEditTriggers,
+             event=None) -> bool:
+        """Open the cell editor (Qt's virtual: a typed key, a double click); a refusal
+        note about another cell then goes, since the learner has moved on from it."""
+        opened = super().edit(index, trigger, event)
+        if opened:
+            self.balloon.leave_for(index)
+        return opened
 
     # ------------------------------------------------------------ clipboard
     def keyPressEvent(self, event) -> None:

@@ -63,9 +63,12 @@ class MatrixTableModel(QAbstractTableModel):
 
     ``refused(row, column, text)``: a typed value was not applied, and why (the view
     says so at the cell; ``model.message`` says it in the status bar).
+    ``applied(row, column)``: a typed value (or token name) was taken, even one that
+    changed nothing (the view's refusal note about that cell is then answered).
     """
 
     refused = Signal(int, int, str)
+    applied = Signal(int, int)
 
     def __init__(self, model: AttentionModel, source: str = "X", parent=None):
         super().__init__(parent)
@@ -168,6 +171,7 @@ class MatrixTableModel(QAbstractTableModel):
         try:
             if c < 0:
                 self.model.rename_token(self.source, r, str(value))
+                self.applied.emit(index.row(), index.column())
                 return True
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 number, note = float(value), None
@@ -184,6 +188,7 @@ class MatrixTableModel(QAbstractTableModel):
             self.model.refused.emit(text)
             self.refused.emit(index.row(), index.column(), text)
             return False
+        self.applied.emit(index.row(), index.column())
         if note:
             self.model.message.emit(say(note))
         return True

@@ -1,0 +1,68 @@
+"""A cell's refusal note goes once the learner has moved on: when they start editing
+another cell, or give the refused cell a good value (a first-time user typed on into
+the next cell with "Not applied: …" still hanging under the one before). The note is
+a plain child widget, so offscreen ``isVisible()`` is its whole state; no timing."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from tests.views.helpers import type_into_cell
+
+
+def refuse(editor, row: int, col: int):
+    type_into_cell(editor, row, col, "abc")
+    assert editor.balloon.isVisible()
+    return editor.balloon
+
+
+def close_editor(editor, index) -> None:
+    """Escape out of the cell editor open on ``index``: the window is the module's."""
+    line = editor.indexWidget(index)
+    assert line is not None, "no cell editor open"
+    QTest.keyClick(line, Qt.Key.Key_Escape)
+
+
+def test_the_note_goes_when_another_cell_is_typed_into(main_window):
+    editor = main_window.editor
+    balloon = refuse(editor, 2, 3)
+    index = editor.table.value_index(3, 3)
+    editor.setCurrentIndex(index)
+    QTest.keyClick(editor, Qt.Key.Key_5)  # typing opens the next cell's editor (Qt's edit)
+    assert not balloon.isVisible()
+    close_editor(editor, index)
+
+
+def test_the_note_stays_while_the_refused_cell_is_typed_again(main_window):
+    editor = main_window.editor
+    balloon = refuse(editor, 2, 3)
+    index = editor.table.value_index(2, 3)
+    assert editor.edit(index, editor.EditTrigger.AllEditTriggers, None)
+    assert balloon.isVisible()  # the reason is still there to read while retyping
+    close_editor(editor, index)
+
+
+def test_the_note_goes_when_the_refused_cell_gets_its_own_value_back(main_window):
+    """A good value that changes nothing (the cell's own value) lands no change, yet
+    the refused text was replaced by a good one: the note has had its say."""
+    editor = main_window.editor
+    balloon = refuse(editor, 2, 3)
+    steps = main_window.model.undo_stack.count()
+    type_into_cell(editor, 2, 3, repr(float(main_window.model.state.X[2, 3])))
+    assert main_window.model.undo_stack.count() == steps  # no change landed
+    assert not balloon.isVisible()
+
+
+def test_the_note_goes_when_a_weight_table_cell_is_edited(main_window):
+    table = main_window.weight_editors["W_Q"]
+    main_window.tabs.setCurrentWidget(table)
+    try:
+        balloon = refuse(table, 0, 0)
+        index = table.table.value_index(1, 1)
+        table.setCurrentIndex(index)
+        assert table.edit(index, table.EditTrigger.AllEditTriggers, None)
+        assert not balloon.isVisible()
+        close_editor(table, index)
+    finally:
+        main_window.tabs.setCurrentIndex(0)  # the module's window, as the next test expects
