@@ -20,3 +20,14 @@ def test_a_weight_is_named_with_four_decimals(model):
     model.set_weight(0, "W_K", 1, 2, 0.5)
     assert model.undo_stack.undoText() == f"W_K[d1, 2] {format_value(old)} → 0.5000"
 
+
+
+def test_values_that_four_decimals_write_alike_are_written_exactly(model):
+    """0.8 → 0.80001 would read "0.8000 → 0.8000", an undo step that seems to change
+    nothing: such a pair is written exactly."""
+    model.set_cell("X", 0, 0, 0.80001)
+    assert model.undo_stack.undoText() == "X[我, d0] 0.8 → 0.80001"
+    model.set_cell("X", 0, 0, -0.80001)  # four decimals tell these apart
+    assert model.undo_stack.undoText() == "X[我, d0] 0.8000 → −0.8000"
+    model.set_cell("X", 0, 0, -0.8000100001)
+    assert model.undo_stack.undoText() == "X[我, d0] −0.80001 → −0.8000100001"
