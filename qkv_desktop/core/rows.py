@@ -229,7 +229,7 @@ def _cpus_for(threads: int) -> list[int] | None:
     if here in allowed:
         allowed.remove(here)
         allowed.insert(0, here)
-    return allowed[:threads]
+    return allowed
 
 
 _sched_getcpu = None
