@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from qkv_desktop.presentation.numbers import MINUS, format_value
+from qkv_desktop.presentation.numbers import DECIMALS, MINUS, format_value
 from qkv_desktop.state.texts import CellValue, EditError, Text, say_in
 
 __all__ = ["say", "stale_note"]
@@ -27,10 +27,15 @@ def say(item: Text | Exception | str) -> str:
 
 def _value_writer(values: list[float]):
     """``format_value``, unless it writes two different values of one sentence alike
-    ("0.1000 → 0.1000" for a typed 0.10001): then each value's shortest exact form,
-    with the tables' minus sign, so an undo step never reads as if nothing changed."""
-    if len({format_value(v) for v in values}) == len(set(values)):
+    ("0.8000 → 0.8000" for a typed 0.80001): then the fewest decimals past the tables'
+    four that tell them apart ("0.80000 → 0.80001"), so an undo step never reads as if
+    nothing changed, or the shortest exact forms where no fixed count does."""
+    distinct = set(values)
+    if len({format_value(v) for v in values}) == len(distinct):
         return format_value
+    for decimals in range(DECIMALS + 1, 18):
+        if len({f"{v:.{decimals}f}" for v in distinct}) == len(distinct):
+            return lambda v, d=decimals: f"{float(v):.{d}f}".replace("-", MINUS)
     return lambda v: repr(float(v)).replace("-", MINUS)
 
 

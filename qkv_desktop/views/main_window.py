@@ -42,7 +42,7 @@ from qkv_desktop.views.status_bar import StatusBar
 from qkv_desktop.views.teaching.docks import install_teaching
 from qkv_desktop.views.teaching.run_labs import install_run_labs
 from qkv_desktop.views.teaching.tour import Tour
-from qkv_desktop.views.undo_shortcuts import ApplicationUndoWins
+from qkv_desktop.views.undo_shortcuts import ApplicationUndoWins, redo_keys
 from qkv_desktop.views.zoom import ViewScale
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
@@ -188,7 +188,8 @@ class MainWindow(Retranslating, QMainWindow):
         stack = self.model.undo_stack
         # Not QUndoStack.createUndoAction: its "Undo" prefix could not be retranslated.
         self.undo_action = self._action(stack.undo, QKeySequence.StandardKey.Undo, "undo")
-        self.redo_action = self._action(stack.redo, QKeySequence.StandardKey.Redo, "redo")
+        self.redo_action = self._action(stack.redo, None, "redo")
+        self.redo_action.setShortcuts(redo_keys())  # the platform's, and Ctrl+Y
         for signal in (stack.canUndoChanged, stack.canRedoChanged, stack.undoTextChanged,
                        stack.redoTextChanged):
             signal.connect(self._update_undo_actions)

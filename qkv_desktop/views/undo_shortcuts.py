@@ -1,4 +1,5 @@
-"""Ctrl+Z and Ctrl+Shift+Z mean the application's undo, except inside a cell being edited.
+"""Ctrl+Z and Ctrl+Shift+Z (or Ctrl+Y) mean the application's undo, except inside a cell
+being edited.
 
 A spin box keeps keyboard focus after its arrows are clicked, and its line edit claims
 the undo keys for itself (it accepts the ``ShortcutOverride`` event Qt sends before
@@ -14,14 +15,24 @@ layout event of the app went through Python (issue 20: ~30 ms of start-up alone)
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
 from shiboken6 import isValid
 
-__all__ = ["ApplicationUndoWins", "editing_a_cell"]
+__all__ = ["ApplicationUndoWins", "editing_a_cell", "redo_keys"]
 
 _UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+
+_CTRL_Y = QKeySequence(Qt.KeyboardModifier.ControlModifier | Qt.Key.Key_Y)
+"""Redo on Windows and in most office programs: a learner tries it where the platform's
+own Redo is Ctrl+Shift+Z (Linux, macOS's Cmd+Shift+Z)."""
+
+
+def redo_keys() -> list[QKeySequence]:
+    """The platform's Redo keys, and Ctrl+Y if it is not among them."""
+    keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+    return keys if _CTRL_Y in keys else [*keys, _CTRL_Y]
 
 
 def editing_a_cell(widget: QWidget | None) -> bool:
@@ -68,7 +79,8 @@ class ApplicationUndoWins(QObject):
     def eventFilter(self, watched, event) -> bool:
         if event.type() != QEvent.Type.ShortcutOverride:
             return False
-        if not any(event.matches(key) for key in _UNDO_KEYS):
+        if not (any(event.matches(key) for key in _UNDO_KEYS)
+                or QKeySequence(event.keyCombination()) == _CTRL_Y):
             return False
         focus = QApplication.focusWidget()
         if focus is None or focus.window() is not self.window or editing_a_cell(focus):

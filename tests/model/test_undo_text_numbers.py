@@ -22,12 +22,15 @@ def test_a_weight_is_named_with_four_decimals(model):
 
 
 
-def test_values_that_four_decimals_write_alike_are_written_exactly(model):
+def test_values_that_four_decimals_write_alike_get_the_decimals_that_tell_them_apart(model):
     """0.8 → 0.80001 would read "0.8000 → 0.8000", an undo step that seems to change
-    nothing: such a pair is written exactly."""
+    nothing: such a pair gets the fewest decimals past four that tell it apart."""
     model.set_cell("X", 0, 0, 0.80001)
-    assert model.undo_stack.undoText() == "X[我, d0] 0.8 → 0.80001"
+    assert model.undo_stack.undoText() == "X[我, d0] 0.80000 → 0.80001"
     model.set_cell("X", 0, 0, -0.80001)  # four decimals tell these apart
     assert model.undo_stack.undoText() == "X[我, d0] 0.8000 → −0.8000"
     model.set_cell("X", 0, 0, -0.8000100001)
-    assert model.undo_stack.undoText() == "X[我, d0] −0.80001 → −0.8000100001"
+    assert model.undo_stack.undoText() == "X[我, d0] −0.8000100000 → −0.8000100001"
+    model.set_cell("X", 0, 0, 1e-20)
+    model.set_cell("X", 0, 0, 2e-20)  # no count of decimals tells these apart
+    assert model.undo_stack.undoText() == "X[我, d0] 1e−20 → 2e−20"

@@ -29,6 +29,25 @@ def test_ctrl_z_after_a_spin_box_change_is_the_applications_undo(x_display, tmp_
                    "after_redo": 5}
 
 
+def test_ctrl_y_redoes_too_even_from_a_spin_box(x_display, tmp_path):
+    """Ctrl+Y, Redo on Windows and in office programs, redoes as Ctrl+Shift+Z does (a
+    first-time user pressed it and nothing happened)."""
+    out = run_on_display(x_display, tmp_path, '''
+        spin = window.controls.d_k
+        spin.setFocus()
+        QTest.keyClick(spin, Qt.Key.Key_Up)  # d_k 4 -> 5, focus stays in the spin box
+        assert window.model.wait_until_idle()
+        ctrl = Qt.KeyboardModifier.ControlModifier
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Z, ctrl)
+        assert window.model.wait_until_idle()
+        out["after_undo"] = window.model.state.d_k
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Y, ctrl)
+        assert window.model.wait_until_idle()
+        out["after_ctrl_y"] = window.model.state.d_k
+    ''')
+    assert out == {"after_undo": 4, "after_ctrl_y": 5}
+
+
 def test_the_undo_filter_watches_the_focus_chain_not_every_event(x_display, tmp_path):
     """It sees the override where Qt offers it (the focus widget, its parents) and moves
     with the focus; an application-wide filter in Python saw every event of the app."""
