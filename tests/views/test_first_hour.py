@@ -3,6 +3,7 @@ views that follow the session, no placeholder links."""
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QRect
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -125,7 +126,9 @@ def test_a_refused_value_is_also_said_at_the_cell(main_window, text):
     assert balloon.text() == main_window.statusBar().currentMessage()
     assert balloon.text().startswith("Not applied: ")
     cell = editor.visualRect(editor.table.value_index(2, 3))
-    assert editor.viewport().rect().contains(balloon.geometry())  # nothing of it clipped
+    cell = QRect(editor.viewport().mapTo(main_window, cell.topLeft()), cell.size())
+    assert balloon.parentWidget() is main_window
+    assert main_window.rect().contains(balloon.geometry())  # nothing of it clipped
     assert abs(balloon.y() - cell.bottom()) <= 4 or abs(balloon.geometry().bottom() - cell.top()) <= 4
     type_into_cell(editor, 2, 3, "0.5")  # the next good value: the note has had its say
     assert main_window.model.state.X[2, 3] == 0.5
@@ -373,3 +376,24 @@ def test_a_message_beside_the_hover_and_the_asymmetry_in_a_narrow_window(main_wi
         window.statusBar().clearMessage()
         window.resize(size)
         settle(window)
+
+
+def test_a_refusal_in_a_table_two_rows_high_is_said_whole(main_window):
+    """At 1024 × 700 the X table shows about two rows; the note, a child of its
+    viewport, was cut to a strip (a first-time user). It is the window's child now,
+    whole, by its cell."""
+    editor = main_window.editor
+    old_max = editor.maximumHeight()
+    editor.setMaximumHeight(editor.horizontalHeader().height() + 2 * editor.rowHeight(0))
+    try:
+        QApplication.processEvents()
+        type_into_cell(editor, 1, 0, "abc")
+        balloon = editor.balloon
+        assert balloon.isVisible() and balloon.text().startswith("Not applied: ")
+        viewport = QRect(editor.viewport().mapTo(main_window, editor.viewport().rect().topLeft()),
+                         editor.viewport().size())
+        assert balloon.visibleRegion().boundingRect().size() == balloon.size()  # all of it
+        assert main_window.rect().contains(balloon.geometry())  # nothing of it clipped
+        assert balloon.geometry().intersects(viewport.adjusted(0, -60, 0, 60))  # by the table
+    finally:
+        editor.setMaximumHeight(old_max)

@@ -3,8 +3,9 @@
 The learner's eye is on the cell they typed into, not on the status bar, so a
 refusal is also shown there. Not ``QToolTip``: a tool tip hides on the next key
 press or release anywhere, which the releasing Enter key that committed the value
-already is. The balloon is a child of the table's viewport, so it scrolls with
-the cell and needs no window of its own.
+already is. The balloon is a child of the table's window, not of its viewport: at
+1024 × 700 the table shows two rows, and a note inside them was cut to a strip (a
+first-time user). It goes when the table scrolls, since it no longer sits by its cell.
 
 It goes when the learner has moved on (``leave_for``: an editor opens on another cell;
 the editor hides it when a typed value is taken or a change lands), not only when its
@@ -27,7 +28,7 @@ class CellBalloon(QLabel):
     """A tool-tip-coloured label that ``show_at`` places just below (or above) a cell."""
 
     def __init__(self, view: QAbstractItemView):
-        super().__init__(view.viewport())
+        super().__init__(view.viewport())  # until ``show_at`` knows the view's window
         self.view = view
         self.setObjectName("cellBalloon")
         self.setWordWrap(True)
@@ -42,6 +43,8 @@ class CellBalloon(QLabel):
         self._timer = QTimer(self, singleShot=True, interval=BALLOON_MS)
         self._timer.timeout.connect(self.hide)
         self._cell = QPersistentModelIndex()  # the cell it speaks of
+        for bar in (view.verticalScrollBar(), view.horizontalScrollBar()):
+            bar.valueChanged.connect(self.hide)
 
     def leave_for(self, index: QModelIndex) -> None:
         """An editor opened on ``index``: the note goes unless it is about that very cell
@@ -52,15 +55,21 @@ class CellBalloon(QLabel):
             self.hide()
 
     def show_at(self, index: QModelIndex, text: str) -> None:
-        """Show ``text`` by the cell of ``index`` for ``BALLOON_MS``."""
+        """Show ``text`` by the cell of ``index`` for ``BALLOON_MS``: below it, or above
+        it where the window has no room below, within the window."""
         if not index.isValid():
             return
         self.view.scrollTo(index)
-        cell: QRect = self.view.visualRect(index)
-        area = self.view.viewport().rect()
+        host = self.view.window()
+        if self.parentWidget() is not host:
+            self.setParent(host)  # (the view had no window yet when the balloon was made)
+        viewport = self.view.viewport()
+        cell = self.view.visualRect(index)
+        cell = QRect(viewport.mapTo(host, cell.topLeft()), cell.size())
+        area = host.rect()
         self._cell = QPersistentModelIndex(index)
         self.setText(text)
-        self.setFixedWidth(max(min(area.width() - 8, 360), 80))
+        self.setFixedWidth(max(min(viewport.width() - 8, 360), 80))
         self.adjustSize()
         x = min(max(cell.left(), 4), max(area.right() - self.width() - 4, 0))
         y = cell.bottom() + 2
