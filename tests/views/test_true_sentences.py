@@ -126,6 +126,20 @@ def test_the_tutorials_claim_under_a_mask_counts_only_the_keys_seen(qtbot):
     assert "smallest weight is on 人工" not in text
 
 
+def test_under_a_mask_the_uniform_headline_says_which_n_it_means(qtbot):
+    """Causal: row 0 sees one key, its weight is 1.0000, and "every weight is within
+    0.0021 of 1/n" read as n = 4 tokens was false (a first-time user); the measure is
+    1/(the keys the query sees), and the headline ("visible keys") and details say so."""
+    causal = SessionState.from_preset("tutorial-1").with_(options=Options(causal=True))
+    banners, text, _ = banners_for(qtbot, causal)
+    headline = plain(banners.uniform.headline.text())
+    assert headline.endswith("of 1/(visible keys).") and "1/n." not in headline
+    assert "n = the keys a query sees under the mask" in text
+    banners, text, _ = banners_for(qtbot, SessionState.from_preset("tutorial-1"))
+    assert plain(banners.uniform.headline.text()).endswith("of 1/n.")
+    assert "under the mask" not in text
+
+
 def test_the_uniform_banner_blames_the_temperature_and_spares_real_weights(qtbot):
     hot = SessionState.from_preset("tutorial-2").with_(options=Options(temperature=10.0))
     _, text, rich = banners_for(qtbot, hot)

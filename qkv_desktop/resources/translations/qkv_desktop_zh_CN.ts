@@ -1746,6 +1746,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>改数值 · 悬停单元格：看公式 · 点击：看讲解</translation>
     </message>
     <message>
+        <source>Attention is nearly uniform: every weight is within {0} of 1/(visible keys).</source>
+        <translation>注意力几乎是均匀的：每个权重与 1/(可见键数) 相差不超过 {0}。</translation>
+    </message>
+    <message>
         <source>Attention is nearly uniform: every weight is within {0} of 1/n.</source>
         <translation>注意力几乎是均匀的：每个权重与 1/n 相差不超过 {0}。</translation>
     </message>
@@ -1760,6 +1764,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Naive softmax overflowed: {0} of {1} weights are not finite.</source>
         <translation>朴素 softmax 溢出了：{1} 个权重中有 {0} 个不是有限值。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Attention is nearly uniform&lt;/b&gt; (n = the keys a query sees under the mask: every row&apos;s entropy &gt; 99% of log n, every weight within {0} of 1/n): a row&apos;s visible scaled scores differ by at most {1}, and softmax of nearly equal numbers is flat.</source>
+        <translation>&lt;b&gt;注意力几乎是均匀的&lt;/b&gt;（n 为掩码下一个查询能看到的键数：每一行的熵都超过 log n 的 99%，每个权重与 1/n 相差不超过 {0}）：同一行可见的缩放后分数最多相差 {1}，而对几乎相等的数做 softmax，结果是平的。</translation>
     </message>
     <message>
         <source>Tutorial example 1&apos;s commentary says 爱 attends more to 我 and 智能: here the mask hides some of them from 爱, so the claim cannot be read off this head.</source>

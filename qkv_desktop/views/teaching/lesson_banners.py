@@ -231,10 +231,20 @@ class LessonBanners(QWidget):
         details = self._uniform_text(result, lessons)
         if details is None:
             return None, "", ""
-        headline = self.tr("Attention is nearly uniform: every weight is within {0} of "
-                           "1/n.").format(format_value(lessons.uniformity.deviation.max()))
+        deviation = format_value(lessons.uniformity.deviation.max())
+        if self._masked(result):  # row 0 of a causal head is 1.0000: not 1/n of all keys
+            headline = self.tr("Attention is nearly uniform: every weight is within {0} of "
+                               "1/(visible keys).").format(deviation)
+        else:
+            headline = self.tr("Attention is nearly uniform: every weight is within {0} of "
+                               "1/n.").format(deviation)
         link = self._uniform_link(result.state)
         return headline, details, f"<a href='{link[0]}'>{link[1]}</a>" if link else ""
+
+    def _masked(self, result) -> bool:
+        """Whether a mask hides keys from some query of the shown head: then "n" in the
+        uniform banner is each query's count of visible keys, not the sequence length."""
+        return not bool(result.head(self.model.current_head).allowed.all())
 
     def _uniform_link(self, s) -> tuple[str, str] | None:
         """The one action that fits a nearly uniform head: undo the cause the user set."""
@@ -266,11 +276,18 @@ class LessonBanners(QWidget):
             return None
         s, u, spread = result.state, lessons.uniformity, lessons.spread
         f = format_value
-        parts = [self.tr(
-            "<b>Attention is nearly uniform</b> (every row's entropy > 99% of log n, every "
-            "weight within {0} of 1/n): a row's scaled scores differ by at most {1}, and "
-            "softmax of nearly equal numbers is flat.").format(f(u.deviation.max()),
-                                                                 f(spread))]
+        if self._masked(result):
+            parts = [self.tr(
+                "<b>Attention is nearly uniform</b> (n = the keys a query sees under the "
+                "mask: every row's entropy > 99% of log n, every weight within {0} of 1/n): "
+                "a row's visible scaled scores differ by at most {1}, and softmax of nearly "
+                "equal numbers is flat.").format(f(u.deviation.max()), f(spread))]
+        else:
+            parts = [self.tr(
+                "<b>Attention is nearly uniform</b> (every row's entropy > 99% of log n, "
+                "every weight within {0} of 1/n): a row's scaled scores differ by at most "
+                "{1}, and softmax of nearly equal numbers is flat.").format(
+                    f(u.deviation.max()), f(spread))]
         link = self._uniform_link(s)
         if link is not None and link[0] == "temperature":  # the cause the user set last
             parts.append(self.tr("The temperature T = {0} divides every score.")
