@@ -85,8 +85,8 @@ def forward_flops(n: int, d_model: int, d_k: int) -> float:
 
 
 def _repeats(n: int, quick: bool) -> int:
-    if quick:
-        return 3 if n >= 2048 else 5
+    if quick:  # n = 1024: 9 turns (0.7 s); 5 left its ratio's median ±0.03 from run to run
+        return 5 if n >= 2048 else 9
     return 5 if n >= 4096 else 9 if n >= 1024 else 21
 
 
