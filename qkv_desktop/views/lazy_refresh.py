@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from PySide6.QtCore import QTimer
 
-__all__ = ["RefreshWhenShown"]
+__all__ = ["RefreshWhenShown", "refreshes_held"]
+
+_held = 0
+
+
+@contextmanager
+def refreshes_held() -> Iterator[None]:
+    """While the docks are moved about (``Teaching.place_docks``): a view shown in
+    passing, on its way behind a tab, does no work. Taking a dock out of a tab group
+    showed each of its docks for a moment, and the QKᵀ | KKᵀ view reduced a 2048 × 2048
+    matrix on the GUI thread. A view left on screen is painted, and catches up then
+    (``paintEvent``)."""
+    global _held
+    _held += 1
+    try:
+        yield
+    finally:
+        _held -= 1
 
 
 class RefreshWhenShown:
@@ -22,7 +42,7 @@ class RefreshWhenShown:
 
     def _on_screen(self) -> bool:
         """Whether a user can see the view now (on screen, not covered by its dock tab)."""
-        return self.isVisible() and not self.visibleRegion().isEmpty()
+        return not _held and self.isVisible() and not self.visibleRegion().isEmpty()
 
     def redraw_due(self) -> None:
         """Draw again at the next ``refresh`` even if the result has not changed."""

@@ -365,3 +365,61 @@ def test_an_edit_that_keeps_every_shape_keeps_the_columns(make_window, monkeypat
     assert window.model.wait_until_idle()
     settle(window)
     assert "_on_result_changed" in callers
+
+
+# ------------------------------- the docks follow a window made lower than a laptop's
+def _rows_shown(window) -> int:
+    """How many token rows of the X table one sees whole."""
+    table = window.editor
+    header = table.verticalHeader()
+    height = table.viewport().height()
+    return sum(1 for r in range(table.model().rowCount())
+               if 0 <= header.sectionViewportPosition(r)
+               and header.sectionViewportPosition(r) + header.sectionSize(r) <= height)
+
+
+def _seen(dock) -> bool:
+    """On screen: a dock behind a tab stays "visible", moved out of the window."""
+    return not dock.visibleRegion().isEmpty()
+
+
+def _rest(qtbot, window, size) -> None:
+    from qkv_desktop.views.teaching.docks import FOLLOW_HEIGHT_MS
+    window.resize(*size)
+    qtbot.wait(FOLLOW_HEIGHT_MS + 150)
+    settle(window)
+
+
+def test_docks_follow_a_window_made_lower_than_a_laptop_and_back(make_window, qtbot):
+    """Opened on a large screen, the teaching docks sit split under the editor. Made
+    700 px high (a laptop), they used to stay so, and the X table showed two of its four
+    rows. Across ``COMPACT_HEIGHT`` the layout now becomes that height's default: tabbed
+    with the editor, and back again when the window is made tall."""
+    from qkv_desktop.views.teaching.docks import COMPACT_HEIGHT
+    window = make_window(size=(1600, 1000))
+    teaching, editor = window.teaching, window.editor_dock
+    assert teaching.default_layout() == "wide"
+    _rest(qtbot, window, (1024, 700))
+    assert window.height() < COMPACT_HEIGHT
+    assert teaching.default_layout() == "compact"
+    assert _seen(editor) and not _seen(teaching.docks["explain"])
+    assert _rows_shown(window) == window.model.state.n == 4
+    _rest(qtbot, window, (1600, 1000))
+    assert teaching.default_layout() == "wide"
+    assert _seen(editor) and _seen(teaching.docks["explain"])
+    assert _rows_shown(window) == 4
+
+
+def test_a_layout_the_user_made_stays_when_the_window_is_made_lower(make_window, qtbot):
+    """A floating Explain dock is the user's layout: a resize leaves every dock where
+    it is, then and later."""
+    window = make_window(size=(1600, 1000))
+    explain = window.teaching.docks["explain"]
+    explain.setFloating(True)
+    _rest(qtbot, window, (1024, 700))
+    assert explain.isFloating()
+    assert window.teaching.default_layout() is None
+    explain.setFloating(False)  # docked again, but by the user: still left alone
+    _rest(qtbot, window, (1600, 1000))
+    _rest(qtbot, window, (1024, 700))
+    assert not window.tabifiedDockWidgets(window.editor_dock)

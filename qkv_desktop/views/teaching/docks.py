@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QVBoxLayout, QWidget
 
 from qkv_desktop.presentation.texts import say
+from qkv_desktop.views.lazy_refresh import refreshes_held
 from qkv_desktop.views.retranslate import FollowsWindowLanguage
 from qkv_desktop.views.teaching.diagnostics import AsymmetryBadge, DiagnosticsPanel
 from qkv_desktop.views.teaching.explain_panel import ExplainPanel
@@ -33,6 +34,9 @@ EDITOR_HEIGHT = 660
 """Default height of the editor dock; the teaching docks take the rest of the column."""
 COMPACT_HEIGHT = 860
 """Windows lower than this (a 768 px laptop screen) tab the teaching docks with the editor."""
+FOLLOW_HEIGHT_MS = 0
+"""A resize across ``COMPACT_HEIGHT`` re-places the docks this long after the resize
+(the next turn of the event loop: once the window has its new size)."""
 
 
 def _dock(window: QMainWindow, name: str, widget: QWidget) -> QDockWidget:
@@ -84,9 +88,12 @@ class Teaching(FollowsWindowLanguage, QObject):
         self._rope_lab: RopeLab | None = None
         self._build_menu()
         self.retranslate()
+        self._placed_for: str | None = None  # "compact" or "wide": the last default placed
+        self._follow_height = QTimer(self, singleShot=True, interval=FOLLOW_HEIGHT_MS,
+                                     timeout=self._on_height_rested)
         self.place_docks()
         window.panes.cellPinned.connect(self.show_explanation)  # every pane's, also later ones
-        self.follow_language_of(window)
+        self.follow_language_of(window)  # (also the window's resizes: ``eventFilter``)
 
     def _build_menu(self) -> None:
         window = self.main_window
@@ -119,13 +126,22 @@ class Teaching(FollowsWindowLanguage, QObject):
         """The default layout: editor on top, the teaching docks tabbed below it; on a
         window lower than ``COMPACT_HEIGHT`` all four tabbed together, so that the editor
         has the whole column (its form and five rows of each token table)."""
+        with refreshes_held():
+            self._place_docks()
+
+    def _place_docks(self) -> None:
         window = self.main_window
         editor = window.editor_dock
         first, *rest = self.docks.values()
         for dock in self.docks.values():
+            # out of any tab group first: splitting the editor from a dock tabbed with it
+            # left the two tabbed, the dock in front and the editor out of sight
+            window.removeDockWidget(dock)
+            window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
             dock.setFloating(False)
             dock.show()
-        if window.height() < COMPACT_HEIGHT:
+        self._placed_for = self._height_class()
+        if self._placed_for == "compact":
             for dock in self.docks.values():
                 window.tabifyDockWidget(editor, dock)
             editor.raise_()
@@ -137,6 +153,49 @@ class Teaching(FollowsWindowLanguage, QObject):
         height = min(EDITOR_HEIGHT, int(window.height() * 0.62))  # a laptop: less room
         window.resizeDocks([editor, first], [height, max(window.height() - height, 1)],
                            Qt.Orientation.Vertical)
+
+    def _height_class(self) -> str:
+        return "compact" if self.main_window.height() < COMPACT_HEIGHT else "wide"
+
+    def eventFilter(self, watched, event) -> bool:
+        if (watched is self.main_window and event.type() == QEvent.Type.Resize
+                and self._placed_for is not None and self._height_class() != self._placed_for):
+            self._follow_height.start()
+        return super().eventFilter(watched, event)  # (the window's language)
+
+    def _on_height_rested(self) -> None:
+        """The window went across ``COMPACT_HEIGHT``: the default layout of its new
+        height, if the docks are still as the old default put them. A window opened on
+        a large screen and made 700 px high kept the docks split under the editor, and
+        the token table showed two rows; a layout the user made stays as it is."""
+        wanted = self._height_class()
+        if wanted == self._placed_for:
+            return
+        scale = getattr(self.main_window, "view_scale", None)
+        if scale is not None and scale.presenting:
+            return  # the docks are hidden for the slides; they come back as they were
+        if self.default_layout() == self._placed_for:
+            self.place_docks()
+        else:
+            self._placed_for = None  # the user's own layout: left alone from now on
+
+    def default_layout(self) -> str | None:
+        """``"compact"`` (the teaching docks tabbed with the editor), ``"wide"`` (the
+        editor alone, the teaching docks tabbed together) or None: a dock floating,
+        closed or in another area (the user's own layout, or presentation mode)."""
+        window, editor = self.main_window, self.main_window.editor_dock
+        docks = list(self.docks.values())
+        left = Qt.DockWidgetArea.LeftDockWidgetArea
+        if any(d.isFloating() or d.isHidden() or window.dockWidgetArea(d) != left
+               for d in (editor, *docks)):
+            return None
+        with_editor = set(window.tabifiedDockWidgets(editor))
+        if with_editor == set(docks):
+            return "compact"
+        first, *rest = docks
+        if not with_editor and set(window.tabifiedDockWidgets(first)) == set(rest):
+            return "wide"
+        return None
 
     def show_explanation(self, *_ref) -> None:
         """A cell was pinned in a pane: bring the Explain tab to the front, where the
