@@ -394,6 +394,8 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
 
     lo, hi = levels
     tick_values, tick_decimals = _nice_ticks(lo, hi)
+    if values_are_boolean(spec.cmap):  # two swatches, each labelled at its middle
+        lo, hi, tick_values, tick_decimals = -0.5, 1.5, [0.0, 1.0], 0
     kfm = QFontMetricsF(_font(_TICK_PX))
     tick_texts = [_tick_text(t, tick_decimals) for t in tick_values]
     tick_w = max(kfm.horizontalAdvance(t) for t in tick_texts)
@@ -569,11 +571,17 @@ def _paint_cells(painter: QPainter, lay: FigureLayout) -> None:
 
 def _paint_colorbar(painter: QPainter, lay: FigureLayout) -> None:
     bar, lut = lay.cbar, lut_for(lay.spec.cmap)
-    gradient = QLinearGradient(bar.bottomLeft(), bar.topLeft())
-    for i in range(0, len(lut), 8):
-        gradient.setColorAt(i / (len(lut) - 1), QColor(*(int(v) for v in lut[i])))
-    gradient.setColorAt(1.0, QColor(*(int(v) for v in lut[-1])))
-    painter.fillRect(bar, gradient)
+    if values_are_boolean(lay.spec.cmap):  # the mask: a swatch for 0 below, one for 1
+        low, high = (QColor(*(int(v) for v in lut[i])) for i in (0, -1))
+        half = bar.height() / 2
+        painter.fillRect(QRectF(bar.left(), bar.top() + half, bar.width(), half), low)
+        painter.fillRect(QRectF(bar.left(), bar.top(), bar.width(), half), high)
+    else:
+        gradient = QLinearGradient(bar.bottomLeft(), bar.topLeft())
+        for i in range(0, len(lut), 8):
+            gradient.setColorAt(i / (len(lut) - 1), QColor(*(int(v) for v in lut[i])))
+        gradient.setColorAt(1.0, QColor(*(int(v) for v in lut[-1])))
+        painter.fillRect(bar, gradient)
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.setPen(QPen(_FRAME, 0.6))
     painter.drawRect(bar)

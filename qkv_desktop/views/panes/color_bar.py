@@ -17,7 +17,13 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPicture
 from PySide6.QtWidgets import QGraphicsGridLayout, QGraphicsWidget
 
 from qkv_desktop.presentation.numbers import with_minus
-from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP, labels_inside
+from qkv_desktop.views.panes.heatmap_plot import (
+    AXIS_INK,
+    LABEL_INK,
+    TICK_LENGTH,
+    TICK_TEXT_GAP,
+    labels_inside,
+)
 
 __all__ = ["ColorBar"]
 
@@ -226,10 +232,15 @@ class _InsideAxis(pg.AxisItem):
         """pyqtgraph's labels with the minus sign of the cells ("−0.5", not "-0.5")."""
         return [with_minus(s) for s in super().tickStrings(values, scale, spacing)]
 
+    boolean = False
+    """Ticks at 0 and 1 only (``ColorBar(boolean=True)``: the mask's two swatches)."""
+
     def tickValues(self, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
         """pyqtgraph's tick values (each level without the values of the levels above
         it, within a hundredth of its spacing), found by bisection in plain floats
         instead of NumPy's ``isclose`` on every pair: a third of a regeneration."""
+        if self.boolean:
+            return [(1.0, [0.0, 1.0])]
         if self.logMode:
             return super().tickValues(minVal, maxVal, size)
         lo, hi = sorted((minVal, maxVal))
@@ -397,19 +408,29 @@ class _InsideAxis(pg.AxisItem):
 
 
 class ColorBar(pg.GraphicsWidget):
-    """The strip of ``lut`` (256 × RGBA) and a right-hand axis showing ``levels``."""
+    """The strip of ``lut`` (256 × RGBA) and a right-hand axis showing ``levels``.
+
+    ``boolean`` (the mask, whose every value is 1 or 0): two swatches, the lowest and
+    the highest colour of ``lut``, each labelled at its middle, 0 below and 1 above;
+    a gradient with ticks at 0.2, 0.4 … read as if a cell could be 0.6 allowed."""
 
     boundingRect = QGraphicsWidget.boundingRect  # noqa: N815 (Qt's name)
     """Qt's own (its rectangle: the bar has no transform), not pyqtgraph's Python one:
     Qt asks each item for it in every repaint of its pane, and a Python override is a
     call into Python each time (25 per edit for the bars and strips at n = 4)."""
 
-    def __init__(self, lut: np.ndarray, width: int = 12):
+    def __init__(self, lut: np.ndarray, width: int = 12, boolean: bool = False):
         super().__init__()
-        self.strip = _Strip(lut, width)
+        self.boolean = boolean
+        self.strip = _Strip(lut[[0, -1]] if boolean else lut, width)
         self.axis = _InsideAxis()
+        self.axis.boolean = boolean
         # Outward, with a gap wider than a minus sign's before the label.
         self.axis.setStyle(tickLength=TICK_LENGTH, tickTextOffset=TICK_TEXT_GAP)
+        # The panes' axes' dark ink (``style_axis``), not pyqtgraph's light grey: the
+        # levels are read as numbers, and grey on white was hard to read beside them.
+        self.axis.setPen(pg.mkPen(*AXIS_INK))
+        self.axis.setTextPen(pg.mkPen(*LABEL_INK))
         layout = QGraphicsGridLayout()
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setHorizontalSpacing(0)
@@ -417,11 +438,16 @@ class ColorBar(pg.GraphicsWidget):
         layout.addItem(self.axis, 0, 1)
         self.setLayout(layout)
         self.levels = (0.0, 1.0)
-        self.axis.setRange(*self.levels)
+        self.axis.setRange(*self._axis_range())
+
+    def _axis_range(self) -> tuple[float, float]:
+        """The levels; for two swatches, half a unit past 0 and 1, so that each label
+        sits at the middle of its swatch."""
+        return (-0.5, 1.5) if self.boolean else self.levels
 
     def setLevels(self, levels: tuple[float, float]) -> None:
         self.levels = (float(levels[0]), float(levels[1]))
-        self.axis.setRange(*self.levels)
+        self.axis.setRange(*self._axis_range())
 
     def insert_in(self, plot_item: pg.PlotItem) -> None:
         """Put the bar right of the plot's right-hand axis (where ColorBarItem goes)."""

@@ -68,7 +68,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
                                 boolean=values_are_boolean(key))
         self.plot.setMinimumSize(120, 100)
         self.image, self.mask, self.overlay = self.plot.image, self.plot.mask, self.plot.overlay
-        self.colorbar = ColorBar(lut_for(key), width=12)
+        self.colorbar = ColorBar(lut_for(key), width=12, boolean=values_are_boolean(key))
         self.colorbar.insert_in(self.plot.getPlotItem())
         self.values_note = ValuesNote(hover=True, parent=self)
         """Says, under the plot, that the values are hidden (and how to read them)."""

@@ -78,13 +78,19 @@ TICK_TEXT_GAP = 9
 "−0.5", so the gap is wider than a minus sign's own spacing."""
 
 
+AXIS_INK = (60, 60, 60)
+"""The axes' lines and ticks (the panes' and their colour bars')."""
+LABEL_INK = (30, 30, 30)
+"""The axes' labels: token names, and the colour bars' levels."""
+
+
 def style_axis(axis: pg.AxisItem) -> None:
     """Dark axis and token labels, and no ticks: each label sits at its row or column,
     and a tick beside a value reads as a minus sign whichever way it points
     (pyqtgraph's default points into the plot, against the first column's values;
     outward it stands just before the label)."""
-    axis.setPen(pg.mkPen(60, 60, 60))
-    axis.setTextPen(pg.mkPen(30, 30, 30))
+    axis.setPen(pg.mkPen(*AXIS_INK))
+    axis.setTextPen(pg.mkPen(*LABEL_INK))
     axis.setStyle(tickLength=0)
 
 
