@@ -140,9 +140,9 @@ class MainWindow(Retranslating, QMainWindow):
         self.editor_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                                      | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.editor_dock)
-        self.resizeDocks([self.editor_dock], [self._editor_width()], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.editor_dock], [self.editor_width()], Qt.Orientation.Horizontal)
 
-    def _editor_width(self) -> int:
+    def editor_width(self) -> int:
         """Wide enough for every column of X (d7 was cut), at most 45% of the window."""
         table = self.editor
         need = (table.verticalHeader().sizeHint().width() + table.frameWidth() * 2

@@ -57,6 +57,32 @@ def test_the_hovered_value_shows_at_the_cursor_and_follows_it(x_display, tmp_pat
 
 
 @pytest.mark.xvfb
+def test_the_tip_stays_while_the_mouse_rests_on_the_cell(x_display, tmp_path):
+    """A first-time user saw the tip for a third of a second: resting on the cell, Qt
+    sends the view a tool-tip event of its own (20 ms after a tip is up); the scene,
+    which has no item tip there, answered it with an empty text, and Qt hid ours 300 ms
+    later. A title or axis tip of the scene still shows as before."""
+    out = run_on_display(x_display, tmp_path, '''
+        from PySide6.QtWidgets import QToolTip
+        from tests.views.helpers import cell_widget_pos
+        pane = window.panes.panes["weights"]
+        viewport = pane.plot.viewport()
+        QTest.mouseMove(viewport, cell_widget_pos(pane, 1, 2))
+        app.processEvents()
+        out["shown"] = QToolTip.text() if QToolTip.isVisible() else None
+        out["later"] = []
+        for _ in range(4):
+            QTest.qWait(400)  # the mouse rests; Qt's own tool-tip events come
+            out["later"].append(QToolTip.text() if QToolTip.isVisible() else None)
+        from PySide6.QtGui import QCursor
+        QCursor.setPos(0, 0)  # the display's cursor stays where a test leaves it
+        app.processEvents()
+    ''')
+    assert out["shown"] is not None and "weights = softmax" in out["shown"], out
+    assert out["later"] == [out["shown"]] * 4, out
+
+
+@pytest.mark.xvfb
 def test_a_new_result_renews_the_tip_of_the_hovered_cell(x_display, tmp_path):
     """The tip was built once per cell entered only: a result arriving while the cursor
     stayed in the cell (a forward still running when it entered, an undo from the

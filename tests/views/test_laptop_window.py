@@ -384,9 +384,8 @@ def _seen(dock) -> bool:
 
 
 def _rest(qtbot, window, size) -> None:
-    from qkv_desktop.views.teaching.docks import FOLLOW_HEIGHT_MS
     window.resize(*size)
-    qtbot.wait(FOLLOW_HEIGHT_MS + 150)
+    qtbot.wait(150)
     settle(window)
 
 
@@ -404,10 +403,13 @@ def test_docks_follow_a_window_made_lower_than_a_laptop_and_back(make_window, qt
     assert teaching.default_layout() == "compact"
     assert _seen(editor) and not _seen(teaching.docks["explain"])
     assert _rows_shown(window) == window.model.state.n == 4
+    narrow = editor.width()
     _rest(qtbot, window, (1600, 1000))
     assert teaching.default_layout() == "wide"
     assert _seen(editor) and _seen(teaching.docks["explain"])
     assert _rows_shown(window) == 4
+    # and the column's width at this size again, not the narrow one of the small window
+    assert editor.width() > narrow and abs(editor.width() - window.editor_width()) <= 2
 
 
 def test_a_layout_the_user_made_stays_when_the_window_is_made_lower(make_window, qtbot):

@@ -36,6 +36,9 @@ def assert_still(window, turns: int = 30) -> None:
     """A window left alone plans no axis again: the token axes' plans change the room
     they are planned for, and all-MiniLM-L6-v2 at 1366×768's first-run size went through
     four layouts in turn, 150 plans a second, for as long as the window was open."""
+    for _ in range(turns):  # a last plan still on its way (the heads' thumbnails after
+        QApplication.processEvents()  # a cross session's layout) is one, not a loop
+        time.sleep(0.002)
     calls = []
     plots = window.findChildren(HeatmapPlot)
     for plot in plots:

@@ -7,7 +7,7 @@ it never computes attention and keeps no state of its own beyond what it draws.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QCursor
 from PySide6.QtWidgets import QMenu, QToolTip, QVBoxLayout, QWidget
 
@@ -90,6 +90,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         """Pixels beside and above/below the matrix (``value_px_at``)."""
         self.plot.view_box.sigResized.connect(self._measure_chrome)
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.plot.viewport().installEventFilter(self)  # Qt's own tool-tip events
         self.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
         model.resultChanged.connect(self.refresh)
         model.resultChanged.connect(self._renew_tip)
@@ -315,6 +316,24 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         QToolTip.showText(at, text, viewport, rect)
         self._tip_shown = True
         self._tip_at = (at, rect, text)
+
+    def eventFilter(self, watched, event) -> bool:
+        """Qt's own tool-tip event over a cell (sent 20 ms after any tip shows while
+        the mouse rests, or after the wake-up delay) is the cell's: the scene, which has
+        no item tip there, answered it with an empty text, and Qt hid the cell's tip
+        300 ms later, with the mouse still on the cell. Elsewhere (an axis's note) the
+        scene answers as before."""
+        if event.type() == QEvent.Type.ToolTip and watched is self.plot.viewport():
+            scene_pos = self.plot.mapToScene(event.pos())
+            cell = self.cell_at(scene_pos)
+            if cell is not None:
+                up = (self._tip_shown and self._tip_at is not None and QToolTip.isVisible()
+                      and QToolTip.text() == self._tip_at[2]
+                      and self._tip_at[1].contains(event.pos()))
+                if not up:  # hidden by a key or a click: a rest shows it again
+                    self._show_tip(self._ref(cell), scene_pos)
+                return True
+        return super().eventFilter(watched, event)
 
     def _renew_tip(self, *_args) -> None:
         """A new result while this pane's tip is up (the cursor entered the cell before

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QVBoxLayout, QWidget
 
@@ -34,9 +34,6 @@ EDITOR_HEIGHT = 660
 """Default height of the editor dock; the teaching docks take the rest of the column."""
 COMPACT_HEIGHT = 860
 """Windows lower than this (a 768 px laptop screen) tab the teaching docks with the editor."""
-FOLLOW_HEIGHT_MS = 0
-"""A resize across ``COMPACT_HEIGHT`` re-places the docks this long after the resize
-(the next turn of the event loop: once the window has its new size)."""
 
 
 def _dock(window: QMainWindow, name: str, widget: QWidget) -> QDockWidget:
@@ -89,8 +86,6 @@ class Teaching(FollowsWindowLanguage, QObject):
         self._build_menu()
         self.retranslate()
         self._placed_for: str | None = None  # "compact" or "wide": the last default placed
-        self._follow_height = QTimer(self, singleShot=True, interval=FOLLOW_HEIGHT_MS,
-                                     timeout=self._on_height_rested)
         self.place_docks()
         window.panes.cellPinned.connect(self.show_explanation)  # every pane's, also later ones
         self.follow_language_of(window)  # (also the window's resizes: ``eventFilter``)
@@ -141,6 +136,9 @@ class Teaching(FollowsWindowLanguage, QObject):
             dock.setFloating(False)
             dock.show()
         self._placed_for = self._height_class()
+        # the editor's default width too: a window shrunk and grown again, or Reset
+        # layout, left the column at its narrow width, X's last columns out of sight
+        window.resizeDocks([editor], [window.editor_width()], Qt.Orientation.Horizontal)
         if self._placed_for == "compact":
             for dock in self.docks.values():
                 window.tabifyDockWidget(editor, dock)
@@ -160,10 +158,13 @@ class Teaching(FollowsWindowLanguage, QObject):
     def eventFilter(self, watched, event) -> bool:
         if (watched is self.main_window and event.type() == QEvent.Type.Resize
                 and self._placed_for is not None and self._height_class() != self._placed_for):
-            self._follow_height.start()
+            # before the window lays itself out at the new size: one layout, with the
+            # docks already where they go (a turn later, the panes planned their axes
+            # twice, and the heads' thumbnails once more after the window had settled)
+            self._on_height_changed()
         return super().eventFilter(watched, event)  # (the window's language)
 
-    def _on_height_rested(self) -> None:
+    def _on_height_changed(self) -> None:
         """The window went across ``COMPACT_HEIGHT``: the default layout of its new
         height, if the docks are still as the old default put them. A window opened on
         a large screen and made 700 px high kept the docks split under the editor, and
