@@ -13,12 +13,17 @@ Its fields (the hover read-out, a loaded model's source, the QKᵀ asymmetry) ar
 labels side by side; each is set off from the one before by a thin rule and padding
 (``FIELD_STYLE``), so "w[爱→k2] = 0.2231" and "all-MiniLM-L6-v2 · layer 3" never read
 as one sentence. An empty read-out is hidden, so no rule stands alone.
+
+A message longer than its room ends in "…" (``shown_message``), and the bar's tool
+tip has it whole; Qt cut it mid-letter ("…overflow float64 (its largest nun" at
+1024 × 700), so that it read as the whole message.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QWidget
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QStyle, QStyleOption, QWidget
 
 QWIDGETSIZE_MAX = (1 << 24) - 1
 """Qt's "no maximum" width (not exported by PySide6)."""
@@ -50,6 +55,7 @@ class StatusBar(QStatusBar):
         self.hover_label.hide()  # shown with a text
         self.addPermanentWidget(self.hover_label)  # no stretch: the message keeps the rest
         self.messageChanged.connect(self._fit_hover)
+        self.messageChanged.connect(self._on_message_changed)
 
     def set_hover_text(self, text: str) -> None:
         self.hover_label.setText(text)
@@ -76,3 +82,49 @@ class StatusBar(QStatusBar):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit_hover()
+
+    def _on_message_changed(self, message: str) -> None:
+        self.setToolTip(message)  # whole, when ``shown_message`` had to cut it
+
+    def message_rect(self) -> QRect:
+        """Where Qt draws a message: from 6 px to just before the first visible field
+        (its size grip's room kept), the bar's height (``QStatusBarPrivate::messageRect``)."""
+        left, right = 6, self.width() - 12
+        rtl = self.layoutDirection() == Qt.LayoutDirection.RightToLeft
+        for w in self.findChildren(QWidget):
+            if w.parentWidget() is self and w.isVisible():
+                if rtl:
+                    left = max(left, w.geometry().right() + 2)
+                else:
+                    right = min(right, w.x() - 1)
+        return QRect(left, 0, max(0, right - left), self.height())
+
+    def shown_message(self) -> str:
+        """The current message as drawn: whole if it fits, else cut with "…"."""
+        rect = self.message_rect()
+        return self.fontMetrics().elidedText(self.currentMessage(),
+                                             Qt.TextElideMode.ElideRight, rect.width())
+
+    def paintEvent(self, event) -> None:
+        """Qt's own paint (the panel, each field's frame, the message), with the message
+        elided to its room."""
+        message = self.currentMessage()
+        if not message:
+            super().paintEvent(event)
+            return
+        p = QPainter(self)
+        opt = QStyleOption()
+        opt.initFrom(self)
+        style = self.style()
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelStatusBar, opt, p, self)
+        for w in self.findChildren(QWidget):
+            if w.parentWidget() is self and w.isVisible():
+                frame = QStyleOption()
+                frame.rect = w.geometry().adjusted(-2, -1, 2, 1)
+                frame.palette = self.palette()
+                style.drawPrimitive(QStyle.PrimitiveElement.PE_FrameStatusBarItem, frame, p, w)
+        p.setPen(self.palette().windowText().color())
+        p.drawText(self.message_rect(), int(Qt.AlignmentFlag.AlignLeading
+                                            | Qt.AlignmentFlag.AlignVCenter
+                                            | Qt.TextFlag.TextSingleLine), self.shown_message())
+        p.end()

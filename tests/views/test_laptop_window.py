@@ -425,3 +425,26 @@ def test_a_layout_the_user_made_stays_when_the_window_is_made_lower(make_window,
     _rest(qtbot, window, (1600, 1000))
     _rest(qtbot, window, (1024, 700))
     assert not window.tabifiedDockWidgets(window.editor_dock)
+
+
+def test_a_message_longer_than_the_status_bar_ends_in_an_ellipsis(make_window):
+    """Typing 1e200 at 1024 × 700: the overflow message was cut mid-word ("…its largest
+    nun"), with nothing to say more followed. It now ends in "…" within its room, and
+    the bar's tool tip has it whole; a short message is drawn as it is."""
+    window = make_window(size=(1008, 640))
+    bar = window.statusBar()
+    window.model.set_cell("X", 0, 0, 1e200)
+    window.model.wait_until_idle()  # False: the forward failed, and said so
+    for _ in range(3):
+        QApplication.processEvents()
+    message = bar.currentMessage()
+    assert "overflow" in message
+    shown = bar.shown_message()
+    room = bar.message_rect().width()
+    assert bar.fontMetrics().horizontalAdvance(message) > room  # the case
+    assert shown.endswith("…") and message.startswith(shown[:-1])
+    assert bar.fontMetrics().horizontalAdvance(shown) <= room
+    assert bar.toolTip() == message
+    bar.grab()  # painted without error
+    bar.showMessage("short")
+    assert bar.shown_message() == "short" and bar.toolTip() == "short"
