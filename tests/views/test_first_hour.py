@@ -312,6 +312,29 @@ def test_the_tour_is_skippable_and_offered_once(main_window, tmp_path):
     assert not main_window.tour.running
 
 
+def test_the_tours_first_step_moves_on_once_a_value_is_edited(main_window):
+    """Step 1 says "edit a value ... press Enter"; a first-time user did, and the note
+    stayed where it was, waiting for Next. Another change (d_k) is not that edit."""
+    window, tour = main_window, main_window.tour
+    tour.start()
+    try:
+        window.model.set_d_k(window.model.state.d_k + 1)
+        settle(window)
+        assert tour.index == 0
+        window.model.set_cell("X", 1, 1, float(window.model.state.X[1, 1]) + 0.5)
+        settle(window)
+        assert tour.index == 1 and "Watch every pane change" in tour.title.text()
+        window.model.set_cell("X", 1, 2, 0.25)  # later edits leave the tour where it is
+        settle(window)
+        assert tour.index == 1
+    finally:
+        tour.stop()
+        window.model.undo_stack.undo()
+        window.model.undo_stack.undo()
+        window.model.undo_stack.undo()
+        settle(window)
+
+
 def test_the_tour_speaks_chinese(main_window):
     window = main_window
     window.language_actions["zh_CN"].trigger()

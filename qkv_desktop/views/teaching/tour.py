@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSettings, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
@@ -81,6 +82,8 @@ class Tour(QObject):
         self.back_button.clicked.connect(lambda: self.show_step(self.index - 1))
         self.next_button.clicked.connect(self._next)
         self.skip_button.clicked.connect(self.stop)
+        self._x_at_step_1 = None  # X when step 1 ("Edit a value") was shown
+        window.model.changed.connect(self._on_model_changed)
         buttons = QHBoxLayout()
         buttons.addWidget(self.counter, 1)
         for b in (self.skip_button, self.back_button, self.next_button):
@@ -135,9 +138,19 @@ class Tour(QObject):
         else:
             self.show_step(self.index + 1)
 
+    def _on_model_changed(self) -> None:
+        """Step 1 asks for an edit of X: once one is made, step 2 shows (a first-time
+        user typed the value and the note stayed, waiting for Next)."""
+        if self.index != 0 or self._x_at_step_1 is None:
+            return
+        x = self.window.model.state.X  # (another change may give the state a new X array)
+        if x is not self._x_at_step_1 and not np.array_equal(x, self._x_at_step_1):
+            self.show_step(1)
+
     def show_step(self, index: int) -> None:
         steps = self.steps()
         self.index = max(0, min(index, len(steps) - 1))
+        self._x_at_step_1 = self.window.model.state.X if self.index == 0 else None
         step = steps[self.index]
         if step.dock is not None:
             step.dock().show()
