@@ -512,6 +512,7 @@ class MainWindow(Retranslating, QMainWindow):
         state = s.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state, LAYOUT_VERSION)
+        self.teaching.follow_restored_layout()
         order = _string_list(s.value("panes/order"))
         hidden = _string_list(s.value("panes/hidden"))
         if order is not None:

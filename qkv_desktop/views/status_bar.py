@@ -23,7 +23,15 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QPainter
-from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QStyle, QStyleOption, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QSizeGrip,
+    QSizePolicy,
+    QStatusBar,
+    QStyle,
+    QStyleOption,
+    QWidget,
+)
 
 QWIDGETSIZE_MAX = (1 << 24) - 1
 """Qt's "no maximum" width (not exported by PySide6)."""
@@ -82,9 +90,15 @@ class StatusBar(QStatusBar):
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         self._fit_hover()
+        self._tip_if_cut()
 
-    def _on_message_changed(self, message: str) -> None:
-        self.setToolTip(message)  # whole, when ``shown_message`` had to cut it
+    def _on_message_changed(self, _message: str) -> None:
+        self._tip_if_cut()
+
+    def _tip_if_cut(self) -> None:
+        """The message whole in the bar's tip while ``shown_message`` cuts it."""
+        message = self.currentMessage()
+        self.setToolTip(message if message and self.shown_message() != message else "")
 
     def message_rect(self) -> QRect:
         """Where Qt draws a message: from 6 px to just before the first visible field
@@ -117,8 +131,8 @@ class StatusBar(QStatusBar):
         opt.initFrom(self)
         style = self.style()
         style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelStatusBar, opt, p, self)
-        for w in self.findChildren(QWidget):
-            if w.parentWidget() is self and w.isVisible():
+        for w in self.findChildren(QWidget):  # the fields: not the size grip
+            if w.parentWidget() is self and w.isVisible() and not isinstance(w, QSizeGrip):
                 frame = QStyleOption()
                 frame.rect = w.geometry().adjusted(-2, -1, 2, 1)
                 frame.palette = self.palette()

@@ -19,8 +19,8 @@ from tests.views.helpers import type_into_cell
 
 def settle(window):
     """The result, then the layout: eight turns, as ``tests.views.sessions.settle`` (a
-    resize across ``COMPACT_HEIGHT`` re-places the docks a turn later, and the panes
-    lay out after them)."""
+    resize across ``COMPACT_HEIGHT`` re-places the docks, and the panes lay out
+    again after them)."""
     assert window.model.wait_until_idle()
     for _ in range(8):
         QApplication.processEvents()

@@ -447,4 +447,34 @@ def test_a_message_longer_than_the_status_bar_ends_in_an_ellipsis(make_window):
     assert bar.toolTip() == message
     bar.grab()  # painted without error
     bar.showMessage("short")
-    assert bar.shown_message() == "short" and bar.toolTip() == "short"
+    assert bar.shown_message() == "short" and bar.toolTip() == ""  # nothing cut
+
+
+def test_docks_follow_the_height_after_a_restart_with_a_saved_layout(make_window, qtbot,
+                                                                      tmp_path):
+    """Closed at 1024 × 700 with the tabbed docks, opened again: the saved layout was
+    taken for the user's own (it differed from the default placed before the restore),
+    and the docks never followed the window's height again."""
+    path = tmp_path / "restart.ini"
+    first = make_window(settings_path=path, size=(1008, 640))
+    assert first.teaching.default_layout() == "compact"
+    first.save_settings()
+    first.settings.sync()
+    first.close()
+    again = make_window(settings_path=path, size=None)
+    qtbot.wait(50)
+    assert again.teaching.default_layout() == "compact"
+    _rest(qtbot, again, (1600, 1000))
+    assert again.teaching.default_layout() == "wide"
+    _rest(qtbot, again, (1008, 640))
+    assert again.teaching.default_layout() == "compact"
+
+
+def test_an_edge_dragged_about_860_px_does_not_flip_the_docks(make_window, qtbot):
+    from qkv_desktop.views.teaching.docks import COMPACT_HEIGHT, HYSTERESIS
+    window = make_window(size=(1400, 700))
+    assert window.teaching.default_layout() == "compact"
+    _rest(qtbot, window, (1400, COMPACT_HEIGHT + HYSTERESIS // 2))
+    assert window.teaching.default_layout() == "compact"
+    _rest(qtbot, window, (1400, COMPACT_HEIGHT + HYSTERESIS))
+    assert window.teaching.default_layout() == "wide"

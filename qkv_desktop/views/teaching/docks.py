@@ -34,6 +34,8 @@ EDITOR_HEIGHT = 660
 """Default height of the editor dock; the teaching docks take the rest of the column."""
 COMPACT_HEIGHT = 860
 """Windows lower than this (a 768 px laptop screen) tab the teaching docks with the editor."""
+HYSTERESIS = 20
+"""Pixels above ``COMPACT_HEIGHT`` a window must reach to leave the tabbed layout."""
 
 
 def _dock(window: QMainWindow, name: str, widget: QWidget) -> QDockWidget:
@@ -135,7 +137,7 @@ class Teaching(FollowsWindowLanguage, QObject):
             window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
             dock.setFloating(False)
             dock.show()
-        self._placed_for = self._height_class()
+        self._placed_for = ("compact" if window.height() < COMPACT_HEIGHT else "wide")
         # the editor's default width too: a window shrunk and grown again, or Reset
         # layout, left the column at its narrow width, X's last columns out of sight
         window.resizeDocks([editor], [window.editor_width()], Qt.Orientation.Horizontal)
@@ -153,14 +155,25 @@ class Teaching(FollowsWindowLanguage, QObject):
                            Qt.Orientation.Vertical)
 
     def _height_class(self) -> str:
-        return "compact" if self.main_window.height() < COMPACT_HEIGHT else "wide"
+        """The layout the window's height calls for. Back to "wide" only from
+        ``COMPACT_HEIGHT`` + ``HYSTERESIS``: an edge dragged about 860 px does not
+        re-place the docks at every pixel."""
+        height = self.main_window.height()
+        if self._placed_for == "compact":
+            return "compact" if height < COMPACT_HEIGHT + HYSTERESIS else "wide"
+        return "compact" if height < COMPACT_HEIGHT else "wide"
+
+    def follow_restored_layout(self) -> None:
+        """After the window's saved size and docks are restored: the layout to follow
+        from now on is the restored one if it is a default (it was placed for the size
+        the window had before the restore), else none (the user's own)."""
+        self._placed_for = self.default_layout()
 
     def eventFilter(self, watched, event) -> bool:
         if (watched is self.main_window and event.type() == QEvent.Type.Resize
                 and self._placed_for is not None and self._height_class() != self._placed_for):
-            # before the window lays itself out at the new size: one layout, with the
-            # docks already where they go (a turn later, the panes planned their axes
-            # twice, and the heads' thumbnails once more after the window had settled)
+            # in the resize itself, not a turn later: the panes then lay out for the
+            # new docks in the same pass of the event loop
             self._on_height_changed()
         return super().eventFilter(watched, event)  # (the window's language)
 
