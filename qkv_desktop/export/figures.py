@@ -59,6 +59,7 @@ from PySide6.QtSvg import QSvgGenerator
 from qkv_desktop.export.figure_fonts import FAMILIES, figure_font, svg_with_fallbacks
 from qkv_desktop.io.files import atomic_write_bytes
 from qkv_desktop.presentation.colormaps import (
+    BOOLEAN_BAR_RANGE,
     HATCH_RGBA,
     MASKED_RGBA,
     OVERFLOW_RGBA,
@@ -395,7 +396,7 @@ def layout_figure(spec: FigureSpec) -> FigureLayout:
     lo, hi = levels
     tick_values, tick_decimals = _nice_ticks(lo, hi)
     if values_are_boolean(spec.cmap):  # two swatches, each labelled at its middle
-        lo, hi, tick_values, tick_decimals = -0.5, 1.5, [0.0, 1.0], 0
+        (lo, hi), tick_values, tick_decimals = BOOLEAN_BAR_RANGE, [0.0, 1.0], 0
     kfm = QFontMetricsF(_font(_TICK_PX))
     tick_texts = [_tick_text(t, tick_decimals) for t in tick_values]
     tick_w = max(kfm.horizontalAdvance(t) for t in tick_texts)

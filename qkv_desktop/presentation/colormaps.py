@@ -14,7 +14,7 @@ from qkv_desktop.state.catalogue import UNIT_RANGE
 __all__ = ["DIVERGING", "SEQUENTIAL", "lut_for", "levels_for", "symmetric_levels",
            "max_abs_finite", "clip_to_levels", "map_to_rgba", "map_to_rgb32", "text_color_for",
            "SEQUENTIAL_MATRICES", "MAX_LEVEL", "MASKED_RGBA", "OVERFLOW_RGBA", "HATCH_RGBA",
-           "RGB32_ORDER", "rgba_word"]
+           "RGB32_ORDER", "rgba_word", "BOOLEAN_BAR_RANGE"]
 
 # The one non-finite palette, for panes, docks, thumbnails and exported figures alike.
 MASKED_RGBA = (200, 200, 200, 255)
@@ -50,6 +50,10 @@ SEQUENTIAL = _interpolate([(255, 255, 217), (237, 248, 177), (199, 233, 180),
 # The mask: masked cells in the grey every pane gives masked cells, allowed ones white,
 # so it never reads as a matrix of weights.
 MASK = _interpolate([MASKED_RGBA[:3], (255, 255, 255)])
+
+BOOLEAN_BAR_RANGE = (-0.5, 1.5)
+"""The axis of a yes/no matrix's colour bar (the mask): two swatches, the lowest and
+the highest colour, with 0 and 1 at their middles (the pane's bar and the figure's)."""
 
 
 def lut_for(name: str) -> np.ndarray:

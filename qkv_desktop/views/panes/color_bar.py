@@ -16,6 +16,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPicture
 from PySide6.QtWidgets import QGraphicsGridLayout, QGraphicsWidget
 
+from qkv_desktop.presentation.colormaps import BOOLEAN_BAR_RANGE
 from qkv_desktop.presentation.numbers import with_minus
 from qkv_desktop.views.panes.heatmap_plot import (
     AXIS_INK,
@@ -443,7 +444,7 @@ class ColorBar(pg.GraphicsWidget):
     def _axis_range(self) -> tuple[float, float]:
         """The levels; for two swatches, half a unit past 0 and 1, so that each label
         sits at the middle of its swatch."""
-        return (-0.5, 1.5) if self.boolean else self.levels
+        return BOOLEAN_BAR_RANGE if self.boolean else self.levels
 
     def setLevels(self, levels: tuple[float, float]) -> None:
         self.levels = (float(levels[0]), float(levels[1]))

@@ -170,8 +170,7 @@ class Teaching(FollowsWindowLanguage, QObject):
         self._placed_for = self.default_layout()
 
     def eventFilter(self, watched, event) -> bool:
-        if (watched is self.main_window and event.type() == QEvent.Type.Resize
-                and self._placed_for is not None and self._height_class() != self._placed_for):
+        if watched is self.main_window and event.type() == QEvent.Type.Resize:
             # in the resize itself, not a turn later: the panes then lay out for the
             # new docks in the same pass of the event loop
             self._on_height_changed()
@@ -182,8 +181,7 @@ class Teaching(FollowsWindowLanguage, QObject):
         height, if the docks are still as the old default put them. A window opened on
         a large screen and made 700 px high kept the docks split under the editor, and
         the token table showed two rows; a layout the user made stays as it is."""
-        wanted = self._height_class()
-        if wanted == self._placed_for:
+        if self._placed_for is None or self._height_class() == self._placed_for:
             return
         scale = getattr(self.main_window, "view_scale", None)
         if scale is not None and scale.presenting:
