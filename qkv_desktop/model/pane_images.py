@@ -119,10 +119,13 @@ class PaneImages(QObject):
     """Which panes are on screen at which size, and their pictures of large results.
 
     ``ready(result, key, head)``: a picture ``want`` could not give at once is made.
+    ``delivered()``: the pictures of one job have all been announced by ``ready`` (the
+    panes' repaints for them can be one: ``OneRepaint``).
     ``settled()``: no picture asked for is left to make (``pending`` is false again).
     """
 
     ready = Signal(object, str, int)
+    delivered = Signal()
     settled = Signal()
 
     def __init__(self, parent: QObject | None = None):
@@ -253,6 +256,7 @@ class PaneImages(QObject):
                 del self._wanted[slot]
             result, key, head, _pixels = request
             self.ready.emit(result, key, head)
+        self.delivered.emit()
 
     def _announce_if_settled(self, *_args) -> None:
         """``settled``, if nothing is left to make (the worker went idle, a wanted

@@ -173,6 +173,46 @@ def test_a_ctrl_drag_scrub_is_one_undo_step(main_window):
     assert model.state.equals(s0)
 
 
+def test_a_scrub_applies_at_most_one_value_a_frame_and_the_last_on_release(main_window,
+                                                                          qtbot):
+    """A mouse reports up to 1000 moves a second; each applied value is an undo merge,
+    a table update and a forward's state (issue 20: eight a frame at n = 1024 kept the
+    GUI thread busy for 16–20 ms). The first move applies at once, the moves of the
+    next frame (``SCRUB_INTERVAL_MS``) only update the value, which then applies."""
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    from qkv_desktop.views.editors.matrix_editor import SCRUB_INTERVAL_MS
+    window = main_window
+    editor, model = window.editor, window.model
+    s0 = model.state
+    applied = []
+    model.changed.connect(lambda: applied.append(float(model.state.X[0, 1])))
+    start = editor.scroll_to_value(0, 1)
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start)
+    def move(dx: int) -> None:  # one move, delivered now, with no event-loop turn
+        pos = QPointF(start + QPoint(dx, 0))
+        QApplication.sendEvent(editor.viewport(), QMouseEvent(
+            QEvent.Type.MouseMove, pos, editor.viewport().mapToGlobal(pos),
+            Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton, ctrl))
+
+    for dx in range(1, 11):
+        move(dx)
+    assert applied == [pytest.approx(s0.X[0, 1] + SCRUB_PER_PIXEL)]
+    # a frame later the newest value applies, though the mouse rests
+    qtbot.waitUntil(lambda: len(applied) == 2, timeout=5 * SCRUB_INTERVAL_MS + 2000)
+    assert applied[1] == pytest.approx(s0.X[0, 1] + 10 * SCRUB_PER_PIXEL)
+    move(20)
+    move(30)
+    QTest.mouseRelease(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start + QPoint(30, 0))
+    assert model.state.X[0, 1] == pytest.approx(s0.X[0, 1] + 30 * SCRUB_PER_PIXEL)
+    assert len(applied) <= 4 and model.undo_stack.count() == 1
+    qtbot.wait(3 * SCRUB_INTERVAL_MS)  # nothing applies after the release
+    assert model.state.X[0, 1] == pytest.approx(s0.X[0, 1] + 30 * SCRUB_PER_PIXEL)
+
+
 def test_an_edit_repaints_only_its_cell_of_the_table(main_window):
     """The columns are re-fitted after every edit (the widest value may have grown);
     re-applying the row height they already had repainted the whole table (issue 20)."""

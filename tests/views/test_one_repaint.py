@@ -7,6 +7,8 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QApplication
 
+from tests.views.helpers import spin_until
+
 
 class _Log(QObject):
     """In order: each repaint request the window takes ("window") and each pane
@@ -104,3 +106,38 @@ def test_a_hold_with_nothing_to_repaint_holds_nothing_back(make_window):
     for _ in range(3):
         QApplication.processEvents()
     assert painted
+
+
+def test_pictures_made_on_a_worker_reach_their_panes_in_one_window_repaint(make_window,
+                                                                          monkeypatch):
+    """A frame of a scrub on a large session goes to the panes before its pictures
+    (the drag moved on while its forward ran); they are made on the pictures' worker
+    and announced one by one. Each pane's scene then repainted the window for its own
+    pane: eight repaints per frame at n = 1024, the GUI thread's longest stall during a
+    scrub (issue 20). Now the window is repainted once for all of them."""
+    from tests.views.test_async_compute import SteppedCompute, large_state
+    window = make_window(large_state(), size=(1600, 1000))
+    model = window.model
+    assert model.wait_until_idle()
+    shown = [window.panes.panes[k] for k in window.panes.shown() if k in window.panes.panes]
+    log = _Log(window, {p.plot.viewport(): p.key for p in shown})
+    ready = []
+    model.images.ready.connect(lambda _r, key, _h: ready.append(key))
+    model.images.delivered.connect(lambda: log.events.append("delivered"))
+    stepped = SteppedCompute(monkeypatch)
+    gesture = model.new_gesture()
+    model.set_cell("X", 0, 0, 1.0, gesture=gesture)
+    stepped.wait_started()
+    model.set_cell("X", 0, 0, 2.0, gesture=gesture)  # the drag moves on during the forward
+    stepped.go.release()  # the first forward ends: a frame, its pictures on the worker
+    stepped.wait_started()
+    spin_until(lambda: "delivered" in log.events, limit=30_000)
+    for _ in range(3):
+        QApplication.processEvents()
+    after = log.events[log.events.index("delivered"):]
+    stepped.go.release()
+    assert model.wait_until_idle()
+    assert len(ready) >= 3, ready
+    groups = _Log.repaints_with_panes(type("Events", (), {"events": after})())
+    assert len(groups) == 1, groups
+    assert set(ready) <= set(groups[0]), (ready, groups)

@@ -6,7 +6,7 @@ reported through ``model.refused`` and nothing is half-applied.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPoint, QSize, Qt
+from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -23,6 +23,14 @@ __all__ = ["MatrixEditor", "SCRUB_PER_PIXEL"]
 
 SCRUB_PER_PIXEL = 0.01
 """Value change per pixel of a Ctrl+drag (×10 with Shift held as well)."""
+SCRUB_INTERVAL_MS = 16
+"""At most one edit per display frame during a Ctrl+drag. A mouse reports 125 to
+1000 moves a second; each edit is an undo step merged into the drag's, a table update
+and a state for the next forward (about 1 ms on the GUI thread at any n), so at n = 1024,
+where a frame takes 30–35 ms, eight moves a frame kept the GUI thread busy for 16–20 ms
+at a time (issue 20). The first move after a pause applies at once; the moves within
+the next 16 ms only update the value, which applies when they end, and the release
+applies the last one."""
 CELL_PAD_PX = 14
 """Room a column leaves beside its widest value: the delegate's text margins and a gap."""
 
@@ -43,6 +51,10 @@ class MatrixEditor(Retranslating, QTableView):
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self._fit_sections()
         self._scrub: tuple[int, int, int, float, int] | None = None
+        self._scrub_value: float | None = None
+        """The value of the latest move of a scrub, not yet applied (``SCRUB_INTERVAL_MS``)."""
+        self._scrub_timer = QTimer(self, singleShot=True, interval=SCRUB_INTERVAL_MS,
+                                   timeout=self._apply_scrub)
         self.clicked.connect(self._on_clicked)
         self.balloon = CellBalloon(self)
         self.table.refused.connect(
@@ -171,9 +183,19 @@ class MatrixEditor(Retranslating, QTableView):
         if self._scrub is None:
             super().mouseMoveEvent(event)
             return
-        row, col, x0, start, gesture = self._scrub
+        _row, _col, x0, start, _gesture = self._scrub
         step = SCRUB_PER_PIXEL * (10 if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1)
-        value = round(start + (event.position().x() - x0) * step, 6)
+        self._scrub_value = round(start + (event.position().x() - x0) * step, 6)
+        if not self._scrub_timer.isActive():
+            self._apply_scrub()
+
+    def _apply_scrub(self) -> None:
+        """Apply the scrub's pending value, then let the next one wait a frame."""
+        if self._scrub is None or self._scrub_value is None:
+            return
+        row, col, _x0, _start, gesture = self._scrub
+        value, self._scrub_value = self._scrub_value, None
+        self._scrub_timer.start()
         try:
             self.attention.set_cell(self.table.source, row, col, value, gesture=gesture)
         except ValueError as exc:
@@ -181,7 +203,9 @@ class MatrixEditor(Retranslating, QTableView):
 
     def mouseReleaseEvent(self, event) -> None:
         if self._scrub is not None:
-            self._scrub = None
+            self._apply_scrub()  # the value the drag ended on
+            self._scrub_timer.stop()
+            self._scrub = self._scrub_value = None
             self.unsetCursor()
             return
         super().mouseReleaseEvent(event)

@@ -11,7 +11,9 @@ instructions at n = 4). The panes' pixels do not depend on that order.
 calls) holds the window's repaint requests back until the calls queued by then have
 run, then repaints the window once, with every pane's changes, still before any event
 of lower priority (the read-outs that ``AfterPaint`` starts after the paint). A request
-held is never lost: the window is repainted as soon as those calls have run.
+held is never lost: the window is repainted as soon as those calls have run. A
+``hold()`` while holding moves the release after the calls queued by then (pictures
+made on a worker reach the panes one by one: ``PaneImages.delivered`` ends them).
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ class OneRepaint(QObject):
     def __init__(self, widget: QWidget):
         super().__init__(widget)  # the widget and its window: asked, never kept (no cycle)
         self._window: weakref.ref[QWidget] | None = None
-        self._holding = False
+        self._holding = 0
+        """Release events posted and not yet delivered: the last one releases."""
         self._held = False  # a repaint request came while holding
         self.repaints = 0
         """Window repaints made here, for held requests (tests)."""
@@ -48,12 +51,11 @@ class OneRepaint(QObject):
                 self._watched().removeEventFilter(self)
             self._window = weakref.ref(window)
             window.installEventFilter(self)
-        if not self._holding:
-            self._holding = True
-            # delivered after the scenes' calls posted before it, and before any event
-            # of lower priority, as the first scene's own repaint would have been
-            QCoreApplication.postEvent(self, QEvent(_RELEASE),
-                                       Qt.EventPriority.NormalEventPriority.value)
+        self._holding += 1
+        # delivered after the scenes' calls posted before it, and before any event of
+        # lower priority, as the first scene's own repaint would have been
+        QCoreApplication.postEvent(self, QEvent(_RELEASE),
+                                   Qt.EventPriority.NormalEventPriority.value)
 
     def _watched(self) -> QWidget | None:
         return None if self._window is None else self._window()
@@ -67,12 +69,13 @@ class OneRepaint(QObject):
 
     def event(self, event: QEvent) -> bool:
         if event.type() == _RELEASE:
-            self._release()
+            self._holding -= 1
+            if not self._holding:
+                self._release()
             return True
         return super().event(event)
 
     def _release(self) -> None:
-        self._holding = False
         if not self._held:
             return
         self._held = False

@@ -148,6 +148,8 @@ class PaneGrid(QWidget):
         # the panes' repaints of a new result: one repaint of the window, not one a pane
         # (``_on_result_changed``, after the panes have taken it)
         self.one_repaint = OneRepaint(self)
+        # …and of the pictures a worker made for them: they come one by one
+        model.images.delivered.connect(self.one_repaint.hold)
         self._relayout()
 
     def _build_pane(self, key: str) -> HeatmapPane:
