@@ -100,7 +100,9 @@ class Tour(QObject):
         w = self.window
         docks = w.teaching.docks
         return [
-            Step(lambda: w.editor, self.tr("1 · Edit a value"), self.tr(
+            # the table with its tabs: a note above the table alone lay over the tab
+            # bar ("Tokens (X)", W_Q …) at 1024 × 700
+            Step(lambda: w.tabs, self.tr("1 · Edit a value"), self.tr(
                 "This table is X: one row per token, one column per dimension. Double-click "
                 "a value (or type over it), enter a new number and press Enter."),
                  lambda: w.editor_dock),
