@@ -74,12 +74,20 @@ def test_the_tip_stays_while_the_mouse_rests_on_the_cell(x_display, tmp_path):
         for _ in range(4):
             QTest.qWait(400)  # the mouse rests; Qt's own tool-tip events come
             out["later"].append(QToolTip.text() if QToolTip.isVisible() else None)
+        # an axis's tip (its note when names are cut) is the scene's: still shown
+        axis = pane.plot.getPlotItem().getAxis("left")
+        axis.setToolTip("the whole names")
+        centre = pane.plot.mapFromScene(axis.sceneBoundingRect().center())
+        QTest.mouseMove(viewport, centre)
+        QTest.qWait(1500)  # Qt's wake-up delay, then its tool-tip event
+        out["axis"] = QToolTip.text() if QToolTip.isVisible() else None
         from PySide6.QtGui import QCursor
         QCursor.setPos(0, 0)  # the display's cursor stays where a test leaves it
         app.processEvents()
     ''')
     assert out["shown"] is not None and "weights = softmax" in out["shown"], out
     assert out["later"] == [out["shown"]] * 4, out
+    assert out["axis"] == "the whole names", out
 
 
 @pytest.mark.xvfb

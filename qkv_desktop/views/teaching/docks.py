@@ -130,6 +130,10 @@ class Teaching(FollowsWindowLanguage, QObject):
         window = self.main_window
         editor = window.editor_dock
         first, *rest = self.docks.values()
+        # the teaching tab in front stays in front of its group (Diagnostics read on a
+        # laptop, the window then made tall: it was Explain again)
+        front = next((d for d in rest if d.isVisible() and not d.visibleRegion().isEmpty()),
+                     first)
         for dock in self.docks.values():
             # out of any tab group first: splitting the editor from a dock tabbed with it
             # left the two tabbed, the dock in front and the editor out of sight
@@ -149,7 +153,7 @@ class Teaching(FollowsWindowLanguage, QObject):
         window.splitDockWidget(editor, first, Qt.Orientation.Vertical)
         for dock in rest:
             window.tabifyDockWidget(first, dock)
-        first.raise_()
+        front.raise_()
         height = min(EDITOR_HEIGHT, int(window.height() * 0.62))  # a laptop: less room
         window.resizeDocks([editor, first], [height, max(window.height() - height, 1)],
                            Qt.Orientation.Vertical)
