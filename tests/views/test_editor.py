@@ -244,3 +244,20 @@ def test_an_edit_repaints_only_its_cell_of_the_table(main_window):
     cell = editor.visualRect(editor.table.value_index(1, 2))
     assert paints.rects and all(obj is editor.viewport() and cell.contains(rect)
                                 for obj, rect in paints.rects), (cell, paints.rects)
+
+
+def test_a_scrub_edits_once_per_refresh_of_the_screen_it_is_on():
+    from qkv_desktop.views.editors.matrix_editor import SCRUB_INTERVAL_MS, scrub_interval_ms
+
+    class Screen:
+        def __init__(self, rate):
+            self.rate = rate
+
+        def refreshRate(self):
+            return self.rate
+
+    assert scrub_interval_ms(Screen(60.0)) == 16 == SCRUB_INTERVAL_MS
+    assert scrub_interval_ms(Screen(144.0)) == 6
+    assert scrub_interval_ms(Screen(0.0)) == SCRUB_INTERVAL_MS  # none reported
+    assert scrub_interval_ms(None) == SCRUB_INTERVAL_MS
+    assert scrub_interval_ms(Screen(1000.0)) == 4  # never a busy loop

@@ -19,7 +19,7 @@ from qkv_desktop.views.editors.cell_balloon import CellBalloon
 from qkv_desktop.views.editors.matrix_table import MatrixTableModel
 from qkv_desktop.views.retranslate import Retranslating
 
-__all__ = ["MatrixEditor", "SCRUB_PER_PIXEL"]
+__all__ = ["MatrixEditor", "SCRUB_PER_PIXEL", "SCRUB_INTERVAL_MS", "scrub_interval_ms"]
 
 SCRUB_PER_PIXEL = 0.01
 """Value change per pixel of a Ctrl+drag (×10 with Shift held as well)."""
@@ -30,7 +30,15 @@ and a state for the next forward (about 1 ms on the GUI thread at any n), so at 
 where a frame takes 30–35 ms, eight moves a frame kept the GUI thread busy for 16–20 ms
 at a time (issue 20). The first move after a pause applies at once; the moves within
 the next 16 ms only update the value, which applies when they end, and the release
-applies the last one."""
+applies the last one. On a screen of another refresh rate, one edit per refresh of
+it (``scrub_interval_ms``)."""
+
+
+def scrub_interval_ms(screen) -> int:
+    """One display frame of ``screen`` in milliseconds (``SCRUB_INTERVAL_MS`` when it
+    reports no refresh rate): a 144 Hz screen shows a scrub at 144 frames a second."""
+    rate = screen.refreshRate() if screen is not None else 0.0
+    return max(4, int(1000 / rate)) if rate and rate > 0 else SCRUB_INTERVAL_MS
 CELL_PAD_PX = 14
 """Room a column leaves beside its widest value: the delegate's text margins and a gap."""
 
@@ -175,6 +183,7 @@ class MatrixEditor(Retranslating, QTableView):
             start = float(self.table._matrix()[idx.row(), col])
             self._scrub = (idx.row(), col, int(event.position().x()), start,
                            self.attention.new_gesture())
+            self._scrub_timer.setInterval(scrub_interval_ms(self.screen()))
             self.setCursor(Qt.CursorShape.SizeHorCursor)
             return
         super().mousePressEvent(event)
