@@ -318,6 +318,35 @@ def test_the_tour_note_is_beside_its_target_never_over_it(make_window, size):
         tour.stop()
 
 
+@pytest.mark.xvfb
+def test_the_tour_note_follows_its_target_when_the_docks_move(x_display, tmp_path):
+    """Made tall during step 1 while another tab hid the table, the window re-placed the
+    docks (the table in sight again) in that very resize, and the note, placed then for
+    the table out of sight, went to the window's bottom-right corner, 700 px from it."""
+    from tests.xdisplay import run_on_display
+    out = run_on_display(x_display, tmp_path, '''
+        tour = window.tour
+        tour.start()
+        QTest.qWait(200)
+        window.teaching.docks["diagnostics"].raise_()  # a look at another tab: the table
+        QTest.qWait(200)                               # is behind it
+        window.resize(1600, 1000)
+        QTest.qWait(500)
+        note, target = tour.note.geometry(), tour.target_rect()
+        out["layout"] = window.teaching.default_layout()
+        out["note"] = [note.x(), note.y(), note.width(), note.height()]
+        out["target"] = [target.x(), target.y(), target.width(), target.height()]
+        tour.stop()
+    ''', size=(1024, 700))
+    from PySide6.QtCore import QRect
+    note, target = QRect(*out["note"]), QRect(*out["target"])
+    assert out["layout"] == "wide"
+    assert not note.intersects(target), out
+    near = target.adjusted(-note.width() - 20, -note.height() - 20,
+                           note.width() + 20, note.height() + 20)
+    assert near.contains(note), out
+
+
 def test_hiding_a_pane_again_gives_its_columns_back(make_window):
     """Showing a ninth pane (S − max(S)) may take another column; hiding it again must
     give the eight panes their columns back, not leave a gap and smaller panes until

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSettings, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (
     QFrame,
@@ -225,6 +225,10 @@ class Tour(QObject):
         if watched is self.window and self.running:
             if event.type() == QEvent.Type.Resize:
                 self._place()
+                # and again once the window has laid out its new size: across 860 px the
+                # docks move in this very resize, and the note placed beside the table
+                # where it was went to the window's corner, the table elsewhere
+                QTimer.singleShot(0, self._place)
             elif (event.type() == QEvent.Type.ShortcutOverride
                   and event.key() == Qt.Key.Key_Escape):
                 self.stop()
