@@ -173,44 +173,95 @@ def test_a_ctrl_drag_scrub_is_one_undo_step(main_window):
     assert model.state.equals(s0)
 
 
+def _send_move(editor, pos, buttons=Qt.MouseButton.LeftButton,
+               modifiers=Qt.KeyboardModifier.ControlModifier) -> None:
+    """One mouse move over ``editor``, delivered now, with no event-loop turn."""
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+    at = QPointF(pos)
+    QApplication.sendEvent(editor.viewport(), QMouseEvent(
+        QEvent.Type.MouseMove, at, editor.viewport().mapToGlobal(at),
+        Qt.MouseButton.NoButton, buttons, modifiers))
+
+
 def test_a_scrub_applies_at_most_one_value_a_frame_and_the_last_on_release(main_window,
                                                                           qtbot):
     """A mouse reports up to 1000 moves a second; each applied value is an undo merge,
     a table update and a forward's state (issue 20: eight a frame at n = 1024 kept the
     GUI thread busy for 16–20 ms). The first move applies at once, the moves of the
     next frame (``SCRUB_INTERVAL_MS``) only update the value, which then applies."""
-    from PySide6.QtCore import QEvent, QPointF
-    from PySide6.QtGui import QMouseEvent
-    from PySide6.QtWidgets import QApplication
-
     from qkv_desktop.views.editors.matrix_editor import SCRUB_INTERVAL_MS
     window = main_window
     editor, model = window.editor, window.model
     s0 = model.state
     applied = []
-    model.changed.connect(lambda: applied.append(float(model.state.X[0, 1])))
+
+    def on_changed() -> None:
+        applied.append(float(model.state.X[0, 1]))
+
+    model.changed.connect(on_changed)
+    try:
+        start = editor.scroll_to_value(0, 1)
+        ctrl = Qt.KeyboardModifier.ControlModifier
+        QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start)
+        for dx in range(1, 11):
+            _send_move(editor, start + QPoint(dx, 0))
+        assert applied == [pytest.approx(s0.X[0, 1] + SCRUB_PER_PIXEL)]
+        # a frame later the newest value applies, though the mouse rests
+        qtbot.waitUntil(lambda: len(applied) == 2, timeout=5 * SCRUB_INTERVAL_MS + 2000)
+        assert applied[1] == pytest.approx(s0.X[0, 1] + 10 * SCRUB_PER_PIXEL)
+        _send_move(editor, start + QPoint(20, 0))
+        _send_move(editor, start + QPoint(30, 0))
+        QTest.mouseRelease(editor.viewport(), Qt.MouseButton.LeftButton, ctrl,
+                           start + QPoint(30, 0))
+        assert model.state.X[0, 1] == pytest.approx(s0.X[0, 1] + 30 * SCRUB_PER_PIXEL)
+        assert len(applied) <= 4 and model.undo_stack.count() == 1
+    finally:
+        model.changed.disconnect(on_changed)
+
+
+def test_a_scrub_whose_release_never_came_ends_and_keeps_its_last_value(main_window):
+    """A dialog or another window can take the release: the next press ends the scrub,
+    its pending value on its own cell, and a plain drag then selects instead of editing
+    the old cell (it edited it, as if Ctrl were still held)."""
+    window = main_window
+    editor, model = window.editor, window.model
+    s0 = model.state
     start = editor.scroll_to_value(0, 1)
     ctrl = Qt.KeyboardModifier.ControlModifier
     QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start)
-    def move(dx: int) -> None:  # one move, delivered now, with no event-loop turn
-        pos = QPointF(start + QPoint(dx, 0))
-        QApplication.sendEvent(editor.viewport(), QMouseEvent(
-            QEvent.Type.MouseMove, pos, editor.viewport().mapToGlobal(pos),
-            Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton, ctrl))
-
-    for dx in range(1, 11):
-        move(dx)
-    assert applied == [pytest.approx(s0.X[0, 1] + SCRUB_PER_PIXEL)]
-    # a frame later the newest value applies, though the mouse rests
-    qtbot.waitUntil(lambda: len(applied) == 2, timeout=5 * SCRUB_INTERVAL_MS + 2000)
-    assert applied[1] == pytest.approx(s0.X[0, 1] + 10 * SCRUB_PER_PIXEL)
-    move(20)
-    move(30)
-    QTest.mouseRelease(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start + QPoint(30, 0))
-    assert model.state.X[0, 1] == pytest.approx(s0.X[0, 1] + 30 * SCRUB_PER_PIXEL)
-    assert len(applied) <= 4 and model.undo_stack.count() == 1
-    qtbot.wait(3 * SCRUB_INTERVAL_MS)  # nothing applies after the release
-    assert model.state.X[0, 1] == pytest.approx(s0.X[0, 1] + 30 * SCRUB_PER_PIXEL)
+    _send_move(editor, start + QPoint(5, 0))
+    _send_move(editor, start + QPoint(10, 0))  # pending: within the frame
+    # the release went elsewhere; a plain drag on another cell
+    other = editor.scroll_to_value(2, 0)
+    QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton,
+                     Qt.KeyboardModifier.NoModifier, other)
+    assert model.state.X[0, 1] == pytest.approx(s0.X[0, 1] + 10 * SCRUB_PER_PIXEL)
+    after = model.state
+    _send_move(editor, other + QPoint(40, 0), modifiers=Qt.KeyboardModifier.NoModifier)
+    QTest.mouseRelease(editor.viewport(), Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier, other + QPoint(40, 0))
+    assert model.state.equals(after)  # it selected: no edit
+    # a new Ctrl+press while a value waits: the value goes to the cell it was for
+    QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start)
+    _send_move(editor, start + QPoint(3, 0))
+    _send_move(editor, start + QPoint(6, 0))  # pending for X[0, 1]
+    QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, other)
+    QTest.mouseRelease(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, other)
+    assert model.state.X[0, 1] == pytest.approx(after.X[0, 1] + 6 * SCRUB_PER_PIXEL)
+    assert model.state.X[2, 0] == after.X[2, 0]
+    # the table hidden mid-drag (another tab): the scrub ends with its last value
+    before_hide = model.state.X[0, 1]
+    QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start)
+    _send_move(editor, start + QPoint(2, 0))
+    _send_move(editor, start + QPoint(4, 0))  # pending
+    editor.hide()
+    try:
+        assert editor._scrub is None
+        assert model.state.X[0, 1] == pytest.approx(before_hide + 4 * SCRUB_PER_PIXEL)
+    finally:
+        editor.show()
 
 
 def test_an_edit_repaints_only_its_cell_of_the_table(main_window):

@@ -442,12 +442,21 @@ def test_docks_follow_a_window_made_lower_than_a_laptop_and_back(make_window, qt
     assert _rows_shown(window) == 4
     # and the column's width at this size again, not the narrow one of the small window
     assert editor.width() > narrow and abs(editor.width() - window.editor_width()) <= 2
-    # the teaching tab in front stays in front: Diagnostics, read on the laptop
-    diagnostics = teaching.docks["diagnostics"]
+    # the teaching tab in front stays in front: Diagnostics, read on the laptop…
+    diagnostics, explain = teaching.docks["diagnostics"], teaching.docks["explain"]
     _rest(qtbot, window, (1024, 700))
     diagnostics.raise_()
     _rest(qtbot, window, (1600, 1000))
-    assert _seen(editor) and _seen(diagnostics) and not _seen(teaching.docks["explain"])
+    assert _seen(editor) and _seen(diagnostics) and not _seen(explain)
+    # …and across a round trip through the tabbed layout, whose front is the editor
+    _rest(qtbot, window, (1024, 700))
+    assert _seen(editor) and not _seen(diagnostics)
+    _rest(qtbot, window, (1600, 1000))
+    assert _seen(diagnostics) and not _seen(explain)
+    # View → Reset layout is the default's: Explain in front
+    window.findChild(type(window.quit_action), "resetLayout").trigger()
+    settle(window)
+    assert _seen(explain) and not _seen(diagnostics)
 
 
 def test_a_layout_the_user_made_stays_when_the_window_is_made_lower(make_window, qtbot):

@@ -141,3 +141,44 @@ def test_pictures_made_on_a_worker_reach_their_panes_in_one_window_repaint(make_
     groups = _Log.repaints_with_panes(type("Events", (), {"events": after})())
     assert len(groups) == 1, groups
     assert set(ready) <= set(groups[0]), (ready, groups)
+
+
+def test_a_second_hold_moves_the_release_after_the_calls_queued_by_then(make_window):
+    """A hold while holding (pictures announced after a new result, in the same pass of
+    the queued events) must release after the scenes' calls queued by the second: with
+    one flag, the first hold's release came first and each pane repainted on its own."""
+    from PySide6.QtCore import QCoreApplication
+
+    kind = QEvent.Type(QEvent.registerEventType())
+
+    class Later(QObject):
+        def __init__(self, fn):
+            super().__init__()
+            self.fn = fn
+
+        def event(self, event):
+            if event.type() == kind:
+                self.fn()
+                return True
+            return super().event(event)
+
+    window = make_window()
+    model = window.model
+    shown = [window.panes.panes[k] for k in window.panes.shown() if k in window.panes.panes]
+    _edit(window, 0, 0, 0.5)
+    log = _Log(window, {p.plot.viewport(): p.key for p in shown})
+    grid = window.panes.one_repaint
+
+    def new_result():  # the panes take a result now, and the grid holds again
+        model.set_cell("X", 1, 1, float(model.state.X[1, 1]) + 0.3)
+        model.recompute_now()
+
+    first, then = Later(grid.hold), Later(new_result)
+    log.events.clear()
+    QCoreApplication.postEvent(first, QEvent(kind))
+    QCoreApplication.postEvent(then, QEvent(kind))
+    for _ in range(5):
+        QApplication.processEvents()
+    groups = log.repaints_with_panes()
+    assert len(groups) == 1 and sorted(groups[0]) == sorted(p.key for p in shown), groups
+    assert not grid._holding

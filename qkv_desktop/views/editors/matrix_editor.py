@@ -7,7 +7,7 @@ reported through ``model.refused`` and nothing is half-applied.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
-from PySide6.QtGui import QGuiApplication, QKeySequence
+from PySide6.QtGui import QGuiApplication, QKeySequence, QScreen
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from qkv_desktop.model import AttentionModel
@@ -24,21 +24,24 @@ __all__ = ["MatrixEditor", "SCRUB_PER_PIXEL", "SCRUB_INTERVAL_MS", "scrub_interv
 SCRUB_PER_PIXEL = 0.01
 """Value change per pixel of a Ctrl+drag (×10 with Shift held as well)."""
 SCRUB_INTERVAL_MS = 16
-"""At most one edit per display frame during a Ctrl+drag. A mouse reports 125 to
-1000 moves a second; each edit is an undo step merged into the drag's, a table update
-and a state for the next forward (about 1 ms on the GUI thread at any n), so at n = 1024,
+"""About one edit per display frame during a Ctrl+drag. A mouse reports 125 to 1000
+moves a second; each edit is an undo step merged into the drag's, a table update and a
+state for the next forward (about 1 ms on the GUI thread at any n), so at n = 1024,
 where a frame takes 30–35 ms, eight moves a frame kept the GUI thread busy for 16–20 ms
-at a time (issue 20). The first move after a pause applies at once; the moves within
-the next 16 ms only update the value, which applies when they end, and the release
-applies the last one. On a screen of another refresh rate, one edit per refresh of
-it (``scrub_interval_ms``)."""
+at a time (issue 20). The first move after a pause applies at once; the moves of the
+next 16 ms only update the value, which applies when those 16 ms end (not in step with
+the screen's refresh), and the release applies the last one. On a screen of another
+refresh rate, the interval is one refresh of it (``scrub_interval_ms``)."""
 
 
-def scrub_interval_ms(screen) -> int:
-    """One display frame of ``screen`` in milliseconds (``SCRUB_INTERVAL_MS`` when it
-    reports no refresh rate): a 144 Hz screen shows a scrub at 144 frames a second."""
+def scrub_interval_ms(screen: QScreen | None) -> int:
+    """One display frame of ``screen`` in whole milliseconds, rounded down (a frame's
+    edit is never late for it), or ``SCRUB_INTERVAL_MS`` when it reports no refresh
+    rate: a 144 Hz screen shows a scrub at up to 144 frames a second."""
     rate = screen.refreshRate() if screen is not None else 0.0
     return max(4, int(1000 / rate)) if rate and rate > 0 else SCRUB_INTERVAL_MS
+
+
 CELL_PAD_PX = 14
 """Room a column leaves beside its widest value: the delegate's text margins and a gap."""
 
@@ -177,6 +180,7 @@ class MatrixEditor(Retranslating, QTableView):
         idx = self.indexAt(event.position().toPoint())
         scrubbable = idx.isValid() and (idx.column() >= 1 or not self.table.has_tokens) \
             and self.table.has_tokens
+        self._end_scrub()  # one whose release never came (a dialog took the mouse)
         if (event.button() == Qt.MouseButton.LeftButton and scrubbable
                 and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
             col = idx.column() - 1
@@ -212,12 +216,23 @@ class MatrixEditor(Retranslating, QTableView):
 
     def mouseReleaseEvent(self, event) -> None:
         if self._scrub is not None:
-            self._apply_scrub()  # the value the drag ended on
-            self._scrub_timer.stop()
-            self._scrub = self._scrub_value = None
-            self.unsetCursor()
+            self._end_scrub()
             return
         super().mouseReleaseEvent(event)
+
+    def hideEvent(self, event) -> None:
+        self._end_scrub()  # another tab, a closed dock: no release will come
+        super().hideEvent(event)
+
+    def _end_scrub(self) -> None:
+        """End the scrub, if one is on: its last value applies (the value the drag ended
+        on), and a later drag without Ctrl selects cells again."""
+        if self._scrub is None:
+            return
+        self._apply_scrub()
+        self._scrub_timer.stop()
+        self._scrub = self._scrub_value = None
+        self.unsetCursor()
 
     # ------------------------------------------------------------ selection
     def _on_clicked(self, index) -> None:

@@ -88,6 +88,8 @@ class Teaching(FollowsWindowLanguage, QObject):
         self._build_menu()
         self.retranslate()
         self._placed_for: str | None = None  # "compact" or "wide": the last default placed
+        self._last_front: QDockWidget | None = None
+        """The teaching dock in front when the docks last followed the height."""
         self.place_docks()
         window.panes.cellPinned.connect(self.show_explanation)  # every pane's, also later ones
         self.follow_language_of(window)  # (also the window's resizes: ``eventFilter``)
@@ -126,14 +128,13 @@ class Teaching(FollowsWindowLanguage, QObject):
         with refreshes_held():
             self._place_docks()
 
-    def _place_docks(self) -> None:
+    def _place_docks(self, front: QDockWidget | None = None) -> None:
+        """``front``: the teaching dock to show in front of its group (default: the
+        first, Explain)."""
         window = self.main_window
         editor = window.editor_dock
         first, *rest = self.docks.values()
-        # the teaching tab in front stays in front of its group (Diagnostics read on a
-        # laptop, the window then made tall: it was Explain again)
-        front = next((d for d in rest if d.isVisible() and not d.visibleRegion().isEmpty()),
-                     first)
+        front = front or first
         for dock in self.docks.values():
             # out of any tab group first: splitting the editor from a dock tabbed with it
             # left the two tabbed, the dock in front and the editor out of sight
@@ -191,9 +192,21 @@ class Teaching(FollowsWindowLanguage, QObject):
         if scale is not None and scale.presenting:
             return  # the docks are hidden for the slides; they come back as they were
         if self.default_layout() == self._placed_for:
-            self.place_docks()
+            # the teaching tab read stays in front (Diagnostics read on a laptop, the
+            # window then made tall, showed Explain), also across a round trip through
+            # the tabbed layout, where the editor is in front
+            front = self._front_teaching_dock() or self._last_front
+            self._last_front = front
+            with refreshes_held():
+                self._place_docks(front)
         else:
             self._placed_for = None  # the user's own layout: left alone from now on
+
+    def _front_teaching_dock(self) -> QDockWidget | None:
+        """The teaching dock one sees, if any (a dock behind a tab is moved out of sight,
+        not hidden)."""
+        return next((d for d in self.docks.values() if not d.visibleRegion().isEmpty()),
+                    None)
 
     def default_layout(self) -> str | None:
         """``"compact"`` (the teaching docks tabbed with the editor), ``"wide"`` (the
