@@ -336,6 +336,18 @@ def test_the_tour_note_follows_its_target_when_the_docks_move(x_display, tmp_pat
         out["layout"] = window.teaching.default_layout()
         out["note"] = [note.x(), note.y(), note.width(), note.height()]
         out["target"] = [target.x(), target.y(), target.width(), target.height()]
+        # the frame is the table's own rectangle, once the docks have moved
+        frame = tour.outline.target
+        out["frame"] = [frame.x(), frame.y(), frame.width(), frame.height()]
+        # low again: the tabbed layout shows Diagnostics, as when it was left; the
+        # table is behind it, and no frame is drawn around the panel in its place
+        window.resize(1024, 700)
+        QTest.qWait(500)
+        out["framed_hidden"] = tour.outline.isVisible()
+        window.editor_dock.raise_()
+        QTest.qWait(300)
+        frame, target = tour.outline.target, tour.target_rect()
+        out["framed_back"] = tour.outline.isVisible() and frame == target
         tour.stop()
     ''', size=(1024, 700))
     from PySide6.QtCore import QRect
@@ -345,6 +357,8 @@ def test_the_tour_note_follows_its_target_when_the_docks_move(x_display, tmp_pat
     near = target.adjusted(-note.width() - 20, -note.height() - 20,
                            note.width() + 20, note.height() + 20)
     assert near.contains(note), out
+    assert out["frame"] == out["target"], out
+    assert out["framed_hidden"] is False and out["framed_back"] is True, out
 
 
 def test_hiding_a_pane_again_gives_its_columns_back(make_window):
@@ -448,7 +462,11 @@ def test_docks_follow_a_window_made_lower_than_a_laptop_and_back(make_window, qt
     diagnostics.raise_()
     _rest(qtbot, window, (1600, 1000))
     assert _seen(editor) and _seen(diagnostics) and not _seen(explain)
-    # …and across a round trip through the tabbed layout, whose front is the editor
+    # …and the tabbed layout shows again what it showed when it was left: Diagnostics
+    _rest(qtbot, window, (1024, 700))
+    assert _seen(diagnostics) and not _seen(editor)
+    editor.raise_()  # the table again, then a round trip: the tall layout's Diagnostics
+    _rest(qtbot, window, (1600, 1000))
     _rest(qtbot, window, (1024, 700))
     assert _seen(editor) and not _seen(diagnostics)
     _rest(qtbot, window, (1600, 1000))

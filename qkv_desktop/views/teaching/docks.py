@@ -88,8 +88,8 @@ class Teaching(FollowsWindowLanguage, QObject):
         self._build_menu()
         self.retranslate()
         self._placed_for: str | None = None  # "compact" or "wide": the last default placed
-        self._last_front: QDockWidget | None = None
-        """The teaching dock in front when the docks last followed the height."""
+        self._front: dict[str, QDockWidget | None] = {}
+        """Per default layout, the dock that was in front when the window left it."""
         self.place_docks()
         window.panes.cellPinned.connect(self.show_explanation)  # every pane's, also later ones
         self.follow_language_of(window)  # (also the window's resizes: ``eventFilter``)
@@ -129,12 +129,12 @@ class Teaching(FollowsWindowLanguage, QObject):
             self._place_docks()
 
     def _place_docks(self, front: QDockWidget | None = None) -> None:
-        """``front``: the teaching dock to show in front of its group (default: the
-        first, Explain)."""
+        """``front``: the dock to show in front of its group (default: the editor in
+        the tabbed layout, Explain under the editor; the editor is always in sight in
+        the latter)."""
         window = self.main_window
         editor = window.editor_dock
         first, *rest = self.docks.values()
-        front = front or first
         for dock in self.docks.values():
             # out of any tab group first: splitting the editor from a dock tabbed with it
             # left the two tabbed, the dock in front and the editor out of sight
@@ -149,12 +149,12 @@ class Teaching(FollowsWindowLanguage, QObject):
         if self._placed_for == "compact":
             for dock in self.docks.values():
                 window.tabifyDockWidget(editor, dock)
-            editor.raise_()
+            (front or editor).raise_()
             return
         window.splitDockWidget(editor, first, Qt.Orientation.Vertical)
         for dock in rest:
             window.tabifyDockWidget(first, dock)
-        front.raise_()
+        (front if front in rest else first).raise_()
         height = min(EDITOR_HEIGHT, int(window.height() * 0.62))  # a laptop: less room
         window.resizeDocks([editor, first], [height, max(window.height() - height, 1)],
                            Qt.Orientation.Vertical)
@@ -192,11 +192,16 @@ class Teaching(FollowsWindowLanguage, QObject):
         if scale is not None and scale.presenting:
             return  # the docks are hidden for the slides; they come back as they were
         if self.default_layout() == self._placed_for:
-            # the teaching tab read stays in front (Diagnostics read on a laptop, the
-            # window then made tall, showed Explain), also across a round trip through
-            # the tabbed layout, where the editor is in front
-            front = self._front_teaching_dock() or self._last_front
-            self._last_front = front
+            # The tab read stays in front. Diagnostics read in the tabbed layout stays
+            # in front under the editor when the window is made tall (it was Explain
+            # again); made low again, the tabbed layout shows what it showed when it
+            # was left (it was the editor), else the editor: under the editor one of
+            # the teaching docks is always in sight, which says nothing of a choice.
+            leaving, entering = self._placed_for, self._height_class()
+            seen = self._front_teaching_dock()
+            self._front[leaving] = seen or (self.main_window.editor_dock
+                                            if leaving == "compact" else None)
+            front = (seen if entering == "wide" else None) or self._front.get(entering)
             with refreshes_held():
                 self._place_docks(front)
         else:

@@ -83,6 +83,10 @@ class Tour(QObject):
         self.next_button.clicked.connect(self._next)
         self.skip_button.clicked.connect(self.stop)
         self._x_at_step_1 = None  # X when step 1 ("Edit a value") was shown
+        self._watched: list[QWidget] = []
+        """The step's target and its parents up to the window: their moves and resizes
+        place the note again (``_follow_target``)."""
+        self._replace = QTimer(self, singleShot=True, interval=0, timeout=self._place)
         window.model.changed.connect(self._on_model_changed)
         buttons = QHBoxLayout()
         buttons.addWidget(self.counter, 1)
@@ -131,8 +135,24 @@ class Tour(QObject):
 
     def stop(self) -> None:
         self.index = -1
+        self._follow_target(None)
         self.note.hide()
         self.outline.hide()
+
+    def _follow_target(self, target: QWidget | None) -> None:
+        """Watch ``target`` and its parents below the window: a dock re-placed, raised
+        or tabbed away moves them after the window's own resize (the frame cut through
+        the table's last column, or framed an empty panel)."""
+        for widget in self._watched:
+            try:
+                widget.removeEventFilter(self)
+            except RuntimeError:  # deleted meanwhile
+                pass
+        self._watched = []
+        while target is not None and target is not self.window:
+            target.installEventFilter(self)
+            self._watched.append(target)
+            target = target.parentWidget()
 
     def _next(self) -> None:
         if self.index + 1 >= len(self.steps()):
@@ -157,6 +177,7 @@ class Tour(QObject):
         if step.dock is not None:
             step.dock().show()
             step.dock().raise_()
+        self._follow_target(step.target())
         self.title.setText(f"<b>{step.title}</b>")
         self.text.setText(step.text)
         self.counter.setText(self.tr("{0} of {1}").format(self.index + 1, len(steps)))
@@ -167,6 +188,12 @@ class Tour(QObject):
         self.skip_button.setText(self.tr("Skip the tour"))
         self.skip_button.setVisible(not last)
         self._place()
+
+    def target_in_sight(self) -> bool:
+        """Whether some of the step's target is on screen (a dock behind a tab is moved
+        out of the window, not hidden)."""
+        target = self.steps()[self.index].target()
+        return target.isVisible() and not target.visibleRegion().isEmpty()
 
     def target_rect(self) -> QRect:
         """The part of the step's target on screen, in window coordinates (a table in
@@ -216,19 +243,25 @@ class Tour(QObject):
         self.note.move(spot)
         self.outline.setGeometry(area)
         self.outline.target = target
-        self.outline.show()
+        # a target out of sight (its dock behind another tab) gets no frame around
+        # the panel in its place; the note stays, for Next, Back or Skip
+        self.outline.setVisible(self.target_in_sight())
         self.outline.raise_()
         self.note.show()
         self.note.raise_()
 
     def eventFilter(self, watched, event) -> bool:
+        if self.running and watched in self._watched and event.type() in (
+                QEvent.Type.Move, QEvent.Type.Resize, QEvent.Type.Show, QEvent.Type.Hide):
+            self._replace.start()  # once, after the layout has placed them all
+            return False
         if watched is self.window and self.running:
             if event.type() == QEvent.Type.Resize:
                 self._place()
                 # and again once the window has laid out its new size: across 860 px the
                 # docks move in this very resize, and the note placed beside the table
                 # where it was went to the window's corner, the table elsewhere
-                QTimer.singleShot(0, self._place)
+                self._replace.start()
             elif (event.type() == QEvent.Type.ShortcutOverride
                   and event.key() == Qt.Key.Key_Escape):
                 self.stop()
