@@ -528,6 +528,8 @@ class MainWindow(Retranslating, QMainWindow):
         s.setValue("panes/hidden", sorted(self.panes.hidden))
 
     def closeEvent(self, event) -> None:
+        for editor in self.findChildren(MatrixEditor):  # a value a scrub left waiting
+            editor.end_scrub()
         if not self.files.maybe_save():
             event.ignore()
             return

@@ -217,6 +217,8 @@ def test_a_scrub_applies_at_most_one_value_a_frame_and_the_last_on_release(main_
                            start + QPoint(30, 0))
         assert model.state.X[0, 1] == pytest.approx(s0.X[0, 1] + 30 * SCRUB_PER_PIXEL)
         assert len(applied) <= 4 and model.undo_stack.count() == 1
+        qtbot.wait(3 * SCRUB_INTERVAL_MS)  # nothing applies after the release
+        assert model.state.X[0, 1] == pytest.approx(s0.X[0, 1] + 30 * SCRUB_PER_PIXEL)
     finally:
         model.changed.disconnect(on_changed)
 
@@ -312,3 +314,22 @@ def test_a_scrub_edits_once_per_refresh_of_the_screen_it_is_on():
     assert scrub_interval_ms(Screen(0.0)) == SCRUB_INTERVAL_MS  # none reported
     assert scrub_interval_ms(None) == SCRUB_INTERVAL_MS
     assert scrub_interval_ms(Screen(1000.0)) == 4  # never a busy loop
+
+
+def test_closing_the_window_lands_a_scrubs_waiting_value_first(make_window):
+    """Ctrl+S then Ctrl+Q within a frame of a drag (Ctrl is held already): the value
+    waiting landed after the model had shut down, a command on a cleared stack."""
+    window = make_window()
+    editor, model = window.editor, window.model
+    s0 = model.state
+    start = editor.scroll_to_value(0, 1)
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start)
+    _send_move(editor, start + QPoint(5, 0))
+    _send_move(editor, start + QPoint(9, 0))  # waiting for its frame
+    shut = []
+    real = model.shutdown
+    model.shutdown = lambda: (shut.append(model.state.X[0, 1]), real())[-1]
+    window.close()
+    assert shut == [pytest.approx(s0.X[0, 1] + 9 * SCRUB_PER_PIXEL)]
+    assert editor._scrub is None

@@ -471,10 +471,13 @@ def test_docks_follow_a_window_made_lower_than_a_laptop_and_back(make_window, qt
     assert _seen(editor) and not _seen(diagnostics)
     _rest(qtbot, window, (1600, 1000))
     assert _seen(diagnostics) and not _seen(explain)
-    # View → Reset layout is the default's: Explain in front
+    # View → Reset layout is the default's: Explain in front, and the editor in front
+    # of the tabbed layout again (not the tab chosen before the reset)
     window.findChild(type(window.quit_action), "resetLayout").trigger()
     settle(window)
     assert _seen(explain) and not _seen(diagnostics)
+    _rest(qtbot, window, (1024, 700))
+    assert _seen(editor) and not _seen(diagnostics)
 
 
 def test_a_layout_the_user_made_stays_when_the_window_is_made_lower(make_window, qtbot):

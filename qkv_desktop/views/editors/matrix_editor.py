@@ -177,10 +177,11 @@ class MatrixEditor(Retranslating, QTableView):
 
     # ---------------------------------------------------------------- scrub
     def mousePressEvent(self, event) -> None:
+        # first: its value may widen the columns under the cursor
+        self.end_scrub()  # one whose release never came (a dialog took the mouse)
         idx = self.indexAt(event.position().toPoint())
         scrubbable = idx.isValid() and (idx.column() >= 1 or not self.table.has_tokens) \
             and self.table.has_tokens
-        self._end_scrub()  # one whose release never came (a dialog took the mouse)
         if (event.button() == Qt.MouseButton.LeftButton and scrubbable
                 and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
             col = idx.column() - 1
@@ -216,17 +217,18 @@ class MatrixEditor(Retranslating, QTableView):
 
     def mouseReleaseEvent(self, event) -> None:
         if self._scrub is not None:
-            self._end_scrub()
+            self.end_scrub()
             return
         super().mouseReleaseEvent(event)
 
     def hideEvent(self, event) -> None:
-        self._end_scrub()  # another tab, a closed dock: no release will come
+        self.end_scrub()  # another tab, a closed dock: no release will come
         super().hideEvent(event)
 
-    def _end_scrub(self) -> None:
+    def end_scrub(self) -> None:
         """End the scrub, if one is on: its last value applies (the value the drag ended
-        on), and a later drag without Ctrl selects cells again."""
+        on), and a later drag without Ctrl selects cells again. The window calls it
+        before it closes (a value still waiting would land after the model shut down)."""
         if self._scrub is None:
             return
         self._apply_scrub()

@@ -125,6 +125,7 @@ class Teaching(FollowsWindowLanguage, QObject):
         """The default layout: editor on top, the teaching docks tabbed below it; on a
         window lower than ``COMPACT_HEIGHT`` all four tabbed together, so that the editor
         has the whole column (its form and five rows of each token table)."""
+        self._front.clear()  # the default's fronts (Reset layout), not those chosen before
         with refreshes_held():
             self._place_docks()
 
@@ -173,6 +174,7 @@ class Teaching(FollowsWindowLanguage, QObject):
         from now on is the restored one if it is a default (it was placed for the size
         the window had before the restore), else none (the user's own)."""
         self._placed_for = self.default_layout()
+        self._front.clear()
 
     def eventFilter(self, watched, event) -> bool:
         if watched is self.main_window and event.type() == QEvent.Type.Resize:
@@ -199,8 +201,8 @@ class Teaching(FollowsWindowLanguage, QObject):
             # the teaching docks is always in sight, which says nothing of a choice.
             leaving, entering = self._placed_for, self._height_class()
             seen = self._front_teaching_dock()
-            self._front[leaving] = seen or (self.main_window.editor_dock
-                                            if leaving == "compact" else None)
+            if seen is not None or leaving == "compact":  # (none seen: minimised)
+                self._front[leaving] = seen or self.main_window.editor_dock
             front = (seen if entering == "wide" else None) or self._front.get(entering)
             with refreshes_held():
                 self._place_docks(front)

@@ -135,6 +135,7 @@ class Tour(QObject):
 
     def stop(self) -> None:
         self.index = -1
+        self._replace.stop()
         self._follow_target(None)
         self.note.hide()
         self.outline.hide()
