@@ -156,13 +156,19 @@ def test_copy_gives_tsv_of_the_selected_block(main_window):
     assert np.array_equal(window.model.state.X[:2, :2], s0.X[1:3, :2])
 
 
-def test_a_ctrl_drag_scrub_is_one_undo_step(main_window):
-    window = main_window
+def _press_to_scrub(window):
+    """Ctrl+press on X[0, 1]: (editor, model, state before, where, the Ctrl modifier)."""
     editor, model = window.editor, window.model
-    s0 = model.state
     start = editor.scroll_to_value(0, 1)
     ctrl = Qt.KeyboardModifier.ControlModifier
+    state = model.state
     QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start)
+    return editor, model, state, start, ctrl
+
+
+def test_a_ctrl_drag_scrub_is_one_undo_step(main_window):
+    window = main_window
+    editor, model, s0, start, ctrl = _press_to_scrub(window)
     for dx in range(5, 55, 5):
         QTest.mouseMove(editor.viewport(), start + QPoint(dx, 0))
     QTest.mouseRelease(editor.viewport(), Qt.MouseButton.LeftButton, ctrl,
@@ -228,11 +234,7 @@ def test_a_scrub_whose_release_never_came_ends_and_keeps_its_last_value(main_win
     its pending value on its own cell, and a plain drag then selects instead of editing
     the old cell (it edited it, as if Ctrl were still held)."""
     window = main_window
-    editor, model = window.editor, window.model
-    s0 = model.state
-    start = editor.scroll_to_value(0, 1)
-    ctrl = Qt.KeyboardModifier.ControlModifier
-    QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start)
+    editor, model, s0, start, ctrl = _press_to_scrub(window)
     _send_move(editor, start + QPoint(5, 0))
     _send_move(editor, start + QPoint(10, 0))  # pending: within the frame
     # the release went elsewhere; a plain drag on another cell
@@ -320,11 +322,7 @@ def test_closing_the_window_lands_a_scrubs_waiting_value_first(make_window):
     """Ctrl+S then Ctrl+Q within a frame of a drag (Ctrl is held already): the value
     waiting landed after the model had shut down, a command on a cleared stack."""
     window = make_window()
-    editor, model = window.editor, window.model
-    s0 = model.state
-    start = editor.scroll_to_value(0, 1)
-    ctrl = Qt.KeyboardModifier.ControlModifier
-    QTest.mousePress(editor.viewport(), Qt.MouseButton.LeftButton, ctrl, start)
+    editor, model, s0, start, ctrl = _press_to_scrub(window)
     _send_move(editor, start + QPoint(5, 0))
     _send_move(editor, start + QPoint(9, 0))  # waiting for its frame
     shut = []
