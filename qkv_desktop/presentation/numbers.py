@@ -25,7 +25,7 @@ import numpy as np
 from PySide6.QtGui import QFont, QFontMetricsF
 
 __all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
-           "MOST_DECIMALS", "format_value", "format_values", "format_boolean",
+           "MOST_DECIMALS", "format_value", "format_values", "format_boolean", "format_percent",
            "fit_value_font", "with_minus",
            "any_value_may_fit", "decimals_that_add_up", "label_widths", "longest_labels"]
 
@@ -59,6 +59,29 @@ def format_value(value: float) -> str:
     elif float(text) == 0:
         return f"{0:.{DECIMALS}f}"
     return text.replace("-", MINUS)
+
+
+def format_percent(fraction: float, decimals: int = 1, most: int = 4) -> str:
+    """``fraction`` as a percentage that never reads as a bound it is not.
+
+    ``f"{x:.1%}"`` writes an entropy at 99.997 % of log n as ``100.0%``, which a learner
+    reads as "perfectly uniform", and a first token holding 0.2 % of a row's weight as
+    ``0%``. Here a value that is not exactly 0 or 1 gets more decimals (up to ``most``)
+    until it stops reading as 0 % or 100 %, and beyond them reads ``< 0.0001%`` or
+    ``> 99.9999%``. ``NaN`` and ``∞`` read as in ``format_value``.
+    """
+    x = float(fraction)
+    if not math.isfinite(x):
+        return format_value(x)
+    for d in range(decimals, max(decimals, most) + 1):
+        text = f"{abs(x) * 100:.{d}f}"
+        bound = float(text) in (0.0, 100.0) and abs(x) not in (0.0, 1.0)
+        if not bound:
+            return (MINUS if x < 0 else "") + text + "%"
+    d = max(decimals, most)
+    if float(text) == 0.0:
+        return f"< {10.0 ** -d:.{d}f}%"
+    return f"> {100 - 10.0 ** -d:.{d}f}%"
 
 
 def format_boolean(value: float) -> str:

@@ -9,7 +9,7 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from qkv_desktop.core.lessons import row_stats, row_uniformity
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import decimals_that_add_up
+from qkv_desktop.presentation.numbers import decimals_that_add_up, format_percent
 from qkv_desktop.state import CellRef, SessionState
 from qkv_desktop.views.editors.controls import temperature_from_slider
 from qkv_desktop.views.teaching.explain_panel import format_number
@@ -215,11 +215,25 @@ def test_teaching_diagnostics_table_follows_the_result(window2):
     for i in range(3):
         assert text(i, 0) == w.model.state.tokens[i]
         assert text(i, 1) == f"{u.entropy[i]:.4f}"
-        assert text(i, 2) == f"{u.fraction[i]:.1%}"
+        assert text(i, 2) == format_percent(u.fraction[i])
         assert text(i, 3) == f"{r.weights[i].max():.4f}"
     w.controls.causal.setChecked(True)
     settle(w)
     assert text(0, 2) == "100.0%" and text(0, 3) == "1.0000"
+
+
+def test_teaching_diagnostics_never_read_a_nearly_uniform_row_as_exactly_uniform(window):
+    """tutorial-1's rows spread within 0.0021 of 1/n: H / log n is 99.99… %, not 100 %."""
+    w = window
+    d = front(w, "diagnostics")
+    r = w.model.result.head(0)
+    u = row_uniformity(r.scaled, r.weights)
+    rows = d.table.model()
+    assert (u.fraction < 1).all() and (u.fraction > 0.9999).all()
+    for i in range(rows.rowCount()):
+        shown = rows.index(i, 2).data()
+        assert shown.startswith("99.99") and float(shown.rstrip("%")) < 100, shown
+    assert "Nearly uniform" in d.summary.text()
 
 
 # ------------------------------------------------------------- explain panel

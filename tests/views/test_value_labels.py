@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 
 from qkv_desktop.core.presets import PRESETS
 from qkv_desktop.io.checkpoint import find_bundled_minilm, load_checkpoint
-from qkv_desktop.presentation.numbers import DECIMALS, LEGIBLE_PX, format_value
+from qkv_desktop.presentation.numbers import DECIMALS, LEGIBLE_PX, format_percent, format_value
 from qkv_desktop.state import SessionState
 from qkv_desktop.views.panes.heatmap_plot import TICK_LENGTH, TICK_TEXT_GAP, HeatmapPlot
 
@@ -71,6 +71,16 @@ def test_the_rule_keeps_four_decimals_then_four_significant_digits():
     assert format_value(9999.99996) == "1.000e+04"
     assert format_value(float("nan")) == "NaN" and format_value(-float("inf")) == "−∞"
     assert DECIMALS == 4
+
+
+def test_a_percentage_reads_as_0_or_100_only_when_it_is():
+    # tutorial-1's entropy is 99.997 % of log n: "100.0%" would say perfectly uniform
+    assert format_percent(0.99997) == "99.997%" and format_percent(1.0) == "100.0%"
+    assert format_percent(0.002, 0) == "0.2%" and format_percent(0.0, 0) == "0%"
+    assert format_percent(0.995, 0) == "99.5%" and format_percent(0.5) == "50.0%"
+    assert format_percent(0.123456, 2) == "12.35%" and format_percent(-0.3) == "−30.0%"
+    assert format_percent(1 - 1e-9) == "> 99.9999%" and format_percent(1e-9) == "< 0.0001%"
+    assert format_percent(float("nan")) == "NaN"
 
 
 def test_tutorial_1_weights_show_four_decimals_at_1366x768(make_window):

@@ -449,8 +449,8 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>{0} 个查询头共享 {1} 个键/值头，每组 {2} 个：查询头 {3} 使用键/值头 {4} 的 W_K 和 W_V。</translation>
     </message>
     <message>
-        <source>Rows 1 … {0} put on average {1:.0%} of their weight on the first token “{2}” (least {3:.0%}, most {4:.0%}); row 0 can only see it. Decoders park unneeded attention there, most of all in late layers.</source>
-        <translation>第 1 至 {0} 行平均把 {1:.0%} 的权重放在第一个词元“{2}”上（最少 {3:.0%}，最多 {4:.0%}）；第 0 行只能看到它。解码器把用不上的注意力停放在这里，越靠后的层越明显。</translation>
+        <source>Rows 1 … {0} put on average {1} of their weight on the first token “{2}” (least {3}, most {4}); row 0 can only see it. Decoders park unneeded attention there, most of all in late layers.</source>
+        <translation>第 1 至 {0} 行平均把 {1} 的权重放在第一个词元“{2}”上（最少 {3}，最多 {4}）；第 0 行只能看到它。解码器把用不上的注意力停放在这里，越靠后的层越明显。</translation>
     </message>
     <message>
         <source>row {0} ({1}): {2:.4f}</source>
@@ -516,8 +516,8 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>接近均匀：每一行的熵都超过 log n 的 {0:.0%}（max |w − 1/n| = {1}）。</translation>
     </message>
     <message>
-        <source>Mean H / log n = {0:.1%}; mean max weight = {1}.</source>
-        <translation>平均 H / log n = {0:.1%}；平均最大权重 = {1}。</translation>
+        <source>Mean H / log n = {0}; mean max weight = {1}.</source>
+        <translation>平均 H / log n = {0}；平均最大权重 = {1}。</translation>
     </message>
     <message>
         <source>i→j and j→i differ, as separate W_Q and W_K allow.</source>

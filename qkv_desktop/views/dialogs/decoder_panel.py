@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.numbers import format_percent
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["DecoderPanel"]
@@ -219,7 +220,7 @@ class DecoderPanel(Retranslating, QDockWidget):
         self.next_table.setRowCount(len(top))
         for row, t in enumerate(top):
             items = (QTableWidgetItem(t.text), QTableWidgetItem(str(t.id)),
-                     QTableWidgetItem(f"{t.probability:.2%}"))
+                     QTableWidgetItem(format_percent(t.probability, 2)))
             items[0].setToolTip(self.tr("piece {0}").format(t.piece))
             for col, item in enumerate(items):
                 self.next_table.setItem(row, col, item)
@@ -262,11 +263,11 @@ class DecoderPanel(Retranslating, QDockWidget):
         first = result.state.tokens[0]
         # rows numbered as the tables and the Explain panel number them, from 0
         self.sink_label.setText(self.tr(
-            "Rows 1 … {0} put on average {1:.0%} of their weight on the first token “{2}” "
-            "(least {3:.0%}, most {4:.0%}); row 0 can only see it. Decoders park unneeded "
+            "Rows 1 … {0} put on average {1} of their weight on the first token “{2}” "
+            "(least {3}, most {4}); row 0 can only see it. Decoders park unneeded "
             "attention there, most of all in late layers.")
-            .format(len(mass) - 1, float(np.mean(later)), first, float(later.min()),
-                    float(later.max())))
+            .format(len(mass) - 1, format_percent(np.mean(later), 0), first,
+                    format_percent(later.min(), 0), format_percent(later.max(), 0)))
         self.sink_label.setToolTip("\n".join(
             self.tr("row {0} ({1}): {2:.4f}").format(i, t, m)
             for i, (t, m) in enumerate(zip(result.state.tokens, mass, strict=True))))

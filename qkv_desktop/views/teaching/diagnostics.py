@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from qkv_desktop.core.lessons import UNIFORM_FRACTION
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.presentation.numbers import format_percent, format_value
 from qkv_desktop.presentation.texts import stale_note
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
@@ -158,7 +158,7 @@ class DiagnosticsTableModel(QAbstractTableModel):
             if c == 1:
                 return format_value(u.entropy[i])
             if c == 2:
-                return f"{u.fraction[i]:.1%}"
+                return format_percent(u.fraction[i])
             if c == 3:
                 return format_value(u.max_weight[i])
             return self._keys[int(u.argmax[i])] if np.isfinite(u.max_weight[i]) else "—"
@@ -269,8 +269,8 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
                            "(max |w − 1/n| = {1}).").format(UNIFORM_FRACTION,
                                                            format_value(u.deviation.max()))
         else:
-            text = self.tr("Mean H / log n = {0:.1%}; mean max weight = {1}.").format(
-                float(np.mean(u.fraction)), format_value(np.mean(u.max_weight)))
+            text = self.tr("Mean H / log n = {0}; mean max weight = {1}.").format(
+                format_percent(np.mean(u.fraction)), format_value(np.mean(u.max_weight)))
         if self.model.compute_error:  # the last result's numbers, not the table's
             text = stale_note() + " " + text
         self.summary.setText(prefix + text)
