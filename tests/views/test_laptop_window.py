@@ -308,6 +308,11 @@ def test_the_tour_note_is_beside_its_target_never_over_it(make_window, size):
             note = tour.note.geometry()
             assert window.rect().contains(note), step
             assert not note.intersects(tour.target_rect()), (step, note, tour.target_rect())
+            banners = window.teaching.banners  # tutorial-1's lesson: nearly uniform
+            assert banners.isVisible()
+            assert not note.intersects(window_rect(window, banners)), (step, note)
+            if step == 2:  # the weights: the other panes show the outlines it speaks of
+                assert not note.intersects(window_rect(window, window.panes)), note
             if step == 0:  # the table: the pane its edit shows up in stays in view
                 tab_bar = window_rect(window, window.tabs.tabBar())  # …and which table it is
                 assert not note.intersects(tab_bar), (note, tab_bar)

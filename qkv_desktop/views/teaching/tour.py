@@ -205,25 +205,34 @@ class Tour(QObject):
             shown = target.rect()
         return QRect(target.mapTo(self.window, shown.topLeft()), shown.size())
 
+    def _in_window(self, widget: QWidget) -> QRect:
+        """The part of ``widget`` on screen, in window coordinates (empty if hidden)."""
+        if not widget.isVisible():
+            return QRect()
+        shown = widget.visibleRegion().boundingRect()
+        return QRect(widget.mapTo(self.window, shown.topLeft()), shown.size())
+
     def keep_clear(self, target: QRect) -> list[QRect]:
-        """What the note must not cover: its target, and the panes as well when the
-        target is elsewhere (step 1's note right of the table lay over X, the pane the
-        edit is to be watched in)."""
-        panes = self.window.panes
-        grid = QRect(panes.mapTo(self.window, QPoint(0, 0)), panes.visibleRegion()
-                     .boundingRect().size())
-        return [target] if grid.contains(target) else [target, grid]
+        """What the note should not cover, most important first: its target, the lesson
+        banner above the panes, and the panes. Step 3's note right of the weights lay
+        over the output pane's title at 1920 × 1080, though the editor beside had room;
+        step 4's over the banner's text at 1024 × 700 and 1366 × 768."""
+        banners = self._in_window(self.window.teaching.banners)
+        grid = self._in_window(self.window.panes)
+        return [target] + [r for r in (banners, grid) if not r.isEmpty()]
 
     def _place(self) -> None:
-        """The note beside its target (right, left, below, above: the first that fits
-        the window and covers nothing of ``keep_clear``; else the first that leaves
-        the target itself clear), always inside the window."""
+        """The note beside its target (right, left, below, above), inside the window,
+        at the first spot that covers the least of ``keep_clear`` in its order (the
+        target before the banner before the panes); beside a tall target also just
+        below the banner, so that a note at the target's top does not hide it."""
         if not self.running:
             return
         area = self.window.rect()
         target = self.target_rect()
         self.note.adjustSize()
         size = self.note.sizeHint().expandedTo(self.note.size())
+        clear = self.keep_clear(target)
         candidates = [
             QPoint(target.right() + MARGIN, target.top()),
             QPoint(target.left() - size.width() - MARGIN, target.top()),
@@ -232,11 +241,14 @@ class Tour(QObject):
             QPoint(target.right() - size.width(), target.bottom() + MARGIN),
             QPoint(target.right() - size.width(), target.top() - size.height() - MARGIN),
         ]
-        clear = self.keep_clear(target)
+        banners = self._in_window(self.window.teaching.banners)
+        below = banners.bottom() + MARGIN
+        if not banners.isEmpty() and target.top() < below < target.bottom() - size.height():
+            candidates += [QPoint(target.right() + MARGIN, below),
+                           QPoint(target.left() - size.width() - MARGIN, below)]
         inside = [p for p in candidates if area.contains(QRect(p, size))]
-        inside.sort(key=lambda p: (QRect(p, size).intersects(target),  # stable: in order
-                                   any(QRect(p, size).intersects(c) for c in clear[1:])))
-        spot = inside[0] if inside else QPoint(
+        inside.sort(key=lambda p: tuple(QRect(p, size).intersects(c) for c in clear))
+        spot = inside[0] if inside else QPoint(  # (the sort is stable: in order)
             max(area.right() - size.width() - MARGIN, 0),
             max(area.bottom() - size.height() - MARGIN, 0))
         spot.setX(min(max(spot.x(), 0), max(area.width() - size.width(), 0)))
