@@ -41,6 +41,26 @@ def test_the_hint_banner_reads_whole_at_laptop_widths(make_window, language, siz
         assert label.text() in label.toolTip()
 
 
+@pytest.mark.parametrize("size", [(942, 644), (1256, 706), (1600, 993)])
+@pytest.mark.parametrize("causal", [False, True])
+def test_the_uniform_banner_never_cuts_its_number(make_window, language, size, causal):
+    """tutorial-1's lesson at 1024×700 read "… every weight is within 0.…": the number
+    the sentence is about, cut. A shorter wording shows whole, the tool tip has it all."""
+    window = make_window(SessionState.from_preset("tutorial-1"), size=size)
+    window.model.set_options(causal=causal)
+    settle(window)
+    uniform = window.findChild(LessonBanners).uniform
+    assert uniform.isVisible()
+    label = uniform.headline
+    assert not label.is_elided(), label.shown_text()
+    deviation = window.model.result.lessons(0).uniformity.deviation.max()
+    if "within" in label.shown_text() or "相差" in label.shown_text():
+        assert f"{deviation:.4f}" in label.shown_text()
+    assert f"{deviation:.4f}" in label.toolTip()
+    if size == (942, 644) and language == "en":  # where the number was cut
+        assert label.is_shortened(), label.shown_text()
+
+
 def _long_state(n: int, d_model: int = 8, d_k: int = 4) -> SessionState:
     rng = np.random.default_rng(3)
     return SessionState.initialised([f"t{i}" for i in range(n)],

@@ -1750,8 +1750,20 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>注意力几乎是均匀的：每个权重与 1/(可见键数) 相差不超过 {0}。</translation>
     </message>
     <message>
+        <source>Nearly uniform: every weight within {0} of 1/(visible keys)</source>
+        <translation>几乎均匀：每个权重与 1/(可见键数) 相差 ≤ {0}</translation>
+    </message>
+    <message>
         <source>Attention is nearly uniform: every weight is within {0} of 1/n.</source>
         <translation>注意力几乎是均匀的：每个权重与 1/n 相差不超过 {0}。</translation>
+    </message>
+    <message>
+        <source>Nearly uniform: every weight within {0} of 1/n</source>
+        <translation>几乎均匀：每个权重与 1/n 相差 ≤ {0}</translation>
+    </message>
+    <message>
+        <source>Attention is nearly uniform</source>
+        <translation>注意力几乎是均匀的</translation>
     </message>
     <message>
         <source>Naive softmax is on: nothing has overflowed yet.</source>

@@ -227,19 +227,26 @@ class LessonBanners(QWidget):
         return max(b.sizeHint().height() if b.expanded and not b.isHidden() else
                    b.headline.sizeHint().height() + 8 for b in banners)
 
-    def _uniform_texts(self, result, lessons) -> tuple[str | None, str, str]:
+    def _uniform_texts(self, result, lessons) -> tuple[str | None, str, str, tuple[str, ...]]:
         details = self._uniform_text(result, lessons)
         if details is None:
-            return None, "", ""
+            return None, "", "", ()
         deviation = format_value(lessons.uniformity.deviation.max())
         if self._masked(result):  # row 0 of a causal head is 1.0000: not 1/n of all keys
             headline = self.tr("Attention is nearly uniform: every weight is within {0} of "
                                "1/(visible keys).").format(deviation)
+            within = self.tr("Nearly uniform: every weight within {0} of 1/(visible keys)"
+                             ).format(deviation)
         else:
             headline = self.tr("Attention is nearly uniform: every weight is within {0} of "
                                "1/n.").format(deviation)
+            within = self.tr("Nearly uniform: every weight within {0} of 1/n").format(
+                deviation)
+        # a laptop's narrow strip showed "… every weight is within 0.…", the number cut
+        shorter = (within, self.tr("Attention is nearly uniform"))
         link = self._uniform_link(result.state)
-        return headline, details, f"<a href='{link[0]}'>{link[1]}</a>" if link else ""
+        return (headline, details, f"<a href='{link[0]}'>{link[1]}</a>" if link else "",
+                shorter)
 
     def _masked(self, result) -> bool:
         """Whether a mask hides keys from some query of the shown head: then "n" in the
