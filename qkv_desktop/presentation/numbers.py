@@ -61,27 +61,37 @@ def format_value(value: float) -> str:
     return text.replace("-", MINUS)
 
 
-def format_percent(fraction: float, decimals: int = 1, most: int = 4) -> str:
+def format_percent(fraction: float, decimals: int = 1, most: int = 4,
+                   exact_within: float = 0.0) -> str:
     """``fraction`` as a percentage that never reads as a bound it is not.
 
     ``f"{x:.1%}"`` writes an entropy at 99.997 % of log n as ``100.0%``, which a learner
     reads as "perfectly uniform", and a first token holding 0.2 % of a row's weight as
-    ``0%``. Here a value that is not exactly 0 or 1 gets more decimals (up to ``most``)
-    until it stops reading as 0 % or 100 %, and beyond them reads ``< 0.0001%`` or
-    ``> 99.9999%``. ``NaN`` and ``∞`` read as in ``format_value``.
+    ``0%``. Here a value that is not exactly 0 or ±1 gets more decimals (up to ``most``)
+    until it stops reading as 0 % or 100 %, and beyond them reads as a true inequality
+    (``< 0.0001%``, ``> 99.9999%``, ``< 100.0001%``). A value within ``exact_within`` of
+    0 or ±1 is that bound: a measure computed in floating point (an exactly uniform
+    row's H / log n is 1.0000000186 in float32) must not read as "not quite".
+    ``NaN`` and ``∞`` read as in ``format_value``.
     """
     x = float(fraction)
     if not math.isfinite(x):
         return format_value(x)
-    for d in range(decimals, max(decimals, most) + 1):
-        text = f"{abs(x) * 100:.{d}f}"
-        bound = float(text) in (0.0, 100.0) and abs(x) not in (0.0, 1.0)
-        if not bound:
-            return (MINUS if x < 0 else "") + text + "%"
-    d = max(decimals, most)
-    if float(text) == 0.0:
-        return f"< {10.0 ** -d:.{d}f}%"
-    return f"> {100 - 10.0 ** -d:.{d}f}%"
+    for bound in (0.0, 1.0, -1.0):
+        if abs(x - bound) <= exact_within:
+            x = bound
+    sign, a = (MINUS if x < 0 else ""), abs(x)
+    most = max(decimals, most)
+    for d in range(decimals, most + 1):
+        text = f"{a * 100:.{d}f}"
+        if a in (0.0, 1.0) or float(text) not in (0.0, 100.0):
+            return sign + text + "%"
+    step = 10.0 ** -most
+    if float(text) == 0.0:  # a tiny value: between 0 and ± one step
+        return f"> {MINUS}{step:.{most}f}%" if x < 0 else f"< {step:.{most}f}%"
+    if a < 1:  # just inside ±100 %
+        return f"< {MINUS}{100 - step:.{most}f}%" if x < 0 else f"> {100 - step:.{most}f}%"
+    return f"> {MINUS}{100 + step:.{most}f}%" if x < 0 else f"< {100 + step:.{most}f}%"
 
 
 def format_boolean(value: float) -> str:

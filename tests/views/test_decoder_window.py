@@ -14,6 +14,7 @@ from qkv_desktop.io.gguf_checkpoint import (  # noqa: E402
     load_gguf,
 )
 from qkv_desktop.io.session import load_session  # noqa: E402
+from qkv_desktop.presentation.numbers import format_percent  # noqa: E402
 from qkv_desktop.state.compute import compute  # noqa: E402
 from qkv_desktop.state.provenance import provenance_to_json  # noqa: E402
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane  # noqa: E402
@@ -70,6 +71,12 @@ def test_a_gguf_head_loads_with_rope_panes_panel_and_undo(qtbot, make_window, ti
     n = window.model.state.n
     assert f"Rows 1 … {n - 1} " in panel.sink_label.text()
     assert "row 0 can only see it" in panel.sink_label.text()
+    # the shares as percentages that read 0 % or 100 % only when they are
+    from qkv_desktop.core.llama import first_token_mass
+    mass = first_token_mass(window.model.result.head(0).weights)[1:]
+    for share in (mass.mean(), mass.min(), mass.max()):
+        assert format_percent(share, 0) in panel.sink_label.text()
+    assert panel.next_table.item(0, 2).text() == format_percent(top[0].probability, 2)
     assert panel.sink_label.toolTip().startswith(f"row 0 ({window.model.state.tokens[0]}): ")
     label = window.models.source_label
     assert label.text() == "tiny-llama · layer 2 of 3 · head 4 of 4"

@@ -236,6 +236,25 @@ def test_teaching_diagnostics_never_read_a_nearly_uniform_row_as_exactly_uniform
     assert "Nearly uniform" in d.summary.text()
 
 
+@pytest.mark.parametrize("options", [{"dtype": "float32"}, {"stable": False}])
+def test_teaching_diagnostics_read_an_exactly_uniform_row_as_100_percent(window, options):
+    """Identical tokens attend uniformly: H / log n computes to 1.0000000186 in float32
+    and 0.9999999999999998 or 1.0000000000000002 with the naive softmax; those rows
+    read 100.0 %, not "> 99.9999%" (a true inequality for a value it is not)."""
+    import dataclasses
+    s = SessionState.from_preset("random-medium")
+    s = dataclasses.replace(s, tokens=tuple(f"t{i}" for i in range(5)),
+                            X=np.tile(s.X[:1], (5, 1)),
+                            options=dataclasses.replace(s.options, **options))
+    window.model.reset(s)
+    assert window.model.wait_until_idle()
+    d = front(window, "diagnostics")
+    fraction = window.model.result.lessons(0).uniformity.fraction
+    assert (fraction != 1).all()  # the rounding this is about
+    rows = d.table.model()
+    assert [rows.index(i, 2).data() for i in range(5)] == ["100.0%"] * 5
+
+
 # ------------------------------------------------------------- explain panel
 
 

@@ -81,6 +81,14 @@ def test_a_percentage_reads_as_0_or_100_only_when_it_is():
     assert format_percent(0.123456, 2) == "12.35%" and format_percent(-0.3) == "−30.0%"
     assert format_percent(1 - 1e-9) == "> 99.9999%" and format_percent(1e-9) == "< 0.0001%"
     assert format_percent(float("nan")) == "NaN"
+    # beyond the decimals: a true inequality, whichever side and sign
+    assert format_percent(-1e-9) == "> −0.0001%" and format_percent(1 + 1e-9) == "< 100.0001%"
+    assert format_percent(-(1 - 1e-9)) == "< −99.9999%"
+    assert format_percent(-(1 + 1e-9)) == "> −100.0001%" and format_percent(1.5) == "150.0%"
+    # rounding noise around a bound is the bound, when the caller knows how much noise
+    assert format_percent(1.0000000186, exact_within=2e-6) == "100.0%"
+    assert format_percent(0.9999999999999998, exact_within=4e-15) == "100.0%"
+    assert format_percent(0.99997, exact_within=2e-6) == "99.997%"
 
 
 def test_tutorial_1_weights_show_four_decimals_at_1366x768(make_window):

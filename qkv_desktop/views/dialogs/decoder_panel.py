@@ -261,13 +261,19 @@ class DecoderPanel(Retranslating, QDockWidget):
         mass = first_token_mass(result.head(self.model.current_head).weights)
         later = mass[1:]
         first = result.state.tokens[0]
+        # a sum of a row's weights: 1 up to rounding where all of it is on that token
+        exact = 16 * float(np.finfo(mass.dtype).eps)
+
+        def percent(x) -> str:
+            return format_percent(x, 0, exact_within=exact)
+
         # rows numbered as the tables and the Explain panel number them, from 0
         self.sink_label.setText(self.tr(
             "Rows 1 … {0} put on average {1} of their weight on the first token “{2}” "
             "(least {3}, most {4}); row 0 can only see it. Decoders park unneeded "
             "attention there, most of all in late layers.")
-            .format(len(mass) - 1, format_percent(np.mean(later), 0), first,
-                    format_percent(later.min(), 0), format_percent(later.max(), 0)))
+            .format(len(mass) - 1, percent(np.mean(later)), first, percent(later.min()),
+                    percent(later.max())))
         self.sink_label.setToolTip("\n".join(
             self.tr("row {0} ({1}): {2:.4f}").format(i, t, m)
             for i, (t, m) in enumerate(zip(result.state.tokens, mass, strict=True))))

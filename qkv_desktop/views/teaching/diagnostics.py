@@ -121,12 +121,15 @@ class DiagnosticsTableModel(QAbstractTableModel):
         self._u = None
         self._tokens: tuple = ()
         self._keys: tuple = ()
+        self._exact = 0.0
         self._headers: tuple = ("",) * self.COLUMNS
         self._tips: tuple = ("",) * self.COLUMNS
 
-    def set_rows(self, u, tokens, keys) -> None:
+    def set_rows(self, u, tokens, keys, dtype=np.float64) -> None:
+        """``dtype``: the forward's, which bounds the rounding of H / log n."""
         self.beginResetModel()
         self._u, self._tokens, self._keys = u, tuple(tokens), tuple(keys)
+        self._exact = _rounding(dtype)
         self.endResetModel()
 
     def set_headers(self, headers, tips) -> None:
@@ -158,7 +161,7 @@ class DiagnosticsTableModel(QAbstractTableModel):
             if c == 1:
                 return format_value(u.entropy[i])
             if c == 2:
-                return format_percent(u.fraction[i])
+                return format_percent(u.fraction[i], exact_within=self._exact)
             if c == 3:
                 return format_value(u.max_weight[i])
             return self._keys[int(u.argmax[i])] if np.isfinite(u.max_weight[i]) else "—"
@@ -167,6 +170,13 @@ class DiagnosticsTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and c:
             return int(Qt.AlignmentFlag.AlignCenter)
         return None
+
+
+def _rounding(dtype) -> float:
+    """How far H / log n may be from 0 or 1 by rounding alone in a forward of ``dtype``:
+    an exactly uniform row computes to 1.0000000186 in float32 and 0.9999999999999998
+    with the naive softmax, which must read 100.0 %, not "> 99.9999%"."""
+    return 16 * float(np.finfo(dtype).eps)
 
 
 class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
@@ -231,8 +241,10 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
         result, head = due
         lessons = result.lessons(head)
         self._show_asymmetry(lessons.asymmetry)
-        self._show_summary(lessons, result.state.n_heads > 1, head)
-        self.rows.set_rows(lessons.uniformity, result.state.tokens, result.state.key_tokens)
+        dtype = result.head(head).weights.dtype
+        self._show_summary(lessons, result.state.n_heads > 1, head, dtype)
+        self.rows.set_rows(lessons.uniformity, result.state.tokens, result.state.key_tokens,
+                           dtype)
 
     def _on_compute_error(self, _error: str) -> None:
         self.redraw_due()  # the same result, said to be stale (or no longer)
@@ -251,7 +263,7 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
                              self.tr("i→j and j→i differ, as separate W_Q and W_K allow."))
         self.asymmetry_label.setText(text)
 
-    def _show_summary(self, lessons, multi: bool, head: int) -> None:
+    def _show_summary(self, lessons, multi: bool, head: int, result_dtype) -> None:
         prefix = self.tr("Head {0}: ").format(head + 1) if multi else ""
         u = lessons.uniformity
         if np.isnan(u.fraction).any():
@@ -270,7 +282,9 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
                                                            format_value(u.deviation.max()))
         else:
             text = self.tr("Mean H / log n = {0}; mean max weight = {1}.").format(
-                format_percent(np.mean(u.fraction)), format_value(np.mean(u.max_weight)))
+                format_percent(np.mean(u.fraction),
+                               exact_within=_rounding(result_dtype)),
+                format_value(np.mean(u.max_weight)))
         if self.model.compute_error:  # the last result's numbers, not the table's
             text = stale_note() + " " + text
         self.summary.setText(prefix + text)

@@ -222,10 +222,11 @@ class Tour(QObject):
         return [target] + [r for r in (banners, grid) if not r.isEmpty()]
 
     def _place(self) -> None:
-        """The note beside its target (right, left, below, above), inside the window,
-        at the first spot that covers the least of ``keep_clear`` in its order (the
-        target before the banner before the panes); beside a tall target also just
-        below the banner, so that a note at the target's top does not hide it."""
+        """The note beside its target (right, left, below, above), inside the window:
+        the first spot that covers none of ``keep_clear``, else none of its earlier
+        entries (the target before the banner before the panes), compared in that
+        order; beside a tall target also just below the banner, so that a note at the
+        target's top does not hide it."""
         if not self.running:
             return
         area = self.window.rect()
@@ -247,8 +248,9 @@ class Tour(QObject):
             candidates += [QPoint(target.right() + MARGIN, below),
                            QPoint(target.left() - size.width() - MARGIN, below)]
         inside = [p for p in candidates if area.contains(QRect(p, size))]
+        # stable: among spots that cover the same, the first of ``candidates``
         inside.sort(key=lambda p: tuple(QRect(p, size).intersects(c) for c in clear))
-        spot = inside[0] if inside else QPoint(  # (the sort is stable: in order)
+        spot = inside[0] if inside else QPoint(
             max(area.right() - size.width() - MARGIN, 0),
             max(area.bottom() - size.height() - MARGIN, 0))
         spot.setX(min(max(spot.x(), 0), max(area.width() - size.width(), 0)))
