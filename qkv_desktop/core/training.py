@@ -23,7 +23,8 @@ from qkv_desktop.core.validation import as_matrix
 from qkv_desktop.core.weights import WEIGHT_NAMES, Weights, init_weights
 
 __all__ = ["PATTERNS", "target_pattern", "normalise_pattern", "pattern_loss", "output_loss",
-           "loss_and_grads", "TrainStep", "train_step", "ScalingRun", "scaling_comparison"]
+           "loss_and_grads", "TrainStep", "train_step", "ScalingRun", "scaling_comparison",
+           "layer_norm"]
 
 PATTERNS = ("previous", "first", "diagonal")
 """Built-in target patterns: attend to the previous token, to the first, to oneself."""
@@ -128,12 +129,22 @@ def train_step(X, weights: Weights, target, kind: str, lr: float, **options) -> 
     return TrainStep(loss, grads, Weights(*new))
 
 
+def layer_norm(X, eps: float = 1e-5) -> np.ndarray:
+    """Each row of ``X`` to mean 0 and variance 1 (LayerNorm without gain and bias, as a
+    Transformer normalises its input before attention). With W ~ N(0, 1/d_model), q and
+    k then have components of variance about 1, the premise of ÷√d_k."""
+    X = as_matrix(X, "X").astype(np.float64)
+    centred = X - X.mean(axis=1, keepdims=True)
+    return centred / np.sqrt((centred * centred).mean(axis=1, keepdims=True) + eps)
+
+
 @dataclass(frozen=True, eq=False)
 class ScalingRun:
     """Training of a fresh head at one d_k, with or without ÷√d_k.
 
     ``losses[s]`` is the loss before step s; ``grad_W_Q``/``grad_W_K`` are the true
-    gradient norms at those steps; ``mean_p1p`` the tutorial's mean p(1−p) at the start.
+    gradient norms at those steps; ``mean_p1p`` the tutorial's mean p(1−p) at the start
+    and ``max_weight`` the mean of the rows' largest weight there (1 = saturated).
     """
 
     d_k: int
@@ -142,36 +153,51 @@ class ScalingRun:
     grad_W_Q: np.ndarray
     grad_W_K: np.ndarray
     mean_p1p: float
+    max_weight: float = float("nan")
 
 
-def scaling_comparison(X, target, kind: str = "pattern", d_ks=(4, 64, 256), steps: int = 50,
+def scaling_comparison(X, pattern, kind: str = "pattern", d_ks=(4, 64, 256), steps: int = 50,
                        lr: float = 0.5, seed: int = 0, init_scale: float = 1.0,
                        causal: bool = False, should_stop=None) -> list[ScalingRun]:
-    """Train fresh heads (``init_weights(d_model, d_k, seed, init_scale)``) per d_k, both ways.
+    """Train fresh heads (``init_weights(d_model, d_k, seed, init_scale)``) per d_k, both ways,
+    towards the weight pattern ``pattern``.
 
-    Only weight patterns are compared: a target output's width is d_k, so it cannot be
-    shared by heads of different d_k. ``should_stop()`` returning True ends the runs
-    early (for a worker thread).
+    ``kind="pattern"``: cross-entropy of the weights to the pattern. Its gradient on the
+    scores is (p − pattern)/n: a saturated softmax does not shrink it while the weights
+    are wrong, whatever the tutorial's mean p(1−p) says.
+    ``kind="output"``: squared error of the output to ``pattern · V₀`` (V₀ = the head's
+    values at the start), averaged over the output's d_k components so that one learning
+    rate means the same at every d_k. The loss then reaches the scores as it does in a
+    Transformer, through weights · V and the softmax's Jacobian diag(p) − ppᵀ, which is
+    nearly 0 where the softmax saturates.
+    ``should_stop()`` returning True ends the runs early (for a worker thread).
     """
-    if kind != "pattern":
-        raise ValueError("the scaling comparison trains towards a weight pattern")
+    if kind not in ("pattern", "output"):
+        raise ValueError(f"kind must be 'pattern' or 'output', got {kind!r}")
     X = as_matrix(X, "X")
+    pattern = np.asarray(pattern, dtype=np.float64)
     runs = []
     for d_k in d_ks:
         for scaled in (False, True):
             opts = {"scale": "sqrt_dk" if scaled else "none", "causal": causal}
             w = init_weights(X.shape[1], int(d_k), seed=seed, scale=init_scale)
-            mean_p1p = float(attention(X, w, **opts).mean_gradient.mean())
+            start = attention(X, w, **opts)
+            mean_p1p = float(start.mean_gradient.mean())
+            if kind == "output":
+                target, per = pattern @ start.V, 1.0 / start.V.shape[1]
+            else:
+                target, per = pattern, 1.0
             losses, gq, gk = [], [], []
             for _ in range(steps):
                 if should_stop is not None and should_stop():
                     break
-                step = train_step(X, w, target, kind, lr, **opts)
+                step = train_step(X, w, target, kind, lr * per, **opts)
                 norms = step.grad_norms()
-                losses.append(step.loss)
-                gq.append(norms["W_Q"])
-                gk.append(norms["W_K"])
+                losses.append(step.loss * per)
+                gq.append(norms["W_Q"] * per)
+                gk.append(norms["W_K"] * per)
                 w = step.after
             runs.append(ScalingRun(int(d_k), scaled, np.array(losses), np.array(gq),
-                                   np.array(gk), mean_p1p))
+                                   np.array(gk), mean_p1p,
+                                   float(start.weights.max(axis=1).mean())))
     return runs

@@ -26,6 +26,7 @@ from qkv_desktop.core import (
     train_step,
 )
 from qkv_desktop.core.kv_cache import KV_MODEL_PRESETS, cached_madds, recomputed_madds
+from qkv_desktop.core.presets import get_preset
 from qkv_desktop.core.training import normalise_pattern, output_loss, pattern_loss
 
 
@@ -416,3 +417,38 @@ def test_scaling_comparison_reports_true_gradient_norms():
         assert run.grad_W_Q[0] == pytest.approx(step.grad_norms()["W_Q"])
         assert run.losses[0] == pytest.approx(step.loss)
         assert len(run.losses) == 3
+
+
+def test_layer_norm_gives_rows_of_mean_0_and_variance_1():
+    from qkv_desktop.core.training import layer_norm
+    X = get_preset("tutorial-1").X
+    Y = layer_norm(X)
+    np.testing.assert_allclose(Y.mean(axis=1), 0, atol=1e-12)
+    np.testing.assert_allclose(Y.var(axis=1), 1, rtol=1e-3)  # (eps = 1e-5)
+
+
+def test_scaling_comparison_with_the_loss_on_the_output_shows_what_scaling_prevents():
+    """The gradient lab's comparison said that unscaled heads' gradients vanish: with the
+    weights' cross-entropy they learned faster (a first user's table). Through the
+    output, as in a Transformer, the unscaled softmax starts saturated at d_k = 256 and
+    those heads end far above the scaled ones; with the cross-entropy they do not."""
+    from qkv_desktop.core.training import layer_norm
+    X = layer_norm(get_preset("tutorial-1").X)
+    n, d = X.shape
+    T = normalise_pattern(target_pattern("previous", n))
+    kw = {"d_ks": (256,), "steps": 100, "lr": 0.1, "seed": 42, "init_scale": d ** -0.5}
+    unscaled, scaled = scaling_comparison(X, T, kind="output", **kw)
+    assert unscaled.max_weight > 0.95 > 0.7 > scaled.max_weight  # saturated at the start
+    assert unscaled.losses[-1] > 10 * scaled.losses[-1]
+    # per output component: the first loss is the output's squared error / d_k
+    w = init_weights(d, 256, seed=42, scale=d ** -0.5)
+    start = attention(X, w, scale="none")
+    step = train_step(X, w, T @ start.V, "output", 0.1 / 256, scale="none")
+    assert unscaled.losses[0] == pytest.approx(step.loss / 256)
+    assert unscaled.grad_W_Q[0] == pytest.approx(step.grad_norms()["W_Q"] / 256)
+    # the weights' cross-entropy: (p − pattern)/n reaches the scores whole
+    unscaled, scaled = scaling_comparison(X, T, kind="pattern", **kw)
+    assert unscaled.mean_p1p < 1e-3 < scaled.mean_p1p
+    assert unscaled.losses[-1] < scaled.losses[-1]
+    with pytest.raises(ValueError):
+        scaling_comparison(X, T, kind="other", **kw)

@@ -192,6 +192,30 @@ def test_stop_ends_training_at_once_and_keeps_what_was_learned(labs, qtbot):
     assert model.undo_stack.undoText() == f"Train {len(lab.losses)} steps"
 
 
+def test_the_labs_weights_now_follow_the_training_step_by_step(labs, qtbot):
+    """"attention weights now" stayed at the run's start until its last step (a first
+    user watched 113 steps go by with the grid unchanged) while the panes followed."""
+    lab = labs.show("gradients")
+    model = labs.main_window.model
+    start = model.result.head(0).weights.copy()
+    lab.target.setCurrentIndex(lab.target.findData("diagonal"))
+    lab.steps.setValue(100_000)
+    lab.rate.setValue(20)
+    lab.start_training()
+    try:
+        qtbot.waitUntil(lambda: len(lab.losses) >= 3, timeout=10_000)
+        # the grid and the panes' result move together, step after step
+        qtbot.waitUntil(lambda: np.array_equal(lab.weights_grid.data,
+                                               model.result.head(0).weights), timeout=5_000)
+        assert lab.worker.running and model.preview.active
+        assert not np.array_equal(lab.weights_grid.data, start)
+        assert lab.weights_grid.title == "attention weights now"
+    finally:
+        lab.stop_training()
+        assert lab.wait(lab.worker, 5000)
+    np.testing.assert_array_equal(lab.weights_grid.data, model.result.head(0).weights)
+
+
 def test_an_edit_during_training_commits_the_training_first(labs, qtbot):
     lab = labs.show("gradients")
     model = labs.main_window.model
@@ -255,7 +279,29 @@ def test_scaling_comparison_plots_true_gradient_norms(labs):
     assert unscaled[256].mean_p1p < unscaled[4].mean_p1p
     assert scaled[256].mean_p1p > 0.5 * scaled[4].mean_p1p
     assert "mean p(1−p)" in lab.compare_table.text()
+    assert "max weight at the start" in lab.compare_table.text()
     assert len(lab.compare_plots[64].getPlotItem().listDataItems()) == 4
+
+
+def test_the_scaling_comparison_explains_the_loss_it_ran(labs):
+    """Its text said every unscaled head's gradient vanishes, under a table where the
+    unscaled heads learned faster (the weights' cross-entropy). The default loss now
+    reaches the scores through weights · V, as in a Transformer, and each loss has its
+    own explanation; another loss drops the runs of the last."""
+    lab = labs.show("gradients")
+    assert lab.compare_loss.currentData() == "output"
+    assert "Jacobian diag(p) − ppᵀ, as in a Transformer" in lab.compare_info.text()
+    assert "layer-normalised" in lab.compare_info.text()
+    lab.run_comparison_blocking(steps=100)
+    end = {(r.d_k, r.scaled): r.losses[-1] for r in lab.runs}
+    assert end[256, False] > 10 * end[256, True]  # tutorial-1: what the text says
+    assert lab.compare_loss.isEnabled()
+    lab.compare_loss.setCurrentIndex(lab.compare_loss.findData("pattern"))
+    assert lab.runs == [] and lab.compare_table.text() == ""
+    assert "learn faster" in lab.compare_info.text()
+    lab.run_comparison_blocking(steps=100)
+    end = {(r.d_k, r.scaled): r.losses[-1] for r in lab.runs}
+    assert end[256, False] < end[256, True]  # … and what this one says
 
 
 def test_training_refuses_shared_weights(labs):

@@ -1408,12 +1408,20 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>各矩阵的梯度范数（对数坐标）</translation>
     </message>
     <message>
-        <source>Train d_k = 4, 64, 256 with and without ÷√d_k</source>
-        <translation>训练 d_k = 4、64、256，有无 ÷√d_k</translation>
+        <source>loss on</source>
+        <translation>损失作用于</translation>
     </message>
     <message>
-        <source>Fresh heads on this session&apos;s X (W ~ N(0, 1/d_model): q and k have components of variance about 1), trained towards the chosen pattern. Red: no scaling, blue: ÷√d_k; solid ‖∂L/∂W_Q‖, dashed ‖∂L/∂W_K‖: the true gradients, not the tutorial&apos;s mean p(1−p), which is only the diagonal of the softmax Jacobian (the table lists both). Unscaled, the scores grow like √d_k: the softmax saturates within a few steps and the gradient then falls by orders of magnitude, wherever it saturated; scaled, it stays of order 1 at every d_k.</source>
-        <translation>在本会话的 X 上用新初始化的头（W ~ N(0, 1/d_model)：q 和 k 的分量方差约为 1）朝所选模式训练。红色：不缩放，蓝色：÷√d_k；实线 ‖∂L/∂W_Q‖，虚线 ‖∂L/∂W_K‖：这是真实的梯度，而不是教程的平均 p(1−p)，后者只是 softmax 雅可比矩阵的对角线（表中两者都列出）。不缩放时分数按 √d_k 增长：softmax 几步之内就饱和，之后梯度下降几个数量级，不论饱和在哪里；缩放后在每个 d_k 下都保持在 1 的量级。</translation>
+        <source>the output (through weights · V, as in a Transformer)</source>
+        <translation>输出（经由 权重 · V，与 Transformer 中一样）</translation>
+    </message>
+    <message>
+        <source>the weights (cross-entropy to the pattern)</source>
+        <translation>权重本身（与目标模式的交叉熵）</translation>
+    </message>
+    <message>
+        <source>Train d_k = 4, 64, 256 with and without ÷√d_k</source>
+        <translation>训练 d_k = 4、64、256，有无 ÷√d_k</translation>
     </message>
     <message>
         <source>target weights (click to paint)</source>
@@ -1468,8 +1476,24 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>该比较训练的是自注意力头；请切换到自注意力。</translation>
     </message>
     <message>
+        <source>Fresh heads on this session&apos;s X, layer-normalised (each row: mean 0, variance 1, as a Transformer normalises it before attention; with W ~ N(0, 1/d_model), q and k then have components of variance about 1), trained towards the chosen pattern. Red: no scaling, blue: ÷√d_k; solid ‖∂L/∂W_Q‖, dashed ‖∂L/∂W_K‖: the true gradients. The table adds the tutorial&apos;s mean p(1−p), only the diagonal of the softmax Jacobian diag(p) − ppᵀ.</source>
+        <translation>在本会话的 X 上训练全新的注意力头，X 先做层归一化（每行均值 0、方差 1，与 Transformer 在注意力之前的归一化一样；W ~ N(0, 1/d_model) 时 q 和 k 的各分量方差约为 1），朝所选目标模式训练。红色：不缩放，蓝色：÷√d_k；实线 ‖∂L/∂W_Q‖，虚线 ‖∂L/∂W_K‖：真实梯度。表格另列出教程的平均 p(1−p)，它只是 softmax 雅可比矩阵 diag(p) − ppᵀ 的对角线。</translation>
+    </message>
+    <message>
+        <source>Cross-entropy of the weights to the pattern: its gradient on the scores is (p − pattern)/n, which a saturated softmax does not shrink while the weights are wrong (the log cancels the Jacobian). So here the unscaled heads, whose scores are √d_k times larger, and so are their gradients, learn faster at the same learning rate, even where mean p(1−p) is nearly 0; their gradient falls once they are right. A Transformer&apos;s loss does not reach the weights this way: choose the loss on the output to see what ÷√d_k prevents.</source>
+        <translation>权重与目标模式的交叉熵：它对分数的梯度是 (p − 目标)/n，只要权重还不对，softmax 饱和也不会让它变小（对数抵消了雅可比矩阵）。所以在这里，未缩放的头分数大 √d_k 倍，梯度也大 √d_k 倍，在同样的学习率下学得更快，即使平均 p(1−p) 接近 0；学对之后它的梯度才下降。Transformer 的损失并不是这样到达权重的：选择“输出”上的损失，看看 ÷√d_k 防止了什么。</translation>
+    </message>
+    <message>
+        <source>Squared error of the output to the pattern × the head&apos;s starting V, per output component: the loss reaches the scores through weights · V and the whole Jacobian diag(p) − ppᵀ, as in a Transformer. Unscaled, the scores grow like √d_k and the softmax starts nearly one-hot (the table&apos;s max weight near 1), where that Jacobian is nearly 0: a saturated row passes almost no gradient back to W_Q and W_K, whichever key it should attend to, so those heads learn slowly or stall. Scaled, the scores keep a variance of about 1 at every d_k and the heads learn: compare the losses at the end.</source>
+        <translation>输出与“目标模式 × 该头初始的 V”之间的平方误差（按输出分量平均）：损失经由 权重 · V 和完整的雅可比矩阵 diag(p) − ppᵀ 到达分数，与 Transformer 中一样。不缩放时，分数随 √d_k 增大，softmax 一开始就接近 one-hot（表中最大权重接近 1），而那里的雅可比矩阵几乎为 0：饱和的行几乎不把梯度传回 W_Q 和 W_K，无论它本该关注哪个键，所以这些头学得很慢甚至停滞。缩放后，分数在任何 d_k 下方差都约为 1，头能学会：比较表中最后的损失。</translation>
+    </message>
+    <message>
         <source>scaling</source>
         <translation>缩放</translation>
+    </message>
+    <message>
+        <source>max weight at the start</source>
+        <translation>开始时的最大权重</translation>
     </message>
     <message>
         <source>mean p(1−p) at the start</source>
@@ -1478,6 +1502,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>loss at the start</source>
         <translation>开始时的损失</translation>
+    </message>
+    <message>
+        <source>‖∂L/∂W_Q‖ at the end</source>
+        <translation>结束时的 ‖∂L/∂W_Q‖</translation>
     </message>
     <message>
         <source>loss at the end</source>

@@ -18,7 +18,7 @@ import threading
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, Qt
+from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from qkv_desktop.core.training import (
+    layer_norm,
     normalise_pattern,
     scaling_comparison,
     target_pattern,
@@ -52,6 +53,10 @@ __all__ = ["GradientLab", "TARGETS", "COMPARE_D_KS"]
 
 TARGETS = ("previous", "first", "diagonal", "painted", "output")
 COMPARE_D_KS = (4, 64, 256)
+COMPARE_LOSSES = ("output", "pattern")
+"""The comparison's losses, the default first: the output's error reaches the scores
+through the softmax's Jacobian as in a Transformer (what ÷√d_k protects); the weights'
+cross-entropy does not (its gradient on the scores is p − pattern)."""
 NORM_PENS = {"W_Q": pg.mkPen((214, 96, 77), width=2), "W_K": pg.mkPen((33, 102, 172), width=2),
              "W_V": pg.mkPen((77, 175, 74), width=2)}
 LOSS_PEN = pg.mkPen((40, 40, 40), width=2)
@@ -194,12 +199,15 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.compare_lr.setRange(1e-4, 100.0)
         self.compare_lr.setDecimals(4)
         self.compare_lr.setValue(0.1)
+        self.compare_loss = QComboBox(objectName="compareLoss")
+        self.compare_loss.currentIndexChanged.connect(self._on_compare_loss)
         self.compare_button = QPushButton(objectName="compareRun")
         self.compare_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.compare_button.clicked.connect(self.start_comparison)
-        self._compare_labels = [QLabel(), QLabel()]
+        self._compare_labels = [QLabel(), QLabel(), QLabel()]
         form = QHBoxLayout()
-        for label, w in zip(self._compare_labels, (self.compare_steps, self.compare_lr),
+        for label, w in zip(self._compare_labels,
+                            (self.compare_loss, self.compare_steps, self.compare_lr),
                             strict=True):
             form.addWidget(label)
             form.addWidget(w)
@@ -258,17 +266,19 @@ class GradientLab(RefreshWhenShown, LabWindow):
                       size="10pt")
         self._name_norm_curves()
         item.setLabel("bottom", self.tr("step"))
-        self._compare_labels[0].setText(self.tr("steps"))
-        self._compare_labels[1].setText(self.tr("learning rate"))
+        self._compare_labels[0].setText(self.tr("loss on"))
+        self._compare_labels[1].setText(self.tr("steps"))
+        self._compare_labels[2].setText(self.tr("learning rate"))
+        losses = {"output": self.tr("the output (through weights · V, as in a Transformer)"),
+                  "pattern": self.tr("the weights (cross-entropy to the pattern)")}
+        index = max(0, self.compare_loss.currentIndex())
+        with QSignalBlocker(self.compare_loss):
+            self.compare_loss.clear()
+            for key in COMPARE_LOSSES:
+                self.compare_loss.addItem(losses[key], key)
+            self.compare_loss.setCurrentIndex(index)
         self.compare_button.setText(self.tr("Train d_k = 4, 64, 256 with and without ÷√d_k"))
-        self.compare_info.setText(self.tr(
-            "Fresh heads on this session's X (W ~ N(0, 1/d_model): q and k have components "
-            "of variance about 1), trained towards the chosen pattern. Red: no scaling, "
-            "blue: ÷√d_k; solid ‖∂L/∂W_Q‖, dashed ‖∂L/∂W_K‖: the true gradients, not the "
-            "tutorial's mean p(1−p), which is only the diagonal of the softmax Jacobian "
-            "(the table lists both). Unscaled, the scores grow like √d_k: the softmax "
-            "saturates within a few steps and the gradient then falls by orders of "
-            "magnitude, wherever it saturated; scaled, it stays of order 1 at every d_k."))
+        self._show_compare_info()
         for d, plot in self.compare_plots.items():
             plot.getPlotItem().setTitle(f"d_k = {d}", color=(30, 30, 30), size="10pt")
             plot.getPlotItem().setLabel("bottom", self.tr("step"))
@@ -284,7 +294,11 @@ class GradientLab(RefreshWhenShown, LabWindow):
             self._on_result()
 
     def _on_result(self, *_args) -> None:
-        if self.worker.running:
+        if self.worker.running:  # the target stays; "now" follows every step shown
+            result = self.model.result
+            if result is not None and self.head_index < len(result.heads):
+                kind = "output" if self.target_key() == "output" else "pattern"
+                self._show_now(result.head(self.head_index), kind)
             return
         self._show_target_and_weights()
 
@@ -338,6 +352,11 @@ class GradientLab(RefreshWhenShown, LabWindow):
                                   self.tr("target weights") if kind == "pattern"
                                   else self.tr("target output"))
         self.target_grid.set_data(target[:, :16])
+        self._show_now(head, kind)
+
+    def _show_now(self, head, kind: str) -> None:
+        """The head's weights (or output) as they are now: during a training run, at
+        the step the panes show (it stayed at the run's start until the last step)."""
         if kind == "pattern":
             self.weights_grid.probabilities = True
             self.weights_grid.title = self.tr("attention weights now")
@@ -455,6 +474,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.train_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         self.compare_button.setEnabled(True)
+        self.compare_loss.setEnabled(True)
         self.model.preview.commit()
         self.show_error(self.tr("Training failed: {0}").format(text))
 
@@ -498,17 +518,61 @@ class GradientLab(RefreshWhenShown, LabWindow):
             self.show_error(self.tr("The comparison trains self-attention heads; switch to "
                                     "self-attention."))
             return
-        X, causal = inputs.X.astype(np.float64), inputs.causal
+        X, causal = layer_norm(inputs.X), inputs.causal
         steps, lr = self.compare_steps.value(), self.compare_lr.value()
+        loss = self.compare_loss.currentData() or COMPARE_LOSSES[0]
         seed = self.model.state.seed
         init = 1.0 / np.sqrt(X.shape[1])
         self.compare_button.setEnabled(False)
+        self.compare_loss.setEnabled(False)  # the runs coming are this loss's
         self.compare_worker.start(lambda _report, stop: scaling_comparison(
-            X, target, d_ks=COMPARE_D_KS, steps=steps, lr=lr, seed=seed, init_scale=init,
-            causal=causal, should_stop=stop.is_set))
+            X, target, kind=loss, d_ks=COMPARE_D_KS, steps=steps, lr=lr, seed=seed,
+            init_scale=init, causal=causal, should_stop=stop.is_set))
+
+    def _on_compare_loss(self, *_args) -> None:
+        """Another loss: the runs of the last one go (their curves would read as this
+        loss's, under this loss's explanation)."""
+        self.runs = []
+        self._show_runs()
+        self._show_compare_info()
+
+    def _show_compare_info(self, *_args) -> None:
+        """What the comparison trains and why its curves go as they do, for its loss.
+        (It said the gradient of every unscaled head vanishes and the scaled one stays
+        of order 1: with the weights' cross-entropy the unscaled heads learned faster.)"""
+        common = self.tr(
+            "Fresh heads on this session's X, layer-normalised (each row: mean 0, "
+            "variance 1, as a Transformer normalises it before attention; with W ~ N(0, "
+            "1/d_model), q and k then have components of variance about 1), trained "
+            "towards the chosen pattern. Red: no scaling, blue: ÷√d_k; solid ‖∂L/∂W_Q‖, "
+            "dashed ‖∂L/∂W_K‖: the true gradients. The table adds the tutorial's mean "
+            "p(1−p), only the diagonal of the softmax Jacobian diag(p) − ppᵀ.")
+        if self.compare_loss.currentData() == "pattern":
+            why = self.tr(
+                "Cross-entropy of the weights to the pattern: its gradient on the scores is "
+                "(p − pattern)/n, which a saturated softmax does not shrink while the "
+                "weights are wrong (the log cancels the Jacobian). So here the unscaled "
+                "heads, whose scores are √d_k times larger, and so are their gradients, "
+                "learn faster at the same learning rate, even where mean p(1−p) is nearly "
+                "0; their gradient falls once they are right. A Transformer's loss does "
+                "not reach the weights this way: choose the loss on the output to see what "
+                "÷√d_k prevents.")
+        else:
+            why = self.tr(
+                "Squared error of the output to the pattern × the head's starting V, per "
+                "output component: the loss reaches the scores through weights · V and the "
+                "whole Jacobian diag(p) − ppᵀ, as in a Transformer. Unscaled, the scores "
+                "grow like √d_k and the softmax starts nearly one-hot (the table's max "
+                "weight near 1), where that Jacobian is nearly 0: a saturated row passes "
+                "almost no gradient back to W_Q and W_K, whichever key it should attend to, "
+                "so those heads learn slowly or stall. Scaled, the scores keep a variance "
+                "of about 1 at every d_k and the heads learn: compare the losses at the "
+                "end.")
+        self.compare_info.setText(common + " " + why)
 
     def _on_compared(self, runs) -> None:
         self.compare_button.setEnabled(True)
+        self.compare_loss.setEnabled(True)
         self.runs = list(runs)
         self._show_runs()
 
@@ -533,16 +597,18 @@ class GradientLab(RefreshWhenShown, LabWindow):
         if not self.runs:
             self.compare_table.setText("")
             return
-        head = ("d_k", self.tr("scaling"), self.tr("mean p(1−p) at the start"),
-                "‖∂L/∂W_Q‖₀", "‖∂L/∂W_K‖₀", self.tr("loss at the start"),
+        head = ("d_k", self.tr("scaling"), self.tr("max weight at the start"),
+                self.tr("mean p(1−p) at the start"), "‖∂L/∂W_Q‖₀", "‖∂L/∂W_K‖₀",
+                self.tr("‖∂L/∂W_Q‖ at the end"), self.tr("loss at the start"),
                 self.tr("loss at the end"))
         rows = ["<tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
         for run in self.runs:
             if not len(run.losses):
                 continue
             cells = (str(run.d_k), "÷√d_k" if run.scaled else self.tr("none"),
-                     *(format_value(v) for v in (run.mean_p1p, run.grad_W_Q[0],
-                                                 run.grad_W_K[0], run.losses[0],
+                     *(format_value(v) for v in (run.max_weight, run.mean_p1p,
+                                                 run.grad_W_Q[0], run.grad_W_K[0],
+                                                 run.grad_W_Q[-1], run.losses[0],
                                                  run.losses[-1])))
             rows.append("<tr>" + "".join(f"<td align='right'>{c}</td>" for c in cells)
                         + "</tr>")
