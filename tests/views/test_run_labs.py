@@ -118,11 +118,33 @@ def test_online_softmax_tab_steps_through_the_blocks(labs, qtbot):
         lab.go_to(k)
         assert lab.block_table.text().count("<tr") == k + 2  # header + blocks so far
     np.testing.assert_array_equal(lab.online.weights, expected.weights)
-    assert "1000" in lab.online_verdict.text()  # the naive formula still works …
-    lab.factor.setValue(1000)
-    assert "∞" in lab.online_verdict.text()  # … until the scores are × 1000
+    # the naive formula still works, and the verdict says by how much to scale the row
+    # (it said "× 1000" for a row whose scores × 1000 stay below 709.78)
+    import re
+    verdict = lab.online_verdict.text()
+    needed = float(re.search(r"more than ([0-9.e+]+) to make it overflow", verdict)[1])
+    assert needed == pytest.approx(709.78 / row.max(), rel=1e-3)
+    lab.factor.setValue(needed * 0.99)
+    assert np.isfinite(lab.naive_grid.data).all() and "more than" in lab.online_verdict.text()
+    lab.factor.setValue(needed * 1.01)
+    assert "∞" in lab.online_verdict.text()  # … and past it, it overflows
     assert np.isfinite(lab.online.weights).all()
     assert not np.isfinite(lab.naive_grid.data).all()
+    # its NaN reads as in the panes ("NaN", magenta), not as a blank cell still to come
+    assert "NaN" in sum(lab.naive_grid.texts(), [])
+    assert "NaN" not in sum(lab.so_far_grid.texts(), [])
+
+
+def test_online_softmax_verdict_for_rows_that_cannot_overflow_or_underflowed(labs):
+    lab = labs.show("tiles")
+    lab.factor.setValue(1.0)
+    text = lab._naive_verdict(np.array([-3.0, -5.0, -np.inf]), broken=False)
+    assert "every score is negative" in text and "more than 248.4" in text  # 745.13 / 3
+    text = lab._naive_verdict(np.array([-800.0, -900.0]), broken=True)
+    assert "underflows to 0" in text and "0/0" in text
+    assert "∞" in lab._naive_verdict(np.array([800.0, 1.0]), broken=True)
+    assert "no factor" in lab._naive_verdict(np.array([0.0, -1.0]), broken=False)
+    assert "× 100 the inputs" in lab._naive_verdict(np.array([1e-6, 0.0]), broken=False)
 
 
 def test_flash_tab_visits_every_tile_and_ends_at_attention(labs):

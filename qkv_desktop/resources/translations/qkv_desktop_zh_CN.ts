@@ -3233,10 +3233,6 @@ Sentence: {1}</source>
         <translation>块大小</translation>
     </message>
     <message>
-        <source>Scale the row up (e.g. × 1000) to see the naive formula overflow while the online one does not.</source>
-        <translation>把这一行放大（例如 × 1000），可以看到朴素公式溢出，而在线公式不会。</translation>
-    </message>
-    <message>
         <source>query block</source>
         <translation>查询块</translation>
     </message>
@@ -3277,12 +3273,32 @@ Sentence: {1}</source>
         <translation>最后一块之后，输出等于标准注意力：全部 {1}×{2} 个输出上 max |flash − 注意力| = {0}。</translation>
     </message>
     <message>
-        <source>The naive formula breaks on this row: exp(s) overflows to ∞ above s ≈ 709.78 and ∞/∞ is nan; the online softmax only ever exponentiates s − m ≤ 0.</source>
-        <translation>朴素公式在这一行失效：s 超过约 709.78 时 exp(s) 溢出为 ∞，∞/∞ 得 nan；在线 softmax 只对 s − m ≤ 0 取指数。</translation>
+        <source>Scale the row up to see the naive formula overflow while the online one does not (the verdict below says by how much).</source>
+        <translation>把这一行放大，看朴素公式溢出而在线 softmax 不会（下方的结论会说要放大多少）。</translation>
     </message>
     <message>
-        <source>The naive formula still works here; multiply the scores by 1000 to make it overflow.</source>
-        <translation>这里朴素公式仍然可用；把分数乘以 1000 就会溢出。</translation>
+        <source>The naive formula breaks on this row: exp(s) overflows to ∞ above s ≈ 709.78 (the largest score is {0}) and ∞/∞ is NaN; the online softmax only ever exponentiates s − m ≤ 0.</source>
+        <translation>朴素公式在这一行失效：s 超过约 709.78 时 exp(s) 溢出为 ∞（最大的分数是 {0}），而 ∞/∞ 是 NaN；在线 softmax 只对 s − m ≤ 0 取指数。</translation>
+    </message>
+    <message>
+        <source>The naive formula breaks on this row: every exp(s) underflows to 0 (the largest score is {0}, below −745) and 0/0 is NaN; the online softmax exponentiates s − m, whose largest is 0.</source>
+        <translation>朴素公式在这一行失效：每个 exp(s) 都下溢为 0（最大的分数是 {0}，低于 −745），而 0/0 是 NaN；在线 softmax 对 s − m 取指数，其中最大的是 0。</translation>
+    </message>
+    <message>
+        <source>The naive formula still works here: the largest score is {0}, and exp overflows only above 709.78. Multiply the scores by more than {1} to make it overflow.</source>
+        <translation>朴素公式在这里仍然可用：最大的分数是 {0}，而 exp 只在超过 709.78 时才溢出。把分数乘以大于 {1} 的数就会溢出。</translation>
+    </message>
+    <message>
+        <source>The naive formula still works here: the largest score is {0}, and exp overflows only above 709.78, beyond this box&apos;s factor; make the session&apos;s scores larger (× 100 the inputs).</source>
+        <translation>朴素公式在这里仍然可用：最大的分数是 {0}，而 exp 只在超过 709.78 时才溢出，这超出了此框的倍数范围；请让会话的分数更大（输入 × 100）。</translation>
+    </message>
+    <message>
+        <source>The naive formula still works here: every score is negative (the largest is {0}), so exp cannot overflow; multiplied by more than {1}, every exp(s) underflows to 0 and 0/0 is NaN.</source>
+        <translation>朴素公式在这里仍然可用：每个分数都是负数（最大的是 {0}），所以 exp 不会溢出；乘以大于 {1} 的数后，每个 exp(s) 都下溢为 0，而 0/0 是 NaN。</translation>
+    </message>
+    <message>
+        <source>The naive formula still works here: the largest score is 0, and no factor makes exp overflow.</source>
+        <translation>朴素公式在这里仍然可用：最大的分数是 0，任何倍数都不会让 exp 溢出。</translation>
     </message>
     <message>
         <source>block</source>

@@ -35,7 +35,9 @@ class MatrixGrid(QWidget):
     """``title`` above a grid of ``data``; ``highlight_rows``/``highlight_cols`` outlined.
 
     ``probabilities`` colours on [0, 1] (weights); otherwise a diverging map around 0.
-    NaN cells are left blank (grey) so a grid can show a matrix still being filled.
+    NaN cells are left blank (grey) so a grid can show a matrix still being filled;
+    with ``blank_nan`` False a NaN is a result (the naive softmax's ∞/∞) and reads as
+    in the panes: magenta, "NaN".
     With ``paintable`` a click toggles a cell between 0 and 1 (``cellClicked``).
     """
 
@@ -54,6 +56,7 @@ class MatrixGrid(QWidget):
         self.highlight_cols: set[int] = set()
         self.boxes: list[tuple[int, int, int, int, QColor]] = []
         self.paintable = False
+        self.blank_nan = True
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
     def set_data(self, data, row_labels=None, col_labels=None, highlight_rows=(),
@@ -82,7 +85,8 @@ class MatrixGrid(QWidget):
 
     def texts(self) -> list[list[str]]:
         """Each cell's text (empty for a blank NaN cell), by ``format_value``."""
-        return [["" if np.isnan(v) else format_value(v) for v in row]
+        blank = self.blank_nan
+        return [["" if blank and np.isnan(v) else format_value(v) for v in row]
                 for row in self.data.tolist()]
 
     def cell_width(self) -> int:
@@ -152,7 +156,7 @@ class MatrixGrid(QWidget):
             for c in range(m):
                 rect = self._cell_rect(r, c, w)
                 v = self.data[r, c]
-                if np.isnan(v):
+                if self.blank_nan and np.isnan(v):
                     painter.fillRect(rect, GHOST)
                     continue
                 painter.fillRect(rect, QColor(*(int(x) for x in rgba[r, c])))

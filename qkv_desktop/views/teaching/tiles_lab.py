@@ -144,6 +144,7 @@ class TilesLab(RefreshWhenShown, LabWindow):
         self.so_far_grid = MatrixGrid(probabilities=True)
         self.online_grid = MatrixGrid(probabilities=True)
         self.naive_grid = MatrixGrid(probabilities=True)
+        self.naive_grid.blank_nan = False  # its NaN is the lesson, not a cell to come
         self.block_table = QLabel(objectName="onlineTrace")
         self.block_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.online_verdict = QLabel(objectName="onlineVerdict")
@@ -205,8 +206,9 @@ class TilesLab(RefreshWhenShown, LabWindow):
                                                      self.tr("multiply the scores by"),
                                                      self.tr("block size")), strict=True):
             label.setText(text)
-        self.factor.setToolTip(self.tr("Scale the row up (e.g. × 1000) to see the naive "
-                                       "formula overflow while the online one does not."))
+        self.factor.setToolTip(self.tr("Scale the row up to see the naive formula "
+                                       "overflow while the online one does not (the "
+                                       "verdict below says by how much)."))
         self._flash_labels[0].setText(self.tr("query block"))
         self._flash_labels[1].setText(self.tr("key block"))
         self.controls.retranslate()
@@ -342,14 +344,44 @@ class TilesLab(RefreshWhenShown, LabWindow):
         broken = not np.isfinite(naive).all()
         text = self.tr("Online against the stable softmax: max |difference| = {0}.").format(
             format_value(diff))
-        if broken:
-            text += " " + self.tr("The naive formula breaks on this row: exp(s) overflows "
-                                  "to ∞ above s ≈ 709.78 and ∞/∞ is nan; the online "
-                                  "softmax only ever exponentiates s − m ≤ 0.")
-        else:
-            text += " " + self.tr("The naive formula still works here; multiply the scores "
-                                  "by 1000 to make it overflow.")
+        text += " " + self._naive_verdict(s, broken)
         self.online_verdict.setText(text)
+
+    def _naive_verdict(self, s: np.ndarray, broken: bool) -> str:
+        """Why the naive softmax broke on row ``s``, or by how much to scale it to break:
+        the hint said "multiply by 1000" for a row whose largest score, 9.35 × 1000, is
+        still below exp's overflow (a first user tried it)."""
+        finite = s[np.isfinite(s)]
+        top = float(finite.max()) if finite.size else 0.0
+        overflow, underflow = float(np.log(np.finfo(np.float64).max)), 745.13
+        if broken and top > overflow:
+            return self.tr("The naive formula breaks on this row: exp(s) overflows to ∞ "
+                           "above s ≈ 709.78 (the largest score is {0}) and ∞/∞ is NaN; "
+                           "the online softmax only ever exponentiates s − m ≤ 0."
+                           ).format(format_value(top))
+        if broken:
+            return self.tr("The naive formula breaks on this row: every exp(s) underflows "
+                           "to 0 (the largest score is {0}, below −745) and 0/0 is NaN; "
+                           "the online softmax exponentiates s − m, whose largest is 0."
+                           ).format(format_value(top))
+        now = self.factor.value()
+        if top > 0 and now * overflow / top <= self.factor.maximum():
+            return self.tr("The naive formula still works here: the largest score is {0}, "
+                           "and exp overflows only above 709.78. Multiply the scores by "
+                           "more than {1} to make it overflow.").format(
+                format_value(top), f"{now * overflow / top:.4g}")
+        if top > 0:  # beyond the box: scores this small need larger inputs
+            return self.tr("The naive formula still works here: the largest score is {0}, "
+                           "and exp overflows only above 709.78, beyond this box's "
+                           "factor; make the session's scores larger (× 100 the inputs).")\
+                .format(format_value(top))
+        if top < 0:
+            return self.tr("The naive formula still works here: every score is negative "
+                           "(the largest is {0}), so exp cannot overflow; multiplied by "
+                           "more than {1}, every exp(s) underflows to 0 and 0/0 is NaN."
+                           ).format(format_value(top), f"{now * underflow / -top:.4g}")
+        return self.tr("The naive formula still works here: the largest score is 0, and "
+                       "no factor makes exp overflow.")
 
     def _trace_html(self, k: int) -> str:
         head = (self.tr("block"), self.tr("columns"), self.tr("block max"), "m_old",
