@@ -164,3 +164,29 @@ def test_esc_and_ctrl_w_close_the_scaling_lab(x_display, tmp_path):
         out["main_window_open"] = window.isVisible()
     ''')
     assert out == {"closed": [True, True], "main_window_open": True}
+
+
+def test_a_lab_takes_its_keys_as_soon_as_it_opens(x_display, tmp_path):
+    """The KV stepper opened with the focus in its steps/s box, which keeps space and
+    the arrows: → and space did nothing until a click elsewhere (a first user)."""
+    out = run_on_display(x_display, tmp_path, '''
+        from PySide6.QtWidgets import QAbstractSpinBox, QLineEdit
+        for key in ("kv_cache", "tiles"):
+            lab = window.run_labs.show(key)
+            wait_active(lab)
+            for _ in range(5):
+                app.processEvents()
+            focus = QApplication.focusWidget()
+            out[key + "_focus_typing"] = isinstance(focus, (QAbstractSpinBox, QLineEdit))
+            before = lab.position
+            QTest.keyClick(focus or lab, Qt.Key.Key_Right)
+            out[key + "_stepped"] = lab.position - before
+            QTest.keyClick(QApplication.focusWidget() or lab, Qt.Key.Key_Space)
+            out[key + "_playing"] = lab.timer.isActive()
+            lab.pause()
+            lab.close()
+            app.processEvents()
+    ''')
+    assert out == {"kv_cache_focus_typing": False, "kv_cache_stepped": 1,
+                   "kv_cache_playing": True, "tiles_focus_typing": False,
+                   "tiles_stepped": 1, "tiles_playing": True}

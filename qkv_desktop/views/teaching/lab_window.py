@@ -177,6 +177,18 @@ class LabWindow(Retranslating, QWidget):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         QApplication.instance().installEventFilter(self)
+        if not event.spontaneous():
+            # Qt gives a new window's focus to its first field (the KV stepper's
+            # steps/s box), which keeps space and the arrows: the lab's keys did
+            # nothing until a click elsewhere. The lab itself takes it instead; Tab or
+            # a click still reaches every field.
+            QTimer.singleShot(0, self._take_focus)
+
+    def _take_focus(self) -> None:
+        focus = QApplication.focusWidget()
+        if self.isVisible() and (focus is None or focus.window() is not self
+                                 or isinstance(focus, self.TYPING)):
+            self.setFocus(Qt.FocusReason.ActiveWindowFocusReason)
 
     def hideEvent(self, event) -> None:
         QApplication.instance().removeEventFilter(self)
