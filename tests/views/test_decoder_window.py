@@ -8,6 +8,8 @@ import pytest
 pytest.importorskip("gguf", reason="GGUF models need: pip install gguf")
 pytest.importorskip("tokenizers", reason="GGUF models need: pip install tokenizers")
 
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
 from qkv_desktop.io.gguf_checkpoint import (  # noqa: E402
     BUNDLED_SMOLLM2_NAME,
     find_bundled_smollm2,
@@ -208,6 +210,16 @@ def test_smollm2_through_the_dialog_predicts_paris(qtbot, make_window):
     panel = window.models.panel
     assert panel.next_table.item(0, 0).text() == " Paris"
     assert "K/V head 2 ← query heads 4 <b>[5]</b> 6" in panel.gqa_label.text()
+    assert "KiB per token" in panel.budget_label.text()  # binary units, as the KV lab's
+    # on a laptop (the 1366×768 screen's window) every text of the panel reads whole:
+    # they scroll, where "MHA vs GQA" and RoPE lost their last lines
+    window.resize(1256, 706)
+    for _ in range(5):
+        QApplication.processEvents()
+    assert panel.isVisible()
+    for label in (panel.title_label, panel.gqa_label, panel.budget_label, panel.rope_label,
+                  panel.sink_label, panel.quant_label):
+        assert label.height() >= label.heightForWidth(label.width()), label.objectName()
     assert window.model.state.X.shape == (5, 576)
     pane = HeatmapPane(window.model, "weights")
     qtbot.addWidget(pane)

@@ -29,8 +29,10 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDockWidget,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
+    QScrollArea,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -40,18 +42,12 @@ from PySide6.QtWidgets import (
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_percent
+from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["DecoderPanel"]
 
 _ERROR_STYLE = "color: #b3261e;"
-
-
-def _bytes_text(n: int) -> str:
-    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{n} B"
 
 
 class DecoderPanel(Retranslating, QDockWidget):
@@ -120,7 +116,13 @@ class DecoderPanel(Retranslating, QDockWidget):
         layout.addLayout(form)
         layout.addWidget(self.quant_label)
         layout.addStretch(1)
-        self.setWidget(box)
+        # A laptop's dock is shorter than the panel's texts: they scroll instead of being
+        # squeezed (at 1366×768 "MHA vs GQA" and RoPE lost their last lines, cut).
+        scroll = QScrollArea(objectName="decoderScroll", widgetResizable=True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(box)
+        self.setWidget(scroll)
         model.resultChanged.connect(self._update_sink)
         model.currentHeadChanged.connect(self._on_current_head)
         self.retranslate()
@@ -195,9 +197,9 @@ class DecoderPanel(Retranslating, QDockWidget):
             "query head had its own keys and values (MHA), {2:.0%} fewer.\nKV cache (float16): "
             "{3} per token with GQA against {4} with MHA; {5} against {6} for the full "
             "context of {7:,} tokens.")
-            .format(b["params_gqa"], b["params_mha"], saved, _bytes_text(b["kv_bytes_gqa"]),
-                    _bytes_text(b["kv_bytes_mha"]), _bytes_text(b["kv_bytes_gqa"] * ctx),
-                    _bytes_text(b["kv_bytes_mha"] * ctx), ctx))
+            .format(b["params_gqa"], b["params_mha"], saved, format_bytes(b["kv_bytes_gqa"]),
+                    format_bytes(b["kv_bytes_mha"]), format_bytes(b["kv_bytes_gqa"] * ctx),
+                    format_bytes(b["kv_bytes_mha"] * ctx), ctx))
         half = ckpt.head_size // 2
         self.rope_label.setText(self.tr(
             "Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0:g}. "
