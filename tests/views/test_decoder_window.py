@@ -205,8 +205,15 @@ def test_smollm2_through_the_dialog_predicts_paris(qtbot, make_window):
     dialog.text_edit.setText("The capital of France is")
     dialog.layer_spin.setValue(15)
     dialog.head_spin.setValue(4)
+    def description_whole() -> bool:  # (the progress bar squeezed it to cut lines)
+        QApplication.processEvents()
+        label = dialog.model_label
+        return label.height() >= label.heightForWidth(label.width())
+
+    assert description_whole()
     with qtbot.waitSignal(dialog.loaded, timeout=120000):
         dialog.ok_button.click()
+        assert dialog.progress_box.isVisible() and description_whole()
     panel = window.models.panel
     assert panel.next_table.item(0, 0).text() == " Paris"
     assert "K/V head 2 ← query heads 4 <b>[5]</b> 6" in panel.gqa_label.text()

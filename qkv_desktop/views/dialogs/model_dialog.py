@@ -347,6 +347,7 @@ class ModelDialog(Retranslating, QDialog):
                         ckpt.head_size))
         self.layer_range.setText(self.tr("of {0}").format(ckpt.n_layers))
         self.head_range.setText(self.tr("of {0}").format(ckpt.n_heads))
+        self._fit_height()  # a decoder's description wraps to two or three lines
 
     def _on_spin(self, _value: int) -> None:
         self._wanted = {"layer": self.layer_spin.value(), "head": self.head_spin.value()}
@@ -530,6 +531,7 @@ class ModelDialog(Retranslating, QDialog):
         self.progress_label.setText(step_text(0, 0))
         self.progress_box.show()
         self._update_enabled()
+        self._fit_height()  # (the bar squeezed the model's description to cut lines)
         self._worker.submit(fn)
 
     def _end_job(self) -> None:
