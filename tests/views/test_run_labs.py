@@ -440,3 +440,27 @@ def test_a_closed_lab_does_no_work_on_edits_and_catches_up_when_shown(labs, key,
     model.set_cell("X", 0, 0, 4.5)  # open: it follows every edit again
     assert model.wait_until_idle()
     assert len(calls) == 2
+
+
+def test_the_gradient_plots_label_steps_as_whole_numbers_and_a_short_log_range(labs):
+    """An empty plot read "step 0.1 … 0.9"; a gradient between 0.02 and 0.15 had one
+    label ("0.1") on its log axis; the legend hid the curves under it."""
+    from math import log10
+
+    from qkv_desktop.views.teaching.log_axis import DecadeLogAxis, StepAxis
+    lab = labs.show("gradients")
+    bottom = lab.norm_plot.getPlotItem().getAxis("bottom")
+    assert isinstance(bottom, StepAxis)
+    ticks = [v for _spacing, values in bottom.tickValues(0.0, 1.0, 400) for v in values]
+    assert ticks and all(v == int(v) for v in ticks)
+    ticks = [v for _spacing, values in bottom.tickValues(0.0, 200.0, 400) for v in values]
+    assert 100.0 in ticks and all(v == int(v) for v in ticks)
+    left = lab.norm_plot.getPlotItem().getAxis("left")
+    assert isinstance(left, DecadeLogAxis)
+    values = [v for _s, vs in left.logTickValues(log10(0.02), log10(0.15), 300, None)
+              for v in vs]
+    assert [round(10 ** v, 6) for v in values] == [0.02, 0.05, 0.1]
+    values = [v for _s, vs in left.logTickValues(log10(2e-4), log10(0.3), 300, None)
+              for v in vs]
+    assert [round(10 ** v, 6) for v in values] == [0.001, 0.01, 0.1]
+    assert lab.norm_plot.getPlotItem().legend.brush().color().alpha() > 200

@@ -46,7 +46,7 @@ from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.teaching.lab_window import LabWindow
 from qkv_desktop.views.teaching.lab_worker import LabWorker
-from qkv_desktop.views.teaching.log_axis import DecadeLogAxis
+from qkv_desktop.views.teaching.log_axis import DecadeLogAxis, StepAxis
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
 __all__ = ["GradientLab", "TARGETS", "COMPARE_D_KS"]
@@ -64,7 +64,8 @@ UNSCALED, SCALED = (214, 96, 77), (33, 102, 172)
 
 
 def _plot(name: str) -> pg.PlotWidget:
-    plot = pg.PlotWidget(background="w", axisItems={"left": DecadeLogAxis("left")})
+    plot = pg.PlotWidget(background="w", axisItems={"left": DecadeLogAxis("left"),
+                                                    "bottom": StepAxis("bottom")})
     plot.setObjectName(name)
     item = plot.getPlotItem()
     item.setMenuEnabled(False)
@@ -171,7 +172,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.loss_curve = self.loss_plot.getPlotItem().plot(pen=LOSS_PEN)
         self.norm_plot = _plot("gradNorms")
         self.norm_plot.getPlotItem().setLogMode(x=False, y=True)
-        self.norm_plot.getPlotItem().addLegend(offset=(-10, 10))
+        # over the curves it may lie on, its names stay legible
+        self.norm_plot.getPlotItem().addLegend(offset=(-10, 10),
+                                               brush=pg.mkBrush(255, 255, 255, 215),
+                                               pen=pg.mkPen(200, 200, 200))
         self.norm_curves = {k: self.norm_plot.getPlotItem().plot(pen=pen, name=f"‖∂L/∂{k}‖")
                             for k, pen in NORM_PENS.items()}
         grids = QVBoxLayout()
