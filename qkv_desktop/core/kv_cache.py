@@ -24,7 +24,7 @@ from qkv_desktop.core.weights import Weights
 
 __all__ = ["DecodeStep", "DecodeResult", "decode_with_cache", "recompute_step",
            "cached_madds", "recomputed_madds", "KVModelShape", "KV_MODEL_PRESETS",
-           "kv_cache_bytes", "kv_heads_for"]
+           "kv_cache_bytes", "kv_heads_for", "gqa_kv_head_counts"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -205,11 +205,33 @@ KV_MODEL_PRESETS: tuple[KVModelShape, ...] = (
 """Real models for the memory calculator (from their config.json)."""
 
 
+def gqa_kv_head_counts(query_heads: int) -> tuple[int, ...]:
+    """The KV-head counts grouped-query attention allows for ``query_heads``: its divisors.
+
+    Each KV head serves the same number of query heads, query_heads / kv_heads, so that
+    quotient must be a whole number (at least 1): 9 query heads share 1, 3 or 9 KV heads,
+    never 4 (9 / 4 = 2.25) nor 20 (more KV heads than query heads).
+    """
+    if isinstance(query_heads, bool) or int(query_heads) != query_heads or query_heads < 1:
+        raise ValueError(f"query_heads must be a positive integer, got {query_heads!r}")
+    q = int(query_heads)
+    return tuple(k for k in range(1, q + 1) if q % k == 0)
+
+
 def kv_heads_for(kind: str, query_heads: int, gqa_kv_heads: int) -> int:
-    """KV heads of ``kind`` "MHA" (one per query head), "GQA" (the model's) or "MQA" (1)."""
+    """KV heads of ``kind`` "MHA" (one per query head), "GQA" (the model's) or "MQA" (1).
+
+    For "GQA", ``gqa_kv_heads`` must divide ``query_heads`` (``gqa_kv_head_counts``):
+    a count that does not is no model, and sizing its cache would be a wrong answer
+    rather than an error, so it raises ``ValueError``.
+    """
     if kind == "MHA":
         return query_heads
     if kind == "GQA":
+        if gqa_kv_heads not in gqa_kv_head_counts(query_heads):
+            raise ValueError(f"{query_heads} query heads cannot share {gqa_kv_heads} "
+                             "key/value heads: grouped-query attention needs kv_heads to "
+                             "divide query_heads")
         return gqa_kv_heads
     if kind == "MQA":
         return 1

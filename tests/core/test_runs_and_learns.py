@@ -153,6 +153,22 @@ def test_multiply_adds_and_cache_memory():
         kv_cache_bytes(-1, 3, 64, 10, 2)
 
 
+def test_gqa_kv_heads_must_divide_the_query_heads():
+    """Each KV head serves query_heads / kv_heads query heads: 9 share 1, 3 or 9, never 4
+    (2.25 each) nor 20 (more KV heads than query heads); sizing those was a wrong answer."""
+    from qkv_desktop.core.kv_cache import gqa_kv_head_counts, kv_heads_for
+    assert gqa_kv_head_counts(9) == (1, 3, 9)
+    assert gqa_kv_head_counts(1) == (1,)
+    assert gqa_kv_head_counts(12) == (1, 2, 3, 4, 6, 12)
+    assert kv_heads_for("GQA", 9, 3) == 3
+    for kv in (4, 20, 0):
+        with pytest.raises(ValueError, match="divide"):
+            kv_heads_for("GQA", 9, kv)
+    assert (kv_heads_for("MHA", 9, 4), kv_heads_for("MQA", 9, 4)) == (9, 1)
+    with pytest.raises(ValueError, match="query_heads"):
+        gqa_kv_head_counts(0)
+
+
 # -------------------------------------------------------------- online softmax
 
 BLOCKS = (1, 2, 3, 5, 7, 16, 17, 100)

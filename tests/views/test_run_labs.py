@@ -99,6 +99,44 @@ def test_memory_calculator_presets_and_typed_numbers(labs):
     assert calc.sizes()["MHA"] == 2 * 1 * state.n_heads * state.d_k * state.n * 8
 
 
+def test_memory_calculator_refuses_kv_heads_gqa_cannot_have(labs):
+    """4 KV heads for 9 query heads (9 / 4 = 2.25 per KV head) and 20 for 9 were sized
+    without a word, the 20 as 9 while the box still said 20: both are refused beside the
+    table, the GQA row is empty rather than another count's, and MHA and MQA still count."""
+    lab = labs.show("kv_cache")
+    calc = lab.memory
+    calc.select("SmolLM2-135M")
+    assert not calc.problem.isVisibleTo(calc) and calc.gqa_problem() == ""
+    mha, mqa = calc.sizes()["MHA"], calc.sizes()["MQA"]
+    for kv, why in ((4, "must divide"), (20, "cannot outnumber")):
+        calc.kv_heads.setValue(kv)
+        assert calc.kv_heads.value() == kv  # the box keeps what was typed …
+        assert calc.sizes() == {"MHA": mha, "GQA": None, "MQA": mqa}  # … and nothing else
+        assert calc.problem.isVisibleTo(calc)
+        text = calc.problem.text()
+        assert why in text and f"({kv})" in text and "(9)" in text and "1, 3, 9" in text
+        assert f"<td>grouped-query (GQA)</td><td align='right'>{kv}</td>" \
+               "<td align='right'>—</td>" in calc.result.text()
+        assert calc.kv_heads.styleSheet()
+    calc.query_heads.setValue(20)  # now 20 KV heads serve one query head each
+    assert calc.sizes()["GQA"] == calc.sizes()["MHA"]
+    assert not calc.problem.isVisibleTo(calc) and not calc.kv_heads.styleSheet()
+    calc.query_heads.setValue(30)  # 20 does not divide 30: a query-head edit is checked too
+    assert calc.sizes()["GQA"] is None and "must divide" in calc.problem.text()
+    calc.select("SmolLM2-135M")  # a preset brings valid numbers back
+    assert calc.sizes()["GQA"] is not None and not calc.problem.isVisibleTo(calc)
+
+
+def test_memory_calculator_holds_a_session_head_dim_beyond_65536(labs):
+    """The head-dim box stopped at 65,536, so a session with a wider head was sized as
+    65,536 without a word; its range now holds any session's d_k."""
+    calc = labs.show("kv_cache").memory
+    calc.select("session")
+    calc.set_session(1, 1, 100_000, 4, 8)
+    assert calc.head_dim.value() == 100_000
+    assert calc.sizes()["MHA"] == 2 * 1 * 1 * 100_000 * 4 * 8
+
+
 def _session(model):
     inputs = head_inputs(model.state, model.current_head)
     return inputs.X, inputs.weights

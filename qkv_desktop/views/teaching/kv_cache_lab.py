@@ -4,7 +4,9 @@ At step t the new token's query row meets the key and value caches, which have j
 grown by exactly one row (k_t and v_t); the new weight row and output row appear.
 Beside it the same step is recomputed without a cache, with the largest difference
 and the multiply-adds each way. Below, a calculator sizes the cache of real models:
-2 (K and V) × layers × KV heads × d_k × tokens × bytes, for MHA, GQA and MQA.
+2 (K and V) × layers × KV heads × d_k × tokens × bytes, for MHA, GQA and MQA. KV heads
+that grouped-query attention cannot have (not dividing the query heads) are refused
+beside the table, which then leaves the GQA row empty.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from qkv_desktop.core.kv_cache import (
     KV_MODEL_PRESETS,
     cached_madds,
     decode_with_cache,
+    gqa_kv_head_counts,
     kv_cache_bytes,
     kv_heads_for,
     recompute_step,
@@ -37,6 +40,7 @@ from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state.core_options import core_dtype
 from qkv_desktop.state.lab_inputs import head_inputs
+from qkv_desktop.state.session_state import MAX_CELLS
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
@@ -56,9 +60,17 @@ MODEL_TOKENS = 8192
 
 BYTES = (("float32", 4), ("float16 / bfloat16", 2), ("int8", 1), ("float64", 8))
 
+ERROR_STYLE = "color: #b2182b;"
+"""The labs' colour for a refusal (``LabWindow.error``), for the calculator's own."""
+
 
 class MemoryCalculator(QGroupBox):
-    """layers × KV heads × d_k × tokens × bytes, for this session, real models or typed numbers."""
+    """layers × KV heads × d_k × tokens × bytes, for this session, real models or typed numbers.
+
+    Every box holds the number the table uses: a KV-head count that grouped-query
+    attention cannot have is refused in red under the table (the GQA row shows "—")
+    rather than replaced by another, and the ranges hold anything a session can bring.
+    """
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -67,7 +79,9 @@ class MemoryCalculator(QGroupBox):
         self.layers = self._spin("kvLayers", 1, 1000, 1)
         self.query_heads = self._spin("kvQueryHeads", 1, 1024, 1)
         self.kv_heads = self._spin("kvKVHeads", 1, 1024, 1)
-        self.head_dim = self._spin("kvHeadDim", 1, 65536, 4)
+        # A session's d_k is bounded only by its cell limit; a smaller maximum would
+        # clamp it silently when "this session" is chosen.
+        self.head_dim = self._spin("kvHeadDim", 1, MAX_CELLS, 4)
         self.tokens = self._spin("kvTokens", 1, 10_000_000, 8192)
         self.dtype = QComboBox(objectName="kvBytes")
         for name, size in BYTES:
@@ -75,6 +89,10 @@ class MemoryCalculator(QGroupBox):
         self.dtype.currentIndexChanged.connect(self.refresh)
         self.result = QLabel(objectName="kvMemoryResult")
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.problem = QLabel(objectName="kvMemoryError")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet(ERROR_STYLE)
+        self.problem.hide()
         self._labels = [QLabel() for _ in range(7)]
         form = QGridLayout()
         for k, (label, w) in enumerate(zip(self._labels, (self.preset, self.layers,
@@ -83,9 +101,13 @@ class MemoryCalculator(QGroupBox):
                                                           self.dtype), strict=True)):
             form.addWidget(label, k // 2, 2 * (k % 2))
             form.addWidget(w, k // 2, 2 * (k % 2) + 1)
+        right = QVBoxLayout()
+        right.addWidget(self.result)
+        right.addWidget(self.problem)
+        right.addStretch(1)
         row = QHBoxLayout(self)
         row.addLayout(form)
-        row.addWidget(self.result, 1)
+        row.addLayout(right, 1)
         self.session_shape = (1, 1, 1, 4, 8)
         self.preset.currentIndexChanged.connect(self._apply_preset)
         self._applying = False
@@ -114,7 +136,9 @@ class MemoryCalculator(QGroupBox):
         self.preset.setCurrentIndex(index)
         self.preset.blockSignals(False)
         self.kv_heads.setToolTip(self.tr("Heads with their own K and V. Grouped-query "
-                                         "attention shares each among several query heads."))
+                                         "attention shares each among query heads ÷ KV "
+                                         "heads query heads, so the KV heads must divide "
+                                         "the query heads."))
         self.refresh()
 
     def set_session(self, layers: int, heads: int, d_k: int, tokens: int, size: int) -> None:
@@ -157,24 +181,60 @@ class MemoryCalculator(QGroupBox):
         if not self._applying:
             self.refresh()
 
-    def sizes(self) -> dict[str, int]:
-        """Bytes of the cache for MHA, GQA (the typed KV heads) and MQA."""
-        q, kv = self.query_heads.value(), min(self.kv_heads.value(), self.query_heads.value())
+    def gqa_problem(self) -> str:
+        """Why the typed KV heads cannot be grouped-query attention, or "" if they can.
+
+        Each KV head serves query heads ÷ KV heads query heads, so the count must divide
+        the query heads; the message says which counts would (the learner's next try).
+        """
+        q, kv = self.query_heads.value(), self.kv_heads.value()
+        counts = gqa_kv_head_counts(q)
+        if kv in counts:
+            return ""
+        choices = ", ".join(str(k) for k in counts)
+        if kv > q:
+            return self.tr("KV heads ({0}) cannot outnumber query heads ({1}): each KV head "
+                           "serves at least one query head, and as many KV heads as query "
+                           "heads is multi-head attention. KV heads possible here: {2}."
+                           ).format(kv, q, choices)
+        return self.tr("KV heads ({0}) must divide query heads ({1}): in grouped-query "
+                       "attention each KV head serves query heads ÷ KV heads query heads, "
+                       "the same number for each, and {1} ÷ {0} is not a whole number. "
+                       "KV heads possible here: {2}.").format(kv, q, choices)
+
+    def sizes(self) -> dict[str, int | None]:
+        """Bytes of the cache for MHA, GQA (the typed KV heads) and MQA.
+
+        GQA is None while the typed KV heads do not divide the query heads
+        (``gqa_problem``): no model has that cache, and no other count is put in its place.
+        """
+        q, kv = self.query_heads.value(), self.kv_heads.value()
+        valid = kv in gqa_kv_head_counts(q)
         return {kind: kv_cache_bytes(self.layers.value(), kv_heads_for(kind, q, kv),
                                      self.head_dim.value(), self.tokens.value(),
                                      self.dtype.currentData())
+                if kind != "GQA" or valid else None
                 for kind in ("MHA", "GQA", "MQA")}
 
     def refresh(self, *_args) -> None:
         sizes = self.sizes()
-        q, kv = self.query_heads.value(), min(self.kv_heads.value(), self.query_heads.value())
+        q, kv = self.query_heads.value(), self.kv_heads.value()
         heads = {"MHA": q, "GQA": kv, "MQA": 1}
         names = {"MHA": self.tr("multi-head (MHA)"), "GQA": self.tr("grouped-query (GQA)"),
                  "MQA": self.tr("multi-query (MQA)")}
         rows = "".join(
             f"<tr><td>{names[k]}</td><td align='right'>{heads[k]}</td>"
-            f"<td align='right'><b>{format_bytes(v)}</b></td>"
-            f"<td align='right'>{v:,}</td></tr>" for k, v in sizes.items())
+            + (f"<td align='right'><b>{format_bytes(v)}</b></td>"
+               f"<td align='right'>{v:,}</td></tr>" if v is not None else
+               "<td align='right'>—</td><td align='right'>—</td></tr>")
+            for k, v in sizes.items())
+        problem = self.gqa_problem()
+        self.problem.setText(problem)
+        self.problem.setVisible(bool(problem))
+        # The box holding the refused number is red too, so the eye finds it.
+        style = f"QSpinBox {{ {ERROR_STYLE} }}" if problem else ""
+        if self.kv_heads.styleSheet() != style:  # restyling on every refresh is not free
+            self.kv_heads.setStyleSheet(style)
         self.result.setText(
             "<p>" + self.tr("2 (K and V) × {0} × KV heads × {1} × {2} × {3} B")
             .format(self.tr("%n layers", "", self.layers.value()), self.head_dim.value(),
