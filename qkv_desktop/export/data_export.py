@@ -1,21 +1,32 @@
 """The numbers behind the figures: CSV, ``.npy``, one ``.npz`` and JSON.
 
+What is exported
+----------------
+Every format holds the same matrices, named alike (``exported_names``): ``X``, head
+``h``'s ``W_Q, W_K, W_V, Q, K, V, scores, scaled, weights, output``, then those of
+the catalogue's ``optional_export`` that the session has: ``Q_rope``, ``K_rope`` (RoPE,
+head ``h``), ``concat`` (h > 1), ``W_O`` and ``projected`` (with W_O). With several
+heads, every head's per-head matrices follow under the figures' suffix (``W_Q_h1`` …
+``output_h1``, ``Q_rope_h1`` …, then ``_h2`` …), so one export holds all heads while
+the unsuffixed names stay head ``h``'s, as in a one-head session.
+
 Formats
 -------
 CSV
     One matrix per file, UTF-8 with a byte-order mark (so that Excel shows Chinese
     tokens correctly; Python reads it with ``encoding="utf-8-sig"``). The first row is
     a header: the corner cell (``token``, or ``dim`` for the weight matrices) and then
-    the column labels: key tokens for the n×m matrices, ``d0, d1, …`` for dimensions.
-    Each later row starts with its token (or ``d<i>``). Numbers are written in the
-    shortest form that reads back to the same value of the matrix's dtype; non-finite
-    values are ``inf``, ``-inf`` and ``nan``.
+    the column labels: key tokens for the n×m matrices, ``d0, d1, …`` for dimensions,
+    ``h1·d0 …`` for the concatenated heads. Each later row starts with its token (or
+    ``d<i>``, ``h<k>·d<i>`` for W_O). Numbers are written in the shortest form that
+    reads back to the same value of the matrix's dtype; non-finite values are ``inf``,
+    ``-inf`` and ``nan``.
 ``.npy``
     One matrix per file, its dtype kept.
 ``matrices.npz``
-    Exactly the keys ``tokens, X, W_Q, W_K, W_V, Q, K, V, scores, scaled, weights,
-    output``; ``tokens`` is a unicode array, so ``np.load(..., allow_pickle=False)``
-    reads everything.
+    ``tokens`` then the matrices above: exactly ``NPZ_KEYS`` for a one-head session
+    without RoPE or W_O. ``tokens`` is a unicode array, so ``np.load(...,
+    allow_pickle=False)`` reads everything.
 JSON
     ``{"format": "qkv-desktop/matrices", "version": 1, "tokens": [...],
     "key_tokens": [...], "head": h, "n_heads": ..., "dtype": ..., "options": {...},
@@ -51,23 +62,25 @@ from qkv_desktop.state.catalogue import (
     OPTIONAL_EXPORT,
     TOKEN_KINDS,
     axis_labels,
+    head_file_name,
 )
 from qkv_desktop.state.compute import ModelResult
 from qkv_desktop.state.session_state import options_to_json
 
 __all__ = ["MATRIX_NAMES", "NPZ_KEYS", "OPTIONAL_NPZ_KEYS", "DATA_FORMATS", "NONFINITE_NOTE",
-           "LabelledMatrix",
+           "LabelledMatrix", "exported_matrices", "exported_names",
            "labelled_matrices", "csv_bytes", "npy_bytes", "npz_bytes", "json_bytes",
            "write_csv", "write_npy", "write_npz", "write_json", "check_data_formats",
            "data_files", "export_data"]
 
 MATRIX_NAMES = HEAD_EXPORT
-"""The matrices of one head's data export, in order (the catalogue's ``head_export``)."""
+"""The matrices every data export holds, in order (the catalogue's ``head_export``)."""
 NPZ_KEYS = ("tokens",) + MATRIX_NAMES
-"""The keys of ``matrices.npz``, in order."""
+"""The first keys of ``matrices.npz``, in order (all of them for one head without RoPE
+or W_O)."""
 OPTIONAL_NPZ_KEYS = OPTIONAL_EXPORT
-"""Added to ``matrices.npz`` after ``NPZ_KEYS`` when the session has them (the catalogue's
-``optional_export``: RoPE's ``Q_rope`` and ``K_rope``)."""
+"""Exported after ``MATRIX_NAMES`` when the session has them (the catalogue's
+``optional_export``: RoPE's ``Q_rope`` and ``K_rope``, ``concat``, ``W_O``, ``projected``)."""
 
 DATA_FORMATS = ("csv", "npy", "npz", "json")
 
@@ -86,16 +99,40 @@ class LabelledMatrix:
     corner: str
 
 
+def exported_matrices(state, h: int = 0) -> list[tuple[str, str, int]]:
+    """``(export name, catalogue name, head)`` of every matrix the data export holds, in
+    file order (see the module notes).
+
+    The one list all four formats write, so that CSV, NPY, NPZ and JSON hold the same
+    matrices (CSV once lacked RoPE's ``Q_rope``, which the NPZ had) and a session of
+    several heads exports each of them, not only head ``h``.
+    """
+    h = state.head_index(h)
+    names = [n for n in HEAD_EXPORT + OPTIONAL_EXPORT
+             if MATRIX[n].present is None or MATRIX[n].present(state)]
+    out = [(n, n, h) for n in names]
+    if state.n_heads > 1:
+        out += [(head_file_name(n, k), n, k) for k in range(state.n_heads)
+                for n in names if MATRIX[n].per_head]
+    return out
+
+
+def exported_names(state) -> list[str]:
+    """The names of the exported matrices, in file order (the same for every head)."""
+    return [name for name, _, _ in exported_matrices(state)]
+
+
 def labelled_matrices(result: ModelResult, h: int = 0) -> dict[str, LabelledMatrix]:
-    """Every matrix of head ``h`` (keyed as in ``MATRIX_NAMES``) with its labels."""
+    """Every exported matrix (``exported_matrices``; head ``h``'s under the plain names)
+    with its labels, keyed by its export name."""
     state = result.state
-    mats = result.matrices(h)
     dim = "d{}".format
     out = {}
-    for name in MATRIX_NAMES:
-        spec = MATRIX[name]
+    for name, matrix, head in exported_matrices(state, h):
+        spec = MATRIX[matrix]
         corner = "token" if spec.rows in TOKEN_KINDS else "dim"
-        out[name] = LabelledMatrix(name, mats[name], axis_labels(state, spec.rows, dim),
+        out[name] = LabelledMatrix(name, np.asarray(result.matrix(matrix, head)),
+                                   axis_labels(state, spec.rows, dim),
                                    axis_labels(state, spec.cols, dim), corner)
     return out
 
@@ -131,16 +168,12 @@ def npy_bytes(data: np.ndarray) -> bytes:
 
 
 def npz_bytes(result: ModelResult, h: int = 0, extra: dict | None = None) -> bytes:
-    """``matrices.npz``: the tokens and every matrix of head ``h`` (``NPZ_KEYS``), then
-    the ``OPTIONAL_NPZ_KEYS`` the session has (``Q_rope``, ``K_rope`` with RoPE), then
-    ``extra`` (name → array), e.g. a model's ``token_ids`` and next-token predictions."""
-    mats = result.matrices(h)
+    """``matrices.npz``: the tokens, every exported matrix (``exported_matrices``: head
+    ``h``'s ``NPZ_KEYS``, the optional ones the session has, every head's for h > 1),
+    then ``extra`` (name → array), e.g. a model's ``token_ids`` and next-token
+    predictions."""
     arrays = {"tokens": np.array(list(result.state.tokens), dtype=np.str_)}
-    arrays.update((name, np.asarray(mats[name])) for name in MATRIX_NAMES)
-    for name in OPTIONAL_NPZ_KEYS:  # the catalogue's matrices this session may lack
-        value = result.matrix(name, h)
-        if value is not None:
-            arrays[name] = np.asarray(value)
+    arrays.update((m.name, m.data) for m in labelled_matrices(result, h).values())
     for name, value in (extra or {}).items():
         if name in arrays:
             raise ValueError(f"extra array {name!r} would replace a matrix of the result")
@@ -158,11 +191,11 @@ def _json_matrix(data: np.ndarray) -> list[list]:
 
 
 def json_bytes(result: ModelResult, h: int = 0) -> bytes:
-    """All matrices of head ``h`` with the tokens and options as strict JSON (UTF-8)."""
+    """Every exported matrix (head ``h``'s under the plain names) with the tokens and
+    options as strict JSON (UTF-8)."""
     state = result.state
     h = state.head_index(h)
     o = state.options
-    mats = result.matrices(h)
     doc = {
         "format": "qkv-desktop/matrices",
         "version": 1,
@@ -177,7 +210,8 @@ def json_bytes(result: ModelResult, h: int = 0) -> bytes:
             "mode": state.mode,
         },
         "nonfinite": NONFINITE_NOTE,
-        "matrices": {name: _json_matrix(mats[name]) for name in MATRIX_NAMES},
+        "matrices": {m.name: _json_matrix(m.data)
+                     for m in labelled_matrices(result, h).values()},
     }
     return (json.dumps(doc, ensure_ascii=False, allow_nan=False, indent=1) + "\n").encode()
 
@@ -198,7 +232,7 @@ def write_npy(path: str | os.PathLike, data: np.ndarray) -> Path:
 
 
 def write_npz(path: str | os.PathLike, result: ModelResult, h: int = 0) -> Path:
-    """Write ``matrices.npz`` (see ``NPZ_KEYS``), atomically."""
+    """Write ``matrices.npz`` (see ``npz_bytes``), atomically."""
     path = Path(path)
     atomic_write_bytes(path, npz_bytes(result, h))
     return path
@@ -222,7 +256,7 @@ def data_files(result: ModelResult, out_dir: str | os.PathLike,
     """The files ``export_data`` writes, each with the function that makes its bytes.
 
     A caller that shows progress (the window's Export all) encodes them one by one;
-    the order is that of ``formats``, and within CSV/NPY that of ``MATRIX_NAMES``.
+    the order is that of ``formats``, and within CSV/NPY that of ``exported_matrices``.
     """
     formats = check_data_formats(formats)
     out_dir = Path(out_dir)
@@ -245,10 +279,11 @@ def data_files(result: ModelResult, out_dir: str | os.PathLike,
 
 def export_data(result: ModelResult, out_dir: str | os.PathLike,
                 formats: str | Iterable[str] = ("csv",), h: int = 0) -> list[Path]:
-    """Write head ``h``'s matrices into ``out_dir``, all files or none.
+    """Write the session's matrices (head ``h``'s under the plain names, every head's
+    for h > 1: ``exported_matrices``) into ``out_dir``, all files or none.
 
-    ``csv`` and ``npy`` give one file per matrix (``Q.csv``, ``Q.npy``…), ``npz`` gives
-    ``matrices.npz`` and ``json`` gives ``matrices.json``. ``out_dir`` must exist.
+    ``csv`` and ``npy`` give one file per matrix (``Q.csv``, ``Q_h2.npy``…), ``npz``
+    gives ``matrices.npz`` and ``json`` gives ``matrices.json``. ``out_dir`` must exist.
     """
     files = data_files(result, out_dir, formats, h)
     if not Path(out_dir).is_dir():

@@ -20,7 +20,7 @@ from dataclasses import replace
 from qkv_desktop.export.figures import FigureSpec
 from qkv_desktop.export.pane_figures import pane_spec
 from qkv_desktop.presentation.pane_info import EXTRA_PANES, HEAD_INDEPENDENT, PANES, pane_relevant
-from qkv_desktop.state.catalogue import FIGURE_GROUPS, MATRIX
+from qkv_desktop.state.catalogue import FIGURE_GROUPS, MATRIX, head_file_name
 from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["extra_pane_specs", "head_file_name"]
@@ -32,11 +32,6 @@ def _group(name: str) -> tuple[str, ...]:
 
 
 Translate = Callable[[str, str], str]
-
-
-def head_file_name(file: str, h: int) -> str:
-    """The file name of pane ``file`` of head ``h`` (0-based): ``weights_h2`` for h = 1."""
-    return f"{file}_h{h + 1}"
 
 
 def extra_pane_specs(result: ModelResult,

@@ -32,7 +32,7 @@ __all__ = ["CellRef", "MatrixSpec", "MATRICES", "MATRIX", "WEIGHT_NAMES", "PROJE
            "BIAS_NAMES", "HEAD_EXPORT", "OPTIONAL_EXPORT", "FIGURE_GROUPS", "HIDDEN_BY_DEFAULT",
            "HEAD_INDEPENDENT", "UNIT_RANGE", "BOOLEAN",
            "NM_MATRICES", "EDITABLE_TABLES", "TOKEN_KINDS", "extent", "matrix_shape", "cell_in",
-           "axis_labels", "RowMap", "move_cell"]
+           "axis_labels", "head_file_name", "RowMap", "move_cell"]
 
 PROJECTION_NAMES = WEIGHT_NAMES[:3]
 """The per-head projections ``W_Q, W_K, W_V`` (d_model × d_k)."""
@@ -59,7 +59,8 @@ class MatrixSpec:
     ``None`` means every session has it.
 
     ``optional_export`` puts a matrix that only some sessions have (RoPE's rotated Q
-    and K) into ``matrices.npz`` after the ``head_export`` ones, when the session has it.
+    and K, the multi-head concatenation, W_O and its projection) into the data export
+    after the ``head_export`` ones, when the session has it (``present``).
     ``figure_group`` says where an optional pane's figure goes among the extra figures
     (``FIGURE_GROUPS``); the panes every session has are in ``"head"``.
 
@@ -147,9 +148,12 @@ MATRICES: tuple[MatrixSpec, ...] = (
                unit_range=True),
     MatrixSpec("output", "queries", "d_k", _head_attr("output"), head_export=True),
     MatrixSpec("concat", "queries", "heads", lambda r, h: r.multi.concat, per_head=False,
-               present=lambda s: s.n_heads > 1, figure_group="heads"),
+               present=lambda s: s.n_heads > 1, optional_export=True, figure_group="heads"),
+    MatrixSpec("W_O", "heads", "dims", lambda r, h: r.state.W_O, per_head=False, pane=False,
+               present=lambda s: s.W_O is not None, optional_export=True),
     MatrixSpec("projected", "queries", "dims", lambda r, h: r.multi.output, per_head=False,
-               present=lambda s: s.W_O is not None, figure_group="heads"),
+               present=lambda s: s.W_O is not None, optional_export=True,
+               figure_group="heads"),
 )
 """Every matrix, in display order (X_kv next to X, the multi-head results at the end)."""
 
@@ -158,7 +162,7 @@ MATRIX = {spec.name: spec for spec in MATRICES}
 HEAD_EXPORT = tuple(s.name for s in MATRICES if s.head_export)
 """What one head's data export holds, in order (the keys of ``matrices.npz``)."""
 OPTIONAL_EXPORT = tuple(s.name for s in MATRICES if s.optional_export)
-"""Added to ``matrices.npz`` after ``HEAD_EXPORT``, in order, when the session has them."""
+"""Added to the data export after ``HEAD_EXPORT``, in order, when the session has them."""
 FIGURE_GROUPS = ("sequence", "head", "positions", "heads")
 """The order of the exported figures' groups: the key/value sequence, each head's panes
 (per head only for h > 1), the position and mask panes, the multi-head results."""
@@ -296,6 +300,14 @@ def move_cell(ref: CellRef, old, new, rows: RowMap | None) -> CellRef | None:
             return None
     moved = CellRef(ref.matrix, index[0], index[1], ref.head)
     return moved if cell_in(new, moved) else None
+
+
+def head_file_name(name: str, h: int) -> str:
+    """The name of head ``h``'s (0-based) copy of matrix or pane file ``name`` in an export
+    of every head: ``weights_h2`` for h = 1, counted from 1 as the window counts. The
+    figures (``weights_h2.png``) and the data (``W_Q_h2.csv``, key ``W_Q_h2``) share it,
+    so a head's figure and numbers carry the same suffix."""
+    return f"{name}_h{h + 1}"
 
 
 def axis_labels(state, kind: str, index: Callable[[int], str] = str) -> list[str]:

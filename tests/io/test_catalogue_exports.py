@@ -1,16 +1,18 @@
 """The data export and the figure set list exactly the matrices the catalogue declares.
 
-The catalogue's ``head_export``, ``optional_export``, ``present`` and ``figure_group``
-decide what ``matrices.npz`` holds and which extra figures a session has; no other module
-names them, so a new optional matrix is one catalogue entry (issue 16).
+The catalogue's ``head_export``, ``optional_export``, ``present``, ``per_head`` and
+``figure_group`` decide what the data export holds (in every format alike) and which extra
+figures a session has; no other module names them, so a new optional matrix is one
+catalogue entry (issue 16).
 """
 
 import io
+import json
 
 import numpy as np
 import pytest
 
-from qkv_desktop.export.data_export import npz_bytes
+from qkv_desktop.export.data_export import data_files, json_bytes, npz_bytes
 from qkv_desktop.export.head_figures import extra_pane_specs, head_file_name
 from qkv_desktop.state import SessionState, compute
 from qkv_desktop.state.catalogue import FIGURE_GROUPS, HEAD_EXPORT, MATRICES
@@ -42,13 +44,34 @@ def _present(state, spec):
     return spec.present is None or spec.present(state)
 
 
+def _declared_matrices(state):
+    """The exported matrices' names as the catalogue's fields alone imply them: the
+    head's, the optional ones present, then for h > 1 every head's per-head ones."""
+    names = [*HEAD_EXPORT,
+             *(s.name for s in MATRICES if s.optional_export and _present(state, s))]
+    per_head = [n for n in names if next(s for s in MATRICES if s.name == n).per_head]
+    return names + [head_file_name(n, h) for h in range(state.n_heads) if state.n_heads > 1
+                    for n in per_head]
+
+
 @pytest.mark.parametrize("name", SESSIONS)
 def test_npz_keys_are_the_catalogues(name):
     state = _state(**SESSIONS[name])
     keys = np.load(io.BytesIO(npz_bytes(compute(state))), allow_pickle=False).files
-    declared = ["tokens", *HEAD_EXPORT,
-                *(s.name for s in MATRICES if s.optional_export and _present(state, s))]
-    assert keys == declared
+    assert keys == ["tokens", *_declared_matrices(state)]
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+def test_every_data_format_holds_the_same_matrices(name, tmp_path):
+    """CSV, NPY, NPZ and JSON list one set: CSV once lacked RoPE's Q_rope and K_rope,
+    which the NPZ had, and a multi-head export held head 1 alone."""
+    state = _state(**SESSIONS[name])
+    result = compute(state)
+    declared = _declared_matrices(state)
+    files = [p.name for p, _ in data_files(result, tmp_path, ("csv", "npy", "npz", "json"))]
+    assert files == [f"{n}.csv" for n in declared] + [f"{n}.npy" for n in declared] + [
+        "matrices.npz", "matrices.json"]
+    assert list(json.loads(json_bytes(result))["matrices"]) == declared
 
 
 def _declared_figures(state):
@@ -82,7 +105,7 @@ def test_the_sessions_above_show_every_optional_pane_and_export():
             assert s.name.lower() in figures or head_file_name(s.name.lower(), 0) in figures
     rope = _state(**SESSIONS["rope, causal, ALiBi, two heads, W_O"])
     assert [s.name for s in MATRICES if s.optional_export and _present(rope, s)] == [
-        "Q_rope", "K_rope"]
+        "Q_rope", "K_rope", "concat", "W_O", "projected"]
 
 
 def test_every_optional_matrix_has_a_figure_group():

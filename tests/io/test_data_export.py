@@ -69,6 +69,61 @@ def test_npz_keeps_float32_and_the_chosen_head():
         np.testing.assert_array_equal(npz["W_Q"], base.heads[1].W_Q)
 
 
+def test_rope_matrices_are_in_csv_npy_and_json_as_in_npz(tmp_path):
+    """With RoPE, matrices.npz held Q_rope and K_rope but no Q_rope.csv was written."""
+    state = SessionState.from_preset("tutorial-1")
+    state = state.with_(options=Options(positions="rope"))
+    result = compute(state)
+    export_data(result, tmp_path, formats=("csv", "npy", "npz", "json"))
+    with np.load(tmp_path / "matrices.npz", allow_pickle=False) as npz:
+        npz_names = set(npz.files) - {"tokens"}
+    assert {"Q_rope", "K_rope"} <= npz_names
+    assert {p.stem for p in tmp_path.glob("*.csv")} == npz_names
+    assert {p.stem for p in tmp_path.glob("*.npy")} == npz_names
+    doc = strict_json((tmp_path / "matrices.json").read_bytes())
+    assert set(doc["matrices"]) == npz_names
+    for name in ("Q_rope", "K_rope"):
+        rows = read_csv((tmp_path / f"{name}.csv").read_bytes())
+        assert rows[0] == ["token", "d0", "d1", "d2", "d3"]
+        assert [r[0] for r in rows[1:]] == TOKENS
+        values = np.array([[float(v) for v in r[1:]] for r in rows[1:]])
+        np.testing.assert_array_equal(values, getattr(result.head(), name))
+        np.testing.assert_array_equal(np.load(tmp_path / f"{name}.npy"),
+                                      getattr(result.head(), name))
+
+
+def test_every_head_the_concatenation_and_w_o_are_exported(tmp_path):
+    """Two heads with W_O: each head's matrices under ``_h1``/``_h2`` (the figures'
+    suffix), the plain names the current head's as in a one-head session, and the
+    concatenation, W_O and the projected output once (only head 1's were written)."""
+    state = SessionState.initialised(TOKENS, np.eye(4, 6), d_k=3, n_heads=2,
+                                     with_output=True)
+    result = compute(state)
+    export_data(result, tmp_path, formats=("csv", "npz", "json"), h=1)
+    csv_names = {p.stem for p in tmp_path.glob("*.csv")}
+    assert {"concat", "W_O", "projected"} <= csv_names
+    for h in (0, 1):
+        assert {f"{m}_h{h + 1}" for m in MATRIX_NAMES if m != "X"} <= csv_names
+    assert not {"X_h1", "concat_h1", "W_O_h1"} & csv_names  # the same for every head
+    with np.load(tmp_path / "matrices.npz", allow_pickle=False) as npz:
+        assert set(npz.files) == csv_names | {"tokens"}
+        for h in (0, 1):
+            head = result.head(h)
+            for m in ("Q", "K", "V", "scores", "scaled", "weights", "output"):
+                np.testing.assert_array_equal(npz[f"{m}_h{h + 1}"], getattr(head, m))
+            np.testing.assert_array_equal(npz[f"W_V_h{h + 1}"], state.heads[h].W_V)
+        np.testing.assert_array_equal(npz["Q"], result.head(1).Q)  # the chosen head
+        np.testing.assert_array_equal(npz["concat"], result.multi.concat)
+        np.testing.assert_array_equal(npz["W_O"], state.W_O)
+        np.testing.assert_array_equal(npz["projected"], result.multi.output)
+    w_o = read_csv((tmp_path / "W_O.csv").read_bytes())
+    assert w_o[0] == ["dim", *(f"d{i}" for i in range(6))]
+    assert [r[0] for r in w_o[1:]] == ["h1·d0", "h1·d1", "h1·d2", "h2·d0", "h2·d1", "h2·d2"]
+    assert read_csv((tmp_path / "concat.csv").read_bytes())[0][1:] == [r[0] for r in w_o[1:]]
+    doc = strict_json((tmp_path / "matrices.json").read_bytes())
+    assert set(doc["matrices"]) == csv_names and doc["head"] == 1 and doc["n_heads"] == 2
+
+
 def test_csv_has_token_headers_and_exact_numbers(result, tmp_path):
     mats = labelled_matrices(result)
     w = mats["weights"]

@@ -114,7 +114,7 @@ def test_the_derived_sets_name_the_matrices_they_did():
     assert HEAD_EXPORT == ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled",
                            "weights", "output")
     assert NPZ_KEYS == ("tokens", *HEAD_EXPORT)
-    assert HEAD_INDEPENDENT == {"X", "X_kv", "X_pos", "mask", "concat", "projected"}
+    assert HEAD_INDEPENDENT == {"X", "X_kv", "X_pos", "mask", "concat", "W_O", "projected"}
 
 
 def test_data_export_labels_come_from_the_label_kinds():

@@ -60,6 +60,7 @@ def dialogs(monkeypatch):
         options = FigureOptions()
         choice = None
         answer = True
+        matrix_names = None  # what the last Export all / data dialog was told to count
         questions, errors, save_calls, option_calls, choice_calls = [], [], [], [], []
 
     d = Dialogs()
@@ -75,12 +76,14 @@ def dialogs(monkeypatch):
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(get_save))
     monkeypatch.setattr(FigureOptionsDialog, "ask", classmethod(
         lambda cls, parent, fmt, size_pt, options: ask_options(parent, fmt, size_pt, options)))
-    def ask_choice(parent, choice, names):
+    def ask_choice(parent, choice, names, matrix_names=None):
         d.choice_calls.append((choice, names))
+        d.matrix_names = matrix_names
         return d.choice
 
     monkeypatch.setattr(ExportAllDialog, "ask", classmethod(
-        lambda cls, parent, choice, names: ask_choice(parent, choice, names)))
+        lambda cls, parent, choice, names, matrix_names=None: ask_choice(
+            parent, choice, names, matrix_names)))
     monkeypatch.setattr(QMessageBox, "warning",
                         staticmethod(lambda parent, title, text: d.errors.append(text)))
     return d
@@ -360,6 +363,25 @@ def test_export_data_writes_the_chosen_formats(window, dialogs, tmp_path):
         np.testing.assert_array_equal(got, mats[name])
 
 
+def test_export_data_writes_every_head_the_concatenation_and_w_o(window, dialogs, tmp_path):
+    """Two heads with W_O, head 2 shown: each head's matrices, concat, W_O and the
+    projected output (only head 2's were written), and the dialog counts them."""
+    from qkv_desktop.export.data_export import exported_names
+    model = window.model
+    model.set_heads(2)
+    model.set_output_projection(True)
+    assert model.wait_until_idle()
+    model.set_current_head(1)
+    dialogs.choice = ExportChoice(tmp_path, (), ("csv",))
+    assert window.exports.export_data()
+    names = exported_names(model.state)
+    assert dialogs.matrix_names == names
+    assert files_in(tmp_path) == {f"{n}.csv" for n in names}
+    assert {"Q_h1.csv", "Q_h2.csv", "weights_h2.csv", "concat.csv", "W_O.csv",
+            "projected.csv"} <= files_in(tmp_path)
+    assert f"Exported {len(names)} files" in window.statusBar().currentMessage()
+
+
 # ------------------------------------------------------------------ the dialogs
 def test_export_all_dialog_offers_formats_and_counts_files(qtbot, tmp_path):
     names = list(PANE_FILES)
@@ -383,6 +405,11 @@ def test_export_all_dialog_offers_formats_and_counts_files(qtbot, tmp_path):
     qtbot.addWidget(data_only)
     assert data_only.figures_group.isHidden()
     assert data_only.choice().image_formats == () and data_only.file_count() == 1
+
+    session = ExportAllDialog(ExportChoice(tmp_path, (), ("csv", "npz")), None,
+                              matrix_names=["X", "Q", "Q_rope", "K_rope"])
+    qtbot.addWidget(session)
+    assert session.file_count() == 4 + 1  # the session's matrices, not the eleven of any
 
 
 def test_options_dialog_shows_the_png_size_and_refuses_too_large(qtbot):

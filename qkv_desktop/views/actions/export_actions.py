@@ -211,14 +211,18 @@ class ExportAllDialog(Retranslating, QDialog):
     """A folder, the image and data formats, and the PNG options for a set of files.
 
     With ``figure_names`` None only the data formats are offered (Export data).
+    ``matrix_names`` are the matrices the data export writes for this session
+    (``data_export.exported_names``: more with RoPE, W_O or several heads), so that the
+    count of CSV and NPY files is the one written; by default those of every session.
     """
 
     def __init__(self, choice: ExportChoice, figure_names: list[str] | None = None,
-                 parent: QWidget | None = None):
-        from qkv_desktop.export.data_export import DATA_FORMATS
+                 parent: QWidget | None = None, matrix_names: list[str] | None = None):
+        from qkv_desktop.export.data_export import DATA_FORMATS, MATRIX_NAMES
         from qkv_desktop.export.figures import FORMATS
         super().__init__(parent, objectName="exportAll")
         self.figure_names = figure_names
+        self.matrix_names = list(MATRIX_NAMES if matrix_names is None else matrix_names)
         self.folder = QLineEdit(str(choice.folder), objectName="folder")
         self.browse = QPushButton(objectName="browse")
         self.browse.clicked.connect(self._on_browse)
@@ -301,9 +305,9 @@ class ExportAllDialog(Retranslating, QDialog):
 
     def file_count(self) -> int:
         """How many files the current choice writes."""
-        from qkv_desktop.export.data_export import MATRIX_NAMES
         c = self.choice()
-        per_data = {"csv": len(MATRIX_NAMES), "npy": len(MATRIX_NAMES), "npz": 1, "json": 1}
+        matrices = len(self.matrix_names)
+        per_data = {"csv": matrices, "npy": matrices, "npz": 1, "json": 1}
         return (len(self.figure_names or ()) * len(c.image_formats)
                 + sum(per_data[f] for f in c.data_formats))
 
@@ -330,10 +334,10 @@ class ExportAllDialog(Retranslating, QDialog):
                             self.scale.value(), self.background.background())
 
     @classmethod
-    def ask(cls, parent: QWidget, choice: ExportChoice,
-            figure_names: list[str] | None) -> ExportChoice | None:
+    def ask(cls, parent: QWidget, choice: ExportChoice, figure_names: list[str] | None,
+            matrix_names: list[str] | None = None) -> ExportChoice | None:
         """The choice made, or None when cancelled (tests replace this)."""
-        dialog = cls(choice, figure_names, parent)
+        dialog = cls(choice, figure_names, parent, matrix_names)
         try:
             return dialog.choice() if dialog.exec() == QDialog.DialogCode.Accepted else None
         finally:
@@ -561,21 +565,26 @@ class ExportActions(FollowsWindowLanguage, QObject):
 
     def export_all(self) -> bool:
         """File → Export all…: panes, dashboard and data into one folder, all or nothing."""
+        from qkv_desktop.export.data_export import exported_names
         from qkv_desktop.export.figure_set import DASHBOARD, figure_specs
         result = self._result()
         if result is None:
             return False
         names = [spec.name for spec in figure_specs(result, self.model.current_head)]
         names.append(DASHBOARD)
-        choice = ExportAllDialog.ask(self.window, self._choice(True), names)
+        choice = ExportAllDialog.ask(self.window, self._choice(True), names,
+                                     exported_names(result.state))
         return choice is not None and self._export_set(result, choice)
 
     def export_data(self) -> bool:
-        """File → Export data…: the current head's matrices as CSV, NPY, NPZ or JSON."""
+        """File → Export data…: every head's matrices (the current head's under the plain
+        names) as CSV, NPY, NPZ or JSON."""
+        from qkv_desktop.export.data_export import exported_names
         result = self._result()
         if result is None:
             return False
-        choice = ExportAllDialog.ask(self.window, self._choice(False), None)
+        choice = ExportAllDialog.ask(self.window, self._choice(False), None,
+                                     exported_names(result.state))
         return choice is not None and self._export_set(result, choice)
 
     def _export_set(self, result: ModelResult, choice: ExportChoice) -> bool:
