@@ -412,6 +412,40 @@ def test_export_all_dialog_offers_formats_and_counts_files(qtbot, tmp_path):
     assert session.file_count() == 4 + 1  # the session's matrices, not the eleven of any
 
 
+class _Counting(QTranslator):
+    """Records the count ``tr(…, "", n)`` passes, and gives English's singular form."""
+
+    def __init__(self):
+        super().__init__()
+        self.counts = []
+
+    def translate(self, context, source, disambiguation=None, n=-1):
+        if context == "ExportAllDialog" and source.startswith("Writes %n files"):
+            self.counts.append(n)
+            return source.replace("files", "file") if n == 1 else source
+        return ""
+
+    def isEmpty(self):
+        return False
+
+
+def test_the_file_count_is_a_plural_form(qtbot, tmp_path):
+    """"Writes 1 files": the count goes to tr() as Qt's plural number (``%n``)."""
+    translator = _Counting()
+    app = QCoreApplication.instance()
+    app.installTranslator(translator)
+    try:
+        dialog = ExportAllDialog(ExportChoice(tmp_path, (), ("npz",)), None)
+        qtbot.addWidget(dialog)
+        assert dialog.summary.text().startswith("Writes 1 file into the folder")
+        assert translator.counts[-1] == 1
+        dialog.data_boxes["json"].setChecked(True)
+        assert dialog.summary.text().startswith("Writes 2 files into the folder")
+        assert translator.counts[-1] == 2
+    finally:
+        app.removeTranslator(translator)
+
+
 def test_options_dialog_shows_the_png_size_and_refuses_too_large(qtbot):
     dialog = FigureOptionsDialog("png", (300.5, 200.2), FigureOptions(2.0, "white"))
     qtbot.addWidget(dialog)

@@ -319,8 +319,8 @@ class ExportAllDialog(Retranslating, QDialog):
         elif count == 0:
             text = self.tr("Choose at least one format.")
         else:
-            text = self.tr("Writes {0} files into the folder, all together or none.").format(
-                count)
+            text = self.tr("Writes %n files into the folder, all together or none.", "",
+                           count)
         self.summary.setText(text)
         self.scale.setEnabled(self.image_boxes["png"].isChecked())
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
@@ -612,8 +612,8 @@ class ExportActions(FollowsWindowLanguage, QObject):
                     ", ".join(existing[:6]) + (", …" if len(existing) > 6 else ""))):
             return False
         if self._write(files):
-            self._message(self.tr("Exported {0} files to {1}").format(
-                len(files), os.fspath(choice.folder)))
+            self._message(self.tr("Exported %n files to {0}", "", len(files)).format(
+                os.fspath(choice.folder)))
             return True
         return False
 
