@@ -97,7 +97,8 @@ class MainWindow(Retranslating, QMainWindow):
                                    before=self.files.import_vectors_action)
         self.models.sourceChanged.connect(self.controls.set_weight_source)
         self.exports = ExportActions(self, self.model, self.settings, self.file_menu,
-                                     self.panes, before=self.quit_action)
+                                     self.panes, before=self.quit_action,
+                                     session_file=lambda: self.files.session.path)
         self.setAcceptDrops(True)
         self.teaching = install_teaching(self)
         # -- Lab menu: KV cache, online softmax / FlashAttention tiles, gradients (issue 23)

@@ -8,6 +8,7 @@ user's choices; the written files are compared with what the headless engine
 import math
 import os
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -380,6 +381,32 @@ def test_export_data_writes_every_head_the_concatenation_and_w_o(window, dialogs
     assert {"Q_h1.csv", "Q_h2.csv", "weights_h2.csv", "concat.csv", "W_O.csv",
             "projected.csv"} <= files_in(tmp_path)
     assert f"Exported {len(names)} files" in window.statusBar().currentMessage()
+
+
+def test_export_dialogs_start_in_the_session_folder_until_an_export(window, dialogs,
+                                                                    tmp_path, monkeypatch):
+    """A first export of a saved session started in the home folder; the session's
+    folder is where its files belong. A remembered export folder still comes first."""
+    sessions = tmp_path / "lessons"
+    sessions.mkdir()
+    monkeypatch.setattr(window.files.session, "path", sessions / "lesson.qkv.json")
+    assert not window.exports.export_data()
+    assert dialogs.choice_calls[-1][0].folder == sessions
+    window.exports.export_pane("Q")  # cancelled in the save dialog
+    assert dialogs.save_calls[-1][0] == str(sessions / "q.png")
+
+    out = tmp_path / "out"
+    out.mkdir()
+    dialogs.choice = ExportChoice(out, (), ("npz",))
+    assert window.exports.export_data()
+    dialogs.choice = None
+    assert not window.exports.export_all()
+    assert dialogs.choice_calls[-1][0].folder == out  # the last export's folder
+
+    monkeypatch.setattr(window.files.session, "path", None)
+    window.settings.remove("export")
+    assert not window.exports.export_data()
+    assert dialogs.choice_calls[-1][0].folder == Path.home()  # untitled: home, as before
 
 
 # ------------------------------------------------------------------ the dialogs

@@ -7,7 +7,9 @@ asks where and how: a save dialog and a small options dialog (PNG scale, backgro
 for one figure, a folder-and-formats dialog for Export all / Export data, a cancellable
 progress dialog while the files are encoded. A set of files is staged and moved into place
 together, so an error or a cancel leaves the folder as it was. The last folder,
-formats, scale and background are remembered in ``QSettings`` under ``export/``.
+formats, scale and background are remembered in ``QSettings`` under ``export/``; before
+the first export every dialog starts in the open session file's folder (else the home
+folder), where a user looks for the files of that session.
 
 The export engine (figures, fonts, SVG and PDF writers, data formats) is imported
 when an export is asked for, inside the functions that use it, not when the window
@@ -349,9 +351,13 @@ class ExportActions(FollowsWindowLanguage, QObject):
     """File → Export… actions and the panes' Export… / Copy image for ``window``."""
 
     def __init__(self, window: QMainWindow, model: AttentionModel, settings: QSettings,
-                 menu: QMenu, panes: PaneGrid, before: QAction | None = None):
+                 menu: QMenu, panes: PaneGrid, before: QAction | None = None,
+                 session_file: Callable[[], Path | None] | None = None):
+        """``session_file()`` is the open session's file (None: untitled), whose folder
+        the export dialogs start in until the user has exported somewhere."""
         super().__init__(window)
         self.window, self.model, self.settings, self.panes = window, model, settings, panes
+        self.session_file = session_file or (lambda: None)
 
         def action(slot, name, key=None):  # texts come from retranslate
             a = QAction(window, objectName=name)
@@ -398,9 +404,16 @@ class ExportActions(FollowsWindowLanguage, QObject):
 
     # ------------------------------------------------------------ settings
     def _folder(self) -> Path:
-        folder = self.settings.value("export/folder", "")
-        folder = Path(folder) if isinstance(folder, str) and folder else Path.home()
-        return folder if folder.is_dir() else Path.home()
+        """Where every export dialog starts: the folder of the last export, else the open
+        session file's folder, else home (a first export of a saved session went to the
+        home folder, away from the session it came from)."""
+        remembered = self.settings.value("export/folder", "")
+        session = self.session_file()
+        for folder in (remembered if isinstance(remembered, str) and remembered else None,
+                       session.parent if session is not None else None):
+            if folder is not None and Path(folder).is_dir():
+                return Path(folder)
+        return Path.home()
 
     def _options(self) -> FigureOptions:
         from qkv_desktop.export.figures import MAX_SCALE
