@@ -54,6 +54,11 @@ def test_kv_stepper_grows_the_cache_by_one_row_per_step(labs, qtbot):
         np.testing.assert_allclose(lab.grids["weights"].data[0], r.weights[t, :t + 1],
                                    atol=1e-13)
         assert "max |cached − recomputed|" in lab.compare.text()
+        # tokens from 0 as in the tables, beside the counter's "step t + 1 of n"
+        assert f"Token {t} without a cache" in lab.compare.text()
+        assert lab.controls.where.text().startswith(f"step {t + 1} of ")
+        assert ("of token 0 again" if t == 0 else f"of tokens 0…{t} again") \
+            in lab.compare.text()
         press(qtbot, lab, Qt.Key.Key_Right)
     press(qtbot, lab, Qt.Key.Key_Left)
     assert lab.position == 4
@@ -502,3 +507,20 @@ def test_the_gradient_plots_label_steps_as_whole_numbers_and_a_short_log_range(l
               for v in vs]
     assert [round(10 ** v, 6) for v in values] == [0.001, 0.01, 0.1]
     assert lab.norm_plot.getPlotItem().legend.brush().color().alpha() > 200
+
+
+def test_a_tiles_partial_output_says_which_columns_it_shows(labs):
+    """It showed 16 of d_k = 64 columns without saying so."""
+    from qkv_desktop.views.teaching.tiles_lab import PARTIAL_COLUMNS
+    model = labs.main_window.model
+    lab = labs.show("tiles")
+    lab.tabs.setCurrentIndex(1)
+    lab.go_to(0)
+    width = model.result.head(0).output.shape[1]
+    assert width <= PARTIAL_COLUMNS and "columns" not in lab.partial_grid.title
+    model.set_d_k(PARTIAL_COLUMNS + 8)
+    assert model.wait_until_idle()
+    lab.refresh()
+    lab.go_to(0)
+    assert lab.partial_grid.data.shape[1] == PARTIAL_COLUMNS
+    assert f"columns 0…{PARTIAL_COLUMNS - 1} of {PARTIAL_COLUMNS + 8}" in lab.partial_grid.title

@@ -303,7 +303,8 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         self.setWindowTitle(self.tr("KV-cache stepper — QKV Desktop"))
         self.intro.setText(self.tr(
             "<b>Decoding with a KV cache.</b> A causal model produces one token at a time. "
-            "At step t it needs the new query q_t and the keys and values of tokens 0…t; "
+            "For token t (counted from 0) it needs the new query q_t and the keys and "
+            "values of tokens 0…t; "
             "those of earlier tokens never change, so they are kept in the cache, which "
             "grows by exactly <i>one</i> row per step (k_t, v_t). Space plays, ← → step."))
         self.controls.retranslate()
@@ -400,12 +401,16 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
                    self.tr("equal to rounding ({0} units in the last place of the "
                            "largest value): a matrix product adds its d terms in another "
                            "order for many rows than for one").format(format_value(ulps)))
-        return ("<p><b>" + self.tr("Step {0} without a cache") .format(t) + "</b>: "
-                + self.tr("Q, K and V of all {0} tokens again, then the whole {0}×{0} "
-                          "QKᵀ.").format(t + 1) + "</p><p>"
+        # tokens are numbered from 0, as in the tables; the step counter counts from 1
+        again_text = (self.tr("Q, K and V of token 0 again, then the whole 1×1 QKᵀ.")
+                      if t == 0 else
+                      self.tr("Q, K and V of tokens 0…{0} again, then the whole {1}×{1} "
+                              "QKᵀ.").format(t, t + 1))
+        return ("<p><b>" + self.tr("Token {0} without a cache").format(t) + "</b>: "
+                + again_text + "</p><p>"
                 + self.tr("max |cached − recomputed| = {0}: {1}.").format(format_value(diff), verdict)
                 + "</p><table cellpadding='3'><tr><th></th><th>" + self.tr("this step")
-                + "</th><th>" + self.tr("steps 0…{0}").format(t) + "</th></tr>"
+                + "</th><th>" + self.tr("tokens 0…{0}").format(t) + "</th></tr>"
                 + "<tr><td>" + self.tr("multiply-adds with the cache") + f"</td><td align='right'>"
                 f"{cached_now:,}</td><td align='right'>{cached_sum:,}</td></tr>"
                 + "<tr><td>" + self.tr("multiply-adds recomputing") + f"</td><td align='right'>"

@@ -83,6 +83,9 @@ def _tab(controls: QGridLayout, content: QWidget) -> QWidget:
     return tab
 
 
+PARTIAL_COLUMNS = 16
+"""Columns of a tile's partial output the grid shows (d_k may be 64 or more)."""
+
 class TilesLab(RefreshWhenShown, LabWindow):
     """Lab → Online softmax and FlashAttention tiles.
 
@@ -434,9 +437,13 @@ class TilesLab(RefreshWhenShown, LabWindow):
                     r0, r1 - 1, tile.cols[0], tile.cols[1] - 1))
         self.tile_info.setText("<p>" + what + "</p><table cellpadding='2'>" + "".join(rows)
                                + "</table>")
-        self.partial_grid.title = self.tr("partial output of queries {0}…{1} (accumulator / l)"
-                                          ).format(r0, r1 - 1)
-        self.partial_grid.set_data(tile.partial[:, :16], [str(r) for r in range(r0, r1)])
+        shown, width = min(PARTIAL_COLUMNS, tile.partial.shape[1]), tile.partial.shape[1]
+        title = self.tr("partial output of queries {0}…{1} (accumulator / l)").format(
+            r0, r1 - 1)
+        if shown < width:  # (it showed 16 of d_k = 64 columns without a word)
+            title += " " + self.tr("· columns 0…{0} of {1}").format(shown - 1, width)
+        self.partial_grid.title = title
+        self.partial_grid.set_data(tile.partial[:, :shown], [str(r) for r in range(r0, r1)])
         diff = float(np.max(np.abs(self.flash.output - h.output)))
         self.flash_verdict.setText(self.tr(
             "After the last tile the output equals standard attention: max |flash − "
