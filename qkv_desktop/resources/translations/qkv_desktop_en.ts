@@ -29,6 +29,26 @@
     </message>
 </context>
 <context>
+    <name>ExportActions</name>
+    <message numerus="yes">
+        <source>Exported %n files to {0}</source>
+        <translation>
+            <numerusform>Exported %n file to {0}</numerusform>
+            <numerusform>Exported %n files to {0}</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ExportAllDialog</name>
+    <message numerus="yes">
+        <source>Writes %n files into the folder, all together or none.</source>
+        <translation>
+            <numerusform>Writes %n file into the folder, all together or none.</numerusform>
+            <numerusform>Writes %n files into the folder, all together or none.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>GradientLab</name>
     <message numerus="yes">
         <source>Train %n steps</source>

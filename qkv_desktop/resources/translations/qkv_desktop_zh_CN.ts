@@ -1034,9 +1034,11 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>{0} of these files already exist in {1}: {2}. Replace them?</source>
         <translation>其中 {0} 个文件已存在于 {1}：{2}。要替换它们吗？</translation>
     </message>
-    <message>
-        <source>Exported {0} files to {1}</source>
-        <translation>已将 {0} 个文件导出到 {1}</translation>
+    <message numerus="yes">
+        <source>Exported %n files to {0}</source>
+        <translation>
+            <numerusform>已将 %n 个文件导出到 {0}</numerusform>
+        </translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -1125,9 +1127,11 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>Choose at least one format.</source>
         <translation>请至少选择一种格式。</translation>
     </message>
-    <message>
-        <source>Writes {0} files into the folder, all together or none.</source>
-        <translation>向文件夹写入 {0} 个文件，要么全部写入，要么都不写入。</translation>
+    <message numerus="yes">
+        <source>Writes %n files into the folder, all together or none.</source>
+        <translation>
+            <numerusform>向文件夹写入 %n 个文件，要么全部写入，要么都不写入。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1576,8 +1580,8 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>KV 缓存逐步解码 — QKV Desktop</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Decoding with a KV cache.&lt;/b&gt; A causal model produces one token at a time. At step t it needs the new query q_t and the keys and values of tokens 0…t; those of earlier tokens never change, so they are kept in the cache, which grows by exactly &lt;i&gt;one&lt;/i&gt; row per step (k_t, v_t). Space plays, ← → step.</source>
-        <translation>&lt;b&gt;用 KV 缓存解码。&lt;/b&gt;因果模型一次生成一个词元。第 t 步需要新的查询 q_t 以及词元 0…t 的键和值；之前词元的键和值不会再变，所以存进缓存，缓存每步恰好增加&lt;i&gt;一&lt;/i&gt;行（k_t、v_t）。空格播放，← → 单步。</translation>
+        <source>&lt;b&gt;Decoding with a KV cache.&lt;/b&gt; A causal model produces one token at a time. For token t (counted from 0) it needs the new query q_t and the keys and values of tokens 0…t; those of earlier tokens never change, so they are kept in the cache, which grows by exactly &lt;i&gt;one&lt;/i&gt; row per step (k_t, v_t). Space plays, ← → step.</source>
+        <translation>&lt;b&gt;用 KV 缓存解码。&lt;/b&gt;因果模型一次生成一个词元。对词元 t（从 0 开始计数）需要新的查询 q_t 以及词元 0…t 的键和值；之前词元的键和值不会再变，所以存进缓存，缓存每步恰好增加&lt;i&gt;一&lt;/i&gt;行（k_t、v_t）。空格播放，← → 单步。</translation>
     </message>
     <message>
         <source>The KV-cache stepper decodes self-attention; this session is cross-attention. Switch to self-attention to step through it.</source>
@@ -1628,24 +1632,28 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>在舍入误差内相等（最大值末位的 {0} 个单位）：矩阵乘法对多行和对一行求和 d 项的顺序不同</translation>
     </message>
     <message>
+        <source>Q, K and V of token 0 again, then the whole 1×1 QKᵀ.</source>
+        <translation>重新计算词元 0 的 Q、K、V，再算整个 1×1 的 QKᵀ。</translation>
+    </message>
+    <message>
+        <source>Q, K and V of tokens 0…{0} again, then the whole {1}×{1} QKᵀ.</source>
+        <translation>重新计算词元 0…{0} 的 Q、K、V，再算整个 {1}×{1} 的 QKᵀ。</translation>
+    </message>
+    <message>
+        <source>Token {0} without a cache</source>
+        <translation>不用缓存的词元 {0}</translation>
+    </message>
+    <message>
         <source>max |cached − recomputed| = {0}: {1}.</source>
         <translation>max |缓存 − 重算| = {0}：{1}。</translation>
     </message>
     <message>
-        <source>Step {0} without a cache</source>
-        <translation>不用缓存的第 {0} 步</translation>
-    </message>
-    <message>
-        <source>Q, K and V of all {0} tokens again, then the whole {0}×{0} QKᵀ.</source>
-        <translation>重新计算全部 {0} 个词元的 Q、K、V，再算整个 {0}×{0} 的 QKᵀ。</translation>
+        <source>tokens 0…{0}</source>
+        <translation>词元 0…{0}</translation>
     </message>
     <message>
         <source>this step</source>
         <translation>本步</translation>
-    </message>
-    <message>
-        <source>steps 0…{0}</source>
-        <translation>第 0…{0} 步</translation>
     </message>
     <message>
         <source>multiply-adds with the cache</source>
@@ -2101,8 +2109,16 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>手动输入</translation>
     </message>
     <message>
-        <source>Heads with their own K and V. Grouped-query attention shares each among several query heads.</source>
-        <translation>拥有自己的 K 和 V 的头。分组查询注意力让几个查询头共用一组 K、V。</translation>
+        <source>Heads with their own K and V. Grouped-query attention shares each among query heads ÷ KV heads query heads, so the KV heads must divide the query heads.</source>
+        <translation>拥有自己的 K 和 V 的头。分组查询注意力让每个 KV 头由“查询头数 ÷ KV 头数”个查询头共用，因此 KV 头数必须整除查询头数。</translation>
+    </message>
+    <message>
+        <source>KV heads ({0}) cannot outnumber query heads ({1}): each KV head serves at least one query head, and as many KV heads as query heads is multi-head attention. KV heads possible here: {2}.</source>
+        <translation>KV 头数（{0}）不能多于查询头数（{1}）：每个 KV 头至少服务一个查询头，KV 头数与查询头数相等即为多头注意力。此处可用的 KV 头数：{2}。</translation>
+    </message>
+    <message>
+        <source>KV heads ({0}) must divide query heads ({1}): in grouped-query attention each KV head serves query heads ÷ KV heads query heads, the same number for each, and {1} ÷ {0} is not a whole number. KV heads possible here: {2}.</source>
+        <translation>KV 头数（{0}）必须整除查询头数（{1}）：在分组查询注意力中，每个 KV 头服务“查询头数 ÷ KV 头数”个查询头，每个 KV 头相同；而 {1} ÷ {0} 不是整数。此处可用的 KV 头数：{2}。</translation>
     </message>
     <message>
         <source>multi-head (MHA)</source>
@@ -3339,6 +3355,10 @@ Sentence: {1}</source>
     <message>
         <source>partial output of queries {0}…{1} (accumulator / l)</source>
         <translation>查询 {0}…{1} 的部分输出（累加器 / l）</translation>
+    </message>
+    <message>
+        <source>· columns 0…{0} of {1}</source>
+        <translation>· 第 0…{0} 列（共 {1} 列）</translation>
     </message>
     <message>
         <source>n × n scores</source>
