@@ -1580,10 +1580,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>KV 缓存逐步解码 — QKV Desktop</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Decoding with a KV cache.&lt;/b&gt; A causal model produces one token at a time. For token t (counted from 0) it needs the new query q_t and the keys and values of tokens 0…t; those of earlier tokens never change, so they are kept in the cache, which grows by exactly &lt;i&gt;one&lt;/i&gt; row per step (k_t, v_t). Space plays, ← → step.</source>
-        <translation>&lt;b&gt;用 KV 缓存解码。&lt;/b&gt;因果模型一次生成一个词元。对词元 t（从 0 开始计数）需要新的查询 q_t 以及词元 0…t 的键和值；之前词元的键和值不会再变，所以存进缓存，缓存每步恰好增加&lt;i&gt;一&lt;/i&gt;行（k_t、v_t）。空格播放，← → 单步。</translation>
-    </message>
-    <message>
         <source>The KV-cache stepper decodes self-attention; this session is cross-attention. Switch to self-attention to step through it.</source>
         <translation>KV 缓存逐步解码只适用于自注意力；本会话是交叉注意力。请切换到自注意力再逐步查看。</translation>
     </message>
@@ -1654,6 +1650,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>this step</source>
         <translation>本步</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Decoding with a KV cache.&lt;/b&gt; A causal model produces one token at a time. For token t (row t of the tables) it needs the new query q_t and the keys and values of tokens 0…t; those of earlier tokens never change, so they are kept in the cache, which grows by exactly &lt;i&gt;one&lt;/i&gt; row per step (k_t, v_t). Space plays, ← → step.</source>
+        <translation>&lt;b&gt;用 KV 缓存解码。&lt;/b&gt;因果模型一次生成一个词元。对词元 t（表格中的第 t 行）需要新的查询 q_t 以及词元 0…t 的键和值；之前词元的键和值不会再变，所以存进缓存，缓存每步恰好增加&lt;i&gt;一&lt;/i&gt;行（k_t、v_t）。空格播放，← → 单步。</translation>
     </message>
     <message>
         <source>multiply-adds with the cache</source>
@@ -3285,6 +3285,18 @@ Sentence: {1}</source>
         <translation>在线与稳定 softmax 相比：max |差| = {0}。</translation>
     </message>
     <message>
+        <source>The naive formula breaks on this row: exp(s) overflows to ∞ above s ≈ {1} (the largest score is {0}) and ∞/∞ is NaN; the online softmax only ever exponentiates s − m ≤ 0.</source>
+        <translation>朴素公式在这一行失效：s 超过约 {1} 时 exp(s) 溢出为 ∞（最大的分数是 {0}），而 ∞/∞ 是 NaN；在线 softmax 只对 s − m ≤ 0 取指数。</translation>
+    </message>
+    <message>
+        <source>The naive formula still works here: the largest score is {0}, and exp overflows only above {2}. Multiply the scores by more than {1} to make it overflow.</source>
+        <translation>朴素公式在这里仍然可用：最大的分数是 {0}，而 exp 只在超过 {2} 时才溢出。把分数乘以大于 {1} 的数就会溢出。</translation>
+    </message>
+    <message>
+        <source>The naive formula still works here: the largest score is {0}, and exp overflows only above {1}, beyond this box&apos;s factor; make the session&apos;s scores larger (× 100 the inputs).</source>
+        <translation>朴素公式在这里仍然可用：最大的分数是 {0}，而 exp 只在超过 {1} 时才溢出，这超出了此框的倍数范围；请让会话的分数更大（输入 × 100）。</translation>
+    </message>
+    <message>
         <source>After the last tile the output equals standard attention: max |flash − attention| = {0} over all {1}×{2} outputs.</source>
         <translation>最后一块之后，输出等于标准注意力：全部 {1}×{2} 个输出上 max |flash − 注意力| = {0}。</translation>
     </message>
@@ -3293,20 +3305,8 @@ Sentence: {1}</source>
         <translation>把这一行放大，看朴素公式溢出而在线 softmax 不会（下方的结论会说要放大多少）。</translation>
     </message>
     <message>
-        <source>The naive formula breaks on this row: exp(s) overflows to ∞ above s ≈ 709.78 (the largest score is {0}) and ∞/∞ is NaN; the online softmax only ever exponentiates s − m ≤ 0.</source>
-        <translation>朴素公式在这一行失效：s 超过约 709.78 时 exp(s) 溢出为 ∞（最大的分数是 {0}），而 ∞/∞ 是 NaN；在线 softmax 只对 s − m ≤ 0 取指数。</translation>
-    </message>
-    <message>
         <source>The naive formula breaks on this row: every exp(s) underflows to 0 (the largest score is {0}, below −745) and 0/0 is NaN; the online softmax exponentiates s − m, whose largest is 0.</source>
         <translation>朴素公式在这一行失效：每个 exp(s) 都下溢为 0（最大的分数是 {0}，低于 −745），而 0/0 是 NaN；在线 softmax 对 s − m 取指数，其中最大的是 0。</translation>
-    </message>
-    <message>
-        <source>The naive formula still works here: the largest score is {0}, and exp overflows only above 709.78. Multiply the scores by more than {1} to make it overflow.</source>
-        <translation>朴素公式在这里仍然可用：最大的分数是 {0}，而 exp 只在超过 709.78 时才溢出。把分数乘以大于 {1} 的数就会溢出。</translation>
-    </message>
-    <message>
-        <source>The naive formula still works here: the largest score is {0}, and exp overflows only above 709.78, beyond this box&apos;s factor; make the session&apos;s scores larger (× 100 the inputs).</source>
-        <translation>朴素公式在这里仍然可用：最大的分数是 {0}，而 exp 只在超过 709.78 时才溢出，这超出了此框的倍数范围；请让会话的分数更大（输入 × 100）。</translation>
     </message>
     <message>
         <source>The naive formula still works here: every score is negative (the largest is {0}), so exp cannot overflow; multiplied by more than {1}, every exp(s) underflows to 0 and 0/0 is NaN.</source>

@@ -303,8 +303,8 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         self.setWindowTitle(self.tr("KV-cache stepper — QKV Desktop"))
         self.intro.setText(self.tr(
             "<b>Decoding with a KV cache.</b> A causal model produces one token at a time. "
-            "For token t (counted from 0) it needs the new query q_t and the keys and "
-            "values of tokens 0…t; "
+            "For token t (row t of the tables) it needs the new query q_t and the keys "
+            "and values of tokens 0…t; "
             "those of earlier tokens never change, so they are kept in the cache, which "
             "grows by exactly <i>one</i> row per step (k_t, v_t). Space plays, ← → step."))
         self.controls.retranslate()

@@ -357,11 +357,12 @@ class TilesLab(RefreshWhenShown, LabWindow):
         finite = s[np.isfinite(s)]
         top = float(finite.max()) if finite.size else 0.0
         overflow, underflow = float(np.log(np.finfo(np.float64).max)), 745.13
+        limit = format_value(overflow)  # 709.7827, by the one rule as every number here
         if broken and top > overflow:
             return self.tr("The naive formula breaks on this row: exp(s) overflows to ∞ "
-                           "above s ≈ 709.78 (the largest score is {0}) and ∞/∞ is NaN; "
+                           "above s ≈ {1} (the largest score is {0}) and ∞/∞ is NaN; "
                            "the online softmax only ever exponentiates s − m ≤ 0."
-                           ).format(format_value(top))
+                           ).format(format_value(top), limit)
         if broken:
             return self.tr("The naive formula breaks on this row: every exp(s) underflows "
                            "to 0 (the largest score is {0}, below −745) and 0/0 is NaN; "
@@ -370,19 +371,19 @@ class TilesLab(RefreshWhenShown, LabWindow):
         now = self.factor.value()
         if top > 0 and now * overflow / top <= self.factor.maximum():
             return self.tr("The naive formula still works here: the largest score is {0}, "
-                           "and exp overflows only above 709.78. Multiply the scores by "
+                           "and exp overflows only above {2}. Multiply the scores by "
                            "more than {1} to make it overflow.").format(
-                format_value(top), f"{now * overflow / top:.4g}")
+                format_value(top), format_value(now * overflow / top), limit)
         if top > 0:  # beyond the box: scores this small need larger inputs
             return self.tr("The naive formula still works here: the largest score is {0}, "
-                           "and exp overflows only above 709.78, beyond this box's "
+                           "and exp overflows only above {1}, beyond this box's "
                            "factor; make the session's scores larger (× 100 the inputs).")\
-                .format(format_value(top))
+                .format(format_value(top), limit)
         if top < 0:
             return self.tr("The naive formula still works here: every score is negative "
                            "(the largest is {0}), so exp cannot overflow; multiplied by "
                            "more than {1}, every exp(s) underflows to 0 and 0/0 is NaN."
-                           ).format(format_value(top), f"{now * underflow / -top:.4g}")
+                           ).format(format_value(top), format_value(now * underflow / -top))
         return self.tr("The naive formula still works here: the largest score is 0, and "
                        "no factor makes exp overflow.")
 
