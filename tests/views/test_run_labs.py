@@ -59,6 +59,7 @@ def test_kv_stepper_grows_the_cache_by_one_row_per_step(labs, qtbot):
         assert lab.controls.where.text().startswith(f"step {t + 1} of ")
         assert ("of token 0 again" if t == 0 else f"of tokens 0…{t} again") \
             in lab.compare.text()
+        assert ("token 0</th>" if t == 0 else f"tokens 0…{t}</th>") in lab.compare.text()
         press(qtbot, lab, Qt.Key.Key_Right)
     press(qtbot, lab, Qt.Key.Key_Left)
     assert lab.position == 4

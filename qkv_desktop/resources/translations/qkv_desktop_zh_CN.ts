@@ -1656,6 +1656,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>&lt;b&gt;用 KV 缓存解码。&lt;/b&gt;因果模型一次生成一个词元。对词元 t（表格中的第 t 行）需要新的查询 q_t 以及词元 0…t 的键和值；之前词元的键和值不会再变，所以存进缓存，缓存每步恰好增加&lt;i&gt;一&lt;/i&gt;行（k_t、v_t）。空格播放，← → 单步。</translation>
     </message>
     <message>
+        <source>token 0</source>
+        <translation>词元 0</translation>
+    </message>
+    <message>
         <source>multiply-adds with the cache</source>
         <translation>用缓存的乘加次数</translation>
     </message>

@@ -410,7 +410,8 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
                 + again_text + "</p><p>"
                 + self.tr("max |cached − recomputed| = {0}: {1}.").format(format_value(diff), verdict)
                 + "</p><table cellpadding='3'><tr><th></th><th>" + self.tr("this step")
-                + "</th><th>" + self.tr("tokens 0…{0}").format(t) + "</th></tr>"
+                + "</th><th>" + (self.tr("tokens 0…{0}").format(t) if t else self.tr("token 0"))
+                + "</th></tr>"
                 + "<tr><td>" + self.tr("multiply-adds with the cache") + f"</td><td align='right'>"
                 f"{cached_now:,}</td><td align='right'>{cached_sum:,}</td></tr>"
                 + "<tr><td>" + self.tr("multiply-adds recomputing") + f"</td><td align='right'>"
