@@ -4,11 +4,15 @@ What is exported
 ----------------
 Every format holds the same matrices, named alike (``exported_names``): ``X``, head
 ``h``'s ``W_Q, W_K, W_V, Q, K, V, scores, scaled, weights, output``, then those of
-the catalogue's ``optional_export`` that the session has: ``Q_rope``, ``K_rope`` (RoPE,
-head ``h``), ``concat`` (h > 1), ``W_O`` and ``projected`` (with W_O). With several
-heads, every head's per-head matrices follow under the figures' suffix (``W_Q_h1`` …
+the catalogue's ``optional_export`` that the session has: ``X_kv`` (cross-attention),
+``X_pos`` (sinusoidal positions), ``Q_rope``, ``K_rope`` (RoPE, head ``h``), ``mask``
+(1 = allowed, when a rule or the painted mask hides keys), ``bias`` (ALiBi, head
+``h``), ``concat`` (h > 1), ``W_O`` and ``projected`` (with W_O). With several heads,
+every head's per-head matrices follow under the figures' suffix (``W_Q_h1`` …
 ``output_h1``, ``Q_rope_h1`` …, then ``_h2`` …), so one export holds all heads while
-the unsuffixed names stay head ``h``'s, as in a one-head session.
+the unsuffixed names stay head ``h``'s, as in a one-head session. A checkpoint's bias
+vectors (b_Q, b_K, b_V) are not matrices of the catalogue: the session file keeps
+them.
 
 Formats
 -------
@@ -80,7 +84,8 @@ NPZ_KEYS = ("tokens",) + MATRIX_NAMES
 or W_O)."""
 OPTIONAL_NPZ_KEYS = OPTIONAL_EXPORT
 """Exported after ``MATRIX_NAMES`` when the session has them (the catalogue's
-``optional_export``: RoPE's ``Q_rope`` and ``K_rope``, ``concat``, ``W_O``, ``projected``)."""
+``optional_export``: ``X_kv``, ``X_pos``, ``Q_rope``, ``K_rope``, ``mask``, ``bias``,
+``concat``, ``W_O``, ``projected``)."""
 
 DATA_FORMATS = ("csv", "npy", "npz", "json")
 

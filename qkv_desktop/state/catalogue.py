@@ -58,9 +58,10 @@ class MatrixSpec:
     this session has none). ``present(state)`` says whether the session has it to show;
     ``None`` means every session has it.
 
-    ``optional_export`` puts a matrix that only some sessions have (RoPE's rotated Q
-    and K, the multi-head concatenation, W_O and its projection) into the data export
-    after the ``head_export`` ones, when the session has it (``present``).
+    ``optional_export`` puts a matrix that only some sessions have (cross-attention's
+    X_kv, the sinusoidal X_pos, RoPE's rotated Q and K, the mask, the ALiBi bias, the
+    multi-head concatenation, W_O and its projection) into the data export after the
+    ``head_export`` ones, when the session has it (``present``).
     ``figure_group`` says where an optional pane's figure goes among the extra figures
     (``FIGURE_GROUPS``); the panes every session has are in ``"head"``.
 
@@ -125,11 +126,13 @@ MATRICES: tuple[MatrixSpec, ...] = (
     MatrixSpec("X", "queries", "dims", lambda r, h: r.state.X, per_head=False,
                editable=True, head_export=True),
     MatrixSpec("X_kv", "kv", "dims", lambda r, h: r.state.X_kv, per_head=False,
-               editable=True, present=lambda s: s.mode == "cross", figure_group="sequence"),
+               editable=True, present=lambda s: s.mode == "cross", optional_export=True,
+               figure_group="sequence"),
     *(MatrixSpec(name, "dims", "d_k", _weights(name), editable=True, head_export=True,
                  pane=False) for name in PROJECTION_NAMES),
     MatrixSpec("X_pos", "queries", "dims", lambda r, h: r.head(0).X_pos, per_head=False,
-               present=_positions("sinusoidal"), figure_group="positions"),
+               present=_positions("sinusoidal"), optional_export=True,
+               figure_group="positions"),
     MatrixSpec("Q", "queries", "d_k", _head_attr("Q"), head_export=True),
     MatrixSpec("K", "keys", "d_k", _head_attr("K"), head_export=True),
     MatrixSpec("Q_rope", "queries", "d_k", _head_attr("Q_rope"), present=_positions("rope"),
@@ -139,9 +142,11 @@ MATRICES: tuple[MatrixSpec, ...] = (
     MatrixSpec("V", "keys", "d_k", _head_attr("V"), head_export=True),
     MatrixSpec("scores", "queries", "keys", _head_attr("scores"), head_export=True),
     MatrixSpec("mask", "queries", "keys", _allowed, per_head=False, present=_masked,
-               figure_group="positions", unit_range=True, boolean=True),
+               optional_export=True, figure_group="positions", unit_range=True,
+               boolean=True),
     MatrixSpec("bias", "queries", "keys", _head_attr("bias"),
-               present=lambda s: s.options.alibi is not None, figure_group="positions"),
+               present=lambda s: s.options.alibi is not None, optional_export=True,
+               figure_group="positions"),
     MatrixSpec("scaled", "queries", "keys", _head_attr("scaled"), head_export=True),
     MatrixSpec("S_shift", "queries", "keys", lambda r, h: r.shifted(h), hidden_by_default=True),
     MatrixSpec("weights", "queries", "keys", _head_attr("weights"), head_export=True,

@@ -105,7 +105,11 @@ def test_the_sessions_above_show_every_optional_pane_and_export():
             assert s.name.lower() in figures or head_file_name(s.name.lower(), 0) in figures
     rope = _state(**SESSIONS["rope, causal, ALiBi, two heads, W_O"])
     assert [s.name for s in MATRICES if s.optional_export and _present(rope, s)] == [
-        "Q_rope", "K_rope", "concat", "W_O", "projected"]
+        "Q_rope", "K_rope", "mask", "bias", "concat", "W_O", "projected"]
+    # every matrix a session may have beyond one head's is exported when it has it (a
+    # cross session's K and V rows come from X_kv, which the export lacked)
+    assert {s.name for s in MATRICES if s.present is not None} == {
+        s.name for s in MATRICES if s.optional_export}
 
 
 def test_every_optional_matrix_has_a_figure_group():

@@ -175,7 +175,8 @@ def test_json_is_strict_and_encodes_masks_as_minus_infinity(tmp_path):
     assert doc["tokens"] == TOKENS and doc["key_tokens"] == TOKENS
     assert doc["options"]["causal"] is True and doc["options"]["temperature"] == 2.0
     assert doc["options"]["divisor"] == 2.0 and doc["options"]["scale"] == "sqrt_dk"
-    assert set(doc["matrices"]) == set(MATRIX_NAMES)
+    assert set(doc["matrices"]) == set(MATRIX_NAMES) | {"mask"}  # causal: the mask too
+    assert doc["matrices"]["mask"] == np.tril(np.ones((4, 4))).tolist()
     scaled = doc["matrices"]["scaled"]
     assert scaled[0][1:] == ["-Infinity"] * 3 and isinstance(scaled[1][0], float)
     decoded = np.array([[float(v) for v in row] for row in scaled])
@@ -253,3 +254,17 @@ def test_staged_files_vanish_without_commit(tmp_path):
             staged.add(tmp_path / "a.txt", b"again")
         assert staged.commit() == [tmp_path / "a.txt"]
     assert (tmp_path / "a.txt").read_text() == "new"
+
+
+def test_a_cross_session_exports_the_sequence_its_keys_come_from(tmp_path):
+    """The K and V rows of cross-attention come from X_kv, which the export lacked."""
+    from qkv_desktop.export.data_export import exported_names
+    state = SessionState.from_preset("tutorial-2")
+    rng = np.random.default_rng(0)
+    state = state.with_(mode="cross", X_kv=rng.standard_normal((3, state.d_model)),
+                        kv_tokens=("a", "b", "c"))
+    res = compute(state)
+    assert "X_kv" in exported_names(state)
+    written = export_data(res, tmp_path, formats=("csv", "npz"))
+    assert tmp_path / "X_kv.csv" in written
+    np.testing.assert_array_equal(np.load(tmp_path / "matrices.npz")["X_kv"], state.X_kv)
