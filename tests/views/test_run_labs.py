@@ -182,13 +182,36 @@ def test_online_softmax_tab_steps_through_the_blocks(labs, qtbot):
 def test_online_softmax_verdict_for_rows_that_cannot_overflow_or_underflowed(labs):
     lab = labs.show("tiles")
     lab.factor.setValue(1.0)
-    text = lab._naive_verdict(np.array([-3.0, -5.0, -np.inf]), broken=False)
-    assert "every score is negative" in text and "more than 248.3767" in text  # 745.13 / 3
-    text = lab._naive_verdict(np.array([-800.0, -900.0]), broken=True)
+    text = lab._naive_verdict(np.array([-3.0, -5.0, -np.inf]))
+    assert "every score is negative" in text and "more than 248.3778" in text  # 745.1332/3
+    with np.errstate(under="ignore"):  # … and 248.3778 is enough, 248.3777 is not
+        assert np.exp(-3.0 * 248.3778) == 0 and np.exp(-3.0 * 248.3777) > 0
+    text = lab._naive_verdict(np.array([-800.0, -900.0]))
     assert "underflows to 0" in text and "0/0" in text
-    assert "∞" in lab._naive_verdict(np.array([800.0, 1.0]), broken=True)
-    assert "no factor" in lab._naive_verdict(np.array([0.0, -1.0]), broken=False)
-    assert "× 100 the inputs" in lab._naive_verdict(np.array([1e-6, 0.0]), broken=False)
+    assert "∞" in lab._naive_verdict(np.array([800.0, 1.0]))
+    assert "no factor" in lab._naive_verdict(np.array([0.0, -1.0]))
+    assert "× 100 the inputs" in lab._naive_verdict(np.array([1e-6, 0.0]))
+
+
+def test_online_softmax_verdict_when_the_sum_overflows_but_no_term_does(labs):
+    """Four tied scores of 709.2: each exp(s) is finite, their sum is ∞ and every weight
+    exp(s)/∞ = 0; the verdict said "still works" and named a factor too high."""
+    from qkv_desktop.core.softmax import softmax
+    lab = labs.show("tiles")
+    lab.factor.setValue(1.0)
+    row = np.full(4, 709.2)
+    with np.errstate(all="ignore"):
+        assert (softmax(row, stable=False) == 0).all()
+    text = lab._naive_verdict(row)
+    assert "sum overflows" in text and "row sums to 0" in text
+    # the factor it names for a row that still works breaks the row, and no less does
+    import re
+    row = np.full(4, 8.5)
+    needed = float(re.search(r"more than ([0-9.]+) to make it", lab._naive_verdict(row))[1])
+    with np.errstate(all="ignore"):
+        assert not np.isfinite(np.exp(row * needed).sum())
+        assert np.isfinite(np.exp(row * (needed - 0.01)).sum())
+    assert needed < 709.7827 / 8.5  # below one term's own overflow: log 4 sooner
 
 
 def test_flash_tab_visits_every_tile_and_ends_at_attention(labs):

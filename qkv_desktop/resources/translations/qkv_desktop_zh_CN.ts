@@ -3293,6 +3293,10 @@ Sentence: {1}</source>
         <translation>朴素公式在这一行失效：s 超过约 {1} 时 exp(s) 溢出为 ∞（最大的分数是 {0}），而 ∞/∞ 是 NaN；在线 softmax 只对 s − m ≤ 0 取指数。</translation>
     </message>
     <message>
+        <source>The naive formula breaks on this row: every exp(s) is finite (the largest score is {0}, below {1}), but their sum overflows to ∞, so every weight is exp(s) / ∞ = 0 and the row sums to 0; the online softmax sums exp(s − m) ≤ 1 instead.</source>
+        <translation>朴素公式在这一行失效：每个 exp(s) 都是有限的（最大的分数是 {0}，低于 {1}），但它们的和溢出为 ∞，于是每个权重都是 exp(s) / ∞ = 0，这一行的和为 0；在线 softmax 求和的是 exp(s − m) ≤ 1。</translation>
+    </message>
+    <message>
         <source>The naive formula still works here: the largest score is {0}, and exp overflows only above {2}. Multiply the scores by more than {1} to make it overflow.</source>
         <translation>朴素公式在这里仍然可用：最大的分数是 {0}，而 exp 只在超过 {2} 时才溢出。把分数乘以大于 {1} 的数就会溢出。</translation>
     </message>

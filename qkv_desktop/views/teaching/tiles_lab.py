@@ -12,6 +12,8 @@ the n × n matrix never existed: O(n·d) memory instead of O(n²).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
@@ -81,6 +83,37 @@ def _tab(controls: QGridLayout, content: QWidget) -> QWidget:
     layout.addLayout(controls)
     layout.addWidget(scroll, 1)
     return tab
+
+
+EXP_OVERFLOW = float(np.log(np.finfo(np.float64).max))
+"""exp(s) is ∞ above this (709.7827…)."""
+EXP_UNDERFLOW = 1075 * float(np.log(2))
+"""exp(s) is 0 below −this (745.1332…: half the smallest subnormal, 2⁻¹⁰⁷⁵)."""
+
+
+def _overflow_factor(s: np.ndarray) -> float:
+    """The factor g at which Σ exp(g·s) reaches the largest double (``s`` finite, its
+    largest > 0): log Σ exp(g·s) is convex in g and rises past g·max(s), so bisection
+    between (limit − log n) / max and limit / max finds it."""
+    top = float(s.max())
+
+    def log_sum(g: float) -> float:
+        return g * top + float(np.log(np.exp(g * (s - top)).sum()))
+
+    lo, hi = max(0.0, (EXP_OVERFLOW - np.log(s.size)) / top), EXP_OVERFLOW / top
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        if log_sum(mid) > EXP_OVERFLOW:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _up(x: float) -> float:
+    """``x`` rounded up to the four decimals it is printed with: "more than" that
+    number is then enough, never short of the threshold by the rounding."""
+    return math.ceil(x * 1e4) / 1e4
 
 
 PARTIAL_COLUMNS = 16
@@ -344,46 +377,56 @@ class TilesLab(RefreshWhenShown, LabWindow):
         self.naive_grid.title = self.tr("naive exp(s) / Σ exp(s) of the same row")
         self.naive_grid.set_data(naive, col_labels=[str(j) for j in range(m)])
         diff = float(np.nanmax(np.abs(self.online.weights - stable)))
-        broken = not np.isfinite(naive).all()
         text = self.tr("Online against the stable softmax: max |difference| = {0}.").format(
             format_value(diff))
-        text += " " + self._naive_verdict(s, broken)
+        text += " " + self._naive_verdict(s)
         self.online_verdict.setText(text)
 
-    def _naive_verdict(self, s: np.ndarray, broken: bool) -> str:
-        """Why the naive softmax broke on row ``s``, or by how much to scale it to break:
-        the hint said "multiply by 1000" for a row whose largest score, 9.35 × 1000, is
-        still below exp's overflow (a first user tried it)."""
+    def _naive_verdict(self, s: np.ndarray) -> str:
+        """Why the naive softmax exp(s) / Σ exp(s) breaks on row ``s``, or by how much to
+        scale the row to break it. (The hint said "multiply by 1000" for a row whose
+        largest score × 1000 is 9.35; and a row of tied scores near 709 read "still
+        works" while Σ exp(s) had overflowed and every weight was 0.)"""
         finite = s[np.isfinite(s)]
         top = float(finite.max()) if finite.size else 0.0
-        overflow, underflow = float(np.log(np.finfo(np.float64).max)), 745.13
-        limit = format_value(overflow)  # 709.7827, by the one rule as every number here
-        if broken and top > overflow:
+        limit = format_value(EXP_OVERFLOW)
+        with np.errstate(over="ignore", under="ignore"):
+            terms = np.exp(finite)
+            total = float(terms.sum())
+        if np.isinf(terms).any():
             return self.tr("The naive formula breaks on this row: exp(s) overflows to ∞ "
                            "above s ≈ {1} (the largest score is {0}) and ∞/∞ is NaN; "
                            "the online softmax only ever exponentiates s − m ≤ 0."
                            ).format(format_value(top), limit)
-        if broken:
+        if np.isinf(total):
+            return self.tr("The naive formula breaks on this row: every exp(s) is finite "
+                           "(the largest score is {0}, below {1}), but their sum overflows "
+                           "to ∞, so every weight is exp(s) / ∞ = 0 and the row sums to 0; "
+                           "the online softmax sums exp(s − m) ≤ 1 instead."
+                           ).format(format_value(top), limit)
+        if finite.size and total == 0:
             return self.tr("The naive formula breaks on this row: every exp(s) underflows "
                            "to 0 (the largest score is {0}, below −745) and 0/0 is NaN; "
                            "the online softmax exponentiates s − m, whose largest is 0."
                            ).format(format_value(top))
         now = self.factor.value()
-        if top > 0 and now * overflow / top <= self.factor.maximum():
+        if top > 0:
+            needed = now * _overflow_factor(finite)
+            if needed > self.factor.maximum():  # beyond the box: larger inputs
+                return self.tr("The naive formula still works here: the largest score is "
+                               "{0}, and exp overflows only above {1}, beyond this box's "
+                               "factor; make the session's scores larger (× 100 the "
+                               "inputs).").format(format_value(top), limit)
             return self.tr("The naive formula still works here: the largest score is {0}, "
                            "and exp overflows only above {2}. Multiply the scores by "
                            "more than {1} to make it overflow.").format(
-                format_value(top), format_value(now * overflow / top), limit)
-        if top > 0:  # beyond the box: scores this small need larger inputs
-            return self.tr("The naive formula still works here: the largest score is {0}, "
-                           "and exp overflows only above {1}, beyond this box's "
-                           "factor; make the session's scores larger (× 100 the inputs).")\
-                .format(format_value(top), limit)
+                format_value(top), format_value(_up(needed)), limit)
         if top < 0:
             return self.tr("The naive formula still works here: every score is negative "
                            "(the largest is {0}), so exp cannot overflow; multiplied by "
                            "more than {1}, every exp(s) underflows to 0 and 0/0 is NaN."
-                           ).format(format_value(top), format_value(now * underflow / -top))
+                           ).format(format_value(top),
+                                    format_value(_up(now * EXP_UNDERFLOW / -top)))
         return self.tr("The naive formula still works here: the largest score is 0, and "
                        "no factor makes exp overflow.")
 
