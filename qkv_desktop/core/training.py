@@ -132,7 +132,8 @@ def train_step(X, weights: Weights, target, kind: str, lr: float, **options) -> 
 def layer_norm(X, eps: float = 1e-5) -> np.ndarray:
     """Each row of ``X`` to mean 0 and variance 1 (LayerNorm without gain and bias, as a
     Transformer normalises its input before attention). With W ~ N(0, 1/d_model), q and
-    k then have components of variance about 1, the premise of ÷√d_k."""
+    k then have components of variance about 1, the premise of ÷√d_k. A row of equal
+    values (any row when d_model = 1) becomes zeros."""
     X = as_matrix(X, "X").astype(np.float64)
     centred = X - X.mean(axis=1, keepdims=True)
     return centred / np.sqrt((centred * centred).mean(axis=1, keepdims=True) + eps)
@@ -144,7 +145,8 @@ class ScalingRun:
 
     ``losses[s]`` is the loss before step s; ``grad_W_Q``/``grad_W_K`` are the true
     gradient norms at those steps; ``mean_p1p`` the tutorial's mean p(1−p) at the start
-    and ``max_weight`` the mean of the rows' largest weight there (1 = saturated).
+    and ``max_weight`` the mean of the rows' largest weight there (1 = saturated), over
+    the rows that see more than one key.
     """
 
     d_k: int
@@ -197,7 +199,10 @@ def scaling_comparison(X, pattern, kind: str = "pattern", d_ks=(4, 64, 256), ste
                 gq.append(norms["W_Q"] * per)
                 gk.append(norms["W_K"] * per)
                 w = step.after
+            # rows that see one key (a causal row 0) have weight 1 whatever the scale
+            several = start.allowed.sum(axis=1) > 1
+            max_weight = (float(start.weights[several].max(axis=1).mean())
+                          if several.any() else float("nan"))
             runs.append(ScalingRun(int(d_k), scaled, np.array(losses), np.array(gq),
-                                   np.array(gk), mean_p1p,
-                                   float(start.weights.max(axis=1).mean())))
+                                   np.array(gk), mean_p1p, max_weight))
     return runs

@@ -1480,6 +1480,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>该比较训练的是自注意力头；请切换到自注意力。</translation>
     </message>
     <message>
+        <source>The comparison normalises each row of X to mean 0 and variance 1, which needs d_model ≥ 2: add a dimension first.</source>
+        <translation>对比会把 X 的每一行归一化为均值 0、方差 1，这需要 d_model ≥ 2：请先添加一个维度。</translation>
+    </message>
+    <message>
         <source>Fresh heads on this session&apos;s X, layer-normalised (each row: mean 0, variance 1, as a Transformer normalises it before attention; with W ~ N(0, 1/d_model), q and k then have components of variance about 1), trained towards the chosen pattern. Red: no scaling, blue: ÷√d_k; solid ‖∂L/∂W_Q‖, dashed ‖∂L/∂W_K‖: the true gradients. The table adds the tutorial&apos;s mean p(1−p), only the diagonal of the softmax Jacobian diag(p) − ppᵀ.</source>
         <translation>在本会话的 X 上训练全新的注意力头，X 先做层归一化（每行均值 0、方差 1，与 Transformer 在注意力之前的归一化一样；W ~ N(0, 1/d_model) 时 q 和 k 的各分量方差约为 1），朝所选目标模式训练。红色：不缩放，蓝色：÷√d_k；实线 ‖∂L/∂W_Q‖，虚线 ‖∂L/∂W_K‖：真实梯度。表格另列出教程的平均 p(1−p)，它只是 softmax 雅可比矩阵 diag(p) − ppᵀ 的对角线。</translation>
     </message>
@@ -1488,16 +1492,16 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>权重与目标模式的交叉熵：它对分数的梯度是 (p − 目标)/n，只要权重还不对，softmax 饱和也不会让它变小（对数抵消了雅可比矩阵）。所以在这里，未缩放的头分数大 √d_k 倍，梯度也大 √d_k 倍，在同样的学习率下学得更快，即使平均 p(1−p) 接近 0；学对之后它的梯度才下降。Transformer 的损失并不是这样到达权重的：选择“输出”上的损失，看看 ÷√d_k 防止了什么。</translation>
     </message>
     <message>
-        <source>Squared error of the output to the pattern × the head&apos;s starting V, per output component: the loss reaches the scores through weights · V and the whole Jacobian diag(p) − ppᵀ, as in a Transformer. Unscaled, the scores grow like √d_k and the softmax starts nearly one-hot (the table&apos;s max weight near 1), where that Jacobian is nearly 0: a saturated row passes almost no gradient back to W_Q and W_K, whichever key it should attend to, so those heads learn slowly or stall. Scaled, the scores keep a variance of about 1 at every d_k and the heads learn: compare the losses at the end.</source>
-        <translation>输出与“目标模式 × 该头初始的 V”之间的平方误差（按输出分量平均）：损失经由 权重 · V 和完整的雅可比矩阵 diag(p) − ppᵀ 到达分数，与 Transformer 中一样。不缩放时，分数随 √d_k 增大，softmax 一开始就接近 one-hot（表中最大权重接近 1），而那里的雅可比矩阵几乎为 0：饱和的行几乎不把梯度传回 W_Q 和 W_K，无论它本该关注哪个键，所以这些头学得很慢甚至停滞。缩放后，分数在任何 d_k 下方差都约为 1，头能学会：比较表中最后的损失。</translation>
+        <source>Squared error of the output to the pattern × the head&apos;s starting V, per output component: the loss reaches the scores through weights · V and the whole Jacobian diag(p) − ppᵀ, as in a Transformer. Unscaled, the scores and their gradients are √d_k times larger: the softmax starts near one-hot (the table&apos;s mean max weight) or the first steps push it there, and where it is one-hot that Jacobian is nearly 0, so the row passes almost no gradient back to W_Q and W_K, whichever key it should attend to. The larger d_k, the more those heads stall with the loss high; what still falls is mostly W_V&apos;s share (W_V trains too). Scaled, the scores keep a variance of about 1 at every d_k and the heads learn: compare the losses at the end.</source>
+        <translation>输出与“目标模式 × 该头初始的 V”之间的平方误差（按输出分量平均）：损失经由 权重 · V 和完整的雅可比矩阵 diag(p) − ppᵀ 到达分数，与 Transformer 中一样。不缩放时，分数和它们的梯度都大 √d_k 倍：softmax 一开始就接近 one-hot（见表中的平均最大权重），或者最初几步就把它推到那里；在 one-hot 处雅可比矩阵几乎为 0，于是这一行几乎不把梯度传回 W_Q 和 W_K，无论它本该关注哪个键。d_k 越大，这些头越容易停滞在较高的损失上；仍在下降的主要是 W_V 的那一份（W_V 也在训练）。缩放后，分数在任何 d_k 下方差都约为 1，头能学会：比较表中最后的损失。</translation>
+    </message>
+    <message>
+        <source>mean max weight at the start</source>
+        <translation>开始时的平均最大权重</translation>
     </message>
     <message>
         <source>scaling</source>
         <translation>缩放</translation>
-    </message>
-    <message>
-        <source>max weight at the start</source>
-        <translation>开始时的最大权重</translation>
     </message>
     <message>
         <source>mean p(1−p) at the start</source>

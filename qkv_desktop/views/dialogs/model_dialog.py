@@ -416,6 +416,9 @@ class ModelDialog(Retranslating, QDialog):
         layout.activate()
         needed = layout.totalHeightForWidth(self.width()) if layout.hasHeightForWidth() \
             else layout.totalSizeHint().height()
+        screen = self.screen()
+        if screen is not None:  # never past the screen (a 768-px laptop)
+            needed = min(needed, screen.availableGeometry().height())
         if needed > self.height():
             self.resize(self.width(), needed)
 

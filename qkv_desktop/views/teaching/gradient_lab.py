@@ -102,7 +102,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.worker.failed.connect(self._on_failed)
         self.compare_worker = LabWorker(self)
         self.compare_worker.finished.connect(self._on_compared)
-        self.compare_worker.failed.connect(self._on_failed)
+        self.compare_worker.failed.connect(self._on_compare_failed)
         model.preview.ended.connect(self._on_preview_ended)
         self.losses: list[float] = []
         self.norms: dict[str, list[float]] = {k: [] for k in NORM_PENS}
@@ -477,9 +477,15 @@ class GradientLab(RefreshWhenShown, LabWindow):
     def _on_failed(self, text: str) -> None:
         self.train_button.setEnabled(True)
         self.stop_button.setEnabled(False)
+        self.model.preview.commit()
+        self.show_error(self.tr("Training failed: {0}").format(text))
+
+    def _on_compare_failed(self, text: str) -> None:
+        """The comparison's own end: a training run failing meanwhile must not give back
+        its controls (a loss changed mid-run put the old loss's runs under the new
+        loss's explanation)."""
         self.compare_button.setEnabled(True)
         self.compare_loss.setEnabled(True)
-        self.model.preview.commit()
         self.show_error(self.tr("Training failed: {0}").format(text))
 
     def _on_preview_ended(self) -> None:
@@ -521,6 +527,11 @@ class GradientLab(RefreshWhenShown, LabWindow):
         if inputs.cross:
             self.show_error(self.tr("The comparison trains self-attention heads; switch to "
                                     "self-attention."))
+            return
+        if inputs.X.shape[1] < 2:
+            self.show_error(self.tr("The comparison normalises each row of X to mean 0 "
+                                    "and variance 1, which needs d_model ≥ 2: add a "
+                                    "dimension first."))
             return
         X, causal = layer_norm(inputs.X), inputs.causal
         steps, lr = self.compare_steps.value(), self.compare_lr.value()
@@ -566,12 +577,14 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 "Squared error of the output to the pattern × the head's starting V, per "
                 "output component: the loss reaches the scores through weights · V and the "
                 "whole Jacobian diag(p) − ppᵀ, as in a Transformer. Unscaled, the scores "
-                "grow like √d_k and the softmax starts nearly one-hot (the table's max "
-                "weight near 1), where that Jacobian is nearly 0: a saturated row passes "
-                "almost no gradient back to W_Q and W_K, whichever key it should attend to, "
-                "so those heads learn slowly or stall. Scaled, the scores keep a variance "
-                "of about 1 at every d_k and the heads learn: compare the losses at the "
-                "end.")
+                "and their gradients are √d_k times larger: the softmax starts near "
+                "one-hot (the table's mean max weight) or the first steps push it there, "
+                "and where it is one-hot that Jacobian is nearly 0, so the row passes "
+                "almost no gradient back to W_Q and W_K, whichever key it should attend to. "
+                "The larger d_k, the more those heads stall with the loss high; what still "
+                "falls is mostly W_V's share (W_V trains too). Scaled, the scores keep a "
+                "variance of about 1 at every d_k and the heads learn: compare the losses "
+                "at the end.")
         self.compare_info.setText(common + " " + why)
 
     def _on_compared(self, runs) -> None:
@@ -601,7 +614,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         if not self.runs:
             self.compare_table.setText("")
             return
-        head = ("d_k", self.tr("scaling"), self.tr("max weight at the start"),
+        head = ("d_k", self.tr("scaling"), self.tr("mean max weight at the start"),
                 self.tr("mean p(1−p) at the start"), "‖∂L/∂W_Q‖₀", "‖∂L/∂W_K‖₀",
                 self.tr("‖∂L/∂W_Q‖ at the end"), self.tr("loss at the start"),
                 self.tr("loss at the end"))
