@@ -29,9 +29,11 @@ def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="qkv-desktop render",
                 description="Write x, q, k, v, scores, scaled, weights, output and a "
                             "dashboard as images, plus matrices.npz, without a window.",
-                epilog="Layers and heads count from 0 (the window counts from 1). With a "
-                       "decoder (smollm2 or a .gguf file), matrices.npz also holds "
-                       "token_ids, Q_rope, K_rope, next_top5_ids and next_top5_probs.")
+                epilog="Layers and heads count from 0 (the window counts from 1); the "
+                       "file names of several heads (q_h1, W_Q_h1 …) count from 1, as "
+                       "the window does. With a decoder (smollm2 or a .gguf file), "
+                       "matrices.npz also holds token_ids, Q_rope, K_rope, next_top5_ids "
+                       "and next_top5_probs.")
     p.add_argument("source", nargs="?", help="a session file (.qkv.json)")
     p.add_argument("--preset", help="render a preset instead of a session file")
     p.add_argument("--model", metavar="MODEL",
