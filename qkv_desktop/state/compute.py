@@ -127,8 +127,9 @@ class ModelResult:
     def kk(self, h: int = 0) -> KKComparison:
         """KKᵀ of head ``h`` and its asymmetry, for the QKᵀ | KKᵀ comparison (cached)."""
         h = self.state.head_index(h)
-        return self._cached(("kk", h), lambda: kk_comparison(self.multi.heads[h],
-                                                             self.state.options.temperature))
+        return self._cached(("kk", h), lambda: kk_comparison(
+            self.multi.heads[h], self.state.options.temperature,
+            self_attention=self.state.mode == "self"))
 
 
 def compute(state: SessionState, on_rows=None) -> ModelResult:

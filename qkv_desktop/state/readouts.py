@@ -108,17 +108,32 @@ def broken_rows(scaled: np.ndarray) -> tuple[int, int]:
     return int(over.sum()), int((under & ~over).sum())
 
 
-def kk_comparison(r: AttentionResult, temperature: float = 1.0) -> KKComparison:
+def kk_comparison(r: AttentionResult, temperature: float = 1.0,
+                  self_attention: bool = True) -> KKComparison:
     """KKᵀ of one head, its asymmetry (0 up to rounding: it is symmetric), and the
-    weights its softmax gives, with the pair of keys they treat most unequally."""
+    weights its softmax gives, with the pair of keys they treat most unequally.
+
+    The weights are those the head would have with W_Q = W_K: KKᵀ scaled as its scores
+    are, with the same ALiBi bias and mask (a causal head's weights above the diagonal
+    are 0; the lesson quoted them as if nothing were masked). The pair is one whose
+    two directions are both allowed: a masked direction is 0 by the mask, not by the
+    rows' softmax sums the lesson is about; under a causal mask there is none. In
+    cross-attention the mask and bias are the queries', not the keys': KKᵀ alone."""
     kk = r.K @ r.K.T
+    square = self_attention and r.n_queries == r.n_keys  # the queries are the keys
+    allowed = r.allowed if square else np.ones(kk.shape, bool)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-        weights = softmax(kk / kk.dtype.type(r.divisor * temperature))
+        scaled = kk / kk.dtype.type(r.divisor * temperature)
+        if square and r.bias is not None:
+            scaled = scaled + r.bias
+        weights = softmax(np.where(allowed, scaled, -np.inf))
         gap = np.abs(weights - weights.T)
+    both = allowed & allowed.T
+    np.fill_diagonal(both, False)
     pair = None
-    if kk.shape[0] > 1 and np.isfinite(gap).any():
-        i, j = np.unravel_index(int(np.nanargmax(np.where(np.isfinite(gap), gap, -1))),
-                                gap.shape)
+    usable = both & np.isfinite(gap)
+    if kk.shape[0] > 1 and usable.any():
+        i, j = np.unravel_index(int(np.argmax(np.where(usable, gap, -1))), gap.shape)
         pair = (int(min(i, j)), int(max(i, j)))
     return KKComparison(kk, asymmetry(kk), weights, pair)
 

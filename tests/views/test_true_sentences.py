@@ -67,6 +67,30 @@ def test_shared_weights_give_symmetric_scores_and_asymmetric_weights(qtbot):
     assert "exactly as" not in plain(view.explanation.text())
 
 
+def test_the_kk_lesson_quotes_the_weights_the_mask_leaves(qtbot):
+    """Under the causal mask it quoted w[人工→智能] = 0.2516, a weight the mask sets to
+    0 (the weights were KKᵀ's softmax without the mask). With W_Q = W_K the lesson's
+    weights are the head's own, mask and all; a causal head has no pair to compare."""
+    from qkv_desktop.views.teaching.symmetry_view import SymmetryView
+    causal = SessionState.from_preset("tutorial-2").with_(
+        options=Options(share_qk=True, causal=True))
+    result = compute(causal)
+    kk = result.kk(0)
+    np.testing.assert_allclose(kk.weights, result.head(0).weights)  # the real ones
+    assert kk.pair is None
+    view = shown(qtbot, SymmetryView(model_on(causal)))
+    qtbot.waitUntil(lambda: view.lesson.text() != "")
+    assert "under this mask none do" in plain(view.lesson.text())
+    assert "w[" not in plain(view.lesson.text())
+    # a prefix of two tokens sees itself both ways: the pair is inside it
+    prefix = SessionState.from_preset("tutorial-2").with_(
+        options=Options(share_qk=True, causal=True, prefix=2))
+    result = compute(prefix)
+    kk = result.kk(0)
+    np.testing.assert_allclose(kk.weights, result.head(0).weights)
+    assert kk.pair == (0, 1)
+
+
 # -- 7: p(1−p) is the diagonal of the softmax Jacobian ----------------------------------
 
 def test_the_jacobian_norm_is_that_of_diag_p_minus_ppT():

@@ -3175,6 +3175,10 @@ Sentence: {1}</source>
         <translation>&lt;b&gt;KKᵀ&lt;/b&gt;（假设 W_Q = W_K）</translation>
     </message>
     <message>
+        <source>&lt;b&gt;Symmetric scores, asymmetric weights&lt;/b&gt; needs two tokens that see each other both ways; under this mask none do (a causal query sees no later key). Turn the mask off to compare a pair&apos;s weights.</source>
+        <translation>&lt;b&gt;分数对称，权重不对称&lt;/b&gt;需要两个能互相看见的词元；在这个掩码下没有这样的词元对（因果查询看不到后面的键）。关掉掩码，才能比较一对词元的权重。</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;Symmetric scores, asymmetric weights.&lt;/b&gt; With W_Q = W_K, KKᵀ[{0}, {1}] = KKᵀ[{1}, {0}] = {2}, yet w[{1}→{0}] = {3} and w[{0}→{1}] = {4}: softmax divides each row by its own sum Z = Σ exp(s), so w&lt;sub&gt;ij&lt;/sub&gt; / w&lt;sub&gt;ji&lt;/sub&gt; = Z&lt;sub&gt;j&lt;/sub&gt; / Z&lt;sub&gt;i&lt;/sub&gt;. What one shared W makes equal is the score, not the attention.</source>
         <translation>&lt;b&gt;分数对称，权重不对称。&lt;/b&gt;W_Q = W_K 时 KKᵀ[{0}, {1}] = KKᵀ[{1}, {0}] = {2}，但 w[{1}→{0}] = {3}，w[{0}→{1}] = {4}：softmax 用每一行自己的总和 Z = Σ exp(s) 去除，所以 w&lt;sub&gt;ij&lt;/sub&gt; / w&lt;sub&gt;ji&lt;/sub&gt; = Z&lt;sub&gt;j&lt;/sub&gt; / Z&lt;sub&gt;i&lt;/sub&gt;。共用一个 W 让分数相等，而不是让注意力相等。</translation>
     </message>
