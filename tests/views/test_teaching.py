@@ -219,7 +219,10 @@ def test_teaching_diagnostics_table_follows_the_result(window2):
         assert text(i, 3) == f"{r.weights[i].max():.4f}"
     w.controls.causal.setChecked(True)
     settle(w)
-    assert text(0, 2) == "100.0%" and text(0, 3) == "1.0000"
+    # row 0 sees one key: weight 1, and H / log n = 0/0 (it read 100.0 %)
+    assert text(0, 2) == "—" and text(0, 3) == "1.0000"
+    assert "0 / 0" in rows.index(0, 2).data(Qt.ItemDataRole.ToolTipRole)
+    assert text(1, 2).endswith("%")
 
 
 def test_teaching_diagnostics_never_read_a_nearly_uniform_row_as_exactly_uniform(window):

@@ -545,6 +545,13 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
 </context>
 <context>
+    <name>DiagnosticsTableModel</name>
+    <message>
+        <source>This query sees one key: its weight is 1, its entropy 0, and H / log n is 0 / 0 (log 1 = 0), so it has no fraction.</source>
+        <translation>这个查询只看得到一个键：它的权重是 1，熵是 0，而 H / log n 是 0 / 0（log 1 = 0），所以没有比例。</translation>
+    </message>
+</context>
+<context>
     <name>Edits</name>
     <message>
         <source>only finite numbers can be used</source>

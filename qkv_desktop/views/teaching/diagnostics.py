@@ -161,11 +161,18 @@ class DiagnosticsTableModel(QAbstractTableModel):
             if c == 1:
                 return format_value(u.entropy[i])
             if c == 2:
+                if u.visible[i] <= 1:  # log 1 = 0: H / log n is 0/0, not 100 %
+                    return "—"
                 return format_percent(u.fraction[i], exact_within=self._exact)
             if c == 3:
                 return format_value(u.max_weight[i])
             return self._keys[int(u.argmax[i])] if np.isfinite(u.max_weight[i]) else "—"
+        if role == Qt.ItemDataRole.ToolTipRole and c == 2 and u.visible[i] <= 1:
+            return self.tr("This query sees one key: its weight is 1, its entropy 0, and "
+                           "H / log n is 0 / 0 (log 1 = 0), so it has no fraction.")
         if role == BAR_ROLE and c in (2, 3):
+            if c == 2 and u.visible[i] <= 1:
+                return None
             return float(u.fraction[i] if c == 2 else u.max_weight[i])
         if role == Qt.ItemDataRole.TextAlignmentRole and c:
             return int(Qt.AlignmentFlag.AlignCenter)
@@ -281,9 +288,11 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
                            "(max |w − 1/n| = {1}).").format(UNIFORM_FRACTION,
                                                            format_value(u.deviation.max()))
         else:
+            several = u.visible > 1  # (a one-key row has no fraction: 0/0)
             text = self.tr("Mean H / log n = {0}; mean max weight = {1}.").format(
-                format_percent(np.mean(u.fraction),
-                               exact_within=_rounding(result_dtype)),
+                format_percent(np.mean(u.fraction[several]),
+                               exact_within=_rounding(result_dtype))
+                if several.any() else "—",
                 format_value(np.mean(u.max_weight)))
         if self.model.compute_error:  # the last result's numbers, not the table's
             text = stale_note() + " " + text
