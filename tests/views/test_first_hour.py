@@ -335,6 +335,34 @@ def test_the_tours_first_step_moves_on_once_a_value_is_edited(main_window):
         settle(window)
 
 
+def test_the_tour_follows_a_pinned_weight_to_the_explanation_and_on(main_window):
+    """At step 3 a first-time user clicked a weight as step 4 asks: the Explain panel
+    came to the front over the note, which seemed gone, and the tour stayed at 3."""
+    from qkv_desktop.state import CellRef
+    window, tour = main_window, main_window.tour
+    tour.start()
+    try:
+        tour.show_step(2)
+        window.model.set_selection(CellRef("X", 0, 0, 0))  # not a weight: stays
+        settle(window)
+        assert tour.index == 2
+        window.model.set_selection(CellRef("weights", 1, 0, 0))
+        settle(window)
+        assert tour.index == 3 and tour.note.isVisible()
+        explain = window.teaching.docks["explain"]
+        assert explain.isVisible() and not explain.visibleRegion().isEmpty()
+        # the note lies above the panel it points at (raised after it)
+        siblings = [w for w in window.children() if w in (tour.note, explain)]
+        assert siblings.index(tour.note) > siblings.index(explain)
+        window.model.set_selection(CellRef("weights", 2, 1, 0))
+        settle(window)
+        assert tour.index == 4
+    finally:
+        tour.stop()
+        window.model.set_selection(None)
+        settle(window)
+
+
 def test_the_tour_speaks_chinese(main_window):
     window = main_window
     window.language_actions["zh_CN"].trigger()

@@ -88,6 +88,7 @@ class Tour(QObject):
         place the note again (``_follow_target``)."""
         self._replace = QTimer(self, singleShot=True, interval=0, timeout=self._place)
         window.model.changed.connect(self._on_model_changed)
+        window.model.selectionChanged.connect(self._on_pinned)
         buttons = QHBoxLayout()
         buttons.addWidget(self.counter, 1)
         for b in (self.skip_button, self.back_button, self.next_button):
@@ -169,6 +170,17 @@ class Tour(QObject):
         x = self.window.model.state.X  # (another change may give the state a new X array)
         if x is not self._x_at_step_1 and not np.array_equal(x, self._x_at_step_1):
             self.show_step(1)
+
+    def _on_pinned(self, ref) -> None:
+        """A cell pinned at step 3 (hover a weight) or 4 (click it): the next step shows.
+        Pinning raised the Explain panel over the note, which then seemed gone, and the
+        tour stayed at step 3 (a first-time user)."""
+        if ref is None or ref.matrix not in ("weights", "scaled", "scores"):
+            return
+        if self.index == 2:
+            self.show_step(3)  # where the explanation went
+        elif self.index == 3:
+            self.show_step(4)
 
     def show_step(self, index: int) -> None:
         steps = self.steps()
