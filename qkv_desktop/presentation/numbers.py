@@ -26,6 +26,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 
 __all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
            "MOST_DECIMALS", "format_value", "format_values", "format_boolean", "format_percent",
+           "format_setting",
            "fit_value_font", "with_minus",
            "any_value_may_fit", "decimals_that_add_up", "label_widths", "longest_labels"]
 
@@ -92,6 +93,14 @@ def format_percent(fraction: float, decimals: int = 1, most: int = 4,
     if a < 1:  # just inside ±100 %
         return f"< {MINUS}{100 - step:.{most}f}%" if x < 0 else f"> {100 - step:.{most}f}%"
     return f"> {MINUS}{100 + step:.{most}f}%" if x < 0 else f"< {100 + step:.{most}f}%"
+
+
+def format_setting(value: float) -> str:
+    """A setting (the temperature T, a divisor) as it is used, without trailing zeros:
+    ``2.65``, ``2.6451``, ``1``. Up to ``DECIMALS`` decimals, which a setting typed or
+    saved with more would round; a shorter form would hide the value divided by."""
+    text = f"{float(value):.{DECIMALS}f}".rstrip("0").rstrip(".")
+    return text if text not in ("", "-0") else "0"
 
 
 def format_boolean(value: float) -> str:

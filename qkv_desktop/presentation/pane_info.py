@@ -16,6 +16,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.presentation.cell_text import projection_formula
+from qkv_desktop.presentation.numbers import format_setting
 from qkv_desktop.state.catalogue import (
     BOOLEAN,
     HEAD_INDEPENDENT,
@@ -142,7 +143,7 @@ def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
     o = state.options
     if key == "scaled":
         div = "√d_k" if o.scale == "sqrt_dk" else ("1" if o.scale == "none" else f"{r.divisor:g}")
-        t = "" if o.temperature == 1 else f" / T({o.temperature:.3g})"
+        t = "" if o.temperature == 1 else f" / T({format_setting(o.temperature)})"
         mask = translate("Panes", " + mask") if state.mask_spec().restricts else ""
         bias = translate("Panes", " + ALiBi") if o.alibi is not None else ""
         scores = "RoPE(Q)·RoPE(K)ᵀ" if o.positions == "rope" else "QKᵀ"

@@ -120,6 +120,15 @@ def test_teaching_scaling_and_temperature_divide_the_scaled_pane(window):
     np.testing.assert_allclose(pane(window, "scaled"), scores / (2.0 * T), rtol=1e-15)
     c.temperature.setValue(0)
     np.testing.assert_allclose(pane(window, "scaled"), scores / (2.0 * 0.05), rtol=1e-15)
+    # the T shown is the T divided by (it showed 2.65 for 2.6451)
+    c.temperature.setValue(750)
+    T = window.model.state.options.temperature
+    assert c.temperature_label.text() == f"{T:g}" == "2.66"
+    np.testing.assert_allclose(pane(window, "scaled"), scores / (2.0 * 2.66), rtol=1e-15)
+    settle(window)
+    assert "T(2.66)" in window.panes.panes["scaled"].title.text()
+    c.temperature.setValue(566)
+    assert window.model.state.options.temperature == 1.0  # T = 1 is on the slider
 
 
 def test_teaching_float32_keeps_the_panes_in_float32(window):

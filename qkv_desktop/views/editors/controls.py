@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from qkv_desktop.model import AttentionModel
+from qkv_desktop.presentation.numbers import format_setting
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.session_state import MAX_HEADS
 from qkv_desktop.views.retranslate import Retranslating
@@ -34,13 +35,21 @@ T_MIN, T_MAX, T_STEPS = 0.05, 10.0, 1000
 
 
 def temperature_from_slider(pos: int) -> float:
-    """Logarithmic slider: position 0…1000 → temperature 0.05…10."""
-    return round(T_MIN * (T_MAX / T_MIN) ** (pos / T_STEPS), 4)
+    """Logarithmic slider: position 0…1000 → temperature 0.05…10, to three significant
+    digits: the value the label and the pane titles show is the one divided by (it
+    showed 2.65 while 2.6451 divided the scores, and a learner's check came out wrong)."""
+    return float(f"{T_MIN * (T_MAX / T_MIN) ** (pos / T_STEPS):.3g}")
 
 
 def slider_from_temperature(t: float) -> int:
+    """The slider position of ``t``: one that gives ``t`` back where there is one (T = 1
+    is position 566, while the nearest by the logarithm is 565, which gives 0.998)."""
     t = min(max(t, T_MIN), T_MAX)
-    return round(T_STEPS * math.log(t / T_MIN) / math.log(T_MAX / T_MIN))
+    pos = round(T_STEPS * math.log(t / T_MIN) / math.log(T_MAX / T_MIN))
+    for near in (pos, pos + 1, pos - 1):
+        if 0 <= near <= T_STEPS and temperature_from_slider(near) == t:
+            return near
+    return pos
 
 
 class ControlsPanel(Retranslating, QWidget):
@@ -238,7 +247,7 @@ class ControlsPanel(Retranslating, QWidget):
 
     def _on_temperature(self, pos: int) -> None:
         t = temperature_from_slider(pos)
-        self.temperature_label.setText(f"{t:.3g}")
+        self.temperature_label.setText(format_setting(t))
         self._apply(self.model.set_options, temperature=t, merge_key="temperature")
 
     def _on_head_changed(self, _head: int) -> None:
@@ -283,7 +292,7 @@ class ControlsPanel(Retranslating, QWidget):
             self.divisor.setValue(float(o.scale))
         self.divisor.setEnabled(not isinstance(o.scale, str))
         self.temperature.setValue(slider_from_temperature(o.temperature))
-        self.temperature_label.setText(f"{o.temperature:.3g}")
+        self.temperature_label.setText(format_setting(o.temperature))
         self.causal.setChecked(o.causal)
         self.causal.setEnabled(s.mode == "self")
         self._update_causal_tip()
