@@ -449,7 +449,9 @@ def prepare_image(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float]
     low, high = (float(shown.min()), float(shown.max())) if shown.size else (0.0, 0.0)
     finite = math.isfinite(low) and math.isfinite(high)
     mask = None if finite else nonfinite_rgba(shown)
+    masked = None
     if mask is not None:
+        masked = shown == -np.inf
         shown = np.where(np.isfinite(shown), shown, np.nan)
     reuse = rgba is not None and shown is data
     inside = finite and levels[0] <= low and high <= levels[1]
@@ -459,6 +461,11 @@ def prepare_image(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float]
         pixels = np.ascontiguousarray(rgba[..., RGB32_ORDER])
     else:
         pixels = map_to_rgb32(shown, lut, levels, inside).view(np.uint8).reshape(*shown.shape, 4)
+    if masked is not None and masked.any():
+        # under the mask layer a masked cell's own colour is the mask's grey too, not
+        # the magenta NaN takes: where the two layers' edges fall a pixel apart, a
+        # 1-px magenta line (the overflow colour) showed beside a masked cell
+        pixels[masked] = np.asarray(MASKED_RGBA, np.uint8)[list(RGB32_ORDER)]
     return PaneImage(tuple(factors), tuple(levels), shown, pixels, mask)
 
 

@@ -311,3 +311,23 @@ def test_the_colours_of_every_cell_are_the_references(rows, cols, float32, level
     rgba = colormaps.map_to_rgba(data, lut, levels)
     assert rgba.shape == (rows, cols, 4)
     assert rgba[..., colormaps.RGB32_ORDER].tobytes() == expected.view(np.uint8).tobytes()
+
+
+def test_a_masked_cells_own_colour_is_the_masks_grey_under_the_mask_layer():
+    """A NaN took the overflow magenta in the picture under the mask layer; where the
+    layers' edges fell a pixel apart, a 1-px magenta line showed beside a masked cell
+    of the causal scaled scores (a first-time user's zoomed screenshot)."""
+    from qkv_desktop.presentation.colormaps import (
+        DIVERGING,
+        MASKED_RGBA,
+        OVERFLOW_RGBA,
+        RGB32_ORDER,
+    )
+    from qkv_desktop.presentation.pane_image import prepare_image
+    data = np.array([[0.5, -np.inf, np.nan], [0.1, 0.2, np.inf]])
+    image = prepare_image(data, DIVERGING, (-1.0, 1.0), (1, 1))
+    order = list(RGB32_ORDER)
+    assert image.pixels[0, 1].tolist() == np.asarray(MASKED_RGBA, np.uint8)[order].tolist()
+    for cell in ((0, 2), (1, 2)):  # overflow and NaN stay magenta, as on the mask layer
+        assert image.pixels[cell].tolist() == np.asarray(OVERFLOW_RGBA, np.uint8)[order].tolist()
+    assert image.mask[0, 1].tolist() == list(MASKED_RGBA)
