@@ -96,11 +96,12 @@ def format_percent(fraction: float, decimals: int = 1, most: int = 4,
 
 
 def format_setting(value: float) -> str:
-    """A setting (the temperature T, a divisor) as it is used, without trailing zeros:
-    ``2.65``, ``2.6451``, ``1``. Up to ``DECIMALS`` decimals, which a setting typed or
-    saved with more would round; a shorter form would hide the value divided by."""
-    text = f"{float(value):.{DECIMALS}f}".rstrip("0").rstrip(".")
-    return text if text not in ("", "-0") else "0"
+    """A setting (the temperature T, a divisor) as it is used: ``2.65``, ``2.6451``,
+    ``1``, ``1e-05``. Six significant digits, no trailing zeros: a setting typed or
+    saved with more digits shows them, and a tiny one never reads 0 (decimals would
+    show T = 1e-5 as "T(0)")."""
+    text = f"{float(value):.6g}"
+    return with_minus(text) if text.startswith("-") else text
 
 
 def format_boolean(value: float) -> str:

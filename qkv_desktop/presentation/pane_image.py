@@ -398,6 +398,10 @@ def _whole(data: np.ndarray, fy: int, fx: int) -> np.ndarray:
         return _mean_along(np.ascontiguousarray(_mean_along(data, fy, 0)), fx, 1)
 
 
+_MASKED_RGB32 = np.asarray(MASKED_RGBA, np.uint8)[RGB32_ORDER].view(np.uint32)[0]
+"""The mask's grey as one ``Format_RGB32`` word (written per cell in one ``copyto``)."""
+
+
 def nonfinite_rgba(shown: np.ndarray) -> np.ndarray | None:
     """An RGBA layer painting −inf cells grey and inf/NaN cells magenta; None if all finite.
 
@@ -465,7 +469,7 @@ def prepare_image(data: np.ndarray, lut: np.ndarray, levels: tuple[float, float]
         # under the mask layer a masked cell's own colour is the mask's grey too, not
         # the magenta NaN takes: where the two layers' edges fall a pixel apart, a
         # 1-px magenta line (the overflow colour) showed beside a masked cell
-        pixels[masked] = np.asarray(MASKED_RGBA, np.uint8)[list(RGB32_ORDER)]
+        np.copyto(pixels.view(np.uint32)[..., 0], _MASKED_RGB32, where=masked)
     return PaneImage(tuple(factors), tuple(levels), shown, pixels, mask)
 
 

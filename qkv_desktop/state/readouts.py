@@ -34,14 +34,17 @@ class KKComparison:
 
     Symmetric scores do not make symmetric weights: softmax divides row i by its own
     sum Z_i = Σ_k exp(s_ik), so w_ij / w_ji = Z_j / Z_i. ``weights`` is softmax of
-    KKᵀ scaled as the session scales (÷ divisor · T, no mask); ``pair`` = (i, j) is
-    the pair whose w_ij and w_ji differ most (None for fewer than two keys).
+    KKᵀ scaled, biased and masked as the head's scores are (``kk_comparison``);
+    ``pair`` = (i, j) is the pair whose w_ij and w_ji differ most (None for fewer than
+    two keys, non-finite weights, or a mask that leaves no pair: ``masked_out``).
     """
 
     kk: np.ndarray
     asymmetry: float
     weights: np.ndarray | None = None
     pair: tuple[int, int] | None = None
+    masked_out: bool = False
+    """No pair because the mask lets no two tokens see each other both ways."""
 
 
 @dataclass(frozen=True)
@@ -113,13 +116,15 @@ def kk_comparison(r: AttentionResult, temperature: float = 1.0,
     """KKᵀ of one head, its asymmetry (0 up to rounding: it is symmetric), and the
     weights its softmax gives, with the pair of keys they treat most unequally.
 
-    The weights are those the head would have with W_Q = W_K: KKᵀ scaled as its scores
-    are, with the same ALiBi bias and mask (a causal head's weights above the diagonal
-    are 0; the lesson quoted them as if nothing were masked). The pair is one whose
+    The weights are those the head would have with W_Q = W_K: KKᵀ (RoPE(K)·RoPE(K)ᵀ
+    with RoPE) scaled as its scores are, with the same ALiBi bias and mask (a causal
+    head's weights above the diagonal are 0; the lesson quoted them as if nothing were
+    masked). The pair is one whose
     two directions are both allowed: a masked direction is 0 by the mask, not by the
     rows' softmax sums the lesson is about; under a causal mask there is none. In
     cross-attention the mask and bias are the queries', not the keys': KKᵀ alone."""
-    kk = r.K @ r.K.T
+    K = r.K_rope if r.K_rope is not None else r.K  # with RoPE, W_Q = W_K scores RoPE(K)
+    kk = K @ K.T
     square = self_attention and r.n_queries == r.n_keys  # the queries are the keys
     allowed = r.allowed if square else np.ones(kk.shape, bool)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
@@ -135,7 +140,8 @@ def kk_comparison(r: AttentionResult, temperature: float = 1.0,
     if kk.shape[0] > 1 and usable.any():
         i, j = np.unravel_index(int(np.argmax(np.where(usable, gap, -1))), gap.shape)
         pair = (int(min(i, j)), int(max(i, j)))
-    return KKComparison(kk, asymmetry(kk), weights, pair)
+    return KKComparison(kk, asymmetry(kk), weights, pair,
+                        masked_out=kk.shape[0] > 1 and not both.any())
 
 
 _SEEDED_ANSWER: list = []

@@ -343,18 +343,22 @@ def test_the_tour_follows_a_pinned_weight_to_the_explanation_and_on(main_window)
     tour.start()
     try:
         tour.show_step(2)
-        window.model.set_selection(CellRef("X", 0, 0, 0))  # not a weight: stays
+        window.panes.cellPinned.emit(CellRef("X", 0, 0, 0))  # not a weight: stays
         settle(window)
         assert tour.index == 2
-        window.model.set_selection(CellRef("weights", 1, 0, 0))
+        window.model.set_selection(CellRef("weights", 1, 0, 0))  # a pin no click made
+        settle(window)  # (one that followed its tokens after an edit, say): stays
+        assert tour.index == 2
+        window.panes.cellPinned.emit(CellRef("weights", 1, 0, 0))  # a click on a weight
         settle(window)
         assert tour.index == 3 and tour.note.isVisible()
+        assert "The cell is pinned" in tour.text.text()  # not "click it" again
         explain = window.teaching.docks["explain"]
         assert explain.isVisible() and not explain.visibleRegion().isEmpty()
         # the note lies above the panel it points at (raised after it)
         siblings = [w for w in window.children() if w in (tour.note, explain)]
         assert siblings.index(tour.note) > siblings.index(explain)
-        window.model.set_selection(CellRef("weights", 2, 1, 0))
+        window.panes.cellPinned.emit(CellRef("weights", 2, 1, 0))
         settle(window)
         assert tour.index == 4
     finally:

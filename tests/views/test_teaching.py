@@ -267,6 +267,31 @@ def test_teaching_diagnostics_read_an_exactly_uniform_row_as_100_percent(window,
     assert [rows.index(i, 2).data() for i in range(5)] == ["100.0%"] * 5
 
 
+def test_teaching_diagnostics_one_key_rows_and_the_summary(window):
+    """A one-key row reads "—" only while its weight is the 1 it must be (a broken naive
+    softmax's NaN row reads NaN); the summary's means leave one-key rows out, both."""
+    from qkv_desktop.core.lessons import RowUniformity
+    from qkv_desktop.views.teaching.diagnostics import DiagnosticsTableModel
+    nan = float("nan")
+    u = RowUniformity(np.array([1, 1, 3]), np.array([0.0, nan, 0.5]),
+                      np.array([1.0, nan, 0.45]), np.zeros(3), np.array([1.0, nan, 0.6]),
+                      np.zeros(3, int), np.zeros(3))
+    rows = DiagnosticsTableModel()
+    rows.set_rows(u, ["a", "b", "c"], ["a", "b", "c"])
+    assert [rows.index(i, 2).data() for i in range(3)] == ["—", "NaN", "45.0%"]
+    assert rows.index(1, 2).data(Qt.ItemDataRole.ToolTipRole) is None
+    w = window
+    w.model.reset(SessionState.from_preset("random-small"))
+    w.controls.causal.setChecked(True)
+    settle(w)
+    d = front(w, "diagnostics")
+    lessons = w.model.result.lessons(0)
+    assert not lessons.nearly_uniform  # random-small: sharp attention, the means' line
+    u = lessons.uniformity
+    several = u.visible > 1
+    assert f"mean max weight = {np.mean(u.max_weight[several]):.4f}" in d.summary.text()
+
+
 # ------------------------------------------------------------- explain panel
 
 

@@ -89,6 +89,19 @@ def test_the_kk_lesson_quotes_the_weights_the_mask_leaves(qtbot):
     kk = result.kk(0)
     np.testing.assert_allclose(kk.weights, result.head(0).weights)
     assert kk.pair == (0, 1)
+    assert not compute(SessionState.from_preset("tutorial-2").with_(
+        options=Options(share_qk=True))).kk(0).masked_out
+
+
+def test_the_kk_lesson_turns_rope_keys_as_the_scores_do():
+    """With RoPE, W_Q = W_K scores RoPE(K)·RoPE(K)ᵀ, not KKᵀ (the lesson's weights
+    differed from the head's own)."""
+    rope = SessionState.from_preset("tutorial-1").with_(
+        options=Options(share_qk=True, positions="rope"))
+    result = compute(rope)
+    kk = result.kk(0)
+    np.testing.assert_allclose(kk.kk, result.head(0).scores, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(kk.weights, result.head(0).weights, rtol=1e-12)
 
 
 # -- 7: p(1−p) is the diagonal of the softmax Jacobian ----------------------------------

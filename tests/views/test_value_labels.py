@@ -91,6 +91,12 @@ def test_a_percentage_reads_as_0_or_100_only_when_it_is():
     assert format_percent(0.99997, exact_within=2e-6) == "99.997%"
 
 
+def test_a_setting_reads_as_the_value_used():
+    from qkv_desktop.presentation.numbers import format_setting
+    assert [format_setting(v) for v in (2.65, 2.6451, 1.0, 10.0, 0.05, 1e-5, 5e-5)] == [
+        "2.65", "2.6451", "1", "10", "0.05", "1e-05", "5e-05"]  # a tiny T never reads 0
+
+
 def test_tutorial_1_weights_show_four_decimals_at_1366x768(make_window):
     window = make_window(size=(1366, 768))
     settle()

@@ -3182,8 +3182,8 @@ Sentence: {1}</source>
         <translation>&lt;b&gt;KKᵀ&lt;/b&gt;（假设 W_Q = W_K）</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Symmetric scores, asymmetric weights&lt;/b&gt; needs two tokens that see each other both ways; under this mask none do (a causal query sees no later key). Turn the mask off to compare a pair&apos;s weights.</source>
-        <translation>&lt;b&gt;分数对称，权重不对称&lt;/b&gt;需要两个能互相看见的词元；在这个掩码下没有这样的词元对（因果查询看不到后面的键）。关掉掩码，才能比较一对词元的权重。</translation>
+        <source>&lt;b&gt;Symmetric scores, asymmetric weights&lt;/b&gt; needs two tokens that see each other both ways; under this mask none do. Turn the mask off to compare a pair&apos;s weights.</source>
+        <translation>&lt;b&gt;分数对称，权重不对称&lt;/b&gt;需要两个能互相看见的词元；在这个掩码下没有这样的词元对。关掉掩码，才能比较一对词元的权重。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Symmetric scores, asymmetric weights.&lt;/b&gt; With W_Q = W_K, KKᵀ[{0}, {1}] = KKᵀ[{1}, {0}] = {2}, yet w[{1}→{0}] = {3} and w[{0}→{1}] = {4}: softmax divides each row by its own sum Z = Σ exp(s), so w&lt;sub&gt;ij&lt;/sub&gt; / w&lt;sub&gt;ji&lt;/sub&gt; = Z&lt;sub&gt;j&lt;/sub&gt; / Z&lt;sub&gt;i&lt;/sub&gt;. What one shared W makes equal is the score, not the attention.</source>
@@ -3452,6 +3452,10 @@ Sentence: {1}</source>
     <message>
         <source>Lab → Scaling lab (Ctrl+L) shows why the scores are divided by √d_k. Help → Getting started brings this tour back.</source>
         <translation>实验室 → 缩放实验室（Ctrl+L）展示为什么要把分数除以 √d_k。帮助 → 入门导览可以再次打开本导览。</translation>
+    </message>
+    <message>
+        <source>The cell is pinned: the Explain panel writes out its whole computation with this session&apos;s numbers. Click it again to unpin.</source>
+        <translation>单元格已固定：讲解面板用本会话的数字写出它的完整计算过程。再次点击即可取消固定。</translation>
     </message>
     <message>
         <source>{0} of {1}</source>

@@ -132,6 +132,12 @@ class DiagnosticsTableModel(QAbstractTableModel):
         self._exact = _rounding(dtype)
         self.endResetModel()
 
+    def _one_key(self, i: int) -> bool:
+        """Row ``i`` sees one key and its weight is the 1 that gives (a naive softmax that
+        broke makes it NaN: that row reads NaN as the others do)."""
+        u = self._u
+        return bool(u.visible[i] <= 1 and np.isfinite(u.max_weight[i]))
+
     def set_headers(self, headers, tips) -> None:
         self._headers, self._tips = tuple(headers), tuple(tips)
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.COLUMNS - 1)
@@ -161,17 +167,17 @@ class DiagnosticsTableModel(QAbstractTableModel):
             if c == 1:
                 return format_value(u.entropy[i])
             if c == 2:
-                if u.visible[i] <= 1:  # log 1 = 0: H / log n is 0/0, not 100 %
+                if self._one_key(i):  # log 1 = 0: H / log n is 0/0, not 100 %
                     return "—"
                 return format_percent(u.fraction[i], exact_within=self._exact)
             if c == 3:
                 return format_value(u.max_weight[i])
             return self._keys[int(u.argmax[i])] if np.isfinite(u.max_weight[i]) else "—"
-        if role == Qt.ItemDataRole.ToolTipRole and c == 2 and u.visible[i] <= 1:
+        if role == Qt.ItemDataRole.ToolTipRole and c == 2 and self._one_key(i):
             return self.tr("This query sees one key: its weight is 1, its entropy 0, and "
                            "H / log n is 0 / 0 (log 1 = 0), so it has no fraction.")
         if role == BAR_ROLE and c in (2, 3):
-            if c == 2 and u.visible[i] <= 1:
+            if c == 2 and self._one_key(i):
                 return None
             return float(u.fraction[i] if c == 2 else u.max_weight[i])
         if role == Qt.ItemDataRole.TextAlignmentRole and c:
@@ -288,12 +294,14 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
                            "(max |w − 1/n| = {1}).").format(UNIFORM_FRACTION,
                                                            format_value(u.deviation.max()))
         else:
-            several = u.visible > 1  # (a one-key row has no fraction: 0/0)
+            # over the rows that see two keys or more: a one-key row has no fraction
+            # (0/0) and its max weight is 1 whatever the scores
+            several = u.visible > 1
             text = self.tr("Mean H / log n = {0}; mean max weight = {1}.").format(
                 format_percent(np.mean(u.fraction[several]),
                                exact_within=_rounding(result_dtype))
                 if several.any() else "—",
-                format_value(np.mean(u.max_weight)))
+                format_value(np.mean(u.max_weight[several])) if several.any() else "—")
         if self.model.compute_error:  # the last result's numbers, not the table's
             text = stale_note() + " " + text
         self.summary.setText(prefix + text)

@@ -117,12 +117,10 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
     def _lesson_text(self, comparison, keys: list[str]) -> str:
         """The pair of ``comparison`` whose weights differ most, in numbers."""
         if comparison.pair is None:
-            masked = len(keys) > 1 and self.model.state.mode == "self"
             return self.tr(
                 "<b>Symmetric scores, asymmetric weights</b> needs two tokens that see "
-                "each other both ways; under this mask none do (a causal query sees no "
-                "later key). Turn the mask off to compare a pair's weights.") \
-                if masked else ""
+                "each other both ways; under this mask none do. Turn the mask off to "
+                "compare a pair's weights.") if comparison.masked_out else ""
         i, j = comparison.pair
         s, w = comparison.kk, comparison.weights
         a, b = html.escape(keys[i]), html.escape(keys[j])

@@ -28,6 +28,8 @@ from PySide6.QtWidgets import (
 __all__ = ["Tour", "offer_once", "OFFERED_KEY"]
 
 OFFERED_KEY = "tour/offered"
+EXPLAINED = ("weights", "scaled", "scores")
+"""Panes whose pinned cell the Explain panel writes out as step 4 says."""
 NOTE_WIDTH = 330
 MARGIN = 10
 
@@ -88,7 +90,7 @@ class Tour(QObject):
         place the note again (``_follow_target``)."""
         self._replace = QTimer(self, singleShot=True, interval=0, timeout=self._place)
         window.model.changed.connect(self._on_model_changed)
-        window.model.selectionChanged.connect(self._on_pinned)
+        window.panes.cellPinned.connect(self._on_pinned)  # a click, not a pin that moved
         buttons = QHBoxLayout()
         buttons.addWidget(self.counter, 1)
         for b in (self.skip_button, self.back_button, self.next_button):
@@ -175,7 +177,7 @@ class Tour(QObject):
         """A cell pinned at step 3 (hover a weight) or 4 (click it): the next step shows.
         Pinning raised the Explain panel over the note, which then seemed gone, and the
         tour stayed at step 3 (a first-time user)."""
-        if ref is None or ref.matrix not in ("weights", "scaled", "scores"):
+        if ref is None or ref.matrix not in EXPLAINED:
             return
         if self.index == 2:
             self.show_step(3)  # where the explanation went
@@ -192,7 +194,13 @@ class Tour(QObject):
             step.dock().raise_()
         self._follow_target(step.target())
         self.title.setText(f"<b>{step.title}</b>")
-        self.text.setText(step.text)
+        pin = self.window.model.selection
+        if self.index == 3 and pin is not None and pin.matrix in EXPLAINED:
+            self.text.setText(self.tr(  # pinned at step 3 already: no "click it" again
+                "The cell is pinned: the Explain panel writes out its whole computation "
+                "with this session's numbers. Click it again to unpin."))
+        else:
+            self.text.setText(step.text)
         self.counter.setText(self.tr("{0} of {1}").format(self.index + 1, len(steps)))
         self.back_button.setText(self.tr("Back"))
         self.back_button.setEnabled(self.index > 0)
