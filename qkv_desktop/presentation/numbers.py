@@ -26,7 +26,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 
 __all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
            "MOST_DECIMALS", "format_value", "format_values", "format_boolean", "format_percent",
-           "format_setting",
+           "format_setting", "rounding_of",
            "fit_value_font", "with_minus",
            "any_value_may_fit", "decimals_that_add_up", "label_widths", "longest_labels"]
 
@@ -93,6 +93,14 @@ def format_percent(fraction: float, decimals: int = 1, most: int = 4,
     if a < 1:  # just inside ±100 %
         return f"< {MINUS}{100 - step:.{most}f}%" if x < 0 else f"> {100 - step:.{most}f}%"
     return f"> {MINUS}{100 + step:.{most}f}%" if x < 0 else f"< {100 + step:.{most}f}%"
+
+
+def rounding_of(dtype) -> float:
+    """How far a measure computed in ``dtype`` from a few sums and logs (H / log n, a
+    row's weight sum) may stray from an exact 0 or 1 by rounding alone: 16 units of
+    the dtype's last place. An exactly uniform row's H / log n is 1.0000000186 in
+    float32; ``format_percent(..., exact_within=rounding_of(dtype))`` reads it 100 %."""
+    return 16 * float(np.finfo(dtype).eps)
 
 
 def format_setting(value: float) -> str:

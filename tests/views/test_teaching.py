@@ -210,12 +210,17 @@ def test_teaching_uniform_banner_for_tutorial_1_only(window):
 # -------------------------------------------------------------- diagnostics
 
 
-def test_teaching_diagnostics_table_follows_the_result(window2):
-    w = window2
+def diagnostics_in_front(w):
+    """The Diagnostics dock in front, the shown head's result, its uniformity read-out
+    and the dock's table model."""
     d = front(w, "diagnostics")
     r = w.model.result.head(0)
-    u = row_uniformity(r.scaled, r.weights)
-    rows = d.table.model()
+    return d, r, row_uniformity(r.scaled, r.weights), d.table.model()
+
+
+def test_teaching_diagnostics_table_follows_the_result(window2):
+    w = window2
+    d, r, u, rows = diagnostics_in_front(w)
 
     def text(i, c):
         return rows.index(i, c).data()
@@ -237,10 +242,7 @@ def test_teaching_diagnostics_table_follows_the_result(window2):
 def test_teaching_diagnostics_never_read_a_nearly_uniform_row_as_exactly_uniform(window):
     """tutorial-1's rows spread within 0.0021 of 1/n: H / log n is 99.99… %, not 100 %."""
     w = window
-    d = front(w, "diagnostics")
-    r = w.model.result.head(0)
-    u = row_uniformity(r.scaled, r.weights)
-    rows = d.table.model()
+    d, r, u, rows = diagnostics_in_front(w)
     assert (u.fraction < 1).all() and (u.fraction > 0.9999).all()
     for i in range(rows.rowCount()):
         shown = rows.index(i, 2).data()

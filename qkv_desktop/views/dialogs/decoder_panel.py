@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import format_percent
+from qkv_desktop.presentation.numbers import format_percent, rounding_of
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -264,7 +264,7 @@ class DecoderPanel(Retranslating, QDockWidget):
         later = mass[1:]
         first = result.state.tokens[0]
         # a sum of a row's weights: 1 up to rounding where all of it is on that token
-        exact = 16 * float(np.finfo(mass.dtype).eps)
+        exact = rounding_of(mass.dtype)
 
         def percent(x) -> str:
             return format_percent(x, 0, exact_within=exact)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from qkv_desktop.core.lessons import UNIFORM_FRACTION
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import format_percent, format_value
+from qkv_desktop.presentation.numbers import format_percent, format_value, rounding_of
 from qkv_desktop.presentation.texts import stale_note
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
@@ -129,7 +129,7 @@ class DiagnosticsTableModel(QAbstractTableModel):
         """``dtype``: the forward's, which bounds the rounding of H / log n."""
         self.beginResetModel()
         self._u, self._tokens, self._keys = u, tuple(tokens), tuple(keys)
-        self._exact = _rounding(dtype)
+        self._exact = rounding_of(dtype)
         self.endResetModel()
 
     def _one_key(self, i: int) -> bool:
@@ -183,13 +183,6 @@ class DiagnosticsTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and c:
             return int(Qt.AlignmentFlag.AlignCenter)
         return None
-
-
-def _rounding(dtype) -> float:
-    """How far H / log n may be from 0 or 1 by rounding alone in a forward of ``dtype``:
-    an exactly uniform row computes to 1.0000000186 in float32 and 0.9999999999999998
-    with the naive softmax, which must read 100.0 %, not "> 99.9999%"."""
-    return 16 * float(np.finfo(dtype).eps)
 
 
 class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
@@ -299,7 +292,7 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
             several = u.visible > 1
             text = self.tr("Mean H / log n = {0}; mean max weight = {1}.").format(
                 format_percent(np.mean(u.fraction[several]),
-                               exact_within=_rounding(result_dtype))
+                               exact_within=rounding_of(result_dtype))
                 if several.any() else "—",
                 format_value(np.mean(u.max_weight[several])) if several.any() else "—")
         if self.model.compute_error:  # the last result's numbers, not the table's
