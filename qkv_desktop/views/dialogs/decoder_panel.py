@@ -44,10 +44,10 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_percent, rounding_of
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.views.retranslate import Retranslating
+from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["DecoderPanel"]
 
-_ERROR_STYLE = "color: #b3261e;"
 
 
 class DecoderPanel(Retranslating, QDockWidget):
@@ -86,7 +86,7 @@ class DecoderPanel(Retranslating, QDockWidget):
         pick.addStretch(1)
         pick.addWidget(self.all_heads_box)
         self.error_label = QLabel(objectName="decoderError", wordWrap=True)
-        self.error_label.setStyleSheet(_ERROR_STYLE)
+        self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.hide()
         self.next_caption = QLabel(objectName="nextCaption", wordWrap=True)
         self.next_table = QTableWidget(5, 3, objectName="nextTokens")

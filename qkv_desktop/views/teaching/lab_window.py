@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from qkv_desktop.export.lab_export import save_steps_pdf, save_widget
 from qkv_desktop.views.retranslate import Retranslating
+from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["LabWindow", "StepControls"]
 
@@ -101,7 +102,7 @@ class LabWindow(Retranslating, QWidget):
         self.export_steps_button.clicked.connect(self._ask_export_steps)
         self.error = QLabel(objectName="labError")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b2182b;")
+        self.error.setStyleSheet(ERROR_STYLE)
         self.error.hide()
 
     KEYS = {Qt.Key.Key_Escape: "close", Qt.Key.Key_Space: "space_pressed",

@@ -37,6 +37,7 @@ from qkv_desktop.state.parsing import ParseError, parse_number
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
+from qkv_desktop.views.styles import ERROR_STYLE
 from qkv_desktop.views.teaching.lab_plot import LabPlot
 
 __all__ = ["ScalingLab", "SweepPlots", "ScoreBars", "SWEEP_D_KS", "parse_scores",
@@ -280,7 +281,7 @@ class ScoreBars(_Page):
         self.edit.setText(", ".join(f"{v:g}" for v in DEMO_SCORES))
         self.error = QLabel(objectName="scoresError")
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #b2182b;")
+        self.error.setStyleSheet(ERROR_STYLE)
         self.error.hide()
         self.d_a = QSpinBox(objectName="scoresDkA")
         self.d_b = QSpinBox(objectName="scoresDkB")
