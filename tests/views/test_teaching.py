@@ -297,6 +297,25 @@ def test_teaching_diagnostics_one_key_rows_and_the_summary(window):
 # ------------------------------------------------------------- explain panel
 
 
+@pytest.mark.parametrize("cell", [(2, 2), (3, 1)])
+def test_teaching_explain_panel_writes_the_alibi_slope_on_the_diagonal_too(window, cell):
+    """On the diagonal (|i − j| = 0) the word "slope" stood where the head's slope
+    belongs, and "divisor" stayed English in the Chinese panel."""
+    from qkv_desktop.presentation.numbers import format_value
+    w = window
+    w.model.set_options(alibi=(0.25,))
+    assert w.model.wait_until_idle()
+    r = w.model.result.head(0)
+    w.model.set_selection(CellRef("weights", *cell, 0))
+    html = w.teaching.explain.html()
+    assert r.alibi_slope is not None
+    assert f"− {format_value(r.alibi_slope)}·|{cell[0]} − {cell[1]}|" in html
+    assert "slope·" not in html
+    w.model.set_selection(None)
+    w.model.undo_stack.undo()
+    assert w.model.wait_until_idle()
+
+
 def test_teaching_explain_panel_hint_then_numbers_of_the_pinned_cell(window2):
     w = window2
     panel = w.teaching.explain
@@ -497,3 +516,12 @@ def test_teaching_docks_behind_a_tab_do_no_work_until_shown(window2):
     front(w, "diagnostics")
     assert t.diagnostics._shown == (result, 0)
     assert t.diagnostics.table.model().rowCount() == w.model.state.n
+
+
+def test_the_scaling_labs_refused_score_says_why_in_the_windows_language(lab, chinese):
+    """"第 2 个分数：'abc' is not a number …": the reason stayed English."""
+    bars = lab.score_bars
+    bars.edit.setText("2, abc, 0.5")
+    text = bars.error.text()
+    assert not bars.error.isHidden() and "abc" in text
+    assert "is not a number" not in text and "不是数字" in text

@@ -259,7 +259,7 @@ class ExplainPanel(Retranslating, QWidget):
                  + self.tr("Query <b>{0}</b> (row {1}) looking at key <b>{2}</b> "
                            "(column {3}).").format(a, b.i, k, b.j) + "</p>"]
         parts += self._step_score(b, a, k, o.positions == "rope")
-        parts += self._step_scale(b, a, k, s)
+        parts += self._step_scale(b, a, k, s, r.alibi_slope)
         parts += self._step_softmax(b, a, k, r.weights.dtype, o.stable)
         parts += self._step_output(b, result, a)
         return "".join(parts)
@@ -283,7 +283,8 @@ class ExplainPanel(Retranslating, QWidget):
                 "<p class='note'>" + self.tr("{0} products, one per dimension of d_k = {0}.")
                 .format(d_k) + "</p>"]
 
-    def _step_scale(self, b: CellBreakdown, a: str, k: str, state) -> list[str]:
+    def _step_scale(self, b: CellBreakdown, a: str, k: str, state,
+                    slope: float | None = None) -> list[str]:
         o = state.options
         d_k = b.products.size
         if o.scale == "sqrt_dk":
@@ -302,12 +303,13 @@ class ExplainPanel(Retranslating, QWidget):
                        + self.tr("The score is replaced by −∞ before softmax, so the weight "
                                  "is exactly 0.") + "</p>")
             return out
-        if state.options.alibi is not None:
-            slope = -b.bias / abs(b.i - b.j) if b.i != b.j else None
+        if state.options.alibi is not None and slope is not None:
             # The slope is m in the ALiBi paper, but m is the row maximum two lines on:
-            # the slope gets its own name here.
-            m = format_number(slope) if slope is not None else "slope"
-            out.append(f"<p class='math'>s[{a}, {k}] = QKᵀ / (divisor · T) − "
+            # the slope gets its own name here. The head's own slope, also on the
+            # diagonal (|i − j| = 0), where the word "slope" stood for the number.
+            m = format_number(slope)
+            formula = self.tr("QKᵀ / (divisor · T)")
+            out.append(f"<p class='math'>s[{a}, {k}] = {formula} − "
                        f"m<sub>ALiBi</sub>·|i − j| = "
                        f"{format_number(b.score)} / ({format_number(b.divisor)} · "
                        f"{format_number(b.temperature)}) − {m}·|{b.i} − {b.j}| = "

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.core.lessons import DEMO_SCORES, row_stats, scaling_sweep, session_sweep
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value, with_minus
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.parsing import ParseError, parse_number
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
@@ -97,7 +98,10 @@ def parse_scores(text: str) -> np.ndarray:
         try:
             values.append(parse_number(part)[0])
         except ParseError as exc:
-            raise ParseError(translate("ScoreBars", "score {0}: {1}").format(k, exc)) from None
+            # the reason in the window's language, as the tables say it (it came out
+            # half English: "第 2 个分数：'abc' is not a number …")
+            raise ParseError(translate("ScoreBars", "score {0}: {1}").format(k, say(exc))) \
+                from None
     return np.array(values)
 
 
