@@ -210,8 +210,12 @@ def insert_tokens(state: SessionState, table: str, row: int, count: int = 1,
                         X.shape[1])
     newX = np.concatenate([X[:row], block, X[row:]], axis=0)
     tokens[row:row] = names
-    text = (Text(QT_TRANSLATE_NOOP("Edits", "Insert token")) if count == 1
-            else Text(QT_TRANSLATE_NOOP("Edits", "Insert {0} tokens"), (count,)))
+    if row == len(tokens) - count:  # after the last: the undo says what the button did
+        text = (Text(QT_TRANSLATE_NOOP("Edits", "Add token")) if count == 1
+                else Text(QT_TRANSLATE_NOOP("Edits", "Add {0} tokens"), (count,)))
+    else:
+        text = (Text(QT_TRANSLATE_NOOP("Edits", "Insert token")) if count == 1
+                else Text(QT_TRANSLATE_NOOP("Edits", "Insert {0} tokens"), (count,)))
     sources = [*range(row), *[-1] * count, *range(row, X.shape[0])]
     return Edit(state.with_(**{table: newX, attr: tuple(tokens)}), text,
                 moved=RowMap.of(table, sources, X.shape[0]))

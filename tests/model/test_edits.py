@@ -27,6 +27,10 @@ def test_insert_tokens_uses_fresh_names_and_zero_vectors(state):
     assert edit.state.tokens[1:3] == ("new", "new2")  # not "t4": it is not the fifth
     assert not edit.state.X[1:3].any()
     assert str(edit.text) == "Insert 2 tokens" and edit.merge_key is None
+    # after the last token it is Add token, as the button said (undo read "Insert")
+    assert str(edits.insert_tokens(state, "X", 4).text) == "Add token"
+    assert str(edits.insert_tokens(state, "X", 4, count=3).text) == "Add 3 tokens"
+    assert str(edits.insert_tokens(state, "X", 3).text) == "Insert token"
 
 
 def test_an_inserted_token_gets_a_name_that_reads_as_new_and_never_clashes(state):

@@ -582,6 +582,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>新词元需要 {0} 个有限数值</translation>
     </message>
     <message>
+        <source>Add token</source>
+        <translation>添加词元</translation>
+    </message>
+    <message>
+        <source>Add {0} tokens</source>
+        <translation>添加 {0} 个词元</translation>
+    </message>
+    <message>
         <source>Insert token</source>
         <translation>插入词元</translation>
     </message>
