@@ -79,6 +79,9 @@ class AttentionModel(EditMethods, ViewSelection):
         shows it longer than a message.
     computeErrorChanged(str) : the state could not be computed, and why; "" once a
         state computes again (the window then takes the stale failure off the bar).
+    resultCleared : the result on display was another session's (New, Open, a recovery)
+        and this one's values do not compute: ``result`` is None until they do, so no
+        view shows the numbers of the file closed under the name of the one opened.
     hoverChanged, selectionChanged, currentHeadChanged : see ``ViewSelection``.
 
     ``preview`` (a ``LivePreview``) shows states without an undo step (live training).
@@ -94,6 +97,7 @@ class AttentionModel(EditMethods, ViewSelection):
     noted = Signal(str)
     computeErrorChanged = Signal(str)
     lessonsChanged = Signal(object)
+    resultCleared = Signal()
 
     def __init__(self, state: SessionState | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -107,7 +111,8 @@ class AttentionModel(EditMethods, ViewSelection):
         self.compute_reason = ""
         """``compute_error`` without its "Could not compute attention:" (a banner's)."""
         self._computed_index: int | None = None
-        """The undo index at which the state shown was the current one."""
+        """The undo index at which the state shown was the current one; None while no
+        state of this session (since the last ``reset``) has computed."""
         self._gesture_ids = itertools.count(1)
         # Made before the stack, so deleted before it (~QUndoStack emits indexChanged).
         self.preview = LivePreview(self)
@@ -277,6 +282,8 @@ class AttentionModel(EditMethods, ViewSelection):
             self.compute_reason = say(error)
             self.compute_error = self.tr("Could not compute attention: {0}").format(
                 self.compute_reason)
+            if self._computed_index is None and self._result is not None:
+                self._drop_result()  # another session's numbers
             self.message.emit(self.compute_error)
             self.computeErrorChanged.emit(self.compute_error)
             if self._result is not None and self.lessons_pending and not self._lessons_wait:
@@ -287,6 +294,11 @@ class AttentionModel(EditMethods, ViewSelection):
         if self.compute_error:
             self.compute_error = self.compute_reason = ""
             self.computeErrorChanged.emit("")
+
+    def _drop_result(self) -> None:
+        """Let go of the result on display (``resultCleared``)."""
+        self._result, self._result_generation, self._held = None, -1, None
+        self.resultCleared.emit()
 
     def _show(self, result: ModelResult, generation: int) -> None:
         """Give the panes ``result``, then have its lesson read-outs follow."""
@@ -307,9 +319,13 @@ class AttentionModel(EditMethods, ViewSelection):
     def steps_to_computed(self) -> int:
         """Undo steps back to the state the panes show, while the current one does not
         compute: the edit that broke it may not be the last (a good edit typed after
-        1e200 is undone first by one Ctrl+Z). At least 1; 1 when not known."""
+        1e200 is undone first by one Ctrl+Z). 1 when not known; 0 when no state of this
+        session has computed (one opened with values that do not compute: nothing to
+        go back to)."""
         index, computed = self.undo_stack.index(), self._computed_index
-        return index - computed if computed is not None and computed < index else 1
+        if computed is None:
+            return 0
+        return index - computed if computed < index else 1
 
     def undo_to_computed(self) -> None:
         """Undo back to the state the panes show (``steps_to_computed`` steps); the
@@ -419,6 +435,7 @@ class AttentionModel(EditMethods, ViewSelection):
         """Start afresh from ``state`` with an empty undo history (New, Open)."""
         self.preview.drop()
         self.undo_stack.clear()
+        self._computed_index = None  # the result on display is the last session's
         self.clear()
         self.install_state(state)
         self.undo_stack.setClean()

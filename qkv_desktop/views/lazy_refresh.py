@@ -36,6 +36,10 @@ class RefreshWhenShown:
     and the scaling lab's session tab (a view whose own controls change the picture
     calls ``redraw_due`` first). ``_on_screen`` says what "shown" means for a view;
     ``redraw_due`` forgets what is on display (e.g. after a language switch).
+
+    A view connects the model's ``resultCleared`` to ``_on_result_cleared``: what it
+    shows was the session closed before (an Open whose values do not compute), so it is
+    greyed out until a result of this session comes.
     """
 
     _shown = None  # the (result, head) on display
@@ -48,9 +52,15 @@ class RefreshWhenShown:
         """Draw again at the next ``refresh`` even if the result has not changed."""
         self._shown = None
 
+    def _on_result_cleared(self) -> None:
+        self._shown = None
+        self.setEnabled(False)
+
     def _due(self):
         """``(result, head)`` to draw now, or ``None`` when hidden or already shown."""
         result = self.model.result
+        if result is not None and not self.isEnabled():  # ``_on_result_cleared``'s
+            self.setEnabled(True)  # (drawn anew: ``_shown`` is None)
         if result is None or not self._on_screen():
             return None
         due = (result, self.model.current_head)

@@ -7,10 +7,12 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
+    QLabel,
     QMainWindow,
     QMessageBox,
     QProgressBar,
     QScrollArea,
+    QStackedWidget,
     QTabWidget,
     QToolBar,
     QVBoxLayout,
@@ -76,7 +78,13 @@ class MainWindow(Retranslating, QMainWindow):
         self.resize(*fit_to_screen(DEFAULT_SIZE, self.screen()))
 
         self.panes = PaneGrid(self.model, parent=self)
-        self.setCentralWidget(scrolling(self.panes, "paneScroll"))
+        # the panes, or a page that says nothing has computed (``_show_panes_or_nothing``)
+        self.nothing_computed = QLabel(objectName="nothingComputed", wordWrap=True,
+                                       alignment=Qt.AlignmentFlag.AlignCenter)
+        self.pane_pages = QStackedWidget(objectName="panePages")
+        self.pane_pages.addWidget(scrolling(self.panes, "paneScroll"))
+        self.pane_pages.addWidget(self.nothing_computed)
+        self.setCentralWidget(self.pane_pages)
         self._build_editor()
         self._build_status_bar()
         self._build_actions()
@@ -90,8 +98,10 @@ class MainWindow(Retranslating, QMainWindow):
         self.model.computeErrorChanged.connect(self._on_compute_error_changed)
         self.model.hoverChanged.connect(self._on_hover_changed)
         self.model.resultChanged.connect(self._on_result_changed)
+        self.model.resultCleared.connect(self._show_panes_or_nothing)
         self.model.currentHeadChanged.connect(self._on_head_changed)
         self.model.busyChanged.connect(self._on_busy_changed)
+        self._show_panes_or_nothing()  # a session opened at start-up that does not compute
         self.files = FileActions(self, self.model, self.settings, self.file_menu)
         self.models = ModelActions(self, self.model, self.settings, self.file_menu,
                                    before=self.files.import_vectors_action)
@@ -281,6 +291,9 @@ class MainWindow(Retranslating, QMainWindow):
         panes, the controls, the tables, the docks' contents) retranslate themselves.
         """
         self.tabs.setTabText(0, self.tr("Tokens (X)"))
+        self.nothing_computed.setText(self.tr(
+            "Nothing to show: the values of this session do not compute (the banner above "
+            "says why). The panes appear once the table's values compute."))
         self.tabs.setTabText(self.tabs.indexOf(self.positions_scroll), self.tr("Positions, mask"))
         self.token_bar.setWindowTitle(self.tr("Tokens"))
         self.editor_dock.setWindowTitle(self.tr("Editor"))
@@ -447,6 +460,14 @@ class MainWindow(Retranslating, QMainWindow):
         if not error and self.statusBar().currentMessage() == self._last_compute_error:
             self.statusBar().clearMessage()
         self._last_compute_error = error or self._last_compute_error
+        self._show_panes_or_nothing()
+
+    def _show_panes_or_nothing(self) -> None:
+        """The panes, unless no values of this session have computed (opened so, or so at
+        start-up): then a page that says so, not empty axes or the panes of the session
+        closed before (``AttentionModel.resultCleared``)."""
+        nothing = self.model.result is None and bool(self.model.compute_error)
+        self.pane_pages.setCurrentIndex(1 if nothing else 0)
 
     def _on_head_changed(self, _head: int) -> None:
         # (a method, not a lambda over ``self``: the model's connection would hold the

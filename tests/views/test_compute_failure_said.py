@@ -151,3 +151,83 @@ def test_explain_and_diagnostics_say_their_numbers_are_the_last_result(main_wind
     assert note not in explain.html() and note not in diagnostics.summary.text()
     model.set_selection(None)
     window.teaching.docks["explain"].raise_()
+
+
+def _overflowing_session(tmp_path):
+    from qkv_desktop.io.session import save_session
+    from qkv_desktop.state import SessionState
+
+    state = SessionState.from_preset("tutorial-1")
+    X = state.X.copy()
+    X[0, 0] = 1e200
+    path = tmp_path / "overflowing.qkv"
+    save_session(state.with_(X=X), path)
+    return path
+
+
+def test_a_session_opened_with_values_that_do_not_compute_shows_none_of_the_last_ones(
+        main_window, tmp_path):
+    """Open a file whose X overflows: the panes, the status-bar badge and the docks
+    kept the session closed before, its X = 0.8 under the opened table's 1e200, and the
+    banner offered an Undo that had nothing to undo (found by a first-time user)."""
+    window, banners, model = main_window, _banners(main_window), main_window.model
+    model.set_cell("X", 1, 1, 0.25)  # the session closed before has its own numbers
+    _settle(window)
+    assert model.result is not None and window.pane_pages.currentIndex() == 0
+    badge = window.teaching.badge
+    assert badge.text()
+    assert window.files.open_path(_overflowing_session(tmp_path))
+    _settle(window)
+    assert model.compute_error and model.result is None
+    assert window.pane_pages.currentWidget() is window.nothing_computed
+    assert "do not compute" in window.nothing_computed.text()
+    assert badge.text() == ""
+    assert banners.stale.isVisible()
+    headline = banners.stale.headline.text()
+    assert headline.startswith("Not computed: X[我, d0] = 1e+200 is too large")
+    assert "last result" not in headline and "Nothing is shown" in headline
+    assert "undo" not in banners.stale.links.text().lower()
+    assert model.steps_to_computed() == 0
+    # the user mends the value: the panes come back with this session's numbers
+    model.set_cell("X", 0, 0, 0.5)
+    _settle(window)
+    assert model.compute_error == "" and model.result is not None
+    assert float(model.result.state.X[0, 0]) == 0.5
+    assert window.pane_pages.currentIndex() == 0 and badge.text()
+    assert not banners.stale.isVisible()
+
+
+def test_an_overflow_typed_after_such_an_open_keeps_the_mended_result(main_window,
+                                                                      tmp_path):
+    """Once a state of the opened session has computed, an edit that overflows keeps it
+    on display, with the banner's Undo back to it."""
+    window, banners, model = main_window, _banners(main_window), main_window.model
+    window.files.open_path(_overflowing_session(tmp_path))
+    _settle(window)
+    model.set_cell("X", 0, 0, 0.5)
+    _settle(window)
+    shown = model.result
+    model.set_cell("X", 2, 2, 1e200)
+    _settle(window)
+    assert model.result is shown and window.pane_pages.currentIndex() == 0
+    assert model.steps_to_computed() == 1
+    assert "Undo" in banners.stale.links.text()
+
+
+def test_a_view_of_the_last_session_is_greyed_out_until_this_one_computes(
+        main_window, tmp_path):
+    """The QKᵀ | KKᵀ view on screen, then an Open whose values do not compute: its
+    plots were the session closed before; greyed out until a result of this one."""
+    window, model = main_window, main_window.model
+    dock, view = window.teaching.docks["symmetry"], window.teaching.symmetry
+    dock.show()
+    dock.raise_()
+    _settle(window)
+    view.refresh()
+    assert view.isEnabled() and view._shown is not None
+    window.files.open_path(_overflowing_session(tmp_path))
+    _settle(window)
+    assert not view.isEnabled() and view._shown is None
+    model.set_cell("X", 0, 0, 0.5)
+    _settle(window)
+    assert view.isEnabled() and view._shown == (model.result, model.current_head)

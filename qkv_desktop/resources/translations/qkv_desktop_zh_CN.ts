@@ -1777,6 +1777,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>使用稳定的 softmax</translation>
     </message>
     <message>
+        <source>Not computed: {0}. Nothing is shown until the table&apos;s values compute.</source>
+        <translation>未能计算：{0}。表格中的值能计算之前，面板不显示任何内容。</translation>
+    </message>
+    <message>
+        <source>{0}. No values of this session have computed yet, so the panes show nothing; change the value the message names in the table.</source>
+        <translation>{0}。这个会话的值还没有算出过结果，所以面板是空的；请在表格中修改消息里指出的那个值。</translation>
+    </message>
+    <message>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -1902,6 +1910,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Add token</source>
         <translation>添加词元</translation>
+    </message>
+    <message>
+        <source>Nothing to show: the values of this session do not compute (the banner above says why). The panes appear once the table&apos;s values compute.</source>
+        <translation>没有可显示的内容：这个会话的值无法计算（上方横幅说明了原因）。表格中的值能计算后，面板就会出现。</translation>
     </message>
     <message>
         <source>Positions, mask</source>

@@ -57,6 +57,7 @@ class AsymmetryBadge(Retranslating, QLabel):
         self._fitted: tuple | None = None  # what the fixed size was found for (``_fit``)
         model.lessonsChanged.connect(self.refresh)  # after the panes
         model.currentHeadChanged.connect(self.refresh)
+        model.resultCleared.connect(self.clear)  # the session closed before's value
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -223,6 +224,7 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
         model.lessonsChanged.connect(self.refresh)  # after the panes
         model.currentHeadChanged.connect(self.refresh)
         model.computeErrorChanged.connect(self._on_compute_error)
+        model.resultCleared.connect(self._on_result_cleared)
         self.retranslate()
 
     def retranslate(self) -> None:

@@ -104,6 +104,7 @@ class ExplainPanel(Retranslating, QWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.browser)
         model.resultChanged.connect(self.refresh)
+        model.resultCleared.connect(self.refresh)
         model.selectionChanged.connect(self.refresh)
         model.computeErrorChanged.connect(self.refresh)
         self._html: str | None = None

@@ -128,6 +128,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         layout.addWidget(self.tabs, 1)
         self.export_steps_button.hide()  # training is not a step sequence
         model.resultChanged.connect(self.refresh)
+        model.resultCleared.connect(self._on_result_cleared)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
 

@@ -294,6 +294,7 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         layout.addWidget(scroll, 1)
         layout.addWidget(self.memory)
         model.resultChanged.connect(self.refresh)
+        model.resultCleared.connect(self._on_result_cleared)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
 

@@ -171,6 +171,14 @@ class LessonBanners(QWidget):
             # cuts the end, the tool tip and the details have it all
             reason = self.model.compute_reason or error
             steps = self.model.steps_to_computed()
+            if steps == 0:  # opened so: nothing of this session to go back to
+                self.stale.show_text(
+                    self.tr("Not computed: {0}. Nothing is shown until the table's values "
+                            "compute.").format(reason.rstrip(".")),
+                    self.tr("{0}. No values of this session have computed yet, so the "
+                            "panes show nothing; change the value the message names in "
+                            "the table.").format(html.escape(error.rstrip("."))))
+                return
             undo = (self.tr("Undo") if steps == 1 else
                     self.tr("Undo the last {0} edits").format(steps))
             self.stale.show_text(

@@ -168,6 +168,7 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         self.key.currentIndexChanged.connect(self._on_input)
         self.shuffle.clicked.connect(self.shuffle_tokens)
         model.resultChanged.connect(self._on_result)
+        model.resultCleared.connect(self._on_result_cleared)
         model.currentHeadChanged.connect(self._on_result)
         self.base.setValue(slider_from_base(model.state.options.rope_base))
         self.retranslate()

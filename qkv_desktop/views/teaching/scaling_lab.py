@@ -474,6 +474,7 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         self._size_to_current_tab(0)
         self.tabs.currentChanged.connect(self.refresh)
         model.resultChanged.connect(self.refresh)
+        model.resultCleared.connect(self._on_result_cleared)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
         self.refresh_random()

@@ -67,6 +67,7 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         layout.addLayout(grid, 1)
         layout.addWidget(self.values_note)
         model.lessonsChanged.connect(self.refresh)  # after the panes
+        model.resultCleared.connect(self._on_result_cleared)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
 

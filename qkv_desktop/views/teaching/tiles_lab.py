@@ -153,6 +153,7 @@ class TilesLab(RefreshWhenShown, LabWindow):
         layout.addWidget(self.error)
         layout.addWidget(self.tabs, 1)
         model.resultChanged.connect(self.refresh)
+        model.resultCleared.connect(self._on_result_cleared)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
 
