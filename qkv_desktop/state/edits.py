@@ -216,9 +216,10 @@ def insert_tokens(state: SessionState, table: str, row: int, count: int = 1,
     else:
         text = (Text(QT_TRANSLATE_NOOP("Edits", "Insert token")) if count == 1
                 else Text(QT_TRANSLATE_NOOP("Edits", "Insert {0} tokens"), (count,)))
-    sources = [*range(row), *[-1] * count, *range(row, X.shape[0])]
-    return Edit(state.with_(**{table: newX, attr: tuple(tokens)}), text,
-                moved=RowMap.of(table, sources, X.shape[0]))
+    moved = RowMap.of(table, [*range(row), *[-1] * count, *range(row, X.shape[0])],
+                      X.shape[0])
+    return Edit(state.with_(**{table: newX, attr: tuple(tokens)},
+                            options=_mask_follows(state, moved)), text, moved=moved)
 
 
 def delete_tokens(state: SessionState, table: str, rows) -> Edit | None:
@@ -234,8 +235,9 @@ def delete_tokens(state: SessionState, table: str, rows) -> Edit | None:
     tokens = tuple(getattr(state, attr)[i] for i in keep)
     text = (Text(QT_TRANSLATE_NOOP("Edits", "Delete token")) if len(rows) == 1
             else Text(QT_TRANSLATE_NOOP("Edits", "Delete {0} tokens"), (len(rows),)))
-    return Edit(state.with_(**{table: X[keep], attr: tokens}), text,
-                moved=RowMap.of(table, keep, X.shape[0]))
+    moved = RowMap.of(table, keep, X.shape[0])
+    return Edit(state.with_(**{table: X[keep], attr: tokens},
+                            options=_mask_follows(state, moved)), text, moved=moved)
 
 
 def move_token(state: SessionState, table: str, src: int, dst: int) -> Edit | None:
@@ -248,9 +250,25 @@ def move_token(state: SessionState, table: str, src: int, dst: int) -> Edit | No
     order = list(range(n))
     order.insert(dst, order.pop(src))
     tokens = getattr(state, attr)
-    return Edit(state.with_(**{table: X[order], attr: tuple(tokens[i] for i in order)}),
-                Text(QT_TRANSLATE_NOOP("Edits", "Move {0}"), (tokens[src],)),
-                moved=RowMap.of(table, order, n))
+    moved = RowMap.of(table, order, n)
+    return Edit(state.with_(**{table: X[order], attr: tuple(tokens[i] for i in order)},
+                            options=_mask_follows(state, moved)),
+                Text(QT_TRANSLATE_NOOP("Edits", "Move {0}"), (tokens[src],)), moved=moved)
+
+
+def _mask_follows(state: SessionState, moved: RowMap):
+    """``state``'s options with the custom mask's cells taken where ``moved`` takes
+    their tokens: a cell painted for the query "我" and the key "智能" stays theirs when
+    a token is moved, inserted or deleted before them (it stayed at its row and column,
+    over two other tokens; a deleted token's cells go with it). The rows are X's; the
+    columns are X_kv's in cross-attention, else X's."""
+    o = state.options
+    if not o.masked:
+        return o
+    keys = "X_kv" if state.mode == "cross" else "X"
+    cells = ((moved.row("X", i), moved.row(keys, j)) for i, j in o.masked)
+    return replace(o, masked=tuple((i, j) for i, j in cells
+                                   if i is not None and j is not None))
 
 
 def paste_block(state: SessionState, table: str, row: int, col: int, values,

@@ -316,8 +316,9 @@ class SessionState:
 
     def _check_positions_and_mask(self) -> None:
         """RoPE needs pairs of dimensions, ALiBi one slope per head, and the mask must
-        leave every query a key. Masked cells outside the matrix (after tokens were
-        deleted) are dropped: the custom mask is by position, as attention masks are."""
+        leave every query a key. Masked cells outside the matrix (a state built with
+        fewer tokens) are dropped; the token edits take painted cells along with their
+        tokens (``edits._mask_follows``)."""
         o = self.options
         if o.positions == "rope" and self.d_k % 2:
             raise EditError(QT_TRANSLATE_NOOP(

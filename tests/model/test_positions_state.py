@@ -90,3 +90,33 @@ def test_the_mask_is_built_once_per_state_and_cannot_be_changed():
     spec = s.mask_spec()
     assert s.mask_spec() is spec and not spec.custom.flags.writeable
     assert s.with_(options=replace(s.options, masked=((2, 2),))).mask_spec().custom[2, 1]
+
+
+def test_painted_cells_follow_their_tokens_when_tokens_move_come_and_go():
+    """A cell painted for the query t4 and the key t1 stayed at row 4, column 1 when a
+    token moved, over two other tokens (found by a first-time user); a deletion before
+    it moved the mask onto other pairs and dropped the last row's cells."""
+    from qkv_desktop.state import edits
+
+    s = _state(custom_mask=True, masked=((4, 1), (2, 2), (5, 0)))
+    pairs = lambda st: {(st.tokens[i], st.key_tokens[j]) for i, j in st.options.masked}  # noqa: E731
+    before = pairs(s)
+    moved = edits.move_token(s, "X", 4, 0).state  # t4 to the top
+    assert moved.options.masked == ((0, 2), (3, 3), (5, 1))
+    assert pairs(moved) == before
+    assert compute(moved).head().weights[0, 2] == 0  # t4 still does not see t1
+    inserted = edits.insert_tokens(s, "X", 1).state  # a new token before t1
+    assert pairs(inserted) == before and inserted.options.masked == ((3, 3), (5, 2), (6, 0))
+    deleted = edits.delete_tokens(s, "X", [1]).state  # t1 goes, and its cells with it
+    assert deleted.options.masked == ((1, 1), (4, 0))
+    assert pairs(deleted) == before - {("t4", "t1")}
+
+
+def test_in_cross_attention_the_rows_follow_X_and_the_columns_X_kv():
+    from qkv_desktop.state import edits
+
+    s = _state(mode="cross", custom_mask=True, masked=((4, 1), (0, 2)))
+    moved_key = edits.move_token(s, "X_kv", 2, 0).state  # key c first
+    assert moved_key.options.masked == ((0, 0), (4, 2))
+    moved_query = edits.move_token(s, "X", 0, 5).state  # query t0 last
+    assert moved_query.options.masked == ((3, 1), (5, 2))
