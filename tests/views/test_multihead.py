@@ -151,6 +151,25 @@ def test_a_small_multiple_is_the_panes_heatmap_with_the_same_colours_and_numbers
     np.testing.assert_array_equal(thumb.plot.image.levels, pane.plot.image.levels)
 
 
+def test_a_small_multiple_draws_masked_cells_as_the_weights_pane_does(two_heads):
+    """Under the causal mask the thumbnails drew a masked cell as a pale weight of 0,
+    while the weights pane draws it grey and hatched, with no number (found by a
+    first-time user)."""
+    window = two_heads
+    window.model.set_options(causal=True)
+    settle(window)
+    pane = window.panes.panes["weights"]
+    for h, thumb in enumerate(window.panes.heads_view.thumbs):
+        masked = ~window.model.result.head(h).allowed
+        assert masked.any() and np.isneginf(thumb.data[masked]).all()
+        assert np.array_equal(thumb.data[~masked], window.model.result.head(h).weights[~masked])
+        assert thumb.plot.mask.isVisible() and pane.plot.mask.isVisible()  # hatched
+    window.model.set_current_head(0)
+    settle(window)
+    np.testing.assert_array_equal(window.panes.heads_view.thumbs[0].plot.image.image,
+                                  pane.plot.image.image)
+
+
 def test_output_projection_checkbox_adds_the_W_O_pane(two_heads):
     window = two_heads
     box = window.controls.output_projection

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.pane_images import PaneImages
 from qkv_desktop.presentation.colormaps import levels_for, lut_for
-from qkv_desktop.presentation.pane_info import values_may_be_negative
+from qkv_desktop.presentation.pane_info import pane_matrix, values_may_be_negative
 from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
 from qkv_desktop.views.retranslate import Retranslating
@@ -322,7 +322,9 @@ class HeadsOverview(Retranslating, QWidget):
         shared = self._groups is not None and self._groups.shared
         for thumb, h in zip(self.thumbs, self._heads, strict=True):
             thumb.kv_group = self._groups.group_of(h) if shared else None
-            thumb.set_data(result.heads[h].weights, rows, cols, head=h, result=result)
+            # as the weights pane shows them: masked cells grey and hatched, not pale
+            thumb.set_data(pane_matrix(result, "weights", h), rows, cols, head=h,
+                           result=result)
             thumb.update()
         self.retranslate()
         self._mark_current(self.model.current_head)
