@@ -99,9 +99,10 @@ def test_the_colour_bar_lays_out_the_ticks_pyqtgraph_would(main_window):
     from unittest.mock import patch
 
     import pyqtgraph as pg
-    from PySide6.QtGui import QPainter, QPicture
+    from PySide6.QtGui import QFontMetricsF, QPainter, QPicture
     axis = main_window.panes.panes["Q"].colorbar.axis
     rng = np.random.default_rng(3)
+    height = QFontMetricsF(axis.style["tickFont"] or axis.font()).height()
 
     def plain(specs):
         line, ticks, texts = specs
@@ -118,7 +119,15 @@ def test_the_colour_bar_lays_out_the_ticks_pyqtgraph_would(main_window):
         top = float(10 ** rng.uniform(-6, 6))
         lo = 0.0 if k % 3 == 0 else -top * rng.uniform(0.1, 1)
         size = float(rng.uniform(20, 1200))
-        assert axis.tickValues(lo, top, size) == pg.AxisItem.tickValues(axis, lo, top, size)
+        theirs = pg.AxisItem.tickValues(axis, lo, top, size)
+        assert axis.pyqtgraph_tick_values(lo, top, size) == theirs
+        spaced = axis.tickValues(lo, top, size)
+        if spaced != theirs:  # evenly labelled: one coarser level, 1.5 labels apart
+            (step, values), = spaced
+            assert step > theirs[0][0] and step * size / (top - lo) >= 1.5 * height
+            assert theirs[0][0] * size / (top - lo) < 1.5 * height
+            np.testing.assert_allclose(np.diff(values), step, rtol=1e-9)
+            assert values[0] >= lo - 1e-9 * top and values[-1] <= top * (1 + 1e-9)
     try:
         for k in range(300):
             top = float(10 ** rng.uniform(-5, 5))
@@ -483,3 +492,42 @@ def test_qt_asks_python_for_no_colour_bars_rectangle_in_a_repaint(make_window, m
         bar = window.panes.panes[key].colorbar
         for item in (bar, bar.strip):
             assert QGraphicsWidget.boundingRect(item) == real(item)
+
+
+def test_a_short_colour_bar_labels_its_levels_evenly(main_window, qtbot):
+    """At 125 % zoom the weights' bar (120 px at 1366 × 768) read "1.0, 0.6, 0.4, 0":
+    the labels beside its ends were left out where the moved end labels touched them,
+    and the scale read uneven. Its labels are now evenly spaced: 0, 0.5 and 1.0."""
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    axis = main_window.panes.panes["weights"].colorbar.axis
+    font = QFont(axis.font())
+    font.setPixelSize(17)  # a 125 % zoom's tick labels
+    before = axis.style["tickFont"]
+    axis.setStyle(tickFont=font)
+    try:
+        assert 24 < 1.5 * QFontMetricsF(font).height()  # 0.2 apart would not fit
+        assert axis.tickValues(0.0, 1.0, 120.0) == [(0.5, [0.0, 0.5, 1.0])]
+        step, values = axis.tickValues(0.0, 1.0, 300.0)[0]  # a taller bar: as before
+        assert step == 0.2 and np.allclose(values, [0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    finally:
+        axis.setStyle(tickFont=before)
+    size, zoom = main_window.size(), main_window.view_scale.zoom
+    main_window.view_scale.set_zoom(1.25)
+    main_window.resize(1366, 768)
+    try:
+        main_window.model.wait_until_idle()
+        qtbot.waitUntil(lambda: axis._specs is not None and axis.picture is not None)
+        axis.picture = None  # laid out at the window's size
+        axis.update()
+        qtbot.waitUntil(lambda: axis.picture is not None)
+        labels = sorted(axis._specs[2], key=lambda t: t[0].center().y())
+        centres = [t[0].center().y() for t in labels]
+        texts = [t[2] for t in labels]
+        assert texts[0] == "1.0" and texts[-1] == "0" and len(texts) >= 3
+        gaps = np.diff([float(t) for t in texts])
+        assert np.allclose(gaps, gaps[0]), texts  # one step between the labels
+        assert centres == sorted(centres)
+    finally:
+        main_window.view_scale.set_zoom(zoom)
+        main_window.resize(size)

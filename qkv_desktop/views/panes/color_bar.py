@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPicture
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QPicture
 from PySide6.QtWidgets import QGraphicsGridLayout, QGraphicsWidget
 
 from qkv_desktop.presentation.colormaps import BOOLEAN_BAR_RANGE
@@ -237,13 +237,20 @@ class _InsideAxis(pg.AxisItem):
     """Ticks at 0 and 1 only (``ColorBar(boolean=True)``: the mask's two swatches)."""
 
     def tickValues(self, minVal, maxVal, size):  # noqa: N803 (pyqtgraph's names)
-        """pyqtgraph's tick values (each level without the values of the levels above
-        it, within a hundredth of its spacing), found by bisection in plain floats
-        instead of NumPy's ``isclose`` on every pair: a third of a regeneration."""
+        """pyqtgraph's tick values (``pyqtgraph_tick_values``), evenly labelled
+        (``_evenly_labelled``)."""
         if self.boolean:
             return [(1.0, [0.0, 1.0])]
         if self.logMode:
             return super().tickValues(minVal, maxVal, size)
+        lo, hi = sorted((minVal, maxVal))
+        return self._evenly_labelled(self.pyqtgraph_tick_values(minVal, maxVal, size),
+                                     lo * self.scale, hi * self.scale, size)
+
+    def pyqtgraph_tick_values(self, minVal, maxVal, size):  # noqa: N803
+        """pyqtgraph's tick values (each level without the values of the levels above
+        it, within a hundredth of its spacing), found by bisection in plain floats
+        instead of NumPy's ``isclose`` on every pair: a third of a regeneration."""
         lo, hi = sorted((minVal, maxVal))
         lo, hi = lo * self.scale, hi * self.scale
         ticks, seen = [], []
@@ -261,6 +268,31 @@ class _InsideAxis(pg.AxisItem):
             seen = sorted(seen + values)
             ticks.append((spacing / self.scale, values))
         return ticks
+
+    def _evenly_labelled(self, ticks: list, lo: float, hi: float, size: float) -> list:
+        """``ticks``, or one coarser level when the labels of the first would not all
+        fit: a label takes its font's height, and an end label moved inside the bar
+        (``labels_inside``) half of one more, so at 125 % zoom the weights' bar kept
+        "1.0, 0.6, 0.4, 0", its two labels beside the ends left out, and read as an
+        uneven scale. The next spacing of 1, 2, 5 × 10^k whose labels stand 1.5 font
+        heights apart is taken ("0, 0.5, 1.0"), without finer ticks (their labels would
+        not fit either). (Not 2.5: pyqtgraph writes a spacing's labels with its
+        decimals, and 0.25 read "0.2".)"""
+        if not ticks or size <= 0 or hi <= lo:
+            return ticks
+        spacing = ticks[0][0] * self.scale
+        need = 1.5 * QFontMetricsF(self.style["tickFont"] or self.font()).height()
+        if spacing * size / (hi - lo) >= need:
+            return ticks
+        unit = 10.0 ** math.floor(math.log10(spacing))
+        for step in (s * unit for s in (1, 2, 5, 10, 20, 50, 100)):
+            if step > spacing * (1 + 1e-9) and step * size / (hi - lo) >= need:
+                break
+        else:
+            return ticks
+        first = math.ceil(lo / step - 1e-9)
+        values = [k * step / self.scale for k in range(first, math.floor(hi / step + 1e-9) + 1)]
+        return [(step / self.scale, values)] if len(values) >= 2 else ticks
 
     def _label_rect(self, p: QPainter, text: str, font_key: str | None = None) -> QRectF:
         """``text``'s rectangle as pyqtgraph measures a tick label (its painter's
