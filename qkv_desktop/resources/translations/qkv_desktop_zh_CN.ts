@@ -1351,6 +1351,497 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
 </context>
 <context>
+    <name>Files</name>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
+    </message>
+    <message>
+        <source>the file does not exist ({0})</source>
+        <translation>文件不存在（{0}）</translation>
+    </message>
+    <message>
+        <source>cannot be opened: {0}</source>
+        <translation>无法打开：{0}</translation>
+    </message>
+    <message>
+        <source>is not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>is {0}; files over {1} are refused</source>
+        <translation>大小为 {0}；超过 {1} 的文件不予读取</translation>
+    </message>
+    <message>
+        <source>cannot be read: {0}</source>
+        <translation>无法读取：{0}</translation>
+    </message>
+    <message>
+        <source>is over {0}; files that large are refused</source>
+        <translation>超过 {0}；这么大的文件不予读取</translation>
+    </message>
+    <message>
+        <source>is a folder, not a file</source>
+        <translation>是文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>没有访问权限</translation>
+    </message>
+    <message>
+        <source>is not UTF-8 text (byte {0} at offset {1}); {2}</source>
+        <translation>不是 UTF-8 文本（偏移 {1} 处的字节 {0}）；{2}</translation>
+    </message>
+    <message>
+        <source>contains binary data (NUL bytes); {0}</source>
+        <translation>含有二进制数据（NUL 字节）；{0}</translation>
+    </message>
+    <message>
+        <source>unsupported file type {0}; use {1}</source>
+        <translation>不支持的文件类型 {0}；请使用 {1}</translation>
+    </message>
+    <message>
+        <source>holds a {0}-D array of shape {1}; expected a 2-D array (tokens × d_model)</source>
+        <translation>存放的是形状为 {1} 的 {0} 维数组；应为二维数组（词元 × d_model）</translation>
+    </message>
+    <message>
+        <source>holds an empty array of shape {0}</source>
+        <translation>存放的是形状为 {0} 的空数组</translation>
+    </message>
+    <message>
+        <source>expected text with one token per line</source>
+        <translation>应为每行一个词元的文本</translation>
+    </message>
+    <message>
+        <source>is empty; expected one line of numbers per token</source>
+        <translation>是空的；应为每个词元一行数字</translation>
+    </message>
+    <message>
+        <source>has a header line but no lines of numbers</source>
+        <translation>只有表头行，没有数字行</translation>
+    </message>
+    <message>
+        <source>the header (line {0}) has {1} cells but line {2} has {3}</source>
+        <translation>表头（第 {0} 行）有 {1} 个单元格，但第 {2} 行有 {3} 个</translation>
+    </message>
+    <message>
+        <source>line {0} has no numbers after the token name</source>
+        <translation>第 {0} 行的词元名称后面没有数字</translation>
+    </message>
+    <message>
+        <source>line {0} has {1} cells, expected {2} (as on line {3})</source>
+        <translation>第 {0} 行有 {1} 个单元格，应为 {2} 个（与第 {3} 行相同）</translation>
+    </message>
+    <message>
+        <source>line {0}, column 1: the token name is empty</source>
+        <translation>第 {0} 行第 1 列：词元名称为空</translation>
+    </message>
+    <message>
+        <source>line {0}, column 1: the token name has {1} characters; at most {2} are allowed</source>
+        <translation>第 {0} 行第 1 列：词元名称有 {1} 个字符；最多允许 {2} 个</translation>
+    </message>
+    <message>
+        <source>line {0}: {1}</source>
+        <translation>第 {0} 行：{1}</translation>
+    </message>
+    <message>
+        <source>line {0}, column {1}</source>
+        <translation>第 {0} 行第 {1} 列</translation>
+    </message>
+    <message>
+        <source>{0} is empty, expected a number</source>
+        <translation>{0}为空，应为一个数字</translation>
+    </message>
+    <message>
+        <source>{0} is &quot;{1}&quot;; only finite numbers are allowed</source>
+        <translation>{0}是“{1}”；只允许有限数值</translation>
+    </message>
+    <message>
+        <source>{0} is &quot;{1}&quot;, expected a number (with &quot;.&quot; as the decimal mark)</source>
+        <translation>{0}是“{1}”，应为一个数字（以“.”作小数点）</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, too large for a 64-bit float; only finite numbers are allowed</source>
+        <translation>{0}是 {1}，超出 64 位浮点数的范围；只允许有限数值</translation>
+    </message>
+    <message>
+        <source>holds an array of shape {0}; expected {1} (W_Q, W_K, W_V stacked, each d_model × d_k) or {2}</source>
+        <translation>存放的数组形状为 {0}；应为 {1}（W_Q、W_K、W_V 叠在一起，各为 d_model × d_k）或 {2}</translation>
+    </message>
+    <message>
+        <source>is not a valid .npz archive ({0})</source>
+        <translation>不是有效的 .npz 归档（{0}）</translation>
+    </message>
+    <message>
+        <source>{0} is encrypted; only plain .npz archives (numpy.savez) can be imported</source>
+        <translation>{0} 已加密；只能导入普通的 .npz 归档（numpy.savez）</translation>
+    </message>
+    <message>
+        <source>{0} uses an unsupported compression method {1}; save it with numpy.savez or numpy.savez_compressed</source>
+        <translation>{0} 使用了不支持的压缩方法 {1}；请用 numpy.savez 或 numpy.savez_compressed 保存</translation>
+    </message>
+    <message>
+        <source>holds an array named &quot;{0}&quot;; expected W_Q, W_K, W_V and optionally b_Q, b_K, b_V</source>
+        <translation>含有名为“{0}”的数组；应为 W_Q、W_K、W_V，以及可选的 b_Q、b_K、b_V</translation>
+    </message>
+    <message>
+        <source>has no array named &quot;{0}&quot;</source>
+        <translation>没有名为“{0}”的数组</translation>
+    </message>
+    <message>
+        <source>{0} has shape {1}, expected {2} ({3})</source>
+        <translation>{0} 的形状为 {1}，应为 {2}（{3}）</translation>
+    </message>
+    <message>
+        <source>{0}: unsupported .npy format version {1}</source>
+        <translation>{0}：不支持的 .npy 格式版本 {1}</translation>
+    </message>
+    <message>
+        <source>{0} is not a valid .npy array ({1})</source>
+        <translation>{0} 不是有效的 .npy 数组（{1}）</translation>
+    </message>
+    <message>
+        <source>{0} holds Python objects (dtype {1}); only arrays of numbers can be imported</source>
+        <translation>{0} 存放的是 Python 对象（dtype {1}）；只能导入数字数组</translation>
+    </message>
+    <message>
+        <source>{0} has dtype {1}; only real numbers (float or integer) can be imported</source>
+        <translation>{0} 的 dtype 为 {1}；只能导入实数（浮点数或整数）</translation>
+    </message>
+    <message>
+        <source>{0} is truncated: its header promises {1} bytes but there are {2}</source>
+        <translation>{0} 不完整：文件头声明有 {1} 字节，实际只有 {2} 字节</translation>
+    </message>
+    <message>
+        <source>{0} is damaged ({1})</source>
+        <translation>{0} 已损坏（{1}）</translation>
+    </message>
+    <message>
+        <source>{0} is {1}; only finite numbers are allowed</source>
+        <translation>{0} 是 {1}；只允许有限数值</translation>
+    </message>
+    <message>
+        <source>the key &quot;{0}&quot; appears twice in one object</source>
+        <translation>键名“{0}”在同一个对象中出现了两次</translation>
+    </message>
+    <message>
+        <source>an integer of {0} digits</source>
+        <translation>一个 {0} 位的整数</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>文件是空的</translation>
+    </message>
+    <message>
+        <source>it is not a session file</source>
+        <translation>它不是会话文件</translation>
+    </message>
+    <message>
+        <source>; the file looks truncated</source>
+        <translation>；文件似乎不完整</translation>
+    </message>
+    <message>
+        <source>; the file is damaged or not a session file</source>
+        <translation>；文件已损坏，或不是会话文件</translation>
+    </message>
+    <message>
+        <source>is not valid JSON: {0} at line {1}, column {2}{3}</source>
+        <translation>不是有效的 JSON：第 {1} 行第 {2} 列处 {0}{3}</translation>
+    </message>
+    <message>
+        <source>is nested too deeply to be a session file</source>
+        <translation>嵌套层数过深，不可能是会话文件</translation>
+    </message>
+    <message>
+        <source>unknown field &quot;{0}&quot; for a version {1} session</source>
+        <translation>版本 {1} 的会话没有字段“{0}”</translation>
+    </message>
+    <message>
+        <source>the top level is {0}, expected a JSON object with &quot;format&quot;: &quot;{1}&quot;</source>
+        <translation>顶层是 {0}，应为含有 &quot;format&quot;: &quot;{1}&quot; 的 JSON 对象</translation>
+    </message>
+    <message>
+        <source>has no &quot;format&quot; field; it is not a QKV Desktop session</source>
+        <translation>没有 &quot;format&quot; 字段；它不是 QKV Desktop 会话</translation>
+    </message>
+    <message>
+        <source>unknown format {0}; expected &quot;{1}&quot;</source>
+        <translation>未知格式 {0}；应为 &quot;{1}&quot;</translation>
+    </message>
+    <message>
+        <source>has no &quot;version&quot; field</source>
+        <translation>没有 &quot;version&quot; 字段</translation>
+    </message>
+    <message>
+        <source>version is {0}, expected an integer</source>
+        <translation>version 是 {0}，应为整数</translation>
+    </message>
+    <message>
+        <source>version {0} is newer than this app can read (up to {1}); update QKV Desktop to open it</source>
+        <translation>版本 {0} 比本应用能读取的版本（最高 {1}）更新；请更新 QKV Desktop 后再打开</translation>
+    </message>
+    <message>
+        <source>unknown version {0}</source>
+        <translation>未知版本 {0}</translation>
+    </message>
+    <message>
+        <source>the field &quot;weights&quot; is missing</source>
+        <translation>缺少字段 &quot;weights&quot;</translation>
+    </message>
+    <message>
+        <source>unknown option &quot;{0}&quot; for a version 2 session</source>
+        <translation>版本 2 的会话没有选项“{0}”</translation>
+    </message>
+    <message>
+        <source>{0} tokens but X has {1} rows; there must be one row per token</source>
+        <translation>有 {0} 个词元，但 X 有 {1} 行；每个词元必须对应一行</translation>
+    </message>
+    <message>
+        <source>d_k is {0}, expected a positive integer</source>
+        <translation>d_k 是 {0}，应为正整数</translation>
+    </message>
+    <message>
+        <source>mode is {0}, expected &quot;self&quot; or &quot;cross&quot;</source>
+        <translation>mode 是 {0}，应为 &quot;self&quot; 或 &quot;cross&quot;</translation>
+    </message>
+    <message>
+        <source>X_kv rows have {0}, expected {1} (d_model, the length of each X row)</source>
+        <translation>X_kv 的行有 {0}，应为 {1} 个（d_model，即 X 每行的长度）</translation>
+    </message>
+    <message>
+        <source>{0} kv_tokens but X_kv has {1} rows; there must be one row per key/value token</source>
+        <translation>有 {0} 个 kv_tokens，但 X_kv 有 {1} 行；每个键/值词元必须对应一行</translation>
+    </message>
+    <message>
+        <source>mode is &quot;cross&quot; but X_kv is missing; cross-attention needs a key/value sequence</source>
+        <translation>mode 是 &quot;cross&quot;，但缺少 X_kv；交叉注意力需要一个键/值序列</translation>
+    </message>
+    <message>
+        <source>heads is {0}, expected a list of heads</source>
+        <translation>heads 是 {0}，应为由头组成的列表</translation>
+    </message>
+    <message>
+        <source>heads is empty; a session needs at least one head</source>
+        <translation>heads 为空；会话至少需要一个头</translation>
+    </message>
+    <message>
+        <source>layout is {0}, expected a JSON object</source>
+        <translation>layout 是 {0}，应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>options.dtype is &quot;float32&quot;, but {0}</source>
+        <translation>options.dtype 是 &quot;float32&quot;，但{0}</translation>
+    </message>
+    <message>
+        <source>the field &quot;{0}&quot; is missing</source>
+        <translation>缺少字段“{0}”</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a list of strings</source>
+        <translation>{0} 是 {1}，应为字符串列表</translation>
+    </message>
+    <message>
+        <source>{0} is empty; a session needs at least one token</source>
+        <translation>{0} 为空；会话至少需要一个词元</translation>
+    </message>
+    <message>
+        <source>{0}[{1}] is {2}, expected a non-empty string</source>
+        <translation>{0}[{1}] 是 {2}，应为非空字符串</translation>
+    </message>
+    <message>
+        <source>{0}[{1}] is an empty string; every token needs a name</source>
+        <translation>{0}[{1}] 是空字符串；每个词元都需要名称</translation>
+    </message>
+    <message>
+        <source>{0}[{1}] has {2} characters; a token name can have at most {3}</source>
+        <translation>{0}[{1}] 有 {2} 个字符；词元名称最多 {3} 个字符</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a list of rows (lists of numbers)</source>
+        <translation>{0} 是 {1}，应为由行（数字列表）组成的列表</translation>
+    </message>
+    <message>
+        <source>{0} is empty; it needs at least one row</source>
+        <translation>{0} 为空；至少需要一行</translation>
+    </message>
+    <message>
+        <source>{0}[{1}] is {2}, expected a row (a list of numbers)</source>
+        <translation>{0}[{1}] 是 {2}，应为一行（数字列表）</translation>
+    </message>
+    <message>
+        <source>{0} row 0 is empty; rows need at least one value</source>
+        <translation>{0} 的第 0 行为空；每行至少需要一个值</translation>
+    </message>
+    <message>
+        <source>{0} row {1} has {2}, expected {3}</source>
+        <translation>{0} 的第 {1} 行有 {2}，应为 {3} 个</translation>
+    </message>
+    <message>
+        <source>{0} has {1} rows, expected {2} ({3})</source>
+        <translation>{0} 有 {1} 行，应为 {2} 行（{3}）</translation>
+    </message>
+    <message>
+        <source>{0} row {1} has {2}, expected {3} ({4})</source>
+        <translation>{0} 的第 {1} 行有 {2}，应为 {3} 个（{4}）</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected null or a list of {2} numbers</source>
+        <translation>{0} 是 {1}，应为 null 或由 {2} 个数字组成的列表</translation>
+    </message>
+    <message>
+        <source>{0} has {1}, expected {2} (d_k)</source>
+        <translation>{0} 有 {1}，应为 {2} 个（d_k）</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a number</source>
+        <translation>{0} 是 {1}，应为数字</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected an object with W_Q, W_K, W_V</source>
+        <translation>{0} 是 {1}，应为含有 W_Q、W_K、W_V 的对象</translation>
+    </message>
+    <message>
+        <source>unknown field &quot;{0}&quot; in {1}; expected {2}</source>
+        <translation>{1} 中有未知字段“{0}”；应为 {2}</translation>
+    </message>
+    <message>
+        <source>{0} has no &quot;{1}&quot;</source>
+        <translation>{0} 中没有 &quot;{1}&quot;</translation>
+    </message>
+    <message>
+        <source>init is {0}, expected an object with seed and scale</source>
+        <translation>init 是 {0}，应为含有 seed 和 scale 的对象</translation>
+    </message>
+    <message>
+        <source>unknown field &quot;{0}&quot; in init; expected seed, scale</source>
+        <translation>init 中有未知字段“{0}”；应为 seed、scale</translation>
+    </message>
+    <message>
+        <source>init.seed is {0}, expected an integer from 0 to {1}</source>
+        <translation>init.seed 是 {0}，应为 0 到 {1} 之间的整数</translation>
+    </message>
+    <message>
+        <source>options is {0}, expected an object</source>
+        <translation>options 是 {0}，应为对象</translation>
+    </message>
+    <message>
+        <source>unknown option &quot;{0}&quot;; known options: {1}</source>
+        <translation>未知选项“{0}”；已知选项：{1}</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected &quot;sqrt_dk&quot;, &quot;none&quot; or a positive number</source>
+        <translation>{0} 是 {1}，应为 &quot;sqrt_dk&quot;、&quot;none&quot; 或一个正数</translation>
+    </message>
+    <message>
+        <source>expected &quot;sqrt_dk&quot;, &quot;none&quot; or a positive number</source>
+        <translation>应为 &quot;sqrt_dk&quot;、&quot;none&quot; 或一个正数</translation>
+    </message>
+    <message>
+        <source>expected a positive number</source>
+        <translation>应为正数</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected true or false</source>
+        <translation>{0} 是 {1}，应为 true 或 false</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected {2}</source>
+        <translation>{0} 是 {1}，应为 {2}</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected null or a list of slopes, one per head</source>
+        <translation>{0} 是 {1}，应为 null 或斜率列表（每个头一个）</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a list of [row, column] pairs</source>
+        <translation>{0} 是 {1}，应为由 [行, 列] 对组成的列表</translation>
+    </message>
+    <message>
+        <source>options: {0}</source>
+        <translation>options：{0}</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a positive integer or null</source>
+        <translation>{0} 是 {1}，应为正整数或 null</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a positive integer</source>
+        <translation>{0} 是 {1}，应为正整数</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a non-negative integer or null</source>
+        <translation>{0} 是 {1}，应为非负整数或 null</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a non-negative integer</source>
+        <translation>{0} 是 {1}，应为非负整数</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a non-negative number</source>
+        <translation>{0} 是 {1}，应为非负数</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a [row, column] pair</source>
+        <translation>{0} 是 {1}，应为一个 [行, 列] 对</translation>
+    </message>
+    <message>
+        <source>model is {0}, expected a JSON object</source>
+        <translation>model 是 {0}，应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>model.{0} is {1}, expected {2}</source>
+        <translation>model.{0} 是 {1}，应为{2}</translation>
+    </message>
+    <message>
+        <source>model: {0}</source>
+        <translation>model：{0}</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>a non-negative integer</source>
+        <translation>非负整数</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <source>d_model, the length of each X row</source>
+        <translation>d_model，即 X 每行的长度</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, {2}</source>
+        <translation>{0} 是 {1}，{2}</translation>
+    </message>
+    <message>
+        <source>{0} or {1}</source>
+        <translation>{0} 或 {1}</translation>
+    </message>
+    <message>
+        <source>1 value</source>
+        <translation>1 个值</translation>
+    </message>
+    <message>
+        <source>{0} values</source>
+        <translation>{0} 个值</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>一个对象</translation>
+    </message>
+    <message>
+        <source>a list</source>
+        <translation>一个列表</translation>
+    </message>
+    <message>
+        <source>an integer of about {0} digits</source>
+        <translation>一个约 {0} 位的整数</translation>
+    </message>
+</context>
+<context>
     <name>GradientLab</name>
     <message numerus="yes">
         <source>Train %n steps</source>
