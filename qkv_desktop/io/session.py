@@ -260,12 +260,27 @@ def _decode_json(data: bytes, name: str):
                                                         "session file")))
         raise SessionError(name, problem(QT_TRANSLATE_NOOP(
             "Files", "is not valid JSON: {0} at line {1}, column {2}{3}"),
-            e.msg, e.lineno, e.colno, hint)) from None
+            _JSON_PROBLEMS.get(e.msg, e.msg), e.lineno, e.colno, hint)) from None
     except _Invalid as e:
         raise SessionError(name, e.text) from None
     except RecursionError:
         raise SessionError(name, problem(QT_TRANSLATE_NOOP(
             "Files", "is nested too deeply to be a session file"))) from None
+
+
+_JSON_PROBLEMS = {msg: problem(msg) for msg in (
+    QT_TRANSLATE_NOOP("Files", "Expecting value"),
+    QT_TRANSLATE_NOOP("Files", "Expecting property name enclosed in double quotes"),
+    QT_TRANSLATE_NOOP("Files", "Expecting ':' delimiter"),
+    QT_TRANSLATE_NOOP("Files", "Expecting ',' delimiter"),
+    QT_TRANSLATE_NOOP("Files", "Extra data"),
+    QT_TRANSLATE_NOOP("Files", "Unterminated string starting at"),
+    QT_TRANSLATE_NOOP("Files", "Invalid control character at"),
+    QT_TRANSLATE_NOOP("Files", "Invalid \\escape"),
+    QT_TRANSLATE_NOOP("Files", "Invalid \\uXXXX escape"),
+)}
+"""What ``json`` finds wrong (its ``msg``, in its English words), said in the window's
+language; a message not listed here is shown as ``json`` words it."""
 
 
 class _Invalid(Exception):

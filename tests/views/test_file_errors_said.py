@@ -151,3 +151,53 @@ def test_every_file_message_is_translated():
         assert sorted(re.findall(r"\{\d+\}", text)) == sorted(re.findall(r"\{\d+\}", source))
         if re.search(r"[a-z]{3,} [a-z]{3,} [a-z]{3,}", re.sub(r"\{\d+\}", "", source)):
             assert HAN.search(text), source  # a sentence, not a field name: said in Chinese
+
+
+@pytest.mark.parametrize("damage, chinese", [
+    (lambda f: (f / "model.safetensors").unlink(), "中缺少 model.safetensors"),
+    (lambda f: (f / "config.json").write_text('{"model_type": "gpt2"}'),
+     "不支持 model_type 'gpt2'；只能打开 BERT 编码器"),
+], ids=["missing-weights", "not-bert"])
+def test_the_open_model_dialog_refuses_a_bad_folder_in_chinese(qtbot, tmp_path, speak,
+                                                                damage, chinese):
+    pytest.importorskip("safetensors")
+    pytest.importorskip("tokenizers")
+    from qkv_desktop.views.dialogs.model_dialog import ModelDialog
+    from tests.io.tiny_bert import write_checkpoint
+    folder = tmp_path / "tiny-bert"
+    write_checkpoint(folder)
+    damage(folder)
+    speak("zh_CN")
+    model = AttentionModel()
+    dialog = ModelDialog(model, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(dialog)
+    try:
+        dialog.open_folder(folder)
+        qtbot.waitUntil(lambda: not dialog.busy)
+        text = dialog.error_label.text()
+        assert chinese in text and str(folder) in text
+        assert "is missing" not in text and "is not supported" not in text
+    finally:
+        model.shutdown()
+
+
+def test_the_token_preview_refuses_empty_text_in_chinese(qtbot, tmp_path, speak):
+    pytest.importorskip("safetensors")
+    pytest.importorskip("tokenizers")
+    from qkv_desktop.views.dialogs.model_dialog import ModelDialog
+    from tests.io.tiny_bert import write_checkpoint
+    folder = tmp_path / "tiny-bert"
+    write_checkpoint(folder)
+    speak("zh_CN")
+    model = AttentionModel()
+    dialog = ModelDialog(model, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    qtbot.addWidget(dialog)
+    try:
+        dialog.open_folder(folder)
+        qtbot.waitUntil(lambda: not dialog.busy)
+        dialog.text_edit.setText("  ")
+        assert "文本为空" in dialog.tokens_label.text()
+        dialog.text_edit.setText("the cat " * 8)
+        assert "最多接受 16 个" in dialog.tokens_label.text()
+    finally:
+        model.shutdown()

@@ -694,6 +694,22 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>自注意力</translation>
     </message>
     <message>
+        <source>{0} heads are more than the {1} this app can show</source>
+        <translation>{0} 个头超过了本应用能显示的 {1} 个</translation>
+    </message>
+    <message>
+        <source>; in float32 up to {0} fit</source>
+        <translation>；用 float32 最多可容纳 {0} 个</translation>
+    </message>
+    <message>
+        <source>{0} queries × {1} keys × {2} heads make {3} attention cells, more than the {4} this app can hold in memory in {5}{6}</source>
+        <translation>{0} 个查询 × {1} 个键 × {2} 个头共 {3} 个注意力单元格，超过了本应用在 {5} 下能放进内存的 {4} 个{6}</translation>
+    </message>
+    <message>
+        <source>{0} tokens with d_model = {1}, d_k = {2} and {3} heads make a matrix of {4} cells, more than the {5} this app can hold in memory</source>
+        <translation>{0} 个词元、d_model = {1}、d_k = {2}、{3} 个头会产生一个 {4} 个单元格的矩阵，超过了本应用能放进内存的 {5} 个</translation>
+    </message>
+    <message>
         <source>RoPE turns pairs of dimensions, so d_k must be even, got {0}</source>
         <translation>RoPE 成对旋转维度，所以 d_k 必须是偶数，现在是 {0}</translation>
     </message>
@@ -1353,8 +1369,184 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
 <context>
     <name>Files</name>
     <message>
+        <source>the layer must be an integer, got {0}</source>
+        <translation>层号必须是整数，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>the head must be an integer, got {0}</source>
+        <translation>头的编号必须是整数，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>layer {0} is out of range: {1} has layers 0 … {2}</source>
+        <translation>层 {0} 超出范围：{1} 的层为 0 … {2}</translation>
+    </message>
+    <message>
+        <source>head {0} is out of range: {1} has heads 0 … {2}</source>
+        <translation>头 {0} 超出范围：{1} 的头为 0 … {2}</translation>
+    </message>
+    <message>
+        <source>checkpoint folder {0} does not exist</source>
+        <translation>检查点文件夹 {0} 不存在</translation>
+    </message>
+    <message>
+        <source>{0}: cannot read ({1})</source>
+        <translation>{0}：无法读取（{1}）</translation>
+    </message>
+    <message>
+        <source>text must be a string, got {0}</source>
+        <translation>文本必须是字符串，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>text is empty</source>
+        <translation>文本为空</translation>
+    </message>
+    <message>
+        <source>text {0} has no tokens the tokenizer keeps</source>
+        <translation>文本 {0} 中没有分词器会保留的词元</translation>
+    </message>
+    <message>
+        <source>text has {0} tokens; {1} accepts at most {2}</source>
+        <translation>文本有 {0} 个词元；{1} 最多接受 {2} 个</translation>
+    </message>
+    <message>
+        <source>the tokenizer produced id {0}, outside the model&apos;s vocabulary of {1}</source>
+        <translation>分词器产生了编号 {0}，超出了模型 {1} 个词的词表</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} changed shape to {2} since the checkpoint was opened</source>
+        <translation>{0}：打开检查点后，张量 {1} 的形状变成了 {2}</translation>
+    </message>
+    <message>
+        <source>{0}: cannot read {1} ({2})</source>
+        <translation>{0}：无法读取 {1}（{2}）</translation>
+    </message>
+    <message>
+        <source>opening a model checkpoint needs the packages safetensors and tokenizers: {0}</source>
+        <translation>打开模型检查点需要 safetensors 和 tokenizers 这两个包：{0}</translation>
+    </message>
+    <message>
+        <source>{0} is missing from {1}</source>
+        <translation>{1} 中缺少 {0}</translation>
+    </message>
+    <message>
         <source>{0}: {1}</source>
         <translation>{0}：{1}</translation>
+    </message>
+    <message>
+        <source>expected a text file</source>
+        <translation>应为文本文件</translation>
+    </message>
+    <message>
+        <source>{0}: invalid JSON at line {1}, column {2}: {3}</source>
+        <translation>{0}：第 {1} 行第 {2} 列处的 JSON 无效：{3}</translation>
+    </message>
+    <message>
+        <source>{0}: nested too deeply to be a configuration file</source>
+        <translation>{0}：嵌套层数过深，不可能是配置文件</translation>
+    </message>
+    <message>
+        <source>{0}: expected a JSON object, got {1}</source>
+        <translation>{0}：应为 JSON 对象，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: {1} must be {2}, got {3}</source>
+        <translation>{0}：{1} 必须是{2}，实际为 {3}</translation>
+    </message>
+    <message>
+        <source>{0}: model_type {1} is not supported; only BERT encoders (model_type &apos;bert&apos;, e.g. bert-base-uncased, all-MiniLM-L6-v2) can be opened</source>
+        <translation>{0}：不支持 model_type {1}；只能打开 BERT 编码器（model_type &apos;bert&apos;，例如 bert-base-uncased、all-MiniLM-L6-v2）</translation>
+    </message>
+    <message>
+        <source>{0}: is_decoder is true; only BERT encoders are supported</source>
+        <translation>{0}：is_decoder 为 true；只支持 BERT 编码器</translation>
+    </message>
+    <message>
+        <source>{0}: {1} {2} is not supported (only {3})</source>
+        <translation>{0}：不支持 {1} {2}（只支持 {3}）</translation>
+    </message>
+    <message>
+        <source>{0}: {1} must be an integer ≥ {2}, got {3}</source>
+        <translation>{0}：{1} 必须是 ≥ {2} 的整数，实际为 {3}</translation>
+    </message>
+    <message>
+        <source>{0}: hidden_size {1} is not divisible by num_attention_heads {2}</source>
+        <translation>{0}：hidden_size {1} 不能被 num_attention_heads {2} 整除</translation>
+    </message>
+    <message>
+        <source>{0}: layer_norm_eps must be a small positive number, got {1}</source>
+        <translation>{0}：layer_norm_eps 必须是一个很小的正数，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>; sharded checkpoints are not supported</source>
+        <translation>；不支持分片的检查点</translation>
+    </message>
+    <message>
+        <source>; pytorch_model.bin is not read (it needs pickle): convert it to safetensors</source>
+        <translation>；不读取 pytorch_model.bin（它需要 pickle）：请把它转换为 safetensors</translation>
+    </message>
+    <message>
+        <source>model.safetensors is missing from {0}{1}</source>
+        <translation>{0} 中缺少 model.safetensors{1}</translation>
+    </message>
+    <message>
+        <source>{0}: missing tensor {1}</source>
+        <translation>{0}：缺少张量 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: missing tensors {1}</source>
+        <translation>{0}：缺少张量 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: missing tensors {1} and {2} more</source>
+        <translation>{0}：缺少张量 {1} 等，另有 {2} 个</translation>
+    </message>
+    <message>
+        <source>{0}: no BERT embeddings found (expected a tensor {1} or &apos;bert.{2}&apos;)</source>
+        <translation>{0}：找不到 BERT 嵌入（应有张量 {1} 或 &apos;bert.{2}&apos;）</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} has shape {2}, but config.json implies {3}</source>
+        <translation>{0}：张量 {1} 的形状为 {2}，但按 config.json 应为 {3}</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} is stored as {2}; only F16, F32 and F64 can be read (convert the checkpoint to float32)</source>
+        <translation>{0}：张量 {1} 以 {2} 存储；只能读取 F16、F32 和 F64（请把检查点转换为 float32）</translation>
+    </message>
+    <message>
+        <source>{0}: config.json claims {1} layers (num_hidden_layers), but the file holds tensors of {2}</source>
+        <translation>{0}：config.json 声明有 {1} 层（num_hidden_layers），但文件只含 {2} 层的张量</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} has a non-finite value in row {2}</source>
+        <translation>{0}：张量 {1} 的第 {2} 行含有非有限值</translation>
+    </message>
+    <message>
+        <source>{0}: not a valid tokenizer ({1})</source>
+        <translation>{0}：不是有效的分词器（{1}）</translation>
+    </message>
+    <message>
+        <source>{0} has neither tokenizer.json nor vocab.txt</source>
+        <translation>{0} 中既没有 tokenizer.json 也没有 vocab.txt</translation>
+    </message>
+    <message>
+        <source>{0}: no post-processor and no {1} / {2} tokens to add</source>
+        <translation>{0}：没有后处理器，也没有可添加的 {1} / {2} 词元</translation>
+    </message>
+    <message>
+        <source>{0} is empty</source>
+        <translation>{0} 是空的</translation>
+    </message>
+    <message>
+        <source>{0}: the {1} {2} is not in the vocabulary</source>
+        <translation>{0}：{1} {2} 不在词表中</translation>
+    </message>
+    <message>
+        <source>a string or {0}</source>
+        <translation>字符串或 {0}</translation>
+    </message>
+    <message>
+        <source>{0}: {1}.content must be a string</source>
+        <translation>{0}：{1}.content 必须是字符串</translation>
     </message>
     <message>
         <source>the file does not exist ({0})</source>
@@ -1546,11 +1738,47 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>is not valid JSON: {0} at line {1}, column {2}{3}</source>
-        <translation>不是有效的 JSON：第 {1} 行第 {2} 列处 {0}{3}</translation>
+        <translation>不是有效的 JSON：第 {1} 行第 {2} 列处{0}{3}</translation>
     </message>
     <message>
         <source>is nested too deeply to be a session file</source>
         <translation>嵌套层数过深，不可能是会话文件</translation>
+    </message>
+    <message>
+        <source>Expecting value</source>
+        <translation>缺少一个值</translation>
+    </message>
+    <message>
+        <source>Expecting property name enclosed in double quotes</source>
+        <translation>缺少用双引号括起的键名</translation>
+    </message>
+    <message>
+        <source>Expecting &apos;:&apos; delimiter</source>
+        <translation>缺少 &apos;:&apos;</translation>
+    </message>
+    <message>
+        <source>Expecting &apos;,&apos; delimiter</source>
+        <translation>缺少 &apos;,&apos;</translation>
+    </message>
+    <message>
+        <source>Extra data</source>
+        <translation>在 JSON 结束之后还有多余内容</translation>
+    </message>
+    <message>
+        <source>Unterminated string starting at</source>
+        <translation>有一个字符串没有结束</translation>
+    </message>
+    <message>
+        <source>Invalid control character at</source>
+        <translation>有一个字符串含有控制字符</translation>
+    </message>
+    <message>
+        <source>Invalid \escape</source>
+        <translation>有无效的 \ 转义</translation>
+    </message>
+    <message>
+        <source>Invalid \uXXXX escape</source>
+        <translation>有无效的 \uXXXX 转义</translation>
     </message>
     <message>
         <source>unknown field &quot;{0}&quot; for a version {1} session</source>
@@ -1839,6 +2067,102 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>an integer of about {0} digits</source>
         <translation>一个约 {0} 位的整数</translation>
+    </message>
+    <message>
+        <source>model file {0} does not exist</source>
+        <translation>模型文件 {0} 不存在</translation>
+    </message>
+    <message>
+        <source>{0}: not a readable GGUF file ({1})</source>
+        <translation>{0}：不是可读取的 GGUF 文件（{1}）</translation>
+    </message>
+    <message>
+        <source>{0}: architecture {1} is not supported; only &apos;llama&apos; decoders (LLaMA, SmolLM2, TinyLlama…) can be opened</source>
+        <translation>{0}：不支持架构 {1}；只能打开 &apos;llama&apos; 解码器（LLaMA、SmolLM2、TinyLlama……）</translation>
+    </message>
+    <message>
+        <source>text {0} gives no tokens</source>
+        <translation>文本 {0} 分不出任何词元</translation>
+    </message>
+    <message>
+        <source>{0} reads at most {1}</source>
+        <translation>{0} 最多读取 {1} 个</translation>
+    </message>
+    <message>
+        <source>this app shows at most {0}</source>
+        <translation>本应用最多显示 {0} 个</translation>
+    </message>
+    <message>
+        <source>text has {0} tokens; {1}</source>
+        <translation>文本有 {0} 个词元；{1}</translation>
+    </message>
+    <message>
+        <source>{0}: cannot read tensor {1} ({2})</source>
+        <translation>{0}：无法读取张量 {1}（{2}）</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} has a non-finite value</source>
+        <translation>{0}：张量 {1} 含有非有限值</translation>
+    </message>
+    <message>
+        <source>opening a GGUF model needs the packages gguf and tokenizers: pip install gguf tokenizers</source>
+        <translation>打开 GGUF 模型需要 gguf 和 tokenizers 这两个包：pip install gguf tokenizers</translation>
+    </message>
+    <message>
+        <source>{0}: the metadata field {1} is missing</source>
+        <translation>{0}：缺少元数据字段 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: the metadata field {1} cannot be read ({2})</source>
+        <translation>{0}：无法读取元数据字段 {1}（{2}）</translation>
+    </message>
+    <message>
+        <source>{0}: llama.{1} must be a positive integer, got {2}</source>
+        <translation>{0}：llama.{1} 必须是正整数，实际为 {2}</translation>
+    </message>
+    <message>
+        <source>{0}: llama.{1} must be a positive number, got {2}</source>
+        <translation>{0}：llama.{1} 必须是正数，实际为 {2}</translation>
+    </message>
+    <message>
+        <source>{0}: {1} query heads over d_model {2} sharing {3} key/value heads do not divide evenly</source>
+        <translation>{0}：d_model {2} 上的 {1} 个查询头无法平均共享 {3} 个键/值头</translation>
+    </message>
+    <message>
+        <source>{0}: RoPE over {1} of {2} head dimensions is not supported (only all of an even head size)</source>
+        <translation>{0}：不支持只在 {2} 个头维度中的 {1} 个上施加 RoPE（只支持施加在全部维度上，且头的维度为偶数）</translation>
+    </message>
+    <message>
+        <source>{0}: RoPE scaling is not supported</source>
+        <translation>{0}：不支持 RoPE 缩放</translation>
+    </message>
+    <message>
+        <source>{0}: the file is truncated ({1} bytes, but tensor {2} ends at byte {3})</source>
+        <translation>{0}：文件不完整（只有 {1} 字节，但张量 {2} 结束于第 {3} 字节）</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} is stored as {2}, which this app cannot dequantise; supported: {3}</source>
+        <translation>{0}：张量 {1} 以 {2} 存储，本应用无法对其反量化；支持的类型：{3}</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} has shape {2}, but the metadata implies {3}</source>
+        <translation>{0}：张量 {1} 的形状为 {2}，但按元数据应为 {3}</translation>
+    </message>
+    <message>
+        <source>{0}: tokenizer {1} is not supported; only byte-level BPE (&apos;gpt2&apos;, as in SmolLM2 and LLaMA 3)</source>
+        <translation>{0}：不支持分词器 {1}；只支持字节级 BPE（&apos;gpt2&apos;，SmolLM2 和 LLaMA 3 使用的就是它）</translation>
+    </message>
+    <message>
+        <source>{0}: pre-tokenizer {1} is not supported; known: {2}</source>
+        <translation>{0}：不支持预分词器 {1}；已知的有：{2}</translation>
+    </message>
+    <message>
+        <source>{0}: the tokenizer has {1} tokens, the model {2}</source>
+        <translation>{0}：分词器有 {1} 个词元，模型却有 {2} 个</translation>
+    </message>
+    <message>
+        <source>{0}: merge {1} does not join two known tokens</source>
+        <translation>{0}：合并规则 {1} 连接的不是两个已知词元</translation>
     </message>
 </context>
 <context>
