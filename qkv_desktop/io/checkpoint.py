@@ -28,7 +28,14 @@ from typing import NamedTuple
 import numpy as np
 
 from qkv_desktop.core import Weights, softmax
-from qkv_desktop.io.files import MAX_FILE_BYTES, FileFormatError, decode_text, problem, read_limited
+from qkv_desktop.io.files import (
+    MAX_FILE_BYTES,
+    FileFormatError,
+    FileProblemError,
+    decode_text,
+    problem,
+    read_limited,
+)
 from qkv_desktop.state.session_state import SessionState
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 
@@ -46,16 +53,9 @@ _SCAN_ELEMENTS = 1 << 22  # values read at a time when scanning a large tensor
 _LAYER_NORM_ALIASES = {"weight": "gamma", "bias": "beta"}  # original TF-converted names
 
 
-class CheckpointError(ValueError):
-    """A checkpoint folder, its contents or a request on it cannot be used.
-
-    Raised with a template marked ``QT_TRANSLATE_NOOP("Files", …)`` and its fields (or
-    a ``Text``): ``str(err)`` is the English, ``text`` the message the Open model dialog
-    says in the window's language (``presentation.say``)."""
-
-    def __init__(self, template: str | Text, *args) -> None:
-        self.text = template if isinstance(template, Text) else problem(template, *args)
-        super().__init__(str(self.text))
+class CheckpointError(FileProblemError):
+    """A checkpoint folder, its contents or a request on it cannot be used (said in the
+    window's language by the Open model dialog: ``FileProblemError``)."""
 
 
 def checked_index(value, stop: int, what: str, model: str) -> int:

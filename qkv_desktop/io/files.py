@@ -21,8 +21,8 @@ from qkv_desktop.io.temporaries import (
 )
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 
-__all__ = ["FileFormatError", "FILES", "problem", "MAX_FILE_BYTES", "read_limited", "decode_text",
-           "atomic_write_bytes", "write_synced", "fsync_folder"]
+__all__ = ["FileFormatError", "FileProblemError", "FILES", "problem", "MAX_FILE_BYTES",
+           "read_limited", "decode_text", "atomic_write_bytes", "write_synced", "fsync_folder"]
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 """Largest file (50 MB) the app reads; bigger files are refused before reading."""
@@ -36,6 +36,16 @@ def problem(template: str, *args) -> Text:
     """A message of the file readers: ``template`` (marked ``QT_TRANSLATE_NOOP("Files",
     …)``) with its fields; the window says it in its language (``presentation.say``)."""
     return Text(template, args, FILES)
+
+
+class FileProblemError(ValueError):
+    """A file or folder the app cannot use, said as a template marked
+    ``QT_TRANSLATE_NOOP("Files", …)`` and its fields (or a ``Text``): ``str(err)`` is the
+    English, ``text`` what the window says in its language (``presentation.say``)."""
+
+    def __init__(self, template: str | Text, *args) -> None:
+        self.text = template if isinstance(template, Text) else problem(template, *args)
+        super().__init__(str(self.text))
 
 
 class FileFormatError(ValueError):

@@ -201,3 +201,14 @@ def test_the_token_preview_refuses_empty_text_in_chinese(qtbot, tmp_path, speak)
         assert "最多接受 16 个" in dialog.tokens_label.text()
     finally:
         model.shutdown()
+
+
+def test_an_export_target_that_is_a_folder_is_refused_in_chinese(tmp_path, speak):
+    from qkv_desktop.io.staged_files import StagedFiles
+    target = tmp_path / "weights.png"
+    target.mkdir()
+    with StagedFiles() as staged, pytest.raises(ValueError) as info:
+        staged.add(target, b"figure")
+    assert str(info.value) == f"{str(target)!r} is a folder; nothing was written or moved"
+    speak("zh_CN")
+    assert say(info.value) == f"{str(target)!r} 是文件夹；没有写入或移动任何文件"

@@ -2164,6 +2164,22 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>{0}: merge {1} does not join two known tokens</source>
         <translation>{0}：合并规则 {1} 连接的不是两个已知词元</translation>
     </message>
+    <message>
+        <source>{0} is staged twice</source>
+        <translation>{0} 被暂存了两次</translation>
+    </message>
+    <message>
+        <source>{0} cannot be written: {1}</source>
+        <translation>无法写入 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>{0} is a folder; nothing was written or moved</source>
+        <translation>{0} 是文件夹；没有写入或移动任何文件</translation>
+    </message>
+    <message>
+        <source>{0} exists and is not a regular file; nothing was written or moved</source>
+        <translation>{0} 已存在且不是普通文件；没有写入或移动任何文件</translation>
+    </message>
 </context>
 <context>
     <name>GradientLab</name>
