@@ -25,6 +25,7 @@ import numpy as np
 from qkv_desktop.core import Weights
 from qkv_desktop.io.files import (
     FileFormatError,
+    FileProblemError,
     atomic_write_bytes,
     decode_text,
     problem,
@@ -106,9 +107,10 @@ def save_session(state: SessionState, path, extra: dict | None = None) -> None:
     """
     data = session_to_json(state, extra).encode("utf-8")
     if len(data) > MAX_SESSION_BYTES:
-        raise ValueError(f"the session would be a file of {len(data) / 1024**2:.0f} MB, and "
-                         f"session files over {MAX_SESSION_BYTES // 1024**2} MB cannot be "
-                         f"opened again; export its matrices as data (.npz) instead")
+        raise FileProblemError(QT_TRANSLATE_NOOP(
+            "Files", "the session would be a file of {0} MB, and session files over {1} MB "
+                     "cannot be opened again; export its matrices as data (.npz) instead"),
+            f"{len(data) / 1024**2:.0f}", MAX_SESSION_BYTES // 1024**2)
     atomic_write_bytes(path, data)
 
 

@@ -241,7 +241,7 @@ class SessionController(QObject):
 
     def _on_autosave_finished(self, _job: int, _value, error) -> None:
         if error is not None:
-            self.error.emit(self.tr("Autosave failed: {0}").format(error))
+            self.error.emit(self.tr("Autosave failed: {0}").format(say(error)))
 
     def discard_autosave(self) -> None:
         """Delete the autosave; pending writes are dropped and one in progress ends first."""

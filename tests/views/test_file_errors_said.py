@@ -212,3 +212,16 @@ def test_an_export_target_that_is_a_folder_is_refused_in_chinese(tmp_path, speak
     assert str(info.value) == f"{str(target)!r} is a folder; nothing was written or moved"
     speak("zh_CN")
     assert say(info.value) == f"{str(target)!r} 是文件夹；没有写入或移动任何文件"
+
+
+def test_a_session_too_large_to_open_again_is_not_saved_and_says_so_in_chinese(
+        window, tmp_path, speak, monkeypatch):
+    monkeypatch.setattr("qkv_desktop.io.session.MAX_SESSION_BYTES", 1024**2)
+    monkeypatch.setattr("qkv_desktop.io.session.session_to_json",
+                        lambda state, extra=None: "x" * (3 * 1024**2))
+    speak("zh_CN")
+    target = tmp_path / "大.qkv.json"
+    assert not window.files.session.save_as(target)
+    assert not target.exists()
+    assert window.shown[-1] == ("无法保存 大.qkv.json：会话文件将有 3 MB，而超过 1 MB 的会话"
+                                "文件无法再次打开；请改为把它的矩阵导出为数据（.npz）")

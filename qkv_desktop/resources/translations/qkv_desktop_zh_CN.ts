@@ -1713,6 +1713,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>{0} 是 {1}；只允许有限数值</translation>
     </message>
     <message>
+        <source>the session would be a file of {0} MB, and session files over {1} MB cannot be opened again; export its matrices as data (.npz) instead</source>
+        <translation>会话文件将有 {0} MB，而超过 {1} MB 的会话文件无法再次打开；请改为把它的矩阵导出为数据（.npz）</translation>
+    </message>
+    <message>
         <source>the key &quot;{0}&quot; appears twice in one object</source>
         <translation>键名“{0}”在同一个对象中出现了两次</translation>
     </message>
@@ -2179,6 +2183,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>{0} exists and is not a regular file; nothing was written or moved</source>
         <translation>{0} 已存在且不是普通文件；没有写入或移动任何文件</translation>
+    </message>
+    <message>
+        <source>{0} is not installed; install it once with: {1}</source>
+        <translation>{0} 尚未安装；请运行一次：{1}</translation>
     </message>
 </context>
 <context>
