@@ -417,13 +417,13 @@ def _read_side_file(path: Path) -> str:
             raise CheckpointError(QT_TRANSLATE_NOOP(
                 "Files", "{0} is missing from {1}"), path.name, path.parent) from None
         raise CheckpointError(QT_TRANSLATE_NOOP(
-            "Files", "{0}: {1}"), path, exc.text.args[1]) from None
+            "Files", "{0}: {1}"), path, exc.problem_text) from None
     try:
         return decode_text(data, path.name, FileFormatError,
                            problem(QT_TRANSLATE_NOOP("Files", "expected a text file")))
     except FileFormatError as exc:
         raise CheckpointError(QT_TRANSLATE_NOOP(
-            "Files", "{0}: {1}"), path, exc.text.args[1]) from None
+            "Files", "{0}: {1}"), path, exc.problem_text) from None
 
 
 def _read_json(path: Path) -> dict:

@@ -62,6 +62,7 @@ class FileFormatError(ValueError):
         super().__init__(str(self.text))
         self.source = source
         self.problem = str(problem)
+        self.problem_text = problem  # the problem as the window says it
 
 
 def read_limited(path, error: type[FileFormatError] = FileFormatError,
