@@ -28,8 +28,16 @@ from typing import NamedTuple
 import numpy as np
 
 from qkv_desktop.core import Weights, softmax
-from qkv_desktop.io.files import MAX_FILE_BYTES, FileFormatError, decode_text, read_limited
+from qkv_desktop.io.files import (
+    MAX_FILE_BYTES,
+    FileFormatError,
+    FileProblemError,
+    decode_text,
+    problem,
+    read_limited,
+)
 from qkv_desktop.state.session_state import SessionState
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 
 __all__ = ["BUNDLED_MINILM_NAME", "BertCheckpoint", "CheckpointError", "Encoding",
            "checked_index", "find_bundled_minilm", "load_checkpoint"]
@@ -45,8 +53,9 @@ _SCAN_ELEMENTS = 1 << 22  # values read at a time when scanning a large tensor
 _LAYER_NORM_ALIASES = {"weight": "gamma", "bias": "beta"}  # original TF-converted names
 
 
-class CheckpointError(ValueError):
-    """A checkpoint folder, its contents or a request on it cannot be used."""
+class CheckpointError(FileProblemError):
+    """A checkpoint folder, its contents or a request on it cannot be used (said in the
+    window's language by the Open model dialog: ``FileProblemError``)."""
 
 
 def checked_index(value, stop: int, what: str, model: str) -> int:
@@ -58,10 +67,18 @@ def checked_index(value, stop: int, what: str, model: str) -> int:
             raise TypeError
         index = operator.index(value)
     except TypeError:
-        raise CheckpointError(f"{what} must be an integer, got {value!r}") from None
+        if what == "layer":
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "the layer must be an integer, got {0}"), f"{value!r}") from None
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "the head must be an integer, got {0}"), f"{value!r}") from None
     if not 0 <= index < stop:
-        raise CheckpointError(f"{what} {index} is out of range: {model} has "
-                              f"{what}s 0 … {stop - 1}")
+        if what == "layer":
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "layer {0} is out of range: {1} has layers 0 … {2}"),
+                index, model, stop - 1)
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "head {0} is out of range: {1} has heads 0 … {2}"), index, model, stop - 1)
     return index
 
 
@@ -121,7 +138,8 @@ def load_checkpoint(folder, progress: Progress | None = None, *,
     folder = Path(folder)
     report = progress or (lambda done, total, message: None)
     if not folder.is_dir():
-        raise CheckpointError(f"checkpoint folder {folder} does not exist")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "checkpoint folder {0} does not exist"), folder)
     safetensors = _require("safetensors")
     config = _read_config(folder / "config.json")
     total = 3 + config.n_layers
@@ -138,7 +156,8 @@ def load_checkpoint(folder, progress: Progress | None = None, *,
                 report(3 + layer, total, f"Checking layer {layer + 1} of {config.n_layers}")
                 _scan(f, names, _layer_keys(layer), weights_path)
     except (safetensors.SafetensorError, OSError) as exc:
-        raise CheckpointError(f"{weights_path}: cannot read ({exc})") from exc
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: cannot read ({1})"), weights_path, exc) from exc
     report(total, total, "Ready")
     return BertCheckpoint(folder, config, tokenizer, weights_path, names,
                           name or folder.resolve().name)
@@ -207,19 +226,24 @@ class BertCheckpoint:
     def encode(self, text: str) -> Encoding:
         """WordPiece tokens and ids of ``text``, with [CLS] and [SEP], unpadded, untruncated."""
         if not isinstance(text, str):
-            raise CheckpointError(f"text must be a string, got {type(text).__name__}")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "text must be a string, got {0}"), type(text).__name__)
         if not text.strip():
-            raise CheckpointError("text is empty")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "text is empty"))
         enc = self._tokenizer.encode(text)
         if all(enc.special_tokens_mask):
-            raise CheckpointError(f"text {text!r} has no tokens the tokenizer keeps")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "text {0} has no tokens the tokenizer keeps"), f"{text!r}")
         if len(enc.ids) > self.max_tokens:
-            raise CheckpointError(f"text has {len(enc.ids)} tokens; {self._name} accepts at "
-                                  f"most {self.max_tokens}")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "text has {0} tokens; {1} accepts at most {2}"),
+                len(enc.ids), self._name, self.max_tokens)
         bad = [i for i in enc.ids if not 0 <= i < self._config.vocab_size]
         if bad:
-            raise CheckpointError(f"the tokenizer produced id {bad[0]}, outside the model's "
-                                  f"vocabulary of {self._config.vocab_size}")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "the tokenizer produced id {0}, outside the model's vocabulary of {1}"),
+                bad[0], self._config.vocab_size)
         return Encoding(list(enc.tokens), list(enc.ids))
 
     def tokenize(self, text: str) -> list[str]:
@@ -279,7 +303,8 @@ class BertCheckpoint:
         try:
             return safe_open(str(self._weights_path), framework="numpy")
         except (SafetensorError, OSError) as exc:
-            raise CheckpointError(f"{self._weights_path}: cannot read ({exc})") from exc
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: cannot read ({1})"), self._weights_path, exc) from exc
 
     def _read(self, f, key: str, rows: slice | None = None) -> np.ndarray:
         """Tensor ``key`` (or some of its rows) as float64, its shape re-checked."""
@@ -289,11 +314,13 @@ class BertCheckpoint:
             info = f.get_slice(name)
             shape = tuple(info.get_shape())
             if shape != self._shapes[key]:
-                raise CheckpointError(f"{self._weights_path}: tensor {name} changed shape to "
-                                      f"{shape} since the checkpoint was opened")
+                raise CheckpointError(QT_TRANSLATE_NOOP(
+                    "Files", "{0}: tensor {1} changed shape to {2} since the checkpoint was opened"),
+                    self._weights_path, name, shape)
             data = info[:] if rows is None else info[rows]
         except (SafetensorError, OSError) as exc:  # the file changed after opening
-            raise CheckpointError(f"{self._weights_path}: cannot read {name} ({exc})") from exc
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: cannot read {1} ({2})"), self._weights_path, name, exc) from exc
         return np.asarray(data, dtype=np.float64)
 
     def _embed(self, ids: list[int]) -> np.ndarray:
@@ -365,8 +392,9 @@ def _require(package: str):
     try:
         return __import__(package)
     except ImportError:
-        raise CheckpointError(f"opening a model checkpoint needs the packages safetensors "
-                              f"and tokenizers: {_INSTALL_HINT}") from None
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "opening a model checkpoint needs the packages safetensors and tokenizers: {0}"),
+            _INSTALL_HINT) from None
 
 
 SIDE_FILE_LIMITS = {"config.json": 1024**2, "tokenizer_config.json": 1024**2,
@@ -386,12 +414,16 @@ def _read_side_file(path: Path) -> str:
         data = read_limited(path, limit=SIDE_FILE_LIMITS.get(path.name, MAX_FILE_BYTES))
     except FileFormatError as exc:
         if not os.path.lexists(path):
-            raise CheckpointError(f"{path.name} is missing from {path.parent}") from None
-        raise CheckpointError(f"{path}: {exc.problem}") from None
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0} is missing from {1}"), path.name, path.parent) from None
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: {1}"), path, exc.problem_text) from None
     try:
-        return decode_text(data, path.name, FileFormatError, "expected a text file")
+        return decode_text(data, path.name, FileFormatError,
+                           problem(QT_TRANSLATE_NOOP("Files", "expected a text file")))
     except FileFormatError as exc:
-        raise CheckpointError(f"{path}: {exc.problem}") from None
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: {1}"), path, exc.problem_text) from None
 
 
 def _read_json(path: Path) -> dict:
@@ -399,17 +431,20 @@ def _read_json(path: Path) -> dict:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise CheckpointError(f"{path}: invalid JSON at line {exc.lineno}, column "
-                              f"{exc.colno}: {exc.msg}") from None
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: invalid JSON at line {1}, column {2}: {3}"),
+            path, exc.lineno, exc.colno, exc.msg) from None
     except RecursionError:
-        raise CheckpointError(f"{path}: nested too deeply to be a configuration "
-                              "file") from None
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: nested too deeply to be a configuration file"), path) from None
     if not isinstance(data, dict):
-        raise CheckpointError(f"{path}: expected a JSON object, got {type(data).__name__}")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: expected a JSON object, got {1}"), path, type(data).__name__)
     return data
 
 
-def _typed(raw: dict, path: Path, key: str, types: tuple[type, ...], default, expected: str):
+def _typed(raw: dict, path: Path, key: str, types: tuple[type, ...], default,
+           expected: Text):
     """``raw[key]`` (``default`` when absent) if it has one of ``types``, else a clear
     error; ``true`` is not an integer here."""
     if key not in raw:
@@ -419,39 +454,51 @@ def _typed(raw: dict, path: Path, key: str, types: tuple[type, ...], default, ex
         return value
     shown = json.dumps(value, ensure_ascii=False)
     shown = shown if len(shown) <= 40 else shown[:37] + "…"
-    raise CheckpointError(f"{path}: {key} must be {expected}, got {shown}")
+    raise CheckpointError(QT_TRANSLATE_NOOP(
+        "Files", "{0}: {1} must be {2}, got {3}"), path, key, expected, shown)
+
+
+_A_STRING = problem(QT_TRANSLATE_NOOP("Files", "a string"))
 
 
 def _read_config(path: Path) -> _Config:
     raw = _read_json(path)
-    model_type = _typed(raw, path, "model_type", (str, type(None)), None, "a string")
+    model_type = _typed(raw, path, "model_type", (str, type(None)), None, _A_STRING)
     if model_type != "bert":
         raise CheckpointError(
-            f"{path}: model_type {model_type!r} is not supported; only BERT encoders "
-            "(model_type 'bert', e.g. bert-base-uncased, all-MiniLM-L6-v2) can be opened")
-    if _typed(raw, path, "is_decoder", (bool,), False, "true or false"):
-        raise CheckpointError(f"{path}: is_decoder is true; only BERT encoders are supported")
+            QT_TRANSLATE_NOOP(
+            "Files", "{0}: model_type {1} is not supported; only BERT encoders (model_type 'bert', "
+                     "e.g. bert-base-uncased, all-MiniLM-L6-v2) can be opened"),
+            path, f"{model_type!r}")
+    if _typed(raw, path, "is_decoder", (bool,), False,
+              problem(QT_TRANSLATE_NOOP("Files", "true or false"))):
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: is_decoder is true; only BERT encoders are supported"), path)
     for field, allowed in (("hidden_act", "gelu"), ("position_embedding_type", "absolute")):
-        if _typed(raw, path, field, (str,), allowed, "a string") != allowed:
-            raise CheckpointError(f"{path}: {field} {raw[field]!r} is not supported "
-                                  f"(only {allowed!r})")
+        if _typed(raw, path, field, (str,), allowed, _A_STRING) != allowed:
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: {1} {2} is not supported (only {3})"),
+                path, field, f"{raw[field]!r}", f"{allowed!r}")
 
     def integer(field: str, default: int | None = None, minimum: int = 1) -> int:
         value = raw.get(field, default)
         if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise CheckpointError(f"{path}: {field} must be an integer ≥ {minimum}, "
-                                  f"got {value!r}")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: {1} must be an integer ≥ {2}, got {3}"),
+                path, field, minimum, f"{value!r}")
         return value
 
     hidden = integer("hidden_size")
     heads = integer("num_attention_heads")
     if hidden % heads:
-        raise CheckpointError(f"{path}: hidden_size {hidden} is not divisible by "
-                              f"num_attention_heads {heads}")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: hidden_size {1} is not divisible by num_attention_heads {2}"),
+            path, hidden, heads)
     eps = raw.get("layer_norm_eps", 1e-12)
     if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 < eps < 1:
-        raise CheckpointError(f"{path}: layer_norm_eps must be a small positive number, "
-                              f"got {eps!r}")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: layer_norm_eps must be a small positive number, got {1}"),
+            path, f"{eps!r}")
     return _Config(model_type, hidden, heads, integer("num_hidden_layers"),
                    integer("intermediate_size"), integer("vocab_size"),
                    integer("max_position_embeddings"), integer("type_vocab_size", 2, 0),
@@ -463,12 +510,26 @@ def _weights_path(folder: Path) -> Path:
     if path.is_file():
         return path
     if (folder / "model.safetensors.index.json").is_file():
-        hint = "; sharded checkpoints are not supported"
+        hint = problem(QT_TRANSLATE_NOOP("Files", "; sharded checkpoints are not supported"))
     elif (folder / "pytorch_model.bin").is_file():
-        hint = "; pytorch_model.bin is not read (it needs pickle): convert it to safetensors"
+        hint = problem(QT_TRANSLATE_NOOP(
+            "Files", "; pytorch_model.bin is not read (it needs pickle): convert it to "
+                     "safetensors"))
     else:
         hint = ""
-    raise CheckpointError(f"model.safetensors is missing from {folder}{hint}")
+    raise CheckpointError(QT_TRANSLATE_NOOP(
+        "Files", "model.safetensors is missing from {0}{1}"), folder, hint)
+
+
+def missing_tensors(path: Path, missing: list[str]) -> Text:
+    """"<file>: missing tensors a, b, c and 4 more" (the first three named)."""
+    names = ", ".join(missing[:3])
+    if len(missing) == 1:
+        return problem(QT_TRANSLATE_NOOP("Files", "{0}: missing tensor {1}"), path, names)
+    if len(missing) <= 3:
+        return problem(QT_TRANSLATE_NOOP("Files", "{0}: missing tensors {1}"), path, names)
+    return problem(QT_TRANSLATE_NOOP("Files", "{0}: missing tensors {1} and {2} more"),
+                   path, names, len(missing) - 3)
 
 
 def _embedding_keys(config: _Config) -> list[str]:
@@ -527,8 +588,9 @@ def _resolve_names(f, config: _Config, path: Path) -> dict[str, str]:
     elif word in stored:
         prefix = ""
     else:
-        raise CheckpointError(f"{path}: no BERT embeddings found (expected a tensor "
-                              f"{word!r} or 'bert.{word}')")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: no BERT embeddings found (expected a tensor {1} or 'bert.{2}')"),
+            path, f"{word!r}", word)
     _check_layer_claim(stored, prefix, config, path)
     wanted = _embedding_keys(config) + [k for layer in range(config.n_layers)
                                         for k in _layer_keys(layer)]
@@ -546,16 +608,16 @@ def _resolve_names(f, config: _Config, path: Path) -> dict[str, str]:
         info = f.get_slice(found)
         shape, dtype = tuple(info.get_shape()), info.get_dtype()
         if shape != shapes[key]:
-            raise CheckpointError(f"{path}: tensor {found} has shape {shape}, but config.json "
-                                  f"implies {shapes[key]}")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: tensor {1} has shape {2}, but config.json implies {3}"),
+                path, found, shape, shapes[key])
         if dtype not in _FLOAT_DTYPES:
-            raise CheckpointError(f"{path}: tensor {found} is stored as {dtype}; only F16, "
-                                  "F32 and F64 can be read (convert the checkpoint to float32)")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: tensor {1} is stored as {2}; only F16, F32 and F64 can be read (convert "
+                         "the checkpoint to float32)"), path, found, dtype)
         names[key] = found
     if missing:
-        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
-        raise CheckpointError(f"{path}: missing tensor{'s' if len(missing) > 1 else ''} "
-                              f"{', '.join(missing[:3])}{more}")
+        raise CheckpointError(missing_tensors(path, missing))
     return names
 
 
@@ -570,9 +632,9 @@ def _check_layer_claim(stored: set[str], prefix: str, config: _Config, path: Pat
             if index.isdigit():
                 present.add(int(index))
     if config.n_layers > len(present):
-        raise CheckpointError(f"{path}: config.json claims {config.n_layers:,} layers "
-                              f"(num_hidden_layers), but the file holds tensors of "
-                              f"{len(present)}")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: config.json claims {1} layers (num_hidden_layers), but the file holds "
+                     "tensors of {2}"), path, f"{config.n_layers:,}", len(present))
 
 
 def _scan(f, names: dict[str, str], keys: list[str], path: Path) -> None:
@@ -586,8 +648,9 @@ def _scan(f, names: dict[str, str], keys: list[str], path: Path) -> None:
             block = info[start:min(start + step, shape[0])]  # slices are not clamped
             if not np.isfinite(block).all():
                 row = start + int(np.argwhere(~np.isfinite(block))[0][0])
-                raise CheckpointError(f"{path}: tensor {names[key]} has a non-finite value "
-                                      f"in row {row}")
+                raise CheckpointError(QT_TRANSLATE_NOOP(
+                    "Files", "{0}: tensor {1} has a non-finite value in row {2}"),
+                    path, names[key], row)
 
 
 # -- tokenizer ---------------------------------------------------------------------------
@@ -608,19 +671,22 @@ def _load_tokenizer(folder: Path):
         try:
             tokenizer = tokenizers.Tokenizer.from_str(text)
         except Exception as exc:
-            raise CheckpointError(f"{json_path}: not a valid tokenizer ({exc})") from exc
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: not a valid tokenizer ({1})"), json_path, exc) from exc
     elif os.path.lexists(vocab_path):
         tokenizer = _wordpiece_tokenizer(tokenizers, vocab_path, options)
     else:
-        raise CheckpointError(f"{folder} has neither tokenizer.json nor vocab.txt")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0} has neither tokenizer.json nor vocab.txt"), folder)
     tokenizer.no_padding()
     tokenizer.no_truncation()
     if tokenizer.post_processor is None:
         cls, sep = _special(options, "cls_token", "[CLS]"), _special(options, "sep_token", "[SEP]")
         ids = [tokenizer.token_to_id(cls), tokenizer.token_to_id(sep)]
         if None in ids:
-            raise CheckpointError(f"{json_path}: no post-processor and no {cls} / {sep} "
-                                  "tokens to add")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: no post-processor and no {1} / {2} tokens to add"),
+                json_path, cls, sep)
         tokenizer.post_processor = tokenizers.processors.BertProcessing((sep, ids[1]),
                                                                         (cls, ids[0]))
     return tokenizer
@@ -638,7 +704,8 @@ def _wordpiece_tokenizer(tokenizers, vocab_path: Path, options: dict):
         lines.pop()
     vocab = {token: index for index, token in enumerate(lines)}
     if not vocab:
-        raise CheckpointError(f"{vocab_path} is empty")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0} is empty"), vocab_path)
     if "do_lower_case" in options:
         lowercase = bool(options["do_lower_case"])
     else:
@@ -648,8 +715,9 @@ def _wordpiece_tokenizer(tokenizers, vocab_path: Path, options: dict):
                 (("unk_token", "[UNK]"), ("cls_token", "[CLS]"), ("sep_token", "[SEP]"))}
     for key, token in specials.items():
         if token not in vocab:
-            raise CheckpointError(f"{vocab_path}: the {key} {token!r} is not in the "
-                                  "vocabulary")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: the {1} {2} is not in the vocabulary"),
+                vocab_path, key, f"{token!r}")
     cls, sep = specials["cls_token"], specials["sep_token"]
     tokenizer = tokenizers.Tokenizer(tokenizers.models.WordPiece(
         vocab, unk_token=specials["unk_token"], max_input_chars_per_word=100))
@@ -670,8 +738,9 @@ _TOKENIZER_FIELDS = {
     "do_lower_case": ((bool,), "true or false"),
     "tokenize_chinese_chars": ((bool,), "true or false"),
     "strip_accents": ((bool, type(None)), "true, false or null"),
-    "name_or_path": ((str,), "a string"),
-    **{key: ((str, dict, type(None)), 'a string or {"content": "…"}')
+    "name_or_path": ((str,), _A_STRING),
+    **{key: ((str, dict, type(None)), problem(QT_TRANSLATE_NOOP(
+        "Files", 'a string or {0}'), '{"content": "…"}'))
        for key in ("unk_token", "cls_token", "sep_token", "pad_token", "mask_token")},
 }
 """The fields of ``tokenizer_config.json`` that are read, with the types they may have."""
@@ -685,7 +754,8 @@ def _tokenizer_options(raw: dict, path: Path) -> dict:
             options[key] = _typed(raw, path, key, types, None, expected)
             value = options[key]
             if isinstance(value, dict) and not isinstance(value.get("content", ""), str):
-                raise CheckpointError(f"{path.name}: {key}.content must be a string")
+                raise CheckpointError(QT_TRANSLATE_NOOP(
+                    "Files", "{0}: {1}.content must be a string"), path.name, key)
     return options
 
 

@@ -19,25 +19,50 @@ from qkv_desktop.io.temporaries import (
     remove_stale_temporaries,
     temporary_path,
 )
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 
-__all__ = ["FileFormatError", "MAX_FILE_BYTES", "read_limited", "decode_text",
-           "atomic_write_bytes", "write_synced", "fsync_folder"]
+__all__ = ["FileFormatError", "FileProblemError", "FILES", "problem", "MAX_FILE_BYTES",
+           "read_limited", "decode_text", "atomic_write_bytes", "write_synced", "fsync_folder"]
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 """Largest file (50 MB) the app reads; bigger files are refused before reading."""
 
 
-class FileFormatError(ValueError):
-    """A file the app cannot use: ``str(err)`` is "<file name>: <problem>".
+FILES = "Files"
+"""The translation context of the file readers' messages (``QT_TRANSLATE_NOOP("Files", …)``)."""
 
-    ``source`` is the file name shown to the user and ``problem`` the sentence after
-    it, so a dialog can show either part on its own.
+
+def problem(template: str, *args) -> Text:
+    """A message of the file readers: ``template`` (marked ``QT_TRANSLATE_NOOP("Files",
+    …)``) with its fields; the window says it in its language (``presentation.say``)."""
+    return Text(template, args, FILES)
+
+
+class FileProblemError(ValueError):
+    """A file or folder the app cannot use, said as a template marked
+    ``QT_TRANSLATE_NOOP("Files", …)`` and its fields (or a ``Text``): ``str(err)`` is the
+    English, ``text`` what the window says in its language (``presentation.say``)."""
+
+    def __init__(self, template: str | Text, *args) -> None:
+        self.text = template if isinstance(template, Text) else problem(template, *args)
+        super().__init__(str(self.text))
+
+
+class FileFormatError(ValueError):
+    """A file the app cannot use: ``str(err)`` is "<file name>: <problem>" in English.
+
+    ``source`` is the file name shown to the user and ``problem`` the (English) sentence
+    after it, so a dialog can show either part on its own; ``text`` is the whole message
+    for the window to say in its language (``presentation.say``), the problem given as
+    a ``Text`` (``problem(...)``) or, for a sentence no one marked, a plain string.
     """
 
-    def __init__(self, source: str, problem: str) -> None:
-        super().__init__(f"{source}: {problem}")
+    def __init__(self, source: str, problem: str | Text) -> None:
+        self.text = Text(QT_TRANSLATE_NOOP("Files", "{0}: {1}"), (source, problem), FILES)
+        super().__init__(str(self.text))
         self.source = source
-        self.problem = problem
+        self.problem = str(problem)
+        self.problem_text = problem  # the problem as the window says it
 
 
 def read_limited(path, error: type[FileFormatError] = FileFormatError,
@@ -56,19 +81,22 @@ def read_limited(path, error: type[FileFormatError] = FileFormatError,
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
                      | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
-        raise error(name, f"the file does not exist ({path})") from None
+        raise error(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "the file does not exist ({0})"), str(path))) from None
     except IsADirectoryError:
-        raise error(name, "is a folder, not a file") from None
+        raise error(name, _FOLDER) from None
     except OSError as e:
-        raise error(name, f"cannot be opened: {_reason(e)}") from None
+        raise error(name, problem(QT_TRANSLATE_NOOP("Files", "cannot be opened: {0}"),
+                                  _reason(e))) from None
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
-            raise error(name, "is a folder, not a file")
+            raise error(name, _FOLDER)
         if not stat.S_ISREG(st.st_mode):
-            raise error(name, "is not a regular file")
+            raise error(name, problem(QT_TRANSLATE_NOOP("Files", "is not a regular file")))
         if st.st_size > limit:
-            raise error(name, f"is {_size(st.st_size)}; files over {mb} are refused")
+            raise error(name, problem(QT_TRANSLATE_NOOP(
+                "Files", "is {0}; files over {1} are refused"), _size(st.st_size), mb))
     except BaseException:
         os.close(fd)
         raise
@@ -76,9 +104,11 @@ def read_limited(path, error: type[FileFormatError] = FileFormatError,
         try:
             data = f.read(limit + 1)
         except OSError as e:
-            raise error(name, f"cannot be read: {_reason(e)}") from None
+            raise error(name, problem(QT_TRANSLATE_NOOP("Files", "cannot be read: {0}"),
+                                      _reason(e))) from None
     if len(data) > limit:  # grew after fstat()
-        raise error(name, f"is over {mb}; files that large are refused")
+        raise error(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "is over {0}; files that large are refused"), mb))
     return data
 
 
@@ -86,26 +116,32 @@ def _size(n: int) -> str:
     return f"{n / 1024**2:.1f} MB" if n >= 1024**2 else f"{n / 1024:.1f} kB"
 
 
-def _reason(e: OSError) -> str:
+_FOLDER = problem(QT_TRANSLATE_NOOP("Files", "is a folder, not a file"))
+
+
+def _reason(e: OSError) -> str | Text:
     if isinstance(e, PermissionError):
-        return "permission denied"
+        return problem(QT_TRANSLATE_NOOP("Files", "permission denied"))
     return e.strerror or str(e)
 
 
-def decode_text(data: bytes, name: str, error: type[FileFormatError], what: str) -> str:
+def decode_text(data: bytes, name: str, error: type[FileFormatError], what: str | Text) -> str:
     """``data`` as UTF-8 text (a leading BOM dropped), or ``error`` saying why not.
 
-    ``what`` ends the message for binary data, e.g. "it is not a session file".
+    ``what`` ends the message for binary data, e.g. "it is not a session file" (a
+    ``problem(...)`` to be said in the window's language).
     """
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise error(name, f"is not UTF-8 text (byte 0x{data[e.start]:02x} at offset "
-                          f"{e.start}); {what}") from None
+        raise error(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "is not UTF-8 text (byte {0} at offset {1}); {2}"),
+            f"0x{data[e.start]:02x}", e.start, what)) from None
     if "\x00" in text:
-        raise error(name, f"contains binary data (NUL bytes); {what}")
+        raise error(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "contains binary data (NUL bytes); {0}"), what))
     return text
 
 

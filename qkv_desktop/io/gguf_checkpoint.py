@@ -41,8 +41,10 @@ from qkv_desktop.core import (
     rms_norm,
 )
 from qkv_desktop.io.byte_tokens import TokenLabel, readable_labels, readable_piece
-from qkv_desktop.io.checkpoint import CheckpointError, Encoding, checked_index
+from qkv_desktop.io.checkpoint import CheckpointError, Encoding, checked_index, missing_tensors
+from qkv_desktop.io.files import problem
 from qkv_desktop.state.session_state import MAX_TOKENS, Options, SessionState
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP
 
 __all__ = ["BUNDLED_SMOLLM2_FILE", "BUNDLED_SMOLLM2_NAME", "BUNDLED_SMOLLM2_PACKAGE",
            "LlamaCheckpoint", "NextToken", "SUPPORTED_TYPES", "find_bundled_smollm2",
@@ -128,17 +130,19 @@ def load_gguf(path, progress: Progress | None = None, *, name: str | None = None
     report = progress or (lambda done, total, message: None)
     gguf = _require("gguf")
     if not path.is_file():
-        raise CheckpointError(f"model file {path} does not exist")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "model file {0} does not exist"), path)
     report(0, 3, "Reading the file's index")
     try:
         reader = gguf.GGUFReader(str(path), "r")
     except (ValueError, OSError, KeyError, IndexError, TypeError) as exc:
-        raise CheckpointError(f"{path}: not a readable GGUF file ({exc or type(exc).__name__}"
-                              ")") from exc
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: not a readable GGUF file ({1})"), path, exc or type(exc).__name__) from exc
     arch = _field(reader, "general.architecture", path)
     if arch != "llama":
-        raise CheckpointError(f"{path}: architecture {arch!r} is not supported; only "
-                              "'llama' decoders (LLaMA, SmolLM2, TinyLlama…) can be opened")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: architecture {1} is not supported; only 'llama' decoders (LLaMA, SmolLM2, "
+                     "TinyLlama…) can be opened"), path, f"{arch!r}")
     config = _read_config(reader, path)
     _check_sizes(reader, path)
     report(1, 3, "Checking the tensors")
@@ -238,17 +242,23 @@ class LlamaCheckpoint:
     def encode(self, text: str) -> Encoding:
         """Byte-level BPE pieces and ids of ``text`` (no BOS added, as the file says)."""
         if not isinstance(text, str):
-            raise CheckpointError(f"text must be a string, got {type(text).__name__}")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "text must be a string, got {0}"), type(text).__name__)
         if not text.strip():
-            raise CheckpointError("text is empty")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "text is empty"))
         enc = self._tokenizer.encode(text, add_special_tokens=False)
         if not enc.ids:
-            raise CheckpointError(f"text {text!r} gives no tokens")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "text {0} gives no tokens"), f"{text!r}")
         if len(enc.ids) > self.max_tokens:
-            which = (f"{self._name} reads at most {self._config.context}"
+            which = (problem(QT_TRANSLATE_NOOP("Files", "{0} reads at most {1}"),
+                             self._name, self._config.context)
                      if self.max_tokens == self._config.context
-                     else f"this app shows at most {self.max_tokens}")
-            raise CheckpointError(f"text has {len(enc.ids)} tokens; {which}")
+                     else problem(QT_TRANSLATE_NOOP("Files", "this app shows at most {0}"),
+                                  self.max_tokens))
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "text has {0} tokens; {1}"), len(enc.ids), which)
         return Encoding(list(enc.tokens), list(enc.ids))
 
     def labels(self, text: str) -> list[TokenLabel]:
@@ -384,10 +394,12 @@ class LlamaCheckpoint:
         try:
             values = dequantize(data, t.tensor_type)
         except (ValueError, NotImplementedError, OSError) as exc:
-            raise CheckpointError(f"{self._path}: cannot read tensor {name} ({exc})") from exc
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: cannot read tensor {1} ({2})"), self._path, name, exc) from exc
         values = np.asarray(values, dtype=np.float64)
         if not np.isfinite(values).all():
-            raise CheckpointError(f"{self._path}: tensor {name} has a non-finite value")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: tensor {1} has a non-finite value"), self._path, name)
         return values
 
     def _proj(self, layer: int, part: str, rope_heads: int | None) -> np.ndarray:
@@ -445,20 +457,23 @@ def _require(package: str):
     try:
         return __import__(package)
     except ImportError:
-        raise CheckpointError("opening a GGUF model needs the packages gguf and tokenizers: "
-                              "pip install gguf tokenizers") from None
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "opening a GGUF model needs the packages gguf and tokenizers: pip install gguf "
+                     "tokenizers")) from None
 
 
 def _field(reader, key: str, path: Path, default=None, required: bool = True):
     f = reader.fields.get(key)
     if f is None:
         if required and default is None:
-            raise CheckpointError(f"{path}: the metadata field {key} is missing")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: the metadata field {1} is missing"), path, key)
         return default
     try:
         return f.contents()
     except (ValueError, IndexError, UnicodeDecodeError) as exc:
-        raise CheckpointError(f"{path}: the metadata field {key} cannot be read ({exc})") \
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: the metadata field {1} cannot be read ({2})"), path, key, exc) \
             from exc
 
 
@@ -466,29 +481,34 @@ def _read_config(reader, path: Path) -> _Config:
     def integer(key: str, default=None) -> int:
         value = _field(reader, f"llama.{key}", path, default)
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise CheckpointError(f"{path}: llama.{key} must be a positive integer, got "
-                                  f"{value!r}")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: llama.{1} must be a positive integer, got {2}"),
+                path, key, f"{value!r}")
         return int(value)
 
     def number(key: str, default: float) -> float:
         value = _field(reader, f"llama.{key}", path, default)
         if not isinstance(value, (int, float, np.number)) or not (0 < value < math.inf):
-            raise CheckpointError(f"{path}: llama.{key} must be a positive number, got "
-                                  f"{value!r}")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: llama.{1} must be a positive number, got {2}"),
+                path, key, f"{value!r}")
         return float(value)
 
     d_model, heads = integer("embedding_length"), integer("attention.head_count")
     kv = integer("attention.head_count_kv", heads)
     if d_model % heads or heads % kv:
-        raise CheckpointError(f"{path}: {heads} query heads over d_model {d_model} sharing "
-                              f"{kv} key/value heads do not divide evenly")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: {1} query heads over d_model {2} sharing {3} key/value heads do not divide "
+                     "evenly"), path, heads, d_model, kv)
     head_dim = d_model // heads
     rope_dims = integer("rope.dimension_count", head_dim)
     if rope_dims != head_dim or head_dim % 2:
-        raise CheckpointError(f"{path}: RoPE over {rope_dims} of {head_dim} head dimensions "
-                              "is not supported (only all of an even head size)")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: RoPE over {1} of {2} head dimensions is not supported (only all of an even "
+                     "head size)"), path, rope_dims, head_dim)
     if _field(reader, "llama.rope.scaling.type", path, required=False) not in (None, "none"):
-        raise CheckpointError(f"{path}: RoPE scaling is not supported")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: RoPE scaling is not supported"), path)
     tokens = reader.fields.get("tokenizer.ggml.tokens")
     vocab = integer("vocab_size", len(tokens.data) if tokens is not None else None)
     return _Config(integer("block_count"), d_model, heads, kv, head_dim,
@@ -503,8 +523,9 @@ def _check_sizes(reader, path: Path) -> None:
     for t in reader.tensors:
         end = int(t.data_offset) + int(t.n_bytes)
         if end > size or t.data.nbytes != t.n_bytes:
-            raise CheckpointError(f"{path}: the file is truncated ({size:,} bytes, but "
-                                  f"tensor {t.name} ends at byte {end:,})")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: the file is truncated ({1} bytes, but tensor {2} ends at byte {3})"),
+                path, f"{size:,}", t.name, f"{end:,}")
 
 
 def _check_tensors(reader, c: _Config, path: Path) -> dict:
@@ -522,19 +543,18 @@ def _check_tensors(reader, c: _Config, path: Path) -> dict:
         shapes["output.weight"] = (c.d_model, c.vocab)
     missing = [n for n in shapes if n not in found]
     if missing:
-        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
-        raise CheckpointError(f"{path}: missing tensor{'s' if len(missing) > 1 else ''} "
-                              f"{', '.join(missing[:3])}{more}")
+        raise CheckpointError(missing_tensors(path, missing))
     for name, shape in shapes.items():
         t = found[name]
         kind = t.tensor_type.name
         if kind not in SUPPORTED_TYPES:
-            raise CheckpointError(f"{path}: tensor {name} is stored as {kind}, which this app "
-                                  f"cannot dequantise; supported: {', '.join(SUPPORTED_TYPES)}")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: tensor {1} is stored as {2}, which this app cannot dequantise; "
+                         "supported: {3}"), path, name, kind, ', '.join(SUPPORTED_TYPES))
         if tuple(int(x) for x in t.shape) != shape:
-            raise CheckpointError(f"{path}: tensor {name} has shape "
-                                  f"{tuple(int(x) for x in t.shape)}, but the metadata "
-                                  f"implies {shape}")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: tensor {1} has shape {2}, but the metadata implies {3}"),
+                path, name, tuple(int(x) for x in t.shape), shape)
     return {name: found[name] for name in shapes}
 
 
@@ -543,24 +563,28 @@ def _build_tokenizer(reader, c: _Config, path: Path):
     tokenizers = _require("tokenizers")
     model = _field(reader, "tokenizer.ggml.model", path)
     if model != "gpt2":
-        raise CheckpointError(f"{path}: tokenizer {model!r} is not supported; only "
-                              "byte-level BPE ('gpt2', as in SmolLM2 and LLaMA 3)")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: tokenizer {1} is not supported; only byte-level BPE ('gpt2', as in SmolLM2 "
+                     "and LLaMA 3)"), path, f"{model!r}")
     pre = _field(reader, "tokenizer.ggml.pre", path, "default")
     if pre not in _PRE_TOKENIZERS:
-        raise CheckpointError(f"{path}: pre-tokenizer {pre!r} is not supported; known: "
-                              + ", ".join(sorted(_PRE_TOKENIZERS)))
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: pre-tokenizer {1} is not supported; known: {2}"),
+            path, f"{pre!r}", ", ".join(sorted(_PRE_TOKENIZERS)))
     pieces = [str(p) for p in _field(reader, "tokenizer.ggml.tokens", path)]
     merges = [str(m) for m in _field(reader, "tokenizer.ggml.merges", path)]
     types = list(_field(reader, "tokenizer.ggml.token_type", path, [1] * len(pieces)))
     if len(pieces) != c.vocab or len(types) != len(pieces):
-        raise CheckpointError(f"{path}: the tokenizer has {len(pieces)} tokens, the model "
-                              f"{c.vocab}")
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "{0}: the tokenizer has {1} tokens, the model {2}"),
+            path, len(pieces), c.vocab)
     vocab = {p: i for i, p in enumerate(pieces)}
     pairs = []
     for m in merges:
         left, sep, right = m.partition(" ")
         if not sep or left not in vocab or right not in vocab:
-            raise CheckpointError(f"{path}: merge {m!r} does not join two known tokens")
+            raise CheckpointError(QT_TRANSLATE_NOOP(
+                "Files", "{0}: merge {1} does not join two known tokens"), path, f"{m!r}")
         pairs.append((left, right))
     models, pre_tokenizers = tokenizers.models, tokenizers.pre_tokenizers
     tok = tokenizers.Tokenizer(models.BPE(vocab, pairs, fuse_unk=False, byte_fallback=False))

@@ -22,10 +22,11 @@ import numpy as np
 from numpy.lib import format as npy_format
 
 from qkv_desktop.core import Weights
-from qkv_desktop.io.files import FileFormatError, decode_text, read_limited
+from qkv_desktop.io.files import FileFormatError, decode_text, problem, read_limited
 from qkv_desktop.state.catalogue import PROJECTION_NAMES, WEIGHT_NAMES
 from qkv_desktop.state.parsing import NUMBER
 from qkv_desktop.state.session_state import MAX_TOKEN_LENGTH, MAX_TOKENS, check_size
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, said_by
 
 __all__ = ["ImportFileError", "import_vectors", "import_weights", "VECTOR_SUFFIXES",
            "WEIGHT_SUFFIXES"]
@@ -37,6 +38,11 @@ _TOKEN_HEADERS = ("", "token", "tokens", "word", "words")
 
 class ImportFileError(FileFormatError):
     """A file that cannot be imported; the message names the file and the problem."""
+
+
+def _unsupported(suffix: str, use: str):
+    return problem(QT_TRANSLATE_NOOP("Files", "unsupported file type {0}; use {1}"),
+                   repr(suffix or "(none)"), use)
 
 
 # -- vectors ---------------------------------------------------------------------------
@@ -56,8 +62,7 @@ def import_vectors(path) -> tuple[tuple[str, ...] | None, np.ndarray]:
     name = path.name
     suffix = path.suffix.lower()
     if suffix not in VECTOR_SUFFIXES:
-        raise ImportFileError(name, f"unsupported file type {suffix or '(none)'!r}; "
-                                    "use " + ", ".join(VECTOR_SUFFIXES))
+        raise ImportFileError(name, _unsupported(suffix, ", ".join(VECTOR_SUFFIXES)))
     data = read_limited(path, ImportFileError)
     if suffix == ".npy":
         X = _npy_array(lambda: io.BytesIO(data), name, "X", len(data),
@@ -69,10 +74,12 @@ def import_vectors(path) -> tuple[tuple[str, ...] | None, np.ndarray]:
 def _vector_shape_check(name: str) -> Callable[[tuple], None]:
     def check(shape: tuple) -> None:
         if len(shape) != 2:
-            raise ImportFileError(name, f"holds a {len(shape)}-D array of shape {shape}; "
-                                        "expected a 2-D array (tokens × d_model)")
+            raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+                "Files", "holds a {0}-D array of shape {1}; expected a 2-D array "
+                         "(tokens × d_model)"), len(shape), shape))
         if 0 in shape:
-            raise ImportFileError(name, f"holds an empty array of shape {shape}")
+            raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+                "Files", "holds an empty array of shape {0}"), shape))
         _check_size(name, *shape)
     return check
 
@@ -82,42 +89,48 @@ def _check_size(name: str, n: int = 1, d_model: int = 1, d_k: int = 1, heads: in
     try:
         check_size(n, n, d_model, d_k, heads)
     except ValueError as e:
-        raise ImportFileError(name, str(e)) from None
+        raise ImportFileError(name, said_by(e) or str(e)) from None
 
 
 def _text_vectors(data: bytes, name: str, suffix: str):
-    text = decode_text(data, name, ImportFileError, "expected text with one token per line")
+    text = decode_text(data, name, ImportFileError, problem(QT_TRANSLATE_NOOP(
+        "Files", "expected text with one token per line")))
     rows = list(_rows(text, _delimiter(text, suffix), name))
     if not rows:
-        raise ImportFileError(name, "is empty; expected one line of numbers per token")
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "is empty; expected one line of numbers per token")))
     header = rows.pop(0) if _is_header(rows[0][1]) else None
     if not rows:
-        raise ImportFileError(name, "has a header line but no lines of numbers")
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "has a header line but no lines of numbers")))
     has_tokens = (any(not NUMBER.fullmatch(cells[0]) for _, cells in rows)
                   or (header is not None and header[1][0].lower() in _TOKEN_HEADERS))
     first = 1 if has_tokens else 0
     width = len(rows[0][1])
     if header is not None and len(header[1]) != width:
-        raise ImportFileError(name, f"the header (line {header[0]}) has {len(header[1])} "
-                                    f"cells but line {rows[0][0]} has {width}")
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "the header (line {0}) has {1} cells but line {2} has {3}"),
+            header[0], len(header[1]), rows[0][0], width))
     if width - first < 1:
-        raise ImportFileError(name, f"line {rows[0][0]} has no numbers after the token "
-                                    "name")
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "line {0} has no numbers after the token name"), rows[0][0]))
     _check_size(name, len(rows), width - first)
     X = np.empty((len(rows), width - first))
     tokens = []
     for i, (line, cells) in enumerate(rows):
         if len(cells) != width:
-            raise ImportFileError(name, f"line {line} has {len(cells)} cells, expected "
-                                        f"{width} (as on line {rows[0][0]})")
+            raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+                "Files", "line {0} has {1} cells, expected {2} (as on line {3})"),
+                line, len(cells), width, rows[0][0]))
         if has_tokens:
             if not cells[0]:
-                raise ImportFileError(name, f"line {line}, column 1: the token name is "
-                                            "empty")
+                raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+                    "Files", "line {0}, column 1: the token name is empty"), line))
             if len(cells[0]) > MAX_TOKEN_LENGTH:
-                raise ImportFileError(name, f"line {line}, column 1: the token name has "
-                                            f"{len(cells[0]):,} characters; at most "
-                                            f"{MAX_TOKEN_LENGTH} are allowed")
+                raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+                    "Files", "line {0}, column 1: the token name has {1} characters; at "
+                             "most {2} are allowed"),
+                    line, f"{len(cells[0]):,}", MAX_TOKEN_LENGTH))
             tokens.append(cells[0])
         for j in range(first, width):
             X[i, j - first] = _cell_number(cells[j], name, line, j + 1)
@@ -162,7 +175,8 @@ def _split(text: str, delimiter: str | None, name: str):
         for cells in reader:
             yield reader.line_num, [c.strip() for c in cells]
     except csv.Error as e:
-        raise ImportFileError(name, f"line {reader.line_num}: {e}") from None
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP("Files", "line {0}: {1}"),
+                                            reader.line_num, str(e))) from None
 
 
 def _is_header(cells: list[str]) -> bool:
@@ -171,20 +185,23 @@ def _is_header(cells: list[str]) -> bool:
 
 
 def _cell_number(cell: str, name: str, line: int, column: int) -> float:
-    where = f"line {line}, column {column}"
+    where = problem(QT_TRANSLATE_NOOP("Files", "line {0}, column {1}"), line, column)
     if not cell:
-        raise ImportFileError(name, f"{where} is empty, expected a number")
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "{0} is empty, expected a number"), where))
     if not NUMBER.fullmatch(cell):
         shown = cell if len(cell) <= 30 else cell[:27] + "…"
         if cell.lower().lstrip("+-") in ("nan", "inf", "infinity"):
-            raise ImportFileError(name, f'{where} is "{shown}"; only finite numbers are '
-                                        "allowed")
-        raise ImportFileError(name, f'{where} is "{shown}", expected a number (with "." '
-                                    "as the decimal mark)")
+            raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+                "Files", '{0} is "{1}"; only finite numbers are allowed'), where, shown))
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", '{0} is "{1}", expected a number (with "." as the decimal mark)'),
+            where, shown))
     x = float(cell)
     if not math.isfinite(x):
-        raise ImportFileError(name, f"{where} is {cell}, too large for a 64-bit float; "
-                                    "only finite numbers are allowed")
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}, too large for a 64-bit float; only finite numbers are "
+                     "allowed"), where, cell))
     return x
 
 
@@ -202,8 +219,7 @@ def import_weights(path, d_model: int, d_k: int) -> Weights | list[Weights]:
     name = path.name
     suffix = path.suffix.lower()
     if suffix not in WEIGHT_SUFFIXES:
-        raise ImportFileError(name, f"unsupported file type {suffix or '(none)'!r}; "
-                                    "use .npy or .npz")
+        raise ImportFileError(name, _unsupported(suffix, ".npy, .npz"))
     data = read_limited(path, ImportFileError)
     if suffix == ".npy":
         return _npy_weights(data, name, d_model, d_k)
@@ -216,9 +232,10 @@ def _npy_weights(data: bytes, name: str, d_model: int, d_k: int):
                                           and shape[1:] == (3, d_model, d_k)):
             _check_size(name, 1, d_model, d_k, 1 if len(shape) == 3 else shape[0])
             return
-        raise ImportFileError(name, f"holds an array of shape {shape}; expected "
-                                    f"(3, {d_model}, {d_k}) (W_Q, W_K, W_V stacked, each "
-                                    f"d_model × d_k) or (heads, 3, {d_model}, {d_k})")
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "holds an array of shape {0}; expected {1} (W_Q, W_K, W_V stacked, "
+                     "each d_model × d_k) or {2}"),
+            shape, f"(3, {d_model}, {d_k})", f"(heads, 3, {d_model}, {d_k})"))
     stack = _npy_array(lambda: io.BytesIO(data), name, "stack", len(data), check)
     if stack.ndim == 3:
         return Weights(*stack)
@@ -230,24 +247,28 @@ def _npz_weights(data: bytes, name: str, d_model: int, d_k: int):
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = {info.filename: info for info in archive.infolist()}
     except (zipfile.BadZipFile, OSError, ValueError) as e:
-        raise ImportFileError(name, f"is not a valid .npz archive ({e})") from None
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "is not a valid .npz archive ({0})"), str(e))) from None
     keys = {}
     for member, info in members.items():
         if info.flag_bits & 0x1:
-            raise ImportFileError(name, f"{member} is encrypted; only plain .npz archives "
-                                        "(numpy.savez) can be imported")
+            raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+                "Files", "{0} is encrypted; only plain .npz archives (numpy.savez) can be "
+                         "imported"), member))
         if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
-            raise ImportFileError(name, f"{member} uses an unsupported compression method "
-                                        f"{info.compress_type}; save it with numpy.savez or "
-                                        "numpy.savez_compressed")
+            raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+                "Files", "{0} uses an unsupported compression method {1}; save it with "
+                         "numpy.savez or numpy.savez_compressed"), member, info.compress_type))
         key = member[:-4] if member.endswith(".npy") else member
         if key not in WEIGHT_NAMES:
-            raise ImportFileError(name, f'holds an array named "{key}"; expected W_Q, '
-                                        "W_K, W_V and optionally b_Q, b_K, b_V")
+            raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+                "Files", 'holds an array named "{0}"; expected W_Q, W_K, W_V and '
+                         "optionally b_Q, b_K, b_V"), key))
         keys[key] = members[member]
     for key in PROJECTION_NAMES:
         if key not in keys:
-            raise ImportFileError(name, f'has no array named "{key}"')
+            raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+                "Files", 'has no array named "{0}"'), key))
     arrays = {}
     heads = None
     for key in WEIGHT_NAMES:
@@ -264,8 +285,9 @@ def _npz_weights(data: bytes, name: str, d_model: int, d_k: int):
                 heads = shape[0]
             expected = tail if heads is None else (heads, *tail)
             if shape != expected:
-                raise ImportFileError(name, f"{key} has shape {shape}, expected {expected} "
-                                            f"({'heads × ' if heads else ''}{what})")
+                raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+                    "Files", "{0} has shape {1}, expected {2} ({3})"),
+                    key, shape, expected, f"heads × {what}" if heads else what))
             _check_size(name, 1, d_model, d_k, heads or 1)
 
         arrays[key] = _npy_array(lambda info=info: archive.open(info), name, key,
@@ -300,35 +322,42 @@ def _npy_array(open_stream: Callable[[], IO[bytes]], name: str, what: str, size:
             elif version == (2, 0):
                 shape, _fortran, dtype = npy_format.read_array_header_2_0(f)
             else:
-                raise ImportFileError(name, f"{what}: unsupported .npy format version "
-                                            f"{version[0]}.{version[1]}")
+                raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+                    "Files", "{0}: unsupported .npy format version {1}"),
+                    what, f"{version[0]}.{version[1]}"))
             header_end = f.tell()
     except ImportFileError:
         raise
     except _STREAM_ERRORS as e:
-        raise ImportFileError(name, f"{what} is not a valid .npy array ({e})") from None
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "{0} is not a valid .npy array ({1})"), what, str(e))) from None
     if dtype.hasobject:
-        raise ImportFileError(name, f"{what} holds Python objects (dtype {dtype}); only "
-                                    "arrays of numbers can be imported")
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "{0} holds Python objects (dtype {1}); only arrays of numbers can be "
+                     "imported"), what, str(dtype)))
     if dtype.kind not in "fiu" or dtype.names is not None:
-        raise ImportFileError(name, f"{what} has dtype {dtype}; only real numbers "
-                                    "(float or integer) can be imported")
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "{0} has dtype {1}; only real numbers (float or integer) can be "
+                     "imported"), what, str(dtype)))
     check_shape(tuple(shape))
     needed = header_end + math.prod(shape) * dtype.itemsize
     if needed > size:
-        raise ImportFileError(name, f"{what} is truncated: its header promises {needed:,} "
-                                    f"bytes but there are {size:,}")
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "{0} is truncated: its header promises {1} bytes but there are {2}"),
+            what, f"{needed:,}", f"{size:,}"))
     try:
         with open_stream() as f:
             arr = npy_format.read_array(f, allow_pickle=False)
     except _STREAM_ERRORS as e:
-        raise ImportFileError(name, f"{what} is damaged ({e})") from None
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "{0} is damaged ({1})"), what, str(e))) from None
     with np.errstate(over="ignore"):
         arr = arr.astype(np.float64)
     bad = ~np.isfinite(arr)
     if bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         where = ", ".join(map(str, idx))
-        raise ImportFileError(name, f"{what}[{where}] is {arr[idx]}; only finite numbers "
-                                    "are allowed")
+        raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}; only finite numbers are allowed"),
+            f"{what}[{where}]", str(arr[idx])))
     return arr

@@ -26,6 +26,7 @@ from qkv_desktop.io.gguf_checkpoint import (
     load_gguf,
 )
 from qkv_desktop.state.provenance import Provenance
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP
 
 __all__ = ["InstalledModel", "installed_models", "open_model", "provenance_for"]
 
@@ -66,8 +67,9 @@ def open_model(spec, progress: Progress | None = None):
     for model in installed_models():
         if text.lower() == model.key:
             if model.path is None:
-                raise CheckpointError(f"{model.name} is not installed; install it once with: "
-                                      f"{model.install_hint}")
+                raise CheckpointError(QT_TRANSLATE_NOOP(
+                    "Files", "{0} is not installed; install it once with: {1}"),
+                    model.name, model.install_hint)
             return open_model_path(model.path, progress, name=model.name)
     return open_model_path(Path(text), progress)
 

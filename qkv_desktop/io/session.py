@@ -23,7 +23,14 @@ from typing import Any
 import numpy as np
 
 from qkv_desktop.core import Weights
-from qkv_desktop.io.files import FileFormatError, atomic_write_bytes, decode_text, read_limited
+from qkv_desktop.io.files import (
+    FileFormatError,
+    FileProblemError,
+    atomic_write_bytes,
+    decode_text,
+    problem,
+    read_limited,
+)
 from qkv_desktop.state.catalogue import BIAS_NAMES, PROJECTION_NAMES, WEIGHT_NAMES
 from qkv_desktop.state.provenance import PROVENANCE_TYPES, Provenance, provenance_to_json
 from qkv_desktop.state.session_state import (
@@ -35,6 +42,7 @@ from qkv_desktop.state.session_state import (
     frozen_array,
     options_to_json,
 )
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text, said_by
 
 __all__ = ["SessionError", "LoadedSession", "save_session", "load_session",
            "parse_session", "session_to_json", "FORMAT", "CURRENT_VERSION", "SUFFIX",
@@ -99,9 +107,10 @@ def save_session(state: SessionState, path, extra: dict | None = None) -> None:
     """
     data = session_to_json(state, extra).encode("utf-8")
     if len(data) > MAX_SESSION_BYTES:
-        raise ValueError(f"the session would be a file of {len(data) / 1024**2:.0f} MB, and "
-                         f"session files over {MAX_SESSION_BYTES // 1024**2} MB cannot be "
-                         f"opened again; export its matrices as data (.npz) instead")
+        raise FileProblemError(QT_TRANSLATE_NOOP(
+            "Files", "the session would be a file of {0} MB, and session files over {1} MB "
+                     "cannot be opened again; export its matrices as data (.npz) instead"),
+            f"{len(data) / 1024**2:.0f}", MAX_SESSION_BYTES // 1024**2)
     atomic_write_bytes(path, data)
 
 
@@ -218,7 +227,8 @@ def _no_duplicates(pairs):
     obj = {}
     for k, v in pairs:
         if k in obj:
-            raise _Invalid(f'the key "{k}" appears twice in one object')
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", 'the key "{0}" appears twice in one object'), k)
         obj[k] = v
     return obj
 
@@ -231,30 +241,58 @@ def _parse_float(text: str):
 def _parse_int(text: str):
     digits = len(text.lstrip("-"))
     # beyond any float, and int() of thousands of digits is refused by Python anyway
-    return int(text) if digits <= 309 else _NonFinite(f"an integer of {digits} digits")
+    return int(text) if digits <= 309 else _NonFinite(problem(QT_TRANSLATE_NOOP(
+        "Files", "an integer of {0} digits"), digits))
 
 
 def _decode_json(data: bytes, name: str):
     if not data.removeprefix(b"\xef\xbb\xbf").strip():
-        raise SessionError(name, "the file is empty")
-    text = decode_text(data, name, SessionError, "it is not a session file")
+        raise SessionError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "the file is empty")))
+    text = decode_text(data, name, SessionError,
+                       problem(QT_TRANSLATE_NOOP("Files", "it is not a session file")))
     try:
         return json.loads(text, parse_constant=_NonFinite, parse_float=_parse_float,
                           parse_int=_parse_int,
                           object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as e:
-        hint = ("; the file looks truncated" if e.pos >= len(text.rstrip())
-                else "; the file is damaged or not a session file")
-        raise SessionError(name, f"is not valid JSON: {e.msg} at line {e.lineno}, "
-                                 f"column {e.colno}{hint}") from None
+        hint = (problem(QT_TRANSLATE_NOOP("Files", "; the file looks truncated"))
+                if e.pos >= len(text.rstrip())
+                else problem(QT_TRANSLATE_NOOP("Files", "; the file is damaged or not a "
+                                                        "session file")))
+        raise SessionError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "is not valid JSON: {0} at line {1}, column {2}{3}"),
+            _JSON_PROBLEMS.get(e.msg, e.msg), e.lineno, e.colno, hint)) from None
     except _Invalid as e:
-        raise SessionError(name, str(e)) from None
+        raise SessionError(name, e.text) from None
     except RecursionError:
-        raise SessionError(name, "is nested too deeply to be a session file") from None
+        raise SessionError(name, problem(QT_TRANSLATE_NOOP(
+            "Files", "is nested too deeply to be a session file"))) from None
+
+
+_JSON_PROBLEMS = {msg: problem(msg) for msg in (
+    QT_TRANSLATE_NOOP("Files", "Expecting value"),
+    QT_TRANSLATE_NOOP("Files", "Expecting property name enclosed in double quotes"),
+    QT_TRANSLATE_NOOP("Files", "Expecting ':' delimiter"),
+    QT_TRANSLATE_NOOP("Files", "Expecting ',' delimiter"),
+    QT_TRANSLATE_NOOP("Files", "Extra data"),
+    QT_TRANSLATE_NOOP("Files", "Unterminated string starting at"),
+    QT_TRANSLATE_NOOP("Files", "Invalid control character at"),
+    QT_TRANSLATE_NOOP("Files", "Invalid \\escape"),
+    QT_TRANSLATE_NOOP("Files", "Invalid \\uXXXX escape"),
+)}
+"""What ``json`` finds wrong (its ``msg``, in its English words), said in the window's
+language; a message not listed here is shown as ``json`` words it."""
 
 
 class _Invalid(Exception):
-    """A problem found by the validator, before the file name is attached."""
+    """A problem found by the validator, before the file name is attached: a template
+    marked ``QT_TRANSLATE_NOOP("Files", …)`` and its fields, or a ``Text`` (or a
+    sentence no one marked) of the state's, passed on as it is."""
+
+    def __init__(self, template: str | Text, *args) -> None:
+        self.text = template if isinstance(template, Text) else problem(template, *args)
+        super().__init__(str(self.text))
 
 
 def parse_session(obj, source_name: str) -> LoadedSession:
@@ -266,35 +304,43 @@ def parse_session(obj, source_name: str) -> LoadedSession:
         version = _check_header(obj)
         for key in obj:
             if key not in _KEYS[version]:
-                raise _Invalid(f'unknown field "{key}" for a version {version} session')
+                raise _Invalid(QT_TRANSLATE_NOOP(
+                    "Files", 'unknown field "{0}" for a version {1} session'), key, version)
         migrated = obj
         for v in range(version, CURRENT_VERSION):
             migrated = _MIGRATIONS[v](migrated)
         head_label = (lambda h: "weights") if version == 1 else (lambda h: f"heads[{h}]")
         state, extra = _build(migrated, head_label)
     except _Invalid as e:
-        raise SessionError(source_name, str(e)) from None
+        raise SessionError(source_name, e.text) from None
     return LoadedSession(state, extra, version)
 
 
 def _check_header(obj) -> int:
     if not isinstance(obj, dict):
-        raise _Invalid(f"the top level is {_describe(obj)}, expected a JSON object "
-                       f'with "format": "{FORMAT}"')
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", 'the top level is {0}, expected a JSON object with "format": "{1}"'),
+            _describe(obj), FORMAT)
     if "format" not in obj:
-        raise _Invalid('has no "format" field; it is not a QKV Desktop session')
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", 'has no "format" field; it is not a QKV Desktop session'))
     if obj["format"] != FORMAT:
-        raise _Invalid(f'unknown format {_describe(obj["format"])}; expected "{FORMAT}"')
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", 'unknown format {0}; expected "{1}"'), _describe(obj["format"]), FORMAT)
     if "version" not in obj:
-        raise _Invalid('has no "version" field')
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", 'has no "version" field'))
     version = obj["version"]
     if type(version) is not int:
-        raise _Invalid(f"version is {_describe(version)}, expected an integer")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "version is {0}, expected an integer"), _describe(version))
     if version > CURRENT_VERSION:
-        raise _Invalid(f"version {version} is newer than this app can read (up to "
-                       f"{CURRENT_VERSION}); update QKV Desktop to open it")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "version {0} is newer than this app can read (up to {1}); update QKV Desktop to "
+                     "open it"), version, CURRENT_VERSION)
     if version < 1:
-        raise _Invalid(f"unknown version {version}")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "unknown version {0}"), version)
     return version
 
 
@@ -305,7 +351,8 @@ def _migrate_v1_to_v2(obj: dict) -> dict:
     / dtype, layout) are optional and default to a single-head self-attention session.
     """
     if "weights" not in obj:
-        raise _Invalid('the field "weights" is missing')
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", 'the field "weights" is missing'))
     out = {k: v for k, v in obj.items() if k != "weights"}
     out["heads"] = [obj["weights"]]
     out["version"] = 2
@@ -319,7 +366,8 @@ def _migrate_v2_to_v3(obj: dict) -> dict:
     options = obj.get("options")
     for key in _V3_OPTIONS:
         if isinstance(options, dict) and key in options:
-            raise _Invalid(f'unknown option "{key}" for a version 2 session')
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", 'unknown option "{0}" for a version 2 session'), key)
     return {**obj, "version": 3}
 
 
@@ -333,35 +381,42 @@ def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, d
     X_raw = _required(obj, "X")
     n, d_model = _shape(X_raw, "X")
     if n != len(tokens):
-        raise _Invalid(f"{len(tokens)} tokens but X has {n} rows; there must be one row "
-                       "per token")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} tokens but X has {1} rows; there must be one row per token"),
+            len(tokens), n)
     d_k = _required(obj, "d_k")
     if type(d_k) is not int or d_k < 1:
-        raise _Invalid(f"d_k is {_describe(d_k)}, expected a positive integer")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "d_k is {0}, expected a positive integer"), _describe(d_k))
 
     mode = obj.get("mode", "self")
     if mode not in ("self", "cross"):
-        raise _Invalid(f'mode is {_describe(mode)}, expected "self" or "cross"')
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", 'mode is {0}, expected "self" or "cross"'), _describe(mode))
     kv_tokens = _tokens(obj.get("kv_tokens", []), "kv_tokens", allow_empty=True)
     X_kv_raw = obj.get("X_kv")
     n_kv = None
     if X_kv_raw is not None:
         n_kv, d_kv = _shape(X_kv_raw, "X_kv")
         if d_kv != d_model:
-            raise _Invalid(f"X_kv rows have {_values(d_kv)}, expected {d_model} (d_model, "
-                           "the length of each X row)")
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", "X_kv rows have {0}, expected {1} (d_model, the length of each X row)"),
+                _values(d_kv), d_model)
         if n_kv != len(kv_tokens):
-            raise _Invalid(f"{len(kv_tokens)} kv_tokens but X_kv has {n_kv} rows; there "
-                           "must be one row per key/value token")
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", "{0} kv_tokens but X_kv has {1} rows; there must be one row per key/value "
+                         "token"), len(kv_tokens), n_kv)
     elif mode == "cross":
-        raise _Invalid('mode is "cross" but X_kv is missing; cross-attention needs a '
-                       "key/value sequence")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", 'mode is "cross" but X_kv is missing; cross-attention needs a key/value sequence'))
 
     heads_raw = _required(obj, "heads")
     if not isinstance(heads_raw, list):
-        raise _Invalid(f"heads is {_describe(heads_raw)}, expected a list of heads")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "heads is {0}, expected a list of heads"), _describe(heads_raw))
     if not heads_raw:
-        raise _Invalid("heads is empty; a session needs at least one head")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "heads is empty; a session needs at least one head"))
 
     raw_options = obj.get("options")
     dtype = raw_options.get("dtype") if isinstance(raw_options, dict) else None
@@ -369,7 +424,7 @@ def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, d
         check_size(n, n_kv if mode == "cross" else n, d_model, d_k, len(heads_raw), n_kv or 0,
                    "float32" if dtype == "float32" else "float64")
     except ValueError as e:
-        raise _Invalid(str(e)) from None
+        raise _Invalid(said_by(e) or str(e)) from None
 
     X = _matrix(X_raw, "X", (n, d_model), ("tokens", "d_model"))
     X_kv = (None if X_kv_raw is None
@@ -386,7 +441,8 @@ def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, d
     extra = {}
     if "layout" in obj:
         if not isinstance(layout, dict):
-            raise _Invalid(f"layout is {_describe(layout)}, expected a JSON object")
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", "layout is {0}, expected a JSON object"), _describe(layout))
         _check_plain(layout, "layout")
         extra["layout"] = layout
     provenance = _provenance(obj["model"]) if "model" in obj else None
@@ -395,80 +451,98 @@ def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, d
                              mode=mode, kv_tokens=kv_tokens, X_kv=X_kv,
                              provenance=provenance)
     except Float32RangeError as e:
-        raise _Invalid(f"options.dtype is \"float32\", but {e}") from None
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", 'options.dtype is "float32", but {0}'), e) from None
     except ValueError as e:  # the checks above should make this unreachable
-        raise _Invalid(str(e)) from None
+        raise _Invalid(said_by(e) or str(e)) from None
     return state, extra
 
 
 def _required(obj: dict, key: str):
     if key not in obj:
-        raise _Invalid(f'the field "{key}" is missing')
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", 'the field "{0}" is missing'), key)
     return obj[key]
 
 
 def _tokens(value, path: str, *, allow_empty: bool) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise _Invalid(f"{path} is {_describe(value)}, expected a list of strings")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}, expected a list of strings"), path, _describe(value))
     if not value and not allow_empty:
-        raise _Invalid(f"{path} is empty; a session needs at least one token")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is empty; a session needs at least one token"), path)
     for i, t in enumerate(value):
         if not isinstance(t, str):
-            raise _Invalid(f"{path}[{i}] is {_describe(t)}, expected a non-empty string")
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", "{0}[{1}] is {2}, expected a non-empty string"), path, i, _describe(t))
         if not t:
-            raise _Invalid(f"{path}[{i}] is an empty string; every token needs a name")
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", "{0}[{1}] is an empty string; every token needs a name"), path, i)
         if len(t) > MAX_TOKEN_LENGTH:
-            raise _Invalid(f"{path}[{i}] has {len(t):,} characters; a token name can have at "
-                           f"most {MAX_TOKEN_LENGTH}")
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", "{0}[{1}] has {2} characters; a token name can have at most {3}"),
+                path, i, f"{len(t):,}", MAX_TOKEN_LENGTH)
     return tuple(value)
 
 
 def _shape(value, path: str) -> tuple[int, int]:
     """Rows and columns of a list of equal-length lists (not yet checked cell by cell)."""
     if not isinstance(value, list):
-        raise _Invalid(f"{path} is {_describe(value)}, expected a list of rows "
-                       "(lists of numbers)")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}, expected a list of rows (lists of numbers)"),
+            path, _describe(value))
     if not value:
-        raise _Invalid(f"{path} is empty; it needs at least one row")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is empty; it needs at least one row"), path)
     cols = None
     for i, row in enumerate(value):
         if not isinstance(row, list):
-            raise _Invalid(f"{path}[{i}] is {_describe(row)}, expected a row (a list of "
-                           "numbers)")
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", "{0}[{1}] is {2}, expected a row (a list of numbers)"),
+                path, i, _describe(row))
         if cols is None:
             if not row:
-                raise _Invalid(f"{path} row 0 is empty; rows need at least one value")
+                raise _Invalid(QT_TRANSLATE_NOOP(
+                    "Files", "{0} row 0 is empty; rows need at least one value"), path)
             cols = len(row)
         elif len(row) != cols:
-            raise _Invalid(f"{path} row {i} has {_values(len(row))}, expected {cols}")
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", "{0} row {1} has {2}, expected {3}"), path, i, _values(len(row)), cols)
     return len(value), cols
 
 
 def _matrix(value, path: str, shape: tuple[int, int], names: tuple[str, str]) -> np.ndarray:
     """``value`` as a read-only float64 array of ``shape``; the names explain the shape."""
     if not isinstance(value, list):
-        raise _Invalid(f"{path} is {_describe(value)}, expected a list of rows "
-                       "(lists of numbers)")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}, expected a list of rows (lists of numbers)"),
+            path, _describe(value))
     if len(value) != shape[0]:
-        raise _Invalid(f"{path} has {len(value)} rows, expected {shape[0]} ({names[0]})")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} has {1} rows, expected {2} ({3})"), path, len(value), shape[0], names[0])
     out = np.empty(shape)
     for i, row in enumerate(value):
         if not isinstance(row, list):
-            raise _Invalid(f"{path}[{i}] is {_describe(row)}, expected a row (a list of "
-                           "numbers)")
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", "{0}[{1}] is {2}, expected a row (a list of numbers)"),
+                path, i, _describe(row))
         if len(row) != shape[1]:
-            raise _Invalid(f"{path} row {i} has {_values(len(row))}, expected {shape[1]} "
-                           f"({names[1]})")
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", "{0} row {1} has {2}, expected {3} ({4})"),
+                path, i, _values(len(row)), shape[1], names[1])
         _fill(out, i, row, f"{path}[{i}]")
     return frozen_array(out)
 
 
 def _vector(value, path: str, length: int) -> np.ndarray:
     if not isinstance(value, list):
-        raise _Invalid(f"{path} is {_describe(value)}, expected null or a list of "
-                       f"{length} numbers")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}, expected null or a list of {2} numbers"),
+            path, _describe(value), length)
     if len(value) != length:
-        raise _Invalid(f"{path} has {_values(len(value))}, expected {length} (d_k)")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} has {1}, expected {2} (d_k)"), path, _values(len(value)), length)
     out = np.empty(length)
     _fill(out, slice(None), value, path)
     return frozen_array(out)
@@ -494,28 +568,32 @@ def _fill(out: np.ndarray, index, values: list, path: str) -> None:
 def _number(v, path: str) -> float:
     """``v`` as a finite float; ints are fine, bools and strings are not."""
     if isinstance(v, _NonFinite):
-        raise _Invalid(f"{path} is {v.text}; only finite numbers are allowed")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}; only finite numbers are allowed"), path, v.text)
     if type(v) not in _NUMBER_TYPES:
-        raise _Invalid(f"{path} is {_describe(v)}, expected a number")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}, expected a number"), path, _describe(v))
     try:
         x = float(v)
     except OverflowError:
         x = math.inf
     if not math.isfinite(x):
-        raise _Invalid(f"{path} is {_describe(v)}; only finite numbers are allowed")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}; only finite numbers are allowed"), path, _describe(v))
     return x
 
 
 def _head(value, label: str, d_model: int, d_k: int) -> Weights:
     if not isinstance(value, dict):
-        raise _Invalid(f"{label} is {_describe(value)}, expected an object with W_Q, W_K, "
-                       "W_V")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}, expected an object with W_Q, W_K, W_V"), label, _describe(value))
     for key in value:
         if key not in WEIGHT_NAMES:
-            raise _Invalid(f'unknown field "{key}" in {label}; expected '
-                           + ", ".join(WEIGHT_NAMES))
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", 'unknown field "{0}" in {1}; expected {2}'),
+                key, label, ", ".join(WEIGHT_NAMES))
     mats = [_matrix(_required_in(value, k, label), f"{label}.{k}", (d_model, d_k),
-                    ("d_model, the length of each X row", "d_k"))
+                    (_X_ROW_LENGTH, "d_k"))
             for k in PROJECTION_NAMES]
     biases = [None if value.get(k) is None else _vector(value[k], f"{label}.{k}", d_k)
               for k in BIAS_NAMES]
@@ -524,31 +602,37 @@ def _head(value, label: str, d_model: int, d_k: int) -> Weights:
 
 def _required_in(obj: dict, key: str, label: str):
     if key not in obj:
-        raise _Invalid(f'{label} has no "{key}"')
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", '{0} has no "{1}"'), label, key)
     return obj[key]
 
 
 def _init(value) -> tuple[int, float]:
     if not isinstance(value, dict):
-        raise _Invalid(f"init is {_describe(value)}, expected an object with seed and scale")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "init is {0}, expected an object with seed and scale"), _describe(value))
     for key in value:
         if key not in ("seed", "scale"):
-            raise _Invalid(f'unknown field "{key}" in init; expected seed, scale')
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", 'unknown field "{0}" in init; expected seed, scale'), key)
     seed = value.get("seed", 42)
     if type(seed) is not int or not 0 <= seed <= _MAX_SEED:
-        raise _Invalid(f"init.seed is {_describe(seed)}, expected an integer from 0 to "
-                       f"{_MAX_SEED}")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "init.seed is {0}, expected an integer from 0 to {1}"),
+            _describe(seed), _MAX_SEED)
     return seed, _number(value.get("scale", 0.1), "init.scale")
 
 
 def _options(value) -> Options:
     """The options object, read field by field as ``Options`` declares them."""
     if not isinstance(value, dict):
-        raise _Invalid(f"options is {_describe(value)}, expected an object")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "options is {0}, expected an object"), _describe(value))
     known = [f.name for f in fields(Options)]
     for key in value:
         if key not in known:
-            raise _Invalid(f'unknown option "{key}"; known options: ' + ", ".join(known))
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", 'unknown option "{0}"; known options: {1}'), key, ", ".join(known))
     parsed = {}
     for f in fields(Options):
         if f.name not in value:  # an option the file does not set keeps its default
@@ -558,61 +642,81 @@ def _options(value) -> Options:
         if kind == "scale":
             if isinstance(v, str):
                 if v not in ("sqrt_dk", "none"):
-                    raise _Invalid(f'{path} is {_describe(v)}, expected "sqrt_dk", '
-                                   '"none" or a positive number')
+                    raise _Invalid(QT_TRANSLATE_NOOP(
+                        "Files", '{0} is {1}, expected "sqrt_dk", "none" or a positive number'),
+                        path, _describe(v))
             else:
-                v = _positive(v, path, 'expected "sqrt_dk", "none" or a positive number')
+                v = _positive(v, path, problem(QT_TRANSLATE_NOOP(
+                    "Files", 'expected "sqrt_dk", "none" or a positive number')))
         elif kind == "positive":
-            v = _positive(v, path, "expected a positive number")
+            v = _positive(v, path, problem(QT_TRANSLATE_NOOP(
+                "Files", "expected a positive number")))
         elif kind == "flag":
             if not isinstance(v, bool):
-                raise _Invalid(f"{path} is {_describe(v)}, expected true or false")
+                raise _Invalid(QT_TRANSLATE_NOOP(
+                    "Files", "{0} is {1}, expected true or false"), path, _describe(v))
         elif kind == "choice":
             choices = f.metadata["choices"]
             if not isinstance(v, str) or v not in choices:
-                raise _Invalid(f"{path} is {_describe(v)}, expected "
-                               + " or ".join(f'"{c}"' for c in choices))
+                raise _Invalid(QT_TRANSLATE_NOOP("Files", "{0} is {1}, expected {2}"),
+                               path, _describe(v), _either(f'"{c}"' for c in choices))
         elif kind == "count":
             if not (v is None and f.metadata["optional"]):
                 v = _count(v, path, f.metadata["minimum"], f.metadata["optional"])
         elif kind == "slopes":
             if v is not None:
                 if not isinstance(v, list) or not v:
-                    raise _Invalid(f"{path} is {_describe(v)}, expected null or a list of "
-                                   "slopes, one per head")
+                    raise _Invalid(QT_TRANSLATE_NOOP(
+                        "Files", "{0} is {1}, expected null or a list of slopes, one per head"),
+                        path, _describe(v))
                 v = tuple(_slope(m, f"{path}[{k}]") for k, m in enumerate(v))
         elif kind == "cells":
             if not isinstance(v, list):
-                raise _Invalid(f"{path} is {_describe(v)}, expected a list of [row, column] "
-                               "pairs")
+                raise _Invalid(QT_TRANSLATE_NOOP(
+                    "Files", "{0} is {1}, expected a list of [row, column] pairs"),
+                    path, _describe(v))
             v = tuple(_cell(c, f"{path}[{k}]") for k, c in enumerate(v))
         parsed[f.name] = v
     try:
         return Options(**parsed)
     except ValueError as e:
-        raise _Invalid(f"options: {e}") from None
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "options: {0}"), e) from None
 
 
 def _count(v, path: str, minimum: int, optional: bool) -> int:
     if type(v) is not int or v < minimum:
-        what = "a positive integer" if minimum == 1 else "a non-negative integer"
-        raise _Invalid(f"{path} is {_describe(v)}, expected {what}"
-                       + (" or null" if optional else ""))
+        if minimum == 1:
+            if optional:
+                raise _Invalid(QT_TRANSLATE_NOOP(
+                    "Files", "{0} is {1}, expected a positive integer or null"),
+                    path, _describe(v))
+            raise _Invalid(QT_TRANSLATE_NOOP("Files", "{0} is {1}, expected a positive integer"),
+                           path, _describe(v))
+        if optional:
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", "{0} is {1}, expected a non-negative integer or null"),
+                path, _describe(v))
+        raise _Invalid(QT_TRANSLATE_NOOP("Files", "{0} is {1}, expected a non-negative integer"),
+                       path, _describe(v))
     return v
 
 
 def _slope(v, path: str) -> float:
     if isinstance(v, _NonFinite) or type(v) not in _NUMBER_TYPES:
-        raise _Invalid(f"{path} is {_describe(v)}, expected a non-negative number")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}, expected a non-negative number"), path, _describe(v))
     x = _number(v, path)
     if x < 0:
-        raise _Invalid(f"{path} is {_describe(v)}, expected a non-negative number")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}, expected a non-negative number"), path, _describe(v))
     return x
 
 
 def _cell(v, path: str) -> tuple[int, int]:
     if not isinstance(v, list) or len(v) != 2:
-        raise _Invalid(f"{path} is {_describe(v)}, expected a [row, column] pair")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}, expected a [row, column] pair"), path, _describe(v))
     return _count(v[0], f"{path}[0]", 0, False), _count(v[1], f"{path}[1]", 0, False)
 
 
@@ -622,33 +726,42 @@ def _provenance(value) -> Provenance:
     keys are the fields of ``Provenance``). It describes the data; nothing is re-read
     from the model when the session opens."""
     if not isinstance(value, dict):
-        raise _Invalid(f"model is {_describe(value)}, expected a JSON object")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "model is {0}, expected a JSON object"), _describe(value))
     for key, v in value.items():  # JSON-flavoured messages for what is not a plain value
         if key in PROVENANCE_TYPES and (isinstance(v, (_NonFinite, dict, list)) or v is None):
-            raise _Invalid(f"model.{key} is {_describe(v)}, expected "
-                           f"{_EXPECTED[PROVENANCE_TYPES.get(key, str)]}")
+            raise _Invalid(QT_TRANSLATE_NOOP(
+                "Files", "model.{0} is {1}, expected {2}"),
+                key, _describe(v), _EXPECTED[PROVENANCE_TYPES.get(key, str)])
     try:
         return Provenance.from_json(value)
     except (TypeError, ValueError) as e:
-        raise _Invalid(f"model: {e}") from None
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "model: {0}"), e) from None
 
 
-_EXPECTED = {str: "a string", int: "a non-negative integer", bool: "true or false"}
+_EXPECTED = {str: problem(QT_TRANSLATE_NOOP("Files", "a string")),
+             int: problem(QT_TRANSLATE_NOOP("Files", "a non-negative integer")),
+             bool: problem(QT_TRANSLATE_NOOP("Files", "true or false"))}
+_X_ROW_LENGTH = problem(QT_TRANSLATE_NOOP("Files", "d_model, the length of each X row"))
 
 
-def _positive(v, path: str, expected: str) -> float:
+def _positive(v, path: str, expected: Text) -> float:
     if isinstance(v, _NonFinite) or type(v) not in _NUMBER_TYPES:
-        raise _Invalid(f"{path} is {_describe(v)}, {expected}")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}, {2}"), path, _describe(v), expected)
     x = _number(v, path)
     if x <= 0:
-        raise _Invalid(f"{path} is {_describe(v)}, {expected}")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}, {2}"), path, _describe(v), expected)
     return x
 
 
 def _check_plain(value, path: str) -> None:
     """Refuse NaN / Infinity anywhere inside a free-form object such as ``layout``."""
     if isinstance(value, _NonFinite):
-        raise _Invalid(f"{path} is {value.text}; only finite numbers are allowed")
+        raise _Invalid(QT_TRANSLATE_NOOP(
+            "Files", "{0} is {1}; only finite numbers are allowed"), path, value.text)
     if isinstance(value, dict):
         for k, v in value.items():
             _check_plain(v, f"{path}.{k}")
@@ -657,19 +770,32 @@ def _check_plain(value, path: str) -> None:
             _check_plain(v, f"{path}[{i}]")
 
 
-def _values(count: int) -> str:
-    return "1 value" if count == 1 else f"{count} values"
+def _either(choices) -> str | Text:
+    """'"a" or "b" or "c"', the "or" in the window's language."""
+    choices = list(choices)
+    said = choices[0]
+    for choice in choices[1:]:
+        said = problem(QT_TRANSLATE_NOOP("Files", "{0} or {1}"), said, choice)
+    return said
 
 
-def _describe(v) -> str:
-    """A short, JSON-flavoured rendering of a value for an error message."""
+def _values(count: int) -> Text:
+    if count == 1:
+        return problem(QT_TRANSLATE_NOOP("Files", "1 value"))
+    return problem(QT_TRANSLATE_NOOP("Files", "{0} values"), count)
+
+
+def _describe(v) -> str | Text:
+    """A short, JSON-flavoured rendering of a value for an error message (the JSON
+    text as the file has it; words for what is not a plain value)."""
     if isinstance(v, _NonFinite):
         return v.text
     if isinstance(v, dict):
-        return "an object"
+        return problem(QT_TRANSLATE_NOOP("Files", "an object"))
     if isinstance(v, list):
-        return "a list"
+        return problem(QT_TRANSLATE_NOOP("Files", "a list"))
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 10**30:
-        return f"an integer of about {int(v.bit_length() * 0.30103)} digits"
+        return problem(QT_TRANSLATE_NOOP("Files", "an integer of about {0} digits"),
+                       int(v.bit_length() * 0.30103))
     text = json.dumps(v, ensure_ascii=False)
     return text if len(text) <= 40 else text[:37] + "…"

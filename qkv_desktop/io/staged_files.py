@@ -19,13 +19,14 @@ import shutil
 import stat
 from pathlib import Path
 
-from qkv_desktop.io.files import fsync_folder, write_synced
+from qkv_desktop.io.files import FileProblemError, fsync_folder, write_synced
 from qkv_desktop.io.temporaries import (
     create_locked,
     new_id,
     remove_stale_temporaries,
     temporary_path,
 )
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP
 
 __all__ = ["StagedFiles"]
 
@@ -58,7 +59,8 @@ class StagedFiles:
         """Write ``data`` to a temporary for ``path`` (flushed to disk); return ``path``."""
         path = Path(path)
         if path in self._staged:
-            raise ValueError(f"{os.fspath(path)!r} is staged twice")
+            raise FileProblemError(QT_TRANSLATE_NOOP("Files", "{0} is staged twice"),
+                                   repr(os.fspath(path)))
         real = Path(os.path.realpath(path))  # through a symlink, replace its target
         _check_target(path, real)
         self._lock(real.parent)
@@ -124,18 +126,22 @@ class StagedFiles:
 
 
 def _check_target(path: Path, real: Path) -> None:
-    """``ValueError`` unless ``real`` is missing or a regular file (never a folder)."""
+    """``FileProblemError`` (a ``ValueError``) unless ``real`` is missing or a regular
+    file (never a folder)."""
     try:
         st = os.lstat(real)
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise ValueError(f"{os.fspath(path)!r} cannot be written: {exc.strerror}") from None
+        raise FileProblemError(QT_TRANSLATE_NOOP("Files", "{0} cannot be written: {1}"),
+                               repr(os.fspath(path)), exc.strerror) from None
     if stat.S_ISDIR(st.st_mode):
-        raise ValueError(f"{os.fspath(path)!r} is a folder; nothing was written or moved")
+        raise FileProblemError(QT_TRANSLATE_NOOP(
+            "Files", "{0} is a folder; nothing was written or moved"), repr(os.fspath(path)))
     if not stat.S_ISREG(st.st_mode):
-        raise ValueError(f"{os.fspath(path)!r} exists and is not a regular file; nothing "
-                         "was written or moved")
+        raise FileProblemError(QT_TRANSLATE_NOOP(
+            "Files", "{0} exists and is not a regular file; nothing was written or moved"),
+            repr(os.fspath(path)))
 
 
 def _keep_copy(path: Path, backup: Path) -> None:

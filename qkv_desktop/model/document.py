@@ -38,6 +38,7 @@ from qkv_desktop.io.temporaries import remove_stale_temporaries
 from qkv_desktop.io.writer_process import SessionWriter
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.jobs import LatestJobRunner
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import SessionState
 
 __all__ = ["SessionController", "AUTOSAVE_DELAY_MS", "AUTOSAVE_MAX_DELAY_MS", "MAX_RECENT",
@@ -179,7 +180,7 @@ class SessionController(QObject):
         try:
             loaded = load_session(path)
         except ValueError as exc:
-            self.error.emit(str(exc))
+            self.error.emit(say(exc))  # the file's problem in the window's language
             return False
         self.model.reset(loaded.state)
         self._set_path(path)
@@ -203,7 +204,7 @@ class SessionController(QObject):
         try:
             save_session(self.model.state, path, extra=self._extra())
         except (OSError, ValueError) as exc:
-            self.error.emit(self.tr("Could not save {0}: {1}").format(path.name, exc))
+            self.error.emit(self.tr("Could not save {0}: {1}").format(path.name, say(exc)))
             return False
         self.model.undo_stack.setClean()
         self._set_path(path)
@@ -240,7 +241,7 @@ class SessionController(QObject):
 
     def _on_autosave_finished(self, _job: int, _value, error) -> None:
         if error is not None:
-            self.error.emit(self.tr("Autosave failed: {0}").format(error))
+            self.error.emit(self.tr("Autosave failed: {0}").format(say(error)))
 
     def discard_autosave(self) -> None:
         """Delete the autosave; pending writes are dropped and one in progress ends first."""
@@ -308,7 +309,7 @@ class SessionController(QObject):
                 loaded = load_session(path)
             except ValueError as exc:
                 self.error.emit(self.tr("The autosaved work could not be read: {0}")
-                                .format(exc))
+                                .format(say(exc)))
                 continue
             original = (loaded.extra.get("layout") or {}).get("file")
             when = QDateTime.fromSecsSinceEpoch(int(_mtime(path))).toString("yyyy-MM-dd HH:mm")

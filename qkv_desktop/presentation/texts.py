@@ -5,23 +5,25 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.presentation.numbers import DECIMALS, MINUS, format_value
-from qkv_desktop.state.texts import CellValue, EditError, Text, say_in
+from qkv_desktop.state.texts import CellValue, Text, said_by, say_in
 
 __all__ = ["say", "stale_note"]
 
 
 def say(item: Text | Exception | str) -> str:
-    """``item`` translated (context "Edits", where the state marks its texts), with the
-    fields that are sentences themselves (a bad cell inside "row 2, column 3: …") and
-    the matrix values (``CellValue``) written as the tables write them."""
-    if isinstance(item, EditError):
-        item = item.text
+    """``item`` translated (in its context: "Edits", where the state marks its texts,
+    "Files" for the file readers' messages), with the fields that are sentences
+    themselves (a bad cell inside "row 2, column 3: …") and the matrix values
+    (``CellValue``) written as the tables write them. An error that carries a ``Text``
+    (``EditError``, ``FileFormatError``, ``CheckpointError``) is said by it; any other
+    item is its ``str()``."""
+    item = said_by(item) or item
     if isinstance(item, Text):  # a field that is itself a sentence is said too
         write = _value_writer([a.value for a in item.args if isinstance(a, CellValue)])
-        args = tuple(say(a) if isinstance(a, (Text, EditError))
+        args = tuple(say(a) if isinstance(a, Text) or said_by(a)
                      else write(a.value) if isinstance(a, CellValue) else a
                      for a in item.args)
-        return say_in(QCoreApplication.translate("Edits", item.template), args)  # marked texts
+        return say_in(QCoreApplication.translate(item.context, item.template), args)  # marked texts
     return str(item)
 
 

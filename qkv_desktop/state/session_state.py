@@ -25,7 +25,7 @@ from qkv_desktop.core.attention import divisor_for
 from qkv_desktop.core.weights import WEIGHT_NAMES
 from qkv_desktop.state.cow_matrix import made_from
 from qkv_desktop.state.provenance import Provenance
-from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
 
 __all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "MAX_CELLS_FLOAT32",
            "MAX_TOKENS_FLOAT32", "MAX_HEADS", "MAX_TOKEN_LENGTH",
@@ -83,7 +83,8 @@ def frozen_array(a, dtype=np.float64) -> np.ndarray:
 
 def check_size(n: int, m: int, d_model: int, d_k: int, heads: int, kv: int = 0,
                dtype: str = "float64") -> None:
-    """Raise ``ValueError`` if a session of these dimensions would not fit in memory.
+    """Raise ``EditError`` (a ``ValueError``) if a session of these dimensions would not
+    fit in memory.
 
     ``n`` queries attend over ``m`` keys (m = n in self-attention) in ``heads`` heads;
     ``kv`` is the length of a stored key/value sequence; ``dtype`` the session's
@@ -91,19 +92,24 @@ def check_size(n: int, m: int, d_model: int, d_k: int, heads: int, kv: int = 0,
     products cannot overflow however large the request.
     """
     if heads > MAX_HEADS:
-        raise ValueError(f"{heads:,} heads are more than the {MAX_HEADS} this app can show")
+        raise EditError(QT_TRANSLATE_NOOP(
+            "Edits", "{0} heads are more than the {1} this app can show"), f"{heads:,}", MAX_HEADS)
     limit = MAX_CELLS_FLOAT32 if dtype == "float32" else MAX_CELLS
     if n * m * heads > limit:
-        hint = (f"; in float32 up to {MAX_CELLS_FLOAT32:,} fit"
+        hint = (Text(QT_TRANSLATE_NOOP("Edits", "; in float32 up to {0} fit"),
+                     (f"{MAX_CELLS_FLOAT32:,}",))
                 if dtype != "float32" and n * m * heads <= MAX_CELLS_FLOAT32 else "")
-        raise ValueError(f"{n:,} queries × {m:,} keys × {heads} heads make {n * m * heads:,} "
-                         f"attention cells, more than the {limit:,} this app can hold "
-                         f"in memory in {dtype}{hint}")
+        raise EditError(QT_TRANSLATE_NOOP(
+            "Edits", "{0} queries × {1} keys × {2} heads make {3} attention cells, more than "
+                     "the {4} this app can hold in memory in {5}{6}"),
+            f"{n:,}", f"{m:,}", heads, f"{n * m * heads:,}", f"{limit:,}", dtype, hint)
     biggest = max(max(n, kv) * d_model, d_model * d_k * heads, max(n, m) * d_k * heads)
     if biggest > MAX_CELLS:
-        raise ValueError(f"{max(n, kv):,} tokens with d_model = {d_model:,}, d_k = {d_k:,} and "
-                         f"{heads} heads make a matrix of {biggest:,} cells, more than the "
-                         f"{MAX_CELLS:,} this app can hold in memory")
+        raise EditError(QT_TRANSLATE_NOOP(
+            "Edits", "{0} tokens with d_model = {1}, d_k = {2} and {3} heads make a matrix of "
+                     "{4} cells, more than the {5} this app can hold in memory"),
+            f"{max(n, kv):,}", f"{d_model:,}", f"{d_k:,}", heads, f"{biggest:,}",
+            f"{MAX_CELLS:,}")
 
 
 _VALID_NAMES: list[tuple[str, ...]] = []

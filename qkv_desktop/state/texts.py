@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["QT_TRANSLATE_NOOP", "Text", "CellValue", "EditError", "say_in"]
+__all__ = ["QT_TRANSLATE_NOOP", "Text", "CellValue", "EditError", "said_by", "say_in"]
 
 
 def QT_TRANSLATE_NOOP(context: str, template: str) -> str:  # noqa: N802 -- Qt's name
@@ -20,10 +20,15 @@ def QT_TRANSLATE_NOOP(context: str, template: str) -> str:  # noqa: N802 -- Qt's
 
 @dataclass(frozen=True)
 class Text:
-    """A sentence for the user: an English ``template`` with ``{0}``-style fields."""
+    """A sentence for the user: an English ``template`` with ``{0}``-style fields.
+
+    ``context`` is the one its ``QT_TRANSLATE_NOOP`` names: "Edits" for the state's
+    texts, "Files" for the messages of the file readers (``io``).
+    """
 
     template: str
     args: tuple = ()
+    context: str = "Edits"
 
     def __str__(self) -> str:
         return say_in(self.template, self.args)
@@ -43,6 +48,13 @@ class CellValue:
 
     def __str__(self) -> str:
         return repr(float(self.value))
+
+
+def said_by(item) -> Text | None:
+    """The ``Text`` an error carries for the user (``EditError``, ``io``'s
+    ``FileFormatError`` and ``CheckpointError``: their ``text``), or ``None``."""
+    text = getattr(item, "text", None) if isinstance(item, BaseException) else None
+    return text if isinstance(text, Text) else None
 
 
 class EditError(ValueError):

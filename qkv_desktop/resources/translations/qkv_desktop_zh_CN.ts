@@ -694,6 +694,22 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>自注意力</translation>
     </message>
     <message>
+        <source>{0} heads are more than the {1} this app can show</source>
+        <translation>{0} 个头超过了本应用能显示的 {1} 个</translation>
+    </message>
+    <message>
+        <source>; in float32 up to {0} fit</source>
+        <translation>；用 float32 最多可容纳 {0} 个</translation>
+    </message>
+    <message>
+        <source>{0} queries × {1} keys × {2} heads make {3} attention cells, more than the {4} this app can hold in memory in {5}{6}</source>
+        <translation>{0} 个查询 × {1} 个键 × {2} 个头共 {3} 个注意力单元格，超过了本应用在 {5} 下能放进内存的 {4} 个{6}</translation>
+    </message>
+    <message>
+        <source>{0} tokens with d_model = {1}, d_k = {2} and {3} heads make a matrix of {4} cells, more than the {5} this app can hold in memory</source>
+        <translation>{0} 个词元、d_model = {1}、d_k = {2}、{3} 个头会产生一个 {4} 个单元格的矩阵，超过了本应用能放进内存的 {5} 个</translation>
+    </message>
+    <message>
         <source>RoPE turns pairs of dimensions, so d_k must be even, got {0}</source>
         <translation>RoPE 成对旋转维度，所以 d_k 必须是偶数，现在是 {0}</translation>
     </message>
@@ -1348,6 +1364,829 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Weights (*.npz *.npy);;All files (*)</source>
         <translation>权重 (*.npz *.npy);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>Files</name>
+    <message>
+        <source>the layer must be an integer, got {0}</source>
+        <translation>层号必须是整数，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>the head must be an integer, got {0}</source>
+        <translation>头的编号必须是整数，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>layer {0} is out of range: {1} has layers 0 … {2}</source>
+        <translation>层 {0} 超出范围：{1} 的层为 0 … {2}</translation>
+    </message>
+    <message>
+        <source>head {0} is out of range: {1} has heads 0 … {2}</source>
+        <translation>头 {0} 超出范围：{1} 的头为 0 … {2}</translation>
+    </message>
+    <message>
+        <source>checkpoint folder {0} does not exist</source>
+        <translation>检查点文件夹 {0} 不存在</translation>
+    </message>
+    <message>
+        <source>{0}: cannot read ({1})</source>
+        <translation>{0}：无法读取（{1}）</translation>
+    </message>
+    <message>
+        <source>text must be a string, got {0}</source>
+        <translation>文本必须是字符串，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>text is empty</source>
+        <translation>文本为空</translation>
+    </message>
+    <message>
+        <source>text {0} has no tokens the tokenizer keeps</source>
+        <translation>文本 {0} 中没有分词器会保留的词元</translation>
+    </message>
+    <message>
+        <source>text has {0} tokens; {1} accepts at most {2}</source>
+        <translation>文本有 {0} 个词元；{1} 最多接受 {2} 个</translation>
+    </message>
+    <message>
+        <source>the tokenizer produced id {0}, outside the model&apos;s vocabulary of {1}</source>
+        <translation>分词器产生了编号 {0}，超出了模型 {1} 个词的词表</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} changed shape to {2} since the checkpoint was opened</source>
+        <translation>{0}：打开检查点后，张量 {1} 的形状变成了 {2}</translation>
+    </message>
+    <message>
+        <source>{0}: cannot read {1} ({2})</source>
+        <translation>{0}：无法读取 {1}（{2}）</translation>
+    </message>
+    <message>
+        <source>opening a model checkpoint needs the packages safetensors and tokenizers: {0}</source>
+        <translation>打开模型检查点需要 safetensors 和 tokenizers 这两个包：{0}</translation>
+    </message>
+    <message>
+        <source>{0} is missing from {1}</source>
+        <translation>{1} 中缺少 {0}</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
+    </message>
+    <message>
+        <source>expected a text file</source>
+        <translation>应为文本文件</translation>
+    </message>
+    <message>
+        <source>{0}: invalid JSON at line {1}, column {2}: {3}</source>
+        <translation>{0}：第 {1} 行第 {2} 列处的 JSON 无效：{3}</translation>
+    </message>
+    <message>
+        <source>{0}: nested too deeply to be a configuration file</source>
+        <translation>{0}：嵌套层数过深，不可能是配置文件</translation>
+    </message>
+    <message>
+        <source>{0}: expected a JSON object, got {1}</source>
+        <translation>{0}：应为 JSON 对象，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: {1} must be {2}, got {3}</source>
+        <translation>{0}：{1} 必须是{2}，实际为 {3}</translation>
+    </message>
+    <message>
+        <source>{0}: model_type {1} is not supported; only BERT encoders (model_type &apos;bert&apos;, e.g. bert-base-uncased, all-MiniLM-L6-v2) can be opened</source>
+        <translation>{0}：不支持 model_type {1}；只能打开 BERT 编码器（model_type &apos;bert&apos;，例如 bert-base-uncased、all-MiniLM-L6-v2）</translation>
+    </message>
+    <message>
+        <source>{0}: is_decoder is true; only BERT encoders are supported</source>
+        <translation>{0}：is_decoder 为 true；只支持 BERT 编码器</translation>
+    </message>
+    <message>
+        <source>{0}: {1} {2} is not supported (only {3})</source>
+        <translation>{0}：不支持 {1} {2}（只支持 {3}）</translation>
+    </message>
+    <message>
+        <source>{0}: {1} must be an integer ≥ {2}, got {3}</source>
+        <translation>{0}：{1} 必须是 ≥ {2} 的整数，实际为 {3}</translation>
+    </message>
+    <message>
+        <source>{0}: hidden_size {1} is not divisible by num_attention_heads {2}</source>
+        <translation>{0}：hidden_size {1} 不能被 num_attention_heads {2} 整除</translation>
+    </message>
+    <message>
+        <source>{0}: layer_norm_eps must be a small positive number, got {1}</source>
+        <translation>{0}：layer_norm_eps 必须是一个很小的正数，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>; sharded checkpoints are not supported</source>
+        <translation>；不支持分片的检查点</translation>
+    </message>
+    <message>
+        <source>; pytorch_model.bin is not read (it needs pickle): convert it to safetensors</source>
+        <translation>；不读取 pytorch_model.bin（它需要 pickle）：请把它转换为 safetensors</translation>
+    </message>
+    <message>
+        <source>model.safetensors is missing from {0}{1}</source>
+        <translation>{0} 中缺少 model.safetensors{1}</translation>
+    </message>
+    <message>
+        <source>{0}: missing tensor {1}</source>
+        <translation>{0}：缺少张量 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: missing tensors {1}</source>
+        <translation>{0}：缺少张量 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: missing tensors {1} and {2} more</source>
+        <translation>{0}：缺少张量 {1} 等，另有 {2} 个</translation>
+    </message>
+    <message>
+        <source>{0}: no BERT embeddings found (expected a tensor {1} or &apos;bert.{2}&apos;)</source>
+        <translation>{0}：找不到 BERT 嵌入（应有张量 {1} 或 &apos;bert.{2}&apos;）</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} has shape {2}, but config.json implies {3}</source>
+        <translation>{0}：张量 {1} 的形状为 {2}，但按 config.json 应为 {3}</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} is stored as {2}; only F16, F32 and F64 can be read (convert the checkpoint to float32)</source>
+        <translation>{0}：张量 {1} 以 {2} 存储；只能读取 F16、F32 和 F64（请把检查点转换为 float32）</translation>
+    </message>
+    <message>
+        <source>{0}: config.json claims {1} layers (num_hidden_layers), but the file holds tensors of {2}</source>
+        <translation>{0}：config.json 声明有 {1} 层（num_hidden_layers），但文件只含 {2} 层的张量</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} has a non-finite value in row {2}</source>
+        <translation>{0}：张量 {1} 的第 {2} 行含有非有限值</translation>
+    </message>
+    <message>
+        <source>{0}: not a valid tokenizer ({1})</source>
+        <translation>{0}：不是有效的分词器（{1}）</translation>
+    </message>
+    <message>
+        <source>{0} has neither tokenizer.json nor vocab.txt</source>
+        <translation>{0} 中既没有 tokenizer.json 也没有 vocab.txt</translation>
+    </message>
+    <message>
+        <source>{0}: no post-processor and no {1} / {2} tokens to add</source>
+        <translation>{0}：没有后处理器，也没有可添加的 {1} / {2} 词元</translation>
+    </message>
+    <message>
+        <source>{0} is empty</source>
+        <translation>{0} 是空的</translation>
+    </message>
+    <message>
+        <source>{0}: the {1} {2} is not in the vocabulary</source>
+        <translation>{0}：{1} {2} 不在词表中</translation>
+    </message>
+    <message>
+        <source>a string or {0}</source>
+        <translation>字符串或 {0}</translation>
+    </message>
+    <message>
+        <source>{0}: {1}.content must be a string</source>
+        <translation>{0}：{1}.content 必须是字符串</translation>
+    </message>
+    <message>
+        <source>the file does not exist ({0})</source>
+        <translation>文件不存在（{0}）</translation>
+    </message>
+    <message>
+        <source>cannot be opened: {0}</source>
+        <translation>无法打开：{0}</translation>
+    </message>
+    <message>
+        <source>is not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>is {0}; files over {1} are refused</source>
+        <translation>大小为 {0}；超过 {1} 的文件不予读取</translation>
+    </message>
+    <message>
+        <source>cannot be read: {0}</source>
+        <translation>无法读取：{0}</translation>
+    </message>
+    <message>
+        <source>is over {0}; files that large are refused</source>
+        <translation>超过 {0}；这么大的文件不予读取</translation>
+    </message>
+    <message>
+        <source>is a folder, not a file</source>
+        <translation>是文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>没有访问权限</translation>
+    </message>
+    <message>
+        <source>is not UTF-8 text (byte {0} at offset {1}); {2}</source>
+        <translation>不是 UTF-8 文本（偏移 {1} 处的字节 {0}）；{2}</translation>
+    </message>
+    <message>
+        <source>contains binary data (NUL bytes); {0}</source>
+        <translation>含有二进制数据（NUL 字节）；{0}</translation>
+    </message>
+    <message>
+        <source>unsupported file type {0}; use {1}</source>
+        <translation>不支持的文件类型 {0}；请使用 {1}</translation>
+    </message>
+    <message>
+        <source>holds a {0}-D array of shape {1}; expected a 2-D array (tokens × d_model)</source>
+        <translation>存放的是形状为 {1} 的 {0} 维数组；应为二维数组（词元 × d_model）</translation>
+    </message>
+    <message>
+        <source>holds an empty array of shape {0}</source>
+        <translation>存放的是形状为 {0} 的空数组</translation>
+    </message>
+    <message>
+        <source>expected text with one token per line</source>
+        <translation>应为每行一个词元的文本</translation>
+    </message>
+    <message>
+        <source>is empty; expected one line of numbers per token</source>
+        <translation>是空的；应为每个词元一行数字</translation>
+    </message>
+    <message>
+        <source>has a header line but no lines of numbers</source>
+        <translation>只有表头行，没有数字行</translation>
+    </message>
+    <message>
+        <source>the header (line {0}) has {1} cells but line {2} has {3}</source>
+        <translation>表头（第 {0} 行）有 {1} 个单元格，但第 {2} 行有 {3} 个</translation>
+    </message>
+    <message>
+        <source>line {0} has no numbers after the token name</source>
+        <translation>第 {0} 行的词元名称后面没有数字</translation>
+    </message>
+    <message>
+        <source>line {0} has {1} cells, expected {2} (as on line {3})</source>
+        <translation>第 {0} 行有 {1} 个单元格，应为 {2} 个（与第 {3} 行相同）</translation>
+    </message>
+    <message>
+        <source>line {0}, column 1: the token name is empty</source>
+        <translation>第 {0} 行第 1 列：词元名称为空</translation>
+    </message>
+    <message>
+        <source>line {0}, column 1: the token name has {1} characters; at most {2} are allowed</source>
+        <translation>第 {0} 行第 1 列：词元名称有 {1} 个字符；最多允许 {2} 个</translation>
+    </message>
+    <message>
+        <source>line {0}: {1}</source>
+        <translation>第 {0} 行：{1}</translation>
+    </message>
+    <message>
+        <source>line {0}, column {1}</source>
+        <translation>第 {0} 行第 {1} 列</translation>
+    </message>
+    <message>
+        <source>{0} is empty, expected a number</source>
+        <translation>{0}为空，应为一个数字</translation>
+    </message>
+    <message>
+        <source>{0} is &quot;{1}&quot;; only finite numbers are allowed</source>
+        <translation>{0}是“{1}”；只允许有限数值</translation>
+    </message>
+    <message>
+        <source>{0} is &quot;{1}&quot;, expected a number (with &quot;.&quot; as the decimal mark)</source>
+        <translation>{0}是“{1}”，应为一个数字（以“.”作小数点）</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, too large for a 64-bit float; only finite numbers are allowed</source>
+        <translation>{0}是 {1}，超出 64 位浮点数的范围；只允许有限数值</translation>
+    </message>
+    <message>
+        <source>holds an array of shape {0}; expected {1} (W_Q, W_K, W_V stacked, each d_model × d_k) or {2}</source>
+        <translation>存放的数组形状为 {0}；应为 {1}（W_Q、W_K、W_V 叠在一起，各为 d_model × d_k）或 {2}</translation>
+    </message>
+    <message>
+        <source>is not a valid .npz archive ({0})</source>
+        <translation>不是有效的 .npz 归档（{0}）</translation>
+    </message>
+    <message>
+        <source>{0} is encrypted; only plain .npz archives (numpy.savez) can be imported</source>
+        <translation>{0} 已加密；只能导入普通的 .npz 归档（numpy.savez）</translation>
+    </message>
+    <message>
+        <source>{0} uses an unsupported compression method {1}; save it with numpy.savez or numpy.savez_compressed</source>
+        <translation>{0} 使用了不支持的压缩方法 {1}；请用 numpy.savez 或 numpy.savez_compressed 保存</translation>
+    </message>
+    <message>
+        <source>holds an array named &quot;{0}&quot;; expected W_Q, W_K, W_V and optionally b_Q, b_K, b_V</source>
+        <translation>含有名为“{0}”的数组；应为 W_Q、W_K、W_V，以及可选的 b_Q、b_K、b_V</translation>
+    </message>
+    <message>
+        <source>has no array named &quot;{0}&quot;</source>
+        <translation>没有名为“{0}”的数组</translation>
+    </message>
+    <message>
+        <source>{0} has shape {1}, expected {2} ({3})</source>
+        <translation>{0} 的形状为 {1}，应为 {2}（{3}）</translation>
+    </message>
+    <message>
+        <source>{0}: unsupported .npy format version {1}</source>
+        <translation>{0}：不支持的 .npy 格式版本 {1}</translation>
+    </message>
+    <message>
+        <source>{0} is not a valid .npy array ({1})</source>
+        <translation>{0} 不是有效的 .npy 数组（{1}）</translation>
+    </message>
+    <message>
+        <source>{0} holds Python objects (dtype {1}); only arrays of numbers can be imported</source>
+        <translation>{0} 存放的是 Python 对象（dtype {1}）；只能导入数字数组</translation>
+    </message>
+    <message>
+        <source>{0} has dtype {1}; only real numbers (float or integer) can be imported</source>
+        <translation>{0} 的 dtype 为 {1}；只能导入实数（浮点数或整数）</translation>
+    </message>
+    <message>
+        <source>{0} is truncated: its header promises {1} bytes but there are {2}</source>
+        <translation>{0} 不完整：文件头声明有 {1} 字节，实际只有 {2} 字节</translation>
+    </message>
+    <message>
+        <source>{0} is damaged ({1})</source>
+        <translation>{0} 已损坏（{1}）</translation>
+    </message>
+    <message>
+        <source>{0} is {1}; only finite numbers are allowed</source>
+        <translation>{0} 是 {1}；只允许有限数值</translation>
+    </message>
+    <message>
+        <source>the session would be a file of {0} MB, and session files over {1} MB cannot be opened again; export its matrices as data (.npz) instead</source>
+        <translation>会话文件将有 {0} MB，而超过 {1} MB 的会话文件无法再次打开；请改为把它的矩阵导出为数据（.npz）</translation>
+    </message>
+    <message>
+        <source>the key &quot;{0}&quot; appears twice in one object</source>
+        <translation>键名“{0}”在同一个对象中出现了两次</translation>
+    </message>
+    <message>
+        <source>an integer of {0} digits</source>
+        <translation>一个 {0} 位的整数</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>文件是空的</translation>
+    </message>
+    <message>
+        <source>it is not a session file</source>
+        <translation>它不是会话文件</translation>
+    </message>
+    <message>
+        <source>; the file looks truncated</source>
+        <translation>；文件似乎不完整</translation>
+    </message>
+    <message>
+        <source>; the file is damaged or not a session file</source>
+        <translation>；文件已损坏，或不是会话文件</translation>
+    </message>
+    <message>
+        <source>is not valid JSON: {0} at line {1}, column {2}{3}</source>
+        <translation>不是有效的 JSON：第 {1} 行第 {2} 列处{0}{3}</translation>
+    </message>
+    <message>
+        <source>is nested too deeply to be a session file</source>
+        <translation>嵌套层数过深，不可能是会话文件</translation>
+    </message>
+    <message>
+        <source>Expecting value</source>
+        <translation>缺少一个值</translation>
+    </message>
+    <message>
+        <source>Expecting property name enclosed in double quotes</source>
+        <translation>缺少用双引号括起的键名</translation>
+    </message>
+    <message>
+        <source>Expecting &apos;:&apos; delimiter</source>
+        <translation>缺少 &apos;:&apos;</translation>
+    </message>
+    <message>
+        <source>Expecting &apos;,&apos; delimiter</source>
+        <translation>缺少 &apos;,&apos;</translation>
+    </message>
+    <message>
+        <source>Extra data</source>
+        <translation>在 JSON 结束之后还有多余内容</translation>
+    </message>
+    <message>
+        <source>Unterminated string starting at</source>
+        <translation>有一个字符串没有结束</translation>
+    </message>
+    <message>
+        <source>Invalid control character at</source>
+        <translation>有一个字符串含有控制字符</translation>
+    </message>
+    <message>
+        <source>Invalid \escape</source>
+        <translation>有无效的 \ 转义</translation>
+    </message>
+    <message>
+        <source>Invalid \uXXXX escape</source>
+        <translation>有无效的 \uXXXX 转义</translation>
+    </message>
+    <message>
+        <source>unknown field &quot;{0}&quot; for a version {1} session</source>
+        <translation>版本 {1} 的会话没有字段“{0}”</translation>
+    </message>
+    <message>
+        <source>the top level is {0}, expected a JSON object with &quot;format&quot;: &quot;{1}&quot;</source>
+        <translation>顶层是 {0}，应为含有 &quot;format&quot;: &quot;{1}&quot; 的 JSON 对象</translation>
+    </message>
+    <message>
+        <source>has no &quot;format&quot; field; it is not a QKV Desktop session</source>
+        <translation>没有 &quot;format&quot; 字段；它不是 QKV Desktop 会话</translation>
+    </message>
+    <message>
+        <source>unknown format {0}; expected &quot;{1}&quot;</source>
+        <translation>未知格式 {0}；应为 &quot;{1}&quot;</translation>
+    </message>
+    <message>
+        <source>has no &quot;version&quot; field</source>
+        <translation>没有 &quot;version&quot; 字段</translation>
+    </message>
+    <message>
+        <source>version is {0}, expected an integer</source>
+        <translation>version 是 {0}，应为整数</translation>
+    </message>
+    <message>
+        <source>version {0} is newer than this app can read (up to {1}); update QKV Desktop to open it</source>
+        <translation>版本 {0} 比本应用能读取的版本（最高 {1}）更新；请更新 QKV Desktop 后再打开</translation>
+    </message>
+    <message>
+        <source>unknown version {0}</source>
+        <translation>未知版本 {0}</translation>
+    </message>
+    <message>
+        <source>the field &quot;weights&quot; is missing</source>
+        <translation>缺少字段 &quot;weights&quot;</translation>
+    </message>
+    <message>
+        <source>unknown option &quot;{0}&quot; for a version 2 session</source>
+        <translation>版本 2 的会话没有选项“{0}”</translation>
+    </message>
+    <message>
+        <source>{0} tokens but X has {1} rows; there must be one row per token</source>
+        <translation>有 {0} 个词元，但 X 有 {1} 行；每个词元必须对应一行</translation>
+    </message>
+    <message>
+        <source>d_k is {0}, expected a positive integer</source>
+        <translation>d_k 是 {0}，应为正整数</translation>
+    </message>
+    <message>
+        <source>mode is {0}, expected &quot;self&quot; or &quot;cross&quot;</source>
+        <translation>mode 是 {0}，应为 &quot;self&quot; 或 &quot;cross&quot;</translation>
+    </message>
+    <message>
+        <source>X_kv rows have {0}, expected {1} (d_model, the length of each X row)</source>
+        <translation>X_kv 的行有 {0}，应为 {1} 个（d_model，即 X 每行的长度）</translation>
+    </message>
+    <message>
+        <source>{0} kv_tokens but X_kv has {1} rows; there must be one row per key/value token</source>
+        <translation>有 {0} 个 kv_tokens，但 X_kv 有 {1} 行；每个键/值词元必须对应一行</translation>
+    </message>
+    <message>
+        <source>mode is &quot;cross&quot; but X_kv is missing; cross-attention needs a key/value sequence</source>
+        <translation>mode 是 &quot;cross&quot;，但缺少 X_kv；交叉注意力需要一个键/值序列</translation>
+    </message>
+    <message>
+        <source>heads is {0}, expected a list of heads</source>
+        <translation>heads 是 {0}，应为由头组成的列表</translation>
+    </message>
+    <message>
+        <source>heads is empty; a session needs at least one head</source>
+        <translation>heads 为空；会话至少需要一个头</translation>
+    </message>
+    <message>
+        <source>layout is {0}, expected a JSON object</source>
+        <translation>layout 是 {0}，应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>options.dtype is &quot;float32&quot;, but {0}</source>
+        <translation>options.dtype 是 &quot;float32&quot;，但{0}</translation>
+    </message>
+    <message>
+        <source>the field &quot;{0}&quot; is missing</source>
+        <translation>缺少字段“{0}”</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a list of strings</source>
+        <translation>{0} 是 {1}，应为字符串列表</translation>
+    </message>
+    <message>
+        <source>{0} is empty; a session needs at least one token</source>
+        <translation>{0} 为空；会话至少需要一个词元</translation>
+    </message>
+    <message>
+        <source>{0}[{1}] is {2}, expected a non-empty string</source>
+        <translation>{0}[{1}] 是 {2}，应为非空字符串</translation>
+    </message>
+    <message>
+        <source>{0}[{1}] is an empty string; every token needs a name</source>
+        <translation>{0}[{1}] 是空字符串；每个词元都需要名称</translation>
+    </message>
+    <message>
+        <source>{0}[{1}] has {2} characters; a token name can have at most {3}</source>
+        <translation>{0}[{1}] 有 {2} 个字符；词元名称最多 {3} 个字符</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a list of rows (lists of numbers)</source>
+        <translation>{0} 是 {1}，应为由行（数字列表）组成的列表</translation>
+    </message>
+    <message>
+        <source>{0} is empty; it needs at least one row</source>
+        <translation>{0} 为空；至少需要一行</translation>
+    </message>
+    <message>
+        <source>{0}[{1}] is {2}, expected a row (a list of numbers)</source>
+        <translation>{0}[{1}] 是 {2}，应为一行（数字列表）</translation>
+    </message>
+    <message>
+        <source>{0} row 0 is empty; rows need at least one value</source>
+        <translation>{0} 的第 0 行为空；每行至少需要一个值</translation>
+    </message>
+    <message>
+        <source>{0} row {1} has {2}, expected {3}</source>
+        <translation>{0} 的第 {1} 行有 {2}，应为 {3} 个</translation>
+    </message>
+    <message>
+        <source>{0} has {1} rows, expected {2} ({3})</source>
+        <translation>{0} 有 {1} 行，应为 {2} 行（{3}）</translation>
+    </message>
+    <message>
+        <source>{0} row {1} has {2}, expected {3} ({4})</source>
+        <translation>{0} 的第 {1} 行有 {2}，应为 {3} 个（{4}）</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected null or a list of {2} numbers</source>
+        <translation>{0} 是 {1}，应为 null 或由 {2} 个数字组成的列表</translation>
+    </message>
+    <message>
+        <source>{0} has {1}, expected {2} (d_k)</source>
+        <translation>{0} 有 {1}，应为 {2} 个（d_k）</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a number</source>
+        <translation>{0} 是 {1}，应为数字</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected an object with W_Q, W_K, W_V</source>
+        <translation>{0} 是 {1}，应为含有 W_Q、W_K、W_V 的对象</translation>
+    </message>
+    <message>
+        <source>unknown field &quot;{0}&quot; in {1}; expected {2}</source>
+        <translation>{1} 中有未知字段“{0}”；应为 {2}</translation>
+    </message>
+    <message>
+        <source>{0} has no &quot;{1}&quot;</source>
+        <translation>{0} 中没有 &quot;{1}&quot;</translation>
+    </message>
+    <message>
+        <source>init is {0}, expected an object with seed and scale</source>
+        <translation>init 是 {0}，应为含有 seed 和 scale 的对象</translation>
+    </message>
+    <message>
+        <source>unknown field &quot;{0}&quot; in init; expected seed, scale</source>
+        <translation>init 中有未知字段“{0}”；应为 seed、scale</translation>
+    </message>
+    <message>
+        <source>init.seed is {0}, expected an integer from 0 to {1}</source>
+        <translation>init.seed 是 {0}，应为 0 到 {1} 之间的整数</translation>
+    </message>
+    <message>
+        <source>options is {0}, expected an object</source>
+        <translation>options 是 {0}，应为对象</translation>
+    </message>
+    <message>
+        <source>unknown option &quot;{0}&quot;; known options: {1}</source>
+        <translation>未知选项“{0}”；已知选项：{1}</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected &quot;sqrt_dk&quot;, &quot;none&quot; or a positive number</source>
+        <translation>{0} 是 {1}，应为 &quot;sqrt_dk&quot;、&quot;none&quot; 或一个正数</translation>
+    </message>
+    <message>
+        <source>expected &quot;sqrt_dk&quot;, &quot;none&quot; or a positive number</source>
+        <translation>应为 &quot;sqrt_dk&quot;、&quot;none&quot; 或一个正数</translation>
+    </message>
+    <message>
+        <source>expected a positive number</source>
+        <translation>应为正数</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected true or false</source>
+        <translation>{0} 是 {1}，应为 true 或 false</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected {2}</source>
+        <translation>{0} 是 {1}，应为 {2}</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected null or a list of slopes, one per head</source>
+        <translation>{0} 是 {1}，应为 null 或斜率列表（每个头一个）</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a list of [row, column] pairs</source>
+        <translation>{0} 是 {1}，应为由 [行, 列] 对组成的列表</translation>
+    </message>
+    <message>
+        <source>options: {0}</source>
+        <translation>options：{0}</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a positive integer or null</source>
+        <translation>{0} 是 {1}，应为正整数或 null</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a positive integer</source>
+        <translation>{0} 是 {1}，应为正整数</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a non-negative integer or null</source>
+        <translation>{0} 是 {1}，应为非负整数或 null</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a non-negative integer</source>
+        <translation>{0} 是 {1}，应为非负整数</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a non-negative number</source>
+        <translation>{0} 是 {1}，应为非负数</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a [row, column] pair</source>
+        <translation>{0} 是 {1}，应为一个 [行, 列] 对</translation>
+    </message>
+    <message>
+        <source>model is {0}, expected a JSON object</source>
+        <translation>model 是 {0}，应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>model.{0} is {1}, expected {2}</source>
+        <translation>model.{0} 是 {1}，应为{2}</translation>
+    </message>
+    <message>
+        <source>model: {0}</source>
+        <translation>model：{0}</translation>
+    </message>
+    <message>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>a non-negative integer</source>
+        <translation>非负整数</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <source>d_model, the length of each X row</source>
+        <translation>d_model，即 X 每行的长度</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, {2}</source>
+        <translation>{0} 是 {1}，{2}</translation>
+    </message>
+    <message>
+        <source>{0} or {1}</source>
+        <translation>{0} 或 {1}</translation>
+    </message>
+    <message>
+        <source>1 value</source>
+        <translation>1 个值</translation>
+    </message>
+    <message>
+        <source>{0} values</source>
+        <translation>{0} 个值</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>一个对象</translation>
+    </message>
+    <message>
+        <source>a list</source>
+        <translation>一个列表</translation>
+    </message>
+    <message>
+        <source>an integer of about {0} digits</source>
+        <translation>一个约 {0} 位的整数</translation>
+    </message>
+    <message>
+        <source>model file {0} does not exist</source>
+        <translation>模型文件 {0} 不存在</translation>
+    </message>
+    <message>
+        <source>{0}: not a readable GGUF file ({1})</source>
+        <translation>{0}：不是可读取的 GGUF 文件（{1}）</translation>
+    </message>
+    <message>
+        <source>{0}: architecture {1} is not supported; only &apos;llama&apos; decoders (LLaMA, SmolLM2, TinyLlama…) can be opened</source>
+        <translation>{0}：不支持架构 {1}；只能打开 &apos;llama&apos; 解码器（LLaMA、SmolLM2、TinyLlama……）</translation>
+    </message>
+    <message>
+        <source>text {0} gives no tokens</source>
+        <translation>文本 {0} 分不出任何词元</translation>
+    </message>
+    <message>
+        <source>{0} reads at most {1}</source>
+        <translation>{0} 最多读取 {1} 个</translation>
+    </message>
+    <message>
+        <source>this app shows at most {0}</source>
+        <translation>本应用最多显示 {0} 个</translation>
+    </message>
+    <message>
+        <source>text has {0} tokens; {1}</source>
+        <translation>文本有 {0} 个词元；{1}</translation>
+    </message>
+    <message>
+        <source>{0}: cannot read tensor {1} ({2})</source>
+        <translation>{0}：无法读取张量 {1}（{2}）</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} has a non-finite value</source>
+        <translation>{0}：张量 {1} 含有非有限值</translation>
+    </message>
+    <message>
+        <source>opening a GGUF model needs the packages gguf and tokenizers: pip install gguf tokenizers</source>
+        <translation>打开 GGUF 模型需要 gguf 和 tokenizers 这两个包：pip install gguf tokenizers</translation>
+    </message>
+    <message>
+        <source>{0}: the metadata field {1} is missing</source>
+        <translation>{0}：缺少元数据字段 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: the metadata field {1} cannot be read ({2})</source>
+        <translation>{0}：无法读取元数据字段 {1}（{2}）</translation>
+    </message>
+    <message>
+        <source>{0}: llama.{1} must be a positive integer, got {2}</source>
+        <translation>{0}：llama.{1} 必须是正整数，实际为 {2}</translation>
+    </message>
+    <message>
+        <source>{0}: llama.{1} must be a positive number, got {2}</source>
+        <translation>{0}：llama.{1} 必须是正数，实际为 {2}</translation>
+    </message>
+    <message>
+        <source>{0}: {1} query heads over d_model {2} sharing {3} key/value heads do not divide evenly</source>
+        <translation>{0}：d_model {2} 上的 {1} 个查询头无法平均共享 {3} 个键/值头</translation>
+    </message>
+    <message>
+        <source>{0}: RoPE over {1} of {2} head dimensions is not supported (only all of an even head size)</source>
+        <translation>{0}：不支持只在 {2} 个头维度中的 {1} 个上施加 RoPE（只支持施加在全部维度上，且头的维度为偶数）</translation>
+    </message>
+    <message>
+        <source>{0}: RoPE scaling is not supported</source>
+        <translation>{0}：不支持 RoPE 缩放</translation>
+    </message>
+    <message>
+        <source>{0}: the file is truncated ({1} bytes, but tensor {2} ends at byte {3})</source>
+        <translation>{0}：文件不完整（只有 {1} 字节，但张量 {2} 结束于第 {3} 字节）</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} is stored as {2}, which this app cannot dequantise; supported: {3}</source>
+        <translation>{0}：张量 {1} 以 {2} 存储，本应用无法对其反量化；支持的类型：{3}</translation>
+    </message>
+    <message>
+        <source>{0}: tensor {1} has shape {2}, but the metadata implies {3}</source>
+        <translation>{0}：张量 {1} 的形状为 {2}，但按元数据应为 {3}</translation>
+    </message>
+    <message>
+        <source>{0}: tokenizer {1} is not supported; only byte-level BPE (&apos;gpt2&apos;, as in SmolLM2 and LLaMA 3)</source>
+        <translation>{0}：不支持分词器 {1}；只支持字节级 BPE（&apos;gpt2&apos;，SmolLM2 和 LLaMA 3 使用的就是它）</translation>
+    </message>
+    <message>
+        <source>{0}: pre-tokenizer {1} is not supported; known: {2}</source>
+        <translation>{0}：不支持预分词器 {1}；已知的有：{2}</translation>
+    </message>
+    <message>
+        <source>{0}: the tokenizer has {1} tokens, the model {2}</source>
+        <translation>{0}：分词器有 {1} 个词元，模型却有 {2} 个</translation>
+    </message>
+    <message>
+        <source>{0}: merge {1} does not join two known tokens</source>
+        <translation>{0}：合并规则 {1} 连接的不是两个已知词元</translation>
+    </message>
+    <message>
+        <source>{0} is staged twice</source>
+        <translation>{0} 被暂存了两次</translation>
+    </message>
+    <message>
+        <source>{0} cannot be written: {1}</source>
+        <translation>无法写入 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>{0} is a folder; nothing was written or moved</source>
+        <translation>{0} 是文件夹；没有写入或移动任何文件</translation>
+    </message>
+    <message>
+        <source>{0} exists and is not a regular file; nothing was written or moved</source>
+        <translation>{0} 已存在且不是普通文件；没有写入或移动任何文件</translation>
+    </message>
+    <message>
+        <source>{0} is not installed; install it once with: {1}</source>
+        <translation>{0} 尚未安装；请运行一次：{1}</translation>
     </message>
 </context>
 <context>

@@ -52,6 +52,7 @@ from qkv_desktop.io.files import atomic_write_bytes
 from qkv_desktop.io.staged_files import StagedFiles
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.pane_info import ALL_PANES, pane_relevant
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.compute import ModelResult
 from qkv_desktop.views.panes.pane_grid import HEADS_KEY, PaneGrid, grid_columns
 from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
@@ -86,10 +87,11 @@ class ExportChoice:
 
 
 def _reason(exc: Exception) -> str:
-    """The part of an error worth showing: the OS's words, or the ValueError's text."""
+    """The part of an error worth showing: the OS's words, or the ValueError's text (in
+    the window's language when it carries one: ``say``)."""
     if isinstance(exc, OSError):
         return exc.strerror or str(exc)
-    return str(exc)
+    return say(exc)
 
 
 # ------------------------------------------------------------------ shared widgets
@@ -478,7 +480,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
         try:
             spec = pane_spec(result, key, self.model.current_head)
         except ValueError as exc:
-            self.show_error(self.tr("Cannot export this pane: {0}").format(exc))
+            self.show_error(self.tr("Cannot export this pane: {0}").format(say(exc)))
             return
         self._export_figure(layout_figure(spec), spec.name)
 
@@ -546,7 +548,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
             spec = pane_spec(result, key, self.model.current_head)
             image = figure_image(spec, self._options().scale, "white")
         except ValueError as exc:
-            self.show_error(self.tr("Cannot copy this pane: {0}").format(exc))
+            self.show_error(self.tr("Cannot copy this pane: {0}").format(say(exc)))
             return
         QGuiApplication.clipboard().setImage(image)
         self._message(self.tr("Copied {0} as a {1} × {2} px image").format(
@@ -616,7 +618,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
                 files += data_files(result, choice.folder, choice.data_formats,
                                     self.model.current_head)
         except ValueError as exc:
-            self.show_error(self.tr("Nothing was exported: {0}").format(exc))
+            self.show_error(self.tr("Nothing was exported: {0}").format(say(exc)))
             return False
         existing = [p.name for p, _ in files if p.exists()]
         if existing and not self.ask(

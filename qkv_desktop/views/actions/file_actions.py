@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox
 from qkv_desktop.io.session import SUFFIX
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.document import SessionController
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.views.retranslate import FollowsWindowLanguage
 
 __all__ = ["FileActions"]
@@ -187,7 +188,7 @@ class FileActions(FollowsWindowLanguage, QObject):
                 if X.shape[1] != state.d_model else state.with_(X=X, tokens=tuple(tokens))
             self.model.load_state(after, self.tr("Import {0}").format(Path(path).name))
         except ValueError as exc:
-            self._on_error(str(exc))
+            self._on_error(say(exc))
 
     def on_import_weights(self) -> None:
         from qkv_desktop.io.imports import import_weights
@@ -203,7 +204,7 @@ class FileActions(FollowsWindowLanguage, QObject):
             self.model.load_state(s.reinitialised(n_heads=len(heads)).with_(heads=heads),
                                   self.tr("Import {0}").format(Path(path).name))
         except ValueError as exc:
-            self._on_error(str(exc))
+            self._on_error(say(exc))
 
 
 class _FileOpenFilter(QObject):

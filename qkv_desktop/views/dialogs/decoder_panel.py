@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_percent, rounding_of
 from qkv_desktop.presentation.sizes import format_bytes
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.styles import ERROR_STYLE
 
@@ -294,7 +295,7 @@ class DecoderPanel(Retranslating, QDockWidget):
                 return
             (self._load_layer if whole else self._switch)()(layer, head)
         except ValueError as exc:
-            self.error_label.setText(str(exc))
+            self.error_label.setText(say(exc))
             self.error_label.show()
             self._fill()
         else:

@@ -52,6 +52,7 @@ from qkv_desktop.io.model_sources import open_model_path, provenance_for
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.presentation.source_text import source_text
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.provenance import Provenance
 from qkv_desktop.views.dialogs.decoder_panel import DecoderPanel
@@ -367,7 +368,7 @@ class ModelDialog(Retranslating, QDialog):
                     tokens = self._checkpoint.tokenize(self.text_edit.text())
             except ValueError as exc:
                 self.tokens_label.setText(f'<span style="{ERROR_STYLE}">'
-                                          f"{html.escape(str(exc))}</span>")
+                                          f"{html.escape(say(exc))}</span>")
             else:
                 self._tokens_ok = True
                 if labels is not None:
@@ -495,7 +496,7 @@ class ModelDialog(Retranslating, QDialog):
                 self.model.load_state(state, self.tr("Load {0}, layer {1} · head {2}")
                                       .format(ckpt.name, layer + 1, head + 1))
             except ValueError as exc:
-                self._show_error(str(exc))
+                self._show_error(say(exc))
                 return
             if self.settings is not None:
                 for key, value in (("text", text), ("layer", layer), ("head", head)):
@@ -553,7 +554,7 @@ class ModelDialog(Retranslating, QDialog):
     def _on_completed(self, job: int, value, exc: Exception | None) -> None:
         if job != self._worker.latest or not self._busy:
             return
-        error = None if exc is None else (str(exc) or type(exc).__name__)
+        error = None if exc is None else (say(exc) or type(exc).__name__)
         on_done = self._on_done
         self._end_job()
         if error is not None:
