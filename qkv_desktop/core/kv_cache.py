@@ -155,11 +155,17 @@ def _softmax_row(s: np.ndarray, stable: bool) -> np.ndarray:
 
 
 def recompute_step(X, weights: Weights, t: int, **options) -> np.ndarray:
-    """Step t without a cache: the full causal forward of tokens 0…t, its last output row."""
+    """Step t without a cache: the full causal forward of tokens 0…t, its last output row.
+
+    A custom ``mask`` (n × n, of the whole sequence) is taken for those tokens: its
+    first t+1 rows and columns (the whole one made the stepper fail at its first step:
+    "the mask is 4 × 4 but the scores are 1 × 1")."""
     X = as_matrix(X, "X")
     if not 0 <= t < X.shape[0]:
         raise ValueError(f"step t must be in 0…{X.shape[0] - 1}, got {t}")
     options = {**options, "causal": True}
+    if options.get("mask") is not None:
+        options["mask"] = np.asarray(options["mask"])[:t + 1, :t + 1]
     return attention(X[:t + 1], weights, **options).output[t]
 
 

@@ -69,6 +69,7 @@ def test_decode_with_cache_equals_causal_attention_row_by_row(seed):
     {"positions": "rope"}, {"positions": "rope", "rope_pairing": "interleaved"},
     {"positions": "sinusoidal"}, {"window": 3}, {"window": 2, "sinks": 1},
     {"alibi_slope": 0.5}, {"positions": "rope", "window": 4, "alibi_slope": 0.25},
+    {"mask": np.tri(9, k=-1, dtype=bool).T | np.eye(9, dtype=bool) | np.tri(9, k=-3, dtype=bool)},
 ])
 def test_decode_with_cache_follows_positions_and_masks(options):
     rng = np.random.default_rng(len(str(options)))

@@ -86,6 +86,46 @@ def test_kv_stepper_follows_edits_and_warns_when_not_causal(labs):
     assert lab.step_count() == 0 and "cross" in lab.error.text()
 
 
+def test_kv_stepper_steps_under_a_painted_mask(labs, qtbot):
+    """A painted mask made the stepper fail at its first step ("the mask is 4 × 4 but
+    the scores are 1 × 1": the step without a cache got the whole mask for a prefix);
+    a teacher saw an error dialog at every Step (found by a first-time user)."""
+    from dataclasses import replace
+
+    model = labs.main_window.model
+    state = model.state
+    model.reset(state.with_(options=replace(state.options, custom_mask=True,
+                                            masked=((3, 1),))))
+    assert model.wait_until_idle()
+    lab = labs.show("kv_cache")
+    r = attention(*_session(model), causal=True, mask=model.result.state.mask_spec().custom)
+    assert lab.step_count() == state.n and not lab.error.isVisibleTo(lab)
+    for t in range(state.n):
+        lab.go_to(t)
+        np.testing.assert_allclose(lab.grids["output"].data[0], r.output[t], atol=1e-13)
+        np.testing.assert_allclose(lab.recomputed(t), r.output[t], atol=1e-13)
+        assert "max |cached − recomputed|" in lab.compare.text()
+    lab.go_to(3)
+    assert lab.grids["weights"].data[0, 1] == 0  # token 3 does not see token 1
+
+
+def test_kv_stepper_says_why_a_mask_cannot_be_decoded(labs):
+    """Not causal, the session's mask may leave token 0 only later keys; decoding is
+    causal, and the stepper says which token would see none, in the window's words."""
+    from dataclasses import replace
+
+    model = labs.main_window.model
+    state = model.state
+    model.reset(state.with_(options=replace(state.options, causal=False, custom_mask=True,
+                                            masked=((0, 0),))))
+    assert model.wait_until_idle() and model.compute_error == ""
+    lab = labs.show("kv_cache")
+    assert lab.step_count() == 0 and lab.error.isVisibleTo(lab)
+    text = lab.error.text()
+    assert "decoding is causal" in text and f"token 0 “{state.tokens[0]}”" in text
+    assert "softmax over nothing" not in text
+
+
 def test_memory_calculator_presets_and_typed_numbers(labs):
     lab = labs.show("kv_cache")
     calc = lab.memory

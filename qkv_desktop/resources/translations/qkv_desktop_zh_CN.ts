@@ -2442,6 +2442,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>KV 缓存逐步解码只适用于自注意力；本会话是交叉注意力。请切换到自注意力再逐步查看。</translation>
     </message>
     <message>
+        <source>Cannot decode this session: decoding is causal, and with its mask token {0} “{1}” would see no key at its step (the mask hides every key from 0 to {0}). Unmask one of them in the mask pane.</source>
+        <translation>无法解码这个会话：解码是因果的，在它的掩码下，词元 {0}“{1}”在自己那一步看不到任何键（掩码遮住了从 0 到 {0} 的所有键）。请在掩码面板中取消遮住其中一个。</translation>
+    </message>
+    <message>
         <source>Cannot decode this session: {0}</source>
         <translation>无法解码本会话：{0}</translation>
     </message>

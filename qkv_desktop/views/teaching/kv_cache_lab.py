@@ -35,9 +35,11 @@ from qkv_desktop.core.kv_cache import (
     recompute_step,
     recomputed_madds,
 )
+from qkv_desktop.core.masks import EmptyRowError
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_bytes
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.core_options import core_dtype
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.session_state import MAX_CELLS
@@ -332,9 +334,17 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
                    if k not in ("causal", "X_kv")}
         try:
             self.decode = decode_with_cache(self.inputs.X, self.inputs.weights, **options)
+        except EmptyRowError as exc:  # the session is not causal; decoding is
+            self.decode = None
+            tokens = self.model.state.tokens
+            self.show_error(self.tr(
+                "Cannot decode this session: decoding is causal, and with its mask token "
+                "{0} “{1}” would see no key at its step (the mask hides every key from 0 "
+                "to {0}). Unmask one of them in the mask pane.").format(
+                    exc.row, tokens[exc.row] if exc.row < len(tokens) else exc.row))
         except ValueError as exc:
             self.decode = None
-            self.show_error(self.tr("Cannot decode this session: {0}").format(exc))
+            self.show_error(self.tr("Cannot decode this session: {0}").format(say(exc)))
         else:
             self.show_error("")
         self.note.setVisible(not self.inputs.causal)
