@@ -72,9 +72,13 @@ MIN_PANE_WIDTH = 190
 then has fewer columns (and, in its scroll area, scrolls down) instead."""
 REMEMBERED_LAYOUTS = 256
 """How many (panes, shapes, room, font) the grid remembers its columns for."""
-ASPECT_RANGE = (0.5, 2.5)
+ASPECT_RANGE = (0.5, 3.0)
 """Pane width / height the column choice keeps to when it can: a pane of four-decimal
-labels reads best somewhat wider than tall, never a strip either way."""
+labels reads best somewhat wider than tall, never a strip either way. Up to 3: with the
+causal mask's ninth pane (or two heads, or the banner's details unfolded) in the window
+a 1366 × 768 screen opens (1256 × 706), two columns make panes of 2.75 where every
+pane shows its values, and three, of 1.1, hid them in five panes (2.5 allowed only
+those; found by a first-time user)."""
 
 
 class PaneMap(Mapping):
