@@ -805,6 +805,34 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>{0} of head {1}</source>
         <translation>头 {1} 的 {0}</translation>
     </message>
+    <message>
+        <source>{0} is {1}, expected a string</source>
+        <translation>{0} 是 {1}，应为字符串</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a non-negative integer</source>
+        <translation>{0} 是 {1}，应为非负整数</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected true or false</source>
+        <translation>{0} 是 {1}，应为 true 或 false</translation>
+    </message>
+    <message>
+        <source>scope is {0}, expected &quot;head&quot; or &quot;layer&quot;</source>
+        <translation>scope 是 {0}，应为 &quot;head&quot; 或 &quot;layer&quot;</translation>
+    </message>
+    <message>
+        <source>weights is {0}, expected one of {1}</source>
+        <translation>weights 是 {0}，应为 {1} 之一</translation>
+    </message>
+    <message>
+        <source>unknown field &quot;{0}&quot;; expected {1}</source>
+        <translation>未知字段“{0}”；应为 {1}</translation>
+    </message>
+    <message>
+        <source>no &quot;{0}&quot; field</source>
+        <translation>没有 &quot;{0}&quot; 字段</translation>
+    </message>
 </context>
 <context>
     <name>ExplainPanel</name>
