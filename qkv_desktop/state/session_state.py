@@ -591,8 +591,8 @@ def check_dtype_range(state: SessionState) -> None:
     top = float(np.finfo(np.float32).max)
     arrays = [("X", state.X), ("X_kv", state.X_kv if state.mode == "cross" else None),
               ("W_O", state.W_O)]
-    arrays += [(f"{name} of head {h + 1}", getattr(w, name)) for h, w in enumerate(state.heads)
-               for name in WEIGHT_NAMES]
+    arrays += [(Text(QT_TRANSLATE_NOOP("Edits", "{0} of head {1}"), (name, h + 1)),
+                getattr(w, name)) for h, w in enumerate(state.heads) for name in WEIGHT_NAMES]
     for name, a in arrays:  # the extremes, not |a| (a copy of X at every edit)
         if a is None or not a.size or _in_float32_range(a, top):
             continue

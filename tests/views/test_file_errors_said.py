@@ -259,8 +259,10 @@ _MODEL = {"name": "tiny", "text": "我爱", "layer": 0, "head": 0}
      "model：weights 是 'mine'，应为 \"model\", \"edited\", \"replaced\" 之一"),
     ({"model": {**_MODEL, "colour": "red"}}, "model：未知字段“colour”；应为 name, text, layer"),
     ({"model": {"name": "tiny", "layer": 0, "head": 0}}, 'model：没有 "text" 字段'),
+    ({"heads": [{"W_Q": [[1e39, 0], [0, 1]], "W_K": [[1, 0], [0, 1]], "W_V": [[1, 0], [0, 1]]}],
+      "options": {"dtype": "float32"}}, "头 1 的 W_Q 含有超出 ±3.4e38 的值"),
 ], ids=["temperature", "X-rows", "empty-token", "model-layer", "model-edited", "model-scope",
-        "model-weights", "model-unknown-field", "model-missing-field"])
+        "model-weights", "model-unknown-field", "model-missing-field", "float32-head"])
 def test_a_session_the_state_refuses_is_refused_in_chinese(window, tmp_path, speak, changes,
                                                            chinese):
     """The file is well-formed JSON, but a value breaks a rule of the session itself;
