@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, fields, replace
 
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError
+
 __all__ = ["PROVENANCE_TYPES", "REQUIRED_KEYS", "SCOPES", "WEIGHT_STATES", "Provenance",
            "provenance_to_json"]
 
@@ -27,6 +29,11 @@ SCOPES = ("head", "layer")
 """``"head"``: one head of the model; ``"layer"``: every query head of the layer."""
 
 WEIGHT_STATES = ("model", "edited", "replaced")
+
+_EXPECTED = {str: QT_TRANSLATE_NOOP("Edits", "{0} is {1}, expected a string"),
+             int: QT_TRANSLATE_NOOP("Edits", "{0} is {1}, expected a non-negative integer"),
+             bool: QT_TRANSLATE_NOOP("Edits", "{0} is {1}, expected true or false")}
+"""The refusal of a field that does not hold a value of its type."""
 
 
 @dataclass(frozen=True)
@@ -54,14 +61,13 @@ class Provenance:
         for f in fields(self):
             v, kind = getattr(self, f.name), PROVENANCE_TYPES[f.name]
             if type(v) is not kind or (kind is int and v < 0):
-                expected = {str: "a string", int: "a non-negative integer",
-                            bool: "true or false"}[kind]
-                raise ValueError(f"{f.name} is {v!r}, expected {expected}")
+                raise EditError(_EXPECTED[kind], f.name, repr(v))
         if self.scope not in SCOPES:
-            raise ValueError(f'scope is {self.scope!r}, expected "head" or "layer"')
+            raise EditError(QT_TRANSLATE_NOOP("Edits", 'scope is {0}, expected "head" or "layer"'),
+                            repr(self.scope))
         if self.weights not in WEIGHT_STATES:
-            raise ValueError(f"weights is {self.weights!r}, expected one of "
-                             + ", ".join(f'"{w}"' for w in WEIGHT_STATES))
+            raise EditError(QT_TRANSLATE_NOOP("Edits", "weights is {0}, expected one of {1}"),
+                            repr(self.weights), ", ".join(f'"{w}"' for w in WEIGHT_STATES))
 
     def after_edit(self, weights: bool) -> Provenance:
         """This source once the session was changed; ``weights``: W_Q/K/V, biases or W_O
@@ -75,14 +81,15 @@ class Provenance:
 
     @classmethod
     def from_json(cls, value: dict) -> Provenance:
-        """From the session file's "model" object; ``ValueError`` names a bad field."""
+        """From the session file's "model" object; ``EditError`` (a ``ValueError``)
+        names a bad field."""
         unknown = [k for k in value if k not in PROVENANCE_TYPES]
         if unknown:
-            raise ValueError(f'unknown field "{unknown[0]}"; expected '
-                             + ", ".join(PROVENANCE_TYPES))
+            raise EditError(QT_TRANSLATE_NOOP("Edits", 'unknown field "{0}"; expected {1}'),
+                            unknown[0], ", ".join(PROVENANCE_TYPES))
         missing = [k for k in REQUIRED_KEYS if k not in value]
         if missing:
-            raise ValueError(f'no "{missing[0]}" field')
+            raise EditError(QT_TRANSLATE_NOOP("Edits", 'no "{0}" field'), missing[0])
         return cls(**value)
 
 

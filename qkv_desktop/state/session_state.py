@@ -119,7 +119,7 @@ on the GUI thread at each edit."""
 
 
 def check_token_names(tokens, what: str = "tokens") -> None:
-    """``ValueError`` for a token that is not a non-empty string of at most
+    """``EditError`` for a token that is not a non-empty string of at most
     ``MAX_TOKEN_LENGTH`` characters; ``what`` names the list in the message."""
     if type(tokens) is tuple and any(tokens is valid for valid in _VALID_NAMES):
         return
@@ -131,10 +131,12 @@ def check_token_names(tokens, what: str = "tokens") -> None:
 def _check_names(tokens, what: str) -> None:
     for i, t in enumerate(tokens):
         if not isinstance(t, str) or not t:
-            raise ValueError(f"{what}[{i}] must be a non-empty string")
+            raise EditError(QT_TRANSLATE_NOOP("Edits", "{0}[{1}] must be a non-empty string"),
+                            what, i)
         if len(t) > MAX_TOKEN_LENGTH:
-            raise ValueError(f"{what}[{i}] has {len(t):,} characters; a token name can have "
-                             f"at most {MAX_TOKEN_LENGTH}")
+            raise EditError(QT_TRANSLATE_NOOP(
+                "Edits", "{0}[{1}] has {2} characters; a token name can have at most {3}"),
+                what, i, f"{len(t):,}", MAX_TOKEN_LENGTH)
 
 
 def head_dim_for(d_model: int, n_heads: int, d_k: int) -> int:
@@ -147,7 +149,8 @@ def head_dim_for(d_model: int, n_heads: int, d_k: int) -> int:
     d_model there is no split either, and ``d_k`` is kept.
     """
     if int(n_heads) != n_heads or n_heads < 1:
-        raise ValueError(f"the number of heads must be a positive integer, got {n_heads}")
+        raise EditError(QT_TRANSLATE_NOOP(
+            "Edits", "the number of heads must be a positive integer, got {0}"), n_heads)
     if n_heads * d_k <= d_model:
         return d_k
     return d_model // n_heads if d_model % n_heads == 0 else d_k
@@ -172,12 +175,28 @@ def option_field(default, kind: str, **meta):
     return field(default=default, metadata={"kind": kind, **meta})
 
 
+_COUNT_RULES = {
+    (1, False): QT_TRANSLATE_NOOP("Edits", "{0} must be a positive integer, got {1}"),
+    (1, True): QT_TRANSLATE_NOOP("Edits", "{0} must be a positive integer or off, got {1}"),
+    (0, False): QT_TRANSLATE_NOOP("Edits", "{0} must be a non-negative integer, got {1}"),
+    (0, True): QT_TRANSLATE_NOOP("Edits",
+                                 "{0} must be a non-negative integer or off, got {1}"),
+}
+_MASKED_CELL_RULES = (
+    QT_TRANSLATE_NOOP("Edits", "a masked cell's row must be a non-negative integer, got {0}"),
+    QT_TRANSLATE_NOOP("Edits",
+                      "a masked cell's column must be a non-negative integer, got {0}"))
+
+
 def _check_count(name: str, v, minimum: int, optional: bool) -> None:
     if v is None and optional:
         return
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < minimum:
-        what = "a positive integer" if minimum == 1 else "a non-negative integer"
-        raise ValueError(f"{name} must be {what}{' or off' if optional else ''}, got {v!r}")
+    if _bad_count(v, minimum):
+        raise EditError(_COUNT_RULES[min(minimum, 1), optional], name, repr(v))
+
+
+def _bad_count(v, minimum: int) -> bool:
+    return isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < minimum
 
 
 @dataclass(frozen=True)
@@ -209,32 +228,54 @@ class Options:
     Kept while ``custom_mask`` is off, so switching it shows the difference."""
 
     def __post_init__(self) -> None:
-        divisor_for(self.scale, 1)  # raises ValueError for a bad scale
+        self._check_scale()
+        divisor_for(self.scale, 1)  # the core's rule, which the check above says in words
         if not (np.isfinite(self.temperature) and self.temperature > 0):
-            raise ValueError(f"temperature must be a positive number, got {self.temperature}")
+            raise EditError(QT_TRANSLATE_NOOP(
+                "Edits", "temperature must be a positive number, got {0}"), self.temperature)
         for f in fields(self):
             v = getattr(self, f.name)
             if f.metadata["kind"] == "choice" and v not in f.metadata["choices"]:
-                raise ValueError(f"{f.name} must be one of {', '.join(f.metadata['choices'])}, "
-                                 f"got {v!r}")
+                raise EditError(QT_TRANSLATE_NOOP("Edits", "{0} must be one of {1}, got {2}"),
+                                f.name, ", ".join(f.metadata["choices"]), repr(v))
             if f.metadata["kind"] == "count":
                 _check_count(f.name, v, f.metadata["minimum"], f.metadata["optional"])
         if isinstance(self.rope_base, bool) or not (np.isfinite(self.rope_base)
                                                     and self.rope_base > 0):
-            raise ValueError(f"rope_base must be a positive number, got {self.rope_base!r}")
+            raise EditError(QT_TRANSLATE_NOOP(
+                "Edits", "rope_base must be a positive number, got {0}"), repr(self.rope_base))
         if self.alibi is not None:
             slopes = tuple(float(m) for m in self.alibi)
             if not slopes or not all(np.isfinite(m) and m >= 0 for m in slopes):
-                raise ValueError(f"ALiBi slopes must be non-negative numbers, one per head, "
-                                 f"got {self.alibi!r}")
+                raise EditError(QT_TRANSLATE_NOOP(
+                    "Edits", "ALiBi slopes must be non-negative numbers, one per head, got {0}"),
+                    repr(self.alibi))
             object.__setattr__(self, "alibi", slopes)
         cells = set()
         for cell in self.masked:
             i, j = cell
-            _check_count("a masked cell's row", i, 0, False)
-            _check_count("a masked cell's column", j, 0, False)
+            for rule, v in zip(_MASKED_CELL_RULES, (i, j), strict=True):
+                if _bad_count(v, 0):
+                    raise EditError(rule, repr(v))
             cells.add((int(i), int(j)))
         object.__setattr__(self, "masked", tuple(sorted(cells)))
+
+    def _check_scale(self) -> None:
+        """The core's rule for a scale (``divisor_for``), refused in words the window can
+        translate (the core's own ``ValueError`` is plain English)."""
+        scale = self.scale
+        if isinstance(scale, str):
+            if scale in ("sqrt_dk", "none"):
+                return
+        elif not isinstance(scale, bool) and isinstance(scale, (int, float, np.number)):
+            if not (np.isfinite(scale) and scale > 0):
+                raise EditError(QT_TRANSLATE_NOOP(
+                    "Edits", "a custom scale divisor must be a positive finite number, got {0}"),
+                    scale)
+            return
+        raise EditError(QT_TRANSLATE_NOOP(
+            "Edits", "scale must be 'sqrt_dk', 'none' or a positive number, got {0}"),
+            repr(scale))
 
 
 OPTION_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Options))
@@ -289,31 +330,37 @@ class SessionState:
         check_token_names(self.kv_tokens, "kv_tokens")
         object.__setattr__(self, "X", frozen_array(self.X))
         if self.X.ndim != 2:
-            raise ValueError(f"X must be 2-D, got shape {self.X.shape}")
+            raise EditError(QT_TRANSLATE_NOOP("Edits", "X must be 2-D, got shape {0}"),
+                            self.X.shape)
         if len(self.tokens) != self.X.shape[0]:
-            raise ValueError(f"{len(self.tokens)} tokens but X has {self.X.shape[0]} rows")
+            raise EditError(QT_TRANSLATE_NOOP("Edits", "{0} tokens but X has {1} rows"),
+                            len(self.tokens), self.X.shape[0])
         if not self.heads:
-            raise ValueError("there must be at least one head")
+            raise EditError(QT_TRANSLATE_NOOP("Edits", "there must be at least one head"))
         for h, w in enumerate(self.heads):
             if w.W_Q.shape != (self.d_model, self.d_k):
-                raise ValueError(f"head {h} weights are {w.W_Q.shape}, expected "
-                                 f"{(self.d_model, self.d_k)}")
+                raise EditError(QT_TRANSLATE_NOOP(
+                    "Edits", "head {0} weights are {1}, expected {2}"),
+                    h, w.W_Q.shape, (self.d_model, self.d_k))
         if self.mode not in ("self", "cross"):
-            raise ValueError(f"mode must be 'self' or 'cross', got {self.mode!r}")
+            raise EditError(QT_TRANSLATE_NOOP(
+                "Edits", "mode must be 'self' or 'cross', got {0}"), repr(self.mode))
         if self.X_kv is not None:
             object.__setattr__(self, "X_kv", frozen_array(self.X_kv))
             if self.X_kv.ndim != 2 or self.X_kv.shape[1] != self.d_model:
-                raise ValueError(f"X_kv must be n_kv × {self.d_model}, got {self.X_kv.shape}")
+                raise EditError(QT_TRANSLATE_NOOP("Edits", "X_kv must be n_kv × {0}, got {1}"),
+                                self.d_model, self.X_kv.shape)
             if len(self.kv_tokens) != self.X_kv.shape[0]:
-                raise ValueError(f"{len(self.kv_tokens)} key/value tokens but X_kv has "
-                                 f"{self.X_kv.shape[0]} rows")
+                raise EditError(QT_TRANSLATE_NOOP(
+                    "Edits", "{0} key/value tokens but X_kv has {1} rows"),
+                    len(self.kv_tokens), self.X_kv.shape[0])
         elif self.mode == "cross":
-            raise ValueError("cross mode needs a key/value sequence")
+            raise EditError(QT_TRANSLATE_NOOP("Edits", "cross mode needs a key/value sequence"))
         if self.W_O is not None:
             object.__setattr__(self, "W_O", frozen_array(self.W_O))
             if self.W_O.shape != (self.n_heads * self.d_k, self.d_model):
-                raise ValueError(f"W_O must be {self.n_heads * self.d_k} × {self.d_model}, "
-                                 f"got {self.W_O.shape}")
+                raise EditError(QT_TRANSLATE_NOOP("Edits", "W_O must be {0} × {1}, got {2}"),
+                                self.n_heads * self.d_k, self.d_model, self.W_O.shape)
         kv = 0 if self.X_kv is None else self.X_kv.shape[0]
         check_size(self.n, kv if self.mode == "cross" else self.n, self.d_model, self.d_k,
                    self.n_heads, kv, self.options.dtype)
@@ -521,7 +568,7 @@ def _weights_equal(a: Weights, b: Weights) -> bool:
 
 def _resize_columns(X: np.ndarray, d_model: int) -> np.ndarray:
     if d_model < 1:
-        raise ValueError("d_model must be at least 1")
+        raise EditError(QT_TRANSLATE_NOOP("Edits", "d_model must be at least 1"))
     n, d = X.shape
     if d_model <= d:
         return X[:, :d_model]
@@ -544,8 +591,8 @@ def check_dtype_range(state: SessionState) -> None:
     top = float(np.finfo(np.float32).max)
     arrays = [("X", state.X), ("X_kv", state.X_kv if state.mode == "cross" else None),
               ("W_O", state.W_O)]
-    arrays += [(f"{name} of head {h + 1}", getattr(w, name)) for h, w in enumerate(state.heads)
-               for name in WEIGHT_NAMES]
+    arrays += [(Text(QT_TRANSLATE_NOOP("Edits", "{0} of head {1}"), (name, h + 1)),
+                getattr(w, name)) for h, w in enumerate(state.heads) for name in WEIGHT_NAMES]
     for name, a in arrays:  # the extremes, not |a| (a copy of X at every edit)
         if a is None or not a.size or _in_float32_range(a, top):
             continue

@@ -225,3 +225,158 @@ def test_a_session_too_large_to_open_again_is_not_saved_and_says_so_in_chinese(
     assert not target.exists()
     assert window.shown[-1] == ("无法保存 大.qkv.json：会话文件将有 3 MB，而超过 1 MB 的会话"
                                 "文件无法再次打开；请改为把它的矩阵导出为数据（.npz）")
+
+
+# -- the state's own checks (context "Edits"), reached through a session file ----------
+
+_ENGLISH = re.compile(r"[A-Za-z]{3,} [A-Za-z]{2,} [A-Za-z]{2,}")
+"""Three English words in a row: a sentence left untranslated (field names, values and
+lists of names such as "name, text, layer" are not)."""
+
+
+def _session(**changes) -> str:
+    """A small valid version 3 session with ``changes`` to its fields."""
+    import json
+    eye = [[1, 0], [0, 1]]
+    obj = {"format": "qkv-desktop-session", "version": 3, "tokens": ["我", "爱"],
+           "X": [[1, 2], [3, 4]], "d_k": 2, "heads": [{"W_Q": eye, "W_K": eye, "W_V": eye}],
+           "model": {"name": "tiny", "text": "我爱", "layer": 0, "head": 0}}
+    obj.update(changes)
+    return json.dumps(obj, ensure_ascii=False)
+
+
+_MODEL = {"name": "tiny", "text": "我爱", "layer": 0, "head": 0}
+
+
+@pytest.mark.parametrize("changes, chinese", [
+    ({"options": {"temperature": -1}}, "options.temperature 是 -1，应为正数"),
+    ({"X": [[1, 2]]}, "有 2 个词元，但 X 有 1 行"),
+    ({"tokens": ["我", ""]}, "tokens[1] 是空字符串；每个词元都需要名称"),
+    ({"model": {**_MODEL, "layer": -3}}, "model：layer 是 -3，应为非负整数"),
+    ({"model": {**_MODEL, "edited": 1}}, "model：edited 是 1，应为 true 或 false"),
+    ({"model": {**_MODEL, "scope": "block"}}, "model：scope 是 'block'，应为 \"head\" 或 \"layer\""),
+    ({"model": {**_MODEL, "weights": "mine"}},
+     "model：weights 是 'mine'，应为 \"model\", \"edited\", \"replaced\" 之一"),
+    ({"model": {**_MODEL, "colour": "red"}}, "model：未知字段“colour”；应为 name, text, layer"),
+    ({"model": {"name": "tiny", "layer": 0, "head": 0}}, 'model：没有 "text" 字段'),
+    ({"heads": [{"W_Q": [[1e39, 0], [0, 1]], "W_K": [[1, 0], [0, 1]], "W_V": [[1, 0], [0, 1]]}],
+      "options": {"dtype": "float32"}}, "头 1 的 W_Q 含有超出 ±3.4e38 的值"),
+], ids=["temperature", "X-rows", "empty-token", "model-layer", "model-edited", "model-scope",
+        "model-weights", "model-unknown-field", "model-missing-field", "float32-head"])
+def test_a_session_the_state_refuses_is_refused_in_chinese(window, tmp_path, speak, changes,
+                                                           chinese):
+    """The file is well-formed JSON, but a value breaks a rule of the session itself;
+    the window names the value in Chinese, with no English sentence left in."""
+    bad = tmp_path / "坏.qkv.json"
+    bad.write_text(_session(**changes), encoding="utf-8")
+    speak("zh_CN")
+    before = window.model.state
+    assert not window.files.session.open(bad)
+    assert window.model.state is before
+    message = window.shown[-1]
+    assert message.startswith("坏.qkv.json：") and chinese in message, message
+    assert not _ENGLISH.search(message), message
+
+
+def test_an_autosave_with_a_bad_model_field_is_reported_in_chinese(tmp_path, speak):
+    """Crash recovery reads the autosave as Open does, and says why it cannot."""
+    from qkv_desktop.model.document import SessionController
+    model = AttentionModel()
+    session = SessionController(model, QSettings(str(tmp_path / "s.ini"),
+                                                 QSettings.Format.IniFormat),
+                                folder=tmp_path / "data")
+    errors = []
+    session.error.connect(errors.append)
+    session.folder.mkdir(parents=True, exist_ok=True)
+    orphan = session.folder / "autosave-dead.qkv.json"
+    orphan.write_text(_session(model={**_MODEL, "head": -1}), encoding="utf-8")
+    speak("zh_CN")
+    try:
+        assert not session.offer_recovery(lambda _question: True)
+    finally:
+        session.release_lock()
+    assert errors == ["无法读取自动保存的内容：autosave-dead.qkv.json：model：head 是 -1，"
+                      "应为非负整数"]
+    assert orphan.exists()
+
+
+def _state(**changes):
+    import numpy as np
+
+    from qkv_desktop.core import Weights
+    from qkv_desktop.state.session_state import SessionState
+    eye = np.eye(2)
+    fields = dict(tokens=("我", "爱"), X=np.ones((2, 2)), heads=(Weights(eye, eye, eye),))
+    fields.update(changes)
+    return SessionState(**fields)
+
+
+def _bad_states():
+    import numpy as np
+
+    from qkv_desktop.core import Weights
+    from qkv_desktop.state.provenance import Provenance
+    from qkv_desktop.state.session_state import Options, head_dim_for
+    eye = np.eye(2)
+    return [
+        (lambda: Options(temperature=-1.0), "temperature must be a positive number, got -1.0",
+         "温度（temperature）必须是正数，实际为 -1.0"),
+        (lambda: Options(scale=0.0),
+         "a custom scale divisor must be a positive finite number, got 0.0",
+         "自定义缩放除数必须是有限的正数，实际为 0.0"),
+        (lambda: Options(scale="cube"),
+         "scale must be 'sqrt_dk', 'none' or a positive number, got 'cube'",
+         "scale 必须是 'sqrt_dk'、'none' 或一个正数，实际为 'cube'"),
+        (lambda: Options(dtype="float16"),
+         "dtype must be one of float64, float32, got 'float16'",
+         "dtype 必须是 float64, float32 之一，实际为 'float16'"),
+        (lambda: Options(rope_base=0.0), "rope_base must be a positive number, got 0.0",
+         "rope_base 必须是正数，实际为 0.0"),
+        (lambda: Options(window=0), "window must be a positive integer or off, got 0",
+         "window 必须是正整数或关闭，实际为 0"),
+        (lambda: Options(sinks=-2), "sinks must be a non-negative integer, got -2",
+         "sinks 必须是非负整数，实际为 -2"),
+        (lambda: Options(masked=((-1, 0),)),
+         "a masked cell's row must be a non-negative integer, got -1",
+         "被掩码单元格的行号必须是非负整数，实际为 -1"),
+        (lambda: Options(alibi=(-0.5,)),
+         "ALiBi slopes must be non-negative numbers, one per head, got (-0.5,)",
+         "ALiBi 斜率必须是非负数，每个头一个，实际为 (-0.5,)"),
+        (lambda: _state(tokens=("我", "")), "tokens[1] must be a non-empty string",
+         "tokens[1] 必须是非空字符串"),
+        (lambda: _state(tokens=("我",)), "1 tokens but X has 2 rows",
+         "有 1 个词元，但 X 有 2 行"),
+        (lambda: _state(X=np.ones(2)), "X must be 2-D, got shape (2,)",
+         "X 必须是二维的，实际形状为 (2,)"),
+        (lambda: _state(heads=()), "there must be at least one head", "至少需要一个头"),
+        (lambda: _state(heads=(Weights(eye, eye, eye), Weights(eye[:1], eye[:1], eye[:1]))),
+         "head 1 weights are (1, 2), expected (2, 2)", "头 1 的权重形状为 (1, 2)，应为 (2, 2)"),
+        (lambda: _state(mode="both"), "mode must be 'self' or 'cross', got 'both'",
+         "mode 必须是 'self' 或 'cross'，实际为 'both'"),
+        (lambda: _state(mode="cross"), "cross mode needs a key/value sequence",
+         "交叉注意力模式需要一个键/值序列"),
+        (lambda: _state(X_kv=np.ones((1, 3)), kv_tokens=("k",)),
+         "X_kv must be n_kv × 2, got (1, 3)", "X_kv 的形状必须是 n_kv × 2，实际为 (1, 3)"),
+        (lambda: _state(X_kv=np.ones((1, 2)), kv_tokens=()),
+         "0 key/value tokens but X_kv has 1 rows", "有 0 个键/值词元，但 X_kv 有 1 行"),
+        (lambda: _state(W_O=np.ones((3, 2))), "W_O must be 2 × 2, got (3, 2)",
+         "W_O 的形状必须是 2 × 2，实际为 (3, 2)"),
+        (lambda: head_dim_for(4, 0, 2), "the number of heads must be a positive integer, got 0",
+         "头数必须是正整数，实际为 0"),
+        (lambda: Provenance("m", "t", 0, 0, n_heads=-1),
+         "n_heads is -1, expected a non-negative integer", "n_heads 是 -1，应为非负整数"),
+        (lambda: Provenance.from_json({"name": "m", "text": "t", "layer": 0}),
+         'no "head" field', '没有 "head" 字段'),
+    ]
+
+
+def test_the_states_own_refusals_keep_their_english_and_are_said_in_chinese(speak):
+    """Every check of ``SessionState``, ``Options`` and ``Provenance`` a damaged file (or
+    a script) can reach carries its sentence for the window: ``str()`` stays the
+    English the command line prints, ``say`` speaks the window's language."""
+    speak("zh_CN")
+    for build, english, chinese in _bad_states():
+        with pytest.raises(ValueError) as info:
+            build()
+        assert str(info.value) == english
+        assert say(info.value) == chinese, english

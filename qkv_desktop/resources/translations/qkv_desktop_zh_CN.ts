@@ -710,6 +710,102 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>{0} 个词元、d_model = {1}、d_k = {2}、{3} 个头会产生一个 {4} 个单元格的矩阵，超过了本应用能放进内存的 {5} 个</translation>
     </message>
     <message>
+        <source>{0}[{1}] must be a non-empty string</source>
+        <translation>{0}[{1}] 必须是非空字符串</translation>
+    </message>
+    <message>
+        <source>{0}[{1}] has {2} characters; a token name can have at most {3}</source>
+        <translation>{0}[{1}] 有 {2} 个字符；词元名称最多 {3} 个字符</translation>
+    </message>
+    <message>
+        <source>the number of heads must be a positive integer, got {0}</source>
+        <translation>头数必须是正整数，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>{0} must be a positive integer, got {1}</source>
+        <translation>{0} 必须是正整数，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>{0} must be a positive integer or off, got {1}</source>
+        <translation>{0} 必须是正整数或关闭，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>{0} must be a non-negative integer, got {1}</source>
+        <translation>{0} 必须是非负整数，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>{0} must be a non-negative integer or off, got {1}</source>
+        <translation>{0} 必须是非负整数或关闭，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>a masked cell&apos;s row must be a non-negative integer, got {0}</source>
+        <translation>被掩码单元格的行号必须是非负整数，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>a masked cell&apos;s column must be a non-negative integer, got {0}</source>
+        <translation>被掩码单元格的列号必须是非负整数，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>temperature must be a positive number, got {0}</source>
+        <translation>温度（temperature）必须是正数，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>{0} must be one of {1}, got {2}</source>
+        <translation>{0} 必须是 {1} 之一，实际为 {2}</translation>
+    </message>
+    <message>
+        <source>rope_base must be a positive number, got {0}</source>
+        <translation>rope_base 必须是正数，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>ALiBi slopes must be non-negative numbers, one per head, got {0}</source>
+        <translation>ALiBi 斜率必须是非负数，每个头一个，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>a custom scale divisor must be a positive finite number, got {0}</source>
+        <translation>自定义缩放除数必须是有限的正数，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>scale must be &apos;sqrt_dk&apos;, &apos;none&apos; or a positive number, got {0}</source>
+        <translation>scale 必须是 &apos;sqrt_dk&apos;、&apos;none&apos; 或一个正数，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>X must be 2-D, got shape {0}</source>
+        <translation>X 必须是二维的，实际形状为 {0}</translation>
+    </message>
+    <message>
+        <source>{0} tokens but X has {1} rows</source>
+        <translation>有 {0} 个词元，但 X 有 {1} 行</translation>
+    </message>
+    <message>
+        <source>there must be at least one head</source>
+        <translation>至少需要一个头</translation>
+    </message>
+    <message>
+        <source>head {0} weights are {1}, expected {2}</source>
+        <translation>头 {0} 的权重形状为 {1}，应为 {2}</translation>
+    </message>
+    <message>
+        <source>mode must be &apos;self&apos; or &apos;cross&apos;, got {0}</source>
+        <translation>mode 必须是 &apos;self&apos; 或 &apos;cross&apos;，实际为 {0}</translation>
+    </message>
+    <message>
+        <source>X_kv must be n_kv × {0}, got {1}</source>
+        <translation>X_kv 的形状必须是 n_kv × {0}，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>{0} key/value tokens but X_kv has {1} rows</source>
+        <translation>有 {0} 个键/值词元，但 X_kv 有 {1} 行</translation>
+    </message>
+    <message>
+        <source>cross mode needs a key/value sequence</source>
+        <translation>交叉注意力模式需要一个键/值序列</translation>
+    </message>
+    <message>
+        <source>W_O must be {0} × {1}, got {2}</source>
+        <translation>W_O 的形状必须是 {0} × {1}，实际为 {2}</translation>
+    </message>
+    <message>
         <source>RoPE turns pairs of dimensions, so d_k must be even, got {0}</source>
         <translation>RoPE 成对旋转维度，所以 d_k 必须是偶数，现在是 {0}</translation>
     </message>
@@ -720,6 +816,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>the mask leaves the query “{0}” (row {1}) with no key to attend to</source>
         <translation>掩码使查询“{0}”（行 {1}）没有任何可关注的键</translation>
+    </message>
+    <message>
+        <source>d_model must be at least 1</source>
+        <translation>d_model 至少为 1</translation>
     </message>
     <message>
         <source>{0} has values beyond ±3.4e38, too large for float32; switch float32 off to compute in float64</source>
@@ -804,6 +904,34 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>{0} of head {1}</source>
         <translation>头 {1} 的 {0}</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a string</source>
+        <translation>{0} 是 {1}，应为字符串</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected a non-negative integer</source>
+        <translation>{0} 是 {1}，应为非负整数</translation>
+    </message>
+    <message>
+        <source>{0} is {1}, expected true or false</source>
+        <translation>{0} 是 {1}，应为 true 或 false</translation>
+    </message>
+    <message>
+        <source>scope is {0}, expected &quot;head&quot; or &quot;layer&quot;</source>
+        <translation>scope 是 {0}，应为 &quot;head&quot; 或 &quot;layer&quot;</translation>
+    </message>
+    <message>
+        <source>weights is {0}, expected one of {1}</source>
+        <translation>weights 是 {0}，应为 {1} 之一</translation>
+    </message>
+    <message>
+        <source>unknown field &quot;{0}&quot;; expected {1}</source>
+        <translation>未知字段“{0}”；应为 {1}</translation>
+    </message>
+    <message>
+        <source>no &quot;{0}&quot; field</source>
+        <translation>没有 &quot;{0}&quot; 字段</translation>
     </message>
 </context>
 <context>
