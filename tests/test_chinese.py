@@ -111,3 +111,16 @@ def test_braces_a_user_typed_stay_as_typed():
     with pytest.raises(ParseError) as refused:
         parse_block("1\t{x}", 100)
     assert "{x}" in say(refused.value)
+
+
+def test_a_custom_mask_with_nothing_painted_says_so_in_the_title(qapp):
+    """The custom mask switched on with no cell painted titled its pane "mask:  (4×4)"
+    (found by a first-time user)."""
+    from dataclasses import replace
+
+    from qkv_desktop.presentation.pane_info import mask_formula
+    state = SessionState.from_preset("tutorial-1")
+    on = state.with_(options=replace(state.options, custom_mask=True))
+    assert mask_formula(on) == "custom, no cell masked yet"
+    painted = on.with_(options=replace(on.options, masked=((1, 0),), causal=True))
+    assert mask_formula(painted) == "causal, custom"

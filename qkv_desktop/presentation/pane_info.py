@@ -131,6 +131,9 @@ def mask_formula(state) -> str:
         parts.append(translate("Panes", "{0} sink(s)").format(spec.sinks))
     if spec.custom is not None:
         parts.append(translate("Panes", "custom"))
+    if not parts:  # the custom mask switched on, nothing painted yet ("mask:  (4×4)")
+        parts.append(translate("Panes", "custom, no cell masked yet")
+                     if state.options.custom_mask else translate("Panes", "none"))
     return translate("Panes", ", ").join(parts)  # 、 in Chinese
 
 

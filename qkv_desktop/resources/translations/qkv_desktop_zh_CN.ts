@@ -3462,6 +3462,14 @@ Sentence: {1}</source>
         <translation>自定义</translation>
     </message>
     <message>
+        <source>custom, no cell masked yet</source>
+        <translation>自定义，尚未遮住任何单元格</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
         <source>, </source>
         <translation>、</translation>
     </message>
