@@ -7,7 +7,7 @@ from PySide6.QtCore import QCoreApplication
 from qkv_desktop.presentation.numbers import DECIMALS, MINUS, format_value
 from qkv_desktop.state.texts import CellValue, Text, said_by, say_in
 
-__all__ = ["say", "stale_note"]
+__all__ = ["say", "stale_note", "join_sentences"]
 
 
 def say(item: Text | Exception | str) -> str:
@@ -48,3 +48,18 @@ def stale_note() -> str:
     return QCoreApplication.translate(
         "Stale", "These are the numbers of the last result that computed: the table's "
                  "values do not compute (the banner above the panes says why).")
+
+
+_CLOSED_WITHOUT_SPACE = ("。", "；", "：", "！", "？", "）", "”")
+"""Full-width marks after which Chinese writes the next sentence without a space."""
+
+
+def join_sentences(parts) -> str:
+    """Sentences one after another: a space between them, as English writes them, but
+    none after a full-width mark (the Chinese banner read "是平的。 分数这么小")."""
+    text = ""
+    for part in parts:
+        if text and not text.endswith(_CLOSED_WITHOUT_SPACE):
+            text += " "
+        text += part
+    return text

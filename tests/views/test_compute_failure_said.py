@@ -231,3 +231,17 @@ def test_a_view_of_the_last_session_is_greyed_out_until_this_one_computes(
     model.set_cell("X", 0, 0, 0.5)
     _settle(window)
     assert view.isEnabled() and view._shown == (model.result, model.current_head)
+
+
+def test_the_chinese_banner_writes_no_space_after_a_full_stop(main_window, chinese):
+    """The uniform banner's details read "是平的。 分数这么小": sentences were joined
+    with a space, as English writes them (found by a first-time user)."""
+    import re
+
+    from qkv_desktop.presentation.texts import join_sentences
+    window = main_window
+    window.teaching.banners.refresh()
+    details = window.teaching.banners.uniform.label.text()
+    assert "。" in details and not re.search(r"[。；：！？）] ", details), details
+    assert join_sentences(["One.", "Two."]) == "One. Two."
+    assert join_sentences(["一。", "二。", "Three."]) == "一。二。Three."

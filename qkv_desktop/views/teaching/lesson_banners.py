@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from qkv_desktop.core.lessons import exp_limit
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
-from qkv_desktop.presentation.texts import say
+from qkv_desktop.presentation.texts import join_sentences, say
 from qkv_desktop.state.readouts import seeded_weights
 from qkv_desktop.views.elided_label import ElidedLabel
 
@@ -318,9 +318,9 @@ class LessonBanners(QWidget):
                          .format(on_diagonal, n))
         if "爱" in s.tokens and {"我", "智能"} <= set(s.key_tokens):
             parts.append(self._tutorial_claim(result))
-        text = " ".join(parts)
         if link is not None:
-            text += f" <a href='{link[0]}'>{link[1]}</a>"
+            parts.append(f"<a href='{link[0]}'>{link[1]}</a>")
+        text = join_sentences(parts)
         return text
 
     def _tutorial_claim(self, result) -> str:
@@ -362,19 +362,18 @@ class LessonBanners(QWidget):
                 .format(bad, rows) + " <a href='stable'>" + self.tr("Use the stable softmax")
                 + "</a>")
         under = (lessons.broken_rows or (0, 0))[1]
-        also = (" " + self.tr("In {0} more rows every exp(s) underflowed to 0 instead, and "
-                              "0/0 = NaN.").format(under)) if under else ""
-        return (self.tr(
+        also = [self.tr("In {0} more rows every exp(s) underflowed to 0 instead, and "
+                        "0/0 = NaN.").format(under)] if under else []
+        return (join_sentences([self.tr(
             "<b>Naive softmax overflowed: {0} of {1} weights are not finite</b> (in {2} "
             "rows). exp(s) is larger than the largest {3} once s > {4}, and the largest "
             "scaled score here is {5}: Σ exp = ∞ and ∞/∞ = NaN.").format(
                 bad, r.weights.size, rows, r.scaled.dtype.name, format_value(limit),
-                format_value(top))
-            + also + " " + self.tr(
+                format_value(top)), *also, self.tr(
             "<b>The fix:</b> subtract each row's maximum first. Then every exponent is ≤ 0 "
             "and the largest is exp(0) = 1, so exp cannot overflow and the sum is never 0; "
             "the weights are the same, since "
-            "e<sup>s−m</sup>/Σe<sup>s−m</sup> = e<sup>s</sup>/Σe<sup>s</sup>.")
+            "e<sup>s−m</sup>/Σe<sup>s−m</sup> = e<sup>s</sup>/Σe<sup>s</sup>.")])
             + " <a href='stable'>" + self.tr("Use the stable softmax") + "</a>")
 
     def _on_link(self, link: str) -> None:
