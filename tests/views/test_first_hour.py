@@ -324,6 +324,7 @@ def test_the_tours_first_step_moves_on_once_a_value_is_edited(main_window):
         window.model.set_cell("X", 1, 1, float(window.model.state.X[1, 1]) + 0.5)
         settle(window)
         assert tour.index == 1 and "Watch every pane change" in tour.title.text()
+        assert "from your edit" in tour.text.text()
         window.model.set_cell("X", 1, 2, 0.25)  # later edits leave the tour where it is
         settle(window)
         assert tour.index == 1
@@ -333,6 +334,20 @@ def test_the_tours_first_step_moves_on_once_a_value_is_edited(main_window):
         window.model.undo_stack.undo()
         window.model.undo_stack.undo()
         settle(window)
+
+
+def test_the_tours_second_step_speaks_of_no_edit_before_one_was_made(main_window):
+    """Next at step 1 without an edit: step 2 said the panes were recomputed "from your
+    edit" (found by a first-time user)."""
+    tour = main_window.tour
+    tour.start()
+    try:
+        tour._next()
+        assert tour.index == 1
+        assert "from your edit" not in tour.text.text()
+        assert "edit one in the table" in tour.text.text()
+    finally:
+        tour.stop()
 
 
 def test_the_tour_follows_a_pinned_weight_to_the_explanation_and_on(main_window):

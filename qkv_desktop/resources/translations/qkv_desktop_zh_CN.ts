@@ -4429,6 +4429,10 @@ Sentence: {1}</source>
         <translation>Q、K、V、分数 QKᵀ、缩放后的分数、权重和输出都会根据你的修改立即重新计算：看看哪些单元格变了。</translation>
     </message>
     <message>
+        <source>Q, K and V, the scores QKᵀ, the scaled scores, the weights and the output are all recomputed the moment a value of X changes: edit one in the table and see which cells move.</source>
+        <translation>只要 X 的一个值改变，Q、K、V、分数 QKᵀ、缩放后的分数、权重和输出都会立即重新计算：在表格中修改一个值，看看哪些单元格会变。</translation>
+    </message>
+    <message>
         <source>3 · Hover a weight</source>
         <translation>3 · 把鼠标移到一个权重上</translation>
     </message>

@@ -85,6 +85,7 @@ class Tour(QObject):
         self.next_button.clicked.connect(self._next)
         self.skip_button.clicked.connect(self.stop)
         self._x_at_step_1 = None  # X when step 1 ("Edit a value") was shown
+        self._x_at_start = None  # X when the tour started: step 2 says if it was edited
         self._watched: list[QWidget] = []
         """The step's target and its parents up to the window: their moves and resizes
         place the note again (``_follow_target``)."""
@@ -115,7 +116,11 @@ class Tour(QObject):
                  lambda: w.editor_dock),
             Step(lambda: w.panes, self.tr("2 · Watch every pane change"), self.tr(
                 "Q, K and V, the scores QKᵀ, the scaled scores, the weights and the output "
-                "are all recomputed from your edit at once: see which cells moved.")),
+                "are all recomputed from your edit at once: see which cells moved.")
+                 if self._edited() else self.tr(
+                "Q, K and V, the scores QKᵀ, the scaled scores, the weights and the output "
+                "are all recomputed the moment a value of X changes: edit one in the table "
+                "and see which cells move.")),
             Step(lambda: w.panes.panes["weights"], self.tr("3 · Hover a weight"), self.tr(
                 "Point at a cell of the weights: the status bar says how it is computed, and "
                 "orange outlines show the cells of the other panes it comes from.")),
@@ -134,7 +139,14 @@ class Tour(QObject):
         return self.index >= 0
 
     def start(self) -> None:
+        self._x_at_start = self.window.model.state.X
         self.show_step(0)
+
+    def _edited(self) -> bool:
+        """Whether X changed since the tour started (step 1's edit was made)."""
+        x, start = self.window.model.state.X, self._x_at_start
+        return start is not None and x is not start and not (
+            x.shape == start.shape and np.array_equal(x, start))
 
     def stop(self) -> None:
         self.index = -1
