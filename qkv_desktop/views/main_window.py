@@ -37,6 +37,7 @@ from qkv_desktop.views.editors.position_controls import PositionsMaskPanel
 from qkv_desktop.views.editors.token_tables import TokenTables
 from qkv_desktop.views.i18n import LANGUAGES, current_language, switch_language
 from qkv_desktop.views.layout import fit_to_screen, scrolling
+from qkv_desktop.views.menu_tips import TipsBeside
 from qkv_desktop.views.panes.pane_grid import DEFAULT_HIDDEN, DEFAULT_ORDER, HEADS_KEY, PaneGrid
 from qkv_desktop.views.preset_names import preset_description, preset_name
 from qkv_desktop.views.retranslate import Retranslating
@@ -276,7 +277,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.preset_actions = {name: self._action(lambda _=False, n=name: self.load_preset(n),
                                                   name=f"preset_{name}") for name in PRESETS}
         self.presets_menu.addActions(list(self.preset_actions.values()))
-        self.presets_menu.setToolTipsVisible(True)  # the one line on what each shows
+        self.preset_tips = TipsBeside(self.presets_menu)  # the one line on what each shows
         self.help_menu = bar.addMenu("")
         self.tour_action = self._action(lambda: self.tour.start(), name="gettingStarted")
         self.help_menu.addAction(self.tour_action)

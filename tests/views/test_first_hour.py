@@ -467,3 +467,31 @@ def test_a_refusal_in_a_table_two_rows_high_is_said_whole(main_window):
         assert balloon.geometry().intersects(viewport.adjusted(0, -60, 0, 60))  # by the table
     finally:
         editor.setMaximumHeight(old_max)
+
+
+def test_a_presets_tip_stands_beside_the_menu_not_over_the_next_item(main_window,
+                                                                     monkeypatch):
+    """Qt shows a menu item's tip at the pointer, over the item below it (found by a
+    first-time user reading the presets one after another)."""
+    from PySide6.QtCore import QEvent, QPoint
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    menu = main_window.presets_menu
+    menu.popup(main_window.mapToGlobal(QPoint(40, 40)))
+    QApplication.processEvents()
+    try:
+        shown = []
+        monkeypatch.setattr(QToolTip, "showText",
+                            lambda pos, text, *_a: shown.append((QPoint(pos), text)))
+        action = menu.actions()[0]
+        rect = menu.actionGeometry(action)
+        at = rect.center()
+        QApplication.sendEvent(menu, QHelpEvent(QEvent.Type.ToolTip, at,
+                                                menu.mapToGlobal(at)))
+        assert shown and shown[0][1] == action.toolTip()
+        pos = shown[0][0]
+        assert pos.x() > menu.mapToGlobal(QPoint(menu.width(), 0)).x()  # beside the menu
+        assert pos.y() == menu.mapToGlobal(rect.topLeft()).y()  # level with its item
+    finally:
+        menu.hide()
