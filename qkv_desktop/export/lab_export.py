@@ -1,8 +1,8 @@
 """The labs on paper: a widget as PNG/SVG/PDF, and a step sequence as a multi-page PDF.
 
-A lab is drawn by its widgets, so its picture is the widget rendered into the figure
-writers (``figures.encode_painting``): a PNG at twice the screen size, or vector SVG
-and PDF where the widgets paint vectors. For handouts a stepper can be walked through
+A lab is drawn by its widgets, so its picture is the widget rendered at twice its
+pixel size and placed by the figure writers (``figures.encode_painting``) in a PNG,
+SVG or PDF (``_render``). For handouts a stepper can be walked through
 its steps, one PDF page each (``QPdfWriter.newPage``).
 """
 
@@ -12,8 +12,8 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPoint, QSizeF
-from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
+from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPoint, QRectF, QSizeF, Qt
+from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
 from PySide6.QtWidgets import QWidget
 
 from qkv_desktop.export.figures import encode_painting, format_for
@@ -25,10 +25,29 @@ MAX_PAGES = 500
 """A step sequence longer than this is refused (a 500-page handout is already a book)."""
 
 
+PICTURE_SCALE = 2
+"""The labs' pictures are drawn at this many pixels per widget pixel, then placed."""
+
+
 def _render(widget: QWidget) -> Callable[[QPainter], None]:
+    """Paint ``widget`` as the screen shows it: drawn into a picture at twice its pixel
+    size, which is placed on the page. Rendered onto a PDF's painter directly, the
+    widgets' own painting went wrong: a row of controls in the online-softmax lab lost
+    its top half under the tab above it on every page ("查询行 0", found by a
+    first-time user), while the screen and the PNG were whole."""
     def paint(painter: QPainter) -> None:
-        widget.render(painter, QPoint(0, 0), QRegion(),
-                      QWidget.RenderFlag.DrawChildren | QWidget.RenderFlag.DrawWindowBackground)
+        image = QImage(widget.width() * PICTURE_SCALE, widget.height() * PICTURE_SCALE,
+                       QImage.Format.Format_ARGB32_Premultiplied)
+        image.setDevicePixelRatio(PICTURE_SCALE)
+        image.fill(Qt.GlobalColor.white)
+        inner = QPainter(image)
+        try:
+            widget.render(inner, QPoint(0, 0), QRegion(),
+                          QWidget.RenderFlag.DrawChildren
+                          | QWidget.RenderFlag.DrawWindowBackground)
+        finally:
+            inner.end()
+        painter.drawImage(QRectF(0, 0, widget.width(), widget.height()), image)
     return paint
 
 
