@@ -5,8 +5,8 @@ Both went silently, and the numbers no longer matched the tutorial's."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QSpinBox
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox
 
 from qkv_desktop.state import SessionState, edits
 from qkv_desktop.views import i18n
@@ -32,6 +32,12 @@ def said(model) -> list[str]:
     model.refused.connect(heard.append)
     return heard
 
+
+def type_in(qtbot, spin, text: str, key=Qt.Key.Key_Return) -> None:
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, text)
+    qtbot.keyClick(spin, key)
 
 
 # -- heads that split d_model ------------------------------------------------------------
@@ -73,3 +79,56 @@ def test_the_split_is_said_in_chinese(main_window, speak):
     assert heard == ["d_k 现在是 2：4 个 d_k = 4 的头需要 h·d_k = 16，超过了 d_model = 8，"
                      "因此各头把 d_model 分成 4 × 2。之后减少头数时 d_k 仍为 2；"
                      "按 Ctrl+Z 可恢复 d_k = 4。"]
+
+
+# -- typed numbers outside a spin box's range --------------------------------------------
+
+def test_a_d_k_typed_past_the_maximum_is_said(main_window, qtbot):
+    model = main_window.model
+    heard = said(model)
+    d_k = main_window.findChild(QSpinBox, "d_k")
+    type_in(qtbot, d_k, "100000")
+    assert d_k.value() == model.state.d_k == 1024  # the bound, not the 1000 of the keys kept
+    message = "d_k can be at most 1024: 100000 became 1024."
+    assert heard == [message]
+    assert main_window.statusBar().currentMessage() == message
+
+
+def test_a_divisor_of_0_is_said(main_window, qtbot):
+    model = main_window.model
+    main_window.findChild(QComboBox, "scaling").setCurrentIndex(2)  # custom ÷
+    heard = said(model)
+    divisor = main_window.findChild(QDoubleSpinBox, "divisor")
+    type_in(qtbot, divisor, "0", Qt.Key.Key_Tab)  # the focus leaving ends it too
+    assert model.state.options.scale == divisor.value() == 0.01
+    message = "The custom divisor must be at least 0.01: 0 became 0.01."
+    assert heard == [message]
+    assert main_window.statusBar().currentMessage() == message
+
+
+def test_a_number_in_range_is_taken_without_a_word(main_window, qtbot):
+    heard = said(main_window.model)
+    type_in(qtbot, main_window.findChild(QSpinBox, "d_k"), "8")
+    assert main_window.model.state.d_k == 8
+    assert heard == []
+
+
+def test_a_bound_the_model_refuses_is_not_said_as_taken(main_window, qtbot, monkeypatch):
+    """The model's refusal says why; "became 1024" would be false."""
+    model = main_window.model
+    heard = said(model)
+
+    def refuse(_d_k):
+        raise edits.EditError("no room")
+    monkeypatch.setattr(model, "set_d_k", refuse)
+    d_k = main_window.findChild(QSpinBox, "d_k")
+    type_in(qtbot, d_k, "2000")
+    assert model.state.d_k == d_k.value() == 4
+    assert heard and all("became" not in h for h in heard)
+
+
+def test_the_clamp_is_said_in_chinese(main_window, qtbot, speak):
+    heard = said(main_window.model)
+    speak("zh_CN")
+    type_in(qtbot, main_window.findChild(QSpinBox, "heads"), "1000")
+    assert heard[-1] == "头数 h 最大为 256：输入的 1000 已改为 256。"
