@@ -324,13 +324,27 @@ _REDRAWN = QT_TRANSLATE_NOOP(
              "loaded) are replaced. Ctrl+Z brings them back.")
 
 
+_SPLIT = QT_TRANSLATE_NOOP(
+    "Edits", "d_k is now {0}: {1} heads of d_k = {2} would need h·d_k = {3}, more than "
+             "d_model = {4}, so the heads split d_model into {1} × {0}. Fewer heads keep "
+             "d_k = {0}; Ctrl+Z brings d_k {2} back.")
+
+_TWO_NOTES = QT_TRANSLATE_NOOP("Edits", "{0} {1}")
+"""Two notes of one edit, one after the other (in Chinese without the space)."""
+
+
 def _redrawing(state: SessionState, after: SessionState, text: Text,
-               merge_key: str | None = None, moved: RowMap | None = None) -> Edit:
+               merge_key: str | None = None, moved: RowMap | None = None,
+               note: Text | None = None) -> Edit:
     """An edit whose weights are drawn again from the seed: it says so when the weights
     it replaces were not the seeded ones (typed in, imported, a checkpoint's), which a
-    change of d_k or of the seed would otherwise drop without a word."""
-    note = None if seeded_weights(state) else Text(_REDRAWN, (after.seed,))
-    return Edit(after, text, merge_key, RowMap() if moved is None else moved, note)
+    change of d_k or of the seed would otherwise drop without a word. ``note``: what
+    else the edit did that the user may not expect, said first."""
+    redrawn = None if seeded_weights(state) else Text(_REDRAWN, (after.seed,))
+    if note is not None and redrawn is not None:
+        note = Text(_TWO_NOTES, (note, redrawn))
+    return Edit(after, text, merge_key, RowMap() if moved is None else moved,
+                note or redrawn)
 
 
 def set_d_model(state: SessionState, d_model: int) -> Edit:
@@ -374,14 +388,22 @@ def set_heads(state: SessionState, n_heads: int, d_k: int | None = None) -> Edit
     """Use ``n_heads`` heads; all weights re-initialise from the seed.
 
     Without ``d_k`` the head width follows ``head_dim_for``: the current d_k while
-    h·d_k fits in d_model, else d_model / h when h divides it.
+    h·d_k fits in d_model, else d_model / h when h divides it. A d_k changed so is
+    said (a note): the tutorial's numbers were d_k's, and nothing else showed it went.
     """
     if n_heads == state.n_heads and d_k is None:
         return None
-    d_k = head_dim_for(state.d_model, n_heads, state.d_k) if d_k is None else int(d_k)
+    note = None
+    if d_k is None:
+        d_k = head_dim_for(state.d_model, n_heads, state.d_k)
+        if d_k != state.d_k:
+            note = Text(_SPLIT, (d_k, int(n_heads), state.d_k, int(n_heads) * state.d_k,
+                                 state.d_model))
+    d_k = int(d_k)
     check_dims(state, heads=int(n_heads), d_k=d_k)
     return _redrawing(state, state.reinitialised(n_heads=int(n_heads), d_k=d_k),
-                      Text(QT_TRANSLATE_NOOP("Edits", "Set heads to {0}"), (n_heads,)), "heads")
+                      Text(QT_TRANSLATE_NOOP("Edits", "Set heads to {0}"), (n_heads,)), "heads",
+                      note=note)
 
 
 def set_output_projection(state: SessionState, enabled: bool) -> Edit | None:

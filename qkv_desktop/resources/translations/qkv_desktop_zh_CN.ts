@@ -329,6 +329,30 @@
         <translation>未应用：{0}</translation>
     </message>
     <message>
+        <source>The number of heads h</source>
+        <translation>头数 h</translation>
+    </message>
+    <message>
+        <source>The seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>The weight scale</source>
+        <translation>权重尺度</translation>
+    </message>
+    <message>
+        <source>The custom divisor</source>
+        <translation>自定义除数</translation>
+    </message>
+    <message>
+        <source>{0} can be at most {1}: {2} became {1}.</source>
+        <translation>{0} 最大为 {1}：输入的 {2} 已改为 {1}。</translation>
+    </message>
+    <message>
+        <source>{0} must be at least {1}: {2} became {1}.</source>
+        <translation>{0} 至少为 {1}：输入的 {2} 已改为 {1}。</translation>
+    </message>
+    <message>
         <source>Causal masking is off in cross-attention: every query may see the whole encoder sequence, which has no &apos;later&apos; tokens for it.</source>
         <translation>交叉注意力中不使用因果掩码：每个查询都可以看到整个编码器序列，对它来说不存在“后面的”词元。</translation>
     </message>
@@ -632,6 +656,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>New weights were drawn from seed {0}: the weights you had (typed in or loaded) are replaced. Ctrl+Z brings them back.</source>
         <translation>已按种子 {0} 重新随机生成权重：你原来的权重（手动输入或载入的）已被替换。按 Ctrl+Z 可恢复。</translation>
+    </message>
+    <message>
+        <source>d_k is now {0}: {1} heads of d_k = {2} would need h·d_k = {3}, more than d_model = {4}, so the heads split d_model into {1} × {0}. Fewer heads keep d_k = {0}; Ctrl+Z brings d_k {2} back.</source>
+        <translation>d_k 现在是 {0}：{1} 个 d_k = {2} 的头需要 h·d_k = {3}，超过了 d_model = {4}，因此各头把 d_model 分成 {1} × {0}。之后减少头数时 d_k 仍为 {0}；按 Ctrl+Z 可恢复 d_k = {2}。</translation>
+    </message>
+    <message>
+        <source>{0} {1}</source>
+        <translation>{0}{1}</translation>
     </message>
     <message>
         <source>Set d_model to {0}</source>

@@ -13,13 +13,11 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QSlider,
-    QSpinBox,
     QWidget,
 )
 
@@ -27,6 +25,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_setting
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.session_state import MAX_HEADS
+from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["ControlsPanel", "temperature_from_slider", "slider_from_temperature"]
@@ -69,7 +68,7 @@ class ControlsPanel(Retranslating, QWidget):
         self.mode.setMinimumContentsLength(16)
         self.mode.currentIndexChanged.connect(
             lambda _i: self._apply(model.set_mode, self.mode.currentData()))
-        self.heads = QSpinBox(objectName="heads")
+        self.heads = ClampSayingSpinBox(objectName="heads")
         self.heads.setRange(1, MAX_HEADS)
         self.heads.valueChanged.connect(lambda v: self._apply(model.set_heads, v))
         self.head = QComboBox(objectName="head")
@@ -85,13 +84,13 @@ class ControlsPanel(Retranslating, QWidget):
         heads_row.addWidget(self.head, 1)
         heads_row.addWidget(self.output_projection)
 
-        self.d_k = QSpinBox(objectName="d_k")
+        self.d_k = ClampSayingSpinBox(objectName="d_k")
         self.d_k.setRange(1, 1024)
         self.d_k.valueChanged.connect(lambda v: self._apply(model.set_d_k, v))
-        self.seed = QSpinBox(objectName="seed")
+        self.seed = ClampSayingSpinBox(objectName="seed")
         self.seed.setRange(0, 2**31 - 1)
         self.seed.valueChanged.connect(lambda v: self._apply(model.set_seed, v))
-        self.init_scale = QDoubleSpinBox(objectName="init_scale")
+        self.init_scale = ClampSayingDoubleSpinBox(objectName="init_scale")
         self.init_scale.setRange(0.001, 10.0)
         self.init_scale.setDecimals(3)
         self.init_scale.setSingleStep(0.05)
@@ -100,7 +99,7 @@ class ControlsPanel(Retranslating, QWidget):
         self.scaling = QComboBox(objectName="scaling")
         for data in ("sqrt_dk", "none", "custom"):
             self.scaling.addItem("", data)
-        self.divisor = QDoubleSpinBox(objectName="divisor")
+        self.divisor = ClampSayingDoubleSpinBox(objectName="divisor")
         self.divisor.setRange(0.01, 1000.0)
         self.divisor.setValue(1.0)
         self.scaling.currentIndexChanged.connect(self._on_scaling)
@@ -131,6 +130,10 @@ class ControlsPanel(Retranslating, QWidget):
         for k, box in enumerate((self.causal, self.share, self.naive, self.float32)):
             toggles.addWidget(box, k // 2, k % 2)
         toggles.setColumnStretch(2, 1)
+
+        for spin in (self.heads, self.d_k, self.seed, self.init_scale, self.divisor):
+            spin.clamped.connect(lambda typed, bound, above, spin=spin:
+                                 self._say_clamp(spin, typed, bound, above))
 
         self._labels = [QLabel() for _ in range(8)]
         rows = [self.mode, heads_row, self.d_k, self.seed, self.init_scale, scale_row, t_row,
@@ -238,6 +241,16 @@ class ControlsPanel(Retranslating, QWidget):
         except ValueError as exc:
             self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
             self._on_model_changed(force=True)
+
+    def _say_clamp(self, spin, typed: str, bound: str, above: bool) -> None:
+        """A typed number outside ``spin``'s range became ``bound``: the status bar says
+        so (Qt would have dropped the digits, or the number, without a word)."""
+        name = {self.heads: self.tr("The number of heads h"), self.d_k: self.tr("d_k"),
+                self.seed: self.tr("The seed"), self.init_scale: self.tr("The weight scale"),
+                self.divisor: self.tr("The custom divisor")}[spin]
+        text = (self.tr("{0} can be at most {1}: {2} became {1}.") if above else
+                self.tr("{0} must be at least {1}: {2} became {1}."))
+        self.model.refused.emit(text.format(name, bound, typed))
 
     def _on_scaling(self, *_args) -> None:
         mode = self.scaling.currentData()
