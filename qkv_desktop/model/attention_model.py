@@ -110,6 +110,9 @@ class AttentionModel(EditMethods, ViewSelection):
         """Why the current state could not be computed; "" while it can."""
         self.compute_reason = ""
         """``compute_error`` without its "Could not compute attention:" (a banner's)."""
+        self._reset_generation = 0
+        """The generation of the last ``reset``: a forward of an older state (the session
+        closed since, still on the worker) is never shown."""
         self._computed_index: int | None = None
         """The undo index at which the state shown was the current one; None while no
         state of this session (since the last ``reset``) has computed."""
@@ -210,12 +213,18 @@ class AttentionModel(EditMethods, ViewSelection):
         if generation == self._generation:
             self._finish(generation, result, error)
             return
-        if error is None and generation > self._result_generation:
+        if error is None and self._newer(generation):
             if self.images.pending:  # the frame on display is still being pictured
                 self._held = (result, generation)
                 return
             self._show(result, generation)
         self._follow_the_state()
+
+    def _newer(self, generation: int) -> bool:
+        """Whether a result of ``generation`` is newer than the one on display and of
+        this session (not of one closed by ``reset`` while its forward ran: opening a
+        file that does not compute then brought the closed session's numbers back)."""
+        return generation > self._result_generation and generation >= self._reset_generation
 
     def _on_pictures_made(self) -> None:
         """The pictures asked for are made: the frame held for them follows their
@@ -238,7 +247,7 @@ class AttentionModel(EditMethods, ViewSelection):
         if self._held is None:
             return
         (result, generation), self._held = self._held, None
-        if generation > self._result_generation:
+        if self._newer(generation):
             self._show(result, generation)
         else:
             self._follow_lessons()
@@ -438,4 +447,5 @@ class AttentionModel(EditMethods, ViewSelection):
         self._computed_index = None  # the result on display is the last session's
         self.clear()
         self.install_state(state)
+        self._reset_generation = self._generation
         self.undo_stack.setClean()

@@ -218,8 +218,8 @@ def insert_tokens(state: SessionState, table: str, row: int, count: int = 1,
                 else Text(QT_TRANSLATE_NOOP("Edits", "Insert {0} tokens"), (count,)))
     moved = RowMap.of(table, [*range(row), *[-1] * count, *range(row, X.shape[0])],
                       X.shape[0])
-    return Edit(state.with_(**{table: newX, attr: tuple(tokens)},
-                            options=_mask_follows(state, moved)), text, moved=moved)
+    after, note = _mask_follows(state, moved, **{table: newX, attr: tuple(tokens)})
+    return Edit(after, text, moved=moved, note=note)
 
 
 def delete_tokens(state: SessionState, table: str, rows) -> Edit | None:
@@ -236,8 +236,8 @@ def delete_tokens(state: SessionState, table: str, rows) -> Edit | None:
     text = (Text(QT_TRANSLATE_NOOP("Edits", "Delete token")) if len(rows) == 1
             else Text(QT_TRANSLATE_NOOP("Edits", "Delete {0} tokens"), (len(rows),)))
     moved = RowMap.of(table, keep, X.shape[0])
-    return Edit(state.with_(**{table: X[keep], attr: tokens},
-                            options=_mask_follows(state, moved)), text, moved=moved)
+    after, note = _mask_follows(state, moved, **{table: X[keep], attr: tokens})
+    return Edit(after, text, moved=moved, note=note)
 
 
 def move_token(state: SessionState, table: str, src: int, dst: int) -> Edit | None:
@@ -251,24 +251,50 @@ def move_token(state: SessionState, table: str, src: int, dst: int) -> Edit | No
     order.insert(dst, order.pop(src))
     tokens = getattr(state, attr)
     moved = RowMap.of(table, order, n)
-    return Edit(state.with_(**{table: X[order], attr: tuple(tokens[i] for i in order)},
-                            options=_mask_follows(state, moved)),
-                Text(QT_TRANSLATE_NOOP("Edits", "Move {0}"), (tokens[src],)), moved=moved)
+    after, note = _mask_follows(state, moved, **{table: X[order],
+                                                 attr: tuple(tokens[i] for i in order)})
+    return Edit(after, Text(QT_TRANSLATE_NOOP("Edits", "Move {0}"), (tokens[src],)),
+                moved=moved, note=note)
 
 
-def _mask_follows(state: SessionState, moved: RowMap):
-    """``state``'s options with the custom mask's cells taken where ``moved`` takes
-    their tokens: a cell painted for the query "我" and the key "智能" stays theirs when
-    a token is moved, inserted or deleted before them (it stayed at its row and column,
-    over two other tokens; a deleted token's cells go with it). The rows are X's; the
-    columns are X_kv's in cross-attention, else X's."""
+def _mask_follows(state: SessionState, moved: RowMap, **changes
+                  ) -> tuple[SessionState, Text | None]:
+    """``state`` with ``changes`` (a token edit's new table and names) and the custom
+    mask's cells taken where ``moved`` takes their tokens, and a note or None.
+
+    A cell painted for the query "我" and the key "智能" stays theirs when a token is
+    moved, inserted or deleted before them (it stayed at its row and column, over two
+    other tokens; a deleted token's cells go with it). The rows are X's; the columns
+    are X_kv's in cross-attention, else X's. Where the cells, so taken, would leave a
+    query no key to attend to beside the other rules (a causal mask, a window), that
+    query's painted cells are unmasked and the note says so: the edit itself is never
+    refused for a mask the user may not even have on screen."""
     o = state.options
     if not o.masked:
-        return o
+        return state.with_(**changes), None
     keys = "X_kv" if state.mode == "cross" else "X"
-    cells = ((moved.row("X", i), moved.row(keys, j)) for i, j in o.masked)
-    return replace(o, masked=tuple((i, j) for i, j in cells
-                                   if i is not None and j is not None))
+    cells = [(moved.row("X", i), moved.row(keys, j)) for i, j in o.masked]
+    cells = [(i, j) for i, j in cells if i is not None and j is not None]
+    base = state.with_(**changes, options=replace(o, masked=()))
+    note = None
+    if o.custom_mask and cells:
+        n, m = base.n, base.n_keys
+        hidden = base.mask_spec().hidden_rows(0, n, m)
+        rows, cols = zip(*cells, strict=True)
+        hidden[list(rows), list(cols)] = True
+        empty = set(np.flatnonzero(hidden.all(axis=1)).tolist())
+        if empty:
+            cells = [(i, j) for i, j in cells if i not in empty]
+            names = [base.tokens[i] for i in sorted(empty)]
+            note = (Text(QT_TRANSLATE_NOOP(
+                "Edits", "The painted mask would have left the query “{0}” no key to "
+                         "attend to: its painted cells were unmasked (Ctrl+Z brings them "
+                         "back)."), (names[0],)) if len(names) == 1 else Text(
+                QT_TRANSLATE_NOOP(
+                    "Edits", "The painted mask would have left {0} queries no key to "
+                             "attend to: their painted cells were unmasked (Ctrl+Z brings "
+                             "them back)."), (len(names),)))
+    return base.with_(options=replace(o, masked=tuple(cells))), note
 
 
 def paste_block(state: SessionState, table: str, row: int, col: int, values,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QTimer
 
 __all__ = ["RefreshWhenShown", "refreshes_held"]
 
@@ -38,8 +38,9 @@ class RefreshWhenShown:
     ``redraw_due`` forgets what is on display (e.g. after a language switch).
 
     A view connects the model's ``resultCleared`` to ``_on_result_cleared``: what it
-    shows was the session closed before (an Open whose values do not compute), so it is
-    greyed out until a result of this session comes.
+    shows was the session closed before (an Open whose values do not compute), so a
+    docked view is greyed out until a result of this session comes, and a lab window
+    says so above its content (greyed, its Close button and Esc went too).
     """
 
     _shown = None  # the (result, head) on display
@@ -54,13 +55,22 @@ class RefreshWhenShown:
 
     def _on_result_cleared(self) -> None:
         self._shown = None
-        self.setEnabled(False)
+        if not self.isWindow():
+            self.setEnabled(False)
+        elif hasattr(self, "show_error"):  # a lab window keeps its controls and Close
+            self._cleared_said = True
+            self.show_error(QCoreApplication.translate(
+                "RefreshWhenShown", "The session opened does not compute (the main "
+                "window says why): this shows the session before it until it does."))
 
     def _due(self):
         """``(result, head)`` to draw now, or ``None`` when hidden or already shown."""
         result = self.model.result
         if result is not None and not self.isEnabled():  # ``_on_result_cleared``'s
             self.setEnabled(True)  # (drawn anew: ``_shown`` is None)
+        if result is not None and getattr(self, "_cleared_said", False):
+            self._cleared_said = False
+            self.show_error("")
         if result is None or not self._on_screen():
             return None
         due = (result, self.model.current_head)

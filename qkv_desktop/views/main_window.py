@@ -500,6 +500,7 @@ class MainWindow(Retranslating, QMainWindow):
                 action.setEnabled(pane_relevant(result.state, key))
 
     def _on_result_changed(self, _result) -> None:
+        self._show_panes_or_nothing()
         self._update_pane_actions()
         self._on_hover_changed(self.model.hover)  # the hovered value, recomputed
 

@@ -120,3 +120,22 @@ def test_in_cross_attention_the_rows_follow_X_and_the_columns_X_kv():
     assert moved_key.options.masked == ((0, 0), (4, 2))
     moved_query = edits.move_token(s, "X", 0, 5).state  # query t0 last
     assert moved_query.options.masked == ((3, 1), (5, 2))
+
+
+def test_a_token_edit_is_never_refused_for_the_painted_mask_it_carries():
+    """Painted cells following their tokens could leave a query no key (its other keys
+    masked, the causal mask hiding the rest): the delete or move was refused (found by
+    a reviewer). That query's painted cells are unmasked instead, and a note says so."""
+    from qkv_desktop.state import edits
+
+    s = _state(custom_mask=True, masked=((1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (4, 2)))
+    deleted = edits.delete_tokens(s, "X", [0])  # t1 would see none of t1…t5
+    assert deleted.state.options.masked == ((3, 1),)  # t4 → t2 kept; t1's unmasked
+    assert "“t1”" in str(deleted.note) and "Ctrl+Z" in str(deleted.note)
+    causal = _state(causal=True, custom_mask=True, masked=((1, 1), (3, 0)))
+    moved = edits.move_token(causal, "X", 0, 5)  # t1 first: it may see only itself
+    assert moved.state.tokens[0] == "t1" and (0, 0) not in moved.state.options.masked
+    assert (2, 5) in moved.state.options.masked  # t3 still does not see t0
+    assert moved.note is not None
+    plain = edits.move_token(s, "X", 4, 0)
+    assert plain.note is None  # nothing emptied: no note

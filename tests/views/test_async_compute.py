@@ -298,3 +298,26 @@ def test_the_lesson_read_outs_start_after_the_panes_painted_the_result(large_win
             viewport.removeEventFilter(paints)
     assert delivered and "read-outs" in order
     assert set(order[:order.index("read-outs")]) == set(panes), order
+
+
+def test_a_forward_of_the_closed_session_is_not_shown_after_an_open(qtbot, monkeypatch):
+    """A large session's forward still on the worker, then Open of a file whose values
+    do not compute: when that forward ended, the closed session's numbers came back
+    under the new file's name (found by a reviewer)."""
+    model = AttentionModel(large_state())
+    gated = GatedCompute(monkeypatch, hold=1)
+    delivered = []
+    model.resultChanged.connect(delivered.append)
+    model.set_cell("X", 0, 0, 1.0)  # the old session's forward waits at the gate
+    spin_until(gated.entered.is_set)
+    small = SessionState.from_preset("tutorial-1")
+    X = small.X.copy()
+    X[0, 0] = 1e200
+    model.reset(small.with_(X=X))
+    spin_until(lambda: bool(model.compute_error))
+    assert model.result is None
+    gated.release()
+    spin_until(lambda: not model.busy)
+    qtbot.wait(100)
+    assert model.result is None and delivered == [] and model.steps_to_computed() == 0
+    model.shutdown()

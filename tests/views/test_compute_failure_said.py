@@ -245,3 +245,24 @@ def test_the_chinese_banner_writes_no_space_after_a_full_stop(main_window, chine
     assert "。" in details and not re.search(r"[。；：！？）] ", details), details
     assert join_sentences(["One.", "Two."]) == "One. Two."
     assert join_sentences(["一。", "二。", "Three."]) == "一。二。Three."
+
+
+def test_a_lab_window_over_a_session_that_does_not_compute_says_so_and_still_closes(
+        run_labs, tmp_path, qtbot):
+    """Greyed as a whole, a lab lost its Close button and Esc (found by a reviewer): a
+    lab window keeps its controls and says above its content whose numbers it shows."""
+    from PySide6.QtCore import Qt
+
+    window = run_labs.main_window
+    lab = run_labs.show("kv_cache")
+    window.files.open_path(_overflowing_session(tmp_path))
+    _settle(window)
+    assert lab.isEnabled() and lab.error.isVisibleTo(lab)
+    assert "does not compute" in lab.error.text()
+    window.model.set_cell("X", 0, 0, 0.5)  # mended: the lab decodes this session
+    _settle(window)
+    assert not lab.error.isVisibleTo(lab) and lab.step_count() == window.model.state.n
+    window.files.open_path(_overflowing_session(tmp_path))
+    _settle(window)
+    qtbot.keyClick(lab, Qt.Key.Key_Escape)
+    assert not lab.isVisible()

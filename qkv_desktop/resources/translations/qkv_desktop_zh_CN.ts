@@ -638,6 +638,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>移动 {0}</translation>
     </message>
     <message>
+        <source>The painted mask would have left the query “{0}” no key to attend to: its painted cells were unmasked (Ctrl+Z brings them back).</source>
+        <translation>涂出的掩码会让查询“{0}”没有任何可关注的键：它涂出的单元格已取消遮住（按 Ctrl+Z 可恢复）。</translation>
+    </message>
+    <message>
+        <source>The painted mask would have left {0} queries no key to attend to: their painted cells were unmasked (Ctrl+Z brings them back).</source>
+        <translation>涂出的掩码会让 {0} 个查询没有任何可关注的键：它们涂出的单元格已取消遮住（按 Ctrl+Z 可恢复）。</translation>
+    </message>
+    <message>
         <source>only finite numbers can be pasted</source>
         <translation>只能粘贴有限数值</translation>
     </message>
@@ -3752,6 +3760,13 @@ Sentence: {1}</source>
     <message>
         <source>Files of &amp;type:</source>
         <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
+    <name>RefreshWhenShown</name>
+    <message>
+        <source>The session opened does not compute (the main window says why): this shows the session before it until it does.</source>
+        <translation>打开的会话无法计算（主窗口说明了原因）：在它能计算之前，这里显示的是之前那个会话。</translation>
     </message>
 </context>
 <context>
