@@ -26,19 +26,20 @@ MAX_PAGES = 500
 
 
 PICTURE_SCALE = 2
-"""The labs' pictures are drawn at this many pixels per widget pixel, then placed."""
+"""The labs' pictures are drawn at this many pixels per widget pixel, then placed
+(a PNG asked for at another scale is drawn at that one)."""
 
 
-def _render(widget: QWidget) -> Callable[[QPainter], None]:
+def _render(widget: QWidget, scale: float = PICTURE_SCALE) -> Callable[[QPainter], None]:
     """Paint ``widget`` as the screen shows it: drawn into a picture at twice its pixel
     size, which is placed on the page. Rendered onto a PDF's painter directly, the
     widgets' own painting went wrong: a row of controls in the online-softmax lab lost
     its top half under the tab above it on every page ("查询行 0", found by a
     first-time user), while the screen and the PNG were whole."""
     def paint(painter: QPainter) -> None:
-        image = QImage(widget.width() * PICTURE_SCALE, widget.height() * PICTURE_SCALE,
+        image = QImage(round(widget.width() * scale), round(widget.height() * scale),
                        QImage.Format.Format_ARGB32_Premultiplied)
-        image.setDevicePixelRatio(PICTURE_SCALE)
+        image.setDevicePixelRatio(scale)
         image.fill(Qt.GlobalColor.white)
         inner = QPainter(image)
         try:
@@ -54,8 +55,8 @@ def _render(widget: QWidget) -> Callable[[QPainter], None]:
 def widget_bytes(widget: QWidget, fmt: str, scale: float = 2.0, title: str = "") -> bytes:
     """``widget`` as it looks now, encoded as "png", "svg" or "pdf" (1 px = 1 pt)."""
     _settle(widget)
-    return encode_painting(_render(widget), widget.width(), widget.height(), fmt, scale,
-                           "white", title)
+    return encode_painting(_render(widget, max(scale, 1.0)), widget.width(), widget.height(),
+                           fmt, scale, "white", title)
 
 
 def save_widget(widget: QWidget, path: str | os.PathLike, title: str = "") -> Path:
