@@ -266,3 +266,43 @@ def test_stop_while_the_layers_run_loads_nothing(qtbot, make_window, tiny, monke
     qtbot.wait(50)
     assert loaded == [] and window.model.state is before
     assert window.model.undo_stack.count() == 0
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_decoder_panel_fits_a_laptops_dock_without_cutting_text(qtbot, make_window, tiny,
+                                                                    language):
+    """At 1366×768 the dock is about 270 px wide: the panel's lines, the top-5 table's
+    probability column and the "all heads" switch lost their right edge (wider than it)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLabel, QScrollArea
+
+    window = make_window(size=(1024, 700))
+    try:
+        if language != "en":
+            window.language_actions[language].trigger()
+        open_and_load(qtbot, window, tiny, TEXT, 1, 3)
+        panel = window.models.panel
+        window.resizeDocks([panel], [270], Qt.Orientation.Horizontal)
+        for _ in range(5):
+            QApplication.processEvents()
+        scroll = panel.findChild(QScrollArea, "decoderScroll")
+        box = scroll.widget()
+        room = scroll.viewport().width()
+        assert room <= 300, room
+        assert box.minimumSizeHint().width() <= room, (box.minimumSizeHint().width(), room)
+        assert box.width() <= room
+        for label in box.findChildren(QLabel):
+            if label.isVisibleTo(box) and label.text():
+                assert label.wordWrap() or label.sizeHint().width() <= room, label.text()
+                right = label.mapTo(box, label.rect().topRight()).x()
+                assert right < room, (label.text(), right, room)
+        table = panel.next_table
+        header = table.horizontalHeader()
+        assert header.length() <= table.viewport().width(), (header.length(),
+                                                             table.viewport().width())
+        box_right = panel.all_heads_box.mapTo(box, panel.all_heads_box.rect().topRight()).x()
+        assert box_right < room
+    finally:
+        if language != "en":
+            window.language_actions["en"].trigger()
+            QApplication.processEvents()

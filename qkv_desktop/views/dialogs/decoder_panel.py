@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QScrollArea,
     QSpinBox,
@@ -78,14 +79,13 @@ class DecoderPanel(Retranslating, QDockWidget):
             spin.valueChanged.connect(self._on_spin)
         self.all_heads_box = QCheckBox(objectName="decoderAllHeads")
         self.all_heads_box.toggled.connect(self._on_spin)
-        self._pick_labels = (QLabel(), QLabel())
+        self._pick_labels = (QLabel(wordWrap=True), QLabel(wordWrap=True))
         pick = QHBoxLayout()
         pick.addWidget(self._pick_labels[0])
         pick.addWidget(self.layer_spin)
         pick.addWidget(self._pick_labels[1])
         pick.addWidget(self.head_spin)
         pick.addStretch(1)
-        pick.addWidget(self.all_heads_box)
         self.error_label = QLabel(objectName="decoderError", wordWrap=True)
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.hide()
@@ -93,7 +93,12 @@ class DecoderPanel(Retranslating, QDockWidget):
         self.next_table = QTableWidget(5, 3, objectName="nextTokens")
         self.next_table.verticalHeader().hide()
         self.next_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.next_table.horizontalHeader().setStretchLastSection(True)
+        # the columns share the dock's width: the probability column was cut at the edge
+        header = self.next_table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.next_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.next_table.setMaximumHeight(self.fontMetrics().lineSpacing() * 9)
         self.gqa_label = QLabel(objectName="gqaGroups", wordWrap=True)
         self.gqa_label.setTextFormat(Qt.TextFormat.RichText)
@@ -102,15 +107,22 @@ class DecoderPanel(Retranslating, QDockWidget):
         self.quant_label = QLabel(objectName="quantNote", wordWrap=True)
         self.sink_label = QLabel(objectName="attentionSink", wordWrap=True)
         self._section_labels = [QLabel() for _ in range(4)]
+        # captions above their texts: side by side they made the panel wider than a
+        # laptop's dock, and the texts lost their last characters at its right edge
         form = QFormLayout()
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
         for caption, widget in zip(self._section_labels,
                                    (self.gqa_label, self.budget_label, self.rope_label,
                                     self.sink_label), strict=True):
-            caption.setAlignment(Qt.AlignmentFlag.AlignTop)
+            caption.setWordWrap(True)
+            font = caption.font()
+            font.setBold(True)
+            caption.setFont(font)
             form.addRow(caption, widget)
         for w in (self.title_label,):
             layout.addWidget(w)
         layout.addLayout(pick)
+        layout.addWidget(self.all_heads_box)  # its own line: beside the spins it was cut
         layout.addWidget(self.error_label)
         layout.addWidget(self.next_caption)
         layout.addWidget(self.next_table)
