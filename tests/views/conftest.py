@@ -1,10 +1,11 @@
 """Fixtures for widget tests: a main window on a throw-away settings file and data folder."""
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QCoreApplication, QSettings
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState
+from qkv_desktop.views import i18n
 from qkv_desktop.views.main_window import MainWindow
 
 
@@ -102,3 +103,13 @@ def run_labs(main_window):
         lab.close()
         lab.deleteLater()
     main_window.run_labs.windows.clear()
+
+
+@pytest.fixture
+def speak(qapp):
+    """``speak(lang)`` installs that language as the app does; English afterwards."""
+    def install(lang):
+        i18n.install_translators(qapp, lang)
+        QCoreApplication.sendPostedEvents()
+    yield install
+    install("en")

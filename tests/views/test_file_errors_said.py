@@ -9,28 +9,17 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtCore import QSettings
 
 from qkv_desktop.io.imports import ImportFileError, import_vectors
 from qkv_desktop.io.session import SessionError, load_session
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.texts import say
-from qkv_desktop.views import i18n
 from qkv_desktop.views.main_window import MainWindow
 
 TS = (Path(__file__).resolve().parents[2] / "qkv_desktop" / "resources" / "translations"
       / "qkv_desktop_zh_CN.ts")
 HAN = re.compile(r"[\u4e00-\u9fff]")
-
-
-@pytest.fixture
-def speak(qapp):
-    """``speak(lang)`` installs that language as the app does; English afterwards."""
-    def install(lang):
-        i18n.install_translators(qapp, lang)
-        QCoreApplication.sendPostedEvents()
-    yield install
-    install("en")
 
 
 @pytest.fixture

@@ -7,20 +7,8 @@ import re
 from decimal import Decimal
 
 import pytest
-from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.state import CellRef, SessionState
-from qkv_desktop.views import i18n
-
-
-@pytest.fixture
-def speak(qapp):
-    """``speak(lang)`` installs that language as the app does; English afterwards."""
-    def install(lang):
-        i18n.install_translators(qapp, lang)
-        QCoreApplication.sendPostedEvents()
-    yield install
-    install("en")
 
 
 @pytest.fixture

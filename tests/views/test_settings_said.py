@@ -4,26 +4,14 @@ Both went silently, and the numbers no longer matched the tutorial's."""
 
 from __future__ import annotations
 
-import pytest
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox
 
 from qkv_desktop.state import SessionState, edits
-from qkv_desktop.views import i18n
 
 SPLIT = ("d_k is now 2: 4 heads of d_k = 4 would need h·d_k = 16, more than d_model = 8, "
          "so the heads split d_model into 4 × 2. Fewer heads keep d_k = 2; Ctrl+Z brings "
          "d_k 4 back.")
-
-
-@pytest.fixture
-def speak(qapp):
-    """``speak(lang)`` installs that language as the app does; English afterwards."""
-    def install(lang):
-        i18n.install_translators(qapp, lang)
-        QCoreApplication.sendPostedEvents()
-    yield install
-    install("en")
 
 
 def said(model) -> list[str]:
