@@ -684,21 +684,19 @@ def _options(value) -> Options:
             "Files", "options: {0}"), e) from None
 
 
+_COUNT_EXPECTED = {
+    (1, False): QT_TRANSLATE_NOOP("Files", "{0} is {1}, expected a positive integer"),
+    (1, True): QT_TRANSLATE_NOOP("Files", "{0} is {1}, expected a positive integer or null"),
+    (0, False): QT_TRANSLATE_NOOP("Files", "{0} is {1}, expected a non-negative integer"),
+    (0, True): QT_TRANSLATE_NOOP("Files",
+                                 "{0} is {1}, expected a non-negative integer or null"),
+}
+"""What a count field must be, by (its least value, whether null is allowed)."""
+
+
 def _count(v, path: str, minimum: int, optional: bool) -> int:
     if type(v) is not int or v < minimum:
-        if minimum == 1:
-            if optional:
-                raise _Invalid(QT_TRANSLATE_NOOP(
-                    "Files", "{0} is {1}, expected a positive integer or null"),
-                    path, _describe(v))
-            raise _Invalid(QT_TRANSLATE_NOOP("Files", "{0} is {1}, expected a positive integer"),
-                           path, _describe(v))
-        if optional:
-            raise _Invalid(QT_TRANSLATE_NOOP(
-                "Files", "{0} is {1}, expected a non-negative integer or null"),
-                path, _describe(v))
-        raise _Invalid(QT_TRANSLATE_NOOP("Files", "{0} is {1}, expected a non-negative integer"),
-                       path, _describe(v))
+        raise _Invalid(_COUNT_EXPECTED[(min(minimum, 1), optional)], path, _describe(v))
     return v
 
 

@@ -94,21 +94,7 @@ def test_a_missing_weights_file_is_refused_in_chinese(window, tmp_path, speak, m
 
 def test_an_unreadable_autosave_is_reported_in_chinese(tmp_path, speak):
     """Recovery after a crash: an autosave that cannot be read is reported, and kept."""
-    from qkv_desktop.model.document import SessionController
-    model = AttentionModel()
-    session = SessionController(model, QSettings(str(tmp_path / "s.ini"),
-                                                 QSettings.Format.IniFormat),
-                                folder=tmp_path / "data")
-    errors = []
-    session.error.connect(errors.append)
-    session.folder.mkdir(parents=True, exist_ok=True)
-    orphan = session.folder / "autosave-dead.qkv.json"
-    orphan.write_bytes(b"")
-    speak("zh_CN")
-    try:
-        assert not session.offer_recovery(lambda _question: True)
-    finally:
-        session.release_lock()
+    errors, orphan = _recover(tmp_path, speak, b"")
     assert errors == ["无法读取自动保存的内容：autosave-dead.qkv.json：文件是空的"]
     assert orphan.exists()
 
@@ -269,21 +255,8 @@ def test_a_session_the_state_refuses_is_refused_in_chinese(window, tmp_path, spe
 
 def test_an_autosave_with_a_bad_model_field_is_reported_in_chinese(tmp_path, speak):
     """Crash recovery reads the autosave as Open does, and says why it cannot."""
-    from qkv_desktop.model.document import SessionController
-    model = AttentionModel()
-    session = SessionController(model, QSettings(str(tmp_path / "s.ini"),
-                                                 QSettings.Format.IniFormat),
-                                folder=tmp_path / "data")
-    errors = []
-    session.error.connect(errors.append)
-    session.folder.mkdir(parents=True, exist_ok=True)
-    orphan = session.folder / "autosave-dead.qkv.json"
-    orphan.write_text(_session(model={**_MODEL, "head": -1}), encoding="utf-8")
-    speak("zh_CN")
-    try:
-        assert not session.offer_recovery(lambda _question: True)
-    finally:
-        session.release_lock()
+    errors, orphan = _recover(tmp_path, speak,
+                              _session(model={**_MODEL, "head": -1}).encode("utf-8"))
     assert errors == ["无法读取自动保存的内容：autosave-dead.qkv.json：model：head 是 -1，"
                       "应为非负整数"]
     assert orphan.exists()
@@ -369,3 +342,23 @@ def test_the_states_own_refusals_keep_their_english_and_are_said_in_chinese(spea
             build()
         assert str(info.value) == english
         assert say(info.value) == chinese, english
+
+
+def _recover(tmp_path, speak, autosave: bytes):
+    """Crash recovery in the Chinese window over an autosave holding ``autosave``: the
+    errors said, and the autosave's path."""
+    from qkv_desktop.model.document import SessionController
+    session = SessionController(AttentionModel(), QSettings(str(tmp_path / "s.ini"),
+                                                            QSettings.Format.IniFormat),
+                                folder=tmp_path / "data")
+    errors = []
+    session.error.connect(errors.append)
+    session.folder.mkdir(parents=True, exist_ok=True)
+    orphan = session.folder / "autosave-dead.qkv.json"
+    orphan.write_bytes(autosave)
+    speak("zh_CN")
+    try:
+        assert not session.offer_recovery(lambda _question: True)
+    finally:
+        session.release_lock()
+    return errors, orphan
