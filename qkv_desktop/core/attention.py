@@ -213,10 +213,11 @@ def _forward(X, X_kv, src, w, dtype, divisor, temperature, stable, positions, ro
              rope_pairing, spec, alibi_slope, on_rows, in_rows: bool) -> AttentionResult:
     """The forward proper. ``in_rows`` (BLAS on one thread, the app's setting): from
     ``_MIN_RANGED_CELLS`` the products run in the row threads, in fixed ranges
-    (``_projections``, ``_fused_forward``), so the numbers are the same on every machine
-    and core count. Otherwise (BLAS on several threads, NumPy's default in a notebook)
-    they are whole products on BLAS's own threads, and the softmax runs on the calling
-    thread alone (``_fused_forward``).
+    (``_projections``, ``_fused_forward``), so the numbers are the same whatever the
+    number of cores (another machine's BLAS kernels may round otherwise). Otherwise
+    (BLAS on several threads, NumPy's default in a notebook) they are whole products
+    on BLAS's own threads, and the softmax runs on the calling thread alone
+    (``_fused_forward``).
 
     Why not the row ranges on one BLAS thread for a notebook too, which would give it
     the app's bits (OpenBLAS rounds thin products differently on two threads, by about
@@ -464,7 +465,9 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
     n = 1025 (a last range of one row) 61 of Q's cells and 1917 scores differ, by about
     1e-16 relative; thin products (d_k of 6 or 16) differ likewise, as they already did
     with another BLAS thread count. The ranges are fixed by the shape (``_RANGE_ROWS``),
-    so every machine and core count gets the same bits; the tutorial's sizes are far
+    so every core count gets the same bits (not every machine: OpenBLAS 0.3.31 on an
+    AMD EPYC rounds float32 ranges at n = 1024 otherwise than whole products, 1–8 ulp
+    in 15 % of Q's cells, ``tests/core/test_forward_rows.py``); the tutorial's sizes are far
     below the row threads. ``in_rows=False`` (BLAS on several threads): the two products
     are whole products on BLAS's threads, and the softmax runs on the calling thread,
     in the same cache-sized blocks, with no row threads: after each product OpenBLAS's

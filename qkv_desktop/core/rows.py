@@ -202,7 +202,7 @@ def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int, *,
     ``range_rows``: above the threshold, ranges of this many rows whatever the number
     of cores (the last one shorter), for an ``fn`` whose numbers depend on its range:
     a BLAS product may round a row differently with other rows beside it, and fixed
-    ranges give every machine and thread count the same bits.
+    ranges give every core count the same bits.
     """
     if blas:
         with one_blas_thread():

@@ -5,7 +5,9 @@ forward computes X·W, QKᵀ, the softmax and weights·V in fixed row ranges tha
 threads take in turn. With BLAS on more threads (NumPy's default, a notebook) the
 products are whole products on BLAS's threads and the row threads run the softmax.
 Either way every number at the app's shapes (d_k = 64) is the one the whole products
-give, and with BLAS's threads every number is the old core's.
+give, where the BLAS gives a range of rows the bits it gives them in a whole product
+(not every BLAS does: then the numbers agree to rounding, and the bits do not depend
+on the number of cores).
 """
 
 from __future__ import annotations
@@ -35,10 +37,13 @@ def plain_weights(scaled: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_the_row_parallel_forward_gives_the_whole_products_bits(dtype, causal, threads):
+def test_the_row_parallel_forward_gives_the_whole_products_bits(dtype, causal, threads,
+                                                                monkeypatch):
     """n = 1024, d_model = 768, d_k = 64 (a GPT-2-sized head): Q, K, V, QKᵀ, the
     scaled scores, the weights and the output are those of plain NumPy's whole
-    products and softmax, bit for bit, with BLAS on one thread or two."""
+    products and softmax, bit for bit, with BLAS on one thread or two, where this BLAS
+    rounds a range of rows as it rounds them in a whole product; elsewhere equal to
+    rounding, and the same bits on one core or two."""
     rng = np.random.default_rng(7)
     X = rng.standard_normal((1024, 768)).astype(dtype)
     w = init_weights(768, 64, seed=11, scale=0.1)
@@ -54,11 +59,39 @@ def test_the_row_parallel_forward_gives_the_whole_products_bits(dtype, causal, t
     weights = plain_weights(scaled)
     with threadpool_limits(limits=threads, user_api="blas"):
         output = weights @ V
+    exact = blas_rounds_a_range_as_the_whole(X, W.W_Q, threads)
     for name, plain in (("Q", Q), ("K", K), ("V", V), ("scores", scores), ("scaled", scaled),
                         ("weights", weights), ("output", output)):
         got = getattr(r, name)
         assert got.dtype == np.dtype(dtype), name
-        np.testing.assert_array_equal(got, plain, err_msg=name)
+        if exact:
+            np.testing.assert_array_equal(got, plain, err_msg=name)
+        else:  # a BLAS that rounds a range otherwise: the whole products' numbers to
+            # rounding (sums of 768 terms that cancel: a few units of the last place of
+            # the largest number, not of each), and the same bits on one thread or two
+            finite = np.isfinite(plain)
+            scale = float(np.abs(plain[finite]).max())
+            np.testing.assert_array_equal(finite, np.isfinite(got), err_msg=name)
+            np.testing.assert_allclose(got[finite], plain[finite], rtol=0,
+                                       atol=64 * np.finfo(dtype).eps * scale, err_msg=name)
+    if not exact:  # the ranges are fixed by the shape: one core gives the same bits
+        monkeypatch.setattr(row_module, "_cores", lambda: 1)
+        with threadpool_limits(limits=threads, user_api="blas"):
+            other = attention(X, w, causal=causal)
+        for name in ("Q", "K", "V", "scores", "weights", "output"):
+            np.testing.assert_array_equal(getattr(other, name), getattr(r, name),
+                                          err_msg=name)
+
+
+def blas_rounds_a_range_as_the_whole(X, W, threads) -> bool:
+    """Whether this BLAS gives rows multiplied as one ``_RANGE_ROWS`` range the bits it
+    gives them in the whole product. OpenBLAS 0.3.31's Haswell kernels do in float64
+    on the machines seen so far; in float32 on an Intel machine, but not on an AMD
+    EPYC (1–8 ulp apart in 15 % of Q's cells): no row-parallel forward can then give
+    the whole product's bits, only its numbers to rounding."""
+    rows = attention_module._RANGE_ROWS
+    with threadpool_limits(limits=threads, user_api="blas"):
+        return bool(np.array_equal(X[rows:2 * rows] @ W, (X @ W)[rows:2 * rows]))
 
 
 def test_with_one_blas_thread_the_products_run_in_the_row_threads(monkeypatch):
