@@ -10,7 +10,7 @@ not overlap.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QRect
+from PySide6.QtCore import QCoreApplication, QRect, QRectF, QSize
 from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
@@ -115,3 +115,34 @@ def test_narrow_plots_stack_and_wide_ones_stand_side_by_side(lab_at):
     QApplication.processEvents()
     assert plots.columns == 2
     assert not _problems(lab)
+
+
+def _axis_name_rect(plot, side: str) -> QRectF:
+    """Where ``plot``'s ``side`` axis writes its name, in its viewport's coordinates: the
+    text item's box less its document margin (the glyphs' line box), rotated as drawn."""
+    label = plot.getPlotItem().getAxis(side).label
+    margin = label.document().documentMargin()
+    box = label.boundingRect().adjusted(margin, margin, -margin, -margin)
+    return QRectF(plot.mapFromScene(label.mapRectToScene(box)).boundingRect())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_random_sweep_axis_names_are_on_screen_at_1366x768(lab_at, lang):
+    """At 1366 × 768 the lab's first size showed the lower plots' "d_k (log scale)" under
+    the fold: the seed and keys stood on two rows and the page scrolled by 18 px. Every
+    axis name of the "Random q, k" tab is now inside the part of its plot on screen,
+    without scrolling, at the lab's first size and with the lab as large as the screen."""
+    lab = lab_at((1366, 768), lang)
+    assert lab.tabs.currentIndex() == 0
+    for size in (lab.size(), QSize(1366, 768)):
+        lab.resize(size)
+        QApplication.processEvents()
+        problems = []
+        for stat, plot in lab.random_plots.plots.items():
+            shown = QRectF(plot.viewport().visibleRegion().boundingRect())
+            for side in ("left", "bottom"):
+                rect = _axis_name_rect(plot, side)
+                if not shown.adjusted(-1, -1, 1, 1).contains(rect):
+                    problems.append(f"{stat} {side} axis name at {rect.getRect()} outside the "
+                                    f"shown {shown.getRect()} of the plot")
+        assert not problems, (size, problems)

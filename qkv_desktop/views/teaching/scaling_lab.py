@@ -18,7 +18,6 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialogButtonBox,
-    QFormLayout,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -424,11 +423,14 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         self.seed.valueChanged.connect(self.refresh_random)
         self.n_keys.valueChanged.connect(self.refresh_random)
         self._random_labels = [QLabel(), QLabel()]
-        controls = QFormLayout()
-        controls.addRow(self._random_labels[0], self.seed)
-        controls.addRow(self._random_labels[1], self.n_keys)
+        # Seed and keys on one row, not two: at 1366 × 768 the second row pushed the
+        # lower plots' axis names under the fold of the scrolling lab.
         top = QHBoxLayout()
-        top.addLayout(controls)
+        for label, spin in zip(self._random_labels, (self.seed, self.n_keys), strict=True):
+            label.setBuddy(spin)
+            top.addWidget(label)
+            top.addWidget(spin)
+            top.addSpacing(8)
         top.addWidget(self.trials_label, 1)
         self.random_plots = SweepPlots()
         random_tab = _Page()
