@@ -323,6 +323,45 @@ def test_the_tour_note_is_beside_its_target_never_over_it(make_window, size):
         tour.stop()
 
 
+def global_rect(widget):
+    """The part of ``widget`` on screen, in global coordinates (empty when out of sight:
+    hidden, or a dock behind another tab)."""
+    from PySide6.QtCore import QRect
+    if not widget.isVisible():
+        return QRect()
+    shown = widget.visibleRegion().boundingRect()
+    return QRect(widget.mapToGlobal(shown.topLeft()), shown.size())
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1366, 768)])
+def test_the_hover_steps_note_leaves_the_weights_and_the_explain_hint_clear(make_window,
+                                                                           size):
+    """Step 3 ("Hover a weight") at 1920 × 1080: the note stood left of the weights,
+    over the Explain panel's hint below the editor, which is what the learner reads
+    next. It now stands where it covers neither the weights, nor the Explain panel,
+    nor the status bar that step 3 says to watch, nor the panes."""
+    window = make_window(size=size)
+    window.findChild(type(window.quit_action), "resetLayout").trigger()
+    settle(window)
+    tour = window.tour
+    tour.start()
+    try:
+        tour.show_step(2)
+        settle(window)
+        assert "Hover a weight" in tour.title.text()
+        note = global_rect(tour.note)
+        assert note.width() > 0 and global_rect(window).contains(note), note
+        explain = window.teaching.docks["explain"]
+        pointed = {"the weights": window.panes.panes["weights"], "the Explain panel": explain,
+                   "the status bar": window.statusBar(), "the panes": window.panes}
+        if size == (1920, 1080):  # the wide layout: Explain shown below the editor
+            assert not global_rect(explain).isEmpty()
+        for name, widget in pointed.items():
+            assert not note.intersects(global_rect(widget)), (name, note, global_rect(widget))
+    finally:
+        tour.stop()
+
+
 @pytest.mark.xvfb
 def test_the_tour_note_follows_its_target_when_the_docks_move(x_display, tmp_path):
     """Made tall during step 1 while another tab hid the table, the window re-placed the

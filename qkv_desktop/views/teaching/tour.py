@@ -40,6 +40,8 @@ class Step:
     title: str
     text: str
     dock: Callable[[], QWidget] | None = None  # brought to the front of its tab group
+    also: Callable[[], list[QWidget]] | None = None
+    """What the step's text points at besides its target: the note leaves it clear too."""
 
 
 class _Outline(QWidget):
@@ -123,7 +125,8 @@ class Tour(QObject):
                 "and see which cells move.")),
             Step(lambda: w.panes.panes["weights"], self.tr("3 · Hover a weight"), self.tr(
                 "Point at a cell of the weights: the status bar says how it is computed, and "
-                "orange outlines show the cells of the other panes it comes from.")),
+                "orange outlines show the cells of the other panes it comes from."),
+                 also=lambda: [docks["explain"], w.statusBar()]),
             Step(lambda: docks["explain"], self.tr("4 · Click it to have it explained"),
                  self.tr("Click the cell to pin it: the Explain panel writes out its whole "
                          "computation with this session's numbers. Click it again to unpin."),
@@ -245,13 +248,17 @@ class Tour(QObject):
         return QRect(widget.mapTo(self.window, shown.topLeft()), shown.size())
 
     def keep_clear(self, target: QRect) -> list[QRect]:
-        """What the note should not cover, most important first: its target, the lesson
-        banner above the panes, and the panes. Step 3's note right of the weights lay
-        over the output pane's title at 1920 × 1080, though the editor beside had room;
-        step 4's over the banner's text at 1024 × 700 and 1366 × 768."""
+        """What the note should not cover, most important first: its target, what its
+        step points at besides (``Step.also``), the lesson banner above the panes, and
+        the panes. Step 3's note right of the weights lay over the output pane's title
+        at 1920 × 1080, though the editor beside had room; then left of them, over the
+        Explain panel's hint that its next step is about; step 4's over the banner's
+        text at 1024 × 700 and 1366 × 768."""
+        also = self.steps()[self.index].also
+        pointed = [self._in_window(w) for w in also()] if also is not None else []
         banners = self._in_window(self.window.teaching.banners)
         grid = self._in_window(self.window.panes)
-        return [target] + [r for r in (banners, grid) if not r.isEmpty()]
+        return [target] + [r for r in (*pointed, banners, grid) if not r.isEmpty()]
 
     def _place(self) -> None:
         """The note beside its target (right, left, below, above), inside the window:
@@ -279,6 +286,13 @@ class Tour(QObject):
         if not banners.isEmpty() and target.top() < below < target.bottom() - size.height():
             candidates += [QPoint(target.right() + MARGIN, below),
                            QPoint(target.left() - size.width() - MARGIN, below)]
+        # beside the target, slid up or down to just clear what it should not cover (at
+        # 1920 × 1080 step 3's note left of the weights lay on the Explain panel below
+        # the editor, whose empty part above had room)
+        for rect in clear[1:]:
+            for y in (rect.top() - size.height() - MARGIN, rect.bottom() + MARGIN):
+                candidates += [QPoint(target.right() + MARGIN, y),
+                               QPoint(target.left() - size.width() - MARGIN, y)]
         inside = [p for p in candidates if area.contains(QRect(p, size))]
         # stable: among spots that cover the same, the first of ``candidates``
         inside.sort(key=lambda p: tuple(QRect(p, size).intersects(c) for c in clear))
