@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -451,14 +451,14 @@ class MainWindow(Retranslating, QMainWindow):
         """A change landed: a refusal said before it is old news, off the status bar at
         once, as the editor's balloon is (it stayed up to 6 s after a good edit). Other
         messages ("Saved …") stay their time."""
-        if self._refusal and self.statusBar().currentMessage() == self._refusal:
+        if self._refusal and self.statusBar().said() == self._refusal:
             self.statusBar().clearMessage()
         self._refusal = ""
 
     def _on_compute_error_changed(self, error: str) -> None:
         """Once the state computes again, its failure is no longer news: take it off the
         bar (a later message, such as a refused value, stays)."""
-        if not error and self.statusBar().currentMessage() == self._last_compute_error:
+        if not error and self.statusBar().said() == self._last_compute_error:
             self.statusBar().clearMessage()
         self._last_compute_error = error or self._last_compute_error
         self._show_panes_or_nothing()
@@ -550,6 +550,15 @@ class MainWindow(Retranslating, QMainWindow):
         s.setValue("window/state", self.saveState(LAYOUT_VERSION))
         s.setValue("panes/order", list(self.panes.order))
         s.setValue("panes/hidden", sorted(self.panes.hidden))
+
+    def event(self, event) -> bool:
+        """A status tip (a menu item or tool button under the pointer) goes to the
+        status bar's ``show_tip``: ``QMainWindow`` showed it as a message and cleared the
+        bar after, and the note or refusal said there was gone."""
+        if event.type() == QEvent.Type.StatusTip:
+            self.statusBar().show_tip(event.tip())
+            return True
+        return super().event(event)
 
     def closeEvent(self, event) -> None:
         for editor in self.findChildren(MatrixEditor):  # a value a scrub left waiting

@@ -17,11 +17,18 @@ as one sentence. An empty read-out is hidden, so no rule stands alone.
 A message longer than its room ends in "…" (``shown_message``), and the bar's tool
 tip has it whole; Qt cut it mid-letter ("…overflow float64 (its largest nun" at
 1024 × 700), so that it read as the whole message.
+
+A status tip (a menu item's or a tool button's description while the pointer is on
+it, Qt's ``QStatusTipEvent``, which ``QMainWindow`` turns into ``showMessage(tip)``)
+stands in for the app's message only as long as the pointer stays (``show_tip``):
+Qt's own handling replaced the message and cleared the bar when the pointer left, so
+a note or a refusal was gone for good once the pointer crossed the token bar on its
+way to the panes. The message comes back for the rest of its time.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QDeadlineTimer, QRect, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QLabel,
@@ -64,6 +71,49 @@ class StatusBar(QStatusBar):
         self.addPermanentWidget(self.hover_label)  # no stretch: the message keeps the rest
         self.messageChanged.connect(self._fit_hover)
         self.messageChanged.connect(self._on_message_changed)
+        self._said = ""  # the app's message (``showMessage``), shown or under a tip
+        self._said_until = QDeadlineTimer()
+        self._tip = ""  # the status tip shown in its stead, if any
+
+    # ------------------------------------------------------------ messages
+    def showMessage(self, message: str, timeout: int = 0) -> None:
+        """The app's message, for ``timeout`` ms (0: until replaced or cleared)."""
+        self._said, self._tip = message, ""
+        self._said_until = QDeadlineTimer(timeout if timeout > 0
+                                          else QDeadlineTimer.ForeverConstant.Forever)
+        super().showMessage(message, timeout)
+
+    def clearMessage(self) -> None:
+        """The app's message off the bar (a status tip on show stays while its item is
+        under the pointer)."""
+        self._said = ""
+        if not self._tip:
+            super().clearMessage()
+
+    def said(self) -> str:
+        """The app's message in effect: the one on show, or the one a status tip stands
+        in for while the pointer is on a menu item or button; empty once its time is up
+        or it was cleared."""
+        if not self._said or self._said_until.hasExpired():
+            return ""
+        if not self._tip and super().currentMessage() != self._said:  # Qt's timer ended it
+            return ""
+        return self._said
+
+    def show_tip(self, tip: str) -> None:
+        """A status tip while the pointer is on its item (``tip``), or its end (empty):
+        then the app's message again, for the rest of its time."""
+        said = self.said()
+        if tip:
+            self._tip = tip
+            super().showMessage(tip)
+            return
+        self._tip = ""
+        if said:
+            left = self._said_until.remainingTime()  # -1: no timeout
+            super().showMessage(said, max(left, 1) if left >= 0 else 0)
+        else:
+            super().clearMessage()
 
     def set_hover_text(self, text: str) -> None:
         self.hover_label.setText(text)
