@@ -146,3 +146,30 @@ def test_random_sweep_axis_names_are_on_screen_at_1366x768(lab_at, lang):
                     problems.append(f"{stat} {side} axis name at {rect.getRect()} outside the "
                                     f"shown {shown.getRect()} of the plot")
         assert not problems, (size, problems)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_normal_notation_is_never_split_over_two_lines(lab_at, lang):
+    """At 1024 × 700 the line under the random plots wrapped inside "N(0, 1)", leaving
+    "N(0," at a line's end: the notation is laid out on one line, as a reader needs."""
+    from PySide6.QtGui import QTextLayout, QTextOption
+
+    lab = lab_at((1024, 700), lang)
+    label = lab.trials_label
+    assert label.wordWrap()
+    text = label.text()
+    start = text.index("N(0,")
+    end = text.index(")", start) + 1
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    for width in (label.contentsRect().width(), *range(120, 400, 7)):  # and at any width
+        layout = QTextLayout(text, label.font())
+        layout.setTextOption(option)
+        layout.beginLayout()
+        lines = []
+        while (line := layout.createLine()).isValid():
+            line.setLineWidth(width)
+            lines.append((line.textStart(), line.textStart() + line.textLength()))
+        layout.endLayout()
+        holding = [k for k, (a, b) in enumerate(lines) if a < end and b > start]
+        assert len(holding) == 1, (width, [text[a:b] for a, b in lines])

@@ -3946,8 +3946,8 @@ Sentence: {1}</source>
         <translation>每个随机查询要打分的键数（n）。</translation>
     </message>
     <message>
-        <source>Each point averages {0} random queries, each scoring {1} random keys (components ~ N(0, 1)).</source>
-        <translation>每个点是 {0} 个随机查询的平均值，每个查询对 {1} 个随机键打分（分量 ~ N(0, 1)）。</translation>
+        <source>Each point averages {0} random queries, each scoring {1} random keys (components ~ {2}).</source>
+        <translation>每个点是 {0} 个随机查询的平均值，每个查询对 {1} 个随机键打分（分量 ~ {2}）。</translation>
     </message>
     <message>
         <source>The scores of this session are not all finite; there is nothing to sweep.</source>

@@ -58,6 +58,9 @@ MAX_SESSION_CELLS = 200_000
 SAMPLE_BUDGET = 8192
 """Random sweep: trials × keys; fewer trials for many keys keeps memory small."""
 
+STANDARD_NORMAL = "N(0,\u00a01)"
+"""The standard normal's notation, its space a no-break one: a unit no line splits."""
+
 D_K_TICKS = [[(float(np.log10(d)), str(d)) for d in (1, 8, 64, 512)],
              [(float(np.log10(d)), str(d)) for d in (2, 4, 16, 32, 128, 256)]]
 """Plain d_k labels at their log-axis positions (pyqtgraph would write 10^k): a major
@@ -535,9 +538,12 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         return max(8, min(256, SAMPLE_BUDGET // self.n_keys.value()))
 
     def _show_trials(self) -> None:
+        """How the random points are made. The notation N(0, 1) is one unit: its spaces
+        do not break (``STANDARD_NORMAL``), which left "N(0," at a line's end at
+        1024 × 700."""
         self.trials_label.setText(self.tr(
             "Each point averages {0} random queries, each scoring {1} random keys "
-            "(components ~ N(0, 1)).").format(self._trials(), self.n_keys.value()))
+            "(components ~ {2}).").format(self._trials(), self.n_keys.value(), STANDARD_NORMAL))
 
     def refresh_random(self, *_args) -> None:
         n = self.n_keys.value()
