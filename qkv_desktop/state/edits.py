@@ -492,16 +492,41 @@ def set_masked(state: SessionState, cells, masked: bool, gesture: object = None)
     return Edit(after, text, None if gesture is None else f"mask-paint-{gesture}")
 
 
+_MASK_CLEARED = {
+    "cross": QT_TRANSLATE_NOOP(
+        "Edits", "The painted mask was cleared: its columns were the tokens of X, and in "
+                 "cross-attention the keys are those of X_kv. Ctrl+Z brings it back."),
+    "self": QT_TRANSLATE_NOOP(
+        "Edits", "The painted mask was cleared: its columns were the tokens of X_kv, and in "
+                 "self-attention the keys are those of X. Ctrl+Z brings it back."),
+}
+"""The note of a switch between self- and cross-attention that clears the painted mask."""
+
+
 def set_mode(state: SessionState, mode: str) -> Edit | None:
-    """Switch between self- and cross-attention (a default key/value sequence appears)."""
+    """Switch between self- and cross-attention (a default key/value sequence appears).
+
+    The painted mask's columns are keys: X's tokens in self-attention, X_kv's in
+    cross-attention. Kept across the switch, its cells fell on other keys (column 1,
+    "爱", became the key "k1") or, past the new sequence's end, were dropped without a
+    word. So the switch clears them, in the same undo step, with a note that says so;
+    Ctrl+Z brings cells and mode back. When the keys are the same tokens either way
+    (X_kv named as X), the mask still means what it meant and is kept, without a note.
+    """
     if mode == state.mode:
         return None
     changes = {"mode": mode}
+    keys = state.tokens
     if mode == "cross":
         check_dims(state, mode=mode,
                    kv=max(2, state.n) if state.X_kv is None else state.X_kv.shape[0])
         if state.X_kv is None:
             changes["kv_tokens"], changes["X_kv"] = default_kv(state)
+        keys = changes.get("kv_tokens", state.kv_tokens)
+    cleared = bool(state.options.masked) and tuple(keys) != state.key_tokens
+    if cleared:
+        changes["options"] = replace(state.options, masked=())
+    after = state.with_(**changes)  # (refuses a mode that is neither)
     text = (Text(QT_TRANSLATE_NOOP("Edits", "Cross-attention")) if mode == "cross"
             else Text(QT_TRANSLATE_NOOP("Edits", "Self-attention")))
-    return Edit(state.with_(**changes), text)
+    return Edit(after, text, note=Text(_MASK_CLEARED[mode]) if cleared else None)

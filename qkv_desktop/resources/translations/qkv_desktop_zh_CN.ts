@@ -726,6 +726,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>取消掩码单元格</translation>
     </message>
     <message>
+        <source>The painted mask was cleared: its columns were the tokens of X, and in cross-attention the keys are those of X_kv. Ctrl+Z brings it back.</source>
+        <translation>已清除涂出的掩码：它的列是 X 的词元，而交叉注意力的键来自 X_kv。按 Ctrl+Z 可恢复。</translation>
+    </message>
+    <message>
+        <source>The painted mask was cleared: its columns were the tokens of X_kv, and in self-attention the keys are those of X. Ctrl+Z brings it back.</source>
+        <translation>已清除涂出的掩码：它的列是 X_kv 的词元，而自注意力的键来自 X。按 Ctrl+Z 可恢复。</translation>
+    </message>
+    <message>
         <source>Cross-attention</source>
         <translation>交叉注意力</translation>
     </message>
