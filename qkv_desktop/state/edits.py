@@ -32,7 +32,7 @@ __all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_N
            "rename_token", "insert_tokens", "delete_tokens", "move_token", "paste_block",
            "set_d_model", "remove_dimension", "set_d_k", "set_seed", "set_init_scale",
            "set_heads", "set_output_projection", "set_weight", "set_options", "set_mode",
-           "scale_inputs", "set_masked"]
+           "scale_inputs", "set_masked", "load_vectors"]
 
 
 @dataclass(frozen=True)
@@ -341,6 +341,49 @@ def scale_inputs(state: SessionState, factor: float) -> Edit:
                                           "the values would become too large to be finite"))
     return Edit(state.with_(X=X, X_kv=X_kv),
                 Text(QT_TRANSLATE_NOOP("Edits", "Multiply inputs by {0}"), (factor,)))
+
+
+# -- imported vectors ---------------------------------------------------------------
+
+_IMPORTED = QT_TRANSLATE_NOOP("Edits", "Imported {0}: X is now {1} × {2} (tokens × d_model).")
+_IMPORT_REDRAWN = QT_TRANSLATE_NOOP(
+    "Edits", "d_model went from {0} to {1}, so new weights were drawn from seed {2}.")
+_IMPORT_REDRAWN_KV = QT_TRANSLATE_NOOP(
+    "Edits", "d_model went from {0} to {1}, so new weights were drawn from seed {2} and "
+             "the vectors of X_kv were cut or padded with zeros to {1} values.")
+_IMPORT_MASK = QT_TRANSLATE_NOOP(
+    "Edits", "The painted mask was cleared: its cells were for the tokens replaced.")
+_IMPORT_UNDO = QT_TRANSLATE_NOOP("Edits", "Ctrl+Z brings back what you had.")
+
+
+def load_vectors(state: SessionState, tokens, X, source: str) -> Edit:
+    """X and its tokens read from the file ``source`` (``io.imports.import_vectors``:
+    names, or None for a file without them, and an n × d_model array).
+
+    Unnamed tokens are t0, t1, …. Another d_model draws new weights from the seed (and
+    cuts or pads X_kv to it); the same keeps the weights. Painted cells belong to the
+    tokens they were painted for: new tokens clear them (kept, they fell on whatever
+    tokens came in at their rows). The note says what came in and what was reset.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    tokens = tuple(tokens) if tokens else tuple(f"t{i}" for i in range(X.shape[0]))
+    changes: dict = {"X": X, "tokens": tokens}
+    cleared = bool(state.options.masked) and tokens != state.tokens
+    if cleared:
+        changes["options"] = replace(state.options, masked=())
+    resized = X.ndim == 2 and X.shape[1] != state.d_model
+    after = state.reinitialised(**changes) if resized else state.with_(**changes)
+    note = Text(_IMPORTED, (source, after.n, after.d_model))
+    reset = []
+    if resized:
+        reset.append(Text(_IMPORT_REDRAWN if state.X_kv is None else _IMPORT_REDRAWN_KV,
+                          (state.d_model, after.d_model, after.seed)))
+    if cleared:
+        reset.append(Text(_IMPORT_MASK))
+    if reset:
+        for part in (*reset, Text(_IMPORT_UNDO)):
+            note = Text(_TWO_NOTES, (note, part))
+    return Edit(after, Text(QT_TRANSLATE_NOOP("Edits", "Import {0}"), (source,)), note=note)
 
 
 # -- dimensions and initialisation ----------------------------------------------------

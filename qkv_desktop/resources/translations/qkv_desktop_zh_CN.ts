@@ -662,6 +662,30 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>输入乘以 {0}</translation>
     </message>
     <message>
+        <source>Imported {0}: X is now {1} × {2} (tokens × d_model).</source>
+        <translation>已导入 {0}：X 现在是 {1} × {2}（词元数 × d_model）。</translation>
+    </message>
+    <message>
+        <source>d_model went from {0} to {1}, so new weights were drawn from seed {2}.</source>
+        <translation>d_model 从 {0} 变为 {1}，因此已按种子 {2} 重新随机生成权重。</translation>
+    </message>
+    <message>
+        <source>d_model went from {0} to {1}, so new weights were drawn from seed {2} and the vectors of X_kv were cut or padded with zeros to {1} values.</source>
+        <translation>d_model 从 {0} 变为 {1}，因此已按种子 {2} 重新随机生成权重，X_kv 的向量也已截断或补零为 {1} 个值。</translation>
+    </message>
+    <message>
+        <source>The painted mask was cleared: its cells were for the tokens replaced.</source>
+        <translation>已清除涂出的掩码：它的单元格属于被替换的词元。</translation>
+    </message>
+    <message>
+        <source>Ctrl+Z brings back what you had.</source>
+        <translation>按 Ctrl+Z 可恢复原来的内容。</translation>
+    </message>
+    <message>
+        <source>Import {0}</source>
+        <translation>导入 {0}</translation>
+    </message>
+    <message>
         <source>New weights were drawn from seed {0}: the weights you had (typed in or loaded) are replaced. Ctrl+Z brings them back.</source>
         <translation>已按种子 {0} 重新随机生成权重：你原来的权重（手动输入或载入的）已被替换。按 Ctrl+Z 可恢复。</translation>
     </message>
