@@ -416,24 +416,25 @@ class AttentionModel(EditMethods, ViewSelection):
 
         Its size was checked when it was built (``SessionState`` refuses oversize ones).
         The hovered and pinned cells belong to what was replaced: they are let go.
-        ``note``: what the load did, said (``noted``) once it is made, with "your edits
-        were replaced" after it when they were.
+        ``note``: what the load did, said (``noted``) once it is made, followed by how
+        to undo it ("your edits were replaced; Ctrl+Z brings them back" when they were).
         """
         edited = self.edited_since_load_or_save()
         self.clear()
         # Not the stack's count: a push after undos drops the steps undone first.
         if self._push(state, text):  # the state did change: one undoable step
             self.undo_stack.command(self.undo_stack.index() - 1).loads = True
-            replaced = None
+            undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(
+                QKeySequence.SequenceFormat.NativeText)
             if edited:
-                undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(
-                    QKeySequence.SequenceFormat.NativeText)
-                replaced = self.tr("{0}: your edits were replaced; {1} brings them "
-                                   "back.").format(text, undo)
+                said = self.tr("{0}: your edits were replaced; {1} brings them "
+                               "back.").format(text, undo)
+            else:
+                said = self.tr("{0} undoes it.").format(undo)
             if note is not None:
-                self.noted.emit(join_sentences([note] + [replaced] * bool(replaced)))
-            elif replaced is not None:
-                self.message.emit(replaced)
+                self.noted.emit(join_sentences([note, said]))
+            elif edited:
+                self.message.emit(said)
 
     def _load(self, edit: Edit) -> None:
         """A pure edit that replaces the session's inputs (imported vectors), made as a

@@ -353,7 +353,6 @@ _IMPORT_REDRAWN_KV = QT_TRANSLATE_NOOP(
              "the vectors of X_kv were cut or padded with zeros to {1} values.")
 _IMPORT_MASK = QT_TRANSLATE_NOOP(
     "Edits", "The painted mask was cleared: its cells were for the tokens replaced.")
-_IMPORT_UNDO = QT_TRANSLATE_NOOP("Edits", "Ctrl+Z brings back what you had.")
 
 
 def load_vectors(state: SessionState, tokens, X, source: str) -> Edit:
@@ -363,7 +362,8 @@ def load_vectors(state: SessionState, tokens, X, source: str) -> Edit:
     Unnamed tokens are t0, t1, …. Another d_model draws new weights from the seed (and
     cuts or pads X_kv to it); the same keeps the weights. Painted cells belong to the
     tokens they were painted for: new tokens clear them (kept, they fell on whatever
-    tokens came in at their rows). The note says what came in and what was reset.
+    tokens came in at their rows). The note says what came in and what was reset (the
+    model, which makes the edit a load, adds how to undo it).
     """
     X = np.asarray(X, dtype=np.float64)
     tokens = tuple(tokens) if tokens else tuple(f"t{i}" for i in range(X.shape[0]))
@@ -374,15 +374,12 @@ def load_vectors(state: SessionState, tokens, X, source: str) -> Edit:
     resized = X.ndim == 2 and X.shape[1] != state.d_model
     after = state.reinitialised(**changes) if resized else state.with_(**changes)
     note = Text(_IMPORTED, (source, after.n, after.d_model))
-    reset = []
     if resized:
-        reset.append(Text(_IMPORT_REDRAWN if state.X_kv is None else _IMPORT_REDRAWN_KV,
-                          (state.d_model, after.d_model, after.seed)))
+        note = Text(_TWO_NOTES, (note, Text(
+            _IMPORT_REDRAWN if state.X_kv is None else _IMPORT_REDRAWN_KV,
+            (state.d_model, after.d_model, after.seed))))
     if cleared:
-        reset.append(Text(_IMPORT_MASK))
-    if reset:
-        for part in (*reset, Text(_IMPORT_UNDO)):
-            note = Text(_TWO_NOTES, (note, part))
+        note = Text(_TWO_NOTES, (note, Text(_IMPORT_MASK)))
     return Edit(after, Text(QT_TRANSLATE_NOOP("Edits", "Import {0}"), (source,)), note=note)
 
 

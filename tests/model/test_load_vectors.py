@@ -53,7 +53,7 @@ def test_another_width_draws_new_weights_and_says_so(state):
     assert str(edit.note) == (
         "Imported x.npy: X is now 5 × 3 (tokens × d_model). d_model went from 8 to 3, so "
         "new weights were drawn from seed 42 and the vectors of X_kv were cut or padded "
-        "with zeros to 3 values. Ctrl+Z brings back what you had.")
+        "with zeros to 3 values.")
     plain = edits.load_vectors(state, None, np.ones((5, 3)), "x.npy")
     assert "d_model went from 8 to 3, so new weights were drawn from seed 42." in str(plain.note)
     assert "X_kv" not in str(plain.note)
@@ -64,8 +64,8 @@ def test_new_tokens_clear_the_painted_mask_and_the_same_tokens_keep_it(state):
     painted = _painted(state, [(2, 1), (3, 0)])
     edit = edits.load_vectors(painted, ("a", "b", "c", "d"), np.ones((4, 8)), "v.csv")
     assert edit.state.options.masked == () and edit.state.options.custom_mask
-    assert "The painted mask was cleared" in str(edit.note)
-    assert str(edit.note).endswith("Ctrl+Z brings back what you had.")
+    assert str(edit.note).endswith(
+        "The painted mask was cleared: its cells were for the tokens replaced.")
     same = edits.load_vectors(painted, state.tokens, np.ones((4, 8)), "v.csv")
     assert same.state.options.masked == ((2, 1), (3, 0))
     assert str(same.note) == "Imported v.csv: X is now 4 × 8 (tokens × d_model)."
@@ -100,7 +100,7 @@ def test_an_import_is_a_load_one_step_with_its_note_and_the_edits_it_replaced(mo
     assert model.state.equals(edited)
     model.undo_stack.setClean()
     model.load_vectors(("a", "b"), np.ones((2, 8)), "v.csv")
-    assert notes[-1] == "Imported v.csv: X is now 2 × 8 (tokens × d_model)."
+    assert notes[-1] == "Imported v.csv: X is now 2 × 8 (tokens × d_model). Ctrl+Z undoes it."
     steps = model.undo_stack.count()
     model.load_vectors(("a", "b"), np.ones((2, 8)), "v.csv")  # the same again: no step
     assert model.undo_stack.count() == steps and len(notes) == 2

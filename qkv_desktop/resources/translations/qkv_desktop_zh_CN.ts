@@ -53,6 +53,10 @@
         <source>{0}: your edits were replaced; {1} brings them back.</source>
         <translation>{0}：你的编辑已被替换；按 {1} 可找回。</translation>
     </message>
+    <message>
+        <source>{0} undoes it.</source>
+        <translation>按 {0} 可撤销。</translation>
+    </message>
 </context>
 <context>
     <name>AxisLabels</name>
@@ -676,10 +680,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>The painted mask was cleared: its cells were for the tokens replaced.</source>
         <translation>已清除涂出的掩码：它的单元格属于被替换的词元。</translation>
-    </message>
-    <message>
-        <source>Ctrl+Z brings back what you had.</source>
-        <translation>按 Ctrl+Z 可恢复原来的内容。</translation>
     </message>
     <message>
         <source>Import {0}</source>
