@@ -417,7 +417,7 @@ class AttentionModel(EditMethods, ViewSelection):
         Its size was checked when it was built (``SessionState`` refuses oversize ones).
         The hovered and pinned cells belong to what was replaced: they are let go.
         ``note``: what the load did, said (``noted``) once it is made, followed by how
-        to undo it ("your edits were replaced; Ctrl+Z brings them back" when they were).
+        to undo it ("Your edits were replaced; Ctrl+Z brings them back" when they were).
         """
         edited = self.edited_since_load_or_save()
         self.clear()
@@ -426,15 +426,14 @@ class AttentionModel(EditMethods, ViewSelection):
             self.undo_stack.command(self.undo_stack.index() - 1).loads = True
             undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(
                 QKeySequence.SequenceFormat.NativeText)
-            if edited:
-                said = self.tr("{0}: your edits were replaced; {1} brings them "
-                               "back.").format(text, undo)
-            else:
-                said = self.tr("{0} undoes it.").format(undo)
-            if note is not None:
-                self.noted.emit(join_sentences([note, said]))
-            elif edited:
-                self.message.emit(said)
+            if note is None:
+                if edited:
+                    self.message.emit(self.tr("{0}: your edits were replaced; {1} brings "
+                                              "them back.").format(text, undo))
+                return
+            said = (self.tr("Your edits were replaced; {0} brings them back.") if edited
+                    else self.tr("{0} undoes it.")).format(undo)
+            self.noted.emit(join_sentences([note, said]))  # the note names the load
 
     def _load(self, edit: Edit) -> None:
         """A pure edit that replaces the session's inputs (imported vectors), made as a

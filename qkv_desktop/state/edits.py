@@ -352,7 +352,7 @@ _IMPORT_REDRAWN_KV = QT_TRANSLATE_NOOP(
     "Edits", "d_model went from {0} to {1}, so new weights were drawn from seed {2} and "
              "the vectors of X_kv were cut or padded with zeros to {1} values.")
 _IMPORT_MASK = QT_TRANSLATE_NOOP(
-    "Edits", "The painted mask was cleared: its cells were for the tokens replaced.")
+    "Edits", "The painted mask was cleared: it was for the old tokens.")
 
 
 def load_vectors(state: SessionState, tokens, X, source: str) -> Edit:

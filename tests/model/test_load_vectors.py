@@ -64,8 +64,7 @@ def test_new_tokens_clear_the_painted_mask_and_the_same_tokens_keep_it(state):
     painted = _painted(state, [(2, 1), (3, 0)])
     edit = edits.load_vectors(painted, ("a", "b", "c", "d"), np.ones((4, 8)), "v.csv")
     assert edit.state.options.masked == () and edit.state.options.custom_mask
-    assert str(edit.note).endswith(
-        "The painted mask was cleared: its cells were for the tokens replaced.")
+    assert str(edit.note).endswith("The painted mask was cleared: it was for the old tokens.")
     same = edits.load_vectors(painted, state.tokens, np.ones((4, 8)), "v.csv")
     assert same.state.options.masked == ((2, 1), (3, 0))
     assert str(same.note) == "Imported v.csv: X is now 4 × 8 (tokens × d_model)."
@@ -93,8 +92,8 @@ def test_an_import_is_a_load_one_step_with_its_note_and_the_edits_it_replaced(mo
     assert model.state.tokens == ("a", "b")
     assert model.undo_stack.text(model.undo_stack.index() - 1) == "Import v.csv"
     assert model.undo_stack.command(model.undo_stack.index() - 1).loads
-    assert notes == ["Imported v.csv: X is now 2 × 8 (tokens × d_model). Import v.csv: "
-                     "your edits were replaced; Ctrl+Z brings them back."]
+    assert notes == ["Imported v.csv: X is now 2 × 8 (tokens × d_model). Your edits were "
+                     "replaced; Ctrl+Z brings them back."]
     assert model.messages == []  # said once, in the note
     model.undo_stack.undo()
     assert model.state.equals(edited)

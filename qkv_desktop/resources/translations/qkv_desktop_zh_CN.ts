@@ -54,6 +54,10 @@
         <translation>{0}：你的编辑已被替换；按 {1} 可找回。</translation>
     </message>
     <message>
+        <source>Your edits were replaced; {0} brings them back.</source>
+        <translation>你的编辑已被替换；按 {0} 可找回。</translation>
+    </message>
+    <message>
         <source>{0} undoes it.</source>
         <translation>按 {0} 可撤销。</translation>
     </message>
@@ -678,8 +682,8 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>d_model 从 {0} 变为 {1}，因此已按种子 {2} 重新随机生成权重，X_kv 的向量也已截断或补零为 {1} 个值。</translation>
     </message>
     <message>
-        <source>The painted mask was cleared: its cells were for the tokens replaced.</source>
-        <translation>已清除涂出的掩码：它的单元格属于被替换的词元。</translation>
+        <source>The painted mask was cleared: it was for the old tokens.</source>
+        <translation>已清除涂出的掩码：它是为原来的词元涂的。</translation>
     </message>
     <message>
         <source>Import {0}</source>
