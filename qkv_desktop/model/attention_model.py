@@ -35,7 +35,7 @@ from qkv_desktop.model.off_thread import off_thread
 from qkv_desktop.model.pane_images import PaneImages
 from qkv_desktop.model.preview import LivePreview
 from qkv_desktop.model.selection import ViewSelection
-from qkv_desktop.presentation.texts import say
+from qkv_desktop.presentation.texts import join_sentences, say
 from qkv_desktop.state import edits
 from qkv_desktop.state.catalogue import RowMap
 from qkv_desktop.state.compute import ModelResult, compute
@@ -411,22 +411,35 @@ class AttentionModel(EditMethods, ViewSelection):
             self.preview.commit()  # the state shown stays; the edit follows it
             self.undo_stack.push(CellsCommand(self, edit, text or say(edit.text), gesture))
 
-    def load_state(self, state: SessionState, text: str) -> None:
+    def load_state(self, state: SessionState, text: str, note: str | None = None) -> None:
         """Replace everything with ``state`` as one undoable step (presets, models).
 
         Its size was checked when it was built (``SessionState`` refuses oversize ones).
         The hovered and pinned cells belong to what was replaced: they are let go.
+        ``note``: what the load did, said (``noted``) once it is made, followed by how
+        to undo it ("Your edits were replaced; Ctrl+Z brings them back" when they were).
         """
         edited = self.edited_since_load_or_save()
         self.clear()
         # Not the stack's count: a push after undos drops the steps undone first.
         if self._push(state, text):  # the state did change: one undoable step
             self.undo_stack.command(self.undo_stack.index() - 1).loads = True
-            if edited:
-                undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(
-                    QKeySequence.SequenceFormat.NativeText)
-                self.message.emit(self.tr("{0}: your edits were replaced; {1} brings them "
-                                          "back.").format(text, undo))
+            undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(
+                QKeySequence.SequenceFormat.NativeText)
+            if note is None:
+                if edited:
+                    self.message.emit(self.tr("{0}: your edits were replaced; {1} brings "
+                                              "them back.").format(text, undo))
+                return
+            said = (self.tr("Your edits were replaced; {0} brings them back.") if edited
+                    else self.tr("{0} undoes it.")).format(undo)
+            self.noted.emit(join_sentences([note, said]))  # the note names the load
+
+    def _load(self, edit: Edit) -> None:
+        """A pure edit that replaces the session's inputs (imported vectors), made as a
+        load (``load_state``): one step, the pin let go, the note said."""
+        self.load_state(edit.state, say(edit.text),
+                        None if edit.note is None else say(edit.note))
 
     def edited_since_load_or_save(self) -> bool:
         """Whether the state on show holds edits made after the last load or save: what

@@ -2,7 +2,8 @@
 
 Each method applies ``fn(state, …)`` to the model's state as one undo step; a refusal
 (``EditError``) becomes a ``ValueError`` in the interface language. The host (the
-``AttentionModel``) provides ``_state`` and ``_apply(edit)``; the edits themselves,
+``AttentionModel``) provides ``_state``, ``_apply(edit)`` and ``_load(edit)`` (an edit
+that replaces the inputs, as a load does); the edits themselves,
 and their undo texts, stay Qt-free in ``state/edits.py``.
 """
 
@@ -35,6 +36,15 @@ def _naming(fn):
     return method
 
 
+def _loading(fn):
+    """A model method making the pure edit ``fn(state, …)`` a load (``_load``): what it
+    replaces is the session's inputs, as a preset or a model head does."""
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        self._load(self._translated(fn, *args, **kwargs))
+    return method
+
+
 class EditMethods:
     """The session edits, bound to a model that holds ``_state`` and ``_apply``."""
 
@@ -62,3 +72,4 @@ class EditMethods:
     set_mode = _edit(edits.set_mode)
     scale_inputs = _edit(edits.scale_inputs)
     set_masked = _edit(edits.set_masked)
+    load_vectors = _loading(edits.load_vectors)

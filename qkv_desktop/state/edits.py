@@ -32,7 +32,7 @@ __all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_N
            "rename_token", "insert_tokens", "delete_tokens", "move_token", "paste_block",
            "set_d_model", "remove_dimension", "set_d_k", "set_seed", "set_init_scale",
            "set_heads", "set_output_projection", "set_weight", "set_options", "set_mode",
-           "scale_inputs", "set_masked"]
+           "scale_inputs", "set_masked", "load_vectors"]
 
 
 @dataclass(frozen=True)
@@ -343,6 +343,46 @@ def scale_inputs(state: SessionState, factor: float) -> Edit:
                 Text(QT_TRANSLATE_NOOP("Edits", "Multiply inputs by {0}"), (factor,)))
 
 
+# -- imported vectors ---------------------------------------------------------------
+
+_IMPORTED = QT_TRANSLATE_NOOP("Edits", "Imported {0}: X is now {1} × {2} (tokens × d_model).")
+_IMPORT_REDRAWN = QT_TRANSLATE_NOOP(
+    "Edits", "d_model went from {0} to {1}, so new weights were drawn from seed {2}.")
+_IMPORT_REDRAWN_KV = QT_TRANSLATE_NOOP(
+    "Edits", "d_model went from {0} to {1}, so new weights were drawn from seed {2} and "
+             "the vectors of X_kv were cut or padded with zeros to {1} values.")
+_IMPORT_MASK = QT_TRANSLATE_NOOP(
+    "Edits", "The painted mask was cleared: it was for the old tokens.")
+
+
+def load_vectors(state: SessionState, tokens, X, source: str) -> Edit:
+    """X and its tokens read from the file ``source`` (``io.imports.import_vectors``:
+    names, or None for a file without them, and an n × d_model array).
+
+    Unnamed tokens are t0, t1, …. Another d_model draws new weights from the seed (and
+    cuts or pads X_kv to it); the same keeps the weights. Painted cells belong to the
+    tokens they were painted for: new tokens clear them (kept, they fell on whatever
+    tokens came in at their rows). The note says what came in and what was reset (the
+    model, which makes the edit a load, adds how to undo it).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    tokens = tuple(tokens) if tokens else tuple(f"t{i}" for i in range(X.shape[0]))
+    changes: dict = {"X": X, "tokens": tokens}
+    cleared = bool(state.options.masked) and tokens != state.tokens
+    if cleared:
+        changes["options"] = replace(state.options, masked=())
+    resized = X.ndim == 2 and X.shape[1] != state.d_model
+    after = state.reinitialised(**changes) if resized else state.with_(**changes)
+    note = Text(_IMPORTED, (source, after.n, after.d_model))
+    if resized:
+        note = Text(_TWO_NOTES, (note, Text(
+            _IMPORT_REDRAWN if state.X_kv is None else _IMPORT_REDRAWN_KV,
+            (state.d_model, after.d_model, after.seed))))
+    if cleared:
+        note = Text(_TWO_NOTES, (note, Text(_IMPORT_MASK)))
+    return Edit(after, Text(QT_TRANSLATE_NOOP("Edits", "Import {0}"), (source,)), note=note)
+
+
 # -- dimensions and initialisation ----------------------------------------------------
 
 _REDRAWN = QT_TRANSLATE_NOOP(
@@ -492,16 +532,41 @@ def set_masked(state: SessionState, cells, masked: bool, gesture: object = None)
     return Edit(after, text, None if gesture is None else f"mask-paint-{gesture}")
 
 
+_MASK_CLEARED = {
+    "cross": QT_TRANSLATE_NOOP(
+        "Edits", "The painted mask was cleared: its columns were the tokens of X, and in "
+                 "cross-attention the keys are those of X_kv. Ctrl+Z brings it back."),
+    "self": QT_TRANSLATE_NOOP(
+        "Edits", "The painted mask was cleared: its columns were the tokens of X_kv, and in "
+                 "self-attention the keys are those of X. Ctrl+Z brings it back."),
+}
+"""The note of a switch between self- and cross-attention that clears the painted mask."""
+
+
 def set_mode(state: SessionState, mode: str) -> Edit | None:
-    """Switch between self- and cross-attention (a default key/value sequence appears)."""
+    """Switch between self- and cross-attention (a default key/value sequence appears).
+
+    The painted mask's columns are keys: X's tokens in self-attention, X_kv's in
+    cross-attention. Kept across the switch, its cells fell on other keys (column 1,
+    "爱", became the key "k1") or, past the new sequence's end, were dropped without a
+    word. So the switch clears them, in the same undo step, with a note that says so;
+    Ctrl+Z brings cells and mode back. When the keys are the same tokens either way
+    (X_kv named as X), the mask still means what it meant and is kept, without a note.
+    """
     if mode == state.mode:
         return None
     changes = {"mode": mode}
+    keys = state.tokens
     if mode == "cross":
         check_dims(state, mode=mode,
                    kv=max(2, state.n) if state.X_kv is None else state.X_kv.shape[0])
         if state.X_kv is None:
             changes["kv_tokens"], changes["X_kv"] = default_kv(state)
+        keys = changes.get("kv_tokens", state.kv_tokens)
+    cleared = bool(state.options.masked) and tuple(keys) != state.key_tokens
+    if cleared:
+        changes["options"] = replace(state.options, masked=())
+    after = state.with_(**changes)  # (refuses a mode that is neither)
     text = (Text(QT_TRANSLATE_NOOP("Edits", "Cross-attention")) if mode == "cross"
             else Text(QT_TRANSLATE_NOOP("Edits", "Self-attention")))
-    return Edit(state.with_(**changes), text)
+    return Edit(after, text, note=Text(_MASK_CLEARED[mode]) if cleared else None)

@@ -78,6 +78,48 @@ def test_cross_mode_starts_with_the_default_seeded_sequence(state):
     assert back.X_kv is after.X_kv  # the sequence is kept for the next switch
 
 
+def _painted(state: SessionState, cells) -> SessionState:
+    return state.with_(options=dataclasses.replace(state.options, custom_mask=True,
+                                                   masked=tuple(cells)))
+
+
+def test_switching_to_cross_clears_the_painted_mask_in_the_same_step_and_says_so(state):
+    """Its columns were X's tokens: kept, (2, 1) "人工 does not see 爱" masked the key k1,
+    and cells past a shorter X_kv vanished without a word."""
+    painted = _painted(state, [(2, 1), (3, 0)])
+    edit = edits.set_mode(painted, "cross")
+    assert edit.state.mode == "cross" and edit.state.options.masked == ()
+    assert edit.state.options.custom_mask  # the pane stays, to paint the new keys
+    assert str(edit.text) == "Cross-attention"
+    assert "painted mask was cleared" in str(edit.note) and "Ctrl+Z" in str(edit.note)
+    assert "X_kv" in str(edit.note)
+    back = edits.set_mode(edit.state, "self")
+    assert back.state.options.masked == () and back.note is None  # nothing painted
+    # painted in cross-attention, the cells are X_kv's keys: back to self clears them
+    cross = _painted(edit.state, [(0, 1)])
+    to_self = edits.set_mode(cross, "self")
+    assert to_self.state.options.masked == () and "X_kv" in str(to_self.note)
+
+
+def test_a_mask_that_would_empty_a_row_of_a_shorter_x_kv_no_longer_blocks_the_switch(state):
+    """Painted in self-attention, row 0 hid keys 0 and 1 (it still saw 2 and 3); over a
+    two-token X_kv those cells hid every key, and the switch itself was refused."""
+    two = state.with_(kv_tokens=("a", "b"), X_kv=np.ones((2, state.d_model)))
+    painted = _painted(two, [(0, 0), (0, 1)])
+    edit = edits.set_mode(painted, "cross")
+    assert edit.state.mode == "cross" and edit.state.options.masked == ()
+    assert edit.note is not None
+
+
+def test_a_mask_whose_keys_are_the_same_tokens_after_the_switch_is_kept_silently(state):
+    same = state.with_(kv_tokens=state.tokens, X_kv=state.X)
+    painted = _painted(same, [(2, 1)])
+    edit = edits.set_mode(painted, "cross")
+    assert edit.state.options.masked == ((2, 1),) and edit.note is None
+    assert edits.set_mode(edit.state, "self").note is None
+    assert edits.set_mode(state, "cross").note is None  # no painted cells: nothing to say
+
+
 def test_w_o_is_the_seeded_draw_after_the_heads(state):
     multi = edits.set_heads(state, 2).state
     on = edits.set_output_projection(multi, True)

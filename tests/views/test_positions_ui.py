@@ -124,6 +124,43 @@ def test_painting_the_mask_pane_masks_a_drag_as_one_undo_step(main_window):
     assert m.selection is None  # painting never pins a cell
 
 
+def test_switching_to_cross_clears_the_painted_mask_says_so_and_undo_brings_it_back(
+        main_window, speak):
+    """The painted cells were X's keys: kept in cross-attention they fell on other keys
+    without a word. Cleared in the switch's own step, the status bar says so and how to
+    get them back; Ctrl+Z (Undo) brings the cells and self-attention back, exactly."""
+    w, m = main_window, main_window.model
+    w.positions_panel.custom.setChecked(True)
+    assert m.wait_until_idle()
+    _press_drag_release(w.panes.panes["mask"], [(0, 1), (0, 2), (2, 3)])
+    assert m.wait_until_idle()
+    painted = m.state
+    steps = m.undo_stack.count()
+    w.controls.mode.setCurrentIndex(w.controls.mode.findData("cross"))
+    assert m.wait_until_idle()
+    assert m.state.mode == "cross" and m.state.options.masked == ()
+    assert m.undo_stack.count() == steps + 1  # one step: the switch and the clearing
+    bar = w.statusBar()
+    assert bar.currentMessage().startswith("The painted mask was cleared")
+    assert "Ctrl+Z brings it back" in bar.currentMessage()
+    assert bar.shown_message().startswith("The painted mask was cleared")  # drawn, not cut
+    assert (m.result.head().weights[0, 1:3] > 0).all()  # no painted cell on the keys k1, k2
+    w.undo_action.trigger()
+    assert m.wait_until_idle()
+    assert m.state.equals(painted)
+    assert m.state.options.masked == ((0, 1), (0, 2), (2, 3)) and m.state.mode == "self"
+    assert w.controls.mode.currentData() == "self"
+    assert m.result.head().weights[0, 1] == m.result.head().weights[2, 3] == 0
+    speak("zh_CN")
+    w.redo_action.trigger()
+    assert m.state.mode == "cross" and m.state.options.masked == ()
+    w.undo_action.trigger()
+    w.controls.mode.setCurrentIndex(w.controls.mode.findData("cross"))
+    assert m.wait_until_idle()
+    assert bar.currentMessage().startswith("已清除涂出的掩码")
+    assert "Ctrl+Z" in bar.currentMessage()
+
+
 def test_a_painted_cell_that_would_empty_a_row_is_refused_with_the_reason(main_window):
     w, m = main_window, main_window.model
     w.controls.causal.setChecked(True)

@@ -60,6 +60,30 @@ def test_save_and_save_as_say_where_the_session_went(window, tmp_path, monkeypat
     assert path.exists()
 
 
+def test_imported_vectors_say_what_changed_and_undo_takes_them_back(window, tmp_path,
+                                                                      monkeypatch, speak):
+    from PySide6.QtWidgets import QFileDialog
+
+    csv = tmp_path / "three.csv"
+    csv.write_text("token,a,b\nx,1,2\ny,3,4\nz,5,6\n")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(csv), "")))
+    before = window.model.state
+    window.files.on_import_vectors()
+    s = window.model.state
+    assert s.tokens == ("x", "y", "z") and s.X.tolist() == [[1, 2], [3, 4], [5, 6]]
+    said = window.statusBar().currentMessage()
+    assert said.startswith("Imported three.csv: X is now 3 × 2 (tokens × d_model).")
+    assert "d_model went from 8 to 2, so new weights were drawn from seed 42" in said
+    window.undo_action.trigger()
+    assert window.model.state.equals(before)
+    speak("zh_CN")
+    window.files.on_import_vectors()
+    assert window.statusBar().currentMessage().startswith(
+        "已导入 three.csv：X 现在是 3 × 2（词元数 × d_model）。d_model 从 8 变为 2")
+    assert window.undo_action.text().endswith("导入 three.csv")
+
+
 def test_save_open_round_trip_is_bit_exact(window, tmp_path):
     window.model.set_cell("X", 1, 2, 1 / 3)
     window.model.set_options(temperature=0.37)

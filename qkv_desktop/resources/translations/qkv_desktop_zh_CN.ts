@@ -53,6 +53,14 @@
         <source>{0}: your edits were replaced; {1} brings them back.</source>
         <translation>{0}：你的编辑已被替换；按 {1} 可找回。</translation>
     </message>
+    <message>
+        <source>Your edits were replaced; {0} brings them back.</source>
+        <translation>你的编辑已被替换；按 {0} 可找回。</translation>
+    </message>
+    <message>
+        <source>{0} undoes it.</source>
+        <translation>按 {0} 可撤销。</translation>
+    </message>
 </context>
 <context>
     <name>AxisLabels</name>
@@ -662,6 +670,26 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>输入乘以 {0}</translation>
     </message>
     <message>
+        <source>Imported {0}: X is now {1} × {2} (tokens × d_model).</source>
+        <translation>已导入 {0}：X 现在是 {1} × {2}（词元数 × d_model）。</translation>
+    </message>
+    <message>
+        <source>d_model went from {0} to {1}, so new weights were drawn from seed {2}.</source>
+        <translation>d_model 从 {0} 变为 {1}，因此已按种子 {2} 重新随机生成权重。</translation>
+    </message>
+    <message>
+        <source>d_model went from {0} to {1}, so new weights were drawn from seed {2} and the vectors of X_kv were cut or padded with zeros to {1} values.</source>
+        <translation>d_model 从 {0} 变为 {1}，因此已按种子 {2} 重新随机生成权重，X_kv 的向量也已截断或补零为 {1} 个值。</translation>
+    </message>
+    <message>
+        <source>The painted mask was cleared: it was for the old tokens.</source>
+        <translation>已清除涂出的掩码：它是为原来的词元涂的。</translation>
+    </message>
+    <message>
+        <source>Import {0}</source>
+        <translation>导入 {0}</translation>
+    </message>
+    <message>
         <source>New weights were drawn from seed {0}: the weights you had (typed in or loaded) are replaced. Ctrl+Z brings them back.</source>
         <translation>已按种子 {0} 重新随机生成权重：你原来的权重（手动输入或载入的）已被替换。按 Ctrl+Z 可恢复。</translation>
     </message>
@@ -724,6 +752,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Unmask cells</source>
         <translation>取消掩码单元格</translation>
+    </message>
+    <message>
+        <source>The painted mask was cleared: its columns were the tokens of X, and in cross-attention the keys are those of X_kv. Ctrl+Z brings it back.</source>
+        <translation>已清除涂出的掩码：它的列是 X 的词元，而交叉注意力的键来自 X_kv。按 Ctrl+Z 可恢复。</translation>
+    </message>
+    <message>
+        <source>The painted mask was cleared: its columns were the tokens of X_kv, and in self-attention the keys are those of X. Ctrl+Z brings it back.</source>
+        <translation>已清除涂出的掩码：它的列是 X_kv 的词元，而自注意力的键来自 X。按 Ctrl+Z 可恢复。</translation>
     </message>
     <message>
         <source>Cross-attention</source>

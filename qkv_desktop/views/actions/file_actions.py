@@ -180,13 +180,8 @@ class FileActions(FollowsWindowLanguage, QObject):
             self.tr("Vectors (*.csv *.tsv *.txt *.npy);;All files (*)"))
         if not path:
             return
-        try:
-            tokens, X = import_vectors(path)
-            state = self.model.state
-            tokens = tokens or [f"t{i}" for i in range(X.shape[0])]
-            after = state.reinitialised(X=X, tokens=tuple(tokens)) \
-                if X.shape[1] != state.d_model else state.with_(X=X, tokens=tuple(tokens))
-            self.model.load_state(after, self.tr("Import {0}").format(Path(path).name))
+        try:  # the new state and what it changed: ``edits.load_vectors``
+            self.model.load_vectors(*import_vectors(path), Path(path).name)
         except ValueError as exc:
             self._on_error(say(exc))
 
