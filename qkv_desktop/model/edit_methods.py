@@ -73,3 +73,4 @@ class EditMethods:
     scale_inputs = _edit(edits.scale_inputs)
     set_masked = _edit(edits.set_masked)
     load_vectors = _loading(edits.load_vectors)
+    load_weights = _loading(edits.load_weights)

@@ -383,6 +383,32 @@ def load_vectors(state: SessionState, tokens, X, source: str) -> Edit:
     return Edit(after, Text(QT_TRANSLATE_NOOP("Edits", "Import {0}"), (source,)), note=note)
 
 
+_WEIGHTS_IMPORTED = QT_TRANSLATE_NOOP(
+    "Edits", "Imported {0}: W_Q, W_K and W_V, d_model × d_k = {2} × {3}, h = {1}.")
+_WEIGHTS_NEW_HEADS = QT_TRANSLATE_NOOP(
+    "Edits", "The heads went from {0} to {1}, so W_O was drawn again from seed {2}.")
+
+
+def load_weights(state: SessionState, heads, source: str) -> Edit:
+    """W_Q, W_K, W_V (and biases) of one head or of each head, read from the file
+    ``source`` for the state's d_model and d_k (``io.imports.import_weights``).
+
+    The same number of heads keeps everything else, W_O included (a typed-in W_O was
+    replaced by a seeded one when every import redrew the state). Another number of
+    heads needs a W_O of another size: it is drawn from the seed, and the note says so.
+    """
+    heads = tuple(heads) if isinstance(heads, (list, tuple)) else (heads,)
+    if len(heads) == state.n_heads:
+        after = state.with_(heads=heads)
+    else:
+        after = state.reinitialised(n_heads=len(heads)).with_(heads=heads)
+    note = Text(_WEIGHTS_IMPORTED, (source, len(heads), state.d_model, state.d_k))
+    if len(heads) != state.n_heads and state.W_O is not None:
+        note = Text(_TWO_NOTES, (note, Text(_WEIGHTS_NEW_HEADS,
+                                            (state.n_heads, len(heads), state.seed))))
+    return Edit(after, Text(QT_TRANSLATE_NOOP("Edits", "Import {0}"), (source,)), note=note)
+
+
 # -- dimensions and initialisation ----------------------------------------------------
 
 _REDRAWN = QT_TRANSLATE_NOOP(

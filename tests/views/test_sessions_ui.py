@@ -84,6 +84,30 @@ def test_imported_vectors_say_what_changed_and_undo_takes_them_back(window, tmp_
     assert window.undo_action.text().endswith("导入 three.csv")
 
 
+def test_importing_weights_says_what_came_in_and_undo_brings_the_old_back(
+        window, tmp_path, monkeypatch, speak):
+    """File → Import weights: the heads' W_Q, W_K, W_V replaced in one load whose note
+    the status bar shows; Undo restores them; the same in Chinese."""
+    import numpy as np
+    from PySide6.QtWidgets import QFileDialog
+
+    before = window.model.state
+    stack = np.stack([np.full((before.d_model, before.d_k), v) for v in (0.1, 0.2, 0.3)])
+    path = tmp_path / "w.npy"
+    np.save(path, stack)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **k: (str(path), "")))
+    window.files.on_import_weights()
+    assert window.model.state.heads[0].W_K.tolist() == stack[1].tolist()
+    assert window.statusBar().currentMessage().startswith(
+        "Imported w.npy: W_Q, W_K and W_V, d_model × d_k = 8 × 4, h = 1.")
+    window.undo_action.trigger()
+    assert window.model.state.equals(before)
+    speak("zh_CN")
+    window.files.on_import_weights()
+    assert window.statusBar().currentMessage().startswith("已导入 w.npy：")
+
+
 def test_save_open_round_trip_is_bit_exact(window, tmp_path):
     window.model.set_cell("X", 1, 2, 1 / 3)
     window.model.set_options(temperature=0.37)

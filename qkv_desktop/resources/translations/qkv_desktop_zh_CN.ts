@@ -690,6 +690,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>导入 {0}</translation>
     </message>
     <message>
+        <source>Imported {0}: W_Q, W_K and W_V, d_model × d_k = {2} × {3}, h = {1}.</source>
+        <translation>已导入 {0}：W_Q、W_K 和 W_V，d_model × d_k = {2} × {3}，h = {1}。</translation>
+    </message>
+    <message>
+        <source>The heads went from {0} to {1}, so W_O was drawn again from seed {2}.</source>
+        <translation>头数从 {0} 变为 {1}，因此 W_O 已用种子 {2} 重新抽取。</translation>
+    </message>
+    <message>
         <source>New weights were drawn from seed {0}: the weights you had (typed in or loaded) are replaced. Ctrl+Z brings them back.</source>
         <translation>已按种子 {0} 重新随机生成权重：你原来的权重（手动输入或载入的）已被替换。按 Ctrl+Z 可恢复。</translation>
     </message>
@@ -1556,10 +1564,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Vectors (*.csv *.tsv *.txt *.npy);;All files (*)</source>
         <translation>向量 (*.csv *.tsv *.txt *.npy);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Import {0}</source>
-        <translation>导入 {0}</translation>
     </message>
     <message>
         <source>Import weights</source>

@@ -194,10 +194,7 @@ class FileActions(FollowsWindowLanguage, QObject):
             return
         s = self.model.state
         try:
-            w = import_weights(path, s.d_model, s.d_k)
-            heads = tuple(w) if isinstance(w, list) else (w,)
-            self.model.load_state(s.reinitialised(n_heads=len(heads)).with_(heads=heads),
-                                  self.tr("Import {0}").format(Path(path).name))
+            self.model.load_weights(import_weights(path, s.d_model, s.d_k), Path(path).name)
         except ValueError as exc:
             self._on_error(say(exc))
 
