@@ -4484,8 +4484,8 @@ Sentence: {1}</source>
         <translation>3 · 把鼠标移到一个权重上</translation>
     </message>
     <message>
-        <source>Point at a cell of the weights: the status bar says how it is computed, and orange outlines show the cells of the other panes it comes from.</source>
-        <translation>指向权重面板的一个单元格：状态栏会说明它是怎么算出来的，橙色方框标出它来自其他面板的哪些单元格。</translation>
+        <source>Point at a weight: the status bar says how it is computed; orange outlines show the cells it comes from, and the row of V it weighs into the output.</source>
+        <translation>指向一个权重：状态栏会说明它是怎么算出来的；橙色方框标出它来自哪些单元格，以及它加权计入输出的 V 的那一行。</translation>
     </message>
     <message>
         <source>4 · Click it to have it explained</source>
