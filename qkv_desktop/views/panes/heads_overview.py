@@ -22,8 +22,8 @@ from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
 from qkv_desktop.views.retranslate import Retranslating
 
-__all__ = ["HeadsOverview", "HeadThumbnail", "grid_shape", "heads_caption", "MAX_THUMBNAILS",
-           "shown_heads"]
+__all__ = ["HeadsOverview", "HeadThumbnail", "grid_shape", "heads_caption", "heads_tip",
+           "MAX_THUMBNAILS", "shown_heads"]
 
 MAX_THUMBNAILS = 16
 """The most thumbnails shown at once (4 × 4 at their 40-pixel minimum fit any pane).
@@ -39,6 +39,13 @@ HIGHLIGHT = QColor(255, 140, 0)
 def heads_caption() -> str:
     """The overview's name in the View menu, in the current language (without building it)."""
     return QCoreApplication.translate("HeadsOverview", "weights of every head")
+
+
+def heads_tip() -> str:
+    """What the overview shows, for the View menu's tips, in the current language."""
+    return QCoreApplication.translate(
+        "HeadsOverview", "The attention weights of every head side by side, small: how "
+        "differently the heads attend.")
 
 
 def grid_shape(count: int, width: float, height: float) -> tuple[int, int]:
