@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.presentation.cell_text import projection_formula
 from qkv_desktop.presentation.numbers import format_setting
+from qkv_desktop.presentation.texts import join_list
 from qkv_desktop.state.catalogue import (
     BOOLEAN,
     HEAD_INDEPENDENT,
@@ -177,7 +178,7 @@ def mask_formula(state) -> str:
     if not parts:  # the custom mask switched on, nothing painted yet ("mask:  (4×4)")
         parts.append(translate("Panes", "custom, no cell masked yet")
                      if state.options.custom_mask else translate("Panes", "none"))
-    return translate("Panes", ", ").join(parts)  # 、 in Chinese
+    return join_list(parts)  # 、 in Chinese
 
 
 def pane_title(result: ModelResult, key: str, head: int = 0) -> str:

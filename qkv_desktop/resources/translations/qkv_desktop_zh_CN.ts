@@ -967,7 +967,7 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>unknown field &quot;{0}&quot;; expected {1}</source>
-        <translation>未知字段“{0}”；应为 {1}</translation>
+        <translation>未知字段“{0}”；应为 {1} 之一</translation>
     </message>
     <message>
         <source>no &quot;{0}&quot; field</source>
@@ -2102,7 +2102,7 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>unknown field &quot;{0}&quot; in {1}; expected {2}</source>
-        <translation>{1} 中有未知字段“{0}”；应为 {2}</translation>
+        <translation>{1} 中有未知字段“{0}”；应为 {2} 之一</translation>
     </message>
     <message>
         <source>{0} has no &quot;{1}&quot;</source>
@@ -2889,6 +2889,17 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
 </context>
 <context>
+    <name>Lists</name>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Tokens (X)</source>
@@ -3600,10 +3611,6 @@ Sentence: {1}</source>
     <message>
         <source>none</source>
         <translation>无</translation>
-    </message>
-    <message>
-        <source>, </source>
-        <translation>、</translation>
     </message>
     <message>
         <source> + mask</source>

@@ -18,6 +18,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.pane_images import PaneImages
 from qkv_desktop.presentation.colormaps import levels_for, lut_for
 from qkv_desktop.presentation.pane_info import pane_matrix, values_may_be_negative
+from qkv_desktop.presentation.texts import join_clauses
 from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
 from qkv_desktop.views.retranslate import Retranslating
@@ -287,7 +288,7 @@ class HeadsOverview(Retranslating, QWidget):
         g = self._groups
         self.groups_label.setVisible(g is not None and g.shared)
         if g is not None and g.shared:
-            members = "; ".join(self.tr("K/V {0}: heads {1}").format(
+            members = join_clauses(self.tr("K/V {0}: heads {1}").format(
                 i + 1, " ".join(str(h + 1) for h in group)) for i, group in enumerate(g.groups))
             self.groups_label.setText(self.tr(
                 "Grouped-query attention: {0} query heads share {1} key/value heads ({2}). "
