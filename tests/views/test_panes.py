@@ -122,6 +122,23 @@ def test_hovering_a_weight_outlines_the_value_row_on_screen(main_window):
     assert outlined_rows(panes["V"]) == [0]
 
 
+def test_hovering_a_weight_outlines_the_rotated_query_and_key_rows(main_window):
+    """With RoPE the scores are RoPE(Q)·RoPE(K)ᵀ: a weight outlines its rows there too,
+    and hovering a rotated query links like Q."""
+    window = main_window
+    window.model.set_options(positions="rope")
+    assert window.model.wait_until_idle()
+    panes = window.panes.panes
+    hover_over(panes["weights"], 1, 3)
+    assert panes["Q_rope"].overlay.links == [(1, 0, 1, 4)]
+    assert panes["K_rope"].overlay.links == [(3, 0, 1, 4)]
+    panes["Q_rope"]._on_mouse_moved(cell_scene_pos(panes["Q_rope"], 2, 0))
+    assert window.model.hover == CellRef("Q_rope", 2, 0, 0)
+    assert panes["Q"].overlay.links == panes["Q_rope"].overlay.links == [(2, 0, 1, 4)]
+    assert panes["X"].overlay.links == [(2, 0, 1, 8)]
+    assert panes["weights"].overlay.links == [(2, 0, 1, 4)]
+
+
 def test_hovering_an_output_cell_links_its_weights_row_and_that_column_of_v(main_window):
     window = main_window
     panes = window.panes.panes
