@@ -124,3 +124,88 @@ def test_a_custom_mask_with_nothing_painted_says_so_in_the_title(qapp):
     assert mask_formula(on) == "custom, no cell masked yet"
     painted = on.with_(options=replace(on.options, masked=((1, 0),), causal=True))
     assert mask_formula(painted) == "causal, custom"
+
+
+# ------------------------------------------------------------------------ lists
+PACKAGE = TS.parents[2]
+"""The ``qkv_desktop`` source folder."""
+LIST_JOIN = re.compile(r"""(["'])[,;] \1\.join\(""")
+"""``", ".join(`` or ``"; ".join(`` (either quote): an English list separator."""
+NOT_A_SENTENCE = {
+    "io/session.py": ('"[" + ", ".join(map(float.__repr__',  # the session file's JSON
+                      'return "[" + ", ".join(map(_scalar, value)) + "]"'),
+    "io/imports.py": ('where = ", ".join(map(str, idx))',),  # an index, X[2, 3]
+    "views/teaching/explain_panel.py": ('return "[" + ", ".join(vals) + "]"',),  # a vector
+    "views/teaching/scaling_lab.py": ('self.edit.setText(", ".join(',),  # the field's input
+    "views/i18n.py": ('+ ", ".join(LANGUAGES))',),  # the --lang option's error, English
+    # the command line's and the notebook API's own errors, English by design
+    "export/formats.py": ('choose from: " + ", ".join(known))', "f\"{', '.join(known)}\")"),
+    "export/figures.py": ("f\"choose one of: {', '.join(FORMATS)}\")",),
+    "export/pane_figures.py": ("choose from: {', '.join(PANE_BY_KEY)}",),
+    "export/figure_fonts.py": ("figure fonts not registered: {', '.join(missing)}",),
+    "core/presets.py": ('+ ", ".join(PRESETS)) from None',),
+    "core/training.py": ("pattern must be one of {', '.join(PATTERNS)}",),
+    "core/validation.py": ('where = ", ".join(str(int(i)) for i in bad)',),  # an index
+}
+"""Joins that are not a list in a sentence for the user (or are English by design)."""
+
+
+def test_user_visible_lists_are_joined_by_the_interface_language():
+    """Chinese joins the items of a list with "、" and clauses with "；": a message
+    built with ", ".join read "scale, temperature" inside a Chinese sentence. The state
+    and file layers carry a list as ``Listed``; the views call ``join_list`` or
+    ``join_clauses`` (``presentation.texts``)."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).as_posix()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if LIST_JOIN.search(line) and not any(
+                    allowed in line for allowed in NOT_A_SENTENCE.get(rel, ())):
+                found.append(f"{rel}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)
+    assert LIST_JOIN.search('x = "; ".join(parts)') and LIST_JOIN.search("', '.join(a)")
+
+
+def test_a_list_in_a_chinese_message_uses_the_enumeration_comma(chinese):
+    from qkv_desktop.presentation.texts import join_clauses, join_list, say
+    from qkv_desktop.state.edits import set_options
+    from qkv_desktop.state.session_state import Options
+    from qkv_desktop.state.texts import EditError
+
+    assert join_list(["a", "b", "c"]) == "a、b、c"
+    assert join_clauses(["一", "二"]) == "一；二"
+    state = SessionState.from_preset("tutorial-1")
+    undo_text = say(set_options(state, temperature=2.0, stable=False).text)
+    assert undo_text == "更改 temperature、stable", undo_text
+    with pytest.raises(EditError) as refused:
+        Options(positions="spiral")
+    said = say(refused.value)
+    assert "none、" in said and ", " not in said, said
+    assert ", " in str(refused.value)  # the state layer itself stays English
+
+
+def test_a_list_in_an_english_message_keeps_its_commas():
+    from qkv_desktop.presentation.texts import join_clauses, join_list, say
+    from qkv_desktop.state.texts import Listed, Text
+
+    assert join_list(["a", "b"]) == "a, b" and join_clauses(["a", "b"]) == "a; b"
+    assert say(Text("Change {0}", (Listed(["scale", "temperature"]),))) == \
+        "Change scale, temperature"
+    assert str(Listed(["x", "y"], clauses=True)) == "x; y"
+
+
+def test_a_session_file_error_lists_the_known_options_in_chinese(chinese, tmp_path):
+    import json
+
+    from qkv_desktop.io.session import load_session, save_session
+    from qkv_desktop.presentation.texts import say
+
+    path = tmp_path / "s.qkv"
+    save_session(SessionState.from_preset("tutorial-1"), path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["options"]["sparkle"] = True
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ValueError) as refused:
+        load_session(path)
+    said = say(refused.value)
+    assert "sparkle" in said and "scale、" in said and ", " not in said, said

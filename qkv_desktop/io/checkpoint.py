@@ -37,7 +37,7 @@ from qkv_desktop.io.files import (
     read_limited,
 )
 from qkv_desktop.state.session_state import SessionState
-from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Listed, Text
 
 __all__ = ["BUNDLED_MINILM_NAME", "BertCheckpoint", "CheckpointError", "Encoding",
            "checked_index", "find_bundled_minilm", "load_checkpoint"]
@@ -523,7 +523,7 @@ def _weights_path(folder: Path) -> Path:
 
 def missing_tensors(path: Path, missing: list[str]) -> Text:
     """"<file>: missing tensors a, b, c and 4 more" (the first three named)."""
-    names = ", ".join(missing[:3])
+    names = Listed(missing[:3])
     if len(missing) == 1:
         return problem(QT_TRANSLATE_NOOP("Files", "{0}: missing tensor {1}"), path, names)
     if len(missing) <= 3:

@@ -44,7 +44,7 @@ from qkv_desktop.io.byte_tokens import TokenLabel, readable_labels, readable_pie
 from qkv_desktop.io.checkpoint import CheckpointError, Encoding, checked_index, missing_tensors
 from qkv_desktop.io.files import problem
 from qkv_desktop.state.session_state import MAX_TOKENS, Options, SessionState
-from qkv_desktop.state.texts import QT_TRANSLATE_NOOP
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Listed
 
 __all__ = ["BUNDLED_SMOLLM2_FILE", "BUNDLED_SMOLLM2_NAME", "BUNDLED_SMOLLM2_PACKAGE",
            "LlamaCheckpoint", "NextToken", "SUPPORTED_TYPES", "find_bundled_smollm2",
@@ -550,7 +550,7 @@ def _check_tensors(reader, c: _Config, path: Path) -> dict:
         if kind not in SUPPORTED_TYPES:
             raise CheckpointError(QT_TRANSLATE_NOOP(
                 "Files", "{0}: tensor {1} is stored as {2}, which this app cannot dequantise; "
-                         "supported: {3}"), path, name, kind, ', '.join(SUPPORTED_TYPES))
+                         "supported: {3}"), path, name, kind, Listed(SUPPORTED_TYPES))
         if tuple(int(x) for x in t.shape) != shape:
             raise CheckpointError(QT_TRANSLATE_NOOP(
                 "Files", "{0}: tensor {1} has shape {2}, but the metadata implies {3}"),
@@ -570,7 +570,7 @@ def _build_tokenizer(reader, c: _Config, path: Path):
     if pre not in _PRE_TOKENIZERS:
         raise CheckpointError(QT_TRANSLATE_NOOP(
             "Files", "{0}: pre-tokenizer {1} is not supported; known: {2}"),
-            path, f"{pre!r}", ", ".join(sorted(_PRE_TOKENIZERS)))
+            path, f"{pre!r}", Listed(sorted(_PRE_TOKENIZERS)))
     pieces = [str(p) for p in _field(reader, "tokenizer.ggml.tokens", path)]
     merges = [str(m) for m in _field(reader, "tokenizer.ggml.merges", path)]
     types = list(_field(reader, "tokenizer.ggml.token_type", path, [1] * len(pieces)))

@@ -26,7 +26,7 @@ from qkv_desktop.io.files import FileFormatError, decode_text, problem, read_lim
 from qkv_desktop.state.catalogue import PROJECTION_NAMES, WEIGHT_NAMES
 from qkv_desktop.state.parsing import NUMBER
 from qkv_desktop.state.session_state import MAX_TOKEN_LENGTH, MAX_TOKENS, check_size
-from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, said_by
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Listed, said_by
 
 __all__ = ["ImportFileError", "import_vectors", "import_weights", "VECTOR_SUFFIXES",
            "WEIGHT_SUFFIXES"]
@@ -40,7 +40,7 @@ class ImportFileError(FileFormatError):
     """A file that cannot be imported; the message names the file and the problem."""
 
 
-def _unsupported(suffix: str, use: str):
+def _unsupported(suffix: str, use: Listed):
     return problem(QT_TRANSLATE_NOOP("Files", "unsupported file type {0}; use {1}"),
                    repr(suffix or "(none)"), use)
 
@@ -62,7 +62,7 @@ def import_vectors(path) -> tuple[tuple[str, ...] | None, np.ndarray]:
     name = path.name
     suffix = path.suffix.lower()
     if suffix not in VECTOR_SUFFIXES:
-        raise ImportFileError(name, _unsupported(suffix, ", ".join(VECTOR_SUFFIXES)))
+        raise ImportFileError(name, _unsupported(suffix, Listed(VECTOR_SUFFIXES)))
     data = read_limited(path, ImportFileError)
     if suffix == ".npy":
         X = _npy_array(lambda: io.BytesIO(data), name, "X", len(data),
@@ -219,7 +219,7 @@ def import_weights(path, d_model: int, d_k: int) -> Weights | list[Weights]:
     name = path.name
     suffix = path.suffix.lower()
     if suffix not in WEIGHT_SUFFIXES:
-        raise ImportFileError(name, _unsupported(suffix, ".npy, .npz"))
+        raise ImportFileError(name, _unsupported(suffix, Listed((".npy", ".npz"))))
     data = read_limited(path, ImportFileError)
     if suffix == ".npy":
         return _npy_weights(data, name, d_model, d_k)

@@ -42,7 +42,7 @@ from qkv_desktop.state.session_state import (
     frozen_array,
     options_to_json,
 )
-from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text, said_by
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Listed, Text, said_by
 
 __all__ = ["SessionError", "LoadedSession", "save_session", "load_session",
            "parse_session", "session_to_json", "FORMAT", "CURRENT_VERSION", "SUFFIX",
@@ -591,7 +591,7 @@ def _head(value, label: str, d_model: int, d_k: int) -> Weights:
         if key not in WEIGHT_NAMES:
             raise _Invalid(QT_TRANSLATE_NOOP(
                 "Files", 'unknown field "{0}" in {1}; expected {2}'),
-                key, label, ", ".join(WEIGHT_NAMES))
+                key, label, Listed(WEIGHT_NAMES))
     mats = [_matrix(_required_in(value, k, label), f"{label}.{k}", (d_model, d_k),
                     (_X_ROW_LENGTH, "d_k"))
             for k in PROJECTION_NAMES]
@@ -632,7 +632,7 @@ def _options(value) -> Options:
     for key in value:
         if key not in known:
             raise _Invalid(QT_TRANSLATE_NOOP(
-                "Files", 'unknown option "{0}"; known options: {1}'), key, ", ".join(known))
+                "Files", 'unknown option "{0}"; known options: {1}'), key, Listed(known))
     parsed = {}
     for f in fields(Options):
         if f.name not in value:  # an option the file does not set keeps its default

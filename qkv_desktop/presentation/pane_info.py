@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.presentation.cell_text import projection_formula
 from qkv_desktop.presentation.numbers import format_setting
+from qkv_desktop.presentation.texts import join_list
 from qkv_desktop.state.catalogue import (
     BOOLEAN,
     HEAD_INDEPENDENT,
@@ -26,12 +27,13 @@ from qkv_desktop.state.catalogue import (
     MatrixSpec,
     axis_labels,
     matrix_shape,
+    pane_relevant,
 )
 from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["PANES", "EXTRA_PANES", "ALL_PANES", "PANE_BY_KEY", "HEAD_INDEPENDENT",
            "PaneInfo", "pane_title", "pane_matrix", "pane_labels", "pane_relevant",
-           "pane_head_starts", "pane_caption", "mask_formula", "values_may_be_negative",
+           "pane_head_starts", "pane_caption", "pane_tip", "mask_formula", "values_may_be_negative",
            "values_are_boolean"]
 
 
@@ -59,14 +61,6 @@ PANES: tuple[PaneInfo, ...] = tuple(p for p in ALL_PANES if MATRIX[p.key].presen
 EXTRA_PANES: tuple[PaneInfo, ...] = tuple(p for p in ALL_PANES
                                           if MATRIX[p.key].present is not None)
 PANE_BY_KEY = {p.key: p for p in ALL_PANES}
-
-
-def pane_relevant(state, key: str) -> bool:
-    """Whether the pane ``key`` has anything to show for ``state``."""
-    spec = MATRIX.get(key)
-    if spec is None or not spec.pane:
-        return False
-    return spec.present is None or spec.present(state)
 
 
 def pane_matrix(result: ModelResult, key: str, head: int = 0) -> np.ndarray:
@@ -101,9 +95,18 @@ def pane_head_starts(result: ModelResult, key: str) -> list[int]:
 
 
 def pane_caption(key: str) -> str:
-    """A short name for the pane when it has no data to show (menus, hidden panes)."""
+    """A short name for the pane when it has no data to show (menus, hidden panes): a
+    name a learner reads, never the internal key alone ("scaled", "S_shift")."""
     translate = QCoreApplication.translate
     return {
+        "X": translate("Panes", "X (input vectors)"),
+        "Q": translate("Panes", "Q (queries)"),
+        "K": translate("Panes", "K (keys)"),
+        "V": translate("Panes", "V (values)"),
+        "scores": translate("Panes", "scores QKᵀ"),
+        "scaled": translate("Panes", "scaled scores"),
+        "weights": translate("Panes", "weights = softmax"),
+        "output": translate("Panes", "output = weights·V"),
         "X_kv": translate("Panes", "X_kv (key/value sequence)"),
         "concat": translate("Panes", "concat (all heads)"),
         "projected": translate("Panes", "final output = concat·W_O"),
@@ -114,6 +117,47 @@ def pane_caption(key: str) -> str:
         "bias": translate("Panes", "ALiBi bias −m·|i−j|"),
         "S_shift": translate("Panes", "shifted scores S − max(S)"),
     }.get(key, key)
+
+
+def pane_tip(key: str) -> str:
+    """What pane ``key`` shows, in a sentence a learner reads (the View menu's tips)."""
+    translate = QCoreApplication.translate
+    return {
+        "X": translate("Panes", "The input: one row of numbers per token, the table you "
+                       "edit."),
+        "X_kv": translate("Panes", "Cross-attention's second sequence: the tokens the "
+                          "queries look at, which make K and V."),
+        "X_pos": translate("Panes", "X plus a sinusoidal vector for each position: what "
+                           "the projections read when positions are sinusoidal."),
+        "Q": translate("Panes", "The queries: each token's row of X times W_Q, what it "
+                       "looks for."),
+        "K": translate("Panes", "The keys: each token's row times W_K, what it offers to "
+                       "the queries."),
+        "Q_rope": translate("Panes", "The queries after RoPE turned each pair of their "
+                            "dimensions by an angle that grows with the position."),
+        "K_rope": translate("Panes", "The keys after RoPE turned each pair of their "
+                            "dimensions by an angle that grows with the position."),
+        "V": translate("Panes", "The values: each token's row times W_V, what it passes "
+                       "on to the output."),
+        "scores": translate("Panes", "One score per query and key: the dot product of "
+                            "the query's row of Q with the key's row of K."),
+        "mask": translate("Panes", "Which keys each query may attend to: 1 allowed, "
+                          "0 masked."),
+        "bias": translate("Panes", "ALiBi's penalty, added to the scores: the farther the "
+                          "key, the lower."),
+        "scaled": translate("Panes", "The scores divided by the scale (√d_k), with the "
+                            "mask and bias if any: what the softmax reads."),
+        "S_shift": translate("Panes", "Each row of the scaled scores minus its maximum: "
+                             "what a stable softmax exponentiates."),
+        "weights": translate("Panes", "The softmax of each row of the scaled scores: how "
+                             "much each query takes from each key; a row sums to 1."),
+        "output": translate("Panes", "Each query's output: its row of weights times V, a "
+                            "weighted sum of the value rows."),
+        "concat": translate("Panes", "Every head's output side by side, one block of "
+                            "columns per head."),
+        "projected": translate("Panes", "The final output: the heads side by side times "
+                               "W_O."),
+    }[key]
 
 
 def mask_formula(state) -> str:
@@ -134,7 +178,7 @@ def mask_formula(state) -> str:
     if not parts:  # the custom mask switched on, nothing painted yet ("mask:  (4×4)")
         parts.append(translate("Panes", "custom, no cell masked yet")
                      if state.options.custom_mask else translate("Panes", "none"))
-    return translate("Panes", ", ").join(parts)  # 、 in Chinese
+    return join_list(parts)  # 、 in Chinese
 
 
 def pane_title(result: ModelResult, key: str, head: int = 0) -> str:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.presentation.numbers import DECIMALS, MINUS, format_value
-from qkv_desktop.state.texts import CellValue, Text, said_by, say_in
+from qkv_desktop.state.texts import CellValue, Listed, Text, said_by, say_in
 
-__all__ = ["say", "stale_note", "join_sentences"]
+__all__ = ["say", "stale_note", "join_sentences", "join_list", "join_clauses"]
 
 
 def say(item: Text | Exception | str) -> str:
@@ -20,11 +20,37 @@ def say(item: Text | Exception | str) -> str:
     item = said_by(item) or item
     if isinstance(item, Text):  # a field that is itself a sentence is said too
         write = _value_writer([a.value for a in item.args if isinstance(a, CellValue)])
-        args = tuple(say(a) if isinstance(a, Text) or said_by(a)
-                     else write(a.value) if isinstance(a, CellValue) else a
-                     for a in item.args)
+        args = tuple(_said_field(a, write) for a in item.args)
         return say_in(QCoreApplication.translate(item.context, item.template), args)  # marked texts
+    if isinstance(item, Listed):
+        return _said_list(item, format_value)
     return str(item)
+
+
+def _said_field(field, write):
+    """A field of a ``Text`` as the sentence shows it (``write`` writes its values)."""
+    if isinstance(field, Text) or said_by(field):
+        return say(field)
+    if isinstance(field, CellValue):
+        return write(field.value)
+    if isinstance(field, Listed):
+        return _said_list(field, write)
+    return field
+
+
+def _said_list(listed: Listed, write) -> str:
+    items = [str(_said_field(item, write)) for item in listed.items]
+    return join_clauses(items) if listed.clauses else join_list(items)
+
+
+def join_list(items) -> str:
+    """Items of a list in the interface language: "a, b, c", in Chinese "a、b、c"."""
+    return QCoreApplication.translate("Lists", ", ").join(items)
+
+
+def join_clauses(items) -> str:
+    """Clauses one after another in the interface language: "a; b", in Chinese "a；b"."""
+    return QCoreApplication.translate("Lists", "; ").join(items)
 
 
 def _value_writer(values: list[float]):

@@ -32,7 +32,8 @@ __all__ = ["CellRef", "MatrixSpec", "MATRICES", "MATRIX", "WEIGHT_NAMES", "PROJE
            "BIAS_NAMES", "HEAD_EXPORT", "OPTIONAL_EXPORT", "FIGURE_GROUPS", "HIDDEN_BY_DEFAULT",
            "HEAD_INDEPENDENT", "UNIT_RANGE", "BOOLEAN",
            "NM_MATRICES", "EDITABLE_TABLES", "TOKEN_KINDS", "extent", "matrix_shape", "cell_in",
-           "axis_labels", "head_file_name", "RowMap", "move_cell"]
+           "axis_labels", "head_file_name", "RowMap", "move_cell", "HEADS_OVERVIEW",
+           "pane_relevant", "relevant_panes"]
 
 PROJECTION_NAMES = WEIGHT_NAMES[:3]
 """The per-head projections ``W_Q, W_K, W_V`` (d_model × d_k)."""
@@ -186,6 +187,31 @@ EDITABLE_TABLES = tuple(s.name for s in MATRICES if s.editable and not s.per_hea
 
 TOKEN_KINDS = frozenset({"queries", "keys", "kv"})
 """Label kinds whose rows or columns are tokens (the others are dimensions)."""
+
+
+HEADS_OVERVIEW = "heads"
+"""The grid's small multiples of every head's weights: a pane, not a matrix, that a
+session with more than one head shows."""
+
+
+def pane_relevant(state, key: str) -> bool:
+    """Whether pane ``key`` (a matrix's, or ``HEADS_OVERVIEW``) has anything to show for
+    ``state``: the rule of ``relevant_panes``, for one pane."""
+    if key == HEADS_OVERVIEW:
+        return state.n_heads > 1
+    spec = MATRIX.get(key)
+    if spec is None or not spec.pane:
+        return False
+    return spec.present is None or spec.present(state)
+
+
+def relevant_panes(state) -> frozenset[str]:
+    """The panes that have something to show for ``state``: the ones the pane grid lays
+    out (unless the user hid them) and the View menu leaves enabled. The others (RoPE's
+    without RoPE, X_kv outside cross mode, concat with one head…) are left out of the
+    grid and greyed in the menu, their tick kept for a session that has them."""
+    keys = [s.name for s in MATRICES if s.pane] + [HEADS_OVERVIEW]
+    return frozenset(k for k in keys if pane_relevant(state, k))
 
 
 def extent(state, kind: str) -> int:

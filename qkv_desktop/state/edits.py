@@ -24,7 +24,7 @@ from qkv_desktop.state.cow_matrix import edited_copy
 from qkv_desktop.state.parsing import validate_token
 from qkv_desktop.state.readouts import seeded_weights
 from qkv_desktop.state.session_state import SessionState, check_size, head_dim_for
-from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, CellValue, EditError, Text
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, CellValue, EditError, Listed, Text
 
 __all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_NOOP",
            "new_token_names", "NEW_TOKEN",
@@ -536,7 +536,7 @@ def set_options(state: SessionState, merge_key: str | None = None, **changes) ->
     if new.dtype != state.options.dtype:
         check_dims(state, dtype=new.dtype)  # float64 holds a quarter of float32's cells
     return Edit(state.with_(options=new),
-                Text(QT_TRANSLATE_NOOP("Edits", "Change {0}"), (", ".join(changes),)), merge_key)
+                Text(QT_TRANSLATE_NOOP("Edits", "Change {0}"), (Listed(changes),)), merge_key)
 
 
 def set_masked(state: SessionState, cells, masked: bool, gesture: object = None) -> Edit | None:

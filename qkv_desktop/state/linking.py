@@ -3,29 +3,45 @@
 The panes ask this module what to highlight, so the rules live in one place and
 are tested without widgets. A highlight is a list of rectangles
 ``(row, col, n_rows, n_cols)`` per matrix name.
+
+The rules follow the arithmetic: ``weights[i, j]`` weighs V's row j in output row i
+(``output_i = Σ_j w_ij · V_j``), so hovering it outlines both; ``output[i, c]`` is
+weights row i times V column c. The matrices with positions (RoPE's rotated ``Q_rope``
+and ``K_rope``, the sinusoidal ``X_pos``) are their plain matrix's rows with the
+position mixed in: hovering one links like its plain matrix, and every outline of a
+plain matrix's row is drawn on its alias too.
 """
 
 from __future__ import annotations
 
 from qkv_desktop.state.catalogue import NM_MATRICES
 
-__all__ = ["linked_cells", "concat_links", "Rect"]
+__all__ = ["linked_cells", "concat_links", "Rect", "POSITION_ALIASES"]
 
 Rect = tuple[int, int, int, int]
+
+POSITION_ALIASES = {"Q_rope": "Q", "K_rope": "K", "X_pos": "X"}
+"""A matrix with positions → the plain matrix whose rows it is (same shape, same
+tokens): RoPE's rotated Q and K, X plus the sinusoidal positions."""
 
 
 def linked_cells(matrix: str, i: int, j: int, n: int, m: int, d_model: int, d_k: int,
                  cross: bool = False) -> dict[str, list[Rect]]:
     """Cells linked to ``matrix[i, j]`` for n queries, m keys, d_model and d_k.
 
-    In cross mode K and V rows come from the key/value sequence ``X_kv``.
+    In cross mode K and V rows come from the key/value sequence ``X_kv`` (its positions
+    have no pane, so ``X_pos`` follows the queries' X only).
     """
     kv_source = "X_kv" if cross else "X"
     row = lambda r, width: (r, 0, 1, width)  # noqa: E731
     out: dict[str, list[Rect]] = {}
+    matrix = POSITION_ALIASES.get(matrix, matrix)
+    aliases = {plain: alias for alias, plain in POSITION_ALIASES.items()}
 
     def add(name: str, rect: Rect) -> None:
-        out.setdefault(name, []).append(rect)
+        for target in (name, aliases.get(name)):
+            if target is not None and rect not in out.setdefault(target, []):
+                out[target].append(rect)
 
     if matrix in NM_MATRICES:
         add("Q", row(i, d_k))
@@ -35,9 +51,11 @@ def linked_cells(matrix: str, i: int, j: int, n: int, m: int, d_model: int, d_k:
         add("X", row(i, d_model))
         add(kv_source, row(j, d_model))
         add("output", row(i, d_k))
-    elif matrix == "output":
+        if matrix == "weights":  # w_ij weighs V_j in output_i
+            add("V", row(j, d_k))
+    elif matrix == "output":  # output[i, c] = Σ_j weights[i, j] · V[j, c]
         add("weights", row(i, m))
-        add("V", (0, 0, m, d_k))
+        add("V", (0, j, m, 1))
         add("output", row(i, d_k))
     elif matrix == "Q":
         add("X", row(i, d_model))

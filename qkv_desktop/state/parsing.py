@@ -13,7 +13,7 @@ import unicodedata
 import numpy as np
 
 from qkv_desktop.state.session_state import MAX_TOKEN_LENGTH
-from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Listed, Text
 
 __all__ = ["ParseError", "parse_number", "validate_token", "parse_block", "MAX_TOKEN_LENGTH",
            "NUMBER"]
@@ -139,7 +139,7 @@ def parse_block(text: str, max_cells: int,
     if len(widths) != 1:
         raise ParseError(QT_TRANSLATE_NOOP(
             "Edits", "the pasted rows have different numbers of values ({0})"),
-                         ", ".join(str(w) for w in sorted(widths)))
+                         Listed(sorted(widths)))
     width = widths.pop()
     if width == 0 and names is None:
         raise ParseError(_NOTHING_TO_PASTE)

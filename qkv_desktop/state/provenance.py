@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, fields, replace
 
-from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Listed
 
 __all__ = ["PROVENANCE_TYPES", "REQUIRED_KEYS", "SCOPES", "WEIGHT_STATES", "Provenance",
            "provenance_to_json"]
@@ -67,7 +67,7 @@ class Provenance:
                             repr(self.scope))
         if self.weights not in WEIGHT_STATES:
             raise EditError(QT_TRANSLATE_NOOP("Edits", "weights is {0}, expected one of {1}"),
-                            repr(self.weights), ", ".join(f'"{w}"' for w in WEIGHT_STATES))
+                            repr(self.weights), Listed(f'"{w}"' for w in WEIGHT_STATES))
 
     def after_edit(self, weights: bool) -> Provenance:
         """This source once the session was changed; ``weights``: W_Q/K/V, biases or W_O
@@ -86,7 +86,7 @@ class Provenance:
         unknown = [k for k in value if k not in PROVENANCE_TYPES]
         if unknown:
             raise EditError(QT_TRANSLATE_NOOP("Edits", 'unknown field "{0}"; expected {1}'),
-                            unknown[0], ", ".join(PROVENANCE_TYPES))
+                            unknown[0], Listed(PROVENANCE_TYPES))
         missing = [k for k in REQUIRED_KEYS if k not in value]
         if missing:
             raise EditError(QT_TRANSLATE_NOOP("Edits", 'no "{0}" field'), missing[0])

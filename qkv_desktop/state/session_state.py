@@ -25,7 +25,7 @@ from qkv_desktop.core.attention import divisor_for
 from qkv_desktop.core.weights import WEIGHT_NAMES
 from qkv_desktop.state.cow_matrix import made_from
 from qkv_desktop.state.provenance import Provenance
-from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Text
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Listed, Text
 
 __all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "MAX_CELLS_FLOAT32",
            "MAX_TOKENS_FLOAT32", "MAX_HEADS", "MAX_TOKEN_LENGTH",
@@ -237,7 +237,7 @@ class Options:
             v = getattr(self, f.name)
             if f.metadata["kind"] == "choice" and v not in f.metadata["choices"]:
                 raise EditError(QT_TRANSLATE_NOOP("Edits", "{0} must be one of {1}, got {2}"),
-                                f.name, ", ".join(f.metadata["choices"]), repr(v))
+                                f.name, Listed(f.metadata["choices"]), repr(v))
             if f.metadata["kind"] == "count":
                 _check_count(f.name, v, f.metadata["minimum"], f.metadata["optional"])
         if isinstance(self.rope_base, bool) or not (np.isfinite(self.rope_base)

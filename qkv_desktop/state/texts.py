@@ -3,14 +3,16 @@
 The state layer cannot import Qt, so it marks its texts with ``QT_TRANSLATE_NOOP``
 (lupdate reads the name in the source) and raises ``EditError`` carrying the
 template and its fields; the model translates them (context ``"Edits"``) before a
-view shows them.
+view shows them. A list in a sentence is a ``Listed`` field: ``say`` joins it as the
+interface language writes a list ("a, b, c"; in Chinese "a、b、c").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["QT_TRANSLATE_NOOP", "Text", "CellValue", "EditError", "said_by", "say_in"]
+__all__ = ["QT_TRANSLATE_NOOP", "Text", "CellValue", "Listed", "EditError", "said_by",
+           "say_in"]
 
 
 def QT_TRANSLATE_NOOP(context: str, template: str) -> str:  # noqa: N802 -- Qt's name
@@ -48,6 +50,27 @@ class CellValue:
 
     def __str__(self) -> str:
         return repr(float(self.value))
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A list of items in a sentence ("one of sqrt_dk, none, custom").
+
+    The state layer does not know the interface language, and Chinese joins the items
+    of a list with "、" and clauses with "；", not ", " and "; ": ``say`` joins them
+    (``join_list``, or ``join_clauses`` when ``clauses``). ``str()``, for Qt-free code,
+    is the English. An item may itself be a ``Text`` (said too) or a ``CellValue``.
+    """
+
+    items: tuple
+    clauses: bool = False
+
+    def __init__(self, items, clauses: bool = False):
+        object.__setattr__(self, "items", tuple(items))
+        object.__setattr__(self, "clauses", clauses)
+
+    def __str__(self) -> str:
+        return ("; " if self.clauses else ", ").join(str(item) for item in self.items)
 
 
 def said_by(item) -> Text | None:

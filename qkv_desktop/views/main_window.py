@@ -23,7 +23,6 @@ from shiboken6 import isValid
 from qkv_desktop.core import PRESETS
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.cell_text import describe_cell
-from qkv_desktop.presentation.pane_info import pane_relevant
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.catalogue import PROJECTION_NAMES
@@ -257,6 +256,7 @@ class MainWindow(Retranslating, QMainWindow):
             a.toggled.connect(lambda on, k=key: self._on_pane_visibility(k, on))
             self.pane_actions[key] = a
             self.view_menu.addAction(a)
+        self.view_tips = TipsBeside(self.view_menu)  # what each pane shows, beside it
         self.view_menu.addSeparator()
         self.view_menu.addAction(self.editor_dock.toggleViewAction())
         self.reset_layout_action = self._action(self._on_reset_layout, name="resetLayout")
@@ -467,8 +467,12 @@ class MainWindow(Retranslating, QMainWindow):
         """The panes, unless no values of this session have computed (opened so, or so at
         start-up): then a page that says so, not empty axes or the panes of the session
         closed before (``AttentionModel.resultCleared``)."""
-        nothing = self.model.result is None and bool(self.model.compute_error)
-        self.pane_pages.setCurrentIndex(1 if nothing else 0)
+        self.pane_pages.setCurrentIndex(1 if self._nothing_computed() else 0)
+        self._update_pane_actions()
+
+    def _nothing_computed(self) -> bool:
+        """No value of this session has computed: the window shows no pane at all."""
+        return self.model.result is None and bool(self.model.compute_error)
 
     def _on_head_changed(self, _head: int) -> None:
         # (a method, not a lambda over ``self``: the model's connection would hold the
@@ -488,20 +492,30 @@ class MainWindow(Retranslating, QMainWindow):
         same = (last is not None and last[1] == named[1]
                 and (last[0] is None) == (named[0] is None)
                 and (named[0] is None or same_structure(last[0], named[0])))
+        self._enable_pane_actions()
         if same and not again:
             return
         for key, action in self.pane_actions.items():
             caption = self.panes.caption(key)
             if caption != action.text():  # a renamed action re-lays out its menu
                 action.setText(caption)
-            # a pane this session has nothing for (RoPE's without RoPE) is greyed, its
-            # tick kept for when it has: ticked and absent read as a pane gone missing
-            if key != HEADS_KEY and result is not None:
-                action.setEnabled(pane_relevant(result.state, key))
+            if again:
+                tip = self.panes.tip(key)
+                action.setToolTip(tip)
+                action.setStatusTip(tip)
+
+    def _enable_pane_actions(self) -> None:
+        """Grey the View menu's panes the grid does not show: the ones this session has
+        nothing for (RoPE's without RoPE; ``PaneGrid.relevant``), and every one while no
+        value of the session computes. Their ticks are kept for when they show:
+        ticked and absent read as a pane gone missing."""
+        shown = frozenset() if self._nothing_computed() else self.panes.relevant()
+        for key, action in self.pane_actions.items():
+            if action.isEnabled() != (key in shown):
+                action.setEnabled(key in shown)
 
     def _on_result_changed(self, _result) -> None:
-        self._show_panes_or_nothing()
-        self._update_pane_actions()
+        self._show_panes_or_nothing()  # (and the View menu's panes named and greyed)
         self._on_hover_changed(self.model.hover)  # the hovered value, recomputed
 
     def _on_hover_changed(self, ref) -> None:

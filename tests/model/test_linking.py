@@ -13,14 +13,32 @@ def test_weight_cell_links_its_query_key_and_score_cells():
         assert links[name] == [(1, 3, 1, 1)]
     assert links["X"] == [(1, 0, 1, D), (3, 0, 1, D)]  # query and key token vectors
     assert links["output"] == [(1, 0, 1, DK)]
-    assert "V" not in links
 
 
-def test_output_row_links_the_weight_row_and_all_of_v():
+def test_a_weight_links_the_value_row_it_weighs_into_its_output_row():
+    """output_i = Σ_j w_ij · V_j: weights[1, 3] scales V's row 3 into output row 1."""
+    links = linked_cells("weights", 1, 3, N, M, D, DK)
+    assert links["V"] == [(3, 0, 1, DK)]
+    assert links["output"] == [(1, 0, 1, DK)]
+
+
+def test_a_score_does_not_link_a_value_row():
+    """A score reaches V only through the softmax of its whole row, not one V row."""
+    for name in ("scores", "scaled"):
+        assert "V" not in linked_cells(name, 1, 3, N, M, D, DK)
+
+
+def test_an_output_cell_links_its_weight_row_and_the_value_column():
+    """output[2, 1] = Σ_j weights[2, j] · V[j, 1]."""
     links = linked_cells("output", 2, 1, N, M, D, DK)
     assert links["weights"] == [(2, 0, 1, M)]
-    assert links["V"] == [(0, 0, M, DK)]
+    assert links["V"] == [(0, 1, M, 1)]
     assert "Q" not in links and "K" not in links
+
+
+def test_a_weight_on_the_diagonal_outlines_its_input_row_once():
+    links = linked_cells("weights", 2, 2, N, N, D, DK)
+    assert links["X"] == [(2, 0, 1, D)]
 
 
 def test_query_row_links_its_input_row_and_its_score_rows():
@@ -51,6 +69,38 @@ def test_cross_attention_keys_come_from_the_encoder_sequence():
     assert "K" not in x and x["Q"] == [(0, 0, 1, DK)]
     kv = linked_cells("X_kv", 2, 0, N, M, D, DK, cross=True)
     assert kv["K"] == kv["V"] == [(2, 0, 1, DK)] and "Q" not in kv
+
+
+def test_rotated_queries_and_keys_link_like_q_and_k():
+    assert linked_cells("Q_rope", 2, 1, N, M, D, DK) == linked_cells("Q", 2, 1, N, M, D, DK)
+    assert linked_cells("K_rope", 4, 0, N, M, D, DK) == linked_cells("K", 4, 0, N, M, D, DK)
+    q = linked_cells("Q_rope", 2, 1, N, M, D, DK)
+    assert q["Q"] == q["Q_rope"] == [(2, 0, 1, DK)]
+    k = linked_cells("K_rope", 4, 0, N, M, D, DK)
+    assert k["K"] == k["K_rope"] == [(4, 0, 1, DK)]
+    assert k["weights"] == [(0, 4, N, 1)]
+
+
+def test_a_weight_outlines_the_rotated_rows_beside_the_plain_ones():
+    links = linked_cells("weights", 1, 3, N, M, D, DK)
+    assert links["Q_rope"] == links["Q"] == [(1, 0, 1, DK)]
+    assert links["K_rope"] == links["K"] == [(3, 0, 1, DK)]
+
+
+def test_x_with_positions_links_like_x():
+    assert linked_cells("X_pos", 1, 2, N, N, D, DK) == linked_cells("X", 1, 2, N, N, D, DK)
+    links = linked_cells("X_pos", 1, 2, N, N, D, DK)
+    assert links["X_pos"] == links["X"] == [(1, 0, 1, D)]
+    assert links["Q"] == links["K"] == links["V"] == [(1, 0, 1, DK)]
+    w = linked_cells("weights", 0, 3, N, N, D, DK)
+    assert w["X_pos"] == w["X"] == [(0, 0, 1, D), (3, 0, 1, D)]
+
+
+def test_in_cross_mode_x_with_positions_is_only_the_queries_input():
+    w = linked_cells("weights", 0, 4, N, M, D, DK, cross=True)
+    assert w["X_pos"] == [(0, 0, 1, D)] and w["X_kv"] == [(4, 0, 1, D)]
+    x = linked_cells("X_pos", 1, 0, N, M, D, DK, cross=True)
+    assert x["Q"] == [(1, 0, 1, DK)] and "K" not in x and "V" not in x
 
 
 def test_unknown_matrix_links_nothing():

@@ -266,3 +266,44 @@ def test_a_lab_window_over_a_session_that_does_not_compute_says_so_and_still_clo
     _settle(window)
     qtbot.keyClick(lab, Qt.Key.Key_Escape)
     assert not lab.isVisible()
+
+
+def test_the_view_menu_greys_every_pane_while_nothing_computes_and_keeps_the_ticks(
+        main_window, tmp_path):
+    """Opened values that do not compute: the grid shows no pane, so the View menu's
+    pane entries are greyed, ticks kept, each still named plainly (not "scaled") and
+    saying what it shows; mended, the panes this session has come back enabled, by the
+    same rule as the grid's (``relevant_panes``)."""
+    from qkv_desktop.state.catalogue import relevant_panes
+
+    window, model = main_window, main_window.model
+    actions = window.pane_actions
+    ticks = {key: a.isChecked() for key, a in actions.items()}
+    assert ticks["weights"] and not ticks["S_shift"]
+    window.files.open_path(_overflowing_session(tmp_path))
+    _settle(window)
+    assert model.result is None and window.pane_pages.currentWidget() is window.nothing_computed
+    assert [k for k, a in actions.items() if a.isEnabled()] == []
+    assert {key: a.isChecked() for key, a in actions.items()} == ticks
+    names = {key: a.text() for key, a in actions.items()}
+    assert names["scaled"] == "scaled scores" and names["X"] == "X (input vectors)"
+    assert names["S_shift"].startswith("shifted scores")
+    for key, action in actions.items():
+        assert action.text() != key, key  # never the internal id alone
+        assert action.toolTip() and action.toolTip() != action.text(), key
+        assert action.statusTip() == action.toolTip()
+    assert "softmax" in actions["weights"].toolTip()
+    model.set_cell("X", 0, 0, 0.5)  # mended
+    _settle(window)
+    enabled = {k for k, a in actions.items() if a.isEnabled()}
+    assert enabled == relevant_panes(model.result.state) == window.panes.relevant()
+    assert "weights" in enabled and "Q_rope" not in enabled and "heads" not in enabled
+    assert set(window.panes.shown()) <= enabled
+    assert {key: a.isChecked() for key, a in actions.items()} == ticks
+    assert actions["X"].text() == "X (input vectors) (4×8)"  # titled again by the result
+
+
+def test_a_pane_entry_says_what_it_shows_in_chinese(main_window, chinese):
+    actions = main_window.pane_actions
+    assert actions["weights"].toolTip().startswith("对缩放后分数的每一行做 softmax")
+    assert actions["heads"].statusTip().startswith("各个头的注意力权重")

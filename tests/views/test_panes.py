@@ -90,17 +90,62 @@ def test_hovering_a_weight_links_its_query_key_and_score_cells(main_window):
     assert panes["K"].overlay.links == [(3, 0, 1, 4)]
     assert panes["scores"].overlay.links == [(1, 3, 1, 1)]
     assert panes["scaled"].overlay.links == [(1, 3, 1, 1)]
-    assert panes["V"].overlay.links == []
+    assert panes["V"].overlay.links == [(3, 0, 1, 4)]  # w_13 weighs V_3 …
+    assert panes["output"].overlay.links == [(1, 0, 1, 4)]  # … into output_1
     assert window.hover_label.text() == "w[爱→智能] = exp(s−max)/Σ = 0.2490"
 
 
-def test_hovering_an_output_row_links_its_weights_row_and_all_of_v(main_window):
+def outlined_rows(pane) -> list[int]:
+    """The rows of ``pane`` whose left edge (beside the row's middle) is drawn in the
+    link outline's orange on screen, read from the pane's pixels."""
+    image = pane.plot.grab().toImage()
+    rows = []
+    for i in range(pane.overlay.data.shape[0]):
+        p = cell_widget_pos(pane, i, 0, 0.0, 0.5)
+        near = [image.pixelColor(p.x() + dx, p.y()) for dx in (-1, 0, 1, 2)]
+        if any(c.red() > 220 and 110 < c.green() < 170 and c.blue() < 60 for c in near):
+            rows.append(i)
+    return rows
+
+
+def test_hovering_a_weight_outlines_the_value_row_on_screen(main_window):
+    """The V pane really draws the outline around row j (and only there)."""
+    window = main_window
+    panes = window.panes.panes
+    assert outlined_rows(panes["V"]) == []
+    hover_over(panes["weights"], 1, 3)
+    window.repaint()
+    assert outlined_rows(panes["V"]) == [3]
+    hover_over(panes["weights"], 1, 0)
+    assert window.model.hover == CellRef("weights", 1, 0, 0), panes["V"].overlay.links
+    window.repaint()
+    assert outlined_rows(panes["V"]) == [0]
+
+
+def test_hovering_a_weight_outlines_the_rotated_query_and_key_rows(main_window):
+    """With RoPE the scores are RoPE(Q)·RoPE(K)ᵀ: a weight outlines its rows there too,
+    and hovering a rotated query links like Q."""
+    window = main_window
+    window.model.set_options(positions="rope")
+    assert window.model.wait_until_idle()
+    panes = window.panes.panes
+    hover_over(panes["weights"], 1, 3)
+    assert panes["Q_rope"].overlay.links == [(1, 0, 1, 4)]
+    assert panes["K_rope"].overlay.links == [(3, 0, 1, 4)]
+    panes["Q_rope"]._on_mouse_moved(cell_scene_pos(panes["Q_rope"], 2, 0))
+    assert window.model.hover == CellRef("Q_rope", 2, 0, 0)
+    assert panes["Q"].overlay.links == panes["Q_rope"].overlay.links == [(2, 0, 1, 4)]
+    assert panes["X"].overlay.links == [(2, 0, 1, 8)]
+    assert panes["weights"].overlay.links == [(2, 0, 1, 4)]
+
+
+def test_hovering_an_output_cell_links_its_weights_row_and_that_column_of_v(main_window):
     window = main_window
     panes = window.panes.panes
     panes["output"]._on_mouse_moved(cell_scene_pos(panes["output"], 2, 1))
     assert window.model.hover == CellRef("output", 2, 1, 0)
     assert panes["weights"].overlay.links == [(2, 0, 1, 4)]
-    assert panes["V"].overlay.links == [(0, 0, 4, 4)]
+    assert panes["V"].overlay.links == [(0, 1, 4, 1)]
     assert panes["Q"].overlay.links == []
 
 

@@ -1011,7 +1011,7 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>unknown field &quot;{0}&quot;; expected {1}</source>
-        <translation>未知字段“{0}”；应为 {1}</translation>
+        <translation>未知字段“{0}”；应为 {1} 之一</translation>
     </message>
     <message>
         <source>no &quot;{0}&quot; field</source>
@@ -2142,7 +2142,7 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>unknown field &quot;{0}&quot; in {1}; expected {2}</source>
-        <translation>{1} 中有未知字段“{0}”；应为 {2}</translation>
+        <translation>{1} 中有未知字段“{0}”；应为 {2} 之一</translation>
     </message>
     <message>
         <source>{0} has no &quot;{1}&quot;</source>
@@ -2608,6 +2608,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>各头的注意力权重</translation>
     </message>
     <message>
+        <source>The attention weights of every head side by side, small: how differently the heads attend.</source>
+        <translation>各个头的注意力权重并排缩小显示：看各个头关注的地方有多不同。</translation>
+    </message>
+    <message>
         <source>weights of heads {0}–{1} of {2}: click one to show it</source>
         <translation>头 {0}–{1}（共 {2} 个）的注意力权重：点击一个头即可显示它</translation>
     </message>
@@ -2922,6 +2926,17 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Not applied: {0}</source>
         <translation>未应用：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>Lists</name>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 <context>
@@ -3498,6 +3513,26 @@ Sentence: {1}</source>
         <translation> = KKᵀ（共享 W）</translation>
     </message>
     <message>
+        <source>Q (queries)</source>
+        <translation>Q（查询）</translation>
+    </message>
+    <message>
+        <source>K (keys)</source>
+        <translation>K（键）</translation>
+    </message>
+    <message>
+        <source>V (values)</source>
+        <translation>V（值）</translation>
+    </message>
+    <message>
+        <source>scores QKᵀ</source>
+        <translation>分数 QKᵀ</translation>
+    </message>
+    <message>
+        <source>scaled scores</source>
+        <translation>缩放后的分数</translation>
+    </message>
+    <message>
         <source>X + P (sinusoidal positions)</source>
         <translation>X + P（正弦位置编码）</translation>
     </message>
@@ -3520,6 +3555,74 @@ Sentence: {1}</source>
     <message>
         <source>shifted scores S − max(S)</source>
         <translation>平移后的分数 S − max(S)</translation>
+    </message>
+    <message>
+        <source>The input: one row of numbers per token, the table you edit.</source>
+        <translation>输入：每个词元一行数字，就是你编辑的那张表。</translation>
+    </message>
+    <message>
+        <source>Cross-attention&apos;s second sequence: the tokens the queries look at, which make K and V.</source>
+        <translation>交叉注意力的第二个序列：查询所关注的词元，由它们算出 K 和 V。</translation>
+    </message>
+    <message>
+        <source>X plus a sinusoidal vector for each position: what the projections read when positions are sinusoidal.</source>
+        <translation>X 加上每个位置的正弦向量：使用正弦位置编码时，各投影读取的就是它。</translation>
+    </message>
+    <message>
+        <source>The queries: each token&apos;s row of X times W_Q, what it looks for.</source>
+        <translation>查询：每个词元在 X 中的行乘以 W_Q，表示它在寻找什么。</translation>
+    </message>
+    <message>
+        <source>The keys: each token&apos;s row times W_K, what it offers to the queries.</source>
+        <translation>键：每个词元的行乘以 W_K，表示它向查询提供什么。</translation>
+    </message>
+    <message>
+        <source>The queries after RoPE turned each pair of their dimensions by an angle that grows with the position.</source>
+        <translation>经 RoPE 旋转后的查询：每对维度转过一个随位置增大的角度。</translation>
+    </message>
+    <message>
+        <source>The keys after RoPE turned each pair of their dimensions by an angle that grows with the position.</source>
+        <translation>经 RoPE 旋转后的键：每对维度转过一个随位置增大的角度。</translation>
+    </message>
+    <message>
+        <source>The values: each token&apos;s row times W_V, what it passes on to the output.</source>
+        <translation>值：每个词元的行乘以 W_V，表示它传给输出的内容。</translation>
+    </message>
+    <message>
+        <source>One score per query and key: the dot product of the query&apos;s row of Q with the key&apos;s row of K.</source>
+        <translation>每对查询和键一个分数：查询在 Q 中的行与键在 K 中的行的点积。</translation>
+    </message>
+    <message>
+        <source>Which keys each query may attend to: 1 allowed, 0 masked.</source>
+        <translation>每个查询可以关注哪些键：1 为允许，0 为已掩码。</translation>
+    </message>
+    <message>
+        <source>ALiBi&apos;s penalty, added to the scores: the farther the key, the lower.</source>
+        <translation>ALiBi 的惩罚项，加到分数上：键离得越远，分数越低。</translation>
+    </message>
+    <message>
+        <source>The scores divided by the scale (√d_k), with the mask and bias if any: what the softmax reads.</source>
+        <translation>分数除以缩放因子（√d_k），再加上掩码和偏置（如有）：softmax 读取的就是它。</translation>
+    </message>
+    <message>
+        <source>Each row of the scaled scores minus its maximum: what a stable softmax exponentiates.</source>
+        <translation>缩放后分数的每一行减去该行最大值：数值稳定的 softmax 对它取指数。</translation>
+    </message>
+    <message>
+        <source>The softmax of each row of the scaled scores: how much each query takes from each key; a row sums to 1.</source>
+        <translation>对缩放后分数的每一行做 softmax：每个查询从每个键取多少；每行之和为 1。</translation>
+    </message>
+    <message>
+        <source>Each query&apos;s output: its row of weights times V, a weighted sum of the value rows.</source>
+        <translation>每个查询的输出：它那一行权重乘以 V，即各值行的加权和。</translation>
+    </message>
+    <message>
+        <source>Every head&apos;s output side by side, one block of columns per head.</source>
+        <translation>各个头的输出并排拼接，每个头占一块列。</translation>
+    </message>
+    <message>
+        <source>The final output: the heads side by side times W_O.</source>
+        <translation>最终输出：并排拼接的各头输出乘以 W_O。</translation>
     </message>
     <message>
         <source>prefix-LM {0}</source>
@@ -3548,10 +3651,6 @@ Sentence: {1}</source>
     <message>
         <source>none</source>
         <translation>无</translation>
-    </message>
-    <message>
-        <source>, </source>
-        <translation>、</translation>
     </message>
     <message>
         <source> + mask</source>
@@ -4524,8 +4623,8 @@ Sentence: {1}</source>
         <translation>3 · 把鼠标移到一个权重上</translation>
     </message>
     <message>
-        <source>Point at a cell of the weights: the status bar says how it is computed, and orange outlines show the cells of the other panes it comes from.</source>
-        <translation>指向权重面板的一个单元格：状态栏会说明它是怎么算出来的，橙色方框标出它来自其他面板的哪些单元格。</translation>
+        <source>Point at a weight: the status bar says how it is computed; orange outlines show the cells it comes from, and the row of V it weighs into the output.</source>
+        <translation>指向一个权重：状态栏会说明它是怎么算出来的；橙色方框标出它来自哪些单元格，以及它加权计入输出的 V 的那一行。</translation>
     </message>
     <message>
         <source>4 · Click it to have it explained</source>

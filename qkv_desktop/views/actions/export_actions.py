@@ -52,7 +52,7 @@ from qkv_desktop.io.files import atomic_write_bytes
 from qkv_desktop.io.staged_files import StagedFiles
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.pane_info import ALL_PANES, pane_relevant
-from qkv_desktop.presentation.texts import say
+from qkv_desktop.presentation.texts import join_list, say
 from qkv_desktop.state.compute import ModelResult
 from qkv_desktop.views.panes.pane_grid import HEADS_KEY, PaneGrid, grid_columns
 from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
@@ -624,7 +624,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
         if existing and not self.ask(
                 self.tr("{0} of these files already exist in {1}: {2}. Replace them?").format(
                     len(existing), os.fspath(choice.folder),
-                    ", ".join(existing[:6]) + (", …" if len(existing) > 6 else ""))):
+                    join_list(existing[:6] + ["…"] * (len(existing) > 6)))):
             return False
         if self._write(files):
             self._message(self.tr("Exported %n files to {0}", "", len(files)).format(

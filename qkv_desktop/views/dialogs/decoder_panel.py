@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_percent, rounding_of
 from qkv_desktop.presentation.sizes import format_bytes
-from qkv_desktop.presentation.texts import say
+from qkv_desktop.presentation.texts import join_list, say
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.styles import ERROR_STYLE
 
@@ -219,7 +219,7 @@ class DecoderPanel(Retranslating, QDockWidget):
             "Dimension i rotates together with dimension i + {1} (Hugging Face's layout; "
             "the GGUF file stores them as neighbours 2i, 2i + 1 and they are reordered on "
             "reading, which leaves the attention unchanged).").format(ckpt.rope_base, half))
-        types = ", ".join(f"{k} × {v}" for k, v in ckpt.tensor_types.items())
+        types = join_list(f"{k} × {v}" for k, v in ckpt.tensor_types.items())
         self.quant_label.setText(self.tr(
             "The weights are the file's quantised values ({0}; Q4 types hold 4 bits per "
             "weight), dequantised to float32 by the gguf package; the forward runs in "

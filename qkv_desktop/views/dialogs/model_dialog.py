@@ -52,7 +52,7 @@ from qkv_desktop.io.model_sources import open_model_path, provenance_for
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.presentation.source_text import source_text
-from qkv_desktop.presentation.texts import say
+from qkv_desktop.presentation.texts import join_clauses, join_list, say
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.provenance import Provenance
 from qkv_desktop.views.dialogs.decoder_panel import DecoderPanel
@@ -334,7 +334,7 @@ class ModelDialog(Retranslating, QDialog):
             self.head_range.setText("")
             return
         if isinstance(ckpt, LlamaCheckpoint):
-            types = ", ".join(f"{k} × {v}" for k, v in ckpt.tensor_types.items())
+            types = join_list(f"{k} × {v}" for k, v in ckpt.tensor_types.items())
             self.model_label.setText(
                 self.tr("{0} (decoder): {1} layers × {2} query heads sharing {3} key/value "
                         "heads, d_model {4}, d_k {5}, RoPE base {6:g}. Weights: {7}, "
@@ -391,7 +391,7 @@ class ModelDialog(Retranslating, QDialog):
                 parts.append(self.tr("completes {0}").format(label.completes))
             if label.continues:
                 parts.append(self.tr("{0} continues in the next token").format(label.continues))
-            lines.append(self.tr("token {0} ({1}): {2}").format(i, label.piece, "; ".join(parts)))
+            lines.append(self.tr("token {0} ({1}): {2}").format(i, label.piece, join_clauses(parts)))
         return "\n".join(lines)
 
     def _update_enabled(self) -> None:

@@ -18,12 +18,13 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.pane_images import PaneImages
 from qkv_desktop.presentation.colormaps import levels_for, lut_for
 from qkv_desktop.presentation.pane_info import pane_matrix, values_may_be_negative
+from qkv_desktop.presentation.texts import join_clauses
 from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
 from qkv_desktop.views.retranslate import Retranslating
 
-__all__ = ["HeadsOverview", "HeadThumbnail", "grid_shape", "heads_caption", "MAX_THUMBNAILS",
-           "shown_heads"]
+__all__ = ["HeadsOverview", "HeadThumbnail", "grid_shape", "heads_caption", "heads_tip",
+           "MAX_THUMBNAILS", "shown_heads"]
 
 MAX_THUMBNAILS = 16
 """The most thumbnails shown at once (4 × 4 at their 40-pixel minimum fit any pane).
@@ -39,6 +40,13 @@ HIGHLIGHT = QColor(255, 140, 0)
 def heads_caption() -> str:
     """The overview's name in the View menu, in the current language (without building it)."""
     return QCoreApplication.translate("HeadsOverview", "weights of every head")
+
+
+def heads_tip() -> str:
+    """What the overview shows, for the View menu's tips, in the current language."""
+    return QCoreApplication.translate(
+        "HeadsOverview", "The attention weights of every head side by side, small: how "
+        "differently the heads attend.")
 
 
 def grid_shape(count: int, width: float, height: float) -> tuple[int, int]:
@@ -280,7 +288,7 @@ class HeadsOverview(Retranslating, QWidget):
         g = self._groups
         self.groups_label.setVisible(g is not None and g.shared)
         if g is not None and g.shared:
-            members = "; ".join(self.tr("K/V {0}: heads {1}").format(
+            members = join_clauses(self.tr("K/V {0}: heads {1}").format(
                 i + 1, " ".join(str(h + 1) for h in group)) for i, group in enumerate(g.groups))
             self.groups_label.setText(self.tr(
                 "Grouped-query attention: {0} query heads share {1} key/value heads ({2}). "

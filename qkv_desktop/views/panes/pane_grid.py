@@ -1,9 +1,10 @@
 """The grid of heatmap panes, in a user-chosen order with some panes hidden.
 
-Panes that have nothing to show for the current session (``pane_relevant``: the
+Panes that have nothing to show for the current session (``relevant_panes``: the
 key/value sequence outside cross mode, the concatenation with one head, the W_O
-projection without W_O) are left out; with more than one head the small multiples of
-every head's weights fill the rest of the last row.
+projection without W_O) are left out, and greyed in the View menu by the same rule;
+with more than one head the small multiples of every head's weights fill the rest of
+the last row.
 
 How many columns: the count (1 up to ``columns``, as many as ``MIN_PANE_WIDTH`` allows)
 under which the most panes show their values (each pane says how large its labels
@@ -37,9 +38,15 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QScrollArea, QStyle, QWidget
 
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.pane_info import ALL_PANES, pane_caption, pane_relevant, pane_title
-from qkv_desktop.state.catalogue import HIDDEN_BY_DEFAULT
-from qkv_desktop.views.panes.heads_overview import HeadsOverview, heads_caption
+from qkv_desktop.presentation.pane_info import (
+    ALL_PANES,
+    pane_caption,
+    pane_relevant,
+    pane_tip,
+    pane_title,
+)
+from qkv_desktop.state.catalogue import HEADS_OVERVIEW, HIDDEN_BY_DEFAULT, relevant_panes
+from qkv_desktop.views.panes.heads_overview import HeadsOverview, heads_caption, heads_tip
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
 from qkv_desktop.views.panes.heatmap_plot import value_px_goal
 from qkv_desktop.views.panes.mask_painter import MaskPainter
@@ -51,7 +58,7 @@ __all__ = ["PaneGrid", "PaneMap", "DEFAULT_ORDER", "DEFAULT_HIDDEN", "HEADS_KEY"
 DEFAULT_ORDER = tuple(p.key for p in ALL_PANES)
 DEFAULT_HIDDEN = HIDDEN_BY_DEFAULT
 """Panes hidden until shown from the View menu (the catalogue's ``hidden_by_default``)."""
-HEADS_KEY = "heads"
+HEADS_KEY = HEADS_OVERVIEW
 """The key of the heads overview in ``hidden`` (it is not a ``HeatmapPane``)."""
 
 
@@ -140,7 +147,7 @@ class PaneGrid(QWidget):
         self._heads_view: HeadsOverview | None = None
         self.order: list[str] = list(DEFAULT_ORDER)
         self.hidden: set[str] = set(DEFAULT_HIDDEN)
-        self._relevant = self._relevant_keys()
+        self._relevant = self.relevant()
         self._shapes: tuple = ()
         self._context: tuple | None = None  # what the columns are chosen for (``_layout_context``)
         self._remembered: dict[tuple, int] = {}  # the columns the user had, by context
@@ -179,16 +186,15 @@ class PaneGrid(QWidget):
             self._heads_view.hide()
         return self._heads_view
 
-    def _relevant_keys(self) -> frozenset[str]:
+    def relevant(self) -> frozenset[str]:
+        """The panes the grid has something to show for (``relevant_panes``) in the state
+        its panes show: the result's, or the model's before one. The View menu greys
+        the others."""
         result = self.model.result
-        state = result.state if result is not None else self.model.state
-        keys = {k for k in DEFAULT_ORDER if pane_relevant(state, k)}
-        if state.n_heads > 1:
-            keys.add(HEADS_KEY)
-        return frozenset(keys)
+        return relevant_panes(result.state if result is not None else self.model.state)
 
     def _on_result_changed(self, _result) -> None:
-        relevant = self._relevant_keys()
+        relevant = self.relevant()
         shapes = self._pane_shapes()
         if relevant != self._relevant:
             self._relevant, self._shapes = relevant, shapes
@@ -212,6 +218,12 @@ class PaneGrid(QWidget):
         if result is not None and pane_relevant(result.state, key):
             return pane_title(result, key, self.model.current_head)
         return pane_caption(key)
+
+    @staticmethod
+    def tip(key: str) -> str:
+        """What pane ``key`` (or the heads overview) shows, in a sentence, in the current
+        language: the View menu's tool tip and status tip."""
+        return heads_tip() if key == HEADS_KEY else pane_tip(key)
 
     def shown(self) -> list[str]:
         """Keys of the panes on screen, in order (``HEADS_KEY`` last when shown)."""

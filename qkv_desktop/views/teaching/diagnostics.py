@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.core.lessons import UNIFORM_FRACTION
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_percent, format_value, rounding_of
-from qkv_desktop.presentation.texts import stale_note
+from qkv_desktop.presentation.texts import join_clauses, stale_note
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.status_bar import QWIDGETSIZE_MAX
@@ -283,7 +283,7 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
             if under:
                 parts.append(self.tr("%n rows underflowed (every exp(s) is 0, and 0/0 = "
                                      "NaN)", "", under))
-            text = self.tr("Some weights are NaN (naive softmax): {0}.").format("; ".join(parts))
+            text = self.tr("Some weights are NaN (naive softmax): {0}.").format(join_clauses(parts))
         elif lessons.nearly_uniform:
             text = self.tr("Nearly uniform: every row's entropy is above {0:.0%} of log n "
                            "(max |w − 1/n| = {1}).").format(UNIFORM_FRACTION,

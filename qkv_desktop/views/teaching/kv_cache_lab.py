@@ -39,7 +39,7 @@ from qkv_desktop.core.masks import EmptyRowError
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_bytes
-from qkv_desktop.presentation.texts import say
+from qkv_desktop.presentation.texts import join_list, say
 from qkv_desktop.state.core_options import core_dtype
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.session_state import MAX_CELLS
@@ -191,7 +191,7 @@ class MemoryCalculator(QGroupBox):
         counts = gqa_kv_head_counts(q)
         if kv in counts:
             return ""
-        choices = ", ".join(str(k) for k in counts)
+        choices = join_list(str(k) for k in counts)
         if kv > q:
             return self.tr("KV heads ({0}) cannot outnumber query heads ({1}): each KV head "
                            "serves at least one query head, and as many KV heads as query "

@@ -41,6 +41,7 @@ from qkv_desktop.core.rope_lessons import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.presentation.texts import join_list
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
@@ -266,7 +267,7 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
             "q = {0} at position {1}, k = {2} at position {3}: R({1})q · R({3})k = {4}. "
             "Each pair i turns by θ_i = base^(−2i/d) per position: θ = {5}.").format(
             s.tokens[i], i + k, s.key_tokens[j], j + k, f(pr.score),
-            ", ".join(f(t) for t in pr.theta)))
+            join_list(f(t) for t in pr.theta)))
         _s0, _s1, diff = shift_check(r.Q, r.K, k, base, pairing)
         self.shift_info.setText(self.tr(
             "Shifted by {0}: the score is {1}, without the shift {2}. Over all {3}×{4} scores "
@@ -327,7 +328,7 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         w = s.heads[s.head_index(self.model.current_head)]
         X = s.X
         plain = permutation_check(X, w, self._perm)
-        order = ", ".join(s.tokens[p] for p in self._perm)
+        order = join_list(s.tokens[p] for p in self._perm)
         text = self.tr("New order: {0}. Without positions: max |out(shuffled X) − shuffled "
                        "out| = {1}, the same outputs, shuffled alike.").format(
             order, format_value(plain))

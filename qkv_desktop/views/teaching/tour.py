@@ -124,8 +124,8 @@ class Tour(QObject):
                 "are all recomputed the moment a value of X changes: edit one in the table "
                 "and see which cells move.")),
             Step(lambda: w.panes.panes["weights"], self.tr("3 · Hover a weight"), self.tr(
-                "Point at a cell of the weights: the status bar says how it is computed, and "
-                "orange outlines show the cells of the other panes it comes from."),
+                "Point at a weight: the status bar says how it is computed; orange outlines "
+                "show the cells it comes from, and the row of V it weighs into the output."),
                  also=lambda: [docks["explain"], w.statusBar()]),
             Step(lambda: docks["explain"], self.tr("4 · Click it to have it explained"),
                  self.tr("Click the cell to pin it: the Explain panel writes out its whole "
