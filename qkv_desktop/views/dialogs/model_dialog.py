@@ -425,20 +425,20 @@ class ModelDialog(Retranslating, QDialog):
             self.resize(self.width(), needed)
 
     # --------------------------------------------------------------- actions
-    def _start(self) -> str:
+    def _dialog_folder(self) -> str:
         """Where the folder and file dialogs start (``start_folder``)."""
         return str(start_folder(self.settings.value("models/last_dir")
                                 if self.settings is not None else None))
 
     def choose_folder(self) -> None:
-        start = self._start()
+        start = self._dialog_folder()
         folder = QFileDialog.getExistingDirectory(self, self.tr("Choose a BERT checkpoint "
                                                                 "folder"), start)
         if folder:
             self.open_folder(folder)
 
     def choose_file(self) -> None:
-        start = self._start()
+        start = self._dialog_folder()
         path, _filter = QFileDialog.getOpenFileName(
             self, self.tr("Choose a LLaMA model file"), start,
             self.tr("GGUF models (*.gguf);;All files (*)"))
