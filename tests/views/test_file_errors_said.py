@@ -434,9 +434,17 @@ def test_an_error_the_app_has_no_words_for_keeps_the_systems(window, tmp_path, m
 
 @pytest.fixture
 def export_window(window, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QApplication, QProgressDialog
+
     from qkv_desktop.views.actions.export_actions import ExportAllDialog, ExportChoice
-    monkeypatch.setattr("qkv_desktop.views.actions.export_actions.QMessageBox.warning",
-                        lambda *a: window.shown.append(a[2]))
+    window.progress_shown = []
+
+    def warn(parent, title, text):  # a message box runs the event loop while it is read
+        QApplication.processEvents()
+        window.shown.append(text)
+        window.progress_shown.append([p.isVisible() for p in window.findChildren(
+            QProgressDialog, "exportProgress")])
+    monkeypatch.setattr("qkv_desktop.views.actions.export_actions.QMessageBox.warning", warn)
     out = tmp_path / "out"
     out.mkdir()
     monkeypatch.setattr(ExportAllDialog, "ask", classmethod(
@@ -457,6 +465,8 @@ def test_an_export_to_a_read_only_folder_says_why_in_chinese(export_window, spea
     assert export_window.shown[-1] == (f"无法导出到 {export_window.out}：磁盘或文件夹是只读的。"
                                        "没有写入任何文件。")
     assert list(export_window.out.iterdir()) == []
+    progress = export_window.progress_shown[-1]
+    assert progress and not any(progress)  # "Writing matrices.npz… 0%" stayed over it
 
 
 def test_an_export_of_one_figure_to_a_full_disk_says_why_in_chinese(export_window, speak,

@@ -647,6 +647,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
                 staged.commit()
         except (OSError, ValueError) as exc:
             folder = files[0][0].parent if files else ""
+            progress.close()  # not left at "Writing …" over the message until it is read
             self.show_error(self.tr("Could not export to {0}: {1}. Nothing was written.")
                             .format(os.fspath(folder), say(exc)))
             return False
