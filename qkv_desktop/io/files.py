@@ -9,6 +9,7 @@ session behind.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -21,7 +22,8 @@ from qkv_desktop.io.temporaries import (
 )
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 
-__all__ = ["FileFormatError", "FileProblemError", "FILES", "problem", "MAX_FILE_BYTES",
+__all__ = ["FileFormatError", "FileProblemError", "FILES", "problem", "os_reason",
+           "MAX_FILE_BYTES",
            "read_limited", "decode_text", "atomic_write_bytes", "write_synced", "fsync_folder"]
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
@@ -87,7 +89,7 @@ def read_limited(path, error: type[FileFormatError] = FileFormatError,
         raise error(name, _FOLDER) from None
     except OSError as e:
         raise error(name, problem(QT_TRANSLATE_NOOP("Files", "cannot be opened: {0}"),
-                                  _reason(e))) from None
+                                  os_reason(e))) from None
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
@@ -105,7 +107,7 @@ def read_limited(path, error: type[FileFormatError] = FileFormatError,
             data = f.read(limit + 1)
         except OSError as e:
             raise error(name, problem(QT_TRANSLATE_NOOP("Files", "cannot be read: {0}"),
-                                      _reason(e))) from None
+                                      os_reason(e))) from None
     if len(data) > limit:  # grew after fstat()
         raise error(name, problem(QT_TRANSLATE_NOOP(
             "Files", "is over {0}; files that large are refused"), mb))
@@ -119,10 +121,39 @@ def _size(n: int) -> str:
 _FOLDER = problem(QT_TRANSLATE_NOOP("Files", "is a folder, not a file"))
 
 
-def _reason(e: OSError) -> str | Text:
-    if isinstance(e, PermissionError):
-        return problem(QT_TRANSLATE_NOOP("Files", "permission denied"))
-    return e.strerror or str(e)
+def _reasons() -> dict[int, Text]:
+    said = {
+        ("ENOENT",): QT_TRANSLATE_NOOP("Files", "there is no such file or folder"),
+        ("EACCES", "EPERM"): QT_TRANSLATE_NOOP("Files", "permission denied"),
+        ("ENOSPC",): QT_TRANSLATE_NOOP("Files", "the disk is full"),
+        ("EROFS",): QT_TRANSLATE_NOOP("Files", "the disk or folder is read-only"),
+        ("EEXIST",): QT_TRANSLATE_NOOP("Files", "a file or folder of that name already exists"),
+        ("EISDIR",): QT_TRANSLATE_NOOP("Files", "it is a folder, not a file"),
+        ("ENOTDIR",): QT_TRANSLATE_NOOP("Files", "a part of the path is not a folder"),
+        ("ENAMETOOLONG",): QT_TRANSLATE_NOOP("Files", "the name is too long"),
+        ("EDQUOT",): QT_TRANSLATE_NOOP("Files", "you are over your disk quota"),
+        ("EMFILE", "ENFILE"): QT_TRANSLATE_NOOP(
+            "Files", "too many files are open; close some programs and try again"),
+        ("EIO",): QT_TRANSLATE_NOOP(
+            "Files", "input/output error: the disk or the connection to it failed"),
+        ("EBUSY",): QT_TRANSLATE_NOOP("Files", "the file or folder is in use"),
+        ("EXDEV",): QT_TRANSLATE_NOOP("Files", "it cannot be moved to another disk"),
+    }
+    return {number: problem(template) for names, template in said.items()
+            for number in (getattr(errno, n, None) for n in names) if number is not None}
+
+
+_REASONS = _reasons()
+"""The causes of a failed file operation said in the window's language, by ``errno``
+(``EDQUOT`` and the like are missing on some systems: those are left out)."""
+
+
+def os_reason(e: OSError) -> str | Text:
+    """Why a file operation failed, for the user: the cause by ``e.errno`` as a
+    ``problem(...)`` the window says in its language ("the disk is full"), else the
+    operating system's own words (English whatever the window's language), else
+    ``str(e)``. It names no file: the sentence it ends does."""
+    return _REASONS.get(e.errno) or e.strerror or str(e)
 
 
 def decode_text(data: bytes, name: str, error: type[FileFormatError], what: str | Text) -> str:

@@ -19,7 +19,7 @@ import shutil
 import stat
 from pathlib import Path
 
-from qkv_desktop.io.files import FileProblemError, fsync_folder, write_synced
+from qkv_desktop.io.files import FileProblemError, fsync_folder, os_reason, write_synced
 from qkv_desktop.io.temporaries import (
     create_locked,
     new_id,
@@ -134,7 +134,7 @@ def _check_target(path: Path, real: Path) -> None:
         return
     except OSError as exc:
         raise FileProblemError(QT_TRANSLATE_NOOP("Files", "{0} cannot be written: {1}"),
-                               repr(os.fspath(path)), exc.strerror) from None
+                               repr(os.fspath(path)), os_reason(exc)) from None
     if stat.S_ISDIR(st.st_mode):
         raise FileProblemError(QT_TRANSLATE_NOOP(
             "Files", "{0} is a folder; nothing was written or moved"), repr(os.fspath(path)))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from qkv_desktop.io.files import os_reason
 from qkv_desktop.presentation.numbers import DECIMALS, MINUS, format_value
 from qkv_desktop.state.texts import CellValue, Listed, Text, said_by, say_in
 
@@ -15,9 +16,12 @@ def say(item: Text | Exception | str) -> str:
     "Files" for the file readers' messages), with the fields that are sentences
     themselves (a bad cell inside "row 2, column 3: …") and the matrix values
     (``CellValue``) written as the tables write them. An error that carries a ``Text``
-    (``EditError``, ``FileFormatError``, ``CheckpointError``) is said by it; any other
-    item is its ``str()``."""
+    (``EditError``, ``FileFormatError``, ``CheckpointError``) is said by it; an
+    ``OSError`` (a full disk, a read-only folder) by its cause (``io.files.os_reason``:
+    "the disk is full", not the system's English); any other item is its ``str()``."""
     item = said_by(item) or item
+    if isinstance(item, OSError):
+        item = os_reason(item)
     if isinstance(item, Text):  # a field that is itself a sentence is said too
         write = _value_writer([a.value for a in item.args if isinstance(a, CellValue)])
         args = tuple(_said_field(a, write) for a in item.args)
@@ -29,7 +33,7 @@ def say(item: Text | Exception | str) -> str:
 
 def _said_field(field, write):
     """A field of a ``Text`` as the sentence shows it (``write`` writes its values)."""
-    if isinstance(field, Text) or said_by(field):
+    if isinstance(field, Text | OSError) or said_by(field):
         return say(field)
     if isinstance(field, CellValue):
         return write(field.value)

@@ -347,7 +347,7 @@ def test_an_unwritable_folder_gives_a_message_and_writes_nothing(
     monkeypatch.setattr(staged_files.StagedFiles, "add", failing_add)
     dialogs.choice = ExportChoice(out, ("svg",), ("csv",))
     assert not window.exports.export_all()
-    assert "Permission denied" in dialogs.errors[-1] and str(out) in dialogs.errors[-1]
+    assert dialogs.errors[-1] == f"Could not export to {out}: permission denied. Nothing was written."
     assert files_in(out) == {"q.svg"}
     assert (out / "q.svg").read_bytes() == b"old"
     assert len(dialogs.errors) == 2
@@ -406,7 +406,7 @@ def test_export_dialogs_start_in_the_session_folder_until_an_export(window, dial
     monkeypatch.setattr(window.files.session, "path", None)
     window.settings.remove("export")
     assert not window.exports.export_data()
-    assert dialogs.choice_calls[-1][0].folder == Path.home()  # untitled: home, as before
+    assert dialogs.choice_calls[-1][0].folder == Path.home()  # untitled, no Documents: home
 
 
 # ------------------------------------------------------------------ the dialogs

@@ -362,3 +362,152 @@ def _recover(tmp_path, speak, autosave: bytes):
     finally:
         session.release_lock()
     return errors, orphan
+
+
+# -- the operating system's refusals (a full disk, a read-only folder) ------------------
+
+_OS_REASONS = [
+    ("ENOSPC", "磁盘已满", "the disk is full"),
+    ("EACCES", "没有访问权限", "permission denied"),
+    ("EPERM", "没有访问权限", "permission denied"),
+    ("EROFS", "磁盘或文件夹是只读的", "the disk or folder is read-only"),
+    ("ENOENT", "没有这个文件或文件夹", "there is no such file or folder"),
+    ("EEXIST", "已有同名的文件或文件夹", "a file or folder of that name already exists"),
+    ("EISDIR", "这是文件夹，不是文件", "it is a folder, not a file"),
+    ("ENOTDIR", "路径中有一部分不是文件夹", "a part of the path is not a folder"),
+    ("ENAMETOOLONG", "名称太长", "the name is too long"),
+    ("EDQUOT", "已超出你的磁盘配额", "you are over your disk quota"),
+    ("EMFILE", "打开的文件太多", "too many files are open; close some programs and try again"),
+    ("ENFILE", "打开的文件太多", "too many files are open; close some programs and try again"),
+    ("EIO", "输入/输出错误：磁盘或与它的连接出了故障",
+     "input/output error: the disk or the connection to it failed"),
+    ("EBUSY", "文件或文件夹正被占用", "the file or folder is in use"),
+    ("EXDEV", "无法移动到另一个磁盘", "it cannot be moved to another disk"),
+]
+
+
+def _os_error(name: str) -> OSError:
+    import errno
+    import os
+    code = getattr(errno, name, None)
+    if code is None:
+        pytest.skip(f"no {name} on this system")
+    return OSError(code, os.strerror(code))
+
+
+@pytest.mark.parametrize("name, chinese, english", _OS_REASONS,
+                         ids=[r[0] for r in _OS_REASONS])
+def test_a_save_the_system_refuses_says_why_in_chinese(window, tmp_path, speak, monkeypatch,
+                                                       name, chinese, english):
+    """"无法保存 …：No space left on device": the cause was the system's English words."""
+    error = _os_error(name)
+
+    def refuse(path, data):
+        raise error
+    monkeypatch.setattr("qkv_desktop.io.session.atomic_write_bytes", refuse)
+    target = tmp_path / "课.qkv.json"
+    speak("zh_CN")
+    assert not window.files.session.save_as(target)
+    message = window.shown[-1]
+    assert message.startswith("无法保存 课.qkv.json：") and chinese in message, message
+    said = message.removeprefix("无法保存 课.qkv.json：")
+    assert error.strerror not in said and not re.search(r"[A-Za-z]{2,}", said), message
+    assert window.statusBar().currentMessage() == message
+    speak("en")
+    assert not window.files.session.save_as(target)
+    assert window.shown[-1] == f"Could not save 课.qkv.json: {english}"
+    assert not target.exists()
+
+
+def test_an_error_the_app_has_no_words_for_keeps_the_systems(window, tmp_path, monkeypatch,
+                                                            speak):
+    import errno
+    error = OSError(errno.ELOOP, "Too many levels of symbolic links")
+
+    def refuse(path, data):
+        raise error
+    monkeypatch.setattr("qkv_desktop.io.session.atomic_write_bytes", refuse)
+    speak("zh_CN")
+    assert not window.files.session.save_as(tmp_path / "s.qkv.json")
+    assert window.shown[-1] == "无法保存 s.qkv.json：Too many levels of symbolic links"
+
+
+@pytest.fixture
+def export_window(window, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QApplication, QProgressDialog
+
+    from qkv_desktop.views.actions.export_actions import ExportAllDialog, ExportChoice
+    window.progress_shown = []
+
+    def warn(parent, title, text):  # a message box runs the event loop while it is read
+        QApplication.processEvents()
+        window.shown.append(text)
+        window.progress_shown.append([p.isVisible() for p in window.findChildren(
+            QProgressDialog, "exportProgress")])
+    monkeypatch.setattr("qkv_desktop.views.actions.export_actions.QMessageBox.warning", warn)
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setattr(ExportAllDialog, "ask", classmethod(
+        lambda cls, *a, **k: ExportChoice(out, (), ("npz",))))
+    window.out = out
+    return window
+
+
+def test_an_export_to_a_read_only_folder_says_why_in_chinese(export_window, speak,
+                                                            monkeypatch):
+    error = _os_error("EROFS")
+
+    def refuse(tmp, data, like, hold=False):
+        raise error
+    monkeypatch.setattr("qkv_desktop.io.staged_files.write_synced", refuse)
+    speak("zh_CN")
+    assert not export_window.exports.export_data()
+    assert export_window.shown[-1] == (f"无法导出到 {export_window.out}：磁盘或文件夹是只读的。"
+                                       "没有写入任何文件。")
+    assert list(export_window.out.iterdir()) == []
+    progress = export_window.progress_shown[-1]
+    assert progress and not any(progress)  # "Writing matrices.npz… 0%" stayed over it
+
+
+def test_an_export_of_one_figure_to_a_full_disk_says_why_in_chinese(export_window, speak,
+                                                                   monkeypatch, tmp_path):
+    from qkv_desktop.views.actions.export_actions import FigureOptionsDialog
+    target = export_window.out / "q.png"
+    monkeypatch.setattr("qkv_desktop.views.actions.export_actions.QFileDialog.getSaveFileName",
+                        lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr(FigureOptionsDialog, "ask",
+                        classmethod(lambda cls, parent, fmt, size, options: options))
+    error = _os_error("ENOSPC")
+
+    def refuse(path, data):
+        raise error
+    monkeypatch.setattr("qkv_desktop.views.actions.export_actions.atomic_write_bytes", refuse)
+    speak("zh_CN")
+    export_window.exports.export_pane("Q")
+    assert export_window.shown[-1] == f"无法导出 {target}：磁盘已满。没有写入任何文件。"
+
+
+def test_a_target_that_cannot_be_looked_at_is_said_in_chinese(tmp_path, speak, monkeypatch):
+    """``StagedFiles`` checks each target first; a refusal there said the OS's words."""
+    from qkv_desktop.io.staged_files import StagedFiles
+    error = _os_error("EACCES")
+
+    def refuse(path):
+        raise error
+    monkeypatch.setattr("qkv_desktop.io.staged_files.os.lstat", refuse)
+    target = tmp_path / "weights.png"
+    with StagedFiles() as staged, pytest.raises(ValueError) as info:
+        staged.add(target, b"figure")
+    assert str(info.value) == f"{str(target)!r} cannot be written: permission denied"
+    speak("zh_CN")
+    assert "没有访问权限" in say(info.value) and "permission" not in say(info.value)
+
+
+def test_a_reader_naming_the_systems_error_says_it_in_chinese(speak):
+    """A checkpoint that cannot be read puts the ``OSError`` itself in its sentence."""
+    from qkv_desktop.io.files import problem
+    from qkv_desktop.state.texts import QT_TRANSLATE_NOOP
+    text = problem(QT_TRANSLATE_NOOP("Files", "{0}: cannot read ({1})"), "m.safetensors",
+                   _os_error("EIO"))
+    speak("zh_CN")
+    assert "输入/输出错误" in say(text) and "Input/output" not in say(text)

@@ -1785,8 +1785,56 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>是文件夹，不是文件</translation>
     </message>
     <message>
+        <source>there is no such file or folder</source>
+        <translation>没有这个文件或文件夹</translation>
+    </message>
+    <message>
         <source>permission denied</source>
         <translation>没有访问权限</translation>
+    </message>
+    <message>
+        <source>the disk is full</source>
+        <translation>磁盘已满</translation>
+    </message>
+    <message>
+        <source>the disk or folder is read-only</source>
+        <translation>磁盘或文件夹是只读的</translation>
+    </message>
+    <message>
+        <source>a file or folder of that name already exists</source>
+        <translation>已有同名的文件或文件夹</translation>
+    </message>
+    <message>
+        <source>it is a folder, not a file</source>
+        <translation>这是文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>a part of the path is not a folder</source>
+        <translation>路径中有一部分不是文件夹</translation>
+    </message>
+    <message>
+        <source>the name is too long</source>
+        <translation>名称太长</translation>
+    </message>
+    <message>
+        <source>you are over your disk quota</source>
+        <translation>已超出你的磁盘配额</translation>
+    </message>
+    <message>
+        <source>too many files are open; close some programs and try again</source>
+        <translation>打开的文件太多；请关闭一些程序后重试</translation>
+    </message>
+    <message>
+        <source>input/output error: the disk or the connection to it failed</source>
+        <translation>输入/输出错误：磁盘或与它的连接出了故障</translation>
+    </message>
+    <message>
+        <source>the file or folder is in use</source>
+        <translation>文件或文件夹正被占用</translation>
+    </message>
+    <message>
+        <source>it cannot be moved to another disk</source>
+        <translation>无法移动到另一个磁盘</translation>
     </message>
     <message>
         <source>is not UTF-8 text (byte {0} at offset {1}); {2}</source>

@@ -8,8 +8,8 @@ for one figure, a folder-and-formats dialog for Export all / Export data, a canc
 progress dialog while the files are encoded. A set of files is staged and moved into place
 together, so an error or a cancel leaves the folder as it was. The last folder,
 formats, scale and background are remembered in ``QSettings`` under ``export/``; before
-the first export every dialog starts in the open session file's folder (else the home
-folder), where a user looks for the files of that session.
+the first export every dialog starts in the open session file's folder (else the
+Documents folder: ``start_folder``), where a user looks for the files of that session.
 
 The export engine (figures, fonts, SVG and PDF writers, data formats) is imported
 when an export is asked for, inside the functions that use it, not when the window
@@ -56,6 +56,7 @@ from qkv_desktop.presentation.texts import join_list, say
 from qkv_desktop.state.compute import ModelResult
 from qkv_desktop.views.panes.pane_grid import HEADS_KEY, PaneGrid, grid_columns
 from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
+from qkv_desktop.views.start_folder import start_folder
 
 __all__ = ["FigureOptions", "FigureOptionsDialog", "ExportChoice", "ExportAllDialog",
            "ExportActions", "DEFAULT_SCALE"]
@@ -84,14 +85,6 @@ class ExportChoice:
     data_formats: tuple[str, ...] = ("npz",)
     scale: float = DEFAULT_SCALE
     background: str = "white"
-
-
-def _reason(exc: Exception) -> str:
-    """The part of an error worth showing: the OS's words, or the ValueError's text (in
-    the window's language when it carries one: ``say``)."""
-    if isinstance(exc, OSError):
-        return exc.strerror or str(exc)
-    return say(exc)
 
 
 # ------------------------------------------------------------------ shared widgets
@@ -407,15 +400,11 @@ class ExportActions(FollowsWindowLanguage, QObject):
     # ------------------------------------------------------------ settings
     def _folder(self) -> Path:
         """Where every export dialog starts: the folder of the last export, else the open
-        session file's folder, else home (a first export of a saved session went to the
-        home folder, away from the session it came from)."""
-        remembered = self.settings.value("export/folder", "")
+        session file's folder (a first export of a saved session went to the home folder,
+        away from the session it came from), else the Documents folder (``start_folder``)."""
         session = self.session_file()
-        for folder in (remembered if isinstance(remembered, str) and remembered else None,
-                       session.parent if session is not None else None):
-            if folder is not None and Path(folder).is_dir():
-                return Path(folder)
-        return Path.home()
+        return start_folder(self.settings.value("export/folder"),
+                            session.parent if session is not None else None)
 
     def _options(self) -> FigureOptions:
         from qkv_desktop.export.figures import MAX_SCALE
@@ -533,7 +522,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
             atomic_write_bytes(path, encode_layout(lay, fmt, options.scale, options.background))
         except (OSError, ValueError) as exc:
             self.show_error(self.tr("Could not export {0}: {1}. Nothing was written.")
-                            .format(os.fspath(path), _reason(exc)))
+                            .format(os.fspath(path), say(exc)))
             return
         self._message(self.tr("Exported {0}").format(os.fspath(path)))
 
@@ -658,8 +647,9 @@ class ExportActions(FollowsWindowLanguage, QObject):
                 staged.commit()
         except (OSError, ValueError) as exc:
             folder = files[0][0].parent if files else ""
+            progress.close()  # not left at "Writing …" over the message until it is read
             self.show_error(self.tr("Could not export to {0}: {1}. Nothing was written.")
-                            .format(os.fspath(folder), _reason(exc)))
+                            .format(os.fspath(folder), say(exc)))
             return False
         finally:
             progress.close()

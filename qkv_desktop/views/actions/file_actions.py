@@ -13,6 +13,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.document import SessionController
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.views.retranslate import FollowsWindowLanguage
+from qkv_desktop.views.start_folder import start_folder
 
 __all__ = ["FileActions"]
 
@@ -127,7 +128,8 @@ class FileActions(FollowsWindowLanguage, QObject):
         self.recent_menu.setEnabled(bool(recent))
 
     def _dir(self) -> str:
-        return str(self.session.settings.value("files/last_dir", str(Path.home())))
+        """Where Open, Save As and the imports start (``start_folder``)."""
+        return str(start_folder(self.session.settings.value("files/last_dir")))
 
     # ------------------------------------------------------------ actions
     def on_new(self) -> None:

@@ -57,6 +57,7 @@ from qkv_desktop.state import SessionState
 from qkv_desktop.state.provenance import Provenance
 from qkv_desktop.views.dialogs.decoder_panel import DecoderPanel
 from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
+from qkv_desktop.views.start_folder import start_folder
 from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["DEFAULT_TEXT", "INSTALL_HINT", "ModelActions", "ModelDialog", "ModelSource"]
@@ -424,17 +425,20 @@ class ModelDialog(Retranslating, QDialog):
             self.resize(self.width(), needed)
 
     # --------------------------------------------------------------- actions
+    def _dialog_folder(self) -> str:
+        """Where the folder and file dialogs start (``start_folder``)."""
+        return str(start_folder(self.settings.value("models/last_dir")
+                                if self.settings is not None else None))
+
     def choose_folder(self) -> None:
-        start = str(self.settings.value("models/last_dir", str(Path.home()))) \
-            if self.settings is not None else str(Path.home())
+        start = self._dialog_folder()
         folder = QFileDialog.getExistingDirectory(self, self.tr("Choose a BERT checkpoint "
                                                                 "folder"), start)
         if folder:
             self.open_folder(folder)
 
     def choose_file(self) -> None:
-        start = str(self.settings.value("models/last_dir", str(Path.home()))) \
-            if self.settings is not None else str(Path.home())
+        start = self._dialog_folder()
         path, _filter = QFileDialog.getOpenFileName(
             self, self.tr("Choose a LLaMA model file"), start,
             self.tr("GGUF models (*.gguf);;All files (*)"))

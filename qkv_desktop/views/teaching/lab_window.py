@@ -24,7 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from qkv_desktop.export.lab_export import save_steps_pdf, save_widget
+from qkv_desktop.presentation.texts import say
 from qkv_desktop.views.retranslate import Retranslating
+from qkv_desktop.views.start_folder import start_folder
 from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["LabWindow", "StepControls"]
@@ -228,13 +230,15 @@ class LabWindow(Retranslating, QWidget):
 
     def _ask_export_view(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export view"),
-                                              self.objectName() + ".png", self.EXPORT_FILTER)
+                                              str(start_folder() / f"{self.objectName()}.png"),
+                                              self.EXPORT_FILTER)
         if path:
             self._run_export(self.export_view, path)
 
     def _ask_export_steps(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export steps"),
-                                              self.objectName() + "-steps.pdf", "PDF (*.pdf)")
+                                              str(start_folder() / f"{self.objectName()}-steps.pdf"),
+                                              "PDF (*.pdf)")
         if path:
             self._run_export(self.export_steps, path)
 
@@ -242,6 +246,6 @@ class LabWindow(Retranslating, QWidget):
         try:
             export(path)
         except (OSError, ValueError) as exc:
-            self.show_error(self.tr("Not exported: {0}").format(exc))
+            self.show_error(self.tr("Not exported: {0}").format(say(exc)))
         else:
             self.show_error("")
