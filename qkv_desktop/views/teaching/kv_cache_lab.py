@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QScrollArea,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -43,6 +42,7 @@ from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.core_options import core_dtype
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.session_state import MAX_CELLS
+from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.styles import ERROR_STYLE
@@ -112,11 +112,13 @@ class MemoryCalculator(QGroupBox):
         self.preset.currentIndexChanged.connect(self._apply_preset)
         self._applying = False
 
-    def _spin(self, name: str, lo: int, hi: int, value: int) -> QSpinBox:
-        spin = QSpinBox(objectName=name)
+    def _spin(self, name: str, lo: int, hi: int, value: int) -> ClampSayingSpinBox:
+        spin = ClampSayingSpinBox(objectName=name)
         spin.setRange(lo, hi)
         spin.setValue(value)
         spin.valueChanged.connect(self._typed)
+        # a typed number out of range, said in red beside the table, under the boxes
+        spin.said.connect(lambda text: say_briefly(self.problem, text))
         return spin
 
     def retranslate(self) -> None:
@@ -135,10 +137,22 @@ class MemoryCalculator(QGroupBox):
         self.preset.addItem(self.tr("typed numbers"), "custom")
         self.preset.setCurrentIndex(index)
         self.preset.blockSignals(False)
-        self.kv_heads.setToolTip(self.tr("Heads with their own K and V. Grouped-query "
-                                         "attention shares each among query heads ÷ KV "
-                                         "heads query heads, so the KV heads must divide "
-                                         "the query heads."))
+        self.kv_heads.set_tip(self.tr("Heads with their own K and V. Grouped-query "
+                                      "attention shares each among query heads ÷ KV "
+                                      "heads query heads, so the KV heads must divide "
+                                      "the query heads."))
+        for spin, subject, tip in (
+                (self.layers, self.tr("The number of layers"), self.tr("Layers of the model")),
+                (self.query_heads, self.tr("The number of query heads"),
+                 self.tr("Query heads of each layer")),
+                (self.kv_heads, self.tr("The number of KV heads"), None),
+                (self.head_dim, self.tr("d_k"), self.tr("Dimension of each head's keys and "
+                                                        "values")),
+                (self.tokens, self.tr("The number of tokens"),
+                 self.tr("Tokens in the cache (the context length)"))):
+            spin.subject = subject
+            if tip is not None:
+                spin.set_tip(tip)
         self.refresh()
 
     def set_session(self, layers: int, heads: int, d_k: int, tokens: int, size: int) -> None:
