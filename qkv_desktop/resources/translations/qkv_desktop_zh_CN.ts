@@ -182,23 +182,23 @@
     <name>ClampSaying</name>
     <message>
         <source>The number</source>
-        <translation type="unfinished"></translation>
+        <translation>该数值</translation>
     </message>
     <message>
         <source>{0} can be at most {1}: {2} became {1}.</source>
-        <translation type="unfinished">{0} 最大为 {1}：输入的 {2} 已改为 {1}。</translation>
+        <translation>{0} 最大为 {1}：输入的 {2} 已改为 {1}。</translation>
     </message>
     <message>
         <source>{0} must be at least {1}: {2} became {1}.</source>
-        <translation type="unfinished">{0} 至少为 {1}：输入的 {2} 已改为 {1}。</translation>
+        <translation>{0} 至少为 {1}：输入的 {2} 已改为 {1}。</translation>
     </message>
     <message>
         <source>{0} keeps {3} decimals: {2} became {1}.</source>
-        <translation type="unfinished"></translation>
+        <translation>{0} 最多保留 {3} 位小数：输入的 {2} 已改为 {1}。</translation>
     </message>
     <message>
         <source>From {0} to {1}.</source>
-        <translation type="unfinished"></translation>
+        <translation>范围：{0} 到 {1}。</translation>
     </message>
 </context>
 <context>
@@ -439,11 +439,11 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     </message>
     <message>
         <source>The layer</source>
-        <translation type="unfinished"></translation>
+        <translation>层号</translation>
     </message>
     <message>
         <source>The query head</source>
-        <translation type="unfinished"></translation>
+        <translation>查询头编号</translation>
     </message>
     <message>
         <source>All heads of the layer</source>
@@ -2446,31 +2446,31 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>The learning rate</source>
-        <translation type="unfinished"></translation>
+        <translation>学习率</translation>
     </message>
     <message>
         <source>How far each step moves the weights: W ← W − rate · ∂L/∂W</source>
-        <translation type="unfinished"></translation>
+        <translation>每一步把权重移动多远：W ← W − 学习率 · ∂L/∂W</translation>
     </message>
     <message>
         <source>The number of steps</source>
-        <translation type="unfinished"></translation>
+        <translation>步数</translation>
     </message>
     <message>
         <source>Steps of gradient descent that Train runs</source>
-        <translation type="unfinished"></translation>
+        <translation>“训练”执行的梯度下降步数</translation>
     </message>
     <message>
         <source>Steps of gradient descent for each d_k</source>
-        <translation type="unfinished"></translation>
+        <translation>每个 d_k 的梯度下降步数</translation>
     </message>
     <message>
         <source>The speed</source>
-        <translation type="unfinished"></translation>
+        <translation>速度</translation>
     </message>
     <message>
         <source>Steps trained per second while the panes follow</source>
-        <translation type="unfinished"></translation>
+        <translation>每秒训练的步数（各面板随之更新）</translation>
     </message>
     <message>
         <source>loss</source>
@@ -3211,39 +3211,39 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>The number of layers</source>
-        <translation type="unfinished"></translation>
+        <translation>层数</translation>
     </message>
     <message>
         <source>Layers of the model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型的层数</translation>
     </message>
     <message>
         <source>The number of query heads</source>
-        <translation type="unfinished"></translation>
+        <translation>查询头数</translation>
     </message>
     <message>
         <source>Query heads of each layer</source>
-        <translation type="unfinished"></translation>
+        <translation>每层的查询头数</translation>
     </message>
     <message>
         <source>The number of KV heads</source>
-        <translation type="unfinished"></translation>
+        <translation>KV 头数</translation>
     </message>
     <message>
         <source>d_k</source>
-        <translation type="unfinished">d_k</translation>
+        <translation>d_k</translation>
     </message>
     <message>
         <source>Dimension of each head&apos;s keys and values</source>
-        <translation type="unfinished"></translation>
+        <translation>每个头的键和值的维度</translation>
     </message>
     <message>
         <source>The number of tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>词元数</translation>
     </message>
     <message>
         <source>Tokens in the cache (the context length)</source>
-        <translation type="unfinished"></translation>
+        <translation>缓存中的词元数（上下文长度）</translation>
     </message>
     <message>
         <source>KV heads ({0}) cannot outnumber query heads ({1}): each KV head serves at least one query head, and as many KV heads as query heads is multi-head attention. KV heads possible here: {2}.</source>
@@ -3689,7 +3689,7 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>The RoPE base</source>
-        <translation type="unfinished"></translation>
+        <translation>RoPE 基数</translation>
     </message>
     <message>
         <source>Pair i turns by position · base^(−2i/d_k): a larger base turns slower, for longer contexts.</source>
@@ -3733,15 +3733,15 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>The window</source>
-        <translation type="unfinished"></translation>
+        <translation>窗口</translation>
     </message>
     <message>
         <source>The prefix</source>
-        <translation type="unfinished"></translation>
+        <translation>前缀</translation>
     </message>
     <message>
         <source>The number of sinks</source>
-        <translation type="unfinished"></translation>
+        <translation>汇聚点数</translation>
     </message>
     <message>
         <source>Sliding window of w keys: with the causal mask a query sees its w most recent keys (i − w &lt; j ≤ i), without it the keys with |i − j| &lt; w.</source>
@@ -3789,7 +3789,7 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>The ALiBi slope of head {0}</source>
-        <translation type="unfinished"></translation>
+        <translation>头 {0} 的 ALiBi 斜率</translation>
     </message>
     <message>
         <source>{0} cell(s) masked; click or drag on the mask pane</source>
@@ -4054,11 +4054,11 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>The seed</source>
-        <translation type="unfinished">随机种子</translation>
+        <translation>随机种子</translation>
     </message>
     <message>
         <source>The number of keys</source>
-        <translation type="unfinished"></translation>
+        <translation>键数</translation>
     </message>
     <message>
         <source>Each point averages {0} random queries, each scoring {1} random keys (components ~ N(0, 1)).</source>
@@ -4121,11 +4121,11 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>The middle chart&apos;s d_k</source>
-        <translation type="unfinished"></translation>
+        <translation>中图的 d_k</translation>
     </message>
     <message>
         <source>The right chart&apos;s d_k</source>
-        <translation type="unfinished"></translation>
+        <translation>右图的 d_k</translation>
     </message>
     <message>
         <source>Softmax weights of the scores: the larger the divisor, the flatter the distribution.</source>
@@ -4214,11 +4214,11 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>The speed</source>
-        <translation type="unfinished"></translation>
+        <translation>速度</translation>
     </message>
     <message>
         <source>Steps played per second</source>
-        <translation type="unfinished"></translation>
+        <translation>每秒播放的步数</translation>
     </message>
     <message>
         <source>Back to the first step</source>
@@ -4446,15 +4446,15 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>The factor</source>
-        <translation type="unfinished"></translation>
+        <translation>倍数</translation>
     </message>
     <message>
         <source>The row of the scores walked block by block</source>
-        <translation type="unfinished"></translation>
+        <translation>逐块走过的那一行分数</translation>
     </message>
     <message>
         <source>The query row</source>
-        <translation type="unfinished"></translation>
+        <translation>查询行</translation>
     </message>
     <message>
         <source>query block</source>
