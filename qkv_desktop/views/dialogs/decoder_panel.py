@@ -22,6 +22,7 @@ from __future__ import annotations
 import html
 import weakref
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt
@@ -77,8 +78,6 @@ class DecoderPanel(Retranslating, QDockWidget):
         self.head_spin = ClampSayingSpinBox(objectName="decoderHead")
         for spin in (self.layer_spin, self.head_spin):
             spin.valueChanged.connect(self._on_spin)
-            # a typed number out of range, said in red under the two boxes
-            spin.said.connect(lambda text: say_briefly(self.error_label, text))
         self.all_heads_box = QCheckBox(objectName="decoderAllHeads")
         self.all_heads_box.toggled.connect(self._on_spin)
         self._pick_labels = (QLabel(wordWrap=True), QLabel(wordWrap=True))
@@ -91,6 +90,9 @@ class DecoderPanel(Retranslating, QDockWidget):
         self.error_label = QLabel(objectName="decoderError", wordWrap=True)
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.hide()
+        for spin in (self.layer_spin, self.head_spin):
+            # a typed number out of range, said in red under the two boxes
+            spin.said.connect(partial(say_briefly, self.error_label))
         self.next_caption = QLabel(objectName="nextCaption", wordWrap=True)
         self.next_table = QTableWidget(5, 3, objectName="nextTokens")
         self.next_table.verticalHeader().hide()

@@ -78,7 +78,11 @@ class _SaysClamp:
     # ------------------------------------------------------------ typing
     def validate(self, text: str, pos: int):
         state, text, pos = super().validate(text, pos)
-        if state == QValidator.State.Invalid and self._taken_for(text) is not None:
+        if state == QValidator.State.Invalid and (
+                self._taken_for(text) is not None
+                # a minus sign starts a number below a minimum of 0 (Qt dropped the key,
+                # and -1 typed read 1)
+                or self._typed(text) == self.locale().negativeSign()):
             state = QValidator.State.Intermediate  # shown as typed, taken at the end
         return state, text, pos
 

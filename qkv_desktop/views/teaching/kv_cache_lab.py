@@ -11,6 +11,8 @@ beside the table, which then leaves the GQA row empty.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -76,6 +78,11 @@ class MemoryCalculator(QGroupBox):
         super().__init__(parent)
         self.setObjectName("kvMemory")
         self.preset = QComboBox(objectName="kvPreset")
+        # (before the boxes, which say a clamped number there)
+        self.problem = QLabel(objectName="kvMemoryError")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet(ERROR_STYLE)
+        self.problem.hide()
         self.layers = self._spin("kvLayers", 1, 1000, 1)
         self.query_heads = self._spin("kvQueryHeads", 1, 1024, 1)
         self.kv_heads = self._spin("kvKVHeads", 1, 1024, 1)
@@ -89,10 +96,6 @@ class MemoryCalculator(QGroupBox):
         self.dtype.currentIndexChanged.connect(self.refresh)
         self.result = QLabel(objectName="kvMemoryResult")
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.problem = QLabel(objectName="kvMemoryError")
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet(ERROR_STYLE)
-        self.problem.hide()
         self._labels = [QLabel() for _ in range(7)]
         form = QGridLayout()
         for k, (label, w) in enumerate(zip(self._labels, (self.preset, self.layers,
@@ -118,7 +121,7 @@ class MemoryCalculator(QGroupBox):
         spin.setValue(value)
         spin.valueChanged.connect(self._typed)
         # a typed number out of range, said in red beside the table, under the boxes
-        spin.said.connect(lambda text: say_briefly(self.problem, text))
+        spin.said.connect(partial(say_briefly, self.problem))
         return spin
 
     def retranslate(self) -> None:

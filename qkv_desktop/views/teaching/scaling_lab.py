@@ -12,6 +12,8 @@ Three views, one per way the tutorial argues the point:
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
@@ -293,7 +295,7 @@ class ScoreBars(_Page):
             spin.setRange(1, 4096)
             spin.setValue(value)
             spin.valueChanged.connect(self._replot)
-            spin.said.connect(lambda text: say_briefly(self.error, text))
+            spin.said.connect(partial(say_briefly, self.error))
         self._labels = [QLabel() for _ in range(3)]
         form = QGridLayout()
         form.addWidget(self._labels[0], 0, 0)
@@ -428,7 +430,7 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         self.random_error.setStyleSheet(ERROR_STYLE)
         self.random_error.hide()
         for spin in (self.seed, self.n_keys):
-            spin.said.connect(lambda text: say_briefly(self.random_error, text))
+            spin.said.connect(partial(say_briefly, self.random_error))
         self.trials_label = QLabel(objectName="labTrials")
         self.trials_label.setWordWrap(True)
         self.seed.valueChanged.connect(self.refresh_random)
