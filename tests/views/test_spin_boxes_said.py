@@ -151,8 +151,7 @@ def test_the_query_rows_tip_follows_its_range(host):
     lab.model.reset(SessionState.from_preset("tutorial-2"))
     lab.model.wait_until_idle()
     lab.refresh()
-    n = lab.model.state.X.shape[0]
-    assert box.toolTip().endswith(f"From 0 to {n - 1}.")
+    assert box.toolTip().endswith("From 0 to 2.")  # tutorial-2's three tokens
 
 
 def test_a_note_goes_after_its_time_and_gives_back_what_was_said(qtbot):
@@ -223,3 +222,11 @@ def test_the_rounding_is_said_in_chinese(main_window, qtbot, speak):
     type_in(qtbot, divisor, "1.123456789012345")
     assert main_window.statusBar().currentMessage() == (
         "自定义除数 最多保留 10 位小数：输入的 1.123456789012345 已改为 1.123456789。")
+
+
+def test_a_divisor_with_five_decimals_is_shown_whole(main_window, qtbot):
+    """Sized for its bounds ("1000"), the box showed "34567" of a typed 2.34567."""
+    divisor = custom_divisor(main_window)
+    type_in(qtbot, divisor, "2.34567")
+    edit = divisor.lineEdit()
+    assert edit.width() >= edit.fontMetrics().horizontalAdvance("2.34567") + 4

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QCoreApplication, QLocale, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QLocale, QSize, QTimer, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
 
@@ -165,6 +165,15 @@ class ClampSayingDoubleSpinBox(_SaysClamp, QDoubleSpinBox):
         super().__init__(*args, **kwargs)
         self.setDecimals(KEPT_DECIMALS)
         self._init_said()
+
+    ROOM = ".0000"
+    """What ``sizeHint`` leaves room for besides the longest bound: a point and four
+    decimals (a typed 2.34567 read "34567" in the divisor box, sized for "1000")."""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(hint.width() + self.fontMetrics().horizontalAdvance(self.ROOM),
+                     hint.height())
 
     def textFromValue(self, value: float) -> str:
         """``value`` with the decimals it has, in the box's locale: ``2.34567``, ``1000``."""
