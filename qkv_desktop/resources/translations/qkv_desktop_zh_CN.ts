@@ -3440,6 +3440,14 @@ Sentence: {1}</source>
         <translation>这一层的查询头，从 1 开始计数。查询头共享键/值头（分组查询注意力），所以 W_K 和 W_V 属于它所在的组。</translation>
     </message>
     <message>
+        <source>The layer</source>
+        <translation>层号</translation>
+    </message>
+    <message>
+        <source>The head</source>
+        <translation>头编号</translation>
+    </message>
+    <message>
         <source>No checkpoint opened yet.</source>
         <translation>尚未打开检查点。</translation>
     </message>

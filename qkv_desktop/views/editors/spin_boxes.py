@@ -96,11 +96,17 @@ class _SaysClamp:
     def _typed(self, text: str) -> str:
         return text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()
 
+    def _number(self, typed: str) -> float | None:
+        """The value ``typed`` stands for, in range or not (``None``: not a number).
+        A box that shows its values otherwise (counted from 1) says so here."""
+        value, ok = self.locale().toDouble(typed)
+        return value if ok else None
+
     def _taken_for(self, text: str) -> tuple[float, str] | None:
         """The value a typed number becomes and why, or ``None`` (taken as typed, or no
         number)."""
-        value, ok = self.locale().toDouble(self._typed(text))
-        if not ok or not math.isfinite(value):
+        value = self._number(self._typed(text))
+        if value is None or not math.isfinite(value):
             return None
         if isinstance(self, QSpinBox) and not value.is_integer():
             return None
