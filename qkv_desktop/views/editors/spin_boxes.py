@@ -7,9 +7,11 @@ the custom divisor read 1.00 again), and a decimal past the box's few is dropped
 (2.34567 typed as the divisor read 2.34). These keep the number as it is typed, take
 the nearest value allowed when the editing ends (Enter, or the focus leaving), and
 then emit ``said(text)``: "The custom divisor must be at least 0.01: 0 became 0.01."
-Its owner shows the text where the user looks: the main window's controls send it to
-``model.refused`` (the status bar), a lab window to its red line under its controls
-(``say_briefly``).
+Its owner shows the text where the user looks: the main window's docks send it to
+``model.refused`` (the status bar); a lab window, the decoder panel and the model
+dialog to their red line near the box (``say_briefly``: a lab has no status bar, and
+the main window's is out of sight behind it). A minus sign typed where the minimum is 0
+is kept too (Qt dropped it, and -1 read 1), so that "-1 became 0" can be said.
 
 A double box keeps ``KEPT_DECIMALS`` decimals and writes its value with as many as it
 has (``2.34567``, ``1000``, not ``2.35`` or ``1000.00``): the session stores the
@@ -17,7 +19,8 @@ divisor, the weight scale, a slope as a float, so the number typed is the number
 used. Only a number with still more decimals is rounded, and that is said too.
 
 ``set_tip(text)`` gives a box its tool tip with its range after it ("From 1 to 1024."),
-kept right when the range changes.
+kept right when ``setRange`` changes it (so an owner sets the tip with ``set_tip``, not
+``setToolTip``, which the next ``setRange`` would replace).
 """
 
 from __future__ import annotations
@@ -32,8 +35,8 @@ __all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox", "KEPT_DECIMALS", "S
            "say_briefly"]
 
 KEPT_DECIMALS = 10
-"""Decimals a double box keeps: far more than a teaching example types, far fewer than
-the 15 significant digits a float64 holds over the ranges the boxes have."""
+"""Decimals a double box keeps: more than a teaching example types (a float64 holds
+about 15 significant digits in all, so a RoPE base of 10⁹ keeps fewer)."""
 
 SAID_MS = 6000
 """How long ``say_briefly`` shows a text: as long as the status bar shows a refusal."""
