@@ -175,14 +175,18 @@ class ClampSayingDoubleSpinBox(_SaysClamp, QDoubleSpinBox):
         self.setDecimals(KEPT_DECIMALS)
         self._init_said()
 
-    ROOM = ".0000"
-    """What ``sizeHint`` leaves room for besides the longest bound: a point and four
-    decimals (a typed 2.34567 read "34567" in the divisor box, sized for "1000")."""
+    ROOM = "0.00000"
+    """The shortest number ``sizeHint`` leaves room for, whatever the bounds: a typed
+    2.34567 read "34567" in the divisor box, sized for its bound "1000". (Not more: a
+    spin box's size hint is its minimum width, and the labs must fit 1024 px.)"""
 
     def sizeHint(self) -> QSize:
         hint = super().sizeHint()
-        return QSize(hint.width() + self.fontMetrics().horizontalAdvance(self.ROOM),
-                     hint.height())
+        metrics = self.fontMetrics()
+        bounds = max(metrics.horizontalAdvance(self.textFromValue(v))
+                     for v in (self.minimum(), self.maximum()))
+        extra = max(0, metrics.horizontalAdvance(self.ROOM) - bounds)
+        return QSize(hint.width() + extra, hint.height())
 
     def textFromValue(self, value: float) -> str:
         """``value`` with the decimals it has, in the box's locale: ``2.34567``, ``1000``."""
