@@ -306,3 +306,20 @@ def test_the_decoder_panel_fits_a_laptops_dock_without_cutting_text(qtbot, make_
         if language != "en":
             window.language_actions["en"].trigger()
             QApplication.processEvents()
+
+
+def test_a_layer_typed_past_the_last_is_said_under_the_boxes(qtbot, make_window, tiny):
+    """The panel's boxes say a clamped number in its red line, as the labs do."""
+    from PySide6.QtCore import Qt
+    window = make_window()
+    open_and_load(qtbot, window, tiny, TEXT, 0, 0)
+    panel = window.models.panel
+    spin = panel.layer_spin
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "9")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    assert spin.value() == 3 and window.models.source.layer == 2  # the last of three
+    assert panel.error_label.isVisible()
+    assert panel.error_label.text() == "The layer can be at most 3: 9 became 3."
+    assert spin.toolTip().endswith("From 1 to 3.")

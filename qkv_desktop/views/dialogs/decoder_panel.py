@@ -22,6 +22,7 @@ from __future__ import annotations
 import html
 import weakref
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt
@@ -34,7 +35,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QScrollArea,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -45,6 +45,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_percent, rounding_of
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.presentation.texts import join_list, say
+from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.styles import ERROR_STYLE
 
@@ -73,8 +74,8 @@ class DecoderPanel(Retranslating, QDockWidget):
         box = QWidget()
         layout = QVBoxLayout(box)
         self.title_label = QLabel(objectName="decoderTitle", wordWrap=True)
-        self.layer_spin = QSpinBox(objectName="decoderLayer")
-        self.head_spin = QSpinBox(objectName="decoderHead")
+        self.layer_spin = ClampSayingSpinBox(objectName="decoderLayer")
+        self.head_spin = ClampSayingSpinBox(objectName="decoderHead")
         for spin in (self.layer_spin, self.head_spin):
             spin.valueChanged.connect(self._on_spin)
         self.all_heads_box = QCheckBox(objectName="decoderAllHeads")
@@ -89,6 +90,9 @@ class DecoderPanel(Retranslating, QDockWidget):
         self.error_label = QLabel(objectName="decoderError", wordWrap=True)
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.hide()
+        for spin in (self.layer_spin, self.head_spin):
+            # a typed number out of range, said in red under the two boxes
+            spin.said.connect(partial(say_briefly, self.error_label))
         self.next_caption = QLabel(objectName="nextCaption", wordWrap=True)
         self.next_table = QTableWidget(5, 3, objectName="nextTokens")
         self.next_table.verticalHeader().hide()
@@ -151,10 +155,12 @@ class DecoderPanel(Retranslating, QDockWidget):
             label.setText(text)
         self.next_table.setHorizontalHeaderLabels([self.tr("Next token"), self.tr("Id"),
                                                    self.tr("Probability")])
-        self.layer_spin.setToolTip(self.tr("Show this layer's head (counted from 1); every "
-                                           "layer was computed when the text was loaded"))
-        self.head_spin.setToolTip(self.tr("Show this query head (counted from 1); W_K and W_V "
-                                          "are those of the key/value head it shares"))
+        self.layer_spin.set_tip(self.tr("Show this layer's head (counted from 1); every "
+                                        "layer was computed when the text was loaded"))
+        self.head_spin.set_tip(self.tr("Show this query head (counted from 1); W_K and W_V "
+                                       "are those of the key/value head it shares"))
+        self.layer_spin.subject = self.tr("The layer")
+        self.head_spin.subject = self.tr("The query head")
         self.all_heads_box.setText(self.tr("All heads of the layer"))
         self.all_heads_box.setToolTip(self.tr(
             "Load every query head of the layer with W_O, so the heads overview shows them "

@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, QSignalBlocker, Qt, Signal
@@ -30,7 +31,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -56,6 +56,7 @@ from qkv_desktop.presentation.texts import join_clauses, join_list, say
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.provenance import Provenance
 from qkv_desktop.views.dialogs.decoder_panel import DecoderPanel
+from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
 from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
 from qkv_desktop.views.start_folder import start_folder
 from qkv_desktop.views.styles import ERROR_STYLE
@@ -86,13 +87,17 @@ class ModelSource:
         return getattr(self.provenance, name)
 
 
-class _OrdinalSpin(QSpinBox):
+class _OrdinalSpin(ClampSayingSpinBox):
     """A spin box over 0-based indices that shows and takes them counted from 1.
 
     Layers and heads are numbered from 1 everywhere a user reads them (panes, head
     selector, thumbnails, this dialog, the command line); the value stays the index
-    the checkpoint API takes.
+    the checkpoint API takes. A number typed past the last becomes the last, and is
+    said (``said``).
     """
+
+    def _number(self, typed: str) -> float | None:
+        return float(int(typed) - 1) if typed.isdigit() else None
 
     def textFromValue(self, value: int) -> str:
         return str(value + 1)
@@ -211,6 +216,9 @@ class ModelDialog(Retranslating, QDialog):
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.hide()
+        for spin in (self.layer_spin, self.head_spin):
+            # a number typed past the last layer or head, said in the red line
+            spin.said.connect(partial(say_briefly, self.error_label))
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
@@ -299,21 +307,23 @@ class ModelDialog(Retranslating, QDialog):
             self.text_edit.setToolTip(self.tr("The text the model reads, split into "
                                               "byte-level BPE tokens; the model predicts the "
                                               "token after the last one."))
-            self.layer_spin.setToolTip(self.tr("Decoder layer, counted from 1. The head sees "
-                                               "the RMS-normalised residual stream entering "
-                                               "this layer."))
-            self.head_spin.setToolTip(self.tr("Query head of the layer, counted from 1. "
-                                              "Query heads share key/value heads (grouped-"
-                                              "query attention), so W_K and W_V are those of "
-                                              "its group."))
+            self.layer_spin.set_tip(self.tr("Decoder layer, counted from 1. The head sees "
+                                            "the RMS-normalised residual stream entering "
+                                            "this layer."))
+            self.head_spin.set_tip(self.tr("Query head of the layer, counted from 1. "
+                                           "Query heads share key/value heads (grouped-"
+                                           "query attention), so W_K and W_V are those of "
+                                           "its group."))
         else:
             self.text_edit.setToolTip(self.tr("The sentence the model reads; it is split into "
                                               "WordPiece tokens with [CLS] and [SEP] added."))
-            self.layer_spin.setToolTip(self.tr("Encoder layer, counted from 1. The head sees the "
-                                               "hidden states entering this layer; layer 1 sees "
-                                               "the embeddings."))
-            self.head_spin.setToolTip(self.tr("Attention head of the layer, counted from 1; each "
-                                              "has its own W_Q, W_K, W_V and biases."))
+            self.layer_spin.set_tip(self.tr("Encoder layer, counted from 1. The head sees the "
+                                            "hidden states entering this layer; layer 1 sees "
+                                            "the embeddings."))
+            self.head_spin.set_tip(self.tr("Attention head of the layer, counted from 1; each "
+                                           "has its own W_Q, W_K, W_V and biases."))
+        self.layer_spin.subject = self.tr("The layer")
+        self.head_spin.subject = self.tr("The head")
 
     def _set_checkpoint(self, checkpoint: BertCheckpoint | LlamaCheckpoint) -> None:
         self._checkpoint = checkpoint

@@ -92,7 +92,6 @@ class ControlsPanel(Retranslating, QWidget):
         self.seed.valueChanged.connect(lambda v: self._apply(model.set_seed, v))
         self.init_scale = ClampSayingDoubleSpinBox(objectName="init_scale")
         self.init_scale.setRange(0.001, 10.0)
-        self.init_scale.setDecimals(3)
         self.init_scale.setSingleStep(0.05)
         self.init_scale.valueChanged.connect(lambda v: self._apply(model.set_init_scale, v))
 
@@ -132,8 +131,9 @@ class ControlsPanel(Retranslating, QWidget):
         toggles.setColumnStretch(2, 1)
 
         for spin in (self.heads, self.d_k, self.seed, self.init_scale, self.divisor):
-            spin.clamped.connect(lambda typed, bound, above, spin=spin:
-                                 self._say_clamp(spin, typed, bound, above))
+            # a typed number outside the range, or with too many decimals, said in the
+            # status bar (Qt would have dropped the digits, or the number, without a word)
+            spin.said.connect(model.refused)
 
         self._labels = [QLabel() for _ in range(8)]
         rows = [self.mode, heads_row, self.d_k, self.seed, self.init_scale, scale_row, t_row,
@@ -160,7 +160,7 @@ class ControlsPanel(Retranslating, QWidget):
                                      "X. Cross-attention: queries come from X, keys and "
                                      "values from a second sequence X_kv (e.g. an encoder's "
                                      "output), edited in the second token table."))
-        self.heads.setToolTip(self.tr("Number of attention heads h, each with its own W_Q, "
+        self.heads.set_tip(self.tr("Number of attention heads h, each with its own W_Q, "
                                       "W_K, W_V. d_k stays while h·d_k fits in d_model, "
                                       "else becomes d_model / h. Changing h re-initialises "
                                       "the weights from the seed. W_Q, W_K and W_V hold "
@@ -176,23 +176,28 @@ class ControlsPanel(Retranslating, QWidget):
         self.output_projection.setToolTip(self.tr("Project the concatenated head outputs "
                                                   "(n × h·d_k) back to d_model with W_O: "
                                                   "final output = concat·W_O."))
-        self.d_k.setToolTip(self.tr("Dimension of the query/key/value vectors. Changing it "
+        self.d_k.set_tip(self.tr("Dimension of the query/key/value vectors. Changing it "
                                     "re-initialises W_Q, W_K, W_V from the seed."))
         if self._weight_source is None:
-            self.seed.setToolTip(self.tr("Random seed of the weight initialisation "
+            self.seed.set_tip(self.tr("Random seed of the weight initialisation "
                                          "(the tutorial uses 42 and 123)."))
-            self.init_scale.setToolTip(self.tr("Weights are randn(d_model, d_k) × this scale."))
+            self.init_scale.set_tip(self.tr("Weights are randn(d_model, d_k) × this scale."))
         else:
             tip = self.tr("The weights come from {0}: no seed or scale made them. Changing "
                           "d_k or h starts again from random weights.").format(self._weight_source)
-            self.seed.setToolTip(tip)
-            self.init_scale.setToolTip(tip)
+            self.seed.set_tip(tip)
+            self.init_scale.set_tip(tip)
             for spin in (self.seed, self.init_scale):
                 spin.setSpecialValueText(self.tr("from {0}").format(self._weight_source))
         for i, text in enumerate((self.tr("÷ √d_k"), self.tr("none"), self.tr("custom ÷"))):
             self.scaling.setItemText(i, text)
         self.scaling.setToolTip(self.tr("What the scores QKᵀ are divided by before softmax."))
-        self.divisor.setToolTip(self.tr("The custom divisor of the scores."))
+        self.divisor.set_tip(self.tr("The custom divisor of the scores."))
+        for spin, name in ((self.heads, self.tr("The number of heads h")),
+                           (self.d_k, self.tr("d_k")), (self.seed, self.tr("The seed")),
+                           (self.init_scale, self.tr("The weight scale")),
+                           (self.divisor, self.tr("The custom divisor"))):
+            spin.subject = name  # what a message about a typed number calls it
         self.temperature.setToolTip(self.tr("Temperature T (0.05…10, logarithmic): weights = "
                                             "softmax(QKᵀ / (divisor·T)). Low T sharpens, "
                                             "high T flattens."))
@@ -241,16 +246,6 @@ class ControlsPanel(Retranslating, QWidget):
         except ValueError as exc:
             self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
             self._on_model_changed(force=True)
-
-    def _say_clamp(self, spin, typed: str, bound: str, above: bool) -> None:
-        """A typed number outside ``spin``'s range became ``bound``: the status bar says
-        so (Qt would have dropped the digits, or the number, without a word)."""
-        name = {self.heads: self.tr("The number of heads h"), self.d_k: self.tr("d_k"),
-                self.seed: self.tr("The seed"), self.init_scale: self.tr("The weight scale"),
-                self.divisor: self.tr("The custom divisor")}[spin]
-        text = (self.tr("{0} can be at most {1}: {2} became {1}.") if above else
-                self.tr("{0} must be at least {1}: {2} became {1}."))
-        self.model.refused.emit(text.format(name, bound, typed))
 
     def _on_scaling(self, *_args) -> None:
         mode = self.scaling.currentData()

@@ -17,14 +17,12 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -32,6 +30,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.core import alibi_slopes
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.texts import say
+from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["PositionsMaskPanel"]
@@ -57,10 +56,10 @@ class PositionsMaskPanel(Retranslating, QWidget):
             self.positions.addItem("", data)
         self.positions.currentIndexChanged.connect(
             lambda _i: self._apply(positions=self.positions.currentData()))
-        self.rope_base = QDoubleSpinBox(objectName="rope_base")
+        self.rope_base = ClampSayingDoubleSpinBox(objectName="rope_base")
         self.rope_base.setRange(1.0, 1e9)
-        self.rope_base.setDecimals(0)
         self.rope_base.setSingleStep(1000.0)
+        self.rope_base.said.connect(model.refused)  # in the status bar, as every refusal
         self.rope_base.valueChanged.connect(
             lambda v: self._apply(merge_key="rope_base", rope_base=float(v)))
         self.rope_pairing = QComboBox(objectName="rope_pairing")
@@ -75,9 +74,11 @@ class PositionsMaskPanel(Retranslating, QWidget):
 
         self.mask_group = QGroupBox(objectName="maskGroup")
         mform = QFormLayout(self.mask_group)
-        self.window = QSpinBox(objectName="window")
-        self.prefix = QSpinBox(objectName="prefix")
-        self.sinks = QSpinBox(objectName="sinks")
+        self.window = ClampSayingSpinBox(objectName="window")
+        self.prefix = ClampSayingSpinBox(objectName="prefix")
+        self.sinks = ClampSayingSpinBox(objectName="sinks")
+        for box in (self.window, self.prefix, self.sinks):
+            box.said.connect(model.refused)
         for box, name in ((self.window, "window"), (self.prefix, "prefix")):
             box.setRange(0, 1 << 20)  # 0 = off (the special value text)
             box.valueChanged.connect(
@@ -87,7 +88,7 @@ class PositionsMaskPanel(Retranslating, QWidget):
         self.alibi = QCheckBox(objectName="alibi")
         self.alibi.toggled.connect(self._on_alibi)
         self.slopes_grid = QGridLayout()
-        self.slopes: list[QDoubleSpinBox] = []
+        self.slopes: list[ClampSayingDoubleSpinBox] = []
         alibi_row = QHBoxLayout()
         alibi_row.addWidget(self.alibi, 0, Qt.AlignmentFlag.AlignTop)
         alibi_row.addLayout(self.slopes_grid, 1)
@@ -130,7 +131,8 @@ class PositionsMaskPanel(Retranslating, QWidget):
             "position to X before the projections. RoPE: each pair of dimensions of q and k "
             "is turned by an angle that grows with the position, so q·k depends only on "
             "the distance between the tokens."))
-        self.rope_base.setToolTip(self.tr("Pair i turns by position · base^(−2i/d_k): a larger "
+        self.rope_base.subject = self.tr("The RoPE base")
+        self.rope_base.set_tip(self.tr("Pair i turns by position · base^(−2i/d_k): a larger "
                                           "base turns slower, for longer contexts."))
         self.rope_pairing.setItemText(0, self.tr("i with i + d/2 (Hugging Face LLaMA)"))
         self.rope_pairing.setItemText(1, self.tr("2i with 2i + 1 (GPT-J, llama.cpp)"))
@@ -142,13 +144,16 @@ class PositionsMaskPanel(Retranslating, QWidget):
         off = self.tr("off")
         self.window.setSpecialValueText(off)
         self.prefix.setSpecialValueText(off)
-        self.window.setToolTip(self.tr(
+        self.window.subject = self.tr("The window")
+        self.prefix.subject = self.tr("The prefix")
+        self.sinks.subject = self.tr("The number of sinks")
+        self.window.set_tip(self.tr(
             "Sliding window of w keys: with the causal mask a query sees its w most recent "
             "keys (i − w < j ≤ i), without it the keys with |i − j| < w."))
-        self.prefix.setToolTip(self.tr(
+        self.prefix.set_tip(self.tr(
             "Prefix-LM: the first p tokens see each other in both directions, the rest "
             "causally (self-attention only)."))
-        self.sinks.setToolTip(self.tr(
+        self.sinks.set_tip(self.tr(
             "Attention sinks: the first s keys stay visible to every query whatever the "
             "window."))
         self.alibi.setText(self.tr("slopes m"))
@@ -188,15 +193,17 @@ class PositionsMaskPanel(Retranslating, QWidget):
             box.deleteLater()
         while len(self.slopes) < count:
             head = len(self.slopes)
-            box = QDoubleSpinBox(objectName=f"alibi_slope_{head}")
+            # (its decimals keep the paper's slopes, powers of two: 2^-8 = 0.00390625)
+            box = ClampSayingDoubleSpinBox(objectName=f"alibi_slope_{head}")
             box.setRange(0.0, 100.0)
-            box.setDecimals(8)  # the paper's slopes are exact powers of two: 2^-8 = 0.00390625
             box.setSingleStep(0.01)
+            box.said.connect(self.model.refused)
             box.valueChanged.connect(lambda v, head=head: self._on_slope(head, v))
             self.slopes_grid.addWidget(box, *divmod(head, SLOPES_PER_ROW))
             self.slopes.append(box)
         for head, box in enumerate(self.slopes):
-            box.setToolTip(self.tr("ALiBi slope m of head {0}").format(head + 1))
+            box.set_tip(self.tr("ALiBi slope m of head {0}").format(head + 1))
+            box.subject = self.tr("The ALiBi slope of head {0}").format(head + 1)
 
     def _on_model_changed(self, force: bool = False) -> None:
         s = self.model.state

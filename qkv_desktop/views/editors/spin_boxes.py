@@ -1,88 +1,198 @@
-"""Spin boxes that tell when a typed number is outside their range.
+"""Spin boxes that say when a typed number is not taken as typed, and keep its digits.
 
-Qt's spin boxes clamp typed numbers without a word: a key that takes the number past
-the maximum is dropped (100000 typed in the d_k box up to 1024 read 1000), and a number
+Qt's spin boxes change typed numbers without a word: a key that takes the number past
+the maximum is dropped (100000 typed in the d_k box up to 1024 read 1000), a number
 below the minimum is replaced by the previous value once the editing ends (0 typed as
-the custom divisor read 1.00 again). These keep the number as it is typed, take the
-nearest value allowed when the editing ends (Enter, or the focus leaving), and then
-emit ``clamped(typed, bound, above)``: the owner says so where the user looks.
+the custom divisor read 1.00 again), and a decimal past the box's few is dropped
+(2.34567 typed as the divisor read 2.34). These keep the number as it is typed, take
+the nearest value allowed when the editing ends (Enter, or the focus leaving), and
+then emit ``said(text)``: "The custom divisor must be at least 0.01: 0 became 0.01."
+Its owner shows the text where the user looks: the main window's docks send it to
+``model.refused`` (the status bar); a lab window, the decoder panel and the model
+dialog to their red line near the box (``say_briefly``: a lab has no status bar, and
+the main window's is out of sight behind it). A minus sign typed where the minimum is 0
+is kept too (Qt dropped it, and -1 read 1), so that "-1 became 0" can be said.
+
+A double box keeps ``KEPT_DECIMALS`` decimals and writes its value with as many as it
+has (``2.34567``, ``1000``, not ``2.35`` or ``1000.00``): the session stores the
+divisor, the weight scale, a slope as a float, so the number typed is the number
+used. Only a number with still more decimals is rounded, and that is said too.
+
+``set_tip(text)`` gives a box its tool tip with its range after it ("From 1 to 1024."),
+kept right when ``setRange`` changes it (so an owner sets the tip with ``set_tip``, not
+``setToolTip``, which the next ``setRange`` would replace).
 """
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QCoreApplication, QLocale, QSize, QTimer, Signal
 from PySide6.QtGui import QValidator
-from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox
+from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
 
-__all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox"]
+__all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox", "KEPT_DECIMALS", "SAID_MS",
+           "say_briefly"]
+
+KEPT_DECIMALS = 10
+"""Decimals a double box keeps: more than a teaching example types (a float64 holds
+about 15 significant digits in all, so a RoPE base of 10⁹ keeps fewer)."""
+
+SAID_MS = 6000
+"""How long ``say_briefly`` shows a text: as long as the status bar shows a refusal."""
+
+translate = QCoreApplication.translate  # lupdate reads translate("ClampSaying", "…")
+
+
+def say_briefly(label: QLabel, text: str, ms: int = SAID_MS) -> None:
+    """Show ``text`` in ``label`` (a lab's red line) for ``ms``, then what it said before.
+
+    A lab's line also holds lasting messages ("The KV-cache stepper decodes
+    self-attention …"): they come back when the note's time is up, and a message the
+    lab put there meanwhile stays.
+    """
+    before = "" if label.isHidden() else label.text()
+    label.setText(text)
+    label.show()
+
+    def back() -> None:
+        if label.text() == text:
+            label.setText(before)
+            label.setVisible(bool(before))
+    QTimer.singleShot(ms, label, back)
 
 
 class _SaysClamp:
-    """The shared part; ``clamped`` is each concrete class's signal."""
+    """The shared part; ``said`` is each concrete class's signal."""
 
-    _clamp: tuple[str, float] | None = None
-    """The number typed and the bound it became, until the editing ends."""
+    subject = ""
+    """What the message calls the number ("The learning rate"), set by the owner in the
+    window's language."""
 
-    def _init_clamp(self) -> None:
+    _taken: tuple[str, float, str] | None = None
+    """The number typed, the value it became and why ("above", "below", "rounded"),
+    until the editing ends."""
+
+    _tip = ""
+
+    def _init_said(self) -> None:
         self.editingFinished.connect(self._on_editing_finished)
 
+    # ------------------------------------------------------------ typing
     def validate(self, text: str, pos: int):
         state, text, pos = super().validate(text, pos)
-        if state == QValidator.State.Invalid and self._bound_for(text) is not None:
+        if state == QValidator.State.Invalid and (
+                self._taken_for(text) is not None
+                # a minus sign starts a number below a minimum of 0 (Qt dropped the key,
+                # and -1 typed read 1)
+                or self._typed(text) == self.locale().negativeSign()):
             state = QValidator.State.Intermediate  # shown as typed, taken at the end
         return state, text, pos
 
     def fixup(self, text: str) -> str:
-        bound = self._bound_for(text)
-        if bound is None:
+        taken = self._taken_for(text)
+        if taken is None:
             return super().fixup(text)
-        self._clamp = (self._typed(text), bound)
-        return self.textFromValue(bound)
+        self._taken = (self._typed(text), *taken)
+        return self.textFromValue(taken[0])
 
     def _typed(self, text: str) -> str:
         return text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()
 
-    def _bound_for(self, text: str) -> float | None:
-        """The bound a typed number lies beyond, or ``None`` (in range, or no number)."""
-        value, ok = self.locale().toDouble(self._typed(text))
-        if not ok or not math.isfinite(value):
+    def _number(self, typed: str) -> float | None:
+        """The value ``typed`` stands for, in range or not (``None``: not a number).
+        A box that shows its values otherwise (counted from 1) says so here."""
+        value, ok = self.locale().toDouble(typed)
+        return value if ok else None
+
+    def _taken_for(self, text: str) -> tuple[float, str] | None:
+        """The value a typed number becomes and why, or ``None`` (taken as typed, or no
+        number)."""
+        value = self._number(self._typed(text))
+        if value is None or not math.isfinite(value):
             return None
         if isinstance(self, QSpinBox) and not value.is_integer():
             return None
         if value > self.maximum():
-            return self.maximum()
+            return self.maximum(), "above"
         if value < self.minimum():
-            return self.minimum()
+            return self.minimum(), "below"
+        if isinstance(self, QDoubleSpinBox) and round(value, self.decimals()) != value:
+            return round(value, self.decimals()), "rounded"
         return None
 
     def _on_editing_finished(self) -> None:
-        clamp, self._clamp = self._clamp, None
-        # said only when the bound was taken (a model that refused it said why itself
+        taken, self._taken = self._taken, None
+        # said only when that value was taken (a model that refused it said why itself
         # and set the box back)
-        if clamp is not None and self.value() == clamp[1]:
-            typed, bound = clamp
-            self.clamped.emit(typed, self.textFromValue(bound), bound == self.maximum())
+        if taken is None or self.value() != taken[1]:
+            return
+        typed, value, why = taken
+        name = self.subject or translate("ClampSaying", "The number")
+        text = {"above": translate("ClampSaying", "{0} can be at most {1}: {2} became {1}."),
+                "below": translate("ClampSaying", "{0} must be at least {1}: {2} became {1}."),
+                "rounded": translate("ClampSaying", "{0} keeps {3} decimals: {2} became {1}."),
+                }[why]
+        self.said.emit(text.format(name, self.textFromValue(value), typed,
+                                   getattr(self, "decimals", lambda: 0)()))
+
+    # ------------------------------------------------------------ tool tip
+    def set_tip(self, text: str) -> None:
+        """The tool tip: ``text``, then the range the box takes."""
+        self._tip = text
+        self._show_tip()
+
+    def setRange(self, minimum, maximum) -> None:
+        super().setRange(minimum, maximum)
+        self._show_tip()
+
+    def _show_tip(self) -> None:
+        span = translate("ClampSaying", "From {0} to {1}.").format(
+            self.textFromValue(self.minimum()), self.textFromValue(self.maximum()))
+        self.setToolTip(f"{self._tip}\n{span}" if self._tip else span)
 
 
 class ClampSayingSpinBox(_SaysClamp, QSpinBox):
     """A ``QSpinBox`` whose typed number beyond its range becomes the bound, said by
-    ``clamped(typed, bound, above)``."""
+    ``said(text)``."""
 
-    clamped = Signal(str, str, bool)
+    said = Signal(str)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._init_clamp()
+        self._init_said()
 
 
 class ClampSayingDoubleSpinBox(_SaysClamp, QDoubleSpinBox):
-    """A ``QDoubleSpinBox`` whose typed number beyond its range becomes the bound, said
-    by ``clamped(typed, bound, above)``."""
+    """A ``QDoubleSpinBox`` that keeps ``KEPT_DECIMALS`` decimals and shows no trailing
+    zeros; a typed number beyond its range becomes the bound, one with more decimals is
+    rounded, and either is said by ``said(text)``."""
 
-    clamped = Signal(str, str, bool)
+    said = Signal(str)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._init_clamp()
+        self.setDecimals(KEPT_DECIMALS)
+        self._init_said()
+
+    ROOM = "0.00000"
+    """The shortest number ``sizeHint`` leaves room for, whatever the bounds: a typed
+    2.34567 read "34567" in the divisor box, sized for its bound "1000". (Not more: a
+    spin box's size hint is its minimum width, and the labs must fit 1024 px.)"""
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        metrics = self.fontMetrics()
+        bounds = max(metrics.horizontalAdvance(self.textFromValue(v))
+                     for v in (self.minimum(), self.maximum()))
+        extra = max(0, metrics.horizontalAdvance(self.ROOM) - bounds)
+        return QSize(hint.width() + extra, hint.height())
+
+    def textFromValue(self, value: float) -> str:
+        """``value`` with the decimals it has, in the box's locale: ``2.34567``, ``1000``."""
+        locale = self.locale()
+        text = locale.toString(float(value), "f",
+                               QLocale.FloatingPointPrecisionOption.FloatingPointShortest)
+        if not self.isGroupSeparatorShown():
+            text = text.replace(locale.groupSeparator(), "")
+        return text

@@ -21,12 +21,10 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QComboBox,
-    QDoubleSpinBox,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSpinBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -42,6 +40,7 @@ from qkv_desktop.core.training import (
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.state.lab_inputs import head_inputs
+from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.teaching.lab_window import LabWindow
@@ -136,18 +135,19 @@ class GradientLab(RefreshWhenShown, LabWindow):
     def _build_train(self) -> QWidget:
         self.target = QComboBox(objectName="gradTarget")
         self.target.currentIndexChanged.connect(self._on_target)
-        self.lr = QDoubleSpinBox(objectName="gradLearningRate")
+        self.lr = ClampSayingDoubleSpinBox(objectName="gradLearningRate")
         self.lr.setRange(1e-4, 100.0)
-        self.lr.setDecimals(4)
         self.lr.setValue(0.5)
-        self.steps = QSpinBox(objectName="gradSteps")
+        self.steps = ClampSayingSpinBox(objectName="gradSteps")
         self.steps.setRange(1, 100_000)
         self.steps.setValue(200)
         self.steps.valueChanged.connect(lambda v: self.train_button.setText(
             self.tr("Train %n steps", "", v)))
-        self.rate = QSpinBox(objectName="gradRate")
+        self.rate = ClampSayingSpinBox(objectName="gradRate")
         self.rate.setRange(1, 1000)
         self.rate.setValue(50)
+        for box in (self.lr, self.steps, self.rate):
+            box.said.connect(self.show_note)
         self.train_button = QPushButton(objectName="gradTrain")
         self.stop_button = QPushButton(objectName="gradStop")
         for b in (self.train_button, self.stop_button):
@@ -197,13 +197,14 @@ class GradientLab(RefreshWhenShown, LabWindow):
         return tab
 
     def _build_compare(self) -> QWidget:
-        self.compare_steps = QSpinBox(objectName="compareSteps")
+        self.compare_steps = ClampSayingSpinBox(objectName="compareSteps")
         self.compare_steps.setRange(1, 2000)
         self.compare_steps.setValue(100)
-        self.compare_lr = QDoubleSpinBox(objectName="compareLearningRate")
+        self.compare_lr = ClampSayingDoubleSpinBox(objectName="compareLearningRate")
         self.compare_lr.setRange(1e-4, 100.0)
-        self.compare_lr.setDecimals(4)
         self.compare_lr.setValue(0.1)
+        for box in (self.compare_steps, self.compare_lr):
+            box.said.connect(self.show_note)
         self.compare_loss = QComboBox(objectName="compareLoss")
         self.compare_loss.currentIndexChanged.connect(self._on_compare_loss)
         self.compare_button = QPushButton(objectName="compareRun")
@@ -262,6 +263,15 @@ class GradientLab(RefreshWhenShown, LabWindow):
                                strict=True):
             label.setText(text)
         self.stop_button.setText(self.tr("Stop"))
+        for box in (self.lr, self.compare_lr):
+            box.subject = self.tr("The learning rate")
+            box.set_tip(self.tr("How far each step moves the weights: W ← W − rate · ∂L/∂W"))
+        self.steps.subject = self.tr("The number of steps")
+        self.steps.set_tip(self.tr("Steps of gradient descent that Train runs"))
+        self.compare_steps.subject = self.tr("The number of steps")
+        self.compare_steps.set_tip(self.tr("Steps of gradient descent for each d_k"))
+        self.rate.subject = self.tr("The speed")
+        self.rate.set_tip(self.tr("Steps trained per second while the panes follow"))
         self.train_button.setText(self.tr("Train %n steps", "", self.steps.value()))
         item = self.loss_plot.getPlotItem()
         item.setTitle(self.tr("loss"), color=(30, 30, 30), size="10pt")

@@ -11,6 +11,8 @@ beside the table, which then leaves the GQA row empty.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -20,7 +22,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QScrollArea,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -43,6 +44,7 @@ from qkv_desktop.presentation.texts import join_list, say
 from qkv_desktop.state.core_options import core_dtype
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.session_state import MAX_CELLS
+from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.styles import ERROR_STYLE
@@ -76,6 +78,11 @@ class MemoryCalculator(QGroupBox):
         super().__init__(parent)
         self.setObjectName("kvMemory")
         self.preset = QComboBox(objectName="kvPreset")
+        # (before the boxes, which say a clamped number there)
+        self.problem = QLabel(objectName="kvMemoryError")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet(ERROR_STYLE)
+        self.problem.hide()
         self.layers = self._spin("kvLayers", 1, 1000, 1)
         self.query_heads = self._spin("kvQueryHeads", 1, 1024, 1)
         self.kv_heads = self._spin("kvKVHeads", 1, 1024, 1)
@@ -89,10 +96,6 @@ class MemoryCalculator(QGroupBox):
         self.dtype.currentIndexChanged.connect(self.refresh)
         self.result = QLabel(objectName="kvMemoryResult")
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.problem = QLabel(objectName="kvMemoryError")
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet(ERROR_STYLE)
-        self.problem.hide()
         self._labels = [QLabel() for _ in range(7)]
         form = QGridLayout()
         for k, (label, w) in enumerate(zip(self._labels, (self.preset, self.layers,
@@ -112,11 +115,13 @@ class MemoryCalculator(QGroupBox):
         self.preset.currentIndexChanged.connect(self._apply_preset)
         self._applying = False
 
-    def _spin(self, name: str, lo: int, hi: int, value: int) -> QSpinBox:
-        spin = QSpinBox(objectName=name)
+    def _spin(self, name: str, lo: int, hi: int, value: int) -> ClampSayingSpinBox:
+        spin = ClampSayingSpinBox(objectName=name)
         spin.setRange(lo, hi)
         spin.setValue(value)
         spin.valueChanged.connect(self._typed)
+        # a typed number out of range, said in red beside the table, under the boxes
+        spin.said.connect(partial(say_briefly, self.problem))
         return spin
 
     def retranslate(self) -> None:
@@ -135,10 +140,22 @@ class MemoryCalculator(QGroupBox):
         self.preset.addItem(self.tr("typed numbers"), "custom")
         self.preset.setCurrentIndex(index)
         self.preset.blockSignals(False)
-        self.kv_heads.setToolTip(self.tr("Heads with their own K and V. Grouped-query "
-                                         "attention shares each among query heads ÷ KV "
-                                         "heads query heads, so the KV heads must divide "
-                                         "the query heads."))
+        self.kv_heads.set_tip(self.tr("Heads with their own K and V. Grouped-query "
+                                      "attention shares each among query heads ÷ KV "
+                                      "heads query heads, so the KV heads must divide "
+                                      "the query heads."))
+        for spin, subject, tip in (
+                (self.layers, self.tr("The number of layers"), self.tr("Layers of the model")),
+                (self.query_heads, self.tr("The number of query heads"),
+                 self.tr("Query heads of each layer")),
+                (self.kv_heads, self.tr("The number of KV heads"), None),
+                (self.head_dim, self.tr("d_k"), self.tr("Dimension of each head's keys and "
+                                                        "values")),
+                (self.tokens, self.tr("The number of tokens"),
+                 self.tr("Tokens in the cache (the context length)"))):
+            spin.subject = subject
+            if tip is not None:
+                spin.set_tip(tip)
         self.refresh()
 
     def set_session(self, layers: int, heads: int, d_k: int, tokens: int, size: int) -> None:

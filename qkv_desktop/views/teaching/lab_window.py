@@ -18,13 +18,13 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QSpinBox,
     QTextEdit,
     QWidget,
 )
 
 from qkv_desktop.export.lab_export import save_steps_pdf, save_widget
 from qkv_desktop.presentation.texts import say
+from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.start_folder import start_folder
 from qkv_desktop.views.styles import ERROR_STYLE
@@ -42,9 +42,10 @@ class StepControls(QWidget):
         self.back = QPushButton(objectName="labBack")
         self.step = QPushButton(objectName="labStep")
         self.play = QPushButton(objectName="labPlay")
-        self.speed = QSpinBox(objectName="labSpeed")
+        self.speed = ClampSayingSpinBox(objectName="labSpeed")
         self.speed.setRange(1, 20)
         self.speed.setValue(2)
+        self.speed.said.connect(lab.show_note)
         self.speed_label = QLabel()
         self.where = QLabel(objectName="labWhere")
         for button in (self.reset, self.back, self.step, self.play):
@@ -66,6 +67,8 @@ class StepControls(QWidget):
         self.back.setText(self.tr("◀ Back"))
         self.step.setText(self.tr("Step ▶"))
         self.speed_label.setText(self.tr("steps/s"))
+        self.speed.subject = self.tr("The speed")
+        self.speed.set_tip(self.tr("Steps played per second"))
         self.reset.setToolTip(self.tr("Back to the first step"))
         self.back.setToolTip(self.tr("One step back (←)"))
         self.step.setToolTip(self.tr("One step forward (→)"))
@@ -213,6 +216,11 @@ class LabWindow(Retranslating, QWidget):
     def show_error(self, text: str) -> None:
         self.error.setText(text)
         self.error.setVisible(bool(text))
+
+    def show_note(self, text: str) -> None:
+        """``text`` on the error line for a while (a typed number the lab's boxes took
+        otherwise: a lab has no status bar, and the main window's is out of sight)."""
+        say_briefly(self.error, text)
 
     def export_view(self, path) -> None:
         """Write the window's current picture to ``path`` (PNG, SVG or PDF by extension)."""

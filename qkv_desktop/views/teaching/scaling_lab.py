@@ -12,6 +12,8 @@ Three views, one per way the tutorial argues the point:
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
@@ -23,7 +25,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QSizePolicy,
-    QSpinBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -34,6 +35,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value, with_minus
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.parsing import ParseError, parse_number
+from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
@@ -289,12 +291,13 @@ class ScoreBars(_Page):
         self.error.setWordWrap(True)
         self.error.setStyleSheet(ERROR_STYLE)
         self.error.hide()
-        self.d_a = QSpinBox(objectName="scoresDkA")
-        self.d_b = QSpinBox(objectName="scoresDkB")
+        self.d_a = ClampSayingSpinBox(objectName="scoresDkA")
+        self.d_b = ClampSayingSpinBox(objectName="scoresDkB")
         for spin, value in ((self.d_a, 4), (self.d_b, 64)):
             spin.setRange(1, 4096)
             spin.setValue(value)
             spin.valueChanged.connect(self._replot)
+            spin.said.connect(partial(say_briefly, self.error))
         self._labels = [QLabel() for _ in range(3)]
         form = QGridLayout()
         form.addWidget(self._labels[0], 0, 0)
@@ -336,8 +339,10 @@ class ScoreBars(_Page):
             label.setText(text)
         self.edit.setToolTip(self.tr("Raw scores q·k of one query against its keys, "
                                      "separated by commas (e.g. 2, 1.5, 0.5, -0.5, -1)."))
-        self.d_a.setToolTip(self.tr("The middle chart divides the scores by √ of this d_k."))
-        self.d_b.setToolTip(self.tr("The right chart divides the scores by √ of this d_k."))
+        self.d_a.set_tip(self.tr("The middle chart divides the scores by √ of this d_k."))
+        self.d_b.set_tip(self.tr("The right chart divides the scores by √ of this d_k."))
+        self.d_a.subject = self.tr("The middle chart's d_k")
+        self.d_b.subject = self.tr("The right chart's d_k")
         for plot in self.plots:
             plot.setToolTip(self.tr("Softmax weights of the scores: the larger the divisor, "
                                     "the flatter the distribution."))
@@ -416,11 +421,18 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         self.intro.setWordWrap(True)
         self.tabs = QTabWidget(objectName="labTabs")
 
-        self.seed = QSpinBox(objectName="labSeed")
+        self.seed = ClampSayingSpinBox(objectName="labSeed")
         self.seed.setRange(0, 2**31 - 1)
-        self.n_keys = QSpinBox(objectName="labKeys")
+        self.n_keys = ClampSayingSpinBox(objectName="labKeys")
         self.n_keys.setRange(2, 256)
         self.n_keys.setValue(8)
+        # a typed number out of range, said in red under the two boxes
+        self.random_error = QLabel(objectName="labRandomError")
+        self.random_error.setWordWrap(True)
+        self.random_error.setStyleSheet(ERROR_STYLE)
+        self.random_error.hide()
+        for spin in (self.seed, self.n_keys):
+            spin.said.connect(partial(say_briefly, self.random_error))
         self.trials_label = QLabel(objectName="labTrials")
         self.trials_label.setWordWrap(True)
         self.seed.valueChanged.connect(self.refresh_random)
@@ -439,6 +451,7 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         random_tab = _Page()
         v = QVBoxLayout(random_tab)
         v.addLayout(top)
+        v.addWidget(self.random_error)
         v.addWidget(self.random_plots, 1)
 
         self.session_info = QLabel(objectName="labSessionInfo")
@@ -524,8 +537,10 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
                                            "without scaling (the tutorial's table)."))
         self._random_labels[0].setText(self.tr("seed"))
         self._random_labels[1].setText(self.tr("keys per query"))
-        self.seed.setToolTip(self.tr("Seed of the random queries and keys."))
-        self.n_keys.setToolTip(self.tr("How many keys each random query scores (n)."))
+        self.seed.set_tip(self.tr("Seed of the random queries and keys."))
+        self.n_keys.set_tip(self.tr("How many keys each random query scores (n)."))
+        self.seed.subject = self.tr("The seed")
+        self.n_keys.subject = self.tr("The number of keys")
         self.random_plots.retranslate()
         self.session_plots.retranslate()
         self.score_bars.retranslate()

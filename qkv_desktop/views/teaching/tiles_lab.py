@@ -18,13 +18,11 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QDoubleSpinBox,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QScrollArea,
     QSlider,
-    QSpinBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -38,6 +36,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state.lab_inputs import head_inputs
+from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
@@ -159,11 +158,12 @@ class TilesLab(RefreshWhenShown, LabWindow):
 
     # ----------------------------------------------------------------- building
     def _build_online(self) -> QWidget:
-        self.row = QSpinBox(objectName="onlineRow")
-        self.factor = QDoubleSpinBox(objectName="onlineFactor")
+        self.row = ClampSayingSpinBox(objectName="onlineRow")
+        self.factor = ClampSayingDoubleSpinBox(objectName="onlineFactor")
         self.factor.setRange(1e-3, 1e6)
-        self.factor.setDecimals(3)
         self.factor.setValue(1.0)
+        for box in (self.row, self.factor):
+            box.said.connect(self.show_note)
         self.block = _slider("onlineBlock")
         self.block_label = QLabel(objectName="onlineBlockLabel")
         for w in (self.row, self.factor):
@@ -243,9 +243,12 @@ class TilesLab(RefreshWhenShown, LabWindow):
                                                      self.tr("multiply the scores by"),
                                                      self.tr("block size")), strict=True):
             label.setText(text)
-        self.factor.setToolTip(self.tr("Scale the row up to see the naive formula "
-                                       "overflow while the online one does not (the "
-                                       "verdict below says by how much)."))
+        self.factor.set_tip(self.tr("Scale the row up to see the naive formula "
+                                    "overflow while the online one does not (the "
+                                    "verdict below says by how much)."))
+        self.factor.subject = self.tr("The factor")
+        self.row.set_tip(self.tr("The row of the scores walked block by block"))
+        self.row.subject = self.tr("The query row")
         self._flash_labels[0].setText(self.tr("query block"))
         self._flash_labels[1].setText(self.tr("key block"))
         self.controls.retranslate()

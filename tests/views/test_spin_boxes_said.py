@@ -1,0 +1,232 @@
+"""Every spin box of the window, the labs and the decoder dock says a typed number it
+did not take as typed, where the user looks: the status bar for the main window's
+docks, the red line of the lab the box is in (a lab has no status bar, and the main
+window's is out of sight behind it). Qt dropped the keys past the maximum, or the
+number below the minimum, without a word. Each box's tool tip says its range, and a
+double box keeps the decimals typed (2.34567 read 2.34 in the divisor box)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLabel, QStackedWidget, QWidget
+
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state import SessionState
+from qkv_desktop.views.editors.spin_boxes import SAID_MS, say_briefly
+
+LABS = {
+    "tiles": ("qkv_desktop.views.teaching.tiles_lab", "TilesLab"),
+    "gradient": ("qkv_desktop.views.teaching.gradient_lab", "GradientLab"),
+    "kv": ("qkv_desktop.views.teaching.kv_cache_lab", "KVCacheLab"),
+    "scaling": ("qkv_desktop.views.teaching.scaling_lab", "ScalingLab"),
+}
+
+# (where the box is, its object name, typed, value taken, what the user reads, where:
+# the object name of the lab's red line, or None for the main window's status bar)
+CLAMPS = [
+    ("window", "rope_base", "0", 1.0, "The RoPE base must be at least 1: 0 became 1.", None),
+    ("window", "window", "2000000", 1 << 20,
+     "The window can be at most 1048576: 2000000 became 1048576.", None),
+    ("window", "prefix", "-1", 0, "The prefix must be at least 0: -1 became 0.", None),
+    ("window", "sinks", "-3", 0, "The number of sinks must be at least 0: -3 became 0.",
+     None),
+    ("window", "alibi_slope_0", "500", 100.0,
+     "The ALiBi slope of head 1 can be at most 100: 500 became 100.", None),
+    ("window", "init_scale", "20", 10.0,
+     "The weight scale can be at most 10: 20 became 10.", None),
+    ("tiles", "onlineRow", "99", 3, "The query row can be at most 3: 99 became 3.",
+     "labError"),
+    ("tiles", "onlineFactor", "0", 0.001, "The factor must be at least 0.001: 0 became 0.001.",
+     "labError"),
+    ("tiles", "labSpeed", "50", 20, "The speed can be at most 20: 50 became 20.", "labError"),
+    ("gradient", "gradLearningRate", "1000", 100.0,
+     "The learning rate can be at most 100: 1000 became 100.", "labError"),
+    ("gradient", "gradSteps", "0", 1, "The number of steps must be at least 1: 0 became 1.",
+     "labError"),
+    ("gradient", "gradRate", "5000", 1000, "The speed can be at most 1000: 5000 became 1000.",
+     "labError"),
+    ("gradient", "compareSteps", "9999", 2000,
+     "The number of steps can be at most 2000: 9999 became 2000.", "labError"),
+    ("gradient", "compareLearningRate", "0", 0.0001,
+     "The learning rate must be at least 0.0001: 0 became 0.0001.", "labError"),
+    ("kv", "kvLayers", "5000", 1000,
+     "The number of layers can be at most 1000: 5000 became 1000.", "kvMemoryError"),
+    ("kv", "kvQueryHeads", "0", 1,
+     "The number of query heads must be at least 1: 0 became 1.", "kvMemoryError"),
+    ("kv", "kvKVHeads", "2000", 1024,
+     "The number of KV heads can be at most 1024: 2000 became 1024.", "kvMemoryError"),
+    ("kv", "kvHeadDim", "0", 1, "d_k must be at least 1: 0 became 1.", "kvMemoryError"),
+    ("kv", "kvTokens", "0", 1, "The number of tokens must be at least 1: 0 became 1.",
+     "kvMemoryError"),
+    ("scaling", "labSeed", "-1", 0, "The seed must be at least 0: -1 became 0.",
+     "labRandomError"),
+    ("scaling", "labKeys", "1", 2, "The number of keys must be at least 2: 1 became 2.",
+     "labRandomError"),
+    ("scaling", "scoresDkA", "5000", 4096,
+     "The middle chart's d_k can be at most 4096: 5000 became 4096.", "scoresError"),
+]
+
+
+@pytest.fixture
+def host(main_window, qtbot):
+    """``host(kind)`` → the shown window the box is in (the main window or a lab)."""
+
+    def make(kind: str) -> QWidget:
+        if kind == "window":
+            # the RoPE base and the slopes are editable with RoPE and ALiBi on
+            main_window.model.set_options(positions="rope", alibi=(0.5,))
+            assert main_window.model.wait_until_idle()
+            return main_window
+        module, name = LABS[kind]
+        lab = getattr(__import__(module, fromlist=[name]), name)(
+            AttentionModel(SessionState.from_preset("tutorial-1")))
+        qtbot.addWidget(lab)
+        lab.show()
+        qtbot.waitExposed(lab)
+        lab.model.wait_until_idle()
+        lab.refresh()  # (the ranges that follow the session, such as the query row's)
+        return lab
+
+    return make
+
+
+def on_show(box: QWidget) -> None:
+    """The tab (any stacked page) that holds ``box`` brought to the front."""
+    child = box
+    while (parent := child.parentWidget()) is not None:
+        if isinstance(parent, QStackedWidget):
+            parent.setCurrentWidget(child)
+        child = parent
+
+
+def type_in(qtbot, box: QAbstractSpinBox, text: str, key=Qt.Key.Key_Return) -> None:
+    on_show(box)
+    box.setFocus()
+    box.selectAll()
+    qtbot.keyClicks(box, text)
+    qtbot.keyClick(box, key)
+
+
+def said_where(window: QWidget, where: str | None) -> str:
+    """The message the user reads there ("" when none is on show)."""
+    if where is None:
+        return window.statusBar().currentMessage()
+    line = window.findChild(QLabel, where)
+    return line.text() if line.isVisible() else ""
+
+
+@pytest.mark.parametrize(("kind", "name", "typed", "value", "message", "where"), CLAMPS,
+                         ids=[c[1] for c in CLAMPS])
+def test_a_number_typed_out_of_range_is_said_where_the_user_looks(
+        host, qtbot, kind, name, typed, value, message, where):
+    window = host(kind)
+    box = window.findChild(QAbstractSpinBox, name)
+    assert box.isEnabled()
+    type_in(qtbot, box, typed)
+    assert box.value() == pytest.approx(value, abs=0)
+    assert said_where(window, where) == message
+
+
+@pytest.mark.parametrize(("kind", "name", "where"), [(c[0], c[1], c[5]) for c in CLAMPS],
+                         ids=[c[1] for c in CLAMPS])
+def test_a_number_in_range_is_taken_without_a_word_and_the_tip_says_the_range(
+        host, qtbot, kind, name, where):
+    window = host(kind)
+    box = window.findChild(QAbstractSpinBox, name)
+    top = box.textFromValue(box.maximum())  # the bound itself is in range
+    type_in(qtbot, box, top)
+    assert box.value() == box.maximum()
+    # (the KV heads' red line may say why 1024 KV heads are no GQA: a refusal, not a clamp)
+    assert "became" not in said_where(window, where)
+    low = box.textFromValue(box.minimum())
+    assert box.toolTip().endswith(f"From {low} to {top}.")
+
+
+def test_the_query_rows_tip_follows_its_range(host):
+    """The row box's range is the session's rows: its tip says the range it has now."""
+    lab = host("tiles")
+    box = lab.findChild(QAbstractSpinBox, "onlineRow")
+    assert box.toolTip().endswith("From 0 to 3.")  # tutorial-1's four tokens
+    lab.model.reset(SessionState.from_preset("tutorial-2"))
+    lab.model.wait_until_idle()
+    lab.refresh()
+    assert box.toolTip().endswith("From 0 to 2.")  # tutorial-2's three tokens
+
+
+def test_a_note_goes_after_its_time_and_gives_back_what_was_said(qtbot):
+    """A lab's red line holds lasting messages too: a note shown over one gives it back."""
+    line = QLabel("The KV-cache stepper decodes self-attention.")
+    qtbot.addWidget(line)
+    line.show()
+    say_briefly(line, "The speed can be at most 20: 50 became 20.", ms=10)
+    assert line.text() == "The speed can be at most 20: 50 became 20."
+    qtbot.waitUntil(lambda: line.text() == "The KV-cache stepper decodes self-attention.",
+                    timeout=SAID_MS)
+    assert line.isVisible()
+    say_briefly(line, "gone", ms=10)
+    line.setText("A newer message")  # what the lab said meanwhile stays
+    qtbot.wait(30)
+    assert line.text() == "A newer message"
+
+
+# -- decimals: the number typed is the number used ---------------------------------------
+
+def custom_divisor(main_window):
+    main_window.findChild(QComboBox, "scaling").setCurrentIndex(2)  # custom ÷
+    return main_window.findChild(QAbstractSpinBox, "divisor")
+
+
+def test_a_divisor_typed_with_five_decimals_is_used_as_typed(main_window, qtbot):
+    divisor = custom_divisor(main_window)
+    type_in(qtbot, divisor, "2.34567")
+    assert main_window.model.state.options.scale == divisor.value() == 2.34567
+    assert divisor.text() == "2.34567"  # not 2.35, nor 2.34 (the keys past two dropped)
+    assert main_window.statusBar().currentMessage() == ""
+
+
+def test_a_whole_divisor_shows_no_trailing_zeros(main_window, qtbot):
+    divisor = custom_divisor(main_window)
+    type_in(qtbot, divisor, "8")
+    assert (divisor.value(), divisor.text()) == (8.0, "8")
+
+
+def test_a_divisor_from_a_session_shows_every_digit_it_has(main_window):
+    """A saved divisor of 2.6451 read 2.65, and choosing "custom ÷" again set 2.65."""
+    divisor = custom_divisor(main_window)
+    main_window.model.set_options(scale=2.6451)
+    assert main_window.model.wait_until_idle()
+    assert (divisor.value(), divisor.text()) == (2.6451, "2.6451")
+
+
+def test_more_decimals_than_a_box_keeps_are_rounded_and_said(main_window, qtbot):
+    divisor = custom_divisor(main_window)
+    type_in(qtbot, divisor, "1.123456789012345")
+    assert main_window.model.state.options.scale == divisor.value() == 1.123456789
+    assert main_window.statusBar().currentMessage() == (
+        "The custom divisor keeps 10 decimals: 1.123456789012345 became 1.123456789.")
+
+
+@pytest.mark.parametrize("name", ["init_scale", "rope_base", "alibi_slope_0"])
+def test_every_double_box_of_the_window_keeps_the_decimals_typed(host, qtbot, name):
+    window = host("window")
+    box = window.findChild(QAbstractSpinBox, name)
+    type_in(qtbot, box, "1.2345678")
+    assert (box.value(), box.text()) == (1.2345678, "1.2345678")
+    assert window.statusBar().currentMessage() == ""
+
+
+def test_the_rounding_is_said_in_chinese(main_window, qtbot, speak):
+    divisor = custom_divisor(main_window)
+    speak("zh_CN")
+    type_in(qtbot, divisor, "1.123456789012345")
+    assert main_window.statusBar().currentMessage() == (
+        "自定义除数 最多保留 10 位小数：输入的 1.123456789012345 已改为 1.123456789。")
+
+
+def test_a_divisor_with_five_decimals_is_shown_whole(main_window, qtbot):
+    """Sized for its bounds ("1000"), the box showed "34567" of a typed 2.34567."""
+    divisor = custom_divisor(main_window)
+    type_in(qtbot, divisor, "2.34567")
+    edit = divisor.lineEdit()
+    assert edit.width() >= edit.fontMetrics().horizontalAdvance("2.34567") + 4
