@@ -438,13 +438,60 @@ _BLOCK_BYTES = 1 << 18
 n×m array stays in the L2 cache."""
 
 _WHOLE_BLOCK_BYTES = 1 << 19
-"""Rows per block of the softmax on the calling thread alone, after whole products
-(BLAS on several threads): half as many NumPy calls for the same rows, while a block
+"""Rows per block of the softmax after whole products (BLAS on several threads), on the
+calling thread or the row threads (``_softmax_in_threads``; in threads on the AVX2
+machine, two rounds, n = 2048: ×0.71 and 0.72 of plain NumPy against ×0.76 and 0.77
+with 256 kB blocks): half as many NumPy calls for the same rows, while a block
 of the scaled scores, its scratch and its weights still fit the 2 MB of L2 and the
 L3 nearby. Measured on the 2-core machine (1 MB of L2 per core), n = 1024,
 d_model = 768, the forward in turns with plain NumPy (40 turns, three rounds), both
 with the column views (``_column_views``): 11.1–12.2 ms against 11.6–12.8 with
 256 kB blocks (1 MB blocks: 11.4–12.6). A row's numbers are the same in any block."""
+
+
+def _softmax_in_threads(dtype: np.dtype) -> bool:
+    """Whether the softmax after whole products (BLAS on several threads) runs on the
+    row threads (``for_row_chunks``, above its ``MIN_PARALLEL_CELLS``): for float64
+    where NumPy computes ``exp`` one value at a time, that is without AVX-512.
+
+    NumPy's float64 ``exp`` has a vector loop for AVX-512 only; float32's has one for
+    AVX2 too. Where the loop is scalar the softmax is bound by ``exp`` (5.6 ms of a
+    million float64 scores on an AVX2 AMD EPYC, against 0.32 ms for a subtraction and
+    1.9 ms for float32's ``exp``) and two cores halve it, even beside OpenBLAS's worker
+    that still spins after the product. Measured on that 2-core machine,
+    ``bench_core.py --sizes 1024,2048 --dtypes float64``, the forward against plain
+    NumPy, rounds in turns (medians; the benchmark's own load 0.9–1.9): n = 2048, in
+    threads ×0.71, 0.72, 0.72, 0.77, 0.75, 0.74 against ×0.86, 0.84, 0.85, 0.88 on the
+    calling thread; n = 1024 less clear, ×0.73, 0.75, 0.77, 0.80, 0.82, 0.85, 0.82,
+    0.83, 0.89 against ×0.84, 0.86, 0.86, 0.81, 0.87, 0.84, 0.84 (where the softmax is shorter
+    than the BLAS worker's spin, the two threads share a core with it for longer).
+    All BLAS threads and the row threads for the products too (as in the app) were
+    slower still: ×0.94 and 1.00 at n = 1024. float32 (15 turns): the same within the
+    noise, ×0.33–0.37 either way. On
+    the AVX-512 machine of the earlier runs, where ``exp`` took 0.87 ms, the row threads
+    lost: ×0.93 against ×0.84 at n = 1024 (2048: ×0.92 and ×0.86; 4096: ×0.80 and
+    ×0.77), each thread sharing a core with a spinning BLAS worker and waiting for the
+    GIL between blocks. Where NumPy does not say what the CPU has, the calling thread.
+    """
+    return dtype == np.float64 and _SCALAR_F64_EXP
+
+
+def _numpy_cpu_features() -> dict:
+    """NumPy's map of the CPU's SIMD features (``{}`` if this NumPy has none to read)."""
+    import importlib
+    for name in ("numpy._core._multiarray_umath", "numpy.core._multiarray_umath"):
+        try:
+            return dict(importlib.import_module(name).__cpu_features__)
+        except (ImportError, AttributeError):
+            continue
+    return {}
+
+
+_features = _numpy_cpu_features()
+_SCALAR_F64_EXP = bool(_features) and not _features.get("AVX512F", False)
+"""NumPy's float64 ``exp`` runs one value at a time here (no AVX-512): see
+``_softmax_in_threads``."""
+del _features
 
 
 def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: MaskSpec | None,
@@ -469,14 +516,9 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
     AMD EPYC rounds float32 ranges at n = 1024 otherwise than whole products, 1–8 ulp
     in 15 % of Q's cells, ``tests/core/test_forward_rows.py``); the tutorial's sizes are far
     below the row threads. ``in_rows=False`` (BLAS on several threads): the two products
-    are whole products on BLAS's threads, and the softmax runs on the calling thread,
-    in the same cache-sized blocks, with no row threads: after each product OpenBLAS's
-    workers spin for about 0.1 s, each holding a core, so a row thread would share a
-    core with a spinning worker, and the calling thread would wait for it at the end
-    (and for the GIL on every block). Measured on the 2-core machine, n = 1024,
-    d_model = 768, in the benchmark's rotation with plain NumPy: the forward took
-    ×0.93 of plain NumPy with the row threads and ×0.84 without them (2048: ×0.92 and
-    ×0.86; 4096: ×0.80 and ×0.77). The numbers are the same either way.
+    are whole products on BLAS's threads, and the softmax runs in the same cache-sized
+    blocks, on the row threads where its ``exp`` is the costly part and on the calling
+    thread elsewhere (``_softmax_in_threads``). The numbers are the same either way.
     The statistics come from row reductions: H = log Z − Σ p·(s − max), max p = 1/Z,
     Σ p(1−p) = 1 − Σ p². The mask (``rules``) and the ALiBi bias (``slope``) are built
     block by block too. A range stops at its first row without an allowed key;
@@ -550,10 +592,13 @@ def _fused_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray, div, rules: Mask
     if in_rows:
         for_row_chunks(rows, n, n * m, blas=True, range_rows=_RANGE_ROWS,
                        min_cells=_MIN_RANGED_CELLS)
-    else:  # whole products on BLAS's own threads, the softmax on this thread
+    else:  # whole products on BLAS's own threads, the softmax in ranges
         np.matmul(Q, K.T, out=scores)
-        for r0 in range(0, n, _RANGE_ROWS):  # ranges, for ``on_rows``
-            rows(r0, min(n, r0 + _RANGE_ROWS))
+        if _softmax_in_threads(dtype):
+            for_row_chunks(rows, n, n * m, range_rows=_RANGE_ROWS)
+        else:
+            for r0 in range(0, n, _RANGE_ROWS):  # ranges, for ``on_rows``
+                rows(r0, min(n, r0 + _RANGE_ROWS))
         if has_key.all():
             np.matmul(p, V, out=output)
     if not has_key.all():

@@ -279,3 +279,33 @@ def test_with_a_per_thread_blas_every_row_thread_multiplies_on_one_thread(monkey
 
     row_module._executor().submit(helper_setting).result()
     assert after["threads"] == 4
+
+
+@pytest.mark.parametrize("scalar_exp", [True, False])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_with_blas_threads_the_softmax_takes_the_row_threads_where_exp_is_scalar(
+        monkeypatch, dtype, scalar_exp):
+    """BLAS on two threads (a notebook): QKᵀ and weights·V are whole products, and the
+    softmax runs on the row threads only for float64 where NumPy's ``exp`` has no vector
+    loop (``_SCALAR_F64_EXP``: no AVX-512); its numbers are plain NumPy's either way."""
+    monkeypatch.setattr(attention_module, "_SCALAR_F64_EXP", scalar_exp)
+    real = row_module.for_row_chunks
+    calls = []
+
+    def spy(fn, n_rows, n_cells, **options):
+        calls.append((n_rows, n_cells, options))
+        return real(fn, n_rows, n_cells, **options)
+
+    monkeypatch.setattr(attention_module, "for_row_chunks", spy)
+    X = np.random.default_rng(5).standard_normal((800, 48)).astype(dtype)
+    w = init_weights(48, 16, seed=3, scale=0.3)
+    with threadpool_limits(limits=2, user_api="blas"):
+        if row_module.blas_threads() < 2:
+            pytest.skip("this BLAS has no thread setting")
+        r = attention(X, w)
+    threaded = scalar_exp and dtype == np.float64
+    assert calls == ([(800, 800 * 800, {"range_rows": attention_module._RANGE_ROWS})]
+                     if threaded else [])
+    assert r.scores.dtype == r.weights.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(r.scaled, r.scores / dtype(4.0))
+    np.testing.assert_array_equal(r.weights, plain_weights(r.scaled))

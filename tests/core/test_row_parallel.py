@@ -30,8 +30,9 @@ def big_case(n: int = 800, dtype=np.float64):
 def test_large_inputs_are_split_into_parallel_row_ranges(monkeypatch, threads):
     """With BLAS on one thread, the projections and then the rest of the forward (QKᵀ,
     the softmax, weights·V) share fixed row ranges among the threads, with BLAS
-    products inside them; with BLAS on two, there are no row ranges: whole products on
-    BLAS's threads, the softmax on the calling thread."""
+    products inside them; with BLAS on two, whole products on BLAS's threads, and the
+    softmax on the calling thread where NumPy's float64 ``exp`` is a vector loop (else
+    in ranges on the row threads: ``test_forward_rows.py``)."""
     from threadpoolctl import threadpool_limits
 
     seen = []
@@ -42,6 +43,7 @@ def test_large_inputs_are_split_into_parallel_row_ranges(monkeypatch, threads):
         return real(fn, n_rows, n_cells, **options)
 
     monkeypatch.setattr(attention_module, "for_row_chunks", spy)
+    monkeypatch.setattr(attention_module, "_SCALAR_F64_EXP", False)
     X, w = big_case()
     with threadpool_limits(limits=threads, user_api="blas"):
         attention(X, w)
@@ -74,12 +76,17 @@ def test_parallel_rows_are_bit_identical_to_one_thread(monkeypatch, causal, dtyp
 
 
 @pytest.mark.parametrize("causal", [False, True])
-def test_with_several_blas_threads_the_softmax_runs_on_the_calling_thread(monkeypatch, causal):
-    """NumPy's default (BLAS on every core, as in a notebook): the forward starts no row
-    thread. OpenBLAS's workers spin for about 0.1 s after each product, one per core,
-    so a row thread would share a core with one of them; measured, the forward was
-    faster without (``attention._fused_forward``). The numbers are the row threads'."""
+def test_with_several_blas_threads_and_a_vector_exp_the_softmax_stays_on_the_calling_thread(
+        monkeypatch, causal):
+    """NumPy's default (BLAS on every core, as in a notebook) where NumPy's float64
+    ``exp`` has a vector loop (AVX-512): the forward starts no row thread. OpenBLAS's
+    workers spin for about 0.1 s after each product, one per core, so a row thread
+    would share a core with one of them; measured there, the forward was faster without
+    (``attention._softmax_in_threads``, and ``test_forward_rows.py`` for the scalar
+    ``exp``). The numbers are the row threads'."""
     from threadpoolctl import threadpool_limits
+
+    monkeypatch.setattr(attention_module, "_SCALAR_F64_EXP", False)
 
     X, w = big_case(n=1024)
     with threadpool_limits(limits=1, user_api="blas"):
