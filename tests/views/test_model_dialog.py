@@ -419,3 +419,25 @@ def test_a_layer_typed_in_range_is_taken_without_a_word(qtbot, dialog, tiny):
     qtbot.keyClicks(spin, "3")
     qtbot.keyClick(spin, Qt.Key.Key_Tab)
     assert spin.value() == 2 and not dialog.error_label.isVisible()
+
+
+def test_enter_on_a_clamped_layer_shows_the_note_before_it_loads(qtbot, dialog, tiny):
+    """Enter ends the typing and presses OK: with a number clamped, the first Enter
+    only says so (the dialog loaded the clamped layer and closed over its red line);
+    a second Enter loads that layer."""
+    from PySide6.QtCore import Qt
+    dialog.show()
+    open_folder(qtbot, dialog, tiny)
+    loads = []
+    dialog.model.undo_stack.indexChanged.connect(loads.append)
+    spin = dialog.layer_spin
+    spin.setFocus()
+    spin.selectAll()
+    qtbot.keyClicks(spin, "7")
+    qtbot.keyClick(spin, Qt.Key.Key_Return)
+    qtbot.wait(50)
+    assert dialog.error_label.text() == "The layer can be at most 3: 7 became 3."
+    assert not dialog.busy and not loads and dialog.isVisible()
+    qtbot.keyClick(spin, Qt.Key.Key_Return)  # read, and now load layer 3
+    qtbot.waitUntil(lambda: bool(loads), timeout=20000)
+    assert dialog.model.state.provenance is not None

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QSettings, QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QObject, QSettings, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence, QValidator
 from PySide6.QtWidgets import (
     QDialog,
@@ -216,9 +216,11 @@ class ModelDialog(Retranslating, QDialog):
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.hide()
+        self._clamped_now = False
         for spin in (self.layer_spin, self.head_spin):
             # a number typed past the last layer or head, said in the red line
             spin.said.connect(partial(say_briefly, self.error_label))
+            spin.said.connect(self._on_clamped)
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
@@ -481,10 +483,20 @@ class ModelDialog(Retranslating, QDialog):
                     .format(name or folder.name, d, t),
                     lambda error: self.tr("Could not open {0}:\n{1}").format(folder, error))
 
+    def _on_clamped(self, _text: str) -> None:
+        """A layer or head typed past the checkpoint's was clamped, in this event: the
+        Enter that ended the typing must not also load it (``accept``)."""
+        self._clamped_now = True
+        QTimer.singleShot(0, self, partial(setattr, self, "_clamped_now", False))
+
     def accept(self) -> None:
-        """Compute the chosen head in the background, then load it (see ``loaded``)."""
+        """Compute the chosen head in the background, then load it (see ``loaded``).
+
+        Not while the Enter that pressed OK also clamped the layer or head typed: the
+        dialog would load the clamped one and close over the red line that says so.
+        The user reads it, and a second Enter loads."""
         ckpt = self._checkpoint
-        if ckpt is None or self._busy or not self._tokens_ok:
+        if ckpt is None or self._busy or not self._tokens_ok or self._clamped_now:
             return
         self._show_error("")
         text, layer, head = self.text_edit.text(), self.layer_spin.value(), self.head_spin.value()
