@@ -230,3 +230,38 @@ def test_a_divisor_with_five_decimals_is_shown_whole(main_window, qtbot):
     type_in(qtbot, divisor, "2.34567")
     edit = divisor.lineEdit()
     assert edit.width() >= edit.fontMetrics().horizontalAdvance("2.34567") + 4
+
+
+@pytest.mark.parametrize("dialog", ["one figure", "export all"])
+def test_the_png_scale_typed_past_its_range_is_said_in_the_dialog(qtbot, dialog):
+    """The export dialogs' PNG scale (0.5× to MAX_SCALE×): 100 typed became the maximum
+    without a word. The dialog has no status bar, so its own red line says it, and the
+    Enter that ended the typing does not also export at the clamped scale: a second one
+    does."""
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QDialog
+
+    from qkv_desktop.export.figures import MAX_SCALE
+    from qkv_desktop.views.actions.export_actions import (
+        ExportAllDialog,
+        ExportChoice,
+        FigureOptions,
+        FigureOptionsDialog,
+    )
+    if dialog == "one figure":
+        d = FigureOptionsDialog("png", (300.0, 200.0), FigureOptions())
+    else:
+        d = ExportAllDialog(ExportChoice(folder=Path.home()), figure_names=["weights"])
+    qtbot.addWidget(d)
+    d.show()
+    qtbot.waitExposed(d)
+    box = d.scale
+    type_in(qtbot, box, "100")  # Return
+    assert box.value() == MAX_SCALE and box.text() == f"{MAX_SCALE:g}×"
+    line = d.findChild(QLabel, "scaleError")
+    assert d.isVisible() and line.isVisible() and line.text() == (
+        f"The PNG scale can be at most {MAX_SCALE:g}: 100 became {MAX_SCALE:g}.")
+    qtbot.wait(10)  # the line read
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert not d.isVisible() and d.result() == QDialog.DialogCode.Accepted

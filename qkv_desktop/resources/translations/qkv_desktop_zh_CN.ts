@@ -1354,6 +1354,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>PNG 缩放倍数(&amp;S)：</translation>
     </message>
     <message>
+        <source>The PNG scale</source>
+        <translation>PNG 缩放倍数</translation>
+    </message>
+    <message>
         <source>&amp;Background:</source>
         <translation>背景(&amp;B)：</translation>
     </message>
@@ -1417,6 +1421,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>&amp;Background:</source>
         <translation>背景(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>The PNG scale</source>
+        <translation>PNG 缩放倍数</translation>
     </message>
     <message>
         <source>PNG pixels per point: 2× suits slides and print</source>

@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -54,9 +53,15 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.pane_info import ALL_PANES, pane_relevant
 from qkv_desktop.presentation.texts import join_list, say
 from qkv_desktop.state.compute import ModelResult
+from qkv_desktop.views.editors.spin_boxes import (
+    ClampSayingDoubleSpinBox,
+    holds_enter,
+    say_briefly,
+)
 from qkv_desktop.views.panes.pane_grid import HEADS_KEY, PaneGrid, grid_columns
 from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
 from qkv_desktop.views.start_folder import start_folder
+from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["FigureOptions", "FigureOptionsDialog", "ExportChoice", "ExportAllDialog",
            "ExportActions", "DEFAULT_SCALE"]
@@ -88,17 +93,21 @@ class ExportChoice:
 
 
 # ------------------------------------------------------------------ shared widgets
-class _ScaleSpin(QDoubleSpinBox):
-    """PNG scale, 0.5× to ``MAX_SCALE``× in half steps."""
+class _ScaleSpin(ClampSayingDoubleSpinBox):
+    """PNG scale, 0.5× to ``MAX_SCALE``×, in half steps with the arrows; a scale typed
+    past them is said in the dialog's red line (``error``), which ``said`` fills."""
 
     def __init__(self, scale: float, parent: QWidget | None = None):
         from qkv_desktop.export.figures import MAX_SCALE
         super().__init__(parent, objectName="scale")
         self.setRange(0.5, MAX_SCALE)
         self.setSingleStep(0.5)
-        self.setDecimals(1)
         self.setSuffix("×")
         self.setValue(scale)
+        self.error = QLabel(objectName="scaleError", wordWrap=True)
+        self.error.setStyleSheet(ERROR_STYLE)
+        self.error.hide()
+        self.said.connect(partial(say_briefly, self.error))
 
 
 class _BackgroundCombo(QComboBox):
@@ -156,6 +165,8 @@ class FigureOptionsDialog(Retranslating, QDialog):
         for label, widget in zip(self.labels, (self.scale, self.size_label, self.background), strict=True):
             label.setBuddy(widget)
             form.addRow(label, widget)
+            if widget is self.scale:
+                form.addRow(self.scale.error)
         form.addRow(self.buttons)
         self.scale.valueChanged.connect(self._update_size)
         self.retranslate()
@@ -166,6 +177,7 @@ class FigureOptionsDialog(Retranslating, QDialog):
         for label, text in zip(self.labels, (self.tr("&Scale:"), self.tr("Size:"),
                                              self.tr("&Background:")), strict=True):
             label.setText(text)
+        self.scale.subject = self.tr("The PNG scale")
         self.scale.setToolTip(self.tr("PNG pixels per point: 2× suits slides and print")
                               if self.fmt == "png" else
                               self.tr("SVG and PDF are vector formats: sharp at any size"))
@@ -191,6 +203,10 @@ class FigureOptionsDialog(Retranslating, QDialog):
 
     def options(self) -> FigureOptions:
         return FigureOptions(self.scale.value(), self.background.background())
+
+    def accept(self) -> None:
+        if not holds_enter(self.scale):  # the scale just clamped: read it first
+            super().accept()
 
     @classmethod
     def ask(cls, parent: QWidget, fmt: str, size_pt: tuple[float, float],
@@ -244,6 +260,7 @@ class ExportAllDialog(Retranslating, QDialog):
         self.scale_label.setBuddy(self.scale)
         self.background_label.setBuddy(self.background)
         figures.addRow(self.scale_label, self.scale)
+        figures.addRow(self.scale.error)
         figures.addRow(self.background_label, self.background)
         self.figures_group.setVisible(figure_names is not None)
 
@@ -283,6 +300,7 @@ class ExportAllDialog(Retranslating, QDialog):
         self.browse.setText(self.tr("&Browse…"))
         self.figures_group.setTitle(self.tr("Figures (every pane and the dashboard)"))
         self.scale_label.setText(self.tr("PNG &scale:"))
+        self.scale.subject = self.tr("The PNG scale")
         self.background_label.setText(self.tr("&Background:"))
         self.data_group.setTitle(self.tr("Data (the numbers of every matrix)"))
         self.data_boxes["csv"].setToolTip(self.tr("One CSV per matrix, with token labels"))
@@ -322,6 +340,10 @@ class ExportAllDialog(Retranslating, QDialog):
         self.scale.setEnabled(self.image_boxes["png"].isChecked())
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
             bool(folder) and count > 0)
+
+    def accept(self) -> None:
+        if not holds_enter(self.scale):  # the scale just clamped: read it first
+            super().accept()
 
     def choice(self) -> ExportChoice:
         images = tuple(f for f, b in self.image_boxes.items() if b.isChecked()) \

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QSettings, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QSettings, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QValidator
 from PySide6.QtWidgets import (
     QDialog,
@@ -56,7 +56,7 @@ from qkv_desktop.presentation.texts import join_clauses, join_list, say
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.provenance import Provenance
 from qkv_desktop.views.dialogs.decoder_panel import DecoderPanel
-from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
+from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, holds_enter, say_briefly
 from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
 from qkv_desktop.views.start_folder import start_folder
 from qkv_desktop.views.styles import ERROR_STYLE
@@ -216,11 +216,9 @@ class ModelDialog(Retranslating, QDialog):
         self.error_label.setStyleSheet(ERROR_STYLE)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.hide()
-        self._clamped_now = False
         for spin in (self.layer_spin, self.head_spin):
             # a number typed past the last layer or head, said in the red line
             spin.said.connect(partial(say_briefly, self.error_label))
-            spin.said.connect(self._on_clamped)
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
@@ -483,12 +481,6 @@ class ModelDialog(Retranslating, QDialog):
                     .format(name or folder.name, d, t),
                     lambda error: self.tr("Could not open {0}:\n{1}").format(folder, error))
 
-    def _on_clamped(self, _text: str) -> None:
-        """A layer or head typed past the checkpoint's was clamped, in this event: the
-        Enter that ended the typing must not also load it (``accept``)."""
-        self._clamped_now = True
-        QTimer.singleShot(0, self, partial(setattr, self, "_clamped_now", False))
-
     def accept(self) -> None:
         """Compute the chosen head in the background, then load it (see ``loaded``).
 
@@ -496,7 +488,8 @@ class ModelDialog(Retranslating, QDialog):
         dialog would load the clamped one and close over the red line that says so.
         The user reads it, and a second Enter loads."""
         ckpt = self._checkpoint
-        if ckpt is None or self._busy or not self._tokens_ok or self._clamped_now:
+        if ckpt is None or self._busy or not self._tokens_ok \
+                or holds_enter(self.layer_spin, self.head_spin):
             return
         self._show_error("")
         text, layer, head = self.text_edit.text(), self.layer_spin.value(), self.head_spin.value()

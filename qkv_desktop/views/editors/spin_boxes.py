@@ -32,7 +32,7 @@ from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
 
 __all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox", "KEPT_DECIMALS", "SAID_MS",
-           "say_briefly"]
+           "say_briefly", "holds_enter"]
 
 KEPT_DECIMALS = 10
 """Decimals a double box keeps: more than a teaching example types (a float64 holds
@@ -60,6 +60,13 @@ def say_briefly(label: QLabel, text: str, ms: int = SAID_MS) -> None:
             label.setText(before)
             label.setVisible(bool(before))
     QTimer.singleShot(ms, label, back)
+
+
+def holds_enter(*boxes) -> bool:
+    """Whether one of ``boxes`` has just said a clamp, in the Enter that also pressed
+    the dialog's OK: the dialog's ``accept`` then returns, the user reads the line, and
+    a second Enter goes on with the clamped number."""
+    return any(box.just_said for box in boxes)
 
 
 class _SaysClamp:
@@ -94,7 +101,9 @@ class _SaysClamp:
         if taken is None:
             return super().fixup(text)
         self._taken = (self._typed(text), *taken)
-        return self.textFromValue(taken[0])
+        # the whole text, as Qt's own fixup gives it: a box with a suffix ("×") read
+        # "100×" after 100 typed had become 10
+        return self.prefix() + self.textFromValue(taken[0]) + self.suffix()
 
     def _typed(self, text: str) -> str:
         return text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()
@@ -135,6 +144,16 @@ class _SaysClamp:
                 }[why]
         self.said.emit(text.format(name, self.textFromValue(value), typed,
                                    getattr(self, "decimals", lambda: 0)()))
+        self.just_said = True
+        QTimer.singleShot(0, self, self._said_is_read)
+
+    just_said = False
+    """A clamp was said in the event being handled: an Enter that ended the typing also
+    presses its dialog's OK, which must wait (``holds_enter``), or the dialog would go
+    on with the clamped number and close over the line that says so."""
+
+    def _said_is_read(self) -> None:
+        self.just_said = False
 
     # ------------------------------------------------------------ tool tip
     def set_tip(self, text: str) -> None:
