@@ -93,6 +93,7 @@ class MainWindow(Retranslating, QMainWindow):
 
         self.model.message.connect(self._on_message)
         self.model.noted.connect(self._on_note)
+        self.model.undo_stack.indexChanged.connect(self._on_step_changed)
         self.model.refused.connect(self._on_refusal)
         self.model.changed.connect(self._on_model_changed)
         self.model.computeErrorChanged.connect(self._on_compute_error_changed)
@@ -434,8 +435,23 @@ class MainWindow(Retranslating, QMainWindow):
     def _on_message(self, text: str) -> None:
         self.statusBar().showMessage(text, MESSAGE_MS)
 
+    _note, _note_step = "", -1
+    """The note on the status bar (``model.noted``) and the undo step it was said at."""
+
     def _on_note(self, text: str) -> None:
+        """A note on the step just made ("… Ctrl+Z brings it back"), for ``NOTE_MS``, or
+        until the undo stack leaves that step (``_on_step_changed``)."""
         self.statusBar().showMessage(text, NOTE_MS)
+        self._note, self._note_step = text, self.model.undo_stack.index()
+
+    def _on_step_changed(self, step: int) -> None:
+        """Undone, redone or followed by another edit, the step a note spoke of is no
+        longer the one Ctrl+Z acts on: the note is old news, off the bar (it stayed up
+        to 20 s after the Ctrl+Z it asked for)."""
+        if self._note and step != self._note_step:
+            if self.statusBar().said() == self._note:
+                self.statusBar().clearMessage()
+            self._note = ""
 
     _refusal = ""
     """The refusal (``model.refused``: an edit, a paste, an option not applied) the

@@ -103,6 +103,11 @@ def test_importing_weights_says_what_came_in_and_undo_brings_the_old_back(
         "Imported w.npy: W_Q, W_K and W_V, d_model × d_k = 8 × 4, h = 1.")
     window.undo_action.trigger()
     assert window.model.state.equals(before)
+    # the note ("… Ctrl+Z undoes it") spoke of the step just undone: off the bar
+    assert window.statusBar().currentMessage() == ""
+    window.redo_action.trigger()
+    assert window.statusBar().currentMessage() == ""  # not said again
+    window.undo_action.trigger()
     speak("zh_CN")
     window.files.on_import_weights()
     assert window.statusBar().currentMessage().startswith("已导入 w.npy：")

@@ -265,3 +265,34 @@ def test_the_png_scale_typed_past_its_range_is_said_in_the_dialog(qtbot, dialog)
     qtbot.wait(10)  # the line read
     qtbot.keyClick(box, Qt.Key.Key_Return)
     assert not d.isVisible() and d.result() == QDialog.DialogCode.Accepted
+
+
+def test_a_number_applies_when_its_typing_ends_not_key_by_key(host, qtbot):
+    """d_k with RoPE on (d_k must be even): "16" typed applied 1 at its first key,
+    which was refused, set the box back to 4 and left "46". The number applies on
+    Enter, once: d_k 16 in one undo step."""
+    window = host("window")
+    model = window.model
+    steps = model.undo_stack.count()
+    box = window.findChild(QAbstractSpinBox, "d_k")
+    type_in(qtbot, box, "16")
+    assert model.wait_until_idle()
+    assert model.state.d_k == 16 and box.text() == "16"
+    assert model.undo_stack.count() == steps + 1
+    assert "got 1" not in window.statusBar().currentMessage()
+
+
+@pytest.mark.parametrize(("typed", "value", "message"), [
+    ("1e-3", 0.001, ""),
+    ("2.5e-1", 0.25, ""),
+    ("1e3", 10.0, "The weight scale can be at most 10: 1e3 became 10."),
+])
+def test_a_number_in_scientific_notation_is_read_as_written(host, qtbot, typed, value,
+                                                            message):
+    """The tables take 1e-3; the boxes dropped the "e" (1e-3 read 13, clamped to 10)."""
+    window = host("window")
+    box = window.findChild(QAbstractSpinBox, "init_scale")
+    type_in(qtbot, box, typed)
+    assert window.model.wait_until_idle()
+    assert box.value() == value and window.model.state.init_scale == value
+    assert window.statusBar().currentMessage() == message

@@ -26,6 +26,7 @@ kept right when ``setRange`` changes it (so an owner sets the tip with ``set_tip
 from __future__ import annotations
 
 import math
+import re
 
 from PySide6.QtCore import QCoreApplication, QLocale, QSize, QTimer, Signal
 from PySide6.QtGui import QValidator
@@ -42,6 +43,9 @@ SAID_MS = 6000
 """How long ``say_briefly`` shows a text: as long as the status bar shows a refusal."""
 
 translate = QCoreApplication.translate  # lupdate reads translate("ClampSaying", "…")
+
+_EXPONENT_BEGUN = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?")
+"""A mantissa and the start of its exponent, with no digit of the exponent yet."""
 
 
 def say_briefly(label: QLabel, text: str, ms: int = SAID_MS) -> None:
@@ -84,6 +88,11 @@ class _SaysClamp:
 
     def _init_said(self) -> None:
         self.editingFinished.connect(self._on_editing_finished)
+        # A typed number applies when Enter is pressed or the box is left (the arrows at
+        # once): with every key applied, "16" typed as d_k applied 1 first, which RoPE
+        # refused (odd), set the box back to 4 and left "46"; "128" drew weights for 1,
+        # 12 and 128.
+        self.setKeyboardTracking(False)
 
     # ------------------------------------------------------------ typing
     def validate(self, text: str, pos: int):
@@ -92,9 +101,19 @@ class _SaysClamp:
                 self._taken_for(text) is not None
                 # a minus sign starts a number below a minimum of 0 (Qt dropped the key,
                 # and -1 typed read 1)
-                or self._typed(text) == self.locale().negativeSign()):
+                or self._typed(text) == self.locale().negativeSign()
+                or self._exponent_begun(self._typed(text))):
             state = QValidator.State.Intermediate  # shown as typed, taken at the end
         return state, text, pos
+
+    def _exponent_begun(self, typed: str) -> bool:
+        """``typed`` is a number in scientific notation still being written ("1e",
+        "2.5e-"): Qt dropped the "e", and 1e-3 typed as the weight scale read 13."""
+        if not isinstance(self, QDoubleSpinBox):
+            return False
+        locale = self.locale()
+        plain = typed.replace(locale.decimalPoint(), ".").replace(locale.negativeSign(), "-")
+        return _EXPONENT_BEGUN.fullmatch(plain) is not None
 
     def fixup(self, text: str) -> str:
         taken = self._taken_for(text)
