@@ -853,6 +853,66 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>被掩码单元格的列号必须是非负整数，实际为 {0}</translation>
     </message>
     <message>
+        <source>scaling</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>naive softmax</source>
+        <translation>朴素 softmax</translation>
+    </message>
+    <message>
+        <source>share W_Q = W_K</source>
+        <translation>共享 W_Q = W_K</translation>
+    </message>
+    <message>
+        <source>float32</source>
+        <translation>float32</translation>
+    </message>
+    <message>
+        <source>positions</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <source>RoPE base</source>
+        <translation>RoPE 基数</translation>
+    </message>
+    <message>
+        <source>RoPE pairs</source>
+        <translation>RoPE 维度配对</translation>
+    </message>
+    <message>
+        <source>window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>prefix</source>
+        <translation>前缀</translation>
+    </message>
+    <message>
+        <source>sinks</source>
+        <translation>汇聚点</translation>
+    </message>
+    <message>
+        <source>ALiBi</source>
+        <translation>ALiBi</translation>
+    </message>
+    <message>
+        <source>custom mask</source>
+        <translation>自定义掩码</translation>
+    </message>
+    <message>
+        <source>masked cells</source>
+        <translation>已掩码的单元格</translation>
+    </message>
+    <message>
         <source>temperature must be a positive number, got {0}</source>
         <translation>温度（temperature）必须是正数，实际为 {0}</translation>
     </message>
