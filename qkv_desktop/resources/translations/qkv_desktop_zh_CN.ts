@@ -2008,6 +2008,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>存放的数组形状为 {0}；应为 {1}（W_Q、W_K、W_V 叠在一起，各为 d_model × d_k）或 {2}</translation>
     </message>
     <message>
+        <source>(heads, 3, {0}, {1})</source>
+        <translation>(头数, 3, {0}, {1})</translation>
+    </message>
+    <message>
+        <source>stack</source>
+        <translation>叠放数组</translation>
+    </message>
+    <message>
         <source>is not a valid .npz archive ({0})</source>
         <translation>不是有效的 .npz 归档（{0}）</translation>
     </message>
@@ -2032,6 +2040,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>{0} 的形状为 {1}，应为 {2}（{3}）</translation>
     </message>
     <message>
+        <source>heads × {0}</source>
+        <translation>头数 × {0}</translation>
+    </message>
+    <message>
         <source>{0}: unsupported .npy format version {1}</source>
         <translation>{0}：不支持的 .npy 格式版本 {1}</translation>
     </message>
@@ -2054,6 +2066,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>{0} is damaged ({1})</source>
         <translation>{0} 已损坏（{1}）</translation>
+    </message>
+    <message>
+        <source>{0}[{1}] is {2}; only finite numbers are allowed</source>
+        <translation>{0}[{1}] 是 {2}；只允许有限数值</translation>
     </message>
     <message>
         <source>{0} is {1}; only finite numbers are allowed</source>
