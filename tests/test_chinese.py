@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 from PySide6.QtWidgets import QFileDialog, QLabel
 
@@ -176,7 +177,8 @@ def test_a_list_in_a_chinese_message_uses_the_enumeration_comma(chinese):
     assert join_clauses(["一", "二"]) == "一；二"
     state = SessionState.from_preset("tutorial-1")
     undo_text = say(set_options(state, temperature=2.0, stable=False).text)
-    assert undo_text == "更改 temperature、stable", undo_text
+    assert undo_text == "更改 温度、朴素 softmax", undo_text
+    assert say(set_options(state, rope_base=500.0).text) == "更改 RoPE 基数"
     with pytest.raises(EditError) as refused:
         Options(positions="spiral")
     said = say(refused.value)
@@ -209,3 +211,28 @@ def test_a_session_file_error_lists_the_known_options_in_chinese(chinese, tmp_pa
         load_session(path)
     said = say(refused.value)
     assert "sparkle" in said and "scale、" in said and ", " not in said, said
+
+
+@pytest.mark.parametrize("arrays, said_part", [
+    ({"w.npy": np.zeros((5, 3))}, "(头数, 3, 5, 3)"),
+    ({"w.npy": np.where(np.arange(45).reshape(3, 5, 3) == 44, np.nan, 0.0)}, "[2, 4, 2]"),
+    ({"w.npz": {"W_Q": np.zeros((2, 5, 3)), "W_K": np.zeros((3, 5, 3)),
+                "W_V": np.zeros((2, 5, 3))}}, "头数 × d_model × d_k"),
+])
+def test_an_import_weights_error_has_no_english_word_in_chinese(chinese, tmp_path, arrays,
+                                                                 said_part):
+    """"…或 (heads, 3, 8, 4)": the shape's "heads" (and the .npy's "stack") stayed English."""
+    from qkv_desktop.io.imports import ImportFileError, import_weights
+    from qkv_desktop.presentation.texts import say
+
+    ((file, content),) = arrays.items()
+    path = tmp_path / file
+    if file.endswith(".npz"):
+        np.savez(path, **content)
+    else:
+        np.save(path, content)
+    with pytest.raises(ImportFileError) as refused:
+        import_weights(path, 5, 3)
+    said = say(refused.value)
+    assert said_part in said, said
+    assert not re.search(r"\b(heads|stack)\b", said), said

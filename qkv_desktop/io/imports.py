@@ -26,7 +26,7 @@ from qkv_desktop.io.files import FileFormatError, decode_text, problem, read_lim
 from qkv_desktop.state.catalogue import PROJECTION_NAMES, WEIGHT_NAMES
 from qkv_desktop.state.parsing import NUMBER
 from qkv_desktop.state.session_state import MAX_TOKEN_LENGTH, MAX_TOKENS, check_size
-from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Listed, said_by
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Listed, Text, said_by
 
 __all__ = ["ImportFileError", "import_vectors", "import_weights", "VECTOR_SUFFIXES",
            "WEIGHT_SUFFIXES"]
@@ -235,8 +235,10 @@ def _npy_weights(data: bytes, name: str, d_model: int, d_k: int):
         raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
             "Files", "holds an array of shape {0}; expected {1} (W_Q, W_K, W_V stacked, "
                      "each d_model × d_k) or {2}"),
-            shape, f"(3, {d_model}, {d_k})", f"(heads, 3, {d_model}, {d_k})"))
-    stack = _npy_array(lambda: io.BytesIO(data), name, "stack", len(data), check)
+            shape, f"(3, {d_model}, {d_k})",
+            problem(QT_TRANSLATE_NOOP("Files", "(heads, 3, {0}, {1})"), d_model, d_k)))
+    stack = _npy_array(lambda: io.BytesIO(data), name,
+                       problem(QT_TRANSLATE_NOOP("Files", "stack")), len(data), check)
     if stack.ndim == 3:
         return Weights(*stack)
     return [Weights(*head) for head in stack]
@@ -287,7 +289,8 @@ def _npz_weights(data: bytes, name: str, d_model: int, d_k: int):
             if shape != expected:
                 raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
                     "Files", "{0} has shape {1}, expected {2} ({3})"),
-                    key, shape, expected, f"heads × {what}" if heads else what))
+                    key, shape, expected,
+                    problem(QT_TRANSLATE_NOOP("Files", "heads × {0}"), what) if heads else what))
             _check_size(name, 1, d_model, d_k, heads or 1)
 
         arrays[key] = _npy_array(lambda info=info: archive.open(info), name, key,
@@ -305,7 +308,7 @@ _STREAM_ERRORS = (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error,
 """What reading a member can raise: zipfile's own errors include ``RuntimeError``
 (encrypted), ``NotImplementedError`` (compression method) and ``zlib.error``."""
 
-def _npy_array(open_stream: Callable[[], IO[bytes]], name: str, what: str, size: int,
+def _npy_array(open_stream: Callable[[], IO[bytes]], name: str, what: str | Text, size: int,
                check_shape: Callable[[tuple], None]) -> np.ndarray:
     """A finite float64 array from a ``.npy`` stream, checked before it is allocated.
 
@@ -358,6 +361,6 @@ def _npy_array(open_stream: Callable[[], IO[bytes]], name: str, what: str, size:
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         where = ", ".join(map(str, idx))
         raise ImportFileError(name, problem(QT_TRANSLATE_NOOP(
-            "Files", "{0} is {1}; only finite numbers are allowed"),
-            f"{what}[{where}]", str(arr[idx])))
+            "Files", "{0}[{1}] is {2}; only finite numbers are allowed"),
+            what, where, str(arr[idx])))
     return arr

@@ -117,6 +117,17 @@ class ModelResult:
         return self._cached(("shown weights", h), lambda: np.where(
             r.allowed, r.weights, r.weights.dtype.type(-np.inf)))
 
+    def masked(self, i: int, j: int, h: int = 0) -> bool:
+        """Whether the mask (causal, window or custom) hides key j from query i in head
+        ``h``: its scaled score is −∞ and its weight exactly 0. Only row i is worked out
+        (a hover asks this on every move; the whole n × m mask is not built for it)."""
+        r = self.head(h)
+        spec = r.mask_spec
+        if spec is None or not spec.restricts or not (0 <= i < r.n_queries
+                                                        and 0 <= j < r.n_keys):
+            return False
+        return bool(spec.hidden_rows(i, i + 1, r.n_keys)[0, j])
+
     def mask_values(self, h: int = 0) -> np.ndarray:
         """The mask as numbers in the scores' dtype (1 allowed, 0 masked), for its pane:
         made once (an n × m array; the pane, its hover and its picture all read it)."""

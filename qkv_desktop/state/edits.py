@@ -23,7 +23,7 @@ from qkv_desktop.state.catalogue import EDITABLE_TABLES, PROJECTION_NAMES, WEIGH
 from qkv_desktop.state.cow_matrix import edited_copy
 from qkv_desktop.state.parsing import validate_token
 from qkv_desktop.state.readouts import seeded_weights
-from qkv_desktop.state.session_state import SessionState, check_size, head_dim_for
+from qkv_desktop.state.session_state import OPTION_NAMES, SessionState, check_size, head_dim_for
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, CellValue, EditError, Listed, Text
 
 __all__ = ["Text", "Edit", "CellEdit", "cell_text", "EditError", "QT_TRANSLATE_NOOP",
@@ -535,8 +535,9 @@ def set_options(state: SessionState, merge_key: str | None = None, **changes) ->
         return None
     if new.dtype != state.options.dtype:
         check_dims(state, dtype=new.dtype)  # float64 holds a quarter of float32's cells
+    names = Listed(Text(OPTION_NAMES[key]) for key in changes)  # as the controls say them
     return Edit(state.with_(options=new),
-                Text(QT_TRANSLATE_NOOP("Edits", "Change {0}"), (Listed(changes),)), merge_key)
+                Text(QT_TRANSLATE_NOOP("Edits", "Change {0}"), (names,)), merge_key)
 
 
 def set_masked(state: SessionState, cells, masked: bool, gesture: object = None) -> Edit | None:

@@ -5,8 +5,11 @@ are tested without widgets. A highlight is a list of rectangles
 ``(row, col, n_rows, n_cols)`` per matrix name.
 
 The rules follow the arithmetic: ``weights[i, j]`` weighs V's row j in output row i
-(``output_i = Σ_j w_ij · V_j``), so hovering it outlines both; ``output[i, c]`` is
-weights row i times V column c. The matrices with positions (RoPE's rotated ``Q_rope``
+(``output_i = Σ_j w_ij · V_j``), so hovering it outlines both, unless the mask hides
+key j from query i: then the score is still computed from ``q_i`` and ``k_j`` but the
+scaled score is −∞ and the weight exactly 0, so the cell feeds neither V's row j nor
+output row i. ``output[i, c]`` is weights row i times V column c, and ``V[j, c]``
+reaches only output column c, through weights column j. The matrices with positions (RoPE's rotated ``Q_rope``
 and ``K_rope``, the sinusoidal ``X_pos``) are their plain matrix's rows with the
 position mixed in: hovering one links like its plain matrix, and every outline of a
 plain matrix's row is drawn on its alias too.
@@ -26,8 +29,11 @@ tokens): RoPE's rotated Q and K, X plus the sinusoidal positions."""
 
 
 def linked_cells(matrix: str, i: int, j: int, n: int, m: int, d_model: int, d_k: int,
-                 cross: bool = False) -> dict[str, list[Rect]]:
+                 cross: bool = False, masked: bool = False) -> dict[str, list[Rect]]:
     """Cells linked to ``matrix[i, j]`` for n queries, m keys, d_model and d_k.
+
+    ``masked``: an n × m cell whose key j the mask hides from query i (causal, window
+    or custom): its weight is exactly 0, so it links no output row and no V row.
 
     In cross mode K and V rows come from the key/value sequence ``X_kv`` (its positions
     have no pane, so ``X_pos`` follows the queries' X only).
@@ -50,13 +56,14 @@ def linked_cells(matrix: str, i: int, j: int, n: int, m: int, d_model: int, d_k:
             add(name, (i, j, 1, 1))
         add("X", row(i, d_model))
         add(kv_source, row(j, d_model))
-        add("output", row(i, d_k))
-        if matrix == "weights":  # w_ij weighs V_j in output_i
-            add("V", row(j, d_k))
+        if not masked:  # a masked cell: scaled −∞, weight 0, nothing reaches the output
+            add("output", row(i, d_k))
+            if matrix == "weights":  # w_ij weighs V_j in output_i
+                add("V", row(j, d_k))
     elif matrix == "output":  # output[i, c] = Σ_j weights[i, j] · V[j, c]
         add("weights", row(i, m))
         add("V", (0, j, m, 1))
-        add("output", row(i, d_k))
+        add("output", (i, j, 1, 1))  # the hovered cell, as an n × m pane marks its own
     elif matrix == "Q":
         add("X", row(i, d_model))
         add("Q", row(i, d_k))
@@ -69,8 +76,8 @@ def linked_cells(matrix: str, i: int, j: int, n: int, m: int, d_model: int, d_k:
             for name in NM_MATRICES:
                 add(name, (0, i, n, 1))
         else:
-            add("weights", (0, i, n, 1))
-            add("output", (0, 0, n, d_k))
+            add("weights", (0, i, n, 1))  # V[i, j] reaches output[:, j] weighed by w[:, i]
+            add("output", (0, j, n, 1))
     elif matrix in ("X", "X_kv"):
         add(matrix, row(i, d_model))
         if matrix == "X":

@@ -29,7 +29,8 @@ from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Listed, Text
 
 __all__ = ["Options", "SessionState", "MAX_CELLS", "MAX_TOKENS", "MAX_CELLS_FLOAT32",
            "MAX_TOKENS_FLOAT32", "MAX_HEADS", "MAX_TOKEN_LENGTH",
-           "OPTION_KEYS", "DTYPES", "POSITIONS", "check_size", "check_token_names", "frozen_array",
+           "OPTION_KEYS", "OPTION_NAMES", "DTYPES", "POSITIONS", "check_size",
+           "check_token_names", "frozen_array",
            "head_dim_for", "option_field", "options_to_json"]
 
 MAX_CELLS = 4096 * 4096
@@ -163,8 +164,10 @@ POSITIONS = ("none", "sinusoidal", "rope")
 Transformer's sinusoidal table added to X, or by RoPE (rotating Q and K)."""
 
 
-def option_field(default, kind: str, **meta):
-    """An ``Options`` field; ``kind`` tells the session format how to read and write it.
+def option_field(default, kind: str, *, name: str, **meta):
+    """An ``Options`` field; ``kind`` tells the session format how to read and write it,
+    ``name`` is what the interface calls it (the words of its control's label, marked
+    for translation: the Edit menu's "Undo Change RoPE base", ``OPTION_NAMES``).
 
     ``"scale"`` ("sqrt_dk", "none" or a positive number), ``"positive"`` (a positive
     number), ``"flag"`` (true or false), ``"choice"`` (one of ``meta["choices"]``),
@@ -172,7 +175,7 @@ def option_field(default, kind: str, **meta):
     ``"slopes"`` (null or a list of non-negative numbers, one per head) or ``"cells"``
     (a list of [row, column] pairs of non-negative integers).
     """
-    return field(default=default, metadata={"kind": kind, **meta})
+    return field(default=default, metadata={"kind": kind, "name": name, **meta})
 
 
 _COUNT_RULES = {
@@ -208,22 +211,37 @@ class Options:
     ``options_to_json``), so a new option is one field here plus its control.
     """
 
-    scale: Scale = option_field("sqrt_dk", "scale")
-    temperature: float = option_field(1.0, "positive")
-    causal: bool = option_field(False, "flag")
-    stable: bool = option_field(True, "flag")
-    share_qk: bool = option_field(False, "flag")
-    dtype: str = option_field("float64", "choice", choices=DTYPES)
-    positions: str = option_field("none", "choice", choices=POSITIONS)
-    rope_base: float = option_field(10000.0, "positive")
-    rope_pairing: str = option_field("half", "choice", choices=ROPE_PAIRINGS)
-    window: int | None = option_field(None, "count", minimum=1, optional=True)
-    prefix: int | None = option_field(None, "count", minimum=1, optional=True)
-    sinks: int = option_field(0, "count", minimum=0, optional=False)
-    alibi: tuple[float, ...] | None = option_field(None, "slopes")
-    custom_mask: bool = option_field(False, "flag")
+    scale: Scale = option_field("sqrt_dk", "scale",
+                                name=QT_TRANSLATE_NOOP("Edits", "scaling"))
+    temperature: float = option_field(1.0, "positive",
+                                      name=QT_TRANSLATE_NOOP("Edits", "temperature"))
+    causal: bool = option_field(False, "flag",
+                                name=QT_TRANSLATE_NOOP("Edits", "causal mask"))
+    stable: bool = option_field(True, "flag",
+                                name=QT_TRANSLATE_NOOP("Edits", "naive softmax"))
+    share_qk: bool = option_field(False, "flag",
+                                  name=QT_TRANSLATE_NOOP("Edits", "share W_Q = W_K"))
+    dtype: str = option_field("float64", "choice", choices=DTYPES,
+                              name=QT_TRANSLATE_NOOP("Edits", "float32"))
+    positions: str = option_field("none", "choice", choices=POSITIONS,
+                                  name=QT_TRANSLATE_NOOP("Edits", "positions"))
+    rope_base: float = option_field(10000.0, "positive",
+                                    name=QT_TRANSLATE_NOOP("Edits", "RoPE base"))
+    rope_pairing: str = option_field("half", "choice", choices=ROPE_PAIRINGS,
+                                     name=QT_TRANSLATE_NOOP("Edits", "RoPE pairs"))
+    window: int | None = option_field(None, "count", minimum=1, optional=True,
+                                      name=QT_TRANSLATE_NOOP("Edits", "window"))
+    prefix: int | None = option_field(None, "count", minimum=1, optional=True,
+                                      name=QT_TRANSLATE_NOOP("Edits", "prefix"))
+    sinks: int = option_field(0, "count", minimum=0, optional=False,
+                              name=QT_TRANSLATE_NOOP("Edits", "sinks"))
+    alibi: tuple[float, ...] | None = option_field(None, "slopes",
+                                                   name=QT_TRANSLATE_NOOP("Edits", "ALiBi"))
+    custom_mask: bool = option_field(False, "flag",
+                                     name=QT_TRANSLATE_NOOP("Edits", "custom mask"))
     """Whether the custom mask applies (and the mask pane is there to paint it)."""
-    masked: tuple[tuple[int, int], ...] = option_field((), "cells")
+    masked: tuple[tuple[int, int], ...] = option_field((), "cells",
+                                                       name=QT_TRANSLATE_NOOP("Edits", "masked cells"))
     """The custom mask: the (query row, key column) cells the user has masked, sorted.
     Kept while ``custom_mask`` is off, so switching it shows the difference."""
 
@@ -280,6 +298,9 @@ class Options:
 
 OPTION_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Options))
 """The keys of a session's ``options`` object, in field order."""
+OPTION_NAMES: dict[str, str] = {f.name: f.metadata["name"] for f in fields(Options)}
+"""Each option's name as the interface says it (its control's label; "RoPE base" for
+``rope_base``), untranslated: the "Edits" context translates it."""
 
 
 def options_to_json(o: Options) -> dict:

@@ -136,7 +136,7 @@ def test_session_option_keys_are_the_fields_of_options():
 class _WithWindow(Options):
     """An Options with one more field, as a future option (e.g. a mask flag) would add."""
 
-    windowed: bool = option_field(False, "flag")
+    windowed: bool = option_field(False, "flag", name="windowed")
 
 
 def test_a_new_option_field_is_saved_loaded_and_validated_without_other_changes(monkeypatch):

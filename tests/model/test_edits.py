@@ -164,6 +164,26 @@ def test_set_options_follows_the_options_fields_and_ignores_no_ops(state):
         edits.set_options(state, no_such_option=True)
 
 
+def test_an_options_undo_text_names_the_option_as_its_control_does(state):
+    """"Undo Change rope_base" showed the field's internal name."""
+    assert str(edits.set_options(state, rope_base=500.0).text) == "Change RoPE base"
+    assert str(edits.set_options(state, stable=False, share_qk=True).text) == \
+        "Change naive softmax, share W_Q = W_K"
+    assert str(edits.set_options(state, custom_mask=True).text) == "Change custom mask"
+
+
+def test_every_option_has_a_name_for_the_interface():
+    """A new field of ``Options`` must say what the interface calls it, so an undo text
+    never shows its internal name."""
+    from dataclasses import fields
+
+    from qkv_desktop.state.session_state import OPTION_NAMES, Options
+    assert set(OPTION_NAMES) == {f.name for f in fields(Options)}
+    for key, name in OPTION_NAMES.items():
+        assert name and (name != key or " " not in key and "_" not in key), (key, name)
+    assert OPTION_NAMES["rope_base"] == "RoPE base" and OPTION_NAMES["stable"] == "naive softmax"
+
+
 def test_weight_edit_keeps_the_biases_and_the_other_heads(state):
     multi = edits.set_heads(state, 2).state
     after = edits.set_weight(multi, 1, "W_K", 0, 1, 9.0).state

@@ -36,6 +36,14 @@ def test_an_output_cell_links_its_weight_row_and_the_value_column():
     assert "Q" not in links and "K" not in links
 
 
+def test_an_output_cell_marks_itself_not_its_row():
+    """output[2, 1] comes from weights row 2 and V column 1 only; its pane marks the
+    hovered cell, as a weight marks its own cell, not the whole output row."""
+    links = linked_cells("output", 2, 1, N, M, D, DK)
+    assert links["output"] == [(2, 1, 1, 1)]
+    assert set(links) == {"weights", "V", "output"}
+
+
 def test_a_weight_on_the_diagonal_outlines_its_input_row_once():
     links = linked_cells("weights", 2, 2, N, N, D, DK)
     assert links["X"] == [(2, 0, 1, D)]
@@ -52,8 +60,35 @@ def test_key_and_value_rows_link_columns():
     k = linked_cells("K", 1, 0, N, M, D, DK)
     assert k["scores"] == [(0, 1, N, 1)] and k["X"] == [(1, 0, 1, D)]
     v = linked_cells("V", 4, 2, N, M, D, DK)
-    assert v["weights"] == [(0, 4, N, 1)] and v["output"] == [(0, 0, N, DK)]
+    assert v["weights"] == [(0, 4, N, 1)]
     assert "scores" not in v
+
+
+def test_a_value_cell_links_only_the_output_column_it_reaches():
+    """output[i, 2] = Σ_j w[i, j] · V[j, 2]: V[4, 2] reaches output column 2 of every row,
+    weighed by weights column 4, and no other output column."""
+    v = linked_cells("V", 4, 2, N, M, D, DK)
+    assert v["output"] == [(0, 2, N, 1)]
+    assert v["weights"] == [(0, 4, N, 1)]
+    assert v["V"] == [(4, 0, 1, DK)] and v["X"] == [(4, 0, 1, D)]
+
+
+def test_a_masked_weight_links_no_value_row_and_no_output_row():
+    """A key hidden by the mask: the score q_i·k_j is computed, the scaled score is −∞,
+    the weight exactly 0, so V's row j adds nothing to output row i."""
+    links = linked_cells("weights", 1, 3, N, M, D, DK, masked=True)
+    assert "V" not in links and "output" not in links
+    assert links["Q"] == [(1, 0, 1, DK)] and links["K"] == [(3, 0, 1, DK)]
+    for name in ("scores", "scaled", "weights"):
+        assert links[name] == [(1, 3, 1, 1)]
+    assert links["X"] == [(1, 0, 1, D), (3, 0, 1, D)]
+
+
+def test_a_masked_score_links_no_output_row():
+    """Its scaled score is −∞ whatever it is: it no longer reaches the softmax."""
+    for name in ("scores", "scaled"):
+        links = linked_cells(name, 1, 3, N, M, D, DK, masked=True)
+        assert "output" not in links and links["Q"] == [(1, 0, 1, DK)]
 
 
 def test_input_row_links_its_projections():

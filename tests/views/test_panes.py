@@ -147,6 +147,41 @@ def test_hovering_an_output_cell_links_its_weights_row_and_that_column_of_v(main
     assert panes["weights"].overlay.links == [(2, 0, 1, 4)]
     assert panes["V"].overlay.links == [(0, 1, 4, 1)]
     assert panes["Q"].overlay.links == []
+    assert panes["output"].overlay.links == [(2, 1, 1, 1)]  # the cell, not its row
+    assert window.hover_label.text().startswith("out[人工, 1] = Σ_j w[人工→j]·V[j, 1] = ")
+
+
+def test_hovering_a_value_cell_outlines_only_the_output_column_it_reaches(main_window):
+    """output[i, 2] = Σ_j w[i, j]·V[j, 2]: V[3, 2] reaches column 2 of the output,
+    through column 3 of the weights."""
+    window = main_window
+    panes = window.panes.panes
+    hover_over(panes["V"], 3, 2)
+    assert window.model.hover == CellRef("V", 3, 2, 0)
+    assert panes["output"].overlay.links == [(0, 2, 4, 1)]
+    assert panes["weights"].overlay.links == [(0, 3, 4, 1)]
+    assert panes["V"].overlay.links == [(3, 0, 1, 4)]
+    assert window.hover_label.text().startswith("V[智能, 2] = X[智能]·W_V[:, 2] = ")
+
+
+def test_hovering_a_masked_weight_outlines_no_value_or_output_row(main_window):
+    """Under the causal mask w[爱→智能] is exactly 0: V's row 3 adds nothing to output
+    row 1. Its query, key and score cells are still outlined (the score is computed)."""
+    window = main_window
+    window.model.set_options(causal=True)
+    assert window.model.wait_until_idle()
+    panes = window.panes.panes
+    hover_over(panes["weights"], 1, 3)
+    assert window.hover_label.text().startswith("w[爱→智能] = 0 exactly: masked (causal)")
+    assert panes["V"].overlay.links == [] and panes["output"].overlay.links == []
+    assert panes["Q"].overlay.links == [(1, 0, 1, 4)]
+    assert panes["K"].overlay.links == [(3, 0, 1, 4)]
+    assert panes["scores"].overlay.links == [(1, 3, 1, 1)]
+    window.repaint()
+    assert outlined_rows(panes["V"]) == []
+    hover_over(panes["weights"], 3, 1)  # an allowed weight: as before
+    assert panes["V"].overlay.links == [(1, 0, 1, 4)]
+    assert panes["output"].overlay.links == [(3, 0, 1, 4)]
 
 
 def test_hovering_a_query_links_its_input_row(main_window):

@@ -853,6 +853,66 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>被掩码单元格的列号必须是非负整数，实际为 {0}</translation>
     </message>
     <message>
+        <source>scaling</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <source>naive softmax</source>
+        <translation>朴素 softmax</translation>
+    </message>
+    <message>
+        <source>share W_Q = W_K</source>
+        <translation>共享 W_Q = W_K</translation>
+    </message>
+    <message>
+        <source>float32</source>
+        <translation>float32</translation>
+    </message>
+    <message>
+        <source>positions</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <source>RoPE base</source>
+        <translation>RoPE 基数</translation>
+    </message>
+    <message>
+        <source>RoPE pairs</source>
+        <translation>RoPE 维度配对</translation>
+    </message>
+    <message>
+        <source>window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>prefix</source>
+        <translation>前缀</translation>
+    </message>
+    <message>
+        <source>sinks</source>
+        <translation>汇聚点</translation>
+    </message>
+    <message>
+        <source>ALiBi</source>
+        <translation>ALiBi</translation>
+    </message>
+    <message>
+        <source>custom mask</source>
+        <translation>自定义掩码</translation>
+    </message>
+    <message>
+        <source>masked cells</source>
+        <translation>已掩码的单元格</translation>
+    </message>
+    <message>
         <source>temperature must be a positive number, got {0}</source>
         <translation>温度（temperature）必须是正数，实际为 {0}</translation>
     </message>
@@ -1948,6 +2008,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>存放的数组形状为 {0}；应为 {1}（W_Q、W_K、W_V 叠在一起，各为 d_model × d_k）或 {2}</translation>
     </message>
     <message>
+        <source>(heads, 3, {0}, {1})</source>
+        <translation>(头数, 3, {0}, {1})</translation>
+    </message>
+    <message>
+        <source>stack</source>
+        <translation>叠放数组</translation>
+    </message>
+    <message>
         <source>is not a valid .npz archive ({0})</source>
         <translation>不是有效的 .npz 归档（{0}）</translation>
     </message>
@@ -1972,6 +2040,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>{0} 的形状为 {1}，应为 {2}（{3}）</translation>
     </message>
     <message>
+        <source>heads × {0}</source>
+        <translation>头数 × {0}</translation>
+    </message>
+    <message>
         <source>{0}: unsupported .npy format version {1}</source>
         <translation>{0}：不支持的 .npy 格式版本 {1}</translation>
     </message>
@@ -1994,6 +2066,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>{0} is damaged ({1})</source>
         <translation>{0} 已损坏（{1}）</translation>
+    </message>
+    <message>
+        <source>{0}[{1}] is {2}; only finite numbers are allowed</source>
+        <translation>{0}[{1}] 是 {2}；只允许有限数值</translation>
     </message>
     <message>
         <source>{0} is {1}; only finite numbers are allowed</source>
