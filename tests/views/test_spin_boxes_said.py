@@ -170,6 +170,48 @@ def test_a_note_goes_after_its_time_and_gives_back_what_was_said(qtbot):
     assert line.text() == "A newer message"
 
 
+def test_two_notes_in_a_row_end_with_the_labs_lasting_message(qtbot):
+    """A second note within the first one's time: the first, stale note came back after
+    the second and stayed for good ("… 0 became 1" forever); the lab's message returns."""
+    line = QLabel("The lab's lasting message")
+    qtbot.addWidget(line)
+    line.show()
+    say_briefly(line, "The number of steps must be at least 1: 0 became 1.", ms=20)
+    say_briefly(line, "The steps per second can be at most 1000: 99999 became 1000.", ms=60)
+    assert line.text() == "The steps per second can be at most 1000: 99999 became 1000."
+    qtbot.waitUntil(lambda: line.text() == "The lab's lasting message", timeout=SAID_MS)
+    qtbot.wait(80)  # every note's time is up
+    assert line.text() == "The lab's lasting message"
+    assert line.isVisible()
+
+
+def test_notes_in_a_row_with_none_before_leave_the_line_empty(qtbot):
+    line = QLabel()
+    qtbot.addWidget(line)
+    line.show()
+    line.hide()
+    for k in range(3):
+        say_briefly(line, f"note {k}", ms=20 + 10 * k)
+    qtbot.waitUntil(lambda: line.isHidden(), timeout=SAID_MS)
+    qtbot.wait(60)
+    assert line.isHidden()
+
+
+def test_a_message_the_lab_sets_between_two_notes_is_the_one_that_comes_back(qtbot):
+    line = QLabel()
+    qtbot.addWidget(line)
+    line.show()
+    line.hide()
+    say_briefly(line, "first note", ms=20)
+    line.setText("Training failed: step 3 diverged")  # the lab's own, lasting
+    say_briefly(line, "second note", ms=60)
+    qtbot.waitUntil(lambda: line.text() == "Training failed: step 3 diverged",
+                    timeout=SAID_MS)
+    qtbot.wait(80)
+    assert line.text() == "Training failed: step 3 diverged"
+    assert line.isVisible()
+
+
 # -- decimals: the number typed is the number used ---------------------------------------
 
 def custom_divisor(main_window):

@@ -45,21 +45,39 @@ translate = QCoreApplication.translate  # lupdate reads translate("ClampSaying",
 
 
 def say_briefly(label: QLabel, text: str, ms: int = SAID_MS) -> None:
-    """Show ``text`` in ``label`` (a lab's red line) for ``ms``, then what it said before.
+    """Show ``text`` in ``label`` (a lab's red line) for ``ms``, then its lasting text.
 
     A lab's line also holds lasting messages ("The KV-cache stepper decodes
-    self-attention …"): they come back when the note's time is up, and a message the
-    lab put there meanwhile stays.
+    self-attention …"), which the lab sets with ``setText``: the line remembers the
+    last of them apart from its notes, so when the last note's time is up that message
+    comes back (or the line goes), however many notes came in a row. (It remembered
+    "what the line said before", and a second note within the first one's time took the
+    first note for that: the stale note came back and stayed.) A message the lab put
+    there meanwhile stays.
     """
-    before = "" if label.isHidden() else label.text()
+    shown = "" if label.isHidden() else label.text()
+    if shown != label.property(_NOTE):  # the lab's own text, not one of our notes
+        label.setProperty(_LASTING, shown)
+    serial = (label.property(_SERIAL) or 0) + 1
+    label.setProperty(_SERIAL, serial)
+    label.setProperty(_NOTE, text)
     label.setText(text)
     label.show()
 
     def back() -> None:
-        if label.text() == text:
-            label.setText(before)
-            label.setVisible(bool(before))
+        if label.property(_SERIAL) != serial:  # a later note: its own time decides
+            return
+        label.setProperty(_NOTE, None)
+        if label.text() == text and not label.isHidden():
+            lasting = label.property(_LASTING) or ""
+            label.setText(lasting)
+            label.setVisible(bool(lasting))
     QTimer.singleShot(ms, label, back)
+
+
+_NOTE, _LASTING, _SERIAL = "briefNote", "lastingText", "briefNoteSerial"
+"""The label properties ``say_briefly`` keeps: the note on show, the lab's lasting text,
+and which note is the last (an older note's time up leaves a newer one)."""
 
 
 def holds_enter(*boxes) -> bool:
