@@ -39,15 +39,16 @@ CLAMPS = [
      "labError"),
     ("tiles", "onlineFactor", "0", 0.001, "The factor must be at least 0.001: 0 became 0.001.",
      "labError"),
-    ("tiles", "labSpeed", "50", 20, "The speed can be at most 20: 50 became 20.", "labError"),
+    ("tiles", "labSpeed", "50", 20, "The steps per second can be at most 20: 50 became 20.",
+     "labError"),
     ("gradient", "gradLearningRate", "1000", 100.0,
      "The learning rate can be at most 100: 1000 became 100.", "labError"),
-    ("gradient", "gradSteps", "0", 1, "The number of steps must be at least 1: 0 became 1.",
+    ("gradient", "gradSteps", "0", 1, "The number of steps to train must be at least 1: 0 became 1.",
      "labError"),
-    ("gradient", "gradRate", "5000", 1000, "The speed can be at most 1000: 5000 became 1000.",
+    ("gradient", "gradRate", "5000", 1000, "The steps per second can be at most 1000: 5000 became 1000.",
      "labError"),
     ("gradient", "compareSteps", "9999", 2000,
-     "The number of steps can be at most 2000: 9999 became 2000.", "labError"),
+     "The number of steps for each d_k can be at most 2000: 9999 became 2000.", "labError"),
     ("gradient", "compareLearningRate", "0", 0.0001,
      "The learning rate must be at least 0.0001: 0 became 0.0001.", "labError"),
     ("kv", "kvLayers", "5000", 1000,
@@ -307,3 +308,26 @@ def test_the_png_scale_typed_past_its_range_is_said_in_the_dialog(qtbot, dialog)
     qtbot.wait(10)  # the line read
     qtbot.keyClick(box, Qt.Key.Key_Return)
     assert not d.isVisible() and d.result() == QDialog.DialogCode.Accepted
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_gradient_labs_shared_line_names_which_steps_box(host, qtbot, speak, lang):
+    """The red line is above both tabs: a note for one tab's "steps" box read, on the
+    other tab, as that tab's box. Each note names its box; the steps/s box was "The
+    speed"."""
+    lab = host("gradient")
+    speak(lang)
+    said = {}
+    for name, typed in (("gradSteps", "0"), ("compareSteps", "0"), ("gradRate", "99999")):
+        type_in(qtbot, lab.findChild(QAbstractSpinBox, name), typed)
+        said[name] = said_where(lab, "labError")
+    expected = {
+        "en": {"gradSteps": "The number of steps to train must be at least 1: 0 became 1.",
+               "compareSteps": "The number of steps for each d_k must be at least 1: "
+                               "0 became 1.",
+               "gradRate": "The steps per second can be at most 1000: 99999 became 1000."},
+        "zh_CN": {"gradSteps": "训练步数 至少为 1：输入的 0 已改为 1。",
+                  "compareSteps": "每个 d_k 的训练步数 至少为 1：输入的 0 已改为 1。",
+                  "gradRate": "每秒步数 最大为 1000：输入的 99999 已改为 1000。"},
+    }[lang]
+    assert said == expected

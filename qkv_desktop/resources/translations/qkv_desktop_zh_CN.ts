@@ -2549,10 +2549,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>每一步把权重移动多远：W ← W − 学习率 · ∂L/∂W</translation>
     </message>
     <message>
-        <source>The number of steps</source>
-        <translation>步数</translation>
-    </message>
-    <message>
         <source>Steps of gradient descent that Train runs</source>
         <translation>“训练”执行的梯度下降步数</translation>
     </message>
@@ -2561,8 +2557,16 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>每个 d_k 的梯度下降步数</translation>
     </message>
     <message>
-        <source>The speed</source>
-        <translation>速度</translation>
+        <source>The number of steps to train</source>
+        <translation>训练步数</translation>
+    </message>
+    <message>
+        <source>The number of steps for each d_k</source>
+        <translation>每个 d_k 的训练步数</translation>
+    </message>
+    <message>
+        <source>The steps per second</source>
+        <translation>每秒步数</translation>
     </message>
     <message>
         <source>Steps trained per second while the panes follow</source>
@@ -4416,8 +4420,8 @@ Sentence: {1}</source>
         <translation>步/秒</translation>
     </message>
     <message>
-        <source>The speed</source>
-        <translation>速度</translation>
+        <source>The steps per second</source>
+        <translation>每秒步数</translation>
     </message>
     <message>
         <source>Steps played per second</source>

@@ -67,7 +67,7 @@ class StepControls(QWidget):
         self.back.setText(self.tr("◀ Back"))
         self.step.setText(self.tr("Step ▶"))
         self.speed_label.setText(self.tr("steps/s"))
-        self.speed.subject = self.tr("The speed")
+        self.speed.subject = self.tr("The steps per second")
         self.speed.set_tip(self.tr("Steps played per second"))
         self.reset.setToolTip(self.tr("Back to the first step"))
         self.back.setToolTip(self.tr("One step back (←)"))
