@@ -8,8 +8,15 @@ double box keeps the decimals typed (2.34567 read 2.34 in the divisor box)."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLabel, QStackedWidget, QWidget
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLabel,
+    QStackedWidget,
+    QWidget,
+)
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState
@@ -331,3 +338,29 @@ def test_the_gradient_labs_shared_line_names_which_steps_box(host, qtbot, speak,
                   "gradRate": "每秒步数 最大为 1000：输入的 99999 已改为 1000。"},
     }[lang]
     assert said == expected
+
+
+def _places(window: QWidget) -> dict[str, tuple]:
+    """Where each spin box of ``window`` is on it, and its size."""
+    QApplication.processEvents()  # (a layout that changes does so in a posted event)
+    return {box.objectName(): (box.mapTo(window, QPoint(0, 0)).toTuple(), box.size().toTuple())
+            for box in window.findChildren(QAbstractSpinBox) if box.objectName()}
+
+
+@pytest.mark.parametrize(("kind", "name", "typed", "where"), [
+    ("gradient", "gradSteps", "0", "labError"),
+    ("gradient", "compareSteps", "0", "labError"),
+    ("tiles", "labSpeed", "50", "labError"),
+    ("kv", "kvTokens", "0", "kvMemoryError"),
+    ("scaling", "labSeed", "-1", "labRandomError"),
+    ("scaling", "scoresDkA", "5000", "scoresError"),
+])
+def test_a_note_appearing_moves_no_box(host, qtbot, kind, name, typed, where):
+    """The red line appearing pushed the boxes below it down by a line: the click aimed
+    at the next box landed on another. Its line is kept while it says nothing."""
+    lab = host(kind)
+    on_show(lab.findChild(QAbstractSpinBox, name))
+    before = _places(lab)
+    type_in(qtbot, lab.findChild(QAbstractSpinBox, name), typed)
+    assert said_where(lab, where)  # the note is on show
+    assert _places(lab) == before

@@ -31,8 +31,10 @@ from PySide6.QtCore import QCoreApplication, QLocale, QSize, QTimer, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
 
+from qkv_desktop.views.styles import ERROR_STYLE
+
 __all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox", "KEPT_DECIMALS", "SAID_MS",
-           "say_briefly", "holds_enter"]
+           "say_briefly", "holds_enter", "red_line"]
 
 KEPT_DECIMALS = 10
 """Decimals a double box keeps: more than a teaching example types (a float64 holds
@@ -78,6 +80,25 @@ def say_briefly(label: QLabel, text: str, ms: int = SAID_MS) -> None:
 _NOTE, _LASTING, _SERIAL = "briefNote", "lastingText", "briefNoteSerial"
 """The label properties ``say_briefly`` keeps: the note on show, the lab's lasting text,
 and which note is the last (an older note's time up leaves a newer one)."""
+
+
+def red_line(name: str, keep_room: bool = True) -> QLabel:
+    """A lab's red line (``name`` its object name), hidden until it says something.
+
+    With ``keep_room`` its line is kept while it is hidden, so a note appearing does not
+    push the boxes below it down: they moved by a line, and the click the user aimed at
+    the next box landed on another one. (A line below every box of its page may leave
+    no room, where the page has none to spare.)
+    """
+    label = QLabel(objectName=name, wordWrap=True)
+    label.setStyleSheet(ERROR_STYLE)
+    if keep_room:
+        policy = label.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        label.setSizePolicy(policy)
+        label.setMinimumHeight(label.fontMetrics().lineSpacing())  # the empty line, too
+    label.hide()
+    return label
 
 
 def holds_enter(*boxes) -> bool:
