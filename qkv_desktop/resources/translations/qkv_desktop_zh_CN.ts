@@ -1215,6 +1215,13 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
 </context>
 <context>
+    <name>Export</name>
+    <message>
+        <source>a {0}×{1} px image is too large; lower the scale (limit {2} pixels, {3} px a side)</source>
+        <translation>{0}×{1} 像素的图像太大；请降低缩放比例（上限 {2} 像素，每边 {3} 像素）</translation>
+    </message>
+</context>
+<context>
     <name>ExportActions</name>
     <message>
         <source>Export figure of the &amp;dashboard…</source>
@@ -1388,6 +1395,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Choose a folder</source>
         <translation>选择文件夹</translation>
+    </message>
+    <message>
+        <source>{0}.png: {1}</source>
+        <translation>{0}.png：{1}</translation>
     </message>
     <message>
         <source>Choose a folder.</source>
