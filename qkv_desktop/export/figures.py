@@ -74,13 +74,14 @@ from qkv_desktop.presentation.numbers import (
     with_minus,
 )
 from qkv_desktop.presentation.pane_info import values_are_boolean
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 
 __all__ = ["FORMATS", "FONT_FAMILIES", "RASTER_CELLS", "MAX_SCALE", "MAX_PIXELS",
            "FigureSpec", "FigureLayout", "DashboardLayout", "layout_figure",
            "layout_dashboard", "paint_figure", "paint_dashboard", "save_figure",
            "save_dashboard", "figure_image", "figure_bytes", "dashboard_bytes",
            "encode_layout", "encode_painting", "format_for", "check_scale", "check_background",
-           "check_png_size"]
+           "check_png_size", "ImageTooLarge"]
 
 FORMATS = ("png", "svg", "pdf")
 """Image formats a figure can be saved in."""
@@ -702,13 +703,29 @@ def check_background(background: str) -> str:
     return background
 
 
+MAX_SIDE = 32767
+"""Longest side of a PNG, in pixels (``QImage``'s)."""
+
+
+class ImageTooLarge(ValueError):
+    """A PNG over the size limit: ``str(err)`` is the English (the command line's),
+    ``text`` the sentence the window says in its language (``presentation.say``,
+    context "Export"); ``width`` and ``height`` are its pixels."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.text = Text(QT_TRANSLATE_NOOP(
+            "Export", "a {0}×{1} px image is too large; lower the scale (limit {2} pixels, "
+                      "{3} px a side)"), (width, height, f"{MAX_PIXELS:,}", MAX_SIDE), "Export")
+        super().__init__(str(self.text))
+
+
 def check_png_size(width: float, height: float, scale: float) -> QSize:
-    """The pixel size of a ``width`` × ``height`` pt PNG at ``scale``; ``ValueError``
-    when it is over ``MAX_PIXELS`` or 32767 px a side."""
+    """The pixel size of a ``width`` × ``height`` pt PNG at ``scale``; ``ImageTooLarge``
+    (a ``ValueError``) when it is over ``MAX_PIXELS`` or ``MAX_SIDE`` px a side."""
     w, h = math.ceil(width * scale), math.ceil(height * scale)
-    if w > 32767 or h > 32767 or w * h > MAX_PIXELS:
-        raise ValueError(f"a {w}×{h} px image is too large; lower the scale "
-                         f"(limit {MAX_PIXELS:,} pixels, 32767 px a side)")
+    if w > MAX_SIDE or h > MAX_SIDE or w * h > MAX_PIXELS:
+        raise ImageTooLarge(w, h)
     return QSize(w, h)
 
 

@@ -28,6 +28,7 @@ from qkv_desktop.export.figures import (
 from qkv_desktop.export.pane_figures import pane_spec, pane_specs
 from qkv_desktop.export.render import dashboard_title, render
 from qkv_desktop.io import staged_files
+from qkv_desktop.state import SessionState
 from qkv_desktop.views.actions import export_actions
 from qkv_desktop.views.actions.export_actions import (
     ExportAllDialog,
@@ -83,7 +84,7 @@ def dialogs(monkeypatch):
         return d.choice
 
     monkeypatch.setattr(ExportAllDialog, "ask", classmethod(
-        lambda cls, parent, choice, names, matrix_names=None: ask_choice(
+        lambda cls, parent, choice, names, matrix_names=None, figure_sizes=None: ask_choice(
             parent, choice, names, matrix_names)))
     monkeypatch.setattr(QMessageBox, "warning",
                         staticmethod(lambda parent, title, text: d.errors.append(text)))
@@ -523,3 +524,61 @@ def test_texts_follow_a_language_change(window, qtbot, tmp_path):
         app.removeTranslator(translator)
         app.processEvents()
     assert window.exports.export_all_action.text() == "&Export all…"
+
+
+# ------------------------------------------------------------------ a PNG scale too large
+TOO_LARGE = {
+    "en": "dashboard.png: a {0}×{1} px image is too large; lower the scale (limit "
+          "120,000,000 pixels, 32767 px a side)",
+    "zh_CN": "dashboard.png：{0}×{1} 像素的图像太大；请降低缩放比例（上限 120,000,000 像素，"
+             "每边 32767 像素）",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_export_all_at_a_png_scale_too_large_disables_export_and_says_why(
+        main_window, monkeypatch, speak, lang):
+    """At 10× Export all let the user press Export and then failed with the engine's
+    English ("没有导出任何内容：a 12790×10160 px image is too large …"): like the one-figure
+    dialog it now checks the largest figure (the dashboard) first and says why, in the
+    window's language."""
+    from PySide6.QtWidgets import QDialog
+    speak(lang)
+    main_window.settings.remove("export")
+    main_window.model.reset(SessionState.from_preset("random-medium"))
+    assert main_window.model.wait_until_idle()
+    seen = {}
+
+    def look(dialog):
+        ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        dialog.image_boxes["png"].setChecked(True)
+        dialog.scale.setValue(2.0)
+        seen["at 2"] = (ok.isEnabled(), dialog.summary.text())
+        dialog.scale.setValue(10.0)
+        seen["at 10"] = (ok.isEnabled(), dialog.summary.text())
+        dialog.image_boxes["png"].setChecked(False)  # SVG and PDF have no pixels
+        dialog.image_boxes["svg"].setChecked(True)
+        seen["svg at 10"] = ok.isEnabled()
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(ExportAllDialog, "exec", look)
+    assert not main_window.exports.export_all()
+    result = main_window.model.result
+    dashboard = dict(main_window.exports._figure_set(result))["dashboard"]
+    w, h = math.ceil(dashboard.width * 10), math.ceil(dashboard.height * 10)
+    assert w * h > 120_000_000, (w, h)  # (the session's dashboard is over the limit)
+    assert seen["at 2"][0] and "dashboard" not in seen["at 2"][1]
+    assert seen["at 10"] == (False, TOO_LARGE[lang].format(w, h))
+    assert seen["svg at 10"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_engines_size_refusal_is_said_in_the_windows_language(speak, lang):
+    from qkv_desktop.presentation.texts import say
+    speak(lang)
+    with pytest.raises(ValueError) as caught:
+        check_png_size(1279, 1016, 10)
+    said = TOO_LARGE[lang].format(12790, 10160).split(".png", 1)[1].lstrip(":： ")
+    assert say(caught.value) == said
+    # the command line's English stays
+    assert str(caught.value) == TOO_LARGE["en"].format(12790, 10160).split(": ", 1)[1]

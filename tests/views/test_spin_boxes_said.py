@@ -8,8 +8,15 @@ double box keeps the decimals typed (2.34567 read 2.34 in the divisor box)."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLabel, QStackedWidget, QWidget
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLabel,
+    QStackedWidget,
+    QWidget,
+)
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState
@@ -39,15 +46,16 @@ CLAMPS = [
      "labError"),
     ("tiles", "onlineFactor", "0", 0.001, "The factor must be at least 0.001: 0 became 0.001.",
      "labError"),
-    ("tiles", "labSpeed", "50", 20, "The speed can be at most 20: 50 became 20.", "labError"),
+    ("tiles", "labSpeed", "50", 20, "The steps per second can be at most 20: 50 became 20.",
+     "labError"),
     ("gradient", "gradLearningRate", "1000", 100.0,
      "The learning rate can be at most 100: 1000 became 100.", "labError"),
-    ("gradient", "gradSteps", "0", 1, "The number of steps must be at least 1: 0 became 1.",
+    ("gradient", "gradSteps", "0", 1, "The number of steps to train must be at least 1: 0 became 1.",
      "labError"),
-    ("gradient", "gradRate", "5000", 1000, "The speed can be at most 1000: 5000 became 1000.",
+    ("gradient", "gradRate", "5000", 1000, "The steps per second can be at most 1000: 5000 became 1000.",
      "labError"),
     ("gradient", "compareSteps", "9999", 2000,
-     "The number of steps can be at most 2000: 9999 became 2000.", "labError"),
+     "The number of steps for each d_k can be at most 2000: 9999 became 2000.", "labError"),
     ("gradient", "compareLearningRate", "0", 0.0001,
      "The learning rate must be at least 0.0001: 0 became 0.0001.", "labError"),
     ("kv", "kvLayers", "5000", 1000,
@@ -168,6 +176,48 @@ def test_a_note_goes_after_its_time_and_gives_back_what_was_said(qtbot):
     line.setText("A newer message")  # what the lab said meanwhile stays
     qtbot.wait(30)
     assert line.text() == "A newer message"
+
+
+def test_two_notes_in_a_row_end_with_the_labs_lasting_message(qtbot):
+    """A second note within the first one's time: the first, stale note came back after
+    the second and stayed for good ("… 0 became 1" forever); the lab's message returns."""
+    line = QLabel("The lab's lasting message")
+    qtbot.addWidget(line)
+    line.show()
+    say_briefly(line, "The number of steps must be at least 1: 0 became 1.", ms=20)
+    say_briefly(line, "The steps per second can be at most 1000: 99999 became 1000.", ms=60)
+    assert line.text() == "The steps per second can be at most 1000: 99999 became 1000."
+    qtbot.waitUntil(lambda: line.text() == "The lab's lasting message", timeout=SAID_MS)
+    qtbot.wait(80)  # every note's time is up
+    assert line.text() == "The lab's lasting message"
+    assert line.isVisible()
+
+
+def test_notes_in_a_row_with_none_before_leave_the_line_empty(qtbot):
+    line = QLabel()
+    qtbot.addWidget(line)
+    line.show()
+    line.hide()
+    for k in range(3):
+        say_briefly(line, f"note {k}", ms=20 + 10 * k)
+    qtbot.waitUntil(lambda: line.isHidden(), timeout=SAID_MS)
+    qtbot.wait(60)
+    assert line.isHidden()
+
+
+def test_a_message_the_lab_sets_between_two_notes_is_the_one_that_comes_back(qtbot):
+    line = QLabel()
+    qtbot.addWidget(line)
+    line.show()
+    line.hide()
+    say_briefly(line, "first note", ms=20)
+    line.setText("Training failed: step 3 diverged")  # the lab's own, lasting
+    say_briefly(line, "second note", ms=60)
+    qtbot.waitUntil(lambda: line.text() == "Training failed: step 3 diverged",
+                    timeout=SAID_MS)
+    qtbot.wait(80)
+    assert line.text() == "Training failed: step 3 diverged"
+    assert line.isVisible()
 
 
 # -- decimals: the number typed is the number used ---------------------------------------
@@ -296,3 +346,52 @@ def test_a_number_in_scientific_notation_is_read_as_written(host, qtbot, typed, 
     assert window.model.wait_until_idle()
     assert box.value() == value and window.model.state.init_scale == value
     assert window.statusBar().currentMessage() == message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_gradient_labs_shared_line_names_which_steps_box(host, qtbot, speak, lang):
+    """The red line is above both tabs: a note for one tab's "steps" box read, on the
+    other tab, as that tab's box. Each note names its box; the steps/s box was "The
+    speed"."""
+    lab = host("gradient")
+    speak(lang)
+    said = {}
+    for name, typed in (("gradSteps", "0"), ("compareSteps", "0"), ("gradRate", "99999")):
+        type_in(qtbot, lab.findChild(QAbstractSpinBox, name), typed)
+        said[name] = said_where(lab, "labError")
+    expected = {
+        "en": {"gradSteps": "The number of steps to train must be at least 1: 0 became 1.",
+               "compareSteps": "The number of steps for each d_k must be at least 1: "
+                               "0 became 1.",
+               "gradRate": "The steps per second can be at most 1000: 99999 became 1000."},
+        "zh_CN": {"gradSteps": "训练步数 至少为 1：输入的 0 已改为 1。",
+                  "compareSteps": "每个 d_k 的训练步数 至少为 1：输入的 0 已改为 1。",
+                  "gradRate": "每秒步数 最大为 1000：输入的 99999 已改为 1000。"},
+    }[lang]
+    assert said == expected
+
+
+def _places(window: QWidget) -> dict[str, tuple]:
+    """Where each spin box of ``window`` is on it, and its size."""
+    QApplication.processEvents()  # (a layout that changes does so in a posted event)
+    return {box.objectName(): (box.mapTo(window, QPoint(0, 0)).toTuple(), box.size().toTuple())
+            for box in window.findChildren(QAbstractSpinBox) if box.objectName()}
+
+
+@pytest.mark.parametrize(("kind", "name", "typed", "where"), [
+    ("gradient", "gradSteps", "0", "labError"),
+    ("gradient", "compareSteps", "0", "labError"),
+    ("tiles", "labSpeed", "50", "labError"),
+    ("kv", "kvTokens", "0", "kvMemoryError"),
+    ("scaling", "labSeed", "-1", "labRandomError"),
+    ("scaling", "scoresDkA", "5000", "scoresError"),
+])
+def test_a_note_appearing_moves_no_box(host, qtbot, kind, name, typed, where):
+    """The red line appearing pushed the boxes below it down by a line: the click aimed
+    at the next box landed on another. Its line is kept while it says nothing."""
+    lab = host(kind)
+    on_show(lab.findChild(QAbstractSpinBox, name))
+    before = _places(lab)
+    type_in(qtbot, lab.findChild(QAbstractSpinBox, name), typed)
+    assert said_where(lab, where)  # the note is on show
+    assert _places(lab) == before

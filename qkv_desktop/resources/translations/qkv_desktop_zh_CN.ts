@@ -1275,6 +1275,13 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
 </context>
 <context>
+    <name>Export</name>
+    <message>
+        <source>a {0}×{1} px image is too large; lower the scale (limit {2} pixels, {3} px a side)</source>
+        <translation>{0}×{1} 像素的图像太大；请降低缩放比例（上限 {2} 像素，每边 {3} 像素）</translation>
+    </message>
+</context>
+<context>
     <name>ExportActions</name>
     <message>
         <source>Export figure of the &amp;dashboard…</source>
@@ -1448,6 +1455,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Choose a folder</source>
         <translation>选择文件夹</translation>
+    </message>
+    <message>
+        <source>{0}.png: {1}</source>
+        <translation>{0}.png：{1}</translation>
     </message>
     <message>
         <source>Choose a folder.</source>
@@ -2625,10 +2636,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>每一步把权重移动多远：W ← W − 学习率 · ∂L/∂W</translation>
     </message>
     <message>
-        <source>The number of steps</source>
-        <translation>步数</translation>
-    </message>
-    <message>
         <source>Steps of gradient descent that Train runs</source>
         <translation>“训练”执行的梯度下降步数</translation>
     </message>
@@ -2637,8 +2644,16 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>每个 d_k 的梯度下降步数</translation>
     </message>
     <message>
-        <source>The speed</source>
-        <translation>速度</translation>
+        <source>The number of steps to train</source>
+        <translation>训练步数</translation>
+    </message>
+    <message>
+        <source>The number of steps for each d_k</source>
+        <translation>每个 d_k 的训练步数</translation>
+    </message>
+    <message>
+        <source>The steps per second</source>
+        <translation>每秒步数</translation>
     </message>
     <message>
         <source>Steps trained per second while the panes follow</source>
@@ -4492,8 +4507,8 @@ Sentence: {1}</source>
         <translation>步/秒</translation>
     </message>
     <message>
-        <source>The speed</source>
-        <translation>速度</translation>
+        <source>The steps per second</source>
+        <translation>每秒步数</translation>
     </message>
     <message>
         <source>Steps played per second</source>

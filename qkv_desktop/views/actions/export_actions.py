@@ -227,14 +227,19 @@ class ExportAllDialog(Retranslating, QDialog):
     ``matrix_names`` are the matrices the data export writes for this session
     (``data_export.exported_names``: more with RoPE, W_O or several heads), so that the
     count of CSV and NPY files is the one written; by default those of every session.
+    ``figure_sizes`` are the figures' sizes in points, in the order of ``figure_names``:
+    a PNG scale at which one is over the engine's size limit (the dashboard, the
+    largest, first) disables Export with the reason shown, as the one-figure dialog does.
     """
 
     def __init__(self, choice: ExportChoice, figure_names: list[str] | None = None,
-                 parent: QWidget | None = None, matrix_names: list[str] | None = None):
+                 parent: QWidget | None = None, matrix_names: list[str] | None = None,
+                 figure_sizes: list[tuple[float, float]] | None = None):
         from qkv_desktop.export.data_export import DATA_FORMATS, MATRIX_NAMES
         from qkv_desktop.export.figures import FORMATS
         super().__init__(parent, objectName="exportAll")
         self.figure_names = figure_names
+        self.figure_sizes = list(figure_sizes or ())
         self.matrix_names = list(MATRIX_NAMES if matrix_names is None else matrix_names)
         self.folder = QLineEdit(str(choice.folder), objectName="folder")
         self.browse = QPushButton(objectName="browse")
@@ -290,6 +295,7 @@ class ExportAllDialog(Retranslating, QDialog):
         self.folder.textChanged.connect(self._update)
         for box in (*self.image_boxes.values(), *self.data_boxes.values()):
             box.toggled.connect(self._update)
+        self.scale.valueChanged.connect(self._update)
         self.setMinimumWidth(460)
         self.retranslate()
 
@@ -326,20 +332,41 @@ class ExportAllDialog(Retranslating, QDialog):
         return (len(self.figure_names or ()) * len(c.image_formats)
                 + sum(per_data[f] for f in c.data_formats))
 
+    def too_large(self) -> str:
+        """Why the chosen PNG scale cannot be written ("dashboard.png: a 12790×10160 px
+        image is too large; …", in the window's language), or "" when it can: the largest
+        figure over the limit decides."""
+        from qkv_desktop.export.figures import check_png_size
+        if "png" not in self.choice().image_formats:
+            return ""
+        scale = self.scale.value()
+        by_area = sorted(zip(self.figure_names or (), self.figure_sizes, strict=False),
+                         key=lambda item: -item[1][0] * item[1][1])
+        for name, (w, h) in by_area:
+            try:
+                check_png_size(w, h, scale)
+            except ValueError as exc:  # (the engine refused it at Export: in English)
+                return self.tr("{0}.png: {1}").format(name, say(exc))
+        return ""
+
     def _update(self) -> None:
         count = self.file_count()
         folder = self.folder.text().strip()
+        too_large = self.too_large()
         if not folder:
             text = self.tr("Choose a folder.")
         elif count == 0:
             text = self.tr("Choose at least one format.")
+        elif too_large:
+            text = too_large
         else:
             text = self.tr("Writes %n files into the folder, all together or none.", "",
                            count)
         self.summary.setText(text)
+        self.summary.setStyleSheet(ERROR_STYLE if text == too_large else "")
         self.scale.setEnabled(self.image_boxes["png"].isChecked())
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
-            bool(folder) and count > 0)
+            bool(folder) and count > 0 and not too_large)
 
     def accept(self) -> None:
         if not holds_enter(self.scale):  # the scale just clamped: read it first
@@ -354,9 +381,10 @@ class ExportAllDialog(Retranslating, QDialog):
 
     @classmethod
     def ask(cls, parent: QWidget, choice: ExportChoice, figure_names: list[str] | None,
-            matrix_names: list[str] | None = None) -> ExportChoice | None:
+            matrix_names: list[str] | None = None,
+            figure_sizes: list[tuple[float, float]] | None = None) -> ExportChoice | None:
         """The choice made, or None when cancelled (tests replace this)."""
-        dialog = cls(choice, figure_names, parent, matrix_names)
+        dialog = cls(choice, figure_names, parent, matrix_names, figure_sizes)
         try:
             return dialog.choice() if dialog.exec() == QDialog.DialogCode.Accepted else None
         finally:
@@ -592,14 +620,14 @@ class ExportActions(FollowsWindowLanguage, QObject):
     def export_all(self) -> bool:
         """File → Export all…: panes, dashboard and data into one folder, all or nothing."""
         from qkv_desktop.export.data_export import exported_names
-        from qkv_desktop.export.figure_set import DASHBOARD, figure_specs
         result = self._result()
         if result is None:
             return False
-        names = [spec.name for spec in figure_specs(result, self.model.current_head)]
-        names.append(DASHBOARD)
-        choice = ExportAllDialog.ask(self.window, self._choice(True), names,
-                                     exported_names(result.state))
+        layouts = self._figure_set(result)  # (their sizes: a PNG scale too large is said)
+        choice = ExportAllDialog.ask(self.window, self._choice(True),
+                                     [name for name, _ in layouts],
+                                     exported_names(result.state),
+                                     figure_sizes=[(lay.width, lay.height) for _, lay in layouts])
         return choice is not None and self._export_set(result, choice)
 
     def export_data(self) -> bool:

@@ -32,8 +32,10 @@ from PySide6.QtCore import QCoreApplication, QLocale, QSize, QTimer, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
 
+from qkv_desktop.views.styles import ERROR_STYLE
+
 __all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox", "KEPT_DECIMALS", "SAID_MS",
-           "say_briefly", "holds_enter"]
+           "say_briefly", "holds_enter", "red_line"]
 
 KEPT_DECIMALS = 10
 """Decimals a double box keeps: more than a teaching example types (a float64 holds
@@ -49,21 +51,58 @@ _EXPONENT_BEGUN = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?")
 
 
 def say_briefly(label: QLabel, text: str, ms: int = SAID_MS) -> None:
-    """Show ``text`` in ``label`` (a lab's red line) for ``ms``, then what it said before.
+    """Show ``text`` in ``label`` (a lab's red line) for ``ms``, then its lasting text.
 
     A lab's line also holds lasting messages ("The KV-cache stepper decodes
-    self-attention …"): they come back when the note's time is up, and a message the
-    lab put there meanwhile stays.
+    self-attention …"), which the lab sets with ``setText``: the line remembers the
+    last of them apart from its notes, so when the last note's time is up that message
+    comes back (or the line goes), however many notes came in a row. (It remembered
+    "what the line said before", and a second note within the first one's time took the
+    first note for that: the stale note came back and stayed.) A message the lab put
+    there meanwhile stays.
     """
-    before = "" if label.isHidden() else label.text()
+    shown = "" if label.isHidden() else label.text()
+    if shown != label.property(_NOTE):  # the lab's own text, not one of our notes
+        label.setProperty(_LASTING, shown)
+    serial = (label.property(_SERIAL) or 0) + 1
+    label.setProperty(_SERIAL, serial)
+    label.setProperty(_NOTE, text)
     label.setText(text)
     label.show()
 
     def back() -> None:
-        if label.text() == text:
-            label.setText(before)
-            label.setVisible(bool(before))
+        if label.property(_SERIAL) != serial:  # a later note: its own time decides
+            return
+        label.setProperty(_NOTE, None)
+        if label.text() == text and not label.isHidden():
+            lasting = label.property(_LASTING) or ""
+            label.setText(lasting)
+            label.setVisible(bool(lasting))
     QTimer.singleShot(ms, label, back)
+
+
+_NOTE, _LASTING, _SERIAL = "briefNote", "lastingText", "briefNoteSerial"
+"""The label properties ``say_briefly`` keeps: the note on show, the lab's lasting text,
+and which note is the last (an older note's time up leaves a newer one)."""
+
+
+def red_line(name: str, keep_room: bool = True) -> QLabel:
+    """A lab's red line (``name`` its object name), hidden until it says something.
+
+    With ``keep_room`` its line is kept while it is hidden, so a note appearing does not
+    push the boxes below it down: they moved by a line, and the click the user aimed at
+    the next box landed on another one. (A line below every box of its page may leave
+    no room, where the page has none to spare.)
+    """
+    label = QLabel(objectName=name, wordWrap=True)
+    label.setStyleSheet(ERROR_STYLE)
+    if keep_room:
+        policy = label.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        label.setSizePolicy(policy)
+        label.setMinimumHeight(label.fontMetrics().lineSpacing())  # the empty line, too
+    label.hide()
+    return label
 
 
 def holds_enter(*boxes) -> bool:

@@ -266,11 +266,13 @@ class GradientLab(RefreshWhenShown, LabWindow):
         for box in (self.lr, self.compare_lr):
             box.subject = self.tr("The learning rate")
             box.set_tip(self.tr("How far each step moves the weights: W ← W − rate · ∂L/∂W"))
-        self.steps.subject = self.tr("The number of steps")
+        # the red line above the tabs is shared, so each steps box's note names its
+        # box: on the other tab "The number of steps …" read as that tab's box
+        self.steps.subject = self.tr("The number of steps to train")
         self.steps.set_tip(self.tr("Steps of gradient descent that Train runs"))
-        self.compare_steps.subject = self.tr("The number of steps")
+        self.compare_steps.subject = self.tr("The number of steps for each d_k")
         self.compare_steps.set_tip(self.tr("Steps of gradient descent for each d_k"))
-        self.rate.subject = self.tr("The speed")
+        self.rate.subject = self.tr("The steps per second")
         self.rate.set_tip(self.tr("Steps trained per second while the panes follow"))
         self.train_button.setText(self.tr("Train %n steps", "", self.steps.value()))
         item = self.loss_plot.getPlotItem()

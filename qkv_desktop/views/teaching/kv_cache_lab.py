@@ -44,7 +44,7 @@ from qkv_desktop.presentation.texts import join_list, say
 from qkv_desktop.state.core_options import core_dtype
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.session_state import MAX_CELLS
-from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
+from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, red_line, say_briefly
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.styles import ERROR_STYLE
@@ -79,10 +79,7 @@ class MemoryCalculator(QGroupBox):
         self.setObjectName("kvMemory")
         self.preset = QComboBox(objectName="kvPreset")
         # (before the boxes, which say a clamped number there)
-        self.problem = QLabel(objectName="kvMemoryError")
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet(ERROR_STYLE)
-        self.problem.hide()
+        self.problem = red_line("kvMemoryError")
         self.layers = self._spin("kvLayers", 1, 1000, 1)
         self.query_heads = self._spin("kvQueryHeads", 1, 1024, 1)
         self.kv_heads = self._spin("kvKVHeads", 1, 1024, 1)

@@ -24,10 +24,9 @@ from PySide6.QtWidgets import (
 
 from qkv_desktop.export.lab_export import save_steps_pdf, save_widget
 from qkv_desktop.presentation.texts import say
-from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
+from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, red_line, say_briefly
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.start_folder import start_folder
-from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["LabWindow", "StepControls"]
 
@@ -67,7 +66,7 @@ class StepControls(QWidget):
         self.back.setText(self.tr("◀ Back"))
         self.step.setText(self.tr("Step ▶"))
         self.speed_label.setText(self.tr("steps/s"))
-        self.speed.subject = self.tr("The speed")
+        self.speed.subject = self.tr("The steps per second")
         self.speed.set_tip(self.tr("Steps played per second"))
         self.reset.setToolTip(self.tr("Back to the first step"))
         self.back.setToolTip(self.tr("One step back (←)"))
@@ -105,10 +104,7 @@ class LabWindow(Retranslating, QWidget):
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.export_view_button.clicked.connect(self._ask_export_view)
         self.export_steps_button.clicked.connect(self._ask_export_steps)
-        self.error = QLabel(objectName="labError")
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet(ERROR_STYLE)
-        self.error.hide()
+        self.error = red_line("labError")
 
     KEYS = {Qt.Key.Key_Escape: "close", Qt.Key.Key_Space: "space_pressed",
             Qt.Key.Key_Right: "step_forward", Qt.Key.Key_Left: "step_back"}

@@ -35,11 +35,10 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value, with_minus
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.parsing import ParseError, parse_number
-from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
+from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, red_line, say_briefly
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
-from qkv_desktop.views.styles import ERROR_STYLE
 from qkv_desktop.views.teaching.lab_plot import LabPlot
 
 __all__ = ["ScalingLab", "SweepPlots", "ScoreBars", "SWEEP_D_KS", "parse_scores",
@@ -287,10 +286,7 @@ class ScoreBars(_Page):
         super().__init__(parent)
         self.edit = QLineEdit(objectName="scoresEdit")
         self.edit.setText(", ".join(f"{v:g}" for v in DEMO_SCORES))
-        self.error = QLabel(objectName="scoresError")
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet(ERROR_STYLE)
-        self.error.hide()
+        self.error = red_line("scoresError")
         self.d_a = ClampSayingSpinBox(objectName="scoresDkA")
         self.d_b = ClampSayingSpinBox(objectName="scoresDkB")
         for spin, value in ((self.d_a, 4), (self.d_b, 64)):
@@ -426,11 +422,10 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         self.n_keys = ClampSayingSpinBox(objectName="labKeys")
         self.n_keys.setRange(2, 256)
         self.n_keys.setValue(8)
-        # a typed number out of range, said in red under the two boxes
-        self.random_error = QLabel(objectName="labRandomError")
-        self.random_error.setWordWrap(True)
-        self.random_error.setStyleSheet(ERROR_STYLE)
-        self.random_error.hide()
+        # a typed number out of range, said in red under the two boxes: below them only
+        # plots, and no room kept (at 1366 × 768 the line kept pushed the plots' axis
+        # names under the fold)
+        self.random_error = red_line("labRandomError", keep_room=False)
         for spin in (self.seed, self.n_keys):
             spin.said.connect(partial(say_briefly, self.random_error))
         self.trials_label = QLabel(objectName="labTrials")
