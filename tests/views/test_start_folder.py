@@ -99,6 +99,28 @@ def test_the_last_folder_comes_first_while_it_exists(window, documents, starts, 
     assert _open_every_dialog(window, starts) == [documents] * 5
 
 
+@pytest.mark.parametrize("action", ["on_import_vectors", "on_import_weights"])
+def test_an_import_makes_its_folder_the_next_dialogs_start(window, documents, tmp_path,
+                                                           monkeypatch, action):
+    """After importing from a folder, Save As and the next import start there (they
+    went back to Documents: only Open and Save moved the last folder)."""
+    documents.mkdir()
+    data = tmp_path / "data"
+    data.mkdir()
+    seen = []
+
+    def chosen(parent, caption, start, *a, **k):
+        seen.append(Path(start))
+        return (str(data / "gone.npy"), "") if len(seen) == 1 else ("", "")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(chosen))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(chosen))
+    monkeypatch.setattr(type(window.files), "_on_error", lambda self, text: None)
+    getattr(window.files, action)()  # the file is refused (missing): the folder counts
+    window.files.on_import_vectors()
+    window.files.on_save_as()
+    assert seen[0] == documents and seen[1] == data and seen[2].parent == data
+
+
 def test_an_export_of_a_saved_session_starts_beside_it_before_documents(
         window, documents, starts, tmp_path, monkeypatch):
     documents.mkdir()

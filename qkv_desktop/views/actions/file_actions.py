@@ -131,6 +131,11 @@ class FileActions(FollowsWindowLanguage, QObject):
         """Where Open, Save As and the imports start (``start_folder``)."""
         return str(start_folder(self.session.settings.value("files/last_dir")))
 
+    def _chosen(self, path: str) -> None:
+        """A file chosen to import: the next dialog starts in its folder, as after an
+        Open or a Save (the dialogs went back to Documents after every import)."""
+        self.session.settings.setValue("files/last_dir", str(Path(path).parent))
+
     # ------------------------------------------------------------ actions
     def on_new(self) -> None:
         if self.maybe_save():
@@ -182,6 +187,7 @@ class FileActions(FollowsWindowLanguage, QObject):
             self.tr("Vectors (*.csv *.tsv *.txt *.npy);;All files (*)"))
         if not path:
             return
+        self._chosen(path)
         try:  # the new state and what it changed: ``edits.load_vectors``
             self.model.load_vectors(*import_vectors(path), Path(path).name)
         except ValueError as exc:
@@ -194,6 +200,7 @@ class FileActions(FollowsWindowLanguage, QObject):
             self.tr("Weights (*.npz *.npy);;All files (*)"))
         if not path:
             return
+        self._chosen(path)
         s = self.model.state
         try:
             self.model.load_weights(import_weights(path, s.d_model, s.d_k), Path(path).name)
