@@ -33,6 +33,7 @@ from qkv_desktop.views.dialogs.model_dialog import ModelActions
 from qkv_desktop.views.editors.controls import ControlsPanel
 from qkv_desktop.views.editors.matrix_editor import MatrixEditor
 from qkv_desktop.views.editors.position_controls import PositionsMaskPanel
+from qkv_desktop.views.editors.spin_boxes import apply_typing
 from qkv_desktop.views.editors.token_tables import TokenTables
 from qkv_desktop.views.i18n import LANGUAGES, current_language, switch_language
 from qkv_desktop.views.layout import fit_to_screen, scrolling
@@ -199,8 +200,10 @@ class MainWindow(Retranslating, QMainWindow):
     def _build_actions(self) -> None:
         stack = self.model.undo_stack
         # Not QUndoStack.createUndoAction: its "Undo" prefix could not be retranslated.
-        self.undo_action = self._action(stack.undo, QKeySequence.StandardKey.Undo, "undo")
-        self.redo_action = self._action(stack.redo, None, "redo")
+        # a number typed and not yet applied is a step of its own, before the undo
+        self.undo_action = self._action(lambda: (apply_typing(), stack.undo()),
+                                        QKeySequence.StandardKey.Undo, "undo")
+        self.redo_action = self._action(lambda: (apply_typing(), stack.redo()), None, "redo")
         self.redo_action.setShortcuts(redo_keys())  # the platform's, and Ctrl+Y
         for signal in (stack.canUndoChanged, stack.canRedoChanged, stack.undoTextChanged,
                        stack.redoTextChanged):
@@ -593,6 +596,7 @@ class MainWindow(Retranslating, QMainWindow):
     def closeEvent(self, event) -> None:
         for editor in self.findChildren(MatrixEditor):  # a value a scrub left waiting
             editor.end_scrub()
+        apply_typing()  # a number typed in a box, before asking about unsaved changes
         if not self.files.maybe_save():
             event.ignore()
             return

@@ -395,3 +395,70 @@ def test_a_note_appearing_moves_no_box(host, qtbot, kind, name, typed, where):
     type_in(qtbot, lab.findChild(QAbstractSpinBox, name), typed)
     assert said_where(lab, where)  # the note is on show
     assert _places(lab) == before
+
+
+def _typed_not_applied(qtbot, box, text: str) -> None:
+    on_show(box)
+    box.setFocus()
+    box.selectAll()
+    qtbot.keyClicks(box, text)
+
+
+def test_undo_with_a_number_typed_and_not_applied_undoes_that_number(host, qtbot,
+                                                                     monkeypatch):
+    """A number applies on Enter or when the box is left. Ctrl+Z with one typed and not
+    applied undid the step before it (the RoPE base) while the typed number vanished:
+    the typed number is a step of its own first, and that is what Ctrl+Z undoes."""
+    from PySide6.QtWidgets import QApplication
+
+    window = host("window")
+    model = window.model
+    model.set_options(rope_base=500.0)
+    assert model.wait_until_idle()
+    box = window.findChild(QAbstractSpinBox, "d_k")
+    _typed_not_applied(qtbot, box, "6")
+    monkeypatch.setattr(QApplication, "focusWidget", staticmethod(lambda: box))
+    assert model.state.d_k == 4  # not applied yet
+    window.undo_action.trigger()
+    assert model.wait_until_idle()
+    assert model.state.d_k == 4 and model.state.options.rope_base == 500.0
+    assert window.redo_action.isEnabled()
+    window.redo_action.trigger()
+    assert model.wait_until_idle()
+    assert model.state.d_k == 6
+
+
+def test_save_with_a_number_typed_and_not_applied_saves_that_number(host, qtbot,
+                                                                    monkeypatch, tmp_path):
+    """Ctrl+S said "Saved" and left the title clean while the file held the old d_k."""
+    from PySide6.QtWidgets import QApplication
+
+    from qkv_desktop.io.session import load_session
+
+    window = host("window")
+    path = tmp_path / "s.qkv.json"
+    assert window.files.session.save_as(path)
+    box = window.findChild(QAbstractSpinBox, "d_k")
+    _typed_not_applied(qtbot, box, "8")
+    monkeypatch.setattr(QApplication, "focusWidget", staticmethod(lambda: box))
+    assert window.files.on_save()
+    assert window.model.wait_until_idle()
+    assert load_session(path).state.d_k == 8 and window.model.state.d_k == 8
+    assert not window.isWindowModified()
+
+
+def test_with_rope_the_d_k_arrows_step_by_two(host, qtbot):
+    """RoPE needs an even d_k: the up arrow asked for 9 from 8, which was refused, and
+    d_k never moved."""
+    window = host("window")  # RoPE on
+    box = window.findChild(QAbstractSpinBox, "d_k")
+    window.model.set_d_k(8)
+    assert window.model.wait_until_idle()
+    box.stepUp()
+    assert window.model.wait_until_idle()
+    assert window.model.state.d_k == 10
+    window.model.set_options(positions="none")
+    assert window.model.wait_until_idle()
+    box.stepUp()
+    assert window.model.wait_until_idle()
+    assert window.model.state.d_k == 11

@@ -56,6 +56,7 @@ from qkv_desktop.state.compute import ModelResult
 from qkv_desktop.views.editors.spin_boxes import (
     ClampSayingDoubleSpinBox,
     holds_enter,
+    red_line,
     say_briefly,
 )
 from qkv_desktop.views.panes.pane_grid import HEADS_KEY, PaneGrid, grid_columns
@@ -104,9 +105,7 @@ class _ScaleSpin(ClampSayingDoubleSpinBox):
         self.setSingleStep(0.5)
         self.setSuffix("×")
         self.setValue(scale)
-        self.error = QLabel(objectName="scaleError", wordWrap=True)
-        self.error.setStyleSheet(ERROR_STYLE)
-        self.error.hide()
+        self.error = red_line("scaleError")  # keeps its room: the rows below stay put
         self.said.connect(partial(say_briefly, self.error))
 
 

@@ -12,6 +12,7 @@ from qkv_desktop.io.session import SUFFIX
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.document import SessionController
 from qkv_desktop.presentation.texts import say
+from qkv_desktop.views.editors.spin_boxes import apply_typing
 from qkv_desktop.views.retranslate import FollowsWindowLanguage
 from qkv_desktop.views.start_folder import start_folder
 
@@ -154,11 +155,13 @@ class FileActions(FollowsWindowLanguage, QObject):
             self.open_path(path)
 
     def on_save(self) -> bool:
+        apply_typing()  # a number typed in a box and not yet applied is saved too
         if not self.session.path:
             return self.on_save_as()
         return self._said_saved(self.session.save())
 
     def on_save_as(self) -> bool:
+        apply_typing()
         start = str(Path(self._dir()) / (self.session.path.name if self.session.path
                                          else f"session{SUFFIX}"))
         path, _ = QFileDialog.getSaveFileName(

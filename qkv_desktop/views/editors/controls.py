@@ -289,6 +289,8 @@ class ControlsPanel(Retranslating, QWidget):
         self.head.setCurrentIndex(self.model.current_head)
         self.head.setEnabled(s.n_heads > 1)
         self.output_projection.setChecked(s.W_O is not None)
+        # RoPE turns pairs of dimensions (d_k even): the arrows step by 2, as 9 was refused
+        self.d_k.setSingleStep(2 if o.positions == "rope" else 1)
         self.d_k.setValue(s.d_k)
         checkpoint = self._weight_source is not None
         self.seed.setValue(self.seed.minimum() if checkpoint else s.seed)

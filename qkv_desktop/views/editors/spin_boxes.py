@@ -30,7 +30,7 @@ import re
 
 from PySide6.QtCore import QCoreApplication, QLocale, QSize, QTimer, Signal
 from PySide6.QtGui import QValidator
-from PySide6.QtWidgets import QDoubleSpinBox, QLabel, QSpinBox
+from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QSpinBox
 
 from qkv_desktop.views.styles import ERROR_STYLE
 
@@ -103,6 +103,19 @@ def red_line(name: str, keep_room: bool = True) -> QLabel:
         label.setMinimumHeight(label.fontMetrics().lineSpacing())  # the empty line, too
     label.hide()
     return label
+
+
+def apply_typing() -> None:
+    """The number typed in the focused box and not yet applied (a box applies it on
+    Enter or when left: ``setKeyboardTracking(False)``), applied now, with its clamp
+    said. Undo, Redo, Save and closing call this first: Ctrl+Z undid an earlier step
+    while the typed number vanished, and Ctrl+S said "Saved" without it."""
+    box = QApplication.focusWidget()
+    while box is not None and not isinstance(box, _SaysClamp):
+        box = box.parentWidget()
+    if box is not None:
+        box.interpretText()
+        box._on_editing_finished()
 
 
 def holds_enter(*boxes) -> bool:
