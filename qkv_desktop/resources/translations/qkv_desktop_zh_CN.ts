@@ -4474,7 +4474,7 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>QKV Desktop did not close properly last time. Restore the unsaved work on {0} from the autosave of {1}?</source>
-        <translation>QKV Desktop 上次没有正常关闭。要从 {1} 的自动保存中恢复 {0} 未保存的工作吗？</translation>
+        <translation>QKV Desktop 上次没有正常关闭。要从 {1} 的自动保存中恢复“{0}”中未保存的工作吗？</translation>
     </message>
     <message>
         <source>Restore autosaved work</source>
