@@ -33,8 +33,8 @@ from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["PANES", "EXTRA_PANES", "ALL_PANES", "PANE_BY_KEY", "HEAD_INDEPENDENT",
            "PaneInfo", "pane_title", "pane_matrix", "pane_labels", "pane_relevant",
-           "pane_head_starts", "pane_caption", "pane_tip", "mask_formula", "values_may_be_negative",
-           "values_are_boolean"]
+           "pane_head_starts", "pane_caption", "pane_tip", "pane_condition", "mask_formula",
+           "values_may_be_negative", "values_are_boolean"]
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,28 @@ def pane_tip(key: str) -> str:
         "projected": translate("Panes", "The final output: the heads side by side times "
                                "W_O."),
     }[key]
+
+
+def pane_condition(key: str) -> str:
+    """When pane ``key`` shows, and where that is set: said beside a greyed View menu
+    entry, which told what the pane shows but not how to bring it ("" for a pane every
+    session has). ``key`` "heads" is the heads overview."""
+    translate = QCoreApplication.translate
+    positions = translate("Panes", "Shown with {0} (the Positions, mask tab).")
+    several = translate("Panes", "Shown with two heads or more (heads h, in the editor).")
+    return {
+        "X_kv": translate("Panes", "Shown in cross-attention (attention, in the editor)."),
+        "X_pos": positions.format(translate("Panes", "sinusoidal positions")),
+        "Q_rope": positions.format("RoPE"),
+        "K_rope": positions.format("RoPE"),
+        "bias": positions.format("ALiBi"),
+        "mask": translate("Panes", "Shown with the causal mask, or with a window, a prefix "
+                                   "or the custom mask (the Positions, mask tab)."),
+        "concat": several,
+        "heads": several,
+        "projected": translate("Panes", "Shown with the output projection W_O (in the "
+                                        "editor)."),
+    }.get(key, "")
 
 
 def mask_formula(state) -> str:

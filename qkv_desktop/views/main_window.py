@@ -23,7 +23,8 @@ from shiboken6 import isValid
 from qkv_desktop.core import PRESETS
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.cell_text import describe_cell
-from qkv_desktop.presentation.texts import say
+from qkv_desktop.presentation.pane_info import pane_condition
+from qkv_desktop.presentation.texts import join_sentences, say
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.catalogue import PROJECTION_NAMES
 from qkv_desktop.state.session_state import same_structure
@@ -519,9 +520,7 @@ class MainWindow(Retranslating, QMainWindow):
             if caption != action.text():  # a renamed action re-lays out its menu
                 action.setText(caption)
             if again:
-                tip = self.panes.tip(key)
-                action.setToolTip(tip)
-                action.setStatusTip(tip)
+                self._tip_pane_action(key, action)
 
     def _enable_pane_actions(self) -> None:
         """Grey the View menu's panes the grid does not show: the ones this session has
@@ -532,6 +531,19 @@ class MainWindow(Retranslating, QMainWindow):
         for key, action in self.pane_actions.items():
             if action.isEnabled() != (key in shown):
                 action.setEnabled(key in shown)
+                self._tip_pane_action(key, action)
+
+    def _tip_pane_action(self, key: str, action: QAction) -> None:
+        """What the pane shows; greyed, also when it shows (``pane_condition``) or that
+        nothing shows while the session's values do not compute."""
+        tip = self.panes.tip(key)
+        if not action.isEnabled():
+            why = pane_condition(key) if not self._nothing_computed() else self.tr(
+                "Greyed while the session's values do not compute (see the message above "
+                "the panes).")
+            tip = join_sentences([tip, why]) if why else tip
+        action.setToolTip(tip)
+        action.setStatusTip(tip)
 
     def _on_result_changed(self, _result) -> None:
         self._show_panes_or_nothing()  # (and the View menu's panes named and greyed)

@@ -293,6 +293,8 @@ def test_the_view_menu_greys_every_pane_while_nothing_computes_and_keeps_the_tic
         assert action.toolTip() and action.toolTip() != action.text(), key
         assert action.statusTip() == action.toolTip()
     assert "softmax" in actions["weights"].toolTip()
+    assert actions["weights"].toolTip().endswith("do not compute (see the message above "
+                                                 "the panes).")
     model.set_cell("X", 0, 0, 0.5)  # mended
     _settle(window)
     enabled = {k for k, a in actions.items() if a.isEnabled()}

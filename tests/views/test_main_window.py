@@ -267,10 +267,15 @@ def test_the_view_menu_greys_the_panes_this_session_has_nothing_for(main_window)
     actions, model = main_window.pane_actions, main_window.model
     assert actions["weights"].isEnabled()
     assert not actions["Q_rope"].isEnabled()
+    # greyed, its tip also says how to bring it (a reviewer could not tell)
+    assert actions["Q_rope"].toolTip().endswith("Shown with RoPE (the Positions, mask tab).")
+    assert actions["X_kv"].statusTip().endswith("Shown in cross-attention (attention, in "
+                                                "the editor).")
+    assert "Shown with" not in actions["weights"].toolTip()
     s = model.state
     model.set_options(positions="rope")
     assert model.wait_until_idle()
-    assert actions["Q_rope"].isEnabled()
+    assert actions["Q_rope"].isEnabled() and "Shown with" not in actions["Q_rope"].toolTip()
     model.undo_stack.undo()
     assert model.wait_until_idle()
     assert not actions["Q_rope"].isEnabled() and model.state.equals(s)

@@ -3240,6 +3240,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>删除当前列所在的维度；权重会重新初始化</translation>
     </message>
     <message>
+        <source>Greyed while the session&apos;s values do not compute (see the message above the panes).</source>
+        <translation>会话的数值无法计算时变灰（见窗格上方的消息）。</translation>
+    </message>
+    <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -3865,6 +3869,30 @@ Sentence: {1}</source>
     <message>
         <source>The final output: the heads side by side times W_O.</source>
         <translation>最终输出：并排拼接的各头输出乘以 W_O。</translation>
+    </message>
+    <message>
+        <source>Shown with {0} (the Positions, mask tab).</source>
+        <translation>使用{0}时显示（“位置、掩码”标签页）。</translation>
+    </message>
+    <message>
+        <source>Shown with two heads or more (heads h, in the editor).</source>
+        <translation>有两个或更多头时显示（编辑器中的“头数 h”）。</translation>
+    </message>
+    <message>
+        <source>Shown in cross-attention (attention, in the editor).</source>
+        <translation>交叉注意力时显示（编辑器中的“注意力”）。</translation>
+    </message>
+    <message>
+        <source>sinusoidal positions</source>
+        <translation>正弦位置编码</translation>
+    </message>
+    <message>
+        <source>Shown with the causal mask, or with a window, a prefix or the custom mask (the Positions, mask tab).</source>
+        <translation>使用因果掩码，或窗口、前缀、自定义掩码时显示（“位置、掩码”标签页）。</translation>
+    </message>
+    <message>
+        <source>Shown with the output projection W_O (in the editor).</source>
+        <translation>启用输出投影 W_O 时显示（在编辑器中）。</translation>
     </message>
     <message>
         <source>prefix-LM {0}</source>
