@@ -462,3 +462,16 @@ def test_with_rope_the_d_k_arrows_step_by_two(host, qtbot):
     box.stepUp()
     assert window.model.wait_until_idle()
     assert window.model.state.d_k == 11
+
+
+def test_a_number_left_unfinished_is_said_not_dropped(host, qtbot):
+    """"2e" and Enter: not a number yet, so the box keeps its value, and says so (it
+    went back without a word)."""
+    window = host("window")
+    box = window.findChild(QAbstractSpinBox, "init_scale")
+    before = window.model.state.init_scale
+    type_in(qtbot, box, "2e")
+    assert window.model.wait_until_idle()
+    assert box.value() == before == window.model.state.init_scale
+    assert window.statusBar().currentMessage() == (
+        f"The weight scale needs a number: 2e is not one, so it stays {before:g}.")

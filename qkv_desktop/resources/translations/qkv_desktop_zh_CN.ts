@@ -205,6 +205,10 @@
         <translation>{0} 最多保留 {3} 位小数：输入的 {2} 已改为 {1}。</translation>
     </message>
     <message>
+        <source>{0} needs a number: {2} is not one, so it stays {1}.</source>
+        <translation>{0} 需要一个数：输入的 {2} 不是数，因此保持为 {1}。</translation>
+    </message>
+    <message>
         <source>From {0} to {1}.</source>
         <translation>范围：{0} 到 {1}。</translation>
     </message>

@@ -170,6 +170,10 @@ class _SaysClamp:
     def fixup(self, text: str) -> str:
         taken = self._taken_for(text)
         if taken is None:
+            typed = self._typed(text)
+            if typed == self.locale().negativeSign() or self._exponent_begun(typed):
+                # not a number yet ("2e", "-"): Qt puts the value back, said too
+                self._taken = (typed, self.value(), "unfinished")
             return super().fixup(text)
         self._taken = (self._typed(text), *taken)
         # the whole text, as Qt's own fixup gives it: a box with a suffix ("×") read
@@ -212,6 +216,8 @@ class _SaysClamp:
         text = {"above": translate("ClampSaying", "{0} can be at most {1}: {2} became {1}."),
                 "below": translate("ClampSaying", "{0} must be at least {1}: {2} became {1}."),
                 "rounded": translate("ClampSaying", "{0} keeps {3} decimals: {2} became {1}."),
+                "unfinished": translate("ClampSaying",
+                                        "{0} needs a number: {2} is not one, so it stays {1}."),
                 }[why]
         self.said.emit(text.format(name, self.textFromValue(value), typed,
                                    getattr(self, "decimals", lambda: 0)()))
