@@ -204,7 +204,12 @@ class SessionController(QObject):
         try:
             save_session(self.model.state, path, extra=self._extra())
         except (OSError, ValueError) as exc:
-            self.error.emit(self.tr("Could not save {0}: {1}").format(path.name, say(exc)))
+            if isinstance(exc, OSError) and not path.parent.is_dir():
+                # "no such file or folder" named neither: the folder is what is missing
+                self.error.emit(self.tr("Could not save {0}: the folder {1} does not "
+                                        "exist.").format(path.name, path.parent))
+            else:
+                self.error.emit(self.tr("Could not save {0}: {1}").format(path.name, say(exc)))
             return False
         self.model.undo_stack.setClean()
         self._set_path(path)

@@ -432,6 +432,17 @@ def test_an_error_the_app_has_no_words_for_keeps_the_systems(window, tmp_path, m
     assert window.shown[-1] == "无法保存 s.qkv.json：Too many levels of symbolic links"
 
 
+def test_a_save_into_a_folder_that_does_not_exist_names_the_folder(window, tmp_path, speak):
+    """"没有这个文件或文件夹" named neither; the folder is what is missing."""
+    gone = tmp_path / "gone"
+    assert not window.files.session.save_as(gone / "s.qkv.json")
+    assert window.shown[-1] == f"Could not save s.qkv.json: the folder {gone} does not exist."
+    speak("zh_CN")
+    assert not window.files.session.save_as(gone / "s.qkv.json")
+    assert window.shown[-1] == f"无法保存 s.qkv.json：文件夹 {gone} 不存在。"
+    assert not gone.exists()
+
+
 @pytest.fixture
 def export_window(window, monkeypatch, tmp_path):
     from PySide6.QtWidgets import QApplication, QProgressDialog

@@ -4493,6 +4493,10 @@ Sentence: {1}</source>
         <translation>未命名</translation>
     </message>
     <message>
+        <source>Could not save {0}: the folder {1} does not exist.</source>
+        <translation>无法保存 {0}：文件夹 {1} 不存在。</translation>
+    </message>
+    <message>
         <source>Could not save {0}: {1}</source>
         <translation>无法保存 {0}：{1}</translation>
     </message>
