@@ -590,3 +590,23 @@ def test_an_edge_dragged_about_860_px_does_not_flip_the_docks(make_window, qtbot
     assert window.teaching.default_layout() == "compact"
     _rest(qtbot, window, (1400, COMPACT_HEIGHT + HYSTERESIS))
     assert window.teaching.default_layout() == "wide"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_positions_tab_needs_no_sideways_scroll_on_a_laptop(make_window, lang):
+    """At 1024 × 700 the Positions, mask tab scrolled sideways to reach its Clear button:
+    the RoPE pairs choice and the custom mask's sentence set its width. Long choices
+    now shorten in the closed box and the sentence wraps."""
+    window = make_window(size=(1024, 700))
+    window.language_actions[lang].trigger()
+    try:
+        window.tabs.setCurrentWidget(window.positions_scroll)
+        settle(window)
+        scroll = window.positions_scroll
+        assert scroll.horizontalScrollBar().maximum() == 0, (
+            window.positions_panel.minimumSizeHint().width(), scroll.viewport().width())
+        clear = window.positions_panel.clear_custom
+        right = clear.mapTo(scroll.viewport(), clear.rect().topRight()).x()
+        assert right <= scroll.viewport().width()
+    finally:
+        window.language_actions["en"].trigger()

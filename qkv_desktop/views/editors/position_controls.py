@@ -67,6 +67,13 @@ class PositionsMaskPanel(Retranslating, QWidget):
             self.rope_pairing.addItem("", data)
         self.rope_pairing.currentIndexChanged.connect(
             lambda _i: self._apply(rope_pairing=self.rope_pairing.currentData()))
+        for combo in (self.positions, self.rope_pairing):
+            # as wide as the dock gives, not as its longest choice ("i with i + d/2
+            # (Hugging Face LLaMA)"): the tab needed a sideways scroll at 1024 × 700;
+            # the list that opens shows each choice whole
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(12)
         self._plabels = [QLabel() for _ in range(3)]
         for label, w in zip(self._plabels, (self.positions, self.rope_base, self.rope_pairing),
                             strict=True):
@@ -94,7 +101,7 @@ class PositionsMaskPanel(Retranslating, QWidget):
         alibi_row.addLayout(self.slopes_grid, 1)
         self.custom = QCheckBox(objectName="custom_mask")
         self.custom.toggled.connect(lambda on: self._apply(custom_mask=on))
-        self.custom_label = QLabel(objectName="customMaskLabel")
+        self.custom_label = QLabel(objectName="customMaskLabel", wordWrap=True)  # lines, not a scroll
         self.clear_custom = QPushButton(objectName="clearCustomMask")
         self.clear_custom.clicked.connect(lambda: self._apply(masked=()))
         custom_row = QHBoxLayout()
