@@ -475,3 +475,19 @@ def test_a_number_left_unfinished_is_said_not_dropped(host, qtbot):
     assert box.value() == before == window.model.state.init_scale
     assert window.statusBar().currentMessage() == (
         f"The weight scale needs a number: 2e is not one, so it stays {before:g}.")
+
+
+def test_a_divisor_of_eight_digits_shows_whole_in_its_box(main_window, qtbot):
+    """2.3456789 typed showed "2.345678" with the 9 cut off at the box's edge."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionSpinBox
+
+    divisor = custom_divisor(main_window)
+    type_in(qtbot, divisor, "2.3456789")
+    assert divisor.text() == "2.3456789"
+    option = QStyleOptionSpinBox()
+    divisor.initStyleOption(option)
+    field = divisor.style().subControlRect(QStyle.ComplexControl.CC_SpinBox, option,
+                                           QStyle.SubControl.SC_SpinBoxEditField, divisor)
+    line = divisor.lineEdit()
+    needed = line.fontMetrics().horizontalAdvance(divisor.text())
+    assert needed <= field.width() - 2 * line.textMargins().left(), (needed, field.width())

@@ -99,6 +99,7 @@ class ControlsPanel(Retranslating, QWidget):
         for data in ("sqrt_dk", "none", "custom"):
             self.scaling.addItem("", data)
         self.divisor = ClampSayingDoubleSpinBox(objectName="divisor")
+        self.divisor.ROOM = "0.000000000"  # a typed 2.3456789 whole (its 9 was cut)
         self.divisor.setRange(0.01, 1000.0)
         self.divisor.setValue(1.0)
         self.scaling.currentIndexChanged.connect(self._on_scaling)
