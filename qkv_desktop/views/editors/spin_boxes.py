@@ -35,7 +35,7 @@ from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QSpinBox
 from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox", "KEPT_DECIMALS", "SAID_MS",
-           "say_briefly", "holds_enter", "red_line"]
+           "say_briefly", "holds_enter", "red_line", "apply_typing"]
 
 KEPT_DECIMALS = 10
 """Decimals a double box keeps: more than a teaching example types (a float64 holds
@@ -133,8 +133,8 @@ class _SaysClamp:
     window's language."""
 
     _taken: tuple[str, float, str] | None = None
-    """The number typed, the value it became and why ("above", "below", "rounded"),
-    until the editing ends."""
+    """The number typed, the value it became and why ("above", "below", "rounded", or
+    "unfinished": not a number yet, the value kept), until the editing ends."""
 
     _tip = ""
 
