@@ -14,7 +14,15 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication, QTranslator
 from PySide6.QtGui import QGuiApplication, QImage
-from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox, QProgressDialog
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QDialogButtonBox,
+    QFileDialog,
+    QMessageBox,
+    QProgressDialog,
+    QStackedWidget,
+)
 
 from qkv_desktop.core import attention
 from qkv_desktop.export.data_export import MATRIX_NAMES, NPZ_KEYS
@@ -408,6 +416,65 @@ def test_export_dialogs_start_in_the_session_folder_until_an_export(window, dial
     window.settings.remove("export")
     assert not window.exports.export_data()
     assert dialogs.choice_calls[-1][0].folder == Path.home()  # untitled, no Documents: home
+
+
+def _typed_not_applied(qtbot, monkeypatch, window, name: str, text: str):
+    """``text`` typed in the window's box ``name``, no Enter, the box keeping the focus."""
+    box = window.findChild(QAbstractSpinBox, name)
+    child = box
+    while (parent := child.parentWidget()) is not None:  # its tab brought to the front
+        if isinstance(parent, QStackedWidget):
+            parent.setCurrentWidget(child)
+        child = parent
+    box.setFocus()
+    box.lineEdit().selectAll()
+    qtbot.keyClicks(box.lineEdit(), text)
+    # offscreen the window may not be active: the box is the focus widget, as it is
+    # when the user picks the menu item with the number still in it
+    monkeypatch.setattr(QApplication, "focusWidget", staticmethod(lambda: box))
+    return box
+
+
+def test_export_data_takes_a_number_typed_and_not_applied(window, dialogs, tmp_path,
+                                                          qtbot, monkeypatch):
+    """d_k typed as 6 without Enter, then Export data: the files held d_k 4."""
+    model = window.model
+    assert model.state.d_k == 4
+    _typed_not_applied(qtbot, monkeypatch, window, "d_k", "6")
+    assert model.state.d_k == 4  # not applied yet
+    dialogs.choice = ExportChoice(tmp_path, (), ("npy",))
+    assert window.exports.export_data()
+    assert np.load(tmp_path / "Q.npy").shape[1] == 6
+    assert model.state.d_k == 6
+
+
+@pytest.mark.parametrize("how", ["pane", "dashboard", "all"])
+def test_figure_exports_take_a_number_typed_and_not_applied(window, dialogs, tmp_path,
+                                                            qtbot, monkeypatch, how):
+    """The weight scale typed as 0.5 without Enter, then a figure export: the figure was
+    drawn from the weights before it."""
+    model = window.model
+    before = pane_spec(model.result, "Q", 0)
+    _typed_not_applied(qtbot, monkeypatch, window, "init_scale", "0.5")
+    assert model.state.init_scale != 0.5  # not applied yet
+    dialogs.save = (str(tmp_path / "figure.svg"), FILTERS["svg"])
+    dialogs.choice = ExportChoice(tmp_path, ("svg",), ())
+    if how == "pane":
+        window.panes.panes["Q"].exportRequested.emit("Q")
+        written = tmp_path / "figure.svg"
+    elif how == "dashboard":
+        window.exports.export_dashboard()
+        written = tmp_path / "figure.svg"
+    else:
+        assert window.exports.export_all()
+        written = tmp_path / "q.svg"
+    assert model.state.init_scale == 0.5
+    after = pane_spec(model.result, "Q", 0)
+    assert not np.array_equal(after.data, before.data)
+    if how != "dashboard":
+        assert same_document(written.read_bytes(), figure_bytes(after, "svg"))
+    else:
+        assert not same_document(written.read_bytes(), figure_bytes(before, "svg"))
 
 
 # ------------------------------------------------------------------ the dialogs

@@ -55,6 +55,7 @@ from qkv_desktop.presentation.texts import join_list, say
 from qkv_desktop.state.compute import ModelResult
 from qkv_desktop.views.editors.spin_boxes import (
     ClampSayingDoubleSpinBox,
+    apply_typing,
     holds_enter,
     red_line,
     say_briefly,
@@ -483,7 +484,11 @@ class ExportActions(FollowsWindowLanguage, QObject):
 
     # ------------------------------------------------------------ what to draw
     def _result(self) -> ModelResult | None:
-        """The result of the current state, or None (and a message) if there is none."""
+        """The result of the current state, or None (and a message) if there is none.
+
+        A number typed in a box and not yet applied is applied first (every export
+        reads the state here): the figure and the data held the number before it."""
+        apply_typing()
         if not self.model.wait_until_idle() or self.model.result is None:
             self.show_error(self.tr("The current session could not be computed, so there "
                                     "is nothing to export; see the status bar."))

@@ -108,8 +108,9 @@ def red_line(name: str, keep_room: bool = True) -> QLabel:
 def apply_typing() -> None:
     """The number typed in the focused box and not yet applied (a box applies it on
     Enter or when left: ``setKeyboardTracking(False)``), applied now, with its clamp
-    said. Undo, Redo, Save and closing call this first: Ctrl+Z undid an earlier step
-    while the typed number vanished, and Ctrl+S said "Saved" without it."""
+    said. Undo, Redo, Save, closing and every export call this first: Ctrl+Z undid an
+    earlier step while the typed number vanished, Ctrl+S said "Saved" without it, and an
+    exported figure showed the number before it."""
     box = QApplication.focusWidget()
     while box is not None and not isinstance(box, _SaysClamp):
         box = box.parentWidget()
