@@ -1,6 +1,7 @@
 """Hover rules: which cells a hovered cell is made of, or feeds."""
 
-from qkv_desktop.state.linking import linked_cells
+from qkv_desktop.state.catalogue import NM_MATRICES
+from qkv_desktop.state.linking import POSITION_ONLY, linked_cells, pane_links
 
 N, M, D, DK = 4, 5, 8, 3
 
@@ -140,3 +141,50 @@ def test_in_cross_mode_x_with_positions_is_only_the_queries_input():
 
 def test_unknown_matrix_links_nothing():
     assert linked_cells("nothing", 0, 0, N, M, D, DK) == {}
+
+
+# ------------------------------------------------------------------ mask and bias
+def test_a_mask_or_bias_cell_outlines_the_scores_it_applies_to_not_q_and_k():
+    """mask[i, j] and ALiBi's bias[i, j] = −slope·|i − j| come from the positions i and
+    j, not from q_i and k_j: they outline the (i, j) cell of the n × m panes, the scaled
+    score they are added to and the weight they make, and no Q, K or X row."""
+    for name in POSITION_ONLY:
+        links = linked_cells(name, 1, 3, N, M, D, DK)
+        for nm in NM_MATRICES:
+            assert links[nm] == [(1, 3, 1, 1)], (name, nm)
+        for row_matrix in ("Q", "K", "X", "X_kv", "V", "Q_rope", "K_rope", "X_pos"):
+            assert row_matrix not in links, (name, row_matrix)
+
+
+def test_a_score_still_outlines_its_query_and_key_rows():
+    links = linked_cells("scores", 1, 3, N, M, D, DK)
+    assert links["Q"] == [(1, 0, 1, DK)] and links["K"] == [(3, 0, 1, DK)]
+    assert links["mask"] == links["bias"] == [(1, 3, 1, 1)]
+
+
+def test_a_masked_mask_cell_reaches_no_output_row():
+    assert "output" not in linked_cells("mask", 0, 3, N, M, D, DK, masked=True)
+    assert linked_cells("bias", 3, 0, N, M, D, DK)["output"] == [(3, 0, 1, DK)]
+
+
+# ------------------------------------------------------------------ several heads
+def test_a_value_cell_outlines_its_column_of_the_concatenation():
+    """Head h's output column c is concat column h·d_k + c: V[4, 2] of head 2 (of 3)
+    reaches output column 2, so concat column 1·3 + 2 = 5."""
+    links = pane_links("V", 4, 2, N, M, D, DK, head=1, n_heads=3)
+    assert links["output"] == [(0, 2, N, 1)]
+    assert links["concat"] == [(0, 5, N, 1)]
+
+
+def test_head_output_rows_map_to_their_block_of_the_concatenation():
+    links = pane_links("weights", 1, 3, N, M, D, DK, head=2, n_heads=3)
+    assert links["concat"] == [(1, 6, 1, DK)]
+    # the hovered output cell: once, where concat_links put it
+    out = pane_links("output", 2, 1, N, M, D, DK, head=1, n_heads=3, projection=True)
+    assert out["concat"] == [(2, 4, 1, 1)] and out["projected"] == [(2, 0, 1, D)]
+
+
+def test_one_head_has_no_concatenation_links():
+    assert "concat" not in pane_links("V", 4, 2, N, M, D, DK, head=0, n_heads=1)
+    assert pane_links("V", 4, 2, N, M, D, DK, head=0, n_heads=1) == \
+        linked_cells("V", 4, 2, N, M, D, DK)

@@ -211,6 +211,19 @@ def test_hover_links_stay_within_the_chosen_head(two_heads):
     window.model.set_hover(None)
 
 
+def test_hovering_a_value_cell_outlines_its_column_of_the_concatenation(two_heads):
+    """V[3, 1] of head 2 reaches that head's output column 1, which is concat column
+    4 + 1 (head 2's block starts at d_k = 4); the concat pane outlined nothing."""
+    window = two_heads
+    panes = window.panes.panes
+    window.controls.head.setCurrentIndex(1)
+    QTest.mouseMove(panes["V"].plot.viewport(), cell_widget_pos(panes["V"], 3, 1))
+    assert window.model.hover == CellRef("V", 3, 1, 1)
+    assert panes["output"].overlay.links == [(0, 1, 4, 1)]
+    assert panes["concat"].overlay.links == [(0, 5, 4, 1)]
+    window.model.set_hover(None)
+
+
 def test_the_view_menu_hides_and_restores_the_small_multiples(two_heads):
     window = two_heads
     action = window.pane_actions[HEADS_KEY]

@@ -139,6 +139,24 @@ def test_hovering_a_weight_outlines_the_rotated_query_and_key_rows(main_window):
     assert panes["weights"].overlay.links == [(2, 0, 1, 4)]
 
 
+@pytest.mark.parametrize("pane", ["mask", "bias"])
+def test_hovering_a_mask_or_bias_cell_outlines_its_scores_not_q_and_k(main_window, pane):
+    """mask[i, j] and ALiBi's bias[i, j] come from the positions i and j, not from q_i
+    and k_j: they outlined Q's row i and K's row j as if they were a score."""
+    window = main_window
+    model = window.model
+    model.set_options(causal=True, alibi=(0.5,))
+    assert model.wait_until_idle()
+    panes = window.panes.panes
+    panes[pane]._on_mouse_moved(cell_scene_pos(panes[pane], 3, 1))
+    assert model.hover == CellRef(pane, 3, 1, 0)
+    assert panes["Q"].overlay.links == panes["K"].overlay.links == []
+    assert panes["X"].overlay.links == []
+    assert panes["scaled"].overlay.links == panes["weights"].overlay.links == [(3, 1, 1, 1)]
+    assert panes["scores"].overlay.links == [(3, 1, 1, 1)]
+    model.set_hover(None)
+
+
 def test_hovering_an_output_cell_links_its_weights_row_and_that_column_of_v(main_window):
     window = main_window
     panes = window.panes.panes

@@ -27,7 +27,7 @@ from qkv_desktop.presentation.pane_info import (
 )
 from qkv_desktop.state import CellRef
 from qkv_desktop.state.catalogue import NM_MATRICES
-from qkv_desktop.state.linking import concat_links, linked_cells
+from qkv_desktop.state.linking import pane_links
 from qkv_desktop.state.session_state import same_structure
 from qkv_desktop.views.elided_label import ElidedLabel
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
@@ -258,12 +258,9 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
                 if ref is None or ref.head != head and ref.matrix not in HEAD_INDEPENDENT:
                     continue
                 masked = ref.matrix in NM_MATRICES and result.masked(ref.row, ref.col, head)
-                cells = linked_cells(ref.matrix, ref.row, ref.col, s.n, m, s.d_model, s.d_k,
-                                     cross=s.mode == "cross", masked=masked)
-                if s.n_heads > 1 or s.W_O is not None:
-                    for name, rects in concat_links(ref.matrix, ref.row, ref.col, head,
-                                                    s.n_heads, s.d_k, s.d_model).items():
-                        cells.setdefault(name, []).extend(rects)
+                cells = pane_links(ref.matrix, ref.row, ref.col, s.n, m, s.d_model, s.d_k,
+                                   head, s.n_heads, cross=s.mode == "cross", masked=masked,
+                                   projection=s.W_O is not None)
                 if ref is model.hover:
                     links = cells.get(self.key, [])
                 elif ref.matrix == self.key:
