@@ -33,8 +33,10 @@ class DecodeStep:
 
     ``q``, ``k``, ``v`` are the new token's projections (d_k,); ``K_cache`` and
     ``V_cache`` are the caches after appending k and v, (t+1) × d_k; ``weights`` is the
-    new attention row over the t+1 visible keys and ``output`` the new output row.
-    ``madds`` is the multiply-adds of this step with the cache.
+    new attention row over the t+1 cached keys and ``output`` the new output row.
+    ``madds`` is the multiply-adds of this step with the cache. ``allowed`` (t+1
+    booleans) says which cached keys the mask lets token t see: a hidden one (a window,
+    a painted mask) has weight exactly 0.
     """
 
     t: int
@@ -46,6 +48,7 @@ class DecodeStep:
     weights: np.ndarray
     output: np.ndarray
     madds: int
+    allowed: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,19 +133,22 @@ def decode_with_cache(X, weights: Weights, *, scale: Scale = "sqrt_dk",
         s = np.divide(q @ K[:t + 1].T, div)
         if alibi_slope is not None:
             s += alibi_rows(t, t + 1, t + 1, float(alibi_slope), X.dtype)
+        allowed = np.ones(t + 1, bool)
         if spec.restricts:
             hidden = spec.hidden_rows(t, t + 1, n)[:, :t + 1]
             if hidden.all():
                 raise EmptyRowError(t, n)
             np.copyto(s, -np.inf, where=hidden)
+            allowed = ~hidden[0]
         p = _softmax_row(s, stable)
         out = p @ V[:t + 1]
         outputs[t] = out[0]
-        rows.append((q[0], p[0]))
+        rows.append((q[0], p[0], allowed))
     for a in (K, V, outputs):
         a.flags.writeable = False
     steps = [DecodeStep(t, q, K[t], V[t], K[:t + 1], V[:t + 1], p, outputs[t],
-                        cached_madds(t, w.d_model, d_k)) for t, (q, p) in enumerate(rows)]
+                        cached_madds(t, w.d_model, d_k), allowed)
+             for t, (q, p, allowed) in enumerate(rows)]
     return DecodeResult(tuple(steps), outputs, divisor)
 
 

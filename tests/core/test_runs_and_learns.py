@@ -81,6 +81,8 @@ def test_decode_with_cache_follows_positions_and_masks(options):
     for t, step in enumerate(result.steps):
         close(step.weights, full.weights[t, :t + 1], 1e-13)
         close(step.output, recompute_step(X, w, t, **options), 1e-13)
+        # the keys the mask lets token t see (the lab draws the others masked)
+        np.testing.assert_array_equal(step.allowed, full.allowed[t, :t + 1])
     if options.get("positions") == "rope":  # the cache holds the rotated keys
         close(result.steps[-1].K_cache, full.K_rope, 1e-13)
 

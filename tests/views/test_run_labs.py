@@ -633,3 +633,88 @@ def test_the_steps_pdf_shows_each_row_of_controls_whole(labs, tmp_path):
     # (edges of glyphs differ a little once the page is rasterised again: 3.6 % here;
     # drawn straight onto the PDF, 15.6 % of the box's upper half was another picture)
     assert differing < 0.08 * total, (differing, total)
+
+
+# ------------------------------------------------------------ masked cells in the grids
+
+def _cell_pixels(grid, r: int, c: int) -> list[tuple[int, int, int]]:
+    """The colours on screen inside grid cell (r, c) (its border left out)."""
+    image = grid.grab().toImage()
+    ratio = image.devicePixelRatio()
+    rect = grid._cell_rect(r, c).adjusted(3, 3, -3, -3)
+    return [image.pixelColor(round(x * ratio), round(y * ratio)).getRgb()[:3]
+            for x in range(int(rect.left()), int(rect.right()))
+            for y in range(int(rect.top()), int(rect.bottom()))]
+
+
+def assert_drawn_masked(grid, r: int, c: int) -> None:
+    """Cell (r, c) reads as the panes' masked cell: mask grey under the grey hatching,
+    no colour of the scale, and no number (it read "0.0000" on a pale weight cell)."""
+    from PySide6.QtWidgets import QApplication
+
+    from qkv_desktop.presentation.colormaps import HATCH_RGBA, MASKED_RGBA
+    QApplication.processEvents()  # the lab lays the grid out at its new size
+    assert grid.rect().toRectF().contains(grid._cell_rect(r, c))  # on show
+    pixels = _cell_pixels(grid, r, c)
+    centre = grid._cell_rect(r, c).center()
+    image = grid.grab().toImage()
+    ratio = image.devicePixelRatio()
+    assert image.pixelColor(round(centre.x() * ratio), round(centre.y() * ratio)).getRgb()[:3] \
+        in (MASKED_RGBA[:3], HATCH_RGBA[:3])
+    assert set(pixels) <= {MASKED_RGBA[:3], HATCH_RGBA[:3]}
+    assert pixels.count(MASKED_RGBA[:3]) > len(pixels) / 2
+    assert grid.texts()[r][c] == ""
+
+
+def test_a_matrix_grid_draws_masked_cells_as_the_panes_do(qtbot):
+    from qkv_desktop.presentation.colormaps import MASKED_RGBA
+    from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
+    grid = MatrixGrid(probabilities=True)
+    qtbot.addWidget(grid)
+    grid.set_data([[1.0, 0.0, 0.0], [0.4, 0.6, 0.0]],
+                  masked=[[False, True, True], [False, False, False]])
+    grid.resize(grid.sizeHint())
+    assert_drawn_masked(grid, 0, 1)
+    assert_drawn_masked(grid, 0, 2)
+    assert grid.texts()[1][2] == "0.0000"  # a weight of 0 the mask does not hide
+    assert MASKED_RGBA[:3] not in _cell_pixels(grid, 1, 2)
+    grid.set_data([0.5, -np.inf])  # a −∞ score: masked, as in the panes
+    assert_drawn_masked(grid, 0, 1)
+
+
+def test_the_gradient_labs_grids_draw_the_causal_mask_as_the_panes_do(labs):
+    lab = labs.show("gradients")
+    model = labs.main_window.model
+    assert not model.result.head(0).allowed[0, 1]  # causal: token 0 does not see 1
+    assert lab.weights_grid.data[0, 1] == 0.0
+    assert_drawn_masked(lab.weights_grid, 0, 1)
+    assert_drawn_masked(lab.target_grid, 0, 1)  # the target's 0 there, too
+    assert lab.weights_grid.texts()[1][0] not in ("", "0.0000")  # a visible key
+
+
+def test_the_tiles_labs_weights_draw_the_masked_keys_as_the_panes_do(labs):
+    lab = labs.show("tiles")
+    lab.tabs.setCurrentIndex(0)
+    lab.row.setValue(2)
+    lab.go_to(lab.step_count() - 1)
+    for grid in (lab.online_grid, lab.naive_grid, lab.so_far_grid):
+        assert grid.data[0, 5] == 0.0
+        assert_drawn_masked(grid, 0, 5)
+        assert grid.texts()[0][1] not in ("", "0.0000")
+    assert_drawn_masked(lab.scores_grid, 0, 5)  # its −∞
+
+
+def test_the_kv_stepper_draws_a_masked_key_as_the_panes_do(labs):
+    from dataclasses import replace
+
+    model = labs.main_window.model
+    state = model.state
+    model.reset(state.with_(options=replace(state.options, custom_mask=True,
+                                            masked=((3, 1),))))
+    assert model.wait_until_idle()
+    lab = labs.show("kv_cache")
+    lab.go_to(3)
+    grid = lab.grids["weights"]
+    assert grid.data[0, 1] == 0
+    assert_drawn_masked(grid, 0, 1)
+    assert grid.texts()[0][2] not in ("", "0.0000")

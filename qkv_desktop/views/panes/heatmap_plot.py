@@ -28,8 +28,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QWidget
 
 from qkv_desktop.presentation.colormaps import (
-    HATCH_RGBA,
-    MASKED_RGBA,
     OVERFLOW_RGBA,
     map_to_rgba,
     text_color_for,
@@ -48,6 +46,7 @@ from qkv_desktop.presentation.pane_image import (
     prepare_image,
     recolour_cells,
 )
+from qkv_desktop.views.masked_cell import fill_masked
 from qkv_desktop.views.panes.axis_labels import plan_axis
 from qkv_desktop.views.panes.cell_image import CellImage
 from qkv_desktop.views.panes.cell_updates import Blocks, changed_cells, update_cells
@@ -414,15 +413,12 @@ class CellOverlay(pg.GraphicsObject):
         if not len(self._bad):
             return
         p.save()
-        grey = QBrush(QColor(*MASKED_RGBA))
-        hatch = QBrush(QColor(*HATCH_RGBA), Qt.BrushStyle.BDiagPattern)
         over = QBrush(QColor(*OVERFLOW_RGBA))
         p.setPen(Qt.PenStyle.NoPen)
         for i, j in self._bad.tolist():
             rect = QRectF(j, i, 1, 1)
             if self.data[i, j] == -np.inf:  # masked: grey and hatched, never a cell of value 0
-                p.fillRect(rect, grey)
-                p.fillRect(rect, hatch)
+                fill_masked(p, rect)
             else:  # overflow (inf / nan) in the naive softmax lesson
                 p.fillRect(rect, over)
         p.restore()

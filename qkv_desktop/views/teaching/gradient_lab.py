@@ -368,7 +368,12 @@ class GradientLab(RefreshWhenShown, LabWindow):
                                   if self.target_key() == "painted" else
                                   self.tr("target weights") if kind == "pattern"
                                   else self.tr("target output"))
-        self.target_grid.set_data(target[:, :16])
+        # a target weight of 0 on a key the mask hides reads masked, as in the weights
+        # (the same (i, j) cell); one it asks of a hidden key keeps its number
+        hidden = (~head.allowed & (target == 0)
+                  if kind == "pattern" and head.allowed.shape == target.shape else None)
+        self.target_grid.set_data(target[:, :16],
+                                  masked=None if hidden is None else hidden[:, :16])
         self._show_now(head, kind)
 
     def _show_now(self, head, kind: str) -> None:
@@ -377,7 +382,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         if kind == "pattern":
             self.weights_grid.probabilities = True
             self.weights_grid.title = self.tr("attention weights now")
-            self.weights_grid.set_data(head.weights)
+            self.weights_grid.set_data(head.weights, masked=~head.allowed)  # 0, masked
         else:
             self.weights_grid.probabilities = False
             self.weights_grid.title = self.tr("output now")

@@ -397,7 +397,8 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         g["V"].set_data(step.V_cache[first:, cols], names, highlight_rows=newest)
         g["weights"].title = self.tr("new weight row")
         g["weights"].set_data(step.weights[first:][None, :], [str(t)],
-                              col_labels=[str(k) for k in range(first, t + 1)])
+                              col_labels=[str(k) for k in range(first, t + 1)],
+                              masked=~step.allowed[first:])  # 0, masked as in the panes
         g["output"].title = self.tr("new output row")
         g["output"].set_data(step.output[cols], [str(t)])
         outputs = np.full((len(self.decode), min(self.decode.outputs.shape[1], MAX_SHOWN_COLS)),

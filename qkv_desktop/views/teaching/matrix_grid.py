@@ -5,6 +5,8 @@ with highlights that move as the learner steps; a painted grid does that in a fe
 lines and renders as vectors into the PDF handouts. Colours come from the same maps
 as the panes (``presentation.colormaps``), numbers by the app's one rule
 (``presentation.numbers``: four decimals): a cell is as wide as its widest number.
+A masked cell (the mask hides that key from that query) is painted as the panes paint
+it (``views.masked_cell``): grey, hatched, no number, not a weight of "0.0000".
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from qkv_desktop.presentation.colormaps import (
     text_color_for,
 )
 from qkv_desktop.presentation.numbers import LABEL_PAD, format_value
+from qkv_desktop.views.masked_cell import fill_masked
 
 __all__ = ["MatrixGrid"]
 
@@ -39,6 +42,8 @@ class MatrixGrid(QWidget):
     with ``blank_nan`` False a NaN is a result (the naive softmax's ∞/∞) and reads as
     in the panes: magenta, "NaN".
     With ``paintable`` a click toggles a cell between 0 and 1 (``cellClicked``).
+    Masked cells (``set_data``'s ``masked``, and every −∞, as in the panes) are grey
+    and hatched, with no number.
     """
 
     cellClicked = Signal(int, int)
@@ -55,15 +60,23 @@ class MatrixGrid(QWidget):
         self.highlight_rows: set[int] = set()
         self.highlight_cols: set[int] = set()
         self.boxes: list[tuple[int, int, int, int, QColor]] = []
+        self.masked = np.zeros((0, 0), bool)
         self.paintable = False
         self.blank_nan = True
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
     def set_data(self, data, row_labels=None, col_labels=None, highlight_rows=(),
-                 highlight_cols=(), boxes=()) -> None:
-        """Show ``data`` (2-D, or 1-D as one row); ``boxes`` = (r0, r1, c0, c1, colour)."""
+                 highlight_cols=(), boxes=(), masked=None) -> None:
+        """Show ``data`` (2-D, or 1-D as one row); ``boxes`` = (r0, r1, c0, c1, colour).
+
+        ``masked``: booleans of ``data``'s shape, True where the mask hides the key from
+        the query (its weight is exactly 0, its score −∞); a −∞ cell is masked anyway.
+        """
         data = np.asarray(data, dtype=np.float64)
         self.data = data[None, :] if data.ndim == 1 else data
+        self.masked = np.isneginf(self.data)
+        if masked is not None:
+            self.masked |= np.asarray(masked, bool).reshape(self.data.shape)
         self.row_labels = list(row_labels or [])
         self.col_labels = list(col_labels or [])
         self.highlight_rows = set(highlight_rows)
@@ -84,10 +97,11 @@ class MatrixGrid(QWidget):
         return font
 
     def texts(self) -> list[list[str]]:
-        """Each cell's text (empty for a blank NaN cell), by ``format_value``."""
+        """Each cell's text (empty for a masked or a blank NaN cell), by ``format_value``."""
         blank = self.blank_nan
-        return [["" if blank and np.isnan(v) else format_value(v) for v in row]
-                for row in self.data.tolist()]
+        return [["" if hidden or blank and np.isnan(v) else format_value(v)
+                 for v, hidden in zip(row, masks, strict=True)]
+                for row, masks in zip(self.data.tolist(), self.masked.tolist(), strict=True)]
 
     def cell_width(self) -> int:
         """``cell``, or wider where the widest number (four decimals) needs it."""
@@ -156,6 +170,9 @@ class MatrixGrid(QWidget):
             for c in range(m):
                 rect = self._cell_rect(r, c, w)
                 v = self.data[r, c]
+                if self.masked[r, c]:  # grey and hatched, never a cell of value 0
+                    fill_masked(painter, rect)
+                    continue
                 if self.blank_nan and np.isnan(v):
                     painter.fillRect(rect, GHOST)
                     continue

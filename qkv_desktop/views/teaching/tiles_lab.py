@@ -371,15 +371,19 @@ class TilesLab(RefreshWhenShown, LabWindow):
             so_far[:block.stop] = np.exp(seen - mm) / float(block.l)
         self.so_far_grid.title = self.tr("exp(s − m) / l so far (the softmax of the columns "
                                          "seen)")
-        self.so_far_grid.set_data(so_far, col_labels=[str(j) for j in range(m)])
+        # the keys the mask hides from this row: weight 0, drawn masked as in the panes
+        hidden = ~self.head.allowed[self.row.value()]
+        self.so_far_grid.set_data(so_far, col_labels=[str(j) for j in range(m)],
+                                  masked=hidden)
         self.block_table.setText(self._trace_html(k))
         stable = softmax(s)
         with np.errstate(all="ignore"):
             naive = softmax(s, stable=False)
         self.online_grid.title = self.tr("online softmax (after the last block)")
-        self.online_grid.set_data(self.online.weights, col_labels=[str(j) for j in range(m)])
+        self.online_grid.set_data(self.online.weights, col_labels=[str(j) for j in range(m)],
+                                  masked=hidden)
         self.naive_grid.title = self.tr("naive exp(s) / Σ exp(s) of the same row")
-        self.naive_grid.set_data(naive, col_labels=[str(j) for j in range(m)])
+        self.naive_grid.set_data(naive, col_labels=[str(j) for j in range(m)], masked=hidden)
         diff = float(np.nanmax(np.abs(self.online.weights - stable)))
         text = self.tr("Online against the stable softmax: max |difference| = {0}.").format(
             format_value(diff))
