@@ -13,9 +13,7 @@ The panes' repaint of a new result waits one pass of the event loop after the ev
 of its result (``views.panes.one_repaint``: a 0 ms timer, so that taking the result and
 painting it are not one block of the GUI thread). So ``painted`` too waits for that
 pass: when the last event arrives, a 0 ms timer of its own is started, after the
-repaint's (Qt fires timers due at once in the order they were started), and started
-once more when it fires, so that the work it starts does not lengthen the paint's
-block either: the loop runs its timers and reads the input in between.
+repaint's; Qt fires timers due at once in the order they were started.
 
 The owner connects to ``painted`` rather than handing over a callback: a bound method
 kept in the attributes of a Qt child of its owner is a reference cycle through a
@@ -44,9 +42,7 @@ class AfterPaint(QObject):
         self._outstanding = 0  # events posted and not yet arrived
         self._wanted = False  # ``painted`` is emitted when the last one arrives
         self._pass = QTimer(self, singleShot=True, interval=0, timeout=self._emit)
-        """The last event arrived: ``painted`` after the repaint's pass of the loop
-        (``_passes``: 2 when started, the repaint's pass and one after it)."""
-        self._passes = 0
+        """The last event arrived: ``painted`` after the repaint's pass of the loop."""
 
     @property
     def pending(self) -> bool:
@@ -70,16 +66,10 @@ class AfterPaint(QObject):
             return super().event(event)
         self._outstanding -= 1
         if self._wanted and not self._outstanding:
-            self._passes = 2
             self._pass.start()
         return True
 
     def _emit(self) -> None:
-        if not self._wanted or self._outstanding:  # (a request since: its event)
-            return
-        self._passes -= 1
-        if self._passes > 0:
-            self._pass.start()  # (fires in the loop's next pass, not in this one)
-            return
-        self._wanted = False
-        self.painted.emit()
+        if self._wanted and not self._outstanding:  # (a request since: its event)
+            self._wanted = False
+            self.painted.emit()
