@@ -9,12 +9,6 @@ due timers fire before it. Work that would compete with the panes' paint for the
 or the GIL (the lesson read-outs' row threads, the next frame of a scrub) starts here
 instead (issue 20).
 
-The panes' repaint of a new result waits one pass of the event loop after the events
-of its result (``views.panes.one_repaint``: a 0 ms timer, so that taking the result and
-painting it are not one block of the GUI thread). So ``painted`` too waits for that
-pass: when the last event arrives, a 0 ms timer of its own is started, after the
-repaint's; Qt fires timers due at once in the order they were started.
-
 The owner connects to ``painted`` rather than handing over a callback: a bound method
 kept in the attributes of a Qt child of its owner is a reference cycle through a
 Qt-owned object, which only Python's cyclic garbage collector can break, and PySide
@@ -24,7 +18,7 @@ Qt-owned object, which only Python's cyclic garbage collector can break, and PyS
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 
 __all__ = ["AfterPaint"]
 
@@ -41,8 +35,6 @@ class AfterPaint(QObject):
         super().__init__(parent)
         self._outstanding = 0  # events posted and not yet arrived
         self._wanted = False  # ``painted`` is emitted when the last one arrives
-        self._pass = QTimer(self, singleShot=True, interval=0, timeout=self._emit)
-        """The last event arrived: ``painted`` after the repaint's pass of the loop."""
 
     @property
     def pending(self) -> bool:
@@ -59,17 +51,12 @@ class AfterPaint(QObject):
 
     def cancel(self) -> None:
         self._wanted = False
-        self._pass.stop()
 
     def event(self, event: QEvent) -> bool:
         if event.type() != _AFTER_PAINT:
             return super().event(event)
         self._outstanding -= 1
         if self._wanted and not self._outstanding:
-            self._pass.start()
-        return True
-
-    def _emit(self) -> None:
-        if self._wanted and not self._outstanding:  # (a request since: its event)
             self._wanted = False
             self.painted.emit()
+        return True

@@ -14,20 +14,13 @@ of lower priority (the read-outs that ``AfterPaint`` starts after the paint). A 
 held is never lost: the window is repainted as soon as those calls have run. A
 ``hold()`` while holding moves the release after the calls queued by then (pictures
 made on a worker reach the panes one by one: ``PaneImages.delivered`` ends them).
-
-The repaint itself waits one pass of the event loop more (a 0 ms timer): taking a
-result and painting it were one block of the GUI thread, 19–33 ms per edit at n = 4 on
-a 2-core AVX2 machine, in which no timer ran and no input was read (issue 20: the GUI
-thread never blocked over 16 ms). Between the two, the event loop runs its due timers
-and reads the input; requests made meanwhile join the held repaint. ``AfterPaint``
-waits for it: its own 0 ms timer, started later, fires after this one.
 """
 
 from __future__ import annotations
 
 import weakref
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtWidgets import QWidget
 
 __all__ = ["OneRepaint"]
@@ -45,8 +38,6 @@ class OneRepaint(QObject):
         self._holding = 0
         """Release events posted and not yet delivered: the last one releases."""
         self._held = False  # a repaint request came while holding
-        self._pass = QTimer(self, singleShot=True, interval=0, timeout=self._after_a_pass)
-        """The last release event arrived: the repaint after one pass of the loop."""
         self.repaints = 0
         """Window repaints made here, for held requests (tests)."""
 
@@ -78,17 +69,11 @@ class OneRepaint(QObject):
 
     def event(self, event: QEvent) -> bool:
         if event.type() == _RELEASE:
-            if self._holding == 1:  # the last: still held until the loop's next pass
-                self._pass.start()
-            else:
-                self._holding -= 1
+            self._holding -= 1
+            if not self._holding:
+                self._release()
             return True
         return super().event(event)
-
-    def _after_a_pass(self) -> None:
-        self._holding -= 1
-        if not self._holding:
-            self._release()
 
     def _release(self) -> None:
         if not self._held:
