@@ -18,7 +18,14 @@ import threading
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QEventLoop, QSignalBlocker, Qt
+from PySide6.QtCore import (
+    QCoreApplication,
+    QDeadlineTimer,
+    QEventLoop,
+    QSignalBlocker,
+    Qt,
+    QTimer,
+)
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
@@ -110,6 +117,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.runs = []
         self.train_threads: set[int] = set()
         self._committing_text = ""
+        self._latest = None  # the newest step reported and not yet shown
+        self._show_timer = QTimer(self, singleShot=True, interval=0,
+                                  timeout=self._show_progress)
 
         self.intro = QLabel(objectName="labIntro")
         self.intro.setWordWrap(True)
@@ -461,11 +471,28 @@ class GradientLab(RefreshWhenShown, LabWindow):
             legend.getLabel(curve).setText(text)
 
     def _on_progress(self, payload) -> None:
+        """A step trained: its loss and norms are kept; the curves, the panes and the
+        status show the newest step once the events waiting are handled.
+
+        Showing each step as it arrived (the curves, the new weights installed in the
+        model) took longer than the 20 ms between steps at 50 steps per second: a step
+        was always waiting, and Qt runs its timers (the model's recompute among them)
+        only when no event waits, so the panes stood still until the run ended."""
         k, loss, norms, w, thread = payload
         self.train_threads.add(thread)
         self.losses.append(loss)
         for name, v in norms.items():
             self.norms[name].append(v)
+        self._latest = (k, loss, norms, w)
+        if not self._show_timer.isActive():
+            self._show_timer.start()
+
+    def _show_progress(self) -> None:
+        """Show the newest step reported (``_on_progress``), if not shown yet."""
+        self._show_timer.stop()
+        if self._latest is None:
+            return
+        (k, loss, norms, w), self._latest = self._latest, None
         x = np.arange(1, len(self.losses) + 1)
         self.loss_curve.setData(x, np.array(self.losses))
         for name, curve in self.norm_curves.items():
@@ -487,12 +514,14 @@ class GradientLab(RefreshWhenShown, LabWindow):
             k, f(loss), f(norms["W_Q"]), f(norms["W_K"]), f(norms["W_V"])))
 
     def _on_finished(self, _result=None) -> None:
+        self._show_progress()  # the last step's weights are the ones committed
         self.train_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         self.model.preview.commit()
         self._show_target_and_weights()
 
     def _on_failed(self, text: str) -> None:
+        self._show_progress()
         self.train_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         self.model.preview.commit()
@@ -529,6 +558,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.worker.join()
         self.compare_worker.join()
         QCoreApplication.processEvents()
+        self._show_progress()
         self.model.preview.commit()
         super().closeEvent(event)
 
