@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication, QTranslator
 from PySide6.QtGui import QGuiApplication, QImage
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -549,6 +550,15 @@ def test_options_dialog_shows_the_png_size_and_refuses_too_large(qtbot):
     dialog.scale.setValue(4.0)
     assert "1202 × 801 px" in dialog.size_label.text()
     assert dialog.options() == FigureOptions(4.0, "white")
+    # the size follows the scale as it is typed, before Enter applies it (a first user
+    # typed 3 and read the size of 2×); a number past the range shows the clamped one
+    edit = dialog.scale.lineEdit()
+    edit.selectAll()
+    QTest.keyClicks(edit, "3")
+    assert dialog.scale.value() == 4.0 and "902 × 601 px" in dialog.size_label.text()
+    edit.selectAll()
+    QTest.keyClicks(edit, "1e")  # no number yet: the value's size stays
+    assert "1202 × 801 px" in dialog.size_label.text()
 
     huge = FigureOptionsDialog("png", (9000, 9000), FigureOptions(2.0))
     qtbot.addWidget(huge)

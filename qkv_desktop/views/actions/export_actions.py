@@ -169,6 +169,8 @@ class FigureOptionsDialog(Retranslating, QDialog):
                 form.addRow(self.scale.error)
         form.addRow(self.buttons)
         self.scale.valueChanged.connect(self._update_size)
+        # the size follows the scale as it is typed (the box applies it on Enter)
+        self.scale.lineEdit().textEdited.connect(self._update_size)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -187,16 +189,17 @@ class FigureOptionsDialog(Retranslating, QDialog):
     def _update_size(self) -> None:
         from qkv_desktop.export.figures import check_png_size
         w, h = self.size_pt
+        scale = self.scale.typed_value()
         ok = True
         if self.fmt != "png":
             text = self.tr("{0} × {1} pt (vector)").format(round(w), round(h))
         else:
             try:
-                size = check_png_size(w, h, self.scale.value())
+                size = check_png_size(w, h, scale)
                 text = self.tr("{0} × {1} px").format(size.width(), size.height())
             except ValueError:
                 text = self.tr("{0} × {1} px is too large; lower the scale").format(
-                    math.ceil(w * self.scale.value()), math.ceil(h * self.scale.value()))
+                    math.ceil(w * scale), math.ceil(h * scale))
                 ok = False
         self.size_label.setText(text)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)

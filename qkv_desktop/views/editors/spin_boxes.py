@@ -190,6 +190,16 @@ class _SaysClamp:
         value, ok = self.locale().toDouble(typed)
         return value if ok else None
 
+    def typed_value(self) -> float:
+        """The value the text being typed would become when applied (clamped and
+        rounded as the box does), or ``value()`` while it is no number yet: what a
+        preview beside the box shows as the user types (the box applies on Enter)."""
+        typed = self._number(self._typed(self.lineEdit().text()))
+        if typed is None or not math.isfinite(typed):
+            return self.value()
+        taken = self._taken_for(self.lineEdit().text())
+        return taken[0] if taken is not None else typed
+
     def _taken_for(self, text: str) -> tuple[float, str] | None:
         """The value a typed number becomes and why, or ``None`` (taken as typed, or no
         number)."""
