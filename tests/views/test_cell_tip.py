@@ -166,3 +166,32 @@ def test_the_tip_costs_one_text_per_cell_entered_and_nothing_per_edit(main_windo
     finally:
         window.model.hoverChanged.disconnect(hovers.append)
         window.model.set_hover(None)
+
+
+def test_a_formula_in_the_tip_never_breaks_after_a_bar(qapp):
+    """The tip wrapped "−m·|i−j|" as "−0.003906·|" over "2−1| = −0.0039" (a first user):
+    laid out at every width a tip may take, |2−1| stays on one line."""
+    from dataclasses import replace
+
+    from PySide6.QtGui import QTextDocument
+
+    from qkv_desktop.state import SessionState, compute
+    state = SessionState.from_preset("tutorial-1")
+    state = state.with_(options=replace(state.options, alibi=(0.003906,), causal=True))
+    tip = cell_tip(compute(state), CellRef("bias", 2, 1))
+    assert "|2−1|" in tip.replace("\u2060", "")
+    doc = QTextDocument()
+    doc.setHtml(tip)
+    for width in range(120, 420, 4):
+        doc.setTextWidth(width)
+        doc.size()  # (lays the document out)
+        lines = []
+        block = doc.begin()
+        while block.isValid():
+            layout, text = block.layout(), block.text()
+            for k in range(layout.lineCount()):
+                line = layout.lineAt(k)
+                lines.append(text[line.textStart():line.textStart() + line.textLength()])
+            block = block.next()
+        joined = [ln.replace("\u2060", "") for ln in lines]
+        assert any("|2−1|" in ln for ln in joined), (width, joined)
