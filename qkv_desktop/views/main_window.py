@@ -46,7 +46,7 @@ from qkv_desktop.views.status_bar import StatusBar
 from qkv_desktop.views.teaching.docks import install_teaching
 from qkv_desktop.views.teaching.run_labs import install_run_labs
 from qkv_desktop.views.teaching.tour import Tour
-from qkv_desktop.views.undo_shortcuts import ApplicationUndoWins, redo_keys
+from qkv_desktop.views.window_shortcuts import WindowShortcutsWin, redo_keys
 from qkv_desktop.views.zoom import ViewScale
 
 __all__ = ["MainWindow", "DEFAULT_SIZE"]
@@ -117,7 +117,7 @@ class MainWindow(Retranslating, QMainWindow):
         # -- Lab menu: KV cache, online softmax / FlashAttention tiles, gradients (issue 23)
         self.run_labs = install_run_labs(self)
         self.tour = Tour(self)
-        self.undo_keys = ApplicationUndoWins(self).install()
+        self.shortcuts_win = WindowShortcutsWin(self).install()
         self.view_scale = ViewScale(self, self.settings, self.view_menu,
                                     before=self.language_menu.menuAction())
         self.view_scale.presentingChanged.connect(self.teaching.banners.set_presenting)

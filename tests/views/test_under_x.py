@@ -53,12 +53,12 @@ def test_the_undo_filter_watches_the_focus_chain_not_every_event(x_display, tmp_
     with the focus; an application-wide filter in Python saw every event of the app."""
     out = run_on_display(x_display, tmp_path, '''
         from PySide6.QtCore import QCoreApplication, QEvent
-        from qkv_desktop.views.undo_shortcuts import ApplicationUndoWins
+        from qkv_desktop.views.window_shortcuts import WindowShortcutsWin
         seen = []
-        original = ApplicationUndoWins.eventFilter
-        ApplicationUndoWins.eventFilter = (
+        original = WindowShortcutsWin.eventFilter
+        WindowShortcutsWin.eventFilter = (
             lambda self, obj, event: seen.append(obj) or original(self, obj, event))
-        keys = window.undo_keys
+        keys = window.shortcuts_win
         spin = window.controls.d_k
         spin.setFocus()
         app.processEvents()
@@ -190,3 +190,38 @@ def test_a_lab_takes_its_keys_as_soon_as_it_opens(x_display, tmp_path):
     assert out == {"kv_cache_focus_typing": False, "kv_cache_stepped": 1,
                    "kv_cache_playing": True, "tiles_focus_typing": False,
                    "tiles_stepped": 1, "tiles_playing": True}
+
+
+def test_ctrl_e_in_a_spin_box_is_export_all_with_the_number_typed(x_display, tmp_path):
+    """On X11 a line edit claims Ctrl+E (to the end of its line): File → Export all's
+    Ctrl+E did nothing while a box had the focus. The number typed there is exported;
+    a key the window has no shortcut for stays the box's."""
+    out = run_on_display(x_display, tmp_path, '''
+        from qkv_desktop.views.actions.export_actions import ExportAllDialog
+        asked = []
+
+        def ask(cls, parent, choice, names, matrix_names=None, figure_sizes=None):
+            asked.append(window.model.state.d_k)
+            return None  # cancelled
+        ExportAllDialog.ask = classmethod(ask)
+        ctrl = Qt.KeyboardModifier.ControlModifier
+        spin = window.controls.d_k
+        spin.setFocus()
+        app.processEvents()
+        line = spin.lineEdit()
+        line.selectAll()
+        QTest.keyClicks(line, "6")  # no Enter
+        out["before"] = window.model.state.d_k
+        out["focus_in_spin"] = QApplication.focusWidget() in (spin, line)
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_E, ctrl)
+        assert window.model.wait_until_idle()
+        out["asked_with_d_k"] = asked
+        QTest.keyClicks(line, "7")
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_U, ctrl)  # X11: empty the line
+        out["after_ctrl_u"] = line.text()
+        QTest.keyClicks(line, "5")
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_A, ctrl)  # the box's select all
+        out["selected"] = line.selectedText()
+    ''')
+    assert out == {"before": 4, "focus_in_spin": True, "asked_with_d_k": [6],
+                   "after_ctrl_u": "", "selected": "5"}

@@ -30,12 +30,12 @@ import re
 
 from PySide6.QtCore import QCoreApplication, QLocale, QSize, QTimer, Signal
 from PySide6.QtGui import QValidator
-from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QSpinBox
+from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QSpinBox, QWidget
 
 from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox", "KEPT_DECIMALS", "SAID_MS",
-           "say_briefly", "holds_enter", "red_line", "apply_typing"]
+           "say_briefly", "say_lasting", "holds_enter", "red_line", "apply_typing"]
 
 KEPT_DECIMALS = 10
 """Decimals a double box keeps: more than a teaching example types (a float64 holds
@@ -81,6 +81,22 @@ def say_briefly(label: QLabel, text: str, ms: int = SAID_MS) -> None:
     QTimer.singleShot(ms, label, back)
 
 
+def say_lasting(label: QLabel, text: str) -> None:
+    """``text`` as the lasting text of ``label`` (a lab's red line; "" for none).
+
+    A message replaces a note on show (``say_briefly``), but clearing the line does
+    not: the note stays its time, and the line goes after it. (The gradient lab clears
+    its line as it starts training, and the clamp of the learning rate typed, said as
+    "Train" was clicked, vanished at once.)
+    """
+    note = label.property(_NOTE)
+    if not text and note is not None and not label.isHidden() and label.text() == note:
+        label.setProperty(_LASTING, "")
+        return
+    label.setText(text)
+    label.setVisible(bool(text))
+
+
 _NOTE, _LASTING, _SERIAL = "briefNote", "lastingText", "briefNoteSerial"
 """The label properties ``say_briefly`` keeps: the note on show, the lab's lasting text,
 and which note is the last (an older note's time up leaves a newer one)."""
@@ -105,13 +121,17 @@ def red_line(name: str, keep_room: bool = True) -> QLabel:
     return label
 
 
-def apply_typing() -> None:
+def apply_typing(window: QWidget | None = None) -> None:
     """The number typed in the focused box and not yet applied (a box applies it on
     Enter or when left: ``setKeyboardTracking(False)``), applied now, with its clamp
     said. Undo, Redo, Save, closing and every export call this first: Ctrl+Z undid an
     earlier step while the typed number vanished, Ctrl+S said "Saved" without it, and an
-    exported figure showed the number before it."""
-    box = QApplication.focusWidget()
+    exported figure showed the number before it.
+
+    With ``window``, the box is that window's focus widget, whether or not the window
+    is the active one (a lab's buttons take no focus, and the box keeps it: "Train"
+    trained at the learning rate before the one typed)."""
+    box = QApplication.focusWidget() if window is None else window.focusWidget()
     while box is not None and not isinstance(box, _SaysClamp):
         box = box.parentWidget()
     if box is not None:

@@ -375,9 +375,14 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
                 self.cellPinned.emit(pin)
 
     def leaveEvent(self, event) -> None:
+        self._let_hover_go()
+        super().leaveEvent(event)
+
+    def _let_hover_go(self) -> None:
+        """This pane's hover let go: the outlines it draws and the status bar's
+        read-out go with it."""
         if self.model.hover is not None and self.model.hover.matrix == self.key:
             self.model.set_hover(None)
-        super().leaveEvent(event)
 
     def contextMenuEvent(self, event) -> None:
         menu = QMenu(self)
@@ -389,3 +394,8 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         menu.addAction(copy)
         menu.exec(event.globalPos())
         menu.deleteLater()  # a child of the pane: it would stay for the session
+        # The menu, and the export dialog it may have opened, took the mouse: the
+        # pane's Leave never came, and the outlines on X, Q, K, V and the read-out
+        # stayed until the mouse crossed a pane again. Where the pointer is now decides.
+        if not self.rect().contains(self.mapFromGlobal(QCursor.pos())):
+            self._let_hover_go()

@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QPushButton,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -50,7 +49,7 @@ from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
-from qkv_desktop.views.teaching.lab_window import LabWindow
+from qkv_desktop.views.teaching.lab_window import LabWindow, lab_button
 from qkv_desktop.views.teaching.lab_worker import LabWorker
 from qkv_desktop.views.teaching.log_axis import DecadeLogAxis, StepAxis
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
@@ -158,10 +157,8 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.rate.setValue(50)
         for box in (self.lr, self.steps, self.rate):
             box.said.connect(self.show_note)
-        self.train_button = QPushButton(objectName="gradTrain")
-        self.stop_button = QPushButton(objectName="gradStop")
-        for b in (self.train_button, self.stop_button):
-            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.train_button = lab_button("gradTrain")
+        self.stop_button = lab_button("gradStop")
         self.train_button.clicked.connect(self.start_training)
         self.stop_button.clicked.connect(self.stop_training)
         self.stop_button.setEnabled(False)
@@ -217,8 +214,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
             box.said.connect(self.show_note)
         self.compare_loss = QComboBox(objectName="compareLoss")
         self.compare_loss.currentIndexChanged.connect(self._on_compare_loss)
-        self.compare_button = QPushButton(objectName="compareRun")
-        self.compare_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.compare_button = lab_button("compareRun")
         self.compare_button.clicked.connect(self.start_comparison)
         self._compare_labels = [QLabel(), QLabel(), QLabel()]
         form = QHBoxLayout()

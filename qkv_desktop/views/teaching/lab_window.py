@@ -4,12 +4,18 @@ A lab is a top-level window on the session's own numbers. Esc and Ctrl+W close i
 space plays or pauses its steps (or starts/stops training), ← and → step back and
 forward. "Export view…" writes the window's current picture as PNG, SVG or PDF;
 "Export steps (PDF)…" writes one page per step for a handout.
+
+A lab's buttons (``lab_button``) take no focus, so that space stays the lab's: a number
+typed in one of its boxes without Enter is then still being typed when a button is
+clicked, and the button applies it (with its clamp said) before it acts, as the keys
+do: "Train 200 steps" after 1000 typed as the learning rate trained at the rate before.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import (
+    QAbstractSlider,
     QAbstractSpinBox,
     QApplication,
     QFileDialog,
@@ -24,11 +30,34 @@ from PySide6.QtWidgets import (
 
 from qkv_desktop.export.lab_export import save_steps_pdf, save_widget
 from qkv_desktop.presentation.texts import say
-from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, red_line, say_briefly
+from qkv_desktop.views.editors.spin_boxes import (
+    ClampSayingSpinBox,
+    apply_typing,
+    red_line,
+    say_briefly,
+    say_lasting,
+)
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.start_folder import start_folder
 
-__all__ = ["LabWindow", "StepControls"]
+__all__ = ["LabWindow", "StepControls", "lab_button", "applies_typing_first"]
+
+
+def lab_button(name: str) -> QPushButton:
+    """A lab's button: it takes no focus (space and the arrows belong to the lab) and
+    applies the number typed in its window's box before its ``clicked`` acts."""
+    button = QPushButton(objectName=name)
+    button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    button.pressed.connect(lambda: apply_typing(button.window()))
+    return button
+
+
+def applies_typing_first(slider: QAbstractSlider) -> QAbstractSlider:
+    """``slider`` (taking no focus) applies the number typed in its window's box before
+    the value it is moved to acts: a block size dragged after 1000 typed as the factor
+    redrew the row at the factor before."""
+    slider.actionTriggered.connect(lambda _action: apply_typing(slider.window()))
+    return slider
 
 
 class StepControls(QWidget):
@@ -37,18 +66,16 @@ class StepControls(QWidget):
     def __init__(self, lab: LabWindow, parent: QWidget | None = None):
         super().__init__(parent)
         self.lab = lab
-        self.reset = QPushButton(objectName="labReset")
-        self.back = QPushButton(objectName="labBack")
-        self.step = QPushButton(objectName="labStep")
-        self.play = QPushButton(objectName="labPlay")
+        self.reset = lab_button("labReset")
+        self.back = lab_button("labBack")
+        self.step = lab_button("labStep")
+        self.play = lab_button("labPlay")
         self.speed = ClampSayingSpinBox(objectName="labSpeed")
         self.speed.setRange(1, 20)
         self.speed.setValue(2)
         self.speed.said.connect(lab.show_note)
         self.speed_label = QLabel()
         self.where = QLabel(objectName="labWhere")
-        for button in (self.reset, self.back, self.step, self.play):
-            button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # space belongs to the lab
         self.reset.clicked.connect(lambda: lab.go_to(0))
         self.back.clicked.connect(lab.step_back)
         self.step.clicked.connect(lab.step_forward)
@@ -98,10 +125,8 @@ class LabWindow(Retranslating, QWidget):
         self.timer = QTimer(self)
         self.timer.setInterval(500)
         self.timer.timeout.connect(self._tick)
-        self.export_view_button = QPushButton(objectName="labExportView")
-        self.export_steps_button = QPushButton(objectName="labExportSteps")
-        for b in (self.export_view_button, self.export_steps_button):
-            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.export_view_button = lab_button("labExportView")
+        self.export_steps_button = lab_button("labExportSteps")
         self.export_view_button.clicked.connect(self._ask_export_view)
         self.export_steps_button.clicked.connect(self._ask_export_steps)
         self.error = red_line("labError")
@@ -121,11 +146,13 @@ class LabWindow(Retranslating, QWidget):
             return False
         key, mods = Qt.Key(event.key()), event.modifiers()
         if key == Qt.Key.Key_W and mods == Qt.KeyboardModifier.ControlModifier:
+            apply_typing(self)
             self.close()
             return True
         name = self.KEYS.get(key) if mods == Qt.KeyboardModifier.NoModifier else None
         if name is None or (key != Qt.Key.Key_Escape and isinstance(watched, self.TYPING)):
             return False
+        apply_typing(self)  # the number typed, as the buttons apply it
         getattr(self, name)()
         return True
 
@@ -210,8 +237,7 @@ class LabWindow(Retranslating, QWidget):
                                                     "for a handout"))
 
     def show_error(self, text: str) -> None:
-        self.error.setText(text)
-        self.error.setVisible(bool(text))
+        say_lasting(self.error, text)
 
     def show_note(self, text: str) -> None:
         """``text`` on the error line for a while (a typed number the lab's boxes took

@@ -39,7 +39,7 @@ from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
-from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
+from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls, applies_typing_first
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
 __all__ = ["TilesLab", "MAX_TILE_CELLS", "MAX_TILES", "MEMORY_SIZES"]
@@ -68,7 +68,7 @@ def _slider(name: str) -> QSlider:
     s = QSlider(Qt.Orientation.Horizontal, objectName=name)
     s.setRange(1, 1)
     s.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # ← → step the lab, not the slider
-    return s
+    return applies_typing_first(s)
 
 
 def _tab(controls: QGridLayout, content: QWidget) -> QWidget:
