@@ -659,3 +659,25 @@ def test_the_engines_size_refusal_is_said_in_the_windows_language(speak, lang):
     assert say(caught.value) == said
     # the command line's English stays
     assert str(caught.value) == TOO_LARGE["en"].format(12790, 10160).split(": ", 1)[1]
+
+
+def test_a_clamp_note_in_the_options_dialog_moves_no_button_and_shows_whole(qtbot):
+    """"The PNG scale can be at most 10: 99 became 10." wrapped onto two lines in the
+    room of one: OK moved down under it, the note was cut at its top and bottom, and
+    the click aimed at OK's new place missed it (a first user)."""
+    dialog = FigureOptionsDialog("png", (300.5, 200.2), FigureOptions(2.0, "white"))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    ok = dialog.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    before = ok.mapTo(dialog, ok.rect().topLeft())
+    edit = dialog.scale.lineEdit()
+    edit.selectAll()
+    QTest.keyClicks(edit, "99")
+    dialog.scale.interpretText()
+    dialog.scale._on_editing_finished()  # what leaving the box or Enter does
+    QApplication.processEvents()
+    note = dialog.scale.error
+    assert note.isVisible() and "99" in note.text()
+    assert ok.mapTo(dialog, ok.rect().topLeft()) == before
+    assert note.height() >= note.heightForWidth(note.width())  # not cut

@@ -106,7 +106,8 @@ class _ScaleSpin(ClampSayingDoubleSpinBox):
         self.setSingleStep(0.5)
         self.setSuffix("×")
         self.setValue(scale)
-        self.error = red_line("scaleError")  # keeps its room: the rows below stay put
+        # keeps its room (a note wraps in the narrow dialog): the rows below stay put
+        self.error = red_line("scaleError", lines=2)
         self.said.connect(partial(say_briefly, self.error))
 
 
@@ -141,6 +142,17 @@ def title_bar_width(window: QWidget) -> int:
     return math.ceil(title * 1.2) + TITLE_BAR_ROOM
 
 
+def _room_for(line: QLabel) -> QWidget:
+    """``line`` (a red line that keeps its room) in a box of its own for a form: a form
+    lays out no row of a hidden widget, so the room the line keeps was not kept there
+    and its note pushed OK down."""
+    room = QWidget()
+    layout = QVBoxLayout(room)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(line)
+    return room
+
+
 class FigureOptionsDialog(Retranslating, QDialog):
     """The PNG scale (with the resulting pixel size) and the background of one figure.
 
@@ -166,7 +178,7 @@ class FigureOptionsDialog(Retranslating, QDialog):
             label.setBuddy(widget)
             form.addRow(label, widget)
             if widget is self.scale:
-                form.addRow(self.scale.error)
+                form.addRow(_room_for(self.scale.error))
         form.addRow(self.buttons)
         self.scale.valueChanged.connect(self._update_size)
         # the size follows the scale as it is typed (the box applies it on Enter)

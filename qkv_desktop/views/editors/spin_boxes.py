@@ -102,13 +102,16 @@ _NOTE, _LASTING, _SERIAL = "briefNote", "lastingText", "briefNoteSerial"
 and which note is the last (an older note's time up leaves a newer one)."""
 
 
-def red_line(name: str, keep_room: bool = True) -> QLabel:
+def red_line(name: str, keep_room: bool = True, lines: int = 1) -> QLabel:
     """A lab's red line (``name`` its object name), hidden until it says something.
 
-    With ``keep_room`` its line is kept while it is hidden, so a note appearing does not
-    push the boxes below it down: they moved by a line, and the click the user aimed at
-    the next box landed on another one. (A line below every box of its page may leave
-    no room, where the page has none to spare.)
+    With ``keep_room`` its ``lines`` lines are kept while it is hidden, so a note
+    appearing does not push the boxes below it down: they moved by a line, and the click
+    the user aimed at the next box landed on another one. (A line below every box of its
+    page may leave no room, where the page has none to spare.) Where a note wraps (a
+    narrow dialog), room for two lines keeps the buttons below in place: a note of two
+    lines in the room of one pushed OK down and was cut at its top and bottom, and OK,
+    clicked where it had moved, moved back from under the pointer.
     """
     label = QLabel(objectName=name, wordWrap=True)
     label.setStyleSheet(ERROR_STYLE)
@@ -116,7 +119,8 @@ def red_line(name: str, keep_room: bool = True) -> QLabel:
         policy = label.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
         label.setSizePolicy(policy)
-        label.setMinimumHeight(label.fontMetrics().lineSpacing())  # the empty line, too
+        # the empty lines, too
+        label.setMinimumHeight(lines * label.fontMetrics().lineSpacing())
     label.hide()
     return label
 
