@@ -5,7 +5,7 @@ until the mouse crossed a pane again."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QEvent, QObject, QPoint
 from PySide6.QtGui import QContextMenuEvent, QCursor
 from PySide6.QtWidgets import QMenu
 
@@ -58,3 +58,35 @@ def test_the_hover_stays_when_the_menu_closes_over_the_pane(main_window, menu_th
     _right_click(pane, 1, 1)
     assert window.model.hover == hovered
     assert window.panes.panes["Q"].overlay.links
+
+
+def test_the_hover_goes_when_the_pointer_leaves_after_the_menu_closed_over_the_pane(
+        main_window, menu_then_cursor, qtbot):
+    """Esc in the export dialog closes it with the pointer still over the pane; Qt then
+    sent the pane no Leave when the pointer went to the editor, and the outlines and
+    the read-out stayed (a first user). The pane watches the pointer until it leaves."""
+    window = main_window
+    pane = window.panes.panes["weights"]
+    hover_over(pane, 1, 1)
+    menu_then_cursor(pane.plot.viewport().mapToGlobal(cell_widget_pos(pane, 1, 1)))
+    _right_click(pane, 1, 1)
+    assert window.model.hover is not None
+
+    class NoNews(QObject):  # as under the user's window manager: nothing tells the pane
+        def eventFilter(self, obj, event):
+            return event.type() in (QEvent.Type.Leave, QEvent.Type.HoverLeave,
+                                    QEvent.Type.MouseMove, QEvent.Type.HoverMove)
+    deaf = NoNews()
+    watched = (pane, pane.plot, pane.plot.viewport())
+    for w in watched:
+        w.installEventFilter(deaf)
+    try:
+        editor = window.editor
+        QCursor.setPos(editor.mapToGlobal(editor.rect().center()))
+        qtbot.waitUntil(lambda: window.model.hover is None, timeout=5000)
+    finally:
+        for w in watched:
+            w.removeEventFilter(deaf)
+    assert window.panes.panes["Q"].overlay.links == []
+    assert window.hover_label.text() == ""
+    qtbot.waitUntil(lambda: not pane._pointer_watch.isActive(), timeout=5000)  # ends

@@ -7,7 +7,7 @@ it never computes attention and keeps no state of its own beyond what it draws.
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCursor
 from PySide6.QtWidgets import QMenu, QToolTip, QVBoxLayout, QWidget
 
@@ -35,6 +35,9 @@ from qkv_desktop.views.panes.color_bar import ColorBar
 from qkv_desktop.views.panes.heatmap_plot import MAX_LABEL_CELLS, HeatmapPlot
 from qkv_desktop.views.panes.values_note import ValuesNote
 from qkv_desktop.views.retranslate import Retranslating
+
+POINTER_WATCH_MS = 150
+"""How often the pointer is looked at after a pane's menu closed over the pane."""
 
 __all__ = ["HeatmapPane", "MAX_LABEL_CELLS"]
 
@@ -86,6 +89,9 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self._levels: tuple[float, float] | None = None
         self._tip_shown = False  # this pane showed the cell tip last
         self._tip_at = None  # (global position, widget rectangle, text) of that tip
+        self._pointer_watch = QTimer(self, interval=POINTER_WATCH_MS,
+                                     timeout=self._check_pointer)
+        """After the pane's menu closed over it: whether the pointer has left it."""
 
         self.chrome: tuple[float, float] = CHROME_ESTIMATE
         """Pixels beside and above/below the matrix (``value_px_at``)."""
@@ -397,5 +403,22 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         # The menu, and the export dialog it may have opened, took the mouse: the
         # pane's Leave never came, and the outlines on X, Q, K, V and the read-out
         # stayed until the mouse crossed a pane again. Where the pointer is now decides.
-        if not self.rect().contains(self.mapFromGlobal(QCursor.pos())):
+        if not self._pointer_inside():
+            self._let_hover_go()
+        else:
+            # Closed over the pane (Esc in the export dialog): Qt may send no Leave when
+            # the pointer then goes (a first user saw the outlines stay), so watch it.
+            self._pointer_watch.start()
+
+    def _pointer_inside(self) -> bool:
+        return self.rect().contains(self.mapFromGlobal(QCursor.pos()))
+
+    def _check_pointer(self) -> None:
+        """The pointer watched since the pane's menu closed: the hover goes when it has
+        left the pane (or the watch ends when the hover is another pane's or none)."""
+        hover = self.model.hover
+        if hover is None or hover.matrix != self.key:
+            self._pointer_watch.stop()
+        elif not self._pointer_inside():
+            self._pointer_watch.stop()
             self._let_hover_go()
