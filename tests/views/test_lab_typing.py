@@ -128,3 +128,20 @@ def test_esc_applies_the_number_typed_before_closing(labs, qtbot):
     qtbot.keyClick(lab.lr.lineEdit(), Qt.Key.Key_Escape)
     assert not lab.isVisible()
     assert lab.lr.value() == 100
+
+
+def test_ctrl_z_in_a_lab_undoes_the_sessions_last_step(labs, qtbot):
+    """A learner who had just trained in the gradient lab pressed Ctrl+Z there, with the
+    focus in its learning-rate box: nothing happened (Undo lived in the main window)."""
+    lab = labs.show("gradients")
+    model = labs.main_window.model
+    lab.train_blocking(3)
+    assert model.undo_stack.undoText() == "Train 3 steps"
+    trained, index = model.state, model.undo_stack.index()
+    lab.activateWindow()
+    lab.lr.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is lab.lr, timeout=5000)
+    qtbot.keyClick(lab.lr, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert model.undo_stack.index() == index - 1 and model.state is not trained
+    qtbot.keyClick(lab.lr, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert model.undo_stack.index() == index and model.state is trained
