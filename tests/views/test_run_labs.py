@@ -745,3 +745,18 @@ def test_the_kv_stepper_draws_a_masked_key_as_the_panes_do(labs):
     assert grid.data[0, 1] == 0
     assert_drawn_masked(grid, 0, 1)
     assert grid.texts()[0][2] not in ("", "0.0000")
+
+
+def test_undoing_a_run_says_the_curves_are_that_runs(labs):
+    """After Ctrl+Z undid a run, the status line still read "step 40: loss …" over the
+    weights of before it (a first user)."""
+    lab = labs.show("gradients")
+    model = labs.main_window.model
+    lab.train_blocking(5)
+    assert lab.status.text().startswith("step 5: loss")
+    model.undo_stack.undo()
+    assert "changed since this run" in lab.status.text()
+    assert len(lab.losses) == 5  # the curves stay: how that run went
+    model.undo_stack.redo()  # the trained state again: the note stays until a new run
+    lab.train_blocking(2)
+    assert lab.status.text().startswith("step 2: loss")

@@ -2736,6 +2736,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>第 {0} 步：损失 {1}，‖∂L/∂W_Q‖ = {2}，‖∂L/∂W_K‖ = {3}，‖∂L/∂W_V‖ = {4}</translation>
     </message>
     <message>
+        <source>The session has changed since this run (undone or edited): the curves show how that run went, not the weights now in the panes.</source>
+        <translation>这次训练之后会话已改变（已撤销或已编辑）：曲线显示的是那次训练的过程，而不是面板中现在的权重。</translation>
+    </message>
+    <message>
         <source>Training failed: {0}</source>
         <translation>训练失败：{0}</translation>
     </message>

@@ -109,6 +109,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.compare_worker.finished.connect(self._on_compared)
         self.compare_worker.failed.connect(self._on_compare_failed)
         model.preview.ended.connect(self._on_preview_ended)
+        model.changed.connect(self._on_state_changed)
+        self._run_state = None
+        """The state a finished run left, while the session still is that state: the
+        status line and the curves describe it."""
         self.losses: list[float] = []
         self.norms: dict[str, list[float]] = {k: [] for k in NORM_PENS}
         self.painted: np.ndarray | None = None
@@ -423,6 +427,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
             self.show_error(self.tr("Cannot train: {0}").format(exc))
             return
         self.show_error("")
+        self._run_state = None  # a new run: its own steps say how it goes
         self.losses.clear()
         for v in self.norms.values():
             v.clear()
@@ -514,7 +519,20 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.train_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         self.model.preview.commit()
+        self._run_state = self.model.state
         self._show_target_and_weights()
+
+    def _on_state_changed(self) -> None:
+        """The session moved away from the state the last run left (Ctrl+Z undid the
+        run, or the weights were edited): the status line says the curves are that
+        run's, not the weights now shown (a first user read "step 260: loss 354" over
+        the weights of before the run, which Ctrl+Z had brought back)."""
+        if self._run_state is None or self.model.state is self._run_state:
+            return
+        self._run_state = None
+        self.status.setText(self.tr("The session has changed since this run (undone or "
+                                    "edited): the curves show how that run went, not "
+                                    "the weights now in the panes."))
 
     def _on_failed(self, text: str) -> None:
         self._show_progress()
