@@ -11,7 +11,11 @@ from qkv_desktop.state import CellRef
 from qkv_desktop.state.catalogue import MATRIX, axis_labels
 from qkv_desktop.state.compute import ModelResult
 
-__all__ = ["describe_cell", "projection_formula", "mask_reason_text"]
+__all__ = ["describe_cell", "projection_formula", "mask_reason_text", "masked_weight",
+           "masked_weight_heading"]
+
+_MASKING = (CAUSAL, WINDOW, CUSTOM)
+"""The ``REASONS`` codes that hide a key from a query (the others allow it)."""
 
 
 def mask_reason_text(code: int, q: str, k: str) -> str:
@@ -27,6 +31,29 @@ def mask_reason_text(code: int, q: str, k: str) -> str:
         SINK: translate("CellText", "allowed (sink): key {1} is an attention sink, visible "
                         "whatever the window"),
     }.get(code, translate("CellText", "allowed: query {0} may attend to key {1}")).format(q, k)
+
+
+def masked_weight(result: ModelResult, ref: CellRef) -> int | None:
+    """The mask's reason code when ``ref`` is a cell of the weights a mask set to 0
+    (its scaled score is −∞), ``None`` for any other cell."""
+    if ref.matrix != "weights":
+        return None
+    r = result.head(ref.head)
+    i, j = ref.row, ref.col
+    if not (0 <= i < r.scaled.shape[0] and 0 <= j < r.scaled.shape[1]):
+        return None
+    code = int(r.mask_reasons[i, j])
+    return code if r.scaled[i, j] == -np.inf and code in _MASKING else None
+
+
+def masked_weight_heading(code: int) -> str:
+    """A masked weight's value in words, the way the status bar explains it (a tip
+    headed "0.0000" read as a weight that happened to be small: a first-time user)."""
+    translate = QCoreApplication.translate
+    return {
+        CAUSAL: translate("CellText", "masked (causal): weight exactly 0"),
+        WINDOW: translate("CellText", "masked (window): weight exactly 0"),
+    }.get(code, translate("CellText", "masked (custom): weight exactly 0"))
 
 
 def _score_formula(s, q: str, k: str, i: int, j: int) -> str:
@@ -122,12 +149,12 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
             "CellText", "S_shift[{0}, {1}] = s − max of row {0} = {2} − {3} = {4} "
             "(≤ 0, so exp ≤ 1)").format(q, k, f(r.scaled[i, j]), f(r.scaled[i, j] - v), f(v))
     if ref.matrix == "weights":
-        if r.scaled[i, j] == -np.inf and int(r.mask_reasons[i, j]) in (CAUSAL, WINDOW,
-                                                                         CUSTOM):
+        code = masked_weight(result, ref)
+        if code is not None:
             # masked: why it is 0, not "exp(s−max)/Σ = 0.0000" (found by a first-time user)
             return QCoreApplication.translate(
                 "CellText", "w[{0}→{1}] = 0 exactly: {2}").format(
-                q, k, mask_reason_text(int(r.mask_reasons[i, j]), q, k))
+                q, k, mask_reason_text(code, q, k))
         softmax = "exp(s−max)/Σ" if s.options.stable else "exp(s)/Σ"  # naive: unshifted
         return f"w[{q}→{k}] = {softmax} = {f(r.weights[i, j])}"
     if ref.matrix == "output":

@@ -13,7 +13,11 @@ import html
 
 from PySide6.QtCore import QCoreApplication
 
-from qkv_desktop.presentation.cell_text import describe_cell
+from qkv_desktop.presentation.cell_text import (
+    describe_cell,
+    masked_weight,
+    masked_weight_heading,
+)
 from qkv_desktop.presentation.numbers import format_boolean, format_value
 from qkv_desktop.presentation.pane_info import pane_relevant, pane_title, values_are_boolean
 from qkv_desktop.state import CellRef
@@ -68,8 +72,12 @@ def cell_tip(result: ModelResult, ref: CellRef) -> str:
     where = translate("CellTip", "row {0} ({1}) · column {2} ({3})").format(
         html.escape(_name(state, spec.rows, ref.row)), _role(state, ref.matrix, spec.rows),
         html.escape(_name(state, spec.cols, ref.col)), _role(state, ref.matrix, spec.cols))
-    value = (format_boolean if values_are_boolean(ref.matrix) else format_value)(
-        M[ref.row, ref.col])
+    masked = masked_weight(result, ref)
+    if masked is not None:  # says it is masked, as the status bar does, not "0.0000"
+        value = masked_weight_heading(masked)
+    else:
+        value = (format_boolean if values_are_boolean(ref.matrix) else format_value)(
+            M[ref.row, ref.col])
     lines = [f"<b>{html.escape(value)}</b>",
              html.escape(pane_title(result, ref.matrix, ref.head)), where,
              f"<span style='color:#555555'>"

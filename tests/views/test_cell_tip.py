@@ -195,3 +195,21 @@ def test_a_formula_in_the_tip_never_breaks_after_a_bar(qapp):
             block = block.next()
         joined = [ln.replace("\u2060", "") for ln in lines]
         assert any("|2−1|" in ln for ln in joined), (width, joined)
+
+
+def test_a_masked_weights_tip_is_headed_masked_not_zero(qapp, chinese):
+    """A first user read the tip of a causally masked weight headed "0.0000" while the
+    status bar said the cell is masked: the headline now says it, in the interface's
+    language; an allowed weight keeps its number."""
+    from dataclasses import replace
+
+    from qkv_desktop.state import SessionState, compute
+    state = SessionState.from_preset("tutorial-1")
+    result = compute(state.with_(options=replace(state.options, causal=True)))
+    masked = cell_tip(result, CellRef("weights", 0, 3))
+    headline = masked.split("<br>")[0]
+    assert headline == "<b>已掩码（因果）：权重恰好为 0</b>", masked
+    assert "0.0000" not in headline
+    allowed = cell_tip(result, CellRef("weights", 1, 0))
+    assert allowed.startswith(f"<b>{format_value(result.head().weights[1, 0])}</b>")
+    assert cell_tip(result, CellRef("scaled", 0, 3)).startswith("<b>−∞</b>")

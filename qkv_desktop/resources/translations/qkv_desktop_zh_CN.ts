@@ -119,6 +119,18 @@
         <translation>允许：查询 {0} 可以关注键 {1}</translation>
     </message>
     <message>
+        <source>masked (causal): weight exactly 0</source>
+        <translation>已掩码（因果）：权重恰好为 0</translation>
+    </message>
+    <message>
+        <source>masked (window): weight exactly 0</source>
+        <translation>已掩码（窗口）：权重恰好为 0</translation>
+    </message>
+    <message>
+        <source>masked (custom): weight exactly 0</source>
+        <translation>已掩码（自定义）：权重恰好为 0</translation>
+    </message>
+    <message>
         <source>(X + P)[{0}, d{1}] = X {2} + P(position {3}, d{1}) {4} = {5}</source>
         <translation>(X + P)[{0}, d{1}] = X {2} + P(位置 {3}, d{1}) {4} = {5}</translation>
     </message>
