@@ -106,6 +106,19 @@ def test_play_uses_the_speed_typed(labs, qtbot):
     lab.pause()
 
 
+def test_a_tab_clicked_applies_the_number_typed(labs, qtbot):
+    """A first user typed 50 steps/s in the tiles lab and clicked the other tab: the
+    box, above the tabs, kept the focus and "50", neither applied nor said."""
+    lab = labs.show("tiles")
+    lab.tabs.setCurrentIndex(0)
+    typed(qtbot, lab, lab.controls.speed, "50")
+    bar = lab.tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    assert lab.tabs.currentIndex() == 1
+    assert lab.controls.speed.value() == 20 and lab.timer.interval() == 50
+    assert "at most 20: 50 became 20" in lab.error.text() and lab.error.isVisible()
+
+
 @pytest.mark.parametrize("button", ["export_view_button", "export_steps_button"])
 def test_an_export_uses_the_number_typed(labs, qtbot, monkeypatch, button):
     lab = labs.show("tiles")

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QTabWidget,
     QTextEdit,
     QWidget,
 )
@@ -52,12 +53,18 @@ def lab_button(name: str) -> QPushButton:
     return button
 
 
-def applies_typing_first(slider: QAbstractSlider) -> QAbstractSlider:
-    """``slider`` (taking no focus) applies the number typed in its window's box before
-    the value it is moved to acts: a block size dragged after 1000 typed as the factor
-    redrew the row at the factor before."""
-    slider.actionTriggered.connect(lambda _action: apply_typing(slider.window()))
-    return slider
+def applies_typing_first(widget: QAbstractSlider | QTabWidget) -> QAbstractSlider | QTabWidget:
+    """``widget``, a slider or a lab's tabs (taking no focus), applies the number typed
+    in its window's box before the value it is moved to or the tab clicked acts: a block
+    size dragged after 1000 typed as the factor redrew the row at the factor before, and
+    a tab clicked after 50 typed as the steps per second left "50" in the box, unsaid
+    (the box, outside the tabs, kept the focus)."""
+    if isinstance(widget, QTabWidget):
+        # pressed on the tab bar, before the tab changes
+        widget.tabBarClicked.connect(lambda _index: apply_typing(widget.window()))
+    else:
+        widget.actionTriggered.connect(lambda _action: apply_typing(widget.window()))
+    return widget
 
 
 class StepControls(QWidget):

@@ -138,6 +138,7 @@ class TilesLab(RefreshWhenShown, LabWindow):
         self.intro.setWordWrap(True)
         self.tabs = QTabWidget(objectName="tilesTabs")
         self.tabs.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        applies_typing_first(self.tabs)
         self.tabs.addTab(self._build_online(), "")
         self.tabs.addTab(self._build_flash(), "")
         self.controls = StepControls(self)
