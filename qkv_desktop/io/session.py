@@ -95,6 +95,12 @@ class LoadedSession:
     extra: dict = field(default_factory=dict)
     source_version: int = CURRENT_VERSION
 
+    @property
+    def shown_head(self) -> int:
+        """The head the panes showed when the file was saved (``layout.head``, checked
+        to be one of the state's heads), 0 in a file that does not say (older files)."""
+        return (self.extra.get("layout") or {}).get("head", 0)
+
 
 # -- saving ----------------------------------------------------------------------------
 
@@ -444,6 +450,12 @@ def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, d
             raise _Invalid(QT_TRANSLATE_NOOP(
                 "Files", "layout is {0}, expected a JSON object"), _describe(layout))
         _check_plain(layout, "layout")
+        if "head" in layout:  # the head on show: one of the heads, or the file is damaged
+            head = _count(layout["head"], "layout.head", 0, False)
+            if head >= len(heads_raw):
+                raise _Invalid(QT_TRANSLATE_NOOP(
+                    "Files", "layout.head is {0}, but the session's heads are numbered 0 "
+                             "to {1}"), head, len(heads_raw) - 1)
         extra["layout"] = layout
     provenance = _provenance(obj["model"]) if "model" in obj else None
     try:  # a float32 session beyond float32's range is refused here, as render refuses it

@@ -131,6 +131,8 @@ class SessionController(QObject):
         self._writer = LatestJobRunner("qkv-autosave", self)
         self._writer.finished.connect(self._on_autosave_finished)
         model.changed.connect(self._on_model_changed)
+        # the head on show is in the autosave too (a crash brought back head 1)
+        model.currentHeadChanged.connect(self._on_model_changed)
 
     # --------------------------------------------------------------- state
     @property
@@ -183,14 +185,20 @@ class SessionController(QObject):
             self.error.emit(say(exc))  # the file's problem in the window's language
             return False
         self.model.reset(loaded.state)
+        self.model.set_current_head(loaded.shown_head)
         self._set_path(path)
         self.opened.emit(loaded.state, loaded.extra)
         return True
 
     def _extra(self, autosave: bool = False) -> dict:
-        """The file's extra objects: the autosave's note of the original file. (Where a
-        session came from is part of its state: ``SessionState.provenance``.)"""
-        return {"layout": {"file": str(self.path) if self.path else None}} if autosave else {}
+        """The file's extra objects: the head the panes show (a view of the session, not
+        an edit: choosing one is not undone and leaves the file unmodified) and the
+        autosave's note of the original file. (Where a session came from is part of its
+        state: ``SessionState.provenance``.)"""
+        layout: dict = {"head": self.model.current_head}
+        if autosave:
+            layout["file"] = str(self.path) if self.path else None
+        return {"layout": layout}
 
     def save(self) -> bool:
         if self.path is None:
@@ -327,6 +335,7 @@ class SessionController(QObject):
             self.wait_for_autosave()
             os.replace(path, self.autosave_path)  # ours from now on
             self.model.load_state(loaded.state, self.tr("Restore autosaved work"))
+            self.model.set_current_head(loaded.shown_head)
             self.opened.emit(loaded.state, loaded.extra)
             if original:
                 self.path = Path(original)

@@ -221,6 +221,29 @@ def test_layout_passes_through_and_file_is_plain_json(tmp_path):
     assert obj["tokens"] == ["我", "爱", "人工", "智能"]  # written as UTF-8, not \u escapes
 
 
+def test_the_head_on_show_round_trips_and_an_older_file_shows_the_first(tmp_path):
+    """Reopened sessions showed head 1 whichever head the user had picked."""
+    loaded = _round_trip(_multi_head_state(), tmp_path, {"layout": {"head": 2}})
+    assert loaded.shown_head == 2
+    assert _round_trip(_multi_head_state(), tmp_path).shown_head == 0  # no layout
+    assert load_session(HERE / "sessions" / "v1_tutorial1.qkv.json").shown_head == 0
+
+
+@pytest.mark.parametrize("head, phrase", [
+    (3, "layout.head is 3, but the session's heads are numbered 0 to 2"),
+    (-1, "layout.head is -1, expected a non-negative integer"),
+    ("1", 'layout.head is "1", expected a non-negative integer'),
+    (True, "layout.head is true, expected a non-negative integer"),
+    (1.5, "layout.head is 1.5, expected a non-negative integer"),
+])
+def test_a_head_on_show_that_is_not_one_of_the_heads_is_refused(tmp_path, head, phrase):
+    path = tmp_path / "s.qkv.json"
+    save_session(_multi_head_state(), path, {"layout": {"head": head}})
+    with pytest.raises(SessionError) as info:
+        load_session(path)
+    assert str(info.value) == f"s.qkv.json: {phrase}"
+
+
 def test_lone_surrogates_round_trip_and_the_file_stays_utf8(tmp_path):
     state = SessionState.from_preset("tutorial-2").with_(tokens=("猫", "\ud800x", "老鼠"))
     layout = {"file": "/tmp/\udcff.qkv.json"}  # how Python spells an undecodable name

@@ -126,6 +126,44 @@ def test_save_open_round_trip_is_bit_exact(window, tmp_path):
     assert window.files.session.recent_files()[0] == str(tmp_path / "s.qkv.json")
 
 
+def test_the_head_on_show_comes_back_with_the_session(window, tmp_path):
+    """With three heads, the user showed head 3, saved, and reopened: head 1 was shown."""
+    window.model.set_heads(3)
+    window.controls.head.setCurrentIndex(2)  # "show: head 3"
+    assert window.model.current_head == 2
+    assert window.files.session.save_as(tmp_path / "h")
+    window.files.session.new()
+    window.model.set_heads(3)
+    assert window.model.current_head == 0
+    assert window.files.session.open(tmp_path / "h.qkv.json")
+    assert window.model.current_head == 2
+    assert window.controls.head.currentText() == "head 3"
+
+
+def test_the_head_on_show_is_autosaved_and_recovered(tmp_path, qtbot):
+    """Choosing a head is no edit, but the autosave written after it has it, and the
+    recovered session shows it (a crash brought back head 1)."""
+    folder = tmp_path / "data"
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    crashed = SessionController(AttentionModel(), settings, folder)
+    crashed.acquire_lock()
+    crashed._timer.setInterval(20)
+    crashed.model.set_heads(2)
+    crashed.autosave()
+    crashed.wait_for_autosave()
+    assert load_session(crashed.autosave_path).shown_head == 0
+    crashed.model.set_current_head(1)  # after the last edit's autosave
+    qtbot.waitUntil(lambda: load_session(crashed.autosave_path).shown_head == 1)
+    crashed._lock.unlock()  # as a killed process leaves it: the autosave stays
+    crashed._lock = None
+
+    model = AttentionModel()
+    recovered = SessionController(model, settings, folder)
+    assert recovered.offer_recovery(lambda _question: True)
+    assert model.state.n_heads == 2 and model.current_head == 1
+    recovered.release_lock()
+
+
 def test_bad_file_leaves_session_untouched(window, tmp_path, monkeypatch):
     shown = []
     monkeypatch.setattr("qkv_desktop.views.actions.file_actions.QMessageBox.warning",

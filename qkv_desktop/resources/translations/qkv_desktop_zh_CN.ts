@@ -2251,6 +2251,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>layout 是 {0}，应为 JSON 对象</translation>
     </message>
     <message>
+        <source>layout.head is {0}, but the session&apos;s heads are numbered 0 to {1}</source>
+        <translation>layout.head 是 {0}，但会话的头编号为 0 到 {1}</translation>
+    </message>
+    <message>
         <source>options.dtype is &quot;float32&quot;, but {0}</source>
         <translation>options.dtype 是 &quot;float32&quot;，但{0}</translation>
     </message>
