@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -577,7 +577,7 @@ def _fill(out: np.ndarray, index, values: list, path: str) -> None:
         _number(v, f"{path}[{j}]")
 
 
-def _number(v, path: str) -> float:
+def _number(v, path: str | Text) -> float:
     """``v`` as a finite float; ints are fine, bools and strings are not."""
     if isinstance(v, _NonFinite):
         raise _Invalid(QT_TRANSLATE_NOOP(
@@ -650,7 +650,7 @@ def _options(value) -> Options:
         if f.name not in value:  # an option the file does not set keeps its default
             parsed[f.name] = f.default
             continue
-        v, kind, path = value[f.name], f.metadata["kind"], f"options.{f.name}"
+        v, kind, path = value[f.name], f.metadata["kind"], _option_path(f)
         if kind == "scale":
             if isinstance(v, str):
                 if v not in ("sqrt_dk", "none"):
@@ -681,19 +681,28 @@ def _options(value) -> Options:
                     raise _Invalid(QT_TRANSLATE_NOOP(
                         "Files", "{0} is {1}, expected null or a list of slopes, one per head"),
                         path, _describe(v))
-                v = tuple(_slope(m, f"{path}[{k}]") for k, m in enumerate(v))
+                v = tuple(_slope(m, _option_path(f, f"[{k}]")) for k, m in enumerate(v))
         elif kind == "cells":
             if not isinstance(v, list):
                 raise _Invalid(QT_TRANSLATE_NOOP(
                     "Files", "{0} is {1}, expected a list of [row, column] pairs"),
                     path, _describe(v))
-            v = tuple(_cell(c, f"{path}[{k}]") for k, c in enumerate(v))
+            v = tuple(_cell(c, f, f"[{k}]") for k, c in enumerate(v))
         parsed[f.name] = v
     try:
         return Options(**parsed)
     except ValueError as e:
         raise _Invalid(QT_TRANSLATE_NOOP(
             "Files", "options: {0}"), e) from None
+
+
+def _option_path(option: Field, within: str = "") -> Text:
+    """An option of the file (or the item ``within`` it, "[1]") as a message names it:
+    its control's label in the window's language (the field's ``name``, as in
+    ``OPTION_NAMES``), then where it is in the file ("ALiBi (options.alibi[1])"); the
+    key alone, "options.alibi", left a learner looking for a box of that name."""
+    return problem(QT_TRANSLATE_NOOP("Files", "{0} ({1})"), Text(option.metadata["name"]),
+                   f"options.{option.name}{within}")
 
 
 _COUNT_EXPECTED = {
@@ -706,13 +715,13 @@ _COUNT_EXPECTED = {
 """What a count field must be, by (its least value, whether null is allowed)."""
 
 
-def _count(v, path: str, minimum: int, optional: bool) -> int:
+def _count(v, path: str | Text, minimum: int, optional: bool) -> int:
     if type(v) is not int or v < minimum:
         raise _Invalid(_COUNT_EXPECTED[(min(minimum, 1), optional)], path, _describe(v))
     return v
 
 
-def _slope(v, path: str) -> float:
+def _slope(v, path: str | Text) -> float:
     if isinstance(v, _NonFinite) or type(v) not in _NUMBER_TYPES:
         raise _Invalid(QT_TRANSLATE_NOOP(
             "Files", "{0} is {1}, expected a non-negative number"), path, _describe(v))
@@ -723,11 +732,14 @@ def _slope(v, path: str) -> float:
     return x
 
 
-def _cell(v, path: str) -> tuple[int, int]:
+def _cell(v, option: Field, within: str) -> tuple[int, int]:
+    """Cell ``within`` ``option`` ("[3]" of the masked cells)."""
     if not isinstance(v, list) or len(v) != 2:
         raise _Invalid(QT_TRANSLATE_NOOP(
-            "Files", "{0} is {1}, expected a [row, column] pair"), path, _describe(v))
-    return _count(v[0], f"{path}[0]", 0, False), _count(v[1], f"{path}[1]", 0, False)
+            "Files", "{0} is {1}, expected a [row, column] pair"),
+            _option_path(option, within), _describe(v))
+    return (_count(v[0], _option_path(option, f"{within}[0]"), 0, False),
+            _count(v[1], _option_path(option, f"{within}[1]"), 0, False))
 
 
 def _provenance(value) -> Provenance:
@@ -756,7 +768,7 @@ _EXPECTED = {str: problem(QT_TRANSLATE_NOOP("Files", "a string")),
 _X_ROW_LENGTH = problem(QT_TRANSLATE_NOOP("Files", "d_model, the length of each X row"))
 
 
-def _positive(v, path: str, expected: Text) -> float:
+def _positive(v, path: str | Text, expected: Text) -> float:
     if isinstance(v, _NonFinite) or type(v) not in _NUMBER_TYPES:
         raise _Invalid(QT_TRANSLATE_NOOP(
             "Files", "{0} is {1}, {2}"), path, _describe(v), expected)

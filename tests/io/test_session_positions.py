@@ -76,20 +76,21 @@ def test_a_version_2_session_cannot_hold_version_3_options(key):
 
 
 @pytest.mark.parametrize("options,message", [
-    ({"positions": "alibi"}, 'options.positions is "alibi", expected "none" or "sinusoidal" or '
-                             '"rope"'),
-    ({"rope_base": 0}, "options.rope_base is 0, expected a positive number"),
-    ({"rope_pairing": "odd"}, 'options.rope_pairing is "odd"'),
-    ({"window": 0}, "options.window is 0, expected a positive integer or null"),
-    ({"window": 2.5}, "options.window is 2.5"),
-    ({"prefix": True}, "options.prefix is true"),
-    ({"sinks": None}, "options.sinks is null, expected a non-negative integer"),
-    ({"alibi": [0.5, -1]}, r"options.alibi\[1\] is -1, expected a non-negative number"),
-    ({"alibi": []}, "options.alibi is a list, expected null or a list of slopes"),
+    ({"positions": "alibi"}, r'positions \(options.positions\) is "alibi", expected "none" or '
+                             r'"sinusoidal" or "rope"'),
+    ({"rope_base": 0}, r"RoPE base \(options.rope_base\) is 0, expected a positive number"),
+    ({"rope_pairing": "odd"}, r'RoPE pairs \(options.rope_pairing\) is "odd"'),
+    ({"window": 0}, r"window \(options.window\) is 0, expected a positive integer or null"),
+    ({"window": 2.5}, r"window \(options.window\) is 2.5"),
+    ({"prefix": True}, r"prefix \(options.prefix\) is true"),
+    ({"sinks": None}, r"sinks \(options.sinks\) is null, expected a non-negative integer"),
+    ({"alibi": [0.5, -1]}, r"ALiBi \(options.alibi\[1\]\) is -1, expected a non-negative number"),
+    ({"alibi": []}, r"ALiBi \(options.alibi\) is a list, expected null or a list of slopes"),
     ({"alibi": [0.5, 0.25]}, "2 ALiBi slopes for 1 heads"),
-    ({"masked": [[0, 1, 2]]}, r"options.masked\[0\] is a list, expected a \[row, column\] pair"),
-    ({"masked": [[0, -1]]}, r"options.masked\[0\]\[1\] is -1"),
-    ({"masked": {"0": 1}}, "options.masked is an object"),
+    ({"masked": [[0, 1, 2]]},
+     r"masked cells \(options.masked\[0\]\) is a list, expected a \[row, column\] pair"),
+    ({"masked": [[0, -1]]}, r"masked cells \(options.masked\[0\]\[1\]\) is -1"),
+    ({"masked": {"0": 1}}, r"masked cells \(options.masked\) is an object"),
     ({"causal": True, "custom_mask": True, "masked": [[0, 0]]},
      "the mask leaves the query “我” \\(row 0\\) with no key"),
 ])

@@ -148,5 +148,5 @@ def test_a_new_option_field_is_saved_loaded_and_validated_without_other_changes(
     assert loaded.options == _WithWindow(windowed=True, causal=True)
     doc = json.loads(text)
     doc["options"]["windowed"] = "yes"
-    with pytest.raises(session.SessionError, match='options.windowed is "yes", expected true'):
+    with pytest.raises(session.SessionError, match=r'windowed \(options.windowed\) is "yes", expected true'):
         session.parse_session(doc, "s.qkv.json")

@@ -224,7 +224,9 @@ _MODEL = {"name": "tiny", "text": "我爱", "layer": 0, "head": 0}
 
 
 @pytest.mark.parametrize("changes, chinese", [
-    ({"options": {"temperature": -1}}, "options.temperature 是 -1，应为正数"),
+    ({"options": {"temperature": -1}}, "温度（options.temperature） 是 -1，应为正数"),
+    # named as its box is labelled, not by its key alone (a first user looked for "rope_base")
+    ({"options": {"rope_base": 0}}, "RoPE 基数（options.rope_base） 是 0，应为正数"),
     ({"X": [[1, 2]]}, "有 2 个词元，但 X 有 1 行"),
     ({"tokens": ["我", ""]}, "tokens[1] 是空字符串；每个词元都需要名称"),
     ({"model": {**_MODEL, "layer": -3}}, "model：layer 是 -3，应为非负整数"),
@@ -236,7 +238,7 @@ _MODEL = {"name": "tiny", "text": "我爱", "layer": 0, "head": 0}
     ({"model": {"name": "tiny", "layer": 0, "head": 0}}, 'model：没有 "text" 字段'),
     ({"heads": [{"W_Q": [[1e39, 0], [0, 1]], "W_K": [[1, 0], [0, 1]], "W_V": [[1, 0], [0, 1]]}],
       "options": {"dtype": "float32"}}, "头 1 的 W_Q 含有超出 ±3.4e38 的值"),
-], ids=["temperature", "X-rows", "empty-token", "model-layer", "model-edited", "model-scope",
+], ids=["temperature", "rope-base", "X-rows", "empty-token", "model-layer", "model-edited", "model-scope",
         "model-weights", "model-unknown-field", "model-missing-field", "float32-head"])
 def test_a_session_the_state_refuses_is_refused_in_chinese(window, tmp_path, speak, changes,
                                                            chinese):

@@ -2387,6 +2387,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>options：{0}</translation>
     </message>
     <message>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
+    </message>
+    <message>
         <source>{0} is {1}, expected a positive integer or null</source>
         <translation>{0} 是 {1}，应为正整数或 null</translation>
     </message>
