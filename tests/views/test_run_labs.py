@@ -219,6 +219,47 @@ def test_online_softmax_tab_steps_through_the_blocks(labs, qtbot):
     assert "NaN" not in sum(lab.so_far_grid.texts(), [])
 
 
+def test_the_online_tabs_weight_strips_line_up(labs):
+    """A first user saw the naive strip, a row of "NaN" (and masked cells), drawn
+    narrower than the online softmax's "1.0000" above it: its columns did not line up."""
+    lab = labs.show("tiles")
+    lab.tabs.setCurrentIndex(0)
+    lab.row.setValue(0)  # causal: one key visible, its exp(s) over- or underflows
+    lab.factor.setValue(lab.factor.maximum())
+    lab.go_to(0)
+    naive = [t for t in sum(lab.naive_grid.texts(), []) if t]
+    assert naive == ["NaN"]  # the case the user saw
+    assert [t for t in sum(lab.online_grid.texts(), []) if t] == ["1.0000"]
+    widths = [grid.cell_width() for grid in (lab.so_far_grid, lab.online_grid,
+                                             lab.naive_grid)]
+    assert widths == [widths[0]] * 3, widths
+
+
+def test_the_online_tabs_block_table_headers_share_a_baseline(labs, speak):
+    """In Chinese, "m_old", "m_new" and "l" sat higher than 块, 列, 块最大值 (a first
+    user): the CJK font's line is taller, and the cells were aligned at the top."""
+    from PySide6.QtGui import QTextDocument
+    speak("zh_CN")
+    lab = labs.show("tiles")
+    lab.tabs.setCurrentIndex(0)
+    lab.go_to(0)
+    doc = QTextDocument()
+    doc.setDefaultFont(lab.block_table.font())
+    doc.setHtml(lab.block_table.text())
+    doc.setTextWidth(2000)
+    layout = doc.documentLayout()
+    baselines = {}
+    block = doc.firstBlock()
+    while block.isValid() and len(baselines) < 7:  # the header row's seven cells
+        if block.text():  # (the empty block before the table)
+            line = block.layout().lineAt(0)
+            baselines[block.text()] = (layout.blockBoundingRect(block).top() + line.y()
+                                       + line.ascent())
+        block = block.next()
+    assert "块最大值" in baselines and "m_old" in baselines, baselines
+    assert max(baselines.values()) - min(baselines.values()) < 1.0, baselines
+
+
 def test_online_softmax_verdict_for_rows_that_cannot_overflow_or_underflowed(labs):
     lab = labs.show("tiles")
     lab.factor.setValue(1.0)

@@ -26,7 +26,7 @@ from qkv_desktop.presentation.colormaps import (
 from qkv_desktop.presentation.numbers import LABEL_PAD, format_value
 from qkv_desktop.views.masked_cell import fill_masked
 
-__all__ = ["MatrixGrid"]
+__all__ = ["MatrixGrid", "same_cell_width"]
 
 HIGHLIGHT = QColor(230, 85, 13)
 GHOST = QColor(235, 235, 235)
@@ -63,6 +63,9 @@ class MatrixGrid(QWidget):
         self.masked = np.zeros((0, 0), bool)
         self.paintable = False
         self.blank_nan = True
+        self.aligned: list[MatrixGrid] = []
+        """Grids of the same columns whose cells are as wide as this one's
+        (``same_cell_width``)."""
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
 
     def set_data(self, data, row_labels=None, col_labels=None, highlight_rows=(),
@@ -82,8 +85,9 @@ class MatrixGrid(QWidget):
         self.highlight_rows = set(highlight_rows)
         self.highlight_cols = set(highlight_cols)
         self.boxes = list(boxes)
-        self.updateGeometry()
-        self.update()
+        for grid in (self, *self.aligned):  # their cells may widen with these numbers
+            grid.updateGeometry()
+            grid.update()
 
     # ---------------------------------------------------------------- geometry
     def _margins(self) -> tuple[int, int]:
@@ -104,7 +108,11 @@ class MatrixGrid(QWidget):
                 for row, masks in zip(self.data.tolist(), self.masked.tolist(), strict=True)]
 
     def cell_width(self) -> int:
-        """``cell``, or wider where the widest number (four decimals) needs it."""
+        """``cell``, or wider where the widest number (four decimals) needs it, here or
+        in an ``aligned`` grid."""
+        return max(grid._own_cell_width() for grid in (self, *self.aligned))
+
+    def _own_cell_width(self) -> int:
         if self.cell < MIN_VALUE_CELL or not self.data.size:
             return self.cell
         fm = QFontMetricsF(self.value_font())
@@ -196,3 +204,11 @@ class MatrixGrid(QWidget):
             painter.drawRect(QRectF(left + c0 * w, top + r0 * self.cell,
                                     (c1 - c0) * w, (r1 - r0) * self.cell))
         painter.end()
+
+
+def same_cell_width(*grids: MatrixGrid) -> None:
+    """``grids`` (the same columns, one above the other) draw their cells equally wide,
+    the widest any of them needs, so that their columns line up: the naive softmax's
+    row of "NaN" was narrower than the online softmax's row of "0.0000" above it."""
+    for grid in grids:
+        grid.aligned = [other for other in grids if other is not grid]

@@ -40,7 +40,7 @@ from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, Clamp
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls, applies_typing_first
-from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
+from qkv_desktop.views.teaching.matrix_grid import MatrixGrid, same_cell_width
 
 __all__ = ["TilesLab", "MAX_TILE_CELLS", "MAX_TILES", "MEMORY_SIZES"]
 
@@ -183,6 +183,7 @@ class TilesLab(RefreshWhenShown, LabWindow):
         self.online_grid = MatrixGrid(probabilities=True)
         self.naive_grid = MatrixGrid(probabilities=True)
         self.naive_grid.blank_nan = False  # its NaN is the lesson, not a cell to come
+        same_cell_width(self.so_far_grid, self.online_grid, self.naive_grid)  # the weights
         self.block_table = QLabel(objectName="onlineTrace")
         self.block_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.online_verdict = QLabel(objectName="onlineVerdict")
@@ -442,7 +443,9 @@ class TilesLab(RefreshWhenShown, LabWindow):
     def _trace_html(self, k: int) -> str:
         head = (self.tr("block"), self.tr("columns"), self.tr("block max"), "m_old",
                 "m_new", self.tr("rescale exp(m_old − m_new)"), "l")
-        rows = ["<tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+        # middle: a header in Chinese has the taller line of the CJK font, and "m_old",
+        # "m_new", "l" at the top of the row sat higher than the others
+        rows = ["<tr>" + "".join(f"<th valign='middle'>{h}</th>" for h in head) + "</tr>"]
         for i, b in enumerate(self.online.trace[:k + 1]):
             style = " style='color:#e6550d; font-weight:bold'" if i == k else ""
             cells = (str(i + 1), f"{b.start}…{b.stop - 1}", _num(float(b.block_max)),
