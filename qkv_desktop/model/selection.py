@@ -1,7 +1,8 @@
 """What the user points at: the hovered cell, the pinned cell and the head on show.
 
-None of it is part of the session (it is not saved and not undone), but every pane
-follows it, so it lives beside the state in the model. ``ViewSelection`` is the base
+None of it is part of the session's state (it is not undone), but every pane follows
+it, so it lives beside the state in the model. The head on show is saved with the
+session as a view of it (the file's ``layout.head``, ``SessionController``). ``ViewSelection`` is the base
 of ``AttentionModel``; ``follow`` keeps it valid when the state changes.
 
 The hover is where the cursor is: a position in the pane, kept while the pane keeps its
