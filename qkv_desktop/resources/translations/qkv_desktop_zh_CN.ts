@@ -2757,15 +2757,15 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>Training the first of {0} runs…</source>
-        <translation>正在进行 {0} 组训练中的第一组…</translation>
+        <translation>正在进行 {0} 组训练中的第一组……</translation>
     </message>
     <message>
         <source>Run {0} of {1}: d_k = {2} with ÷√d_k, step {3} of {4}</source>
-        <translation>第 {0}/{1} 组：d_k = {2}，有 ÷√d_k，第 {3}/{4} 步</translation>
+        <translation>第 {0}/{1} 组：d_k = {2}，除以 √d_k，第 {3}/{4} 步</translation>
     </message>
     <message>
         <source>Run {0} of {1}: d_k = {2} without ÷√d_k, step {3} of {4}</source>
-        <translation>第 {0}/{1} 组：d_k = {2}，无 ÷√d_k，第 {3}/{4} 步</translation>
+        <translation>第 {0}/{1} 组：d_k = {2}，不除以 √d_k，第 {3}/{4} 步</translation>
     </message>
     <message>
         <source>Finished: all {0} runs, {1} steps each.</source>
