@@ -160,7 +160,8 @@ class ScalingRun:
 
 def scaling_comparison(X, pattern, kind: str = "pattern", d_ks=(4, 64, 256), steps: int = 50,
                        lr: float = 0.5, seed: int = 0, init_scale: float = 1.0,
-                       causal: bool = False, should_stop=None) -> list[ScalingRun]:
+                       causal: bool = False, should_stop=None, progress=None
+                       ) -> list[ScalingRun]:
     """Train fresh heads (``init_weights(d_model, d_k, seed, init_scale)``) per d_k, both ways,
     towards the weight pattern ``pattern``.
 
@@ -172,37 +173,42 @@ def scaling_comparison(X, pattern, kind: str = "pattern", d_ks=(4, 64, 256), ste
     rate means the same at every d_k. The loss then reaches the scores as it does in a
     Transformer, through weights · V and the softmax's Jacobian diag(p) − ppᵀ, which is
     nearly 0 where the softmax saturates.
-    ``should_stop()`` returning True ends the runs early (for a worker thread).
+    ``progress(run, d_k, scaled, step)``, if given, is called after each step (``run``
+    counts the runs from 0, ``step`` the steps done in it). ``should_stop()`` returning
+    True (for a worker thread) ends the comparison before its next step: the runs that
+    finished are returned, and the one under way is dropped (a shorter run would read
+    as a finished one).
     """
     if kind not in ("pattern", "output"):
         raise ValueError(f"kind must be 'pattern' or 'output', got {kind!r}")
     X = as_matrix(X, "X")
     pattern = np.asarray(pattern, dtype=np.float64)
     runs = []
-    for d_k in d_ks:
-        for scaled in (False, True):
-            opts = {"scale": "sqrt_dk" if scaled else "none", "causal": causal}
-            w = init_weights(X.shape[1], int(d_k), seed=seed, scale=init_scale)
-            start = attention(X, w, **opts)
-            mean_p1p = float(start.mean_gradient.mean())
-            if kind == "output":
-                target, per = pattern @ start.V, 1.0 / start.V.shape[1]
-            else:
-                target, per = pattern, 1.0
-            losses, gq, gk = [], [], []
-            for _ in range(steps):
-                if should_stop is not None and should_stop():
-                    break
-                step = train_step(X, w, target, kind, lr * per, **opts)
-                norms = step.grad_norms()
-                losses.append(step.loss * per)
-                gq.append(norms["W_Q"] * per)
-                gk.append(norms["W_K"] * per)
-                w = step.after
-            # rows that see one key (a causal row 0) have weight 1 whatever the scale
-            several = start.allowed.sum(axis=1) > 1
-            max_weight = (float(start.weights[several].max(axis=1).mean())
-                          if several.any() else float("nan"))
-            runs.append(ScalingRun(int(d_k), scaled, np.array(losses), np.array(gq),
-                                   np.array(gk), mean_p1p, max_weight))
+    for run, (d_k, scaled) in enumerate((d, s) for d in d_ks for s in (False, True)):
+        opts = {"scale": "sqrt_dk" if scaled else "none", "causal": causal}
+        w = init_weights(X.shape[1], int(d_k), seed=seed, scale=init_scale)
+        start = attention(X, w, **opts)
+        mean_p1p = float(start.mean_gradient.mean())
+        if kind == "output":
+            target, per = pattern @ start.V, 1.0 / start.V.shape[1]
+        else:
+            target, per = pattern, 1.0
+        losses, gq, gk = [], [], []
+        for k in range(steps):
+            if should_stop is not None and should_stop():
+                return runs
+            step = train_step(X, w, target, kind, lr * per, **opts)
+            norms = step.grad_norms()
+            losses.append(step.loss * per)
+            gq.append(norms["W_Q"] * per)
+            gk.append(norms["W_K"] * per)
+            w = step.after
+            if progress is not None:
+                progress(run, int(d_k), scaled, k + 1)
+        # rows that see one key (a causal row 0) have weight 1 whatever the scale
+        several = start.allowed.sum(axis=1) > 1
+        max_weight = (float(start.weights[several].max(axis=1).mean())
+                      if several.any() else float("nan"))
+        runs.append(ScalingRun(int(d_k), scaled, np.array(losses), np.array(gq),
+                               np.array(gk), mean_p1p, max_weight))
     return runs

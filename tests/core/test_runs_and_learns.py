@@ -438,6 +438,28 @@ def test_scaling_comparison_reports_true_gradient_norms():
         assert len(run.losses) == 3
 
 
+def test_scaling_comparison_reports_each_step_and_stops_when_asked():
+    """The gradient lab's comparison ran for seconds with no progress and no Stop: it
+    says each step it trains, and a stop asked ends it before the next step, returning
+    only the runs that finished (the one under way is not one)."""
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((6, 8))
+    T = target_pattern("previous", 6)
+    calls = []
+    kw = {"d_ks": (4, 64), "steps": 3, "lr": 0.1, "progress": lambda *a: calls.append(a)}
+    runs = scaling_comparison(X, T, **kw)
+    assert calls == [(r, d, s, k) for r, (d, s) in enumerate((d, s) for d in (4, 64)
+                                                             for s in (False, True))
+                     for k in (1, 2, 3)]
+    assert len(runs) == 4
+    for asked in (5, 1, 3):  # mid-run, after a run's first step, after a whole run
+        calls.clear()
+        runs = scaling_comparison(X, T, should_stop=lambda a=asked: len(calls) >= a, **kw)
+        assert len(calls) == asked  # no step after the stop
+        assert [(r.d_k, r.scaled) for r in runs] == [(4, False)][:asked // 3]
+        assert all(len(r.losses) == 3 for r in runs)
+
+
 def test_layer_norm_gives_rows_of_mean_0_and_variance_1():
     from qkv_desktop.core.training import layer_norm
     X = get_preset("tutorial-1").X

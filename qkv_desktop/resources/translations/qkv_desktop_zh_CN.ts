@@ -2712,6 +2712,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>训练 d_k = 4、64、256，有无 ÷√d_k</translation>
     </message>
     <message>
+        <source>Stop the comparison (space); the runs that finished are shown</source>
+        <translation>停止比较（空格）；显示已完成的训练</translation>
+    </message>
+    <message>
         <source>target weights (click to paint)</source>
         <translation>目标权重（点击绘制）</translation>
     </message>
@@ -2770,6 +2774,30 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>The comparison normalises each row of X to mean 0 and variance 1, which needs d_model ≥ 2: add a dimension first.</source>
         <translation>对比会把 X 的每一行归一化为均值 0、方差 1，这需要 d_model ≥ 2：请先添加一个维度。</translation>
+    </message>
+    <message>
+        <source>Training the first of {0} runs…</source>
+        <translation>正在进行 {0} 组训练中的第一组……</translation>
+    </message>
+    <message>
+        <source>Run {0} of {1}: d_k = {2} with ÷√d_k, step {3} of {4}</source>
+        <translation>第 {0}/{1} 组：d_k = {2}，除以 √d_k，第 {3}/{4} 步</translation>
+    </message>
+    <message>
+        <source>Run {0} of {1}: d_k = {2} without ÷√d_k, step {3} of {4}</source>
+        <translation>第 {0}/{1} 组：d_k = {2}，不除以 √d_k，第 {3}/{4} 步</translation>
+    </message>
+    <message>
+        <source>Finished: all {0} runs, {1} steps each.</source>
+        <translation>完成：全部 {0} 组训练，每组 {1} 步。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Stopped&lt;/b&gt;: {0} of the {1} runs finished, and only they are plotted and listed below. Run the comparison again for all of them.</source>
+        <translation>&lt;b&gt;已停止&lt;/b&gt;：{1} 组训练中完成了 {0} 组，下方的图和表只显示这些。再运行一次比较可得到全部结果。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Stopped&lt;/b&gt; before any run finished: nothing to show. Run the comparison again, with fewer steps for a quicker one.</source>
+        <translation>&lt;b&gt;已停止&lt;/b&gt;，没有一组训练完成：无可显示。请再运行一次比较；步数少些会更快。</translation>
     </message>
     <message>
         <source>Fresh heads on this session&apos;s X, layer-normalised (each row: mean 0, variance 1, as a Transformer normalises it before attention; with W ~ N(0, 1/d_model), q and k then have components of variance about 1), trained towards the chosen pattern. Red: no scaling, blue: ÷√d_k; solid ‖∂L/∂W_Q‖, dashed ‖∂L/∂W_K‖: the true gradients. The table adds the tutorial&apos;s mean p(1−p), only the diagonal of the softmax Jacobian diag(p) − ppᵀ.</source>

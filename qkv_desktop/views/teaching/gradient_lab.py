@@ -9,7 +9,9 @@ step ("Train 200 steps").
 
 The second tab trains fresh heads with d_k = 4, 64 and 256, with and without ÷√d_k, and
 plots the true gradient norm reaching W_Q and W_K, which is what the tutorial's mean
-p(1−p) (only the diagonal of the softmax Jacobian) stands in for.
+p(1−p) (only the diagonal of the softmax Jacobian) stands in for. A bar shows how far it
+is; Stop (or space) ends it, and only the runs that finished are shown, with a line
+saying so.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QProgressBar,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -58,6 +61,9 @@ __all__ = ["GradientLab", "TARGETS", "COMPARE_D_KS"]
 
 TARGETS = ("previous", "first", "diagonal", "painted", "output")
 COMPARE_D_KS = (4, 64, 256)
+COMPARE_REPORTS = 50
+"""Progress reports a comparison's run sends at most: enough to move the bar smoothly,
+never one GUI update a step (2000 steps a run)."""
 COMPARE_LOSSES = ("output", "pattern")
 """The comparison's losses, the default first: the output's error reaches the scores
 through the softmax's Jacobian as in a Transformer (what ÷√d_k protects); the weights'
@@ -106,6 +112,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.worker.finished.connect(self._on_finished)
         self.worker.failed.connect(self._on_failed)
         self.compare_worker = LabWorker(self)
+        self.compare_worker.progress.connect(self._on_compare_progress)
         self.compare_worker.finished.connect(self._on_compared)
         self.compare_worker.failed.connect(self._on_compare_failed)
         model.preview.ended.connect(self._on_preview_ended)
@@ -118,6 +125,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.painted: np.ndarray | None = None
         self.output_target: np.ndarray | None = None
         self.runs = []
+        self._comparing = False  # from start_comparison to its runs (or failure) arriving
+        self._compare_at = None  # (run, d_k, scaled, step) last reported while comparing
+        self._compare_steps = 0
+        self._compared = False  # the runs shown came from a comparison that ended
         self.train_threads: set[int] = set()
         self._committing_text = ""
         self._latest = None  # the newest step reported and not yet shown
@@ -220,6 +231,15 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.compare_loss.currentIndexChanged.connect(self._on_compare_loss)
         self.compare_button = lab_button("compareRun")
         self.compare_button.clicked.connect(self.start_comparison)
+        self.compare_stop = lab_button("compareStop")
+        self.compare_stop.clicked.connect(self.stop_comparison)
+        self.compare_stop.setEnabled(False)
+        self.compare_progress = QProgressBar(objectName="compareProgress")
+        self.compare_progress.setMaximumWidth(160)
+        self.compare_progress.hide()
+        # what the run is doing, how a stop ended it; wrapped, so it never widens the lab
+        self.compare_status = QLabel(objectName="compareStatus")
+        self.compare_status.setWordWrap(True)
         self._compare_labels = [QLabel(), QLabel(), QLabel()]
         form = QHBoxLayout()
         for label, w in zip(self._compare_labels,
@@ -227,8 +247,12 @@ class GradientLab(RefreshWhenShown, LabWindow):
                             strict=True):
             form.addWidget(label)
             form.addWidget(w)
-        form.addWidget(self.compare_button)
         form.addStretch(1)
+        # a row of its own: beside the form they made the lab wider than a 1024 px screen
+        run = QHBoxLayout()
+        for w in (self.compare_button, self.compare_stop, self.compare_progress):
+            run.addWidget(w)
+        run.addWidget(self.compare_status, 1)
         self.compare_info = QLabel(objectName="compareInfo")
         self.compare_info.setWordWrap(True)
         self.compare_plots = {d: _plot(f"compare_{d}") for d in COMPARE_D_KS}
@@ -239,9 +263,12 @@ class GradientLab(RefreshWhenShown, LabWindow):
             row.addWidget(plot, 1)
         self.compare_table = QLabel(objectName="compareTable")
         self.compare_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # its headers wrap: in one line each, the table made the lab wider after a run
+        self.compare_table.setWordWrap(True)
         tab = QWidget()
         v = QVBoxLayout(tab)
         v.addLayout(form)
+        v.addLayout(run)
         v.addWidget(self.compare_info)
         v.addLayout(row, 1)
         v.addWidget(self.compare_table)
@@ -305,6 +332,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 self.compare_loss.addItem(losses[key], key)
             self.compare_loss.setCurrentIndex(index)
         self.compare_button.setText(self.tr("Train d_k = 4, 64, 256 with and without ÷√d_k"))
+        self.compare_stop.setText(self.tr("Stop"))
+        self.compare_stop.setToolTip(self.tr("Stop the comparison (space); the runs that "
+                                             "finished are shown"))
+        self._show_compare_status()
         self._show_compare_info()
         for d, plot in self.compare_plots.items():
             plot.getPlotItem().setTitle(f"d_k = {d}", color=(30, 30, 30), size="10pt")
@@ -402,8 +433,12 @@ class GradientLab(RefreshWhenShown, LabWindow):
     def space_pressed(self) -> None:
         if self.worker.running:
             self.stop_training()
+        elif self._comparing:
+            self.stop_comparison()
         elif self.tabs.currentIndex() == 0:
             self.start_training()
+        else:
+            self.start_comparison()
 
     def step_count(self) -> int:
         return 0
@@ -545,8 +580,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         """The comparison's own end: a training run failing meanwhile must not give back
         its controls (a loss changed mid-run put the old loss's runs under the new
         loss's explanation)."""
-        self.compare_button.setEnabled(True)
-        self.compare_loss.setEnabled(True)
+        self._compare_ended()
         self.show_error(self.tr("Training failed: {0}").format(text))
 
     def _on_preview_ended(self) -> None:
@@ -578,7 +612,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
 
     # --------------------------------------------------------------- comparison
     def start_comparison(self) -> None:
-        if self.compare_worker.running:
+        if self._comparing or self.compare_worker.running:
             return
         inputs = self._inputs()
         kind, target = self.target_matrix(inputs)
@@ -600,17 +634,86 @@ class GradientLab(RefreshWhenShown, LabWindow):
         loss = self.compare_loss.currentData() or COMPARE_LOSSES[0]
         seed = self.model.state.seed
         init = 1.0 / np.sqrt(X.shape[1])
+        self.runs, self._compared = [], False  # none of the last runs is this run's
+        self._show_runs()
+        self._comparing, self._compare_at, self._compare_steps = True, None, steps
+        self.compare_progress.setRange(0, 2 * len(COMPARE_D_KS) * steps)
+        self.compare_progress.setValue(0)
+        self.compare_progress.show()
+        self._show_compare_status()
         self.compare_button.setEnabled(False)
+        self.compare_stop.setEnabled(True)
         self.compare_loss.setEnabled(False)  # the runs coming are this loss's
-        self.compare_worker.start(lambda _report, stop: scaling_comparison(
-            X, target, kind=loss, d_ks=COMPARE_D_KS, steps=steps, lr=lr, seed=seed,
-            init_scale=init, causal=causal, should_stop=stop.is_set))
+        every = max(1, steps // COMPARE_REPORTS)
+
+        def job(report, stop):
+            def progress(run, d_k, scaled, step):
+                if step % every == 0 or step == steps:
+                    report((run, d_k, scaled, step))
+
+            return scaling_comparison(X, target, kind=loss, d_ks=COMPARE_D_KS, steps=steps,
+                                      lr=lr, seed=seed, init_scale=init, causal=causal,
+                                      should_stop=stop.is_set, progress=progress)
+
+        self.compare_worker.start(job)
+
+    def stop_comparison(self) -> None:
+        """End the comparison before its next step; the runs that finished are shown."""
+        self.compare_worker.stop()
+        self.compare_stop.setEnabled(False)
+
+    def _on_compare_progress(self, payload) -> None:
+        """A run's step reported (``COMPARE_REPORTS`` a run at most): the bar and the
+        line beside it say where the comparison is."""
+        if not self._comparing:
+            return
+        self._compare_at = payload
+        run, _d_k, _scaled, step = payload
+        self.compare_progress.setValue(run * self._compare_steps + step)
+        self._show_compare_status()
+
+    def _compare_ended(self) -> None:
+        """The comparison's controls back, however it ended."""
+        self._comparing = False
+        self.compare_progress.hide()
+        self.compare_button.setEnabled(True)
+        self.compare_stop.setEnabled(False)
+        self.compare_loss.setEnabled(True)
+        self._show_compare_status()
+
+    def _show_compare_status(self) -> None:
+        """Where a running comparison is; how the last one ended (a stop said, with
+        what of it is shown); nothing once its runs are gone."""
+        total = 2 * len(COMPARE_D_KS)
+        if self._comparing:
+            if self._compare_at is None:
+                text = self.tr("Training the first of {0} runs…").format(total)
+            else:
+                run, d_k, scaled, step = self._compare_at
+                text = (self.tr("Run {0} of {1}: d_k = {2} with ÷√d_k, step {3} of {4}")
+                        if scaled else
+                        self.tr("Run {0} of {1}: d_k = {2} without ÷√d_k, step {3} of {4}")
+                        ).format(run + 1, total, d_k, step, self._compare_steps)
+        elif not self._compared:
+            text = ""
+        elif len(self.runs) == total:
+            text = self.tr("Finished: all {0} runs, {1} steps each.").format(
+                total, len(self.runs[0].losses))
+        elif self.runs:
+            text = self.tr("<b>Stopped</b>: {0} of the {1} runs finished, and only they "
+                           "are plotted and listed below. Run the comparison again for all "
+                           "of them.").format(len(self.runs), total)
+        else:
+            text = self.tr("<b>Stopped</b> before any run finished: nothing to show. Run "
+                           "the comparison again, with fewer steps for a quicker one.")
+        self.compare_status.setText(text)
 
     def _on_compare_loss(self, *_args) -> None:
         """Another loss: the runs of the last one go (their curves would read as this
         loss's, under this loss's explanation)."""
-        self.runs = []
+        self.runs, self._compared = [], False
         self._show_runs()
+        self._show_compare_status()
         self._show_compare_info()
 
     def _show_compare_info(self, *_args) -> None:
@@ -650,10 +753,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.compare_info.setText(common + " " + why)
 
     def _on_compared(self, runs) -> None:
-        self.compare_button.setEnabled(True)
-        self.compare_loss.setEnabled(True)
-        self.runs = list(runs)
+        """The runs that finished: all of them, or fewer after a stop (then said)."""
+        self.runs, self._compared = list(runs), True
         self._show_runs()
+        self._compare_ended()
 
     def run_comparison_blocking(self, steps: int = 100) -> None:
         self.compare_steps.setValue(steps)

@@ -1,0 +1,174 @@
+"""The gradient lab's second tab, "scaling and the gradient", as a first user runs it.
+
+A first-time user's review: with 2000 steps for each d_k the comparison ran for half a
+minute behind a disabled button, with no progress and no way to stop it; and after a
+run its table made the window wider than a 1024 px screen.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QApplication
+
+from qkv_desktop.core import training
+from qkv_desktop.views.teaching.gradient_lab import COMPARE_D_KS, COMPARE_REPORTS
+
+RUNS = 2 * len(COMPARE_D_KS)
+
+
+@pytest.fixture
+def lab(run_labs):
+    lab = run_labs.show("gradients")
+    lab.tabs.setCurrentIndex(1)
+    return lab
+
+
+class Steps:
+    """The steps the comparison's core has begun; the one numbered ``hold_at`` waits
+    for ``go`` (the GUI has acted on a report), so that what the worker does meanwhile
+    is no race."""
+
+    def __init__(self):
+        self.count = 0
+        self.hold_at = None
+        self.go = threading.Event()
+
+
+@pytest.fixture
+def steps_trained(monkeypatch):
+    steps = Steps()
+    real = training.train_step
+
+    def train_step(*args, **kwargs):
+        steps.count += 1
+        if steps.count == steps.hold_at:
+            steps.go.wait(30)  # (a safety net: the GUI sets it as soon as it acts)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(training, "train_step", train_step)
+    yield steps
+    steps.go.set()
+
+
+def on_report(lab, act) -> list:
+    """``act(payload)`` on each progress report, after the lab has shown it; the
+    reports, returned."""
+    seen = []
+
+    def slot(payload):
+        seen.append(payload)
+        act(payload)
+
+    lab.compare_worker.progress.connect(slot)
+    return seen
+
+
+def idle_controls(lab) -> None:
+    assert lab.compare_button.isEnabled() and lab.compare_loss.isEnabled()
+    assert not lab.compare_stop.isEnabled() and lab.compare_progress.isHidden()
+    assert not lab.compare_worker.running
+
+
+def test_the_comparison_shows_how_far_it_is_a_few_times_a_run(lab):
+    shown = []
+    reports = on_report(lab, lambda _p: shown.append((
+        lab.compare_status.text(), lab.compare_progress.value(),
+        lab.compare_progress.isVisible(), lab.compare_stop.isEnabled(),
+        lab.compare_button.isEnabled())))
+    lab.compare_lr.setValue(0.1)
+    lab.run_comparison_blocking(steps=100)
+    # coalesced: a report every 2 of the 100 steps, not one a step
+    assert len(reports) == RUNS * COMPARE_REPORTS
+    for (run, d_k, scaled, step), (text, value, visible, stop, run_enabled) in zip(
+            reports, shown, strict=True):
+        way = "with" if scaled else "without"
+        assert text == f"Run {run + 1} of {RUNS}: d_k = {d_k} {way} ÷√d_k, step {step} of 100"
+        assert value == run * 100 + step and visible and stop and not run_enabled
+    assert reports[-1] == (RUNS - 1, COMPARE_D_KS[-1], True, 100)
+    assert shown[-1][1] == lab.compare_progress.maximum() == RUNS * 100
+    idle_controls(lab)
+    assert lab.compare_status.text() == f"Finished: all {RUNS} runs, 100 steps each."
+    assert len(lab.runs) == RUNS
+
+
+def test_stop_ends_the_comparison_at_once_and_shows_nothing_half_done(lab, qtbot,
+                                                                     steps_trained):
+    at_stop = []
+    first = 2000 // COMPARE_REPORTS  # the first report comes after this step
+    steps_trained.hold_at = first + 1
+
+    def stop(_payload):
+        if not at_stop:
+            qtbot.mouseClick(lab.compare_stop, Qt.MouseButton.LeftButton)
+            at_stop.append(steps_trained.count)
+            steps_trained.go.set()
+
+    on_report(lab, stop)
+    lab.run_comparison_blocking(steps=2000)
+    assert at_stop == [first + 1]  # it reported before it ended
+    # the step under way when Stop was clicked, at most: no run of 2000 more
+    assert steps_trained.count - at_stop[0] <= 1
+    assert lab.runs == [] and lab.compare_table.text() == ""
+    assert all(not p.getPlotItem().listDataItems() for p in lab.compare_plots.values())
+    assert "Stopped" in lab.compare_status.text()
+    assert "nothing to show" in lab.compare_status.text()
+    idle_controls(lab)
+    # the controls work again: a whole comparison runs, and says it finished
+    lab.compare_steps.setValue(3)
+    qtbot.mouseClick(lab.compare_button, Qt.MouseButton.LeftButton)
+    assert lab.wait(lab.compare_worker)
+    assert [len(run.losses) for run in lab.runs] == [3] * RUNS
+    assert lab.compare_status.text().startswith("Finished")
+
+
+def test_space_stops_the_comparison_and_only_the_runs_that_finished_are_shown(
+        lab, qtbot, steps_trained, speak):
+    """Space starts and stops, as on the Train tab; a run cut short is not shown (it
+    would read as a whole one), and the line says what is shown, in Chinese too."""
+    speak("zh_CN")
+    at_stop = []
+    steps_trained.hold_at = 100 + 3  # the second run's step 3, after its first report
+
+    def stop(payload):
+        if payload[0] >= 1 and not at_stop:  # the first run has finished
+            qtbot.keyClick(lab, Qt.Key.Key_Space)
+            at_stop.append(steps_trained.count)
+            steps_trained.go.set()
+
+    on_report(lab, stop)
+    lab.compare_steps.setValue(100)
+    qtbot.keyClick(lab, Qt.Key.Key_Space)
+    assert lab.wait(lab.compare_worker)
+    assert at_stop == [103]
+    assert steps_trained.count - at_stop[0] <= 1
+    assert [(r.d_k, r.scaled, len(r.losses)) for r in lab.runs] == [(COMPARE_D_KS[0], False,
+                                                                    100)]
+    assert len(lab.compare_plots[COMPARE_D_KS[0]].getPlotItem().listDataItems()) == 2
+    assert not lab.compare_plots[COMPARE_D_KS[1]].getPlotItem().listDataItems()
+    assert lab.compare_table.text().count("<tr>") == 2  # the header and the one run
+    assert lab.compare_status.text().startswith("<b>已停止</b>：6 组训练中完成了 1 组")
+    idle_controls(lab)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_comparison_leaves_the_lab_its_size_on_a_1024_screen(run_labs, monkeypatch,
+                                                               speak, lang):
+    """Its table, one line a header, raised the lab's minimum width from 1008 to 1055
+    px: the window grew past a 1024 px screen after a run."""
+    screen = QApplication.primaryScreen()
+    monkeypatch.setattr(type(screen), "availableGeometry", lambda self: QRect(0, 0, 1024, 700))
+    speak(lang)
+    lab = run_labs.show("gradients")
+    lab.tabs.setCurrentIndex(1)
+    QApplication.processEvents()
+    width, minimum = lab.width(), lab.minimumSizeHint().width()
+    assert width <= 1024 and minimum <= width
+    lab.compare_lr.setValue(0.1)
+    lab.run_comparison_blocking(steps=5)
+    QApplication.processEvents()
+    assert len(lab.runs) == RUNS and lab.compare_table.text()
+    assert lab.minimumSizeHint().width() <= minimum
+    assert lab.width() == width
