@@ -44,6 +44,11 @@ __all__ = ["HeatmapPane", "MAX_LABEL_CELLS"]
 CHROME_ESTIMATE = (95, 50)
 """Pixels of a pane beside and above/below its matrix (axes, colour bar, title) before
 the pane is first laid out."""
+PLOT_MIN_HEIGHT = 88
+"""The plot's least height (its column axis included): a four-token matrix still shows
+its values there (four cells of 16 px, 8 px text, ``LEGIBLE_PX``). At 100, five rows of
+panes (ALiBi on, or the causal mask's pane) needed 644 px at 1024 × 700 in Chinese,
+22 more than the grid's room: the last row's axis was cut until scrolled to."""
 
 
 class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
@@ -70,7 +75,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.plot = HeatmapPlot(lut_for(key), self, signed=values_may_be_negative(key),
                                 boolean=values_are_boolean(key))
-        self.plot.setMinimumSize(120, 100)
+        self.plot.setMinimumSize(120, PLOT_MIN_HEIGHT)
         self.image, self.mask, self.overlay = self.plot.image, self.plot.mask, self.plot.overlay
         self.colorbar = ColorBar(lut_for(key), width=12, boolean=values_are_boolean(key))
         self.colorbar.insert_in(self.plot.getPlotItem())
