@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QPoint, QRect, QRectF
 from PySide6.QtGui import QImage, QPainter
 
 from qkv_desktop.views import i18n
+from qkv_desktop.views.teaching.gradient_lab import NORM_PENS
 
 
 def _label_rects(axis):
@@ -42,14 +43,47 @@ def test_a_zero_gradient_norm_says_it_is_not_drawn(run_labs, qapp):
     lab = run_labs.show("gradients")
     lab.train_blocking(3)
     assert lab.norms["W_V"] and not any(lab.norms["W_V"])  # a pattern loss: W_V gets none
-    legend = lab.norm_plot.getPlotItem().legend
-    label = legend.getLabel(lab.norm_curves["W_V"])
-    assert label.text == "‖∂L/∂W_V‖ = 0 (not drawn on a log scale)"
-    assert legend.getLabel(lab.norm_curves["W_Q"]).text == "‖∂L/∂W_Q‖"
+    legend = lab.norm_legend
+    assert "‖∂L/∂W_V‖ = 0 (not drawn on a log scale)" in legend.text()
+    assert "‖∂L/∂W_Q‖" in legend.text() and "‖∂L/∂W_Q‖ = 0" not in legend.text()
     try:
         i18n.install_translators(qapp, "zh_CN")
         QCoreApplication.sendPostedEvents()
-        assert "对数" in label.text and "‖∂L/∂W_V‖ = 0" in label.text
+        assert "对数" in legend.text() and "‖∂L/∂W_V‖ = 0" in legend.text()
+    finally:
+        i18n.install_translators(qapp, "en")
+        QCoreApplication.sendPostedEvents()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_norm_legend_covers_no_curve(run_labs, qapp, lang):
+    """At 1024 × 700 the legend in the norm plot's corner lay over the curves, which
+    run across the whole plot (found by a first-time user): the names are a row of their
+    own, outside the plot's data area, each in its curve's colour."""
+    lab = run_labs.show("gradients")
+    lab.resize(1024, 700)
+    try:
+        i18n.install_translators(qapp, lang)
+        QCoreApplication.sendPostedEvents()
+        lab.train_blocking(40)
+        QCoreApplication.processEvents()
+        item = lab.norm_plot.getPlotItem()
+        drawn = [c.curve for c in lab.norm_curves.values()
+                 if c.yData is not None and np.isfinite(c.yData).sum() > 1]
+        assert drawn, "no curve drawn: tests nothing"
+        data = QRectF()
+        for curve in drawn:
+            data = data.united(curve.mapRectToScene(curve.boundingRect()))
+        assert item.legend is None or not item.legend.sceneBoundingRect().intersects(data)
+        legend = lab.norm_legend
+        assert legend.isVisible() and legend.height() >= legend.heightForWidth(legend.width())
+        view = lab.norm_plot.mapFromScene(item.vb.sceneBoundingRect()).boundingRect()
+        view = QRect(lab.norm_plot.mapTo(lab, view.topLeft()), view.size())
+        shown = QRect(legend.mapTo(lab, QPoint(0, 0)), legend.size())
+        assert not shown.intersects(view), (shown, view)
+        for name, pen in NORM_PENS.items():
+            assert f"color:{pen.color().name()}" in legend.text()
+            assert f"∂{name}‖" in legend.text()
     finally:
         i18n.install_translators(qapp, "en")
         QCoreApplication.sendPostedEvents()

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 from helpers import cell_widget_pos
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
@@ -216,3 +217,32 @@ def test_the_mask_is_drawn_grey_and_white_not_on_the_weights_scale():
     mask, weights = lut_for("mask"), lut_for("weights")
     assert tuple(mask[0]) == MASKED_RGBA and tuple(mask[-1]) == (255, 255, 255, 255)
     assert not np.array_equal(mask, weights)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("masked", [(), ((0, 1), (2, 3))])
+def test_the_custom_mask_hint_is_whole_on_a_laptop(make_window, lang, masked):
+    """At 1024 × 700 the hint beside the custom mask's check box wrapped to two lines in
+    a row one line high: its second line was cut (found by a first-time user)."""
+    window = make_window(size=(1024, 700))
+    window.language_actions[lang].trigger()
+    try:
+        window.model.set_options(masked=masked)
+        window.tabs.setCurrentWidget(window.positions_scroll)
+        assert window.model.wait_until_idle()
+        for _ in range(5):
+            QApplication.processEvents()
+        panel = window.positions_panel
+        label = panel.custom_label
+        assert label.text() and label.isVisible()
+        lines = label.heightForWidth(label.width())
+        if lang == "en":  # (offscreen fonts: Chinese fits one line here)
+            assert lines > label.fontMetrics().height() * 1.5, "one line: tests nothing"
+        assert label.height() >= lines, (label.width(), label.height(), lines)
+        group = panel.mask_group
+        rect = QRect(label.mapTo(group, QPoint(0, 0)), label.size())
+        assert group.contentsRect().contains(rect), (rect, group.contentsRect())
+        clear = panel.clear_custom
+        assert not QRect(clear.mapTo(group, QPoint(0, 0)), clear.size()).intersects(rect)
+    finally:
+        window.language_actions["en"].trigger()

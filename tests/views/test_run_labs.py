@@ -619,7 +619,7 @@ def test_a_closed_lab_does_no_work_on_edits_and_catches_up_when_shown(labs, key,
 
 def test_the_gradient_plots_label_steps_as_whole_numbers_and_a_short_log_range(labs):
     """An empty plot read "step 0.1 … 0.9"; a gradient between 0.02 and 0.15 had one
-    label ("0.1") on its log axis; the legend hid the curves under it."""
+    label ("0.1") on its log axis (the legend's place: test_gradient_lab_axis.py)."""
     from math import log10
 
     from qkv_desktop.views.teaching.log_axis import DecadeLogAxis, StepAxis
@@ -638,7 +638,6 @@ def test_the_gradient_plots_label_steps_as_whole_numbers_and_a_short_log_range(l
     values = [v for _s, vs in left.logTickValues(log10(2e-4), log10(0.3), 300, None)
               for v in vs]
     assert [round(10 ** v, 6) for v in values] == [0.001, 0.01, 0.1]
-    assert lab.norm_plot.getPlotItem().legend.brush().color().alpha() > 200
 
 
 def test_a_tiles_partial_output_says_which_columns_it_shows(labs):

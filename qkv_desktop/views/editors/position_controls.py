@@ -13,7 +13,7 @@ controls go back to the session's values.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QSignalBlocker, QSize, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -38,6 +38,15 @@ __all__ = ["PositionsMaskPanel"]
 SLOPES_PER_ROW = 4
 MAX_SHOWN_SLOPES = 16
 """Per-head slope boxes shown; more heads keep the paper's slopes (reset restores them)."""
+
+
+class _WrappingLabel(QLabel):
+    """A word-wrapped label that asks for one line's height and gets as many lines as
+    its width needs (a form row takes the larger of the two): a plain one asks for two
+    lines whatever its width, and a row that wide left one of them empty."""
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self.minimumSizeHint().height())
 
 
 class PositionsMaskPanel(Retranslating, QWidget):
@@ -101,13 +110,15 @@ class PositionsMaskPanel(Retranslating, QWidget):
         alibi_row.addLayout(self.slopes_grid, 1)
         self.custom = QCheckBox(objectName="custom_mask")
         self.custom.toggled.connect(lambda on: self._apply(custom_mask=on))
-        self.custom_label = QLabel(objectName="customMaskLabel", wordWrap=True)  # lines, not a scroll
+        self.custom_label = _WrappingLabel(objectName="customMaskLabel", wordWrap=True)
         self.clear_custom = QPushButton(objectName="clearCustomMask")
         self.clear_custom.clicked.connect(lambda: self._apply(masked=()))
-        custom_row = QHBoxLayout()
-        custom_row.addWidget(self.custom)
-        custom_row.addWidget(self.custom_label, 1)
-        custom_row.addWidget(self.clear_custom)
+        custom_row = QWidget()
+        row = QHBoxLayout(custom_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.custom)
+        row.addWidget(self.custom_label, 1)
+        row.addWidget(self.clear_custom)
         self._mlabels = [QLabel() for _ in range(5)]
         for label, w in zip(self._mlabels, (self.window, self.prefix, self.sinks, alibi_row,
                                             custom_row), strict=True):

@@ -44,6 +44,14 @@ __all__ = ["HeatmapPane", "MAX_LABEL_CELLS"]
 CHROME_ESTIMATE = (95, 50)
 """Pixels of a pane beside and above/below its matrix (axes, colour bar, title) before
 the pane is first laid out."""
+PLOT_LEAST_HEIGHT = 88
+"""The least height of a plot whose values show there (its column axis included): four
+tokens' cells of 16 px hold 8 px text (``LEGIBLE_PX``). See ``least_height``."""
+PLOT_HEIGHT_WITHOUT_VALUES = 100
+"""The least height of a plot whose values do not show that low: its heatmap and names
+are kept as large as they were. At 100 for every plot, five rows of panes (ALiBi on,
+or the causal mask's pane) needed 644 px at 1024 × 700 in Chinese, 22 more than the
+grid's room: the output's token names were cut until scrolled to (a first user)."""
 
 
 class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
@@ -70,7 +78,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         self.plot = HeatmapPlot(lut_for(key), self, signed=values_may_be_negative(key),
                                 boolean=values_are_boolean(key))
-        self.plot.setMinimumSize(120, 100)
+        self.plot.setMinimumSize(120, PLOT_LEAST_HEIGHT)
         self.image, self.mask, self.overlay = self.plot.image, self.plot.mask, self.plot.overlay
         self.colorbar = ColorBar(lut_for(key), width=12, boolean=values_are_boolean(key))
         self.colorbar.insert_in(self.plot.getPlotItem())
@@ -210,19 +218,35 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         chrome_w, chrome_h = self.chrome
         return self.plot.value_px_in(width - chrome_w, height - chrome_h)
 
-    def least_height(self) -> int:
-        """The pane's minimum height without its "values hidden" note, for the grid's
-        choice of columns: the note is shown only where the values do not fit, so it
-        is no measure of a layout where they would (counted in, it made two columns
-        look tall enough while the values were hidden at three, and short again once
-        they showed there: the grid flipped between the two for ever)."""
+    def least_height(self, width: float = 0) -> int:
+        """The pane's minimum height without its "values hidden" note, for the grid: at
+        ``width``, the least height at which the values show, where they show with a
+        plot ``PLOT_HEIGHT_WITHOUT_VALUES`` high; else (or without a width) the height
+        that plot takes. The grid keeps its rows this high (scrolling beyond), so that
+        rows that fit only a little lower show their values there, and panes whose
+        values would hide lower stay where they show them.
+
+        The note is left out: it is shown only where the values do not fit, so it is no
+        measure of a layout where they would (counted in, it made two columns look tall
+        enough while the values were hidden at three, and short again once they showed
+        there: the grid flipped between the two for ever)."""
         layout = self.layout()
         items = [layout.itemAt(i) for i in range(layout.count())]
         heights = [item.minimumSize().height() for item in items
                    if not item.isEmpty() and item.widget() is not self.values_note]
         margins = layout.contentsMargins()
-        return (sum(heights) + layout.spacing() * max(len(heights) - 1, 0)
-                + margins.top() + margins.bottom())
+        low = (sum(heights) + layout.spacing() * max(len(heights) - 1, 0)
+               + margins.top() + margins.bottom())
+        high = low + max(PLOT_HEIGHT_WITHOUT_VALUES - self.plot.minimumHeight(), 0)
+        if width <= 0 or self.value_px_at(width, high) <= 0:
+            return high
+        while low < high:  # the values show at ``high``; more height never hides them
+            middle = (low + high) // 2
+            if self.value_px_at(width, middle) > 0:
+                high = middle
+            else:
+                low = middle + 1
+        return high
 
     def _measure_chrome(self, *_args) -> None:
         """Note the pixels around the matrix, when the view box has just been sized for

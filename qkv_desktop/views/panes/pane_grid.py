@@ -138,6 +138,7 @@ class PaneGrid(QWidget):
         super().__init__(parent)
         self.columns = columns
         self._fit_columns = columns
+        self._columns = columns  # as laid out (``grid_columns`` of ``_fit_columns``)
         self.model = model
         # A pane knows its axes' and colour bar's room only once laid out: choose again then.
         self._refit_timer = QTimer(self, singleShot=True, interval=0)
@@ -266,6 +267,8 @@ class PaneGrid(QWidget):
         if fit != self._fit_columns:
             self._fit_columns = fit
             self._relayout()
+        else:
+            self._keep_rows_legible()
 
     def _layout_context(self) -> tuple:
         """What the choice of columns is for: the panes shown and their shapes, the
@@ -328,11 +331,11 @@ class PaneGrid(QWidget):
         if width <= 0 or height <= 0 or not panes:
             return grid_columns(slots, most)
         spacing = self._grid.spacing()
-        lowest = max(p.least_height() for p in panes)  # (not the note: see ``least_height``)
 
         def merit(cols: int) -> tuple:
             rows = -(-slots // cols)
             pane_h = (height - (rows - 1) * spacing) / rows
+            lowest = max(p.least_height(self._narrowest(cols)) for p in panes)
             scrolls = pane_h < lowest  # then the panes are ``lowest`` high, beside a bar
             pane_w = (width - bar * scrolls - (cols - 1) * spacing) / cols
             pane_h = max(pane_h, lowest)
@@ -347,6 +350,25 @@ class PaneGrid(QWidget):
         goal = value_px_goal()
 
         return max(range(1, most + 1), key=merit)
+
+    def _narrowest(self, columns: int) -> float:
+        """A pane's width in ``columns`` beside a scroll bar (if the grid may have one)."""
+        width, _height, bar = self._room()
+        return (width - bar - (columns - 1) * self._grid.spacing()) / columns
+
+    def _keep_rows_legible(self) -> None:
+        """Each row of panes at least as high as its panes need to show their values
+        (``HeatmapPane.least_height``): lower, the grid scrolls."""
+        least: dict[int, int] = {}
+        width = self._narrowest(self._columns)
+        for key in self.shown():
+            if key != HEADS_KEY:
+                pane = self.panes[key]
+                row = self._grid.getItemPosition(self._grid.indexOf(pane))[0]
+                least[row] = max(least.get(row, 0), pane.least_height(width))
+        for row in range(self._grid.rowCount()):
+            if self._grid.rowMinimumHeight(row) != least.get(row, 0):
+                self._grid.setRowMinimumHeight(row, least.get(row, 0))
 
     def minimumSizeHint(self) -> QSize:
         """Two panes wide: the grid takes fewer columns rather than more width."""
@@ -364,7 +386,8 @@ class PaneGrid(QWidget):
         shown = self.shown()
         panes = [k for k in shown if k != HEADS_KEY]
         # the heads overview wants at least two cells' width
-        columns = grid_columns(len(panes) + 2 * (HEADS_KEY in shown), self._fit_columns)
+        columns = self._columns = grid_columns(len(panes) + 2 * (HEADS_KEY in shown),
+                                               self._fit_columns)
         for idx, key in enumerate(panes):
             r, c = divmod(idx, columns)
             self._grid.addWidget(self.panes[key], r, c)
@@ -383,6 +406,7 @@ class PaneGrid(QWidget):
         for pane in self.panes.built():
             if pane.key not in shown:
                 pane.hide()
+        self._keep_rows_legible()
         # The shapes this layout is for: a result of the same shapes keeps it. (Left at
         # its first ``()``, the first edit chose the columns again, by values that had
         # changed: at 1366×768 two columns jumped to three, X's values then hidden.)

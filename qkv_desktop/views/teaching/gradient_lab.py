@@ -16,6 +16,7 @@ saying so.
 
 from __future__ import annotations
 
+import html
 import threading
 
 import numpy as np
@@ -195,12 +196,13 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.loss_curve = self.loss_plot.getPlotItem().plot(pen=LOSS_PEN)
         self.norm_plot = _plot("gradNorms")
         self.norm_plot.getPlotItem().setLogMode(x=False, y=True)
-        # over the curves it may lie on, its names stay legible
-        self.norm_plot.getPlotItem().addLegend(offset=(-10, 10),
-                                               brush=pg.mkBrush(255, 255, 255, 215),
-                                               pen=pg.mkPen(200, 200, 200))
-        self.norm_curves = {k: self.norm_plot.getPlotItem().plot(pen=pen, name=f"‖∂L/∂{k}‖")
+        self.norm_curves = {k: self.norm_plot.getPlotItem().plot(pen=pen)
                             for k, pen in NORM_PENS.items()}
+        # The curves' names in a row of their own under the plot: a legend in the plot's
+        # corner covered the curves, which cross the whole plot (1024 × 700, a first user)
+        self.norm_legend = QLabel(objectName="gradNormLegend")
+        self.norm_legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.norm_legend.setWordWrap(True)
         grids = QVBoxLayout()
         grids.addWidget(self.target_grid)
         grids.addWidget(self.weights_grid)
@@ -208,6 +210,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         plots = QVBoxLayout()
         plots.addWidget(self.loss_plot, 1)
         plots.addWidget(self.norm_plot, 1)
+        plots.addWidget(self.norm_legend)
         body = QHBoxLayout()
         body.addLayout(grids)
         body.addLayout(plots, 1)
@@ -496,15 +499,18 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.worker.stop()
 
     def _name_norm_curves(self) -> None:
-        """Legend entries; a matrix whose gradient is exactly 0 has no point on a log
-        axis, so its entry says so instead of leaving an unexplained empty line."""
-        legend = self.norm_plot.getPlotItem().legend
-        for name, curve in self.norm_curves.items():
+        """The legend row: each curve's colour and name; a matrix whose gradient is
+        exactly 0 has no point on a log axis, so its entry says so instead of leaving an
+        unexplained empty line."""
+        entries = []
+        for name, pen in NORM_PENS.items():
             values = self.norms[name]
             text = f"‖∂L/∂{name}‖"
             if values and not any(values):
                 text = self.tr("{0} = 0 (not drawn on a log scale)").format(text)
-            legend.getLabel(curve).setText(text)
+            entries.append(f"<span style='color:{pen.color().name()}'>━━</span>&nbsp;"
+                           f"{html.escape(text)}")
+        self.norm_legend.setText(" &nbsp;&nbsp;&nbsp; ".join(entries))
 
     def _on_progress(self, payload) -> None:
         """A step trained: its loss and norms are kept; the curves, the panes and the
