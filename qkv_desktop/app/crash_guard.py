@@ -14,12 +14,15 @@ from __future__ import annotations
 import logging
 import sys
 import traceback
-from logging.handlers import RotatingFileHandler
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QStandardPaths
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 from shiboken6 import isValid
+
+if TYPE_CHECKING:
+    from logging.handlers import RotatingFileHandler
 
 __all__ = ["CrashGuard", "default_log_path", "LOG_MAX_BYTES", "LOG_BACKUPS"]
 
@@ -28,12 +31,20 @@ LOG_MAX_BYTES = 1_000_000
 LOG_BACKUPS = 2
 
 
-class _CrashLog(RotatingFileHandler):
+def _crash_log(path: Path) -> RotatingFileHandler:
     """The standard size-capped log (``qkv-desktop.log``, ``.1``, ``.2``), except that a
-    failure to write is raised to ``CrashGuard``, which then prints the traceback."""
+    failure to write is raised to ``CrashGuard``, which then prints the traceback.
 
-    def handleError(self, record) -> None:
-        raise  # re-raises: logging calls this inside emit's except block
+    Made at the first uncaught exception: ``logging.handlers`` (with ``socket`` behind
+    it) is not imported at start-up, which it would slow for nothing (issue 20)."""
+    from logging.handlers import RotatingFileHandler
+
+    class CrashLog(RotatingFileHandler):
+        def handleError(self, record) -> None:
+            raise  # re-raises: logging calls this inside emit's except block
+
+    return CrashLog(path, maxBytes=LOG_MAX_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8",
+                    delay=True)
 
 
 def default_log_path() -> Path:
@@ -88,8 +99,7 @@ class CrashGuard:
         """Append one entry through ``logging``'s rotating handler (opened on first use)."""
         if self._handler is None:
             self.log_path.parent.mkdir(parents=True, exist_ok=True)
-            self._handler = _CrashLog(self.log_path, maxBytes=LOG_MAX_BYTES,
-                                      backupCount=LOG_BACKUPS, encoding="utf-8", delay=True)
+            self._handler = _crash_log(self.log_path)
             self._handler.setFormatter(logging.Formatter(
                 "%(asctime)s uncaught exception\n%(message)s\n", "%Y-%m-%d %H:%M:%S"))
         self._handler.handle(logging.makeLogRecord({"msg": text, "levelno": logging.ERROR,

@@ -30,7 +30,7 @@ from qkv_desktop.state.catalogue import PROJECTION_NAMES
 from qkv_desktop.state.session_state import same_structure
 from qkv_desktop.views.actions.export_actions import ExportActions
 from qkv_desktop.views.actions.file_actions import FileActions
-from qkv_desktop.views.dialogs.model_dialog import ModelActions
+from qkv_desktop.views.actions.model_actions import ModelActions
 from qkv_desktop.views.editors.controls import ControlsPanel
 from qkv_desktop.views.editors.matrix_editor import MatrixEditor
 from qkv_desktop.views.editors.position_controls import PositionsMaskPanel

