@@ -1,8 +1,10 @@
 """Start-up imports only what the first painted window needs.
 
 The export engine (figures, fonts, SVG/PDF writers, data formats), the labs (scaling,
-RoPE), the libraries behind the checkpoint readers (gguf, safetensors, tokenizers) and
-the core's lessons behind the labs (training, gradients) are imported when first used
+RoPE), the model dialog with the checkpoint readers and the libraries behind them
+(gguf, safetensors, tokenizers), the QKᵀ | KKᵀ view behind its dock's tab, the crash
+log's ``logging.handlers`` and the core's lessons behind the labs (training, gradients)
+are imported when first used
 (issue 20: start-up); the window is started in a fresh process, as a user starts it,
 because this test process has imported everything long ago.
 """
@@ -19,8 +21,10 @@ import os, sys
 from qkv_desktop.app.launcher import main
 code = main([])
 LAZY = ("qkv_desktop.export", "qkv_desktop.core.training",
-        "qkv_desktop.core.gradients",
-        "gguf", "safetensors", "tokenizers", "hypothesis", "torch")
+        "qkv_desktop.core.gradients", "qkv_desktop.io.checkpoint",
+        "qkv_desktop.io.gguf_checkpoint", "qkv_desktop.io.model_sources",
+        "qkv_desktop.views.dialogs.model_dialog", "qkv_desktop.views.teaching.symmetry_view",
+        "logging.handlers", "gguf", "safetensors", "tokenizers", "hypothesis", "torch")
 lazy = sorted(m for m in sys.modules if m.startswith(LAZY)
               or m.startswith("qkv_desktop.views.teaching.") and m.endswith("_lab"))
 print("imported:", " ".join(lazy) or "-", flush=True)
@@ -32,6 +36,7 @@ from qkv_desktop.views.main_window import MainWindow
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
 from qkv_desktop.views.panes.heads_overview import HeadsOverview
 window, = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)]
+print("symmetry dock:", window.teaching.docks["symmetry"].widget(), flush=True)
 built = sorted(p.key for p in window.panes.findChildren(HeatmapPane))
 print("built:", " ".join(built), "heads:", len(window.panes.findChildren(HeadsOverview)),
       "shown:", " ".join(sorted(window.panes.shown())), flush=True)
@@ -56,6 +61,23 @@ def test_the_first_paint_imports_neither_export_nor_labs_nor_model_libraries(tmp
     shown = built[1].split("shown:")[1].split()
     assert len(shown) == 8 and built[0].split() == shown, proc.stdout  # only the panes on screen
     assert built[1].split("shown:")[0].split() == ["0"]  # one head: no heads overview
+    assert "symmetry dock: None" in proc.stdout, proc.stdout  # behind the explain tab
+
+
+def test_the_symmetry_dock_builds_its_view_when_first_shown(main_window, qtbot):
+    """Its tab clicked (or the Lab menu's entry) shows the two maps, filled."""
+    teaching = main_window.teaching
+    dock = teaching.docks["symmetry"]
+    assert dock.widget() is None or dock.isVisible()
+    dock.show()
+    dock.raise_()
+    qtbot.waitUntil(lambda: dock.widget() is not None and dock.widget().isVisible())
+    view = dock.widget()
+    assert view is teaching.symmetry
+    scores = main_window.model.result.head(0).scores
+    qtbot.waitUntil(lambda: view.qk.data.shape == scores.shape)
+    assert (view.qk.data == scores).all()
+    assert "asymmetry" in view.qk_title.text()
 
 
 def test_exporting_and_the_lab_still_work_after_a_lazy_import(main_window, tmp_path):

@@ -22,11 +22,11 @@ from qkv_desktop.views.retranslate import FollowsWindowLanguage
 from qkv_desktop.views.teaching.diagnostics import AsymmetryBadge, DiagnosticsPanel
 from qkv_desktop.views.teaching.explain_panel import ExplainPanel
 from qkv_desktop.views.teaching.lesson_banners import LessonBanners
-from qkv_desktop.views.teaching.symmetry_view import SymmetryView
 
-if TYPE_CHECKING:  # imported when a lab is first shown: the first paint needs neither
+if TYPE_CHECKING:  # imported when first shown: the first paint needs none of them
     from qkv_desktop.views.teaching.rope_lab import RopeLab
     from qkv_desktop.views.teaching.scaling_lab import ScalingLab
+    from qkv_desktop.views.teaching.symmetry_view import SymmetryView
 
 __all__ = ["Teaching", "install_teaching", "EDITOR_HEIGHT", "COMPACT_HEIGHT"]
 
@@ -38,9 +38,10 @@ HYSTERESIS = 20
 """Pixels above ``COMPACT_HEIGHT`` a window must reach to leave the tabbed layout."""
 
 
-def _dock(window: QMainWindow, name: str, widget: QWidget) -> QDockWidget:
+def _dock(window: QMainWindow, name: str, widget: QWidget | None) -> QDockWidget:
     dock = QDockWidget(window, objectName=name)
-    dock.setWidget(widget)
+    if widget is not None:
+        dock.setWidget(widget)
     dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                      | QDockWidget.DockWidgetFeature.DockWidgetFloatable
                      | QDockWidget.DockWidgetFeature.DockWidgetClosable)
@@ -63,7 +64,8 @@ def _wrap_central(window: QMainWindow, banners: QWidget) -> None:
 class Teaching(FollowsWindowLanguage, QObject):
     """What the teaching lab added to a main window; retranslates with it.
 
-    Attributes: ``explain``, ``diagnostics``, ``symmetry`` (the dock contents),
+    Attributes: ``explain``, ``diagnostics``, ``symmetry`` (the dock contents; the
+    last is built when its dock is first shown, or asked for),
     ``docks`` (by those names), ``banners``, ``badge`` (status-bar asymmetry),
     ``lab`` (the scaling lab window, built when first shown), ``lab_menu``, ``lab_action``,
     ``scale_inputs_action``.
@@ -75,10 +77,11 @@ class Teaching(FollowsWindowLanguage, QObject):
         model = window.model
         self.explain = ExplainPanel(model)
         self.diagnostics = DiagnosticsPanel(model)
-        self.symmetry = SymmetryView(model)
+        self._symmetry: SymmetryView | None = None
         self.docks = {"explain": _dock(window, "explainDock", self.explain),
                       "diagnostics": _dock(window, "diagnosticsDock", self.diagnostics),
-                      "symmetry": _dock(window, "symmetryDock", self.symmetry)}
+                      "symmetry": _dock(window, "symmetryDock", None)}
+        self.docks["symmetry"].visibilityChanged.connect(self._on_symmetry_shown)
         self.banners = LessonBanners(model)
         _wrap_central(window, self.banners)
         self.badge = AsymmetryBadge(model)
@@ -93,6 +96,20 @@ class Teaching(FollowsWindowLanguage, QObject):
         self.place_docks()
         window.panes.cellPinned.connect(self.show_explanation)  # every pane's, also later ones
         self.follow_language_of(window)  # (also the window's resizes: ``eventFilter``)
+
+    @property
+    def symmetry(self) -> SymmetryView:
+        """The QKᵀ | KKᵀ view, made (into its dock) when first asked for: its two maps
+        were 40 ms of start-up for a dock behind the explain panel's tab (issue 20)."""
+        if self._symmetry is None:
+            from qkv_desktop.views.teaching.symmetry_view import SymmetryView
+            self._symmetry = SymmetryView(self.main_window.model)
+            self.docks["symmetry"].setWidget(self._symmetry)
+        return self._symmetry
+
+    def _on_symmetry_shown(self, visible: bool) -> None:
+        if visible:
+            self.symmetry  # noqa: B018 (made on first show)
 
     def _build_menu(self) -> None:
         window = self.main_window
