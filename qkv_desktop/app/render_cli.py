@@ -57,12 +57,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _load_state(args):
+    """(state, extra arrays for matrices.npz, the head the dashboard and the main panes
+    show): a session file's own head on show (``layout.head``), as the window opens it."""
     from qkv_desktop.state.session_state import SessionState
     chosen = [x for x in (args.source, args.preset, args.model) if x]
     if len(chosen) != 1:
         raise ValueError("give exactly one of SOURCE, --preset NAME or --model FOLDER")
     if args.preset:
-        return SessionState.from_preset(args.preset), None
+        return SessionState.from_preset(args.preset), None, 0
     if args.model:
         if not args.text:
             raise ValueError("--model needs --text \"a sentence\"")
@@ -79,9 +81,10 @@ def _load_state(args):
             top = ckpt.next_tokens(args.text)
             extra["next_top5_ids"] = np.array([t.id for t in top], dtype=np.int64)
             extra["next_top5_probs"] = np.array([t.probability for t in top])
-        return state, extra
+        return state, extra, 0
     from qkv_desktop.io.session import load_session
-    return load_session(args.source).state, None
+    loaded = load_session(args.source)
+    return loaded.state, None, loaded.shown_head
 
 
 def main(argv: list[str]) -> int:
@@ -94,9 +97,9 @@ def main(argv: list[str]) -> int:
             install_translators_for_cli(args.lang)
         except ValueError as exc:
             raise ValueError(f"--lang: {exc}") from None
-        state, extra = _load_state(args)
+        state, extra, head = _load_state(args)
         from qkv_desktop.export.render import render
-        written = render(state, args.out, formats=formats, scale=args.scale,
+        written = render(state, args.out, formats=formats, scale=args.scale, h=head,
                          extra_arrays=extra)
     except _Usage as exc:
         print(f"qkv-desktop render: error: {exc}", file=sys.stderr)
