@@ -332,10 +332,10 @@ def test_training_runs_off_the_gui_thread_and_is_one_undoable_step(labs, qtbot):
     assert len(lab.losses) == 40
     assert lab.losses[-1] < 0.5 * lab.losses[0]
     assert lab.train_threads and threading.get_ident() not in lab.train_threads
-    # the steps were shown to the panes as they came, the newest whenever the panes
-    # were free (at 1000 steps per second some are passed over), and the last one is
-    # what was committed
-    assert len({id(s) for s in seen}) >= 2
+    # the last step shown is what was committed (at 1000 steps per second, 40 steps may
+    # all arrive before the panes are free: that the panes follow a run as it goes is
+    # ``test_the_panes_follow_training_at_the_default_rate``'s, at 50 steps per second)
+    assert seen and seen[-1] is model.state
     assert model.undo_stack.count() == depth + 1
     assert model.undo_stack.undoText() == "Train 40 steps"
     trained = model.state.heads[0]
