@@ -531,3 +531,26 @@ def test_a_short_colour_bar_labels_its_levels_evenly(main_window, qtbot):
     finally:
         main_window.view_scale.set_zoom(zoom)
         main_window.resize(size)
+
+
+def test_a_roomy_grid_chooses_its_columns_without_searching_least_heights(main_window,
+                                                                          monkeypatch):
+    """Rows that are higher than any pane needs for its values are not searched for how
+    much lower they could go: that search (a value-font fit per pixel height tried, in
+    every pane, for every column count) had made each refit of the grid five times as
+    costly, on every resize and on an edit that widened a colour bar (issue 20)."""
+    from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
+    grid = main_window.panes
+    main_window.resize(1600, 1000)
+    settle()
+    measured = []
+    real = HeatmapPane.value_px_at
+    monkeypatch.setattr(HeatmapPane, "value_px_at",
+                        lambda self, w, h: measured.append(self.key) or real(self, w, h))
+    grid._refit()
+    panes = [k for k in grid.shown() if k != "heads"]
+    most = max(1, min(grid.columns, grid.width() // 190))
+    # one fit per pane and column count (the merit's legibility), and a search only for
+    # the column counts whose rows are too low (one column of eight rows): 48 here,
+    # where every column count searched every pane (228)
+    assert 0 < len(measured) <= 2 * len(panes) * most, len(measured)

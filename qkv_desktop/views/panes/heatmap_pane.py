@@ -240,6 +240,8 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         high = low + max(PLOT_HEIGHT_WITHOUT_VALUES - self.plot.minimumHeight(), 0)
         if width <= 0 or self.value_px_at(width, high) <= 0:
             return high
+        if self.value_px_at(width, low) > 0:  # the usual answer, in one more measure
+            return low
         while low < high:  # the values show at ``high``; more height never hides them
             middle = (low + high) // 2
             if self.value_px_at(width, middle) > 0:

@@ -331,11 +331,18 @@ class PaneGrid(QWidget):
         if width <= 0 or height <= 0 or not panes:
             return grid_columns(slots, most)
         spacing = self._grid.spacing()
+        # No pane needs more than this to show its values (``least_height`` unmeasured):
+        # rows at least as high need no measuring of how much lower they could go.
+        ceiling = max(p.least_height() for p in panes)
 
         def merit(cols: int) -> tuple:
             rows = -(-slots // cols)
             pane_h = (height - (rows - 1) * spacing) / rows
-            lowest = max(p.least_height(self._narrowest(cols)) for p in panes)
+            if pane_h >= ceiling:
+                lowest = ceiling
+            else:
+                narrowest = self._narrowest(cols)
+                lowest = max(p.least_height(narrowest) for p in panes)
             scrolls = pane_h < lowest  # then the panes are ``lowest`` high, beside a bar
             pane_w = (width - bar * scrolls - (cols - 1) * spacing) / cols
             pane_h = max(pane_h, lowest)
@@ -360,12 +367,17 @@ class PaneGrid(QWidget):
         """Each row of panes at least as high as its panes need to show their values
         (``HeatmapPane.least_height``): lower, the grid scrolls."""
         least: dict[int, int] = {}
-        width = self._narrowest(self._columns)
-        for key in self.shown():
-            if key != HEADS_KEY:
-                pane = self.panes[key]
-                row = self._grid.getItemPosition(self._grid.indexOf(pane))[0]
-                least[row] = max(least.get(row, 0), pane.least_height(width))
+        panes = [self.panes[key] for key in self.shown() if key != HEADS_KEY]
+        rows = max(1, self._grid.rowCount())
+        _width, height, _bar = self._room()
+        row_h = (height - (rows - 1) * self._grid.spacing()) / rows
+        # Rows that high keep any pane's values without measuring how much lower they
+        # could go (``_best_columns``' ``ceiling``): the measure is for tight layouts.
+        width = 0 if all(p.least_height() <= row_h for p in panes) else (
+            self._narrowest(self._columns))
+        for pane in panes:
+            row = self._grid.getItemPosition(self._grid.indexOf(pane))[0]
+            least[row] = max(least.get(row, 0), pane.least_height(width))
         for row in range(self._grid.rowCount()):
             if self._grid.rowMinimumHeight(row) != least.get(row, 0):
                 self._grid.setRowMinimumHeight(row, least.get(row, 0))
