@@ -124,12 +124,13 @@ def _label_rects(axis):
     return [rect for rect, _flags, text in specs[2] if text]
 
 
-@pytest.mark.parametrize("span", [(1e-17, 1e2), (1e-9, 1e1), (1e-3, 1.0), (0.02, 0.15)])
-@pytest.mark.parametrize("height", [150, 260])
+@pytest.mark.parametrize("span", [(1e-17, 1e2), (1e-9, 1e1), (2e-4, 20.0), (1e-3, 1.0),
+                                  (0.02, 0.15)])
+@pytest.mark.parametrize("height", [120, 150, 260])
 def test_a_short_log_axis_keeps_room_between_its_labels(lab, span, height):
     """At 1024 × 700, after a run, the table leaves the comparison's plots short (the
     review's was about 260 px with its axis text): the labels are a font's height apart
-    at least, and the axis still has two of them."""
+    at least, and an axis with room for two has two."""
     lab.tabs.setCurrentIndex(1)
     plot = lab.compare_plots[256]
     plot.setFixedHeight(height)
@@ -140,7 +141,11 @@ def test_a_short_log_axis_keeps_room_between_its_labels(lab, span, height):
     QCoreApplication.processEvents()
     axis = item.getAxis("left")
     font = QFontMetricsF(axis.style["tickFont"] or axis.font()).height()
+    _label_rects(axis)  # as a paint does: the axis widens to its new labels
+    QCoreApplication.processEvents()
     centres = sorted(r.center().y() for r in _label_rects(axis))
-    assert len(centres) >= 2, centres
+    if axis.height() >= 4 * font:  # room for two labels and a line between them
+        assert len(centres) >= 2, (centres, axis.height())
+    assert centres
     gaps = np.diff(centres)
-    assert gaps.min() >= font, (gaps, font, axis.height())
+    assert not len(gaps) or gaps.min() >= font, (gaps, font, axis.height())

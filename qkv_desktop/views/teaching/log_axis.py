@@ -27,7 +27,8 @@ class DecadeLogAxis(pg.AxisItem):
     def logTickValues(self, minVal, maxVal, size, stdTicks):  # noqa: N802 (pyqtgraph's name)
         # pixels per decade, and the room a label needs (its line and half a line of gap)
         per_decade = size / (maxVal - minVal) if maxVal > minVal and size > 0 else float("inf")
-        line = 1.5 * QFontMetricsF(self.style["tickFont"] or self.font()).height()
+        font = QFontMetricsF(self.style["tickFont"] or self.font()).height()
+        line = 1.5 * font
         decades = [k for k in range(ceil(minVal), floor(maxVal) + 1)]
         steps = [k + log10(m) for k in range(floor(minVal), ceil(maxVal)) for m in (1, 2, 5)]
         steps = [v for v in steps if minVal <= v <= maxVal]
@@ -36,8 +37,15 @@ class DecadeLogAxis(pg.AxisItem):
         if len(decades) < 2 and 0.3 * per_decade >= line:
             return [(None, steps)]
         stride = next((s for s in STRIDES if s * per_decade >= line), STRIDES[-1])
-        labelled = [float(k) for k in decades if k % stride == 0]
-        return [(float(stride), labelled or [float(k) for k in decades[:1]] or steps[:1])]
+        # every stride-th decade, from the offset that labels the most (10⁻⁵ and 10⁰
+        # rather than 10⁰ alone), multiples of the stride where that is a tie; a label
+        # less than half its height from an end is not drawn, so it does not count
+        inside = [k for k in decades
+                  if min(k - minVal, maxVal - k) * per_decade >= font / 2] or decades
+        offset = max(range(stride), key=lambda o: (sum((k - o) % stride == 0 for k in inside),
+                                                   o == 0))
+        labelled = [float(k) for k in decades if (k - offset) % stride == 0]
+        return [(float(stride), labelled or steps[:1])]
 
 
 class StepAxis(pg.AxisItem):
