@@ -90,7 +90,7 @@ def test_a_run_that_saturates_the_softmax_stops_and_says_why(lab, speak):
     assert not lab.worker.running
     assert 0 < len(lab.losses) < 200, len(lab.losses)
     error = lab.error.text()
-    assert lab.error.isVisible() and "softmax saturated" in error
+    assert lab.error.isVisible() and "diverged: the softmax saturated" in error
     assert "Lower the learning rate" in error and "Ctrl+Z" in error
     lab.error.clear()
     speak("zh_CN")

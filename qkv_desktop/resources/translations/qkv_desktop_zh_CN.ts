@@ -2748,8 +2748,8 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>第 {0} 步发散（{1}）；请降低学习率</translation>
     </message>
     <message>
-        <source>at step {0} the softmax saturated: every attention weight is now 0 or 1, so the gradients on W_Q and W_K are exactly 0 and training cannot recover (loss {1}; it started at {2}). Lower the learning rate and undo (Ctrl+Z) back to weights from before it saturated.</source>
-        <translation>第 {0} 步时 softmax 已饱和：现在每个注意力权重都是 0 或 1，所以 W_Q 和 W_K 上的梯度恰好为 0，训练无法恢复（损失 {1}；开始时为 {2}）。请降低学习率，并撤销（Ctrl+Z）回到饱和之前的权重。</translation>
+        <source>step {0} diverged: the softmax saturated, every attention weight is now 0 or 1, so the gradients on W_Q and W_K are exactly 0 and training cannot recover (loss {1}; it started at {2}). Lower the learning rate and undo (Ctrl+Z) back to weights from before it saturated.</source>
+        <translation>第 {0} 步发散：softmax 已饱和，现在每个注意力权重都是 0 或 1，所以 W_Q 和 W_K 上的梯度恰好为 0，训练无法恢复（损失 {1}；开始时为 {2}）。请降低学习率，并撤销（Ctrl+Z）回到饱和之前的权重。</translation>
     </message>
     <message>
         <source>{0} = 0 (not drawn on a log scale)</source>

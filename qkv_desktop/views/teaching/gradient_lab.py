@@ -50,6 +50,7 @@ from qkv_desktop.core.training import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_nonzero
+from qkv_desktop.presentation.texts import join_list
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.layout import fit_to_screen
@@ -479,8 +480,8 @@ class GradientLab(RefreshWhenShown, LabWindow):
         lr, steps, rate = self.lr.value(), self.steps.value(), self.rate.value()
         diverged = self.tr("step {0} diverged ({1}); lower the learning rate")
         saturated = self.tr(
-            "at step {0} the softmax saturated: every attention weight is now 0 or 1, so "
-            "the gradients on W_Q and W_K are exactly 0 and training cannot recover (loss "
+            "step {0} diverged: the softmax saturated, every attention weight is now 0 or "
+            "1, so the gradients on W_Q and W_K are exactly 0 and training cannot recover (loss "
             "{1}; it started at {2}). Lower the learning rate and undo (Ctrl+Z) back to "
             "weights from before it saturated.")
 
@@ -829,13 +830,13 @@ class GradientLab(RefreshWhenShown, LabWindow):
         parts = []
         if higher:
             parts.append(self.tr("Without ÷√d_k the loss ended higher than with it at d_k "
-                                 "= {0}.").format(", ".join(higher)))
+                                 "= {0}.").format(join_list(higher)))
         if lower:
             parts.append(self.tr("Without ÷√d_k the loss ended lower than with it at d_k "
-                                 "= {0}.").format(", ".join(lower)))
+                                 "= {0}.").format(join_list(lower)))
         if same:
             parts.append(self.tr("Both ended at the same loss at d_k = {0}.").format(
-                ", ".join(same)))
+                join_list(same)))
         if not higher:
             parts.append(self.tr("So no unscaled head ended behind its scaled twin: this "
                                  "run does not show the stall ÷√d_k prevents (with more "
