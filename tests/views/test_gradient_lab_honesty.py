@@ -93,6 +93,10 @@ def test_a_run_that_saturates_the_softmax_stops_and_says_why(lab, speak):
     assert lab.error.isVisible() and "diverged: the softmax saturated" in error
     assert "Lower the learning rate" in error and "Ctrl+Z" in error
     lab.error.clear()
+    lab.train_blocking(200)  # again, on the saturated head: it was so before the run
+    assert "saturated before this run" in lab.error.text() and "Ctrl+Z" in lab.error.text()
+    assert len(lab.losses) == 1 and "diverged" not in lab.error.text()
+    lab.error.clear()
     speak("zh_CN")
     lab.train_blocking(200)
     assert "饱和" in lab.error.text()
