@@ -92,7 +92,6 @@ def test_a_run_that_saturates_the_softmax_stops_and_says_why(lab, speak):
     error = lab.error.text()
     assert lab.error.isVisible() and "diverged: the softmax saturated" in error
     assert "Lower the learning rate" in error and "Ctrl+Z" in error
-    lab.error.clear()
     lab.train_blocking(200)  # again, on the saturated head: it was so before the run
     assert "saturated before this run" in lab.error.text() and "Ctrl+Z" in lab.error.text()
     assert len(lab.losses) == 1 and "diverged" not in lab.error.text()
@@ -153,3 +152,17 @@ def test_a_short_log_axis_keeps_room_between_its_labels(lab, span, height):
     assert centres
     gaps = np.diff(centres)
     assert not len(gaps) or gaps.min() >= font, (gaps, font, axis.height())
+
+
+def test_a_failed_runs_message_goes_once_the_session_moves_on(lab):
+    """The saturated run's red line and status stayed after Ctrl+Z (the way back it
+    advises) and after another session was loaded."""
+    model = lab.model
+    lab.lr.setValue(100.0)
+    lab.train_blocking(200)
+    assert "saturated" in lab.error.text()
+    model.undo_stack.undo()
+    assert model.wait_until_idle()
+    QCoreApplication.processEvents()
+    assert lab.error.text() == ""
+    assert "The session has changed since this run" in lab.status.text()

@@ -123,6 +123,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self._run_state = None
         """The state a finished run left, while the session still is that state: the
         status line and the curves describe it."""
+        self._failure = ""  # the red line a failed run left, while _run_state holds
         self.losses: list[float] = []
         self.norms: dict[str, list[float]] = {k: [] for k in NORM_PENS}
         self.painted: np.ndarray | None = None
@@ -595,6 +596,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
         if self._run_state is None or self.model.state is self._run_state:
             return
         self._run_state = None
+        if self._failure and self.error.text() == self._failure:
+            self.show_error("")  # "undo back to weights from before" was done, or moot
+        self._failure = ""
         self.status.setText(self.tr("The session has changed since this run (undone or "
                                     "edited): the curves show how that run went, not "
                                     "the weights now in the panes."))
@@ -604,7 +608,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.train_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         self.model.preview.commit()
-        self.show_error(self.tr("Training failed: {0}").format(text))
+        self._run_state = self.model.state
+        self._failure = self.tr("Training failed: {0}").format(text)
+        self.show_error(self._failure)
 
     def _on_compare_failed(self, text: str) -> None:
         """The comparison's own end: a training run failing meanwhile must not give back
