@@ -166,3 +166,12 @@ def test_a_failed_runs_message_goes_once_the_session_moves_on(lab):
     QCoreApplication.processEvents()
     assert lab.error.text() == ""
     assert "The session has changed since this run" in lab.status.text()
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (0.0, "0.0000"), (-0.0, "0.0000"), (3.1e-5, "3.100e−05"), (-1e-17, "−1.000e−17"),
+    (4.999e-5, "4.999e−05"), (5e-5, "0.0001"), (0.5, "0.5000"), (708.3964, "708.3964"),
+    (2.5e5, "2.500e+05"), (float("nan"), "NaN")])
+def test_format_nonzero_never_writes_a_nonzero_value_as_0(value, text):
+    from qkv_desktop.presentation.numbers import format_nonzero
+    assert format_nonzero(value) == text
