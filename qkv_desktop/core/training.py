@@ -23,8 +23,8 @@ from qkv_desktop.core.validation import as_matrix
 from qkv_desktop.core.weights import WEIGHT_NAMES, Weights, init_weights
 
 __all__ = ["PATTERNS", "target_pattern", "normalise_pattern", "pattern_loss", "output_loss",
-           "loss_and_grads", "TrainStep", "train_step", "ScalingRun", "scaling_comparison",
-           "layer_norm"]
+           "loss_and_grads", "TrainStep", "train_step", "SoftmaxSaturated", "ScalingRun",
+           "scaling_comparison", "layer_norm"]
 
 PATTERNS = ("previous", "first", "diagonal")
 """Built-in target patterns: attend to the previous token, to the first, to oneself."""
@@ -113,11 +113,51 @@ def loss_and_grads(X, weights: Weights, target, kind: str, **options
     raise ValueError(f"kind must be 'pattern' or 'output', got {kind!r}")
 
 
-def train_step(X, weights: Weights, target, kind: str, lr: float, **options) -> TrainStep:
+class SoftmaxSaturated(ValueError):
+    """A run that diverged without overflowing: the softmax saturated (every weight of
+    every row that sees several keys is exactly 0 or 1), so the gradients reaching W_Q
+    and W_K are exactly 0 and the weights can never move again, with the loss above
+    where the run started, or, for a target pattern, above its least (the weights are
+    frozen, so the loss is too: a run started on a saturated head). ``step`` holds the
+    loss and gradients there."""
+
+    def __init__(self, step: TrainStep, start_loss: float):
+        super().__init__(f"the softmax saturated: every weight is 0 or 1, so the gradients "
+                         f"on W_Q and W_K are 0 (loss {step.loss:.4g}, it started at "
+                         f"{start_loss:.4g})")
+        self.step = step
+        self.start_loss = start_loss
+
+
+def _saturated(X, weights: Weights, step: TrainStep, start_loss: float, target, kind: str,
+               **options) -> bool:
+    """Whether ``step`` is stuck for good (see ``SoftmaxSaturated``). A head that learned
+    its pattern exactly is one-hot too, but at the least loss."""
+    norms = step.grad_norms()
+    if norms["W_Q"] != 0 or norms["W_K"] != 0:
+        return False
+    if not step.loss > start_loss:
+        if kind != "pattern":
+            return False  # W_V still trains the output
+        T = np.asarray(target, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            least = -float(np.sum(np.where(T > 0, T * np.log(T), 0.0))) / T.shape[0]
+        if not step.loss > least + 1e-6:
+            return False
+    r = attention(X, weights, **options)
+    several = r.allowed.sum(axis=1) > 1
+    P = r.weights[several]
+    return bool(several.any() and np.all((P == 0) | (P == 1)))
+
+
+def train_step(X, weights: Weights, target, kind: str, lr: float, start_loss: float | None = None,
+               **options) -> TrainStep:
     """One gradient-descent step on every array the head has (biases only if present).
 
     A step that overflows (too large a learning rate) raises ``ValueError`` naming the
-    first non-finite weight."""
+    first non-finite weight. Given the loss a run started at (``start_loss``), a step
+    where the softmax saturated with the loss above it raises ``SoftmaxSaturated``
+    (a ``ValueError`` too): the weights stay finite, but the run has diverged as surely."""
     if not (np.isfinite(lr) and lr > 0):
         raise ValueError(f"learning rate must be a positive finite number, got {lr}")
     with np.errstate(over="ignore", invalid="ignore"):  # divergence: Weights says where
@@ -126,7 +166,11 @@ def train_step(X, weights: Weights, target, kind: str, lr: float, **options) -> 
         for name in WEIGHT_NAMES:
             a = getattr(weights, name)
             new.append(None if a is None else a - lr * getattr(grads, name).astype(a.dtype))
-    return TrainStep(loss, grads, Weights(*new))
+    step = TrainStep(loss, grads, Weights(*new))
+    if start_loss is not None and _saturated(X, weights, step, start_loss, target, kind,
+                                                **options):
+        raise SoftmaxSaturated(step, start_loss)
+    return step
 
 
 def layer_norm(X, eps: float = 1e-5) -> np.ndarray:

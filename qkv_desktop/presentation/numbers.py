@@ -25,7 +25,8 @@ import numpy as np
 from PySide6.QtGui import QFont, QFontMetricsF
 
 __all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
-           "MOST_DECIMALS", "format_value", "format_values", "format_boolean", "format_percent",
+           "MOST_DECIMALS", "format_value", "format_nonzero", "format_values", "format_boolean",
+           "format_percent",
            "format_setting", "rounding_of",
            "fit_value_font", "with_minus",
            "any_value_may_fit", "decimals_that_add_up", "label_widths", "longest_labels"]
@@ -60,6 +61,20 @@ def format_value(value: float) -> str:
     elif float(text) == 0:
         return f"{0:.{DECIMALS}f}"
     return text.replace("-", MINUS)
+
+
+def format_nonzero(value: float) -> str:
+    """``format_value``, except that a value that is not 0 but rounds to ``0.0000`` keeps
+    four significant digits in scientific form (``3.142e−05``, ``−1.000e−17``).
+
+    For a measure whose size is the lesson, a gradient norm or a loss: the gradient lab
+    read "‖∂L/∂W_Q‖ = 0.0000" beside a log plot of 3e−5, as if the gradient had
+    vanished. An exact 0 still reads ``0.0000``."""
+    text = format_value(value)
+    v = float(value)
+    if v != 0 and text == f"{0:.{DECIMALS}f}":
+        return with_minus(f"{v:.{DECIMALS - 1}e}")
+    return text
 
 
 def format_percent(fraction: float, decimals: int = 1, most: int = 4,

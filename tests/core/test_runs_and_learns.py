@@ -493,3 +493,57 @@ def test_scaling_comparison_with_the_loss_on_the_output_shows_what_scaling_preve
     assert unscaled.losses[-1] < scaled.losses[-1]
     with pytest.raises(ValueError):
         scaling_comparison(X, T, kind="other", **kw)
+
+
+def test_a_run_whose_softmax_saturates_stops_as_diverged():
+    """MiniLM at learning rate 100 jumped to loss 708.3964 and stayed there with
+    ‖∂L/∂W_Q‖ = ‖∂L/∂W_K‖ = 0 and no message (a first user): every weight was 0 or 1,
+    so no gradient reaches the scores again. Given the run's starting loss, the step
+    raises ``SoftmaxSaturated`` (a ``ValueError``, as an overflow does)."""
+    from qkv_desktop.core.training import SoftmaxSaturated
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((6, 8))
+    w = init_weights(8, 8, seed=0, scale=0.3)
+    T = target_pattern("previous", 6)
+    start = None
+    with pytest.raises(SoftmaxSaturated) as caught:
+        for _ in range(10):
+            step = train_step(X, w, T, "pattern", 100.0, start_loss=start, causal=True)
+            start = step.loss if start is None else start
+            w = step.after
+    stuck = caught.value
+    assert isinstance(stuck, ValueError) and stuck.start_loss == start
+    assert stuck.step.loss > 100 * start
+    assert stuck.step.grad_norms()["W_Q"] == 0 == stuck.step.grad_norms()["W_K"]
+    P = attention(X, w, causal=True).weights
+    assert np.all((P == 0) | (P == 1))
+    # without a starting loss (the scaling comparison's stalled heads) it is a step
+    assert train_step(X, w, T, "pattern", 100.0, causal=True).loss == stuck.step.loss
+
+
+def test_a_head_that_learned_its_pattern_exactly_is_not_saturated():
+    """One-hot weights on the right keys have the loss 0, below the start: no stop."""
+    X = np.eye(4) * 40.0
+    w = Weights(np.eye(4), np.eye(4), np.eye(4))
+    T = target_pattern("diagonal", 4)
+    step = train_step(X, w, T, "pattern", 1.0, start_loss=1.0)
+    assert step.loss == 0.0 and step.grad_norms()["W_Q"] == 0.0
+    # the same head against the wrong pattern is stuck for good
+    from qkv_desktop.core.training import SoftmaxSaturated
+    with pytest.raises(SoftmaxSaturated):
+        train_step(X, w, target_pattern("first", 4), "pattern", 1.0, start_loss=1.0)
+
+
+def test_a_run_started_on_a_saturated_head_stops_too():
+    """Train pressed again after the jump: the loss stays where it started, frozen."""
+    from qkv_desktop.core.training import SoftmaxSaturated
+    X = np.eye(4) * 40.0
+    w = Weights(np.eye(4), np.eye(4), np.eye(4))
+    T = target_pattern("first", 4)
+    start = train_step(X, w, T, "pattern", 1.0).loss
+    with pytest.raises(SoftmaxSaturated):
+        train_step(X, w, T, "pattern", 1.0, start_loss=start)
+    # on the output, W_V still trains: not stuck
+    target = T @ np.eye(4)
+    out = train_step(X, w, target, "output", 0.1).loss
+    assert train_step(X, w, target, "output", 0.1, start_loss=out).loss == out

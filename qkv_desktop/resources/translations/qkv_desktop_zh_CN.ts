@@ -2748,6 +2748,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>第 {0} 步发散（{1}）；请降低学习率</translation>
     </message>
     <message>
+        <source>step {0} diverged: the softmax saturated, every attention weight is now 0 or 1, so the gradients on W_Q and W_K are exactly 0 and training cannot recover (loss {1}; it started at {2}). Lower the learning rate and undo (Ctrl+Z) back to weights from before it saturated.</source>
+        <translation>第 {0} 步发散：softmax 已饱和，现在每个注意力权重都是 0 或 1，所以 W_Q 和 W_K 上的梯度恰好为 0，训练无法恢复（损失 {1}；开始时为 {2}）。请降低学习率，并撤销（Ctrl+Z）回到饱和之前的权重。</translation>
+    </message>
+    <message>
+        <source>the softmax was saturated before this run: every attention weight is 0 or 1, so the gradients on W_Q and W_K are exactly 0 and training cannot move them (loss {0}). Undo (Ctrl+Z) back to weights from before it saturated and train with a lower learning rate.</source>
+        <translation>这次运行之前 softmax 就已饱和：每个注意力权重都是 0 或 1，所以 W_Q 和 W_K 上的梯度恰好为 0，训练无法改变它们（损失 {0}）。请撤销（Ctrl+Z）回到饱和之前的权重，再用较低的学习率训练。</translation>
+    </message>
+    <message>
         <source>{0} = 0 (not drawn on a log scale)</source>
         <translation>{0} = 0（对数坐标上无法画出）</translation>
     </message>
@@ -2788,6 +2796,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>第 {0}/{1} 组：d_k = {2}，不除以 √d_k，第 {3}/{4} 步</translation>
     </message>
     <message>
+        <source>&lt;b&gt;From an earlier session&lt;/b&gt;: X, the mask or the seed has changed since these runs (undone, edited or another session loaded), so the plots and the table below are that session&apos;s. Run the comparison again for this one.</source>
+        <translation>&lt;b&gt;来自之前的会话&lt;/b&gt;：这些运行之后，X、掩码或随机种子已经改变（撤销、编辑或载入了另一个会话），所以下面的图和表属于之前的会话。请为当前会话重新运行比较。</translation>
+    </message>
+    <message>
         <source>Finished: all {0} runs, {1} steps each.</source>
         <translation>完成：全部 {0} 组训练，每组 {1} 步。</translation>
     </message>
@@ -2804,12 +2816,32 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>在本会话的 X 上训练全新的注意力头，X 先做层归一化（每行均值 0、方差 1，与 Transformer 在注意力之前的归一化一样；W ~ N(0, 1/d_model) 时 q 和 k 的各分量方差约为 1），朝所选目标模式训练。红色：不缩放，蓝色：÷√d_k；实线 ‖∂L/∂W_Q‖，虚线 ‖∂L/∂W_K‖：真实梯度。表格另列出教程的平均 p(1−p)，它只是 softmax 雅可比矩阵 diag(p) − ppᵀ 的对角线。</translation>
     </message>
     <message>
-        <source>Cross-entropy of the weights to the pattern: its gradient on the scores is (p − pattern)/n, which a saturated softmax does not shrink while the weights are wrong (the log cancels the Jacobian). So here the unscaled heads, whose scores are √d_k times larger, and so are their gradients, learn faster at the same learning rate, even where mean p(1−p) is nearly 0; their gradient falls once they are right. A Transformer&apos;s loss does not reach the weights this way: choose the loss on the output to see what ÷√d_k prevents.</source>
-        <translation>权重与目标模式的交叉熵：它对分数的梯度是 (p − 目标)/n，只要权重还不对，softmax 饱和也不会让它变小（对数抵消了雅可比矩阵）。所以在这里，未缩放的头分数大 √d_k 倍，梯度也大 √d_k 倍，在同样的学习率下学得更快，即使平均 p(1−p) 接近 0；学对之后它的梯度才下降。Transformer 的损失并不是这样到达权重的：选择“输出”上的损失，看看 ÷√d_k 防止了什么。</translation>
+        <source>Cross-entropy of the weights to the pattern: its gradient on the scores is (p − pattern)/n, which a saturated softmax does not shrink while the weights are wrong (the log cancels the Jacobian). So here the unscaled heads, whose scores are √d_k times larger, and so are their gradients, can learn faster at the same learning rate, even where mean p(1−p) is nearly 0; their gradient falls once they are right. The line under the table says how this run&apos;s losses ended. A Transformer&apos;s loss does not reach the weights this way: choose the loss on the output to see what ÷√d_k prevents.</source>
+        <translation>权重与目标模式的交叉熵：它对分数的梯度是 (p − 目标)/n，只要权重还不对，softmax 饱和也不会让它变小（对数抵消了雅可比矩阵）。所以在这里，未缩放的头分数大 √d_k 倍，梯度也大 √d_k 倍，在同样的学习率下可能学得更快，即使平均 p(1−p) 接近 0；学对之后它的梯度才下降。表格下方的一行说明本次运行的损失最后如何。Transformer 的损失并不是这样到达权重的：选择“输出”上的损失，看看 ÷√d_k 防止了什么。</translation>
     </message>
     <message>
-        <source>Squared error of the output to the pattern × the head&apos;s starting V, per output component: the loss reaches the scores through weights · V and the whole Jacobian diag(p) − ppᵀ, as in a Transformer. Unscaled, the scores and their gradients are √d_k times larger: the softmax starts near one-hot (the table&apos;s mean max weight) or the first steps push it there, and where it is one-hot that Jacobian is nearly 0, so the row passes almost no gradient back to W_Q and W_K, whichever key it should attend to. The larger d_k, the more those heads stall with the loss high; what still falls is mostly W_V&apos;s share (W_V trains too). Scaled, the scores keep a variance of about 1 at every d_k and the heads learn: compare the losses at the end.</source>
-        <translation>输出与“目标模式 × 该头初始的 V”之间的平方误差（按输出分量平均）：损失经由 权重 · V 和完整的雅可比矩阵 diag(p) − ppᵀ 到达分数，与 Transformer 中一样。不缩放时，分数和它们的梯度都大 √d_k 倍：softmax 一开始就接近 one-hot（见表中的平均最大权重），或者最初几步就把它推到那里；在 one-hot 处雅可比矩阵几乎为 0，于是这一行几乎不把梯度传回 W_Q 和 W_K，无论它本该关注哪个键。d_k 越大，这些头越容易停滞在较高的损失上；仍在下降的主要是 W_V 的那一份（W_V 也在训练）。缩放后，分数在任何 d_k 下方差都约为 1，头能学会：比较表中最后的损失。</translation>
+        <source>Squared error of the output to the pattern × the head&apos;s starting V, per output component: the loss reaches the scores through weights · V and the whole Jacobian diag(p) − ppᵀ, as in a Transformer. Unscaled, the scores and their gradients are √d_k times larger: the softmax starts near one-hot (the table&apos;s mean max weight) or the first steps push it there, and where it is one-hot that Jacobian is nearly 0, so the row passes almost no gradient back to W_Q and W_K, whichever key it should attend to. So the larger d_k, the more such heads can stall with the loss high; what still falls is then mostly W_V&apos;s share (W_V trains too). Scaled, the scores keep a variance of about 1 at every d_k, so the softmax does not start saturated. Look for the stall in the losses at the end: the line under the table says what this run showed (with few tokens, or few keys per row, unscaled heads may learn as well).</source>
+        <translation>输出与“目标模式 × 该头初始的 V”之间的平方误差（按输出分量平均）：损失经由 权重 · V 和完整的雅可比矩阵 diag(p) − ppᵀ 到达分数，与 Transformer 中一样。不缩放时，分数和它们的梯度都大 √d_k 倍：softmax 一开始就接近 one-hot（见表中的平均最大权重），或者最初几步就把它推到那里；在 one-hot 处雅可比矩阵几乎为 0，于是这一行几乎不把梯度传回 W_Q 和 W_K，无论它本该关注哪个键。所以 d_k 越大，这样的头越可能停滞在较高的损失上；这时仍在下降的主要是 W_V 的那一份（W_V 也在训练）。缩放后，分数在任何 d_k 下方差都约为 1，softmax 一开始不会饱和。请在最后的损失中寻找停滞：表格下方的一行说明本次运行的结果（词元很少或每行的键很少时，未缩放的头也可能学得一样好）。</translation>
+    </message>
+    <message>
+        <source>Without ÷√d_k the loss ended higher than with it at d_k = {0}.</source>
+        <translation>在 d_k = {0} 时，不加 ÷√d_k 的最终损失高于加 ÷√d_k 的。</translation>
+    </message>
+    <message>
+        <source>Without ÷√d_k the loss ended lower than with it at d_k = {0}.</source>
+        <translation>在 d_k = {0} 时，不加 ÷√d_k 的最终损失低于加 ÷√d_k 的。</translation>
+    </message>
+    <message>
+        <source>Both ended at the same loss at d_k = {0}.</source>
+        <translation>在 d_k = {0} 时，两者的最终损失相同。</translation>
+    </message>
+    <message>
+        <source>So no unscaled head ended behind its scaled twin: this run does not show the stall ÷√d_k prevents (with more tokens, or the loss on the output, it may).</source>
+        <translation>所以没有哪个未缩放的头落后于对应的缩放头：本次运行没有显示出 ÷√d_k 所防止的停滞（词元更多，或用输出上的损失时，可能会显示）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;In this run&lt;/b&gt;: {0}</source>
+        <translation>&lt;b&gt;本次运行&lt;/b&gt;：{0}</translation>
     </message>
     <message>
         <source>mean max weight at the start</source>

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from qkv_desktop.core.training import (
+    SoftmaxSaturated,
     layer_norm,
     normalise_pattern,
     scaling_comparison,
@@ -48,7 +49,8 @@ from qkv_desktop.core.training import (
     train_step,
 )
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.presentation.numbers import format_nonzero
+from qkv_desktop.presentation.texts import join_list
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.layout import fit_to_screen
@@ -121,6 +123,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self._run_state = None
         """The state a finished run left, while the session still is that state: the
         status line and the curves describe it."""
+        self._failure = ""  # the red line a failed run left, while _run_state holds
         self.losses: list[float] = []
         self.norms: dict[str, list[float]] = {k: [] for k in NORM_PENS}
         self.painted: np.ndarray | None = None
@@ -130,6 +133,8 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self._compare_at = None  # (run, d_k, scaled, step) last reported while comparing
         self._compare_steps = 0
         self._compared = False  # the runs shown came from a comparison that ended
+        self._compare_session = None  # what of the session the comparison trained on
+        self._compare_stale = False  # the session has changed since: the runs are its
         self.train_threads: set[int] = set()
         self._committing_text = ""
         self._latest = None  # the newest step reported and not yet shown
@@ -475,16 +480,32 @@ class GradientLab(RefreshWhenShown, LabWindow):
         X, weights, options = inputs.X, inputs.weights, dict(inputs.options)
         lr, steps, rate = self.lr.value(), self.steps.value(), self.rate.value()
         diverged = self.tr("step {0} diverged ({1}); lower the learning rate")
+        saturated = self.tr(
+            "step {0} diverged: the softmax saturated, every attention weight is now 0 or "
+            "1, so the gradients on W_Q and W_K are exactly 0 and training cannot recover (loss "
+            "{1}; it started at {2}). Lower the learning rate and undo (Ctrl+Z) back to "
+            "weights from before it saturated.")
+        stuck = self.tr(  # Train pressed again on the saturated head: nothing diverged now
+            "the softmax was saturated before this run: every attention weight is 0 or 1, "
+            "so the gradients on W_Q and W_K are exactly 0 and training cannot move them "
+            "(loss {0}). Undo (Ctrl+Z) back to weights from before it saturated and train "
+            "with a lower learning rate.")
 
         def job(report, stop):
-            w = weights
+            w, start = weights, None
             for k in range(steps):
                 if stop.is_set():
                     break
                 try:
-                    step = train_step(X, w, target, kind, lr, **options)
+                    step = train_step(X, w, target, kind, lr, start_loss=start, **options)
+                except SoftmaxSaturated as exc:  # diverged with finite weights
+                    loss, first = format_nonzero(exc.step.loss), format_nonzero(exc.start_loss)
+                    raise ValueError(saturated.format(k + 1, loss, first)
+                                     if exc.step.loss > exc.start_loss
+                                     else stuck.format(loss)) from None
                 except ValueError as exc:  # a weight overflowed: the steps diverged
                     raise ValueError(diverged.format(k + 1, exc)) from None
+                start = step.loss if start is None else start
                 w = step.after
                 report((k + 1, step.loss, step.grad_norms(), w, threading.get_ident()))
                 if stop.wait(1.0 / rate):
@@ -550,7 +571,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
             except ValueError as exc:
                 self.show_error(self.tr("Training stopped: {0}").format(exc))
                 self.worker.stop()
-        f = format_value
+        f = format_nonzero  # a tiny gradient is not 0 (the plot shows 3e−5)
         self.status.setText(self.tr("step {0}: loss {1}, ‖∂L/∂W_Q‖ = {2}, "
                                     "‖∂L/∂W_K‖ = {3}, ‖∂L/∂W_V‖ = {4}").format(
             k, f(loss), f(norms["W_Q"]), f(norms["W_K"]), f(norms["W_V"])))
@@ -567,10 +588,17 @@ class GradientLab(RefreshWhenShown, LabWindow):
         """The session moved away from the state the last run left (Ctrl+Z undid the
         run, or the weights were edited): the status line says the curves are that
         run's, not the weights now shown (a first user read "step 260: loss 354" over
-        the weights of before the run, which Ctrl+Z had brought back)."""
+        the weights of before the run, which Ctrl+Z had brought back).
+
+        The comparison's runs, likewise, are marked as the earlier session's once what
+        they trained on (X, the mask, the seed) has changed."""
+        self._check_compare_session()
         if self._run_state is None or self.model.state is self._run_state:
             return
         self._run_state = None
+        if self._failure and self.error.text() == self._failure:
+            self.show_error("")  # "undo back to weights from before" was done, or moot
+        self._failure = ""
         self.status.setText(self.tr("The session has changed since this run (undone or "
                                     "edited): the curves show how that run went, not "
                                     "the weights now in the panes."))
@@ -580,7 +608,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.train_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         self.model.preview.commit()
-        self.show_error(self.tr("Training failed: {0}").format(text))
+        self._run_state = self.model.state
+        self._failure = self.tr("Training failed: {0}").format(text)
+        self.show_error(self._failure)
 
     def _on_compare_failed(self, text: str) -> None:
         """The comparison's own end: a training run failing meanwhile must not give back
@@ -641,6 +671,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         seed = self.model.state.seed
         init = 1.0 / np.sqrt(X.shape[1])
         self.runs, self._compared = [], False  # none of the last runs is this run's
+        self._compare_session, self._compare_stale = self._compare_key(inputs), False
         self._show_runs()
         self._comparing, self._compare_at, self._compare_steps = True, None, steps
         self.compare_progress.setRange(0, 2 * len(COMPARE_D_KS) * steps)
@@ -662,6 +693,25 @@ class GradientLab(RefreshWhenShown, LabWindow):
                                       should_stop=stop.is_set, progress=progress)
 
         self.compare_worker.start(job)
+
+    def _compare_key(self, inputs=None) -> tuple:
+        """What of the session a comparison trains on: X, the mask, the seed."""
+        inputs = inputs or self._inputs()
+        return inputs.X.copy(), inputs.causal, inputs.cross, self.model.state.seed
+
+    def _check_compare_session(self) -> None:
+        """The runs shown (or coming) are marked as the earlier session's once what they
+        trained on has changed (Presets → Tutorial 1 left the last session's table and
+        plots under no notice, a first user)."""
+        if self._compare_stale or self._compare_session is None or (
+                not self.runs and not self._comparing):
+            return
+        X, *rest = self._compare_key()
+        old_X, *old_rest = self._compare_session
+        if rest == old_rest and X.shape == old_X.shape and np.array_equal(X, old_X):
+            return
+        self._compare_stale = True
+        self._show_compare_status()
 
     def stop_comparison(self) -> None:
         """End the comparison before its next step; the runs that finished are shown."""
@@ -702,6 +752,11 @@ class GradientLab(RefreshWhenShown, LabWindow):
                         ).format(run + 1, total, d_k, step, self._compare_steps)
         elif not self._compared:
             text = ""
+        elif self._compare_stale and self.runs:
+            text = self.tr("<b>From an earlier session</b>: X, the mask or the seed has "
+                           "changed since these runs (undone, edited or another session "
+                           "loaded), so the plots and the table below are that session's. "
+                           "Run the comparison again for this one.")
         elif len(self.runs) == total:
             text = self.tr("Finished: all {0} runs, {1} steps each.").format(
                 total, len(self.runs[0].losses))
@@ -717,7 +772,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
     def _on_compare_loss(self, *_args) -> None:
         """Another loss: the runs of the last one go (their curves would read as this
         loss's, under this loss's explanation)."""
-        self.runs, self._compared = [], False
+        self.runs, self._compared, self._compare_stale = [], False, False
         self._show_runs()
         self._show_compare_status()
         self._show_compare_info()
@@ -739,8 +794,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 "(p − pattern)/n, which a saturated softmax does not shrink while the "
                 "weights are wrong (the log cancels the Jacobian). So here the unscaled "
                 "heads, whose scores are √d_k times larger, and so are their gradients, "
-                "learn faster at the same learning rate, even where mean p(1−p) is nearly "
-                "0; their gradient falls once they are right. A Transformer's loss does "
+                "can learn faster at the same learning rate, even where mean p(1−p) is "
+                "nearly 0; their gradient falls once they are right. The line under the "
+                "table says how this run's losses ended. A Transformer's loss does "
                 "not reach the weights this way: choose the loss on the output to see what "
                 "÷√d_k prevents.")
         else:
@@ -752,10 +808,12 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 "one-hot (the table's mean max weight) or the first steps push it there, "
                 "and where it is one-hot that Jacobian is nearly 0, so the row passes "
                 "almost no gradient back to W_Q and W_K, whichever key it should attend to. "
-                "The larger d_k, the more those heads stall with the loss high; what still "
-                "falls is mostly W_V's share (W_V trains too). Scaled, the scores keep a "
-                "variance of about 1 at every d_k and the heads learn: compare the losses "
-                "at the end.")
+                "So the larger d_k, the more such heads can stall with the loss high; what "
+                "still falls is then mostly W_V's share (W_V trains too). Scaled, the scores "
+                "keep a variance of about 1 at every d_k, so the softmax does not start "
+                "saturated. Look for the stall in the losses at the end: the line under "
+                "the table says what this run showed (with few tokens, or few keys per "
+                "row, unscaled heads may learn as well).")
         self.compare_info.setText(common + " " + why)
 
     def _on_compared(self, runs) -> None:
@@ -763,6 +821,40 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.runs, self._compared = list(runs), True
         self._show_runs()
         self._compare_ended()
+        self._check_compare_session()  # edited while it ran: the runs are the old X's
+
+    def _compare_outcome(self) -> str:
+        """What this run's losses at the end showed, d_k by d_k: where the unscaled head
+        ended higher than the scaled one, lower, or the same as the table writes them.
+        The fixed explanation said the unscaled heads stall; in a 4-token causal session
+        the unscaled d_k = 64 head ended at 0.0000 and the scaled at 0.0011."""
+        ends = {(r.d_k, r.scaled): r.losses[-1] for r in self.runs if len(r.losses)}
+        higher, lower, same = [], [], []
+        for d in COMPARE_D_KS:
+            if (d, False) not in ends or (d, True) not in ends:
+                continue
+            plain, scaled = ends[(d, False)], ends[(d, True)]
+            if format_nonzero(plain) == format_nonzero(scaled):
+                same.append(str(d))
+            else:
+                (higher if plain > scaled else lower).append(str(d))
+        if not (higher or lower or same):
+            return ""
+        parts = []
+        if higher:
+            parts.append(self.tr("Without ÷√d_k the loss ended higher than with it at d_k "
+                                 "= {0}.").format(join_list(higher)))
+        if lower:
+            parts.append(self.tr("Without ÷√d_k the loss ended lower than with it at d_k "
+                                 "= {0}.").format(join_list(lower)))
+        if same:
+            parts.append(self.tr("Both ended at the same loss at d_k = {0}.").format(
+                join_list(same)))
+        if not higher:
+            parts.append(self.tr("So no unscaled head ended behind its scaled twin: this "
+                                 "run does not show the stall ÷√d_k prevents (with more "
+                                 "tokens, or the loss on the output, it may)."))
+        return self.tr("<b>In this run</b>: {0}").format(" ".join(parts))
 
     def run_comparison_blocking(self, steps: int = 100) -> None:
         self.compare_steps.setValue(steps)
@@ -794,10 +886,12 @@ class GradientLab(RefreshWhenShown, LabWindow):
             if not len(run.losses):
                 continue
             cells = (str(run.d_k), "÷√d_k" if run.scaled else self.tr("none"),
-                     *(format_value(v) for v in (run.max_weight, run.mean_p1p,
+                     *(format_nonzero(v) for v in (run.max_weight, run.mean_p1p,
                                                  run.grad_W_Q[0], run.grad_W_K[0],
                                                  run.grad_W_Q[-1], run.losses[0],
                                                  run.losses[-1])))
             rows.append("<tr>" + "".join(f"<td align='right'>{c}</td>" for c in cells)
                         + "</tr>")
-        self.compare_table.setText("<table cellpadding='3'>" + "".join(rows) + "</table>")
+        outcome = self._compare_outcome()
+        self.compare_table.setText("<table cellpadding='3'>" + "".join(rows) + "</table>"
+                                   + (f"<p>{outcome}</p>" if outcome else ""))

@@ -3,7 +3,10 @@
 pyqtgraph's log axis labels every minor tick (0.07, 0.08, 0.09, 0.1) when the plot
 spans less than a few decades; those labels overlap on a small plot. Here the labelled
 ticks are the powers of ten, and a plot that spans fewer than two of them gets the
-1-2-5 steps inside it (at most three per decade, which never crowd).
+1-2-5 steps inside it (at most three per decade). On a short plot the labels keep at
+least a line of the tick font between them: every second, fifth, tenth … decade is
+labelled (d_k = 256's gradient spans 10² … 10⁻¹⁷ at 1024 × 700, and its twenty labels
+lay on top of each other), and the 1-2-5 steps thin to the decades.
 """
 
 from __future__ import annotations
@@ -11,6 +14,10 @@ from __future__ import annotations
 from math import ceil, floor, log10
 
 import pyqtgraph as pg
+from PySide6.QtGui import QFontMetricsF
+
+STRIDES = (1, 2, 5, 10, 20, 50, 100)
+"""Every how many decades a label goes, the fewest that leaves room."""
 
 
 class DecadeLogAxis(pg.AxisItem):
@@ -18,11 +25,27 @@ class DecadeLogAxis(pg.AxisItem):
     two)."""
 
     def logTickValues(self, minVal, maxVal, size, stdTicks):  # noqa: N802 (pyqtgraph's name)
-        decades = [float(k) for k in range(ceil(minVal), floor(maxVal) + 1)]
-        if len(decades) >= 2:  # one decade alone left a plot of 0.02 … 0.15 one label
-            return [(1.0, decades)]
+        # pixels per decade, and the room a label needs (its line and half a line of gap)
+        per_decade = size / (maxVal - minVal) if maxVal > minVal and size > 0 else float("inf")
+        font = QFontMetricsF(self.style["tickFont"] or self.font()).height()
+        line = 1.5 * font
+        decades = [k for k in range(ceil(minVal), floor(maxVal) + 1)]
         steps = [k + log10(m) for k in range(floor(minVal), ceil(maxVal)) for m in (1, 2, 5)]
-        return [(None, [v for v in steps if minVal <= v <= maxVal])]
+        steps = [v for v in steps if minVal <= v <= maxVal]
+        # one decade alone left a plot of 0.02 … 0.15 one label: the 1-2-5 steps where
+        # they fit (log10(2/1) = 0.3 decade is their closest spacing)
+        if len(decades) < 2 and 0.3 * per_decade >= line:
+            return [(None, steps)]
+        stride = next((s for s in STRIDES if s * per_decade >= line), STRIDES[-1])
+        # every stride-th decade, from the offset that labels the most (10⁻⁵ and 10⁰
+        # rather than 10⁰ alone), multiples of the stride where that is a tie; a label
+        # less than half its height from an end is not drawn, so it does not count
+        inside = [k for k in decades
+                  if min(k - minVal, maxVal - k) * per_decade >= font / 2] or decades
+        offset = max(range(stride), key=lambda o: (sum((k - o) % stride == 0 for k in inside),
+                                                   o == 0))
+        labelled = [float(k) for k in decades if (k - offset) % stride == 0]
+        return [(float(stride), labelled or steps[:1])]
 
 
 class StepAxis(pg.AxisItem):
