@@ -18,7 +18,7 @@ from qkv_desktop.presentation.cell_text import (
     masked_weight,
     masked_weight_heading,
 )
-from qkv_desktop.presentation.numbers import format_boolean, format_value
+from qkv_desktop.presentation.numbers import format_boolean, format_nonzero
 from qkv_desktop.presentation.pane_info import pane_relevant, pane_title, values_are_boolean
 from qkv_desktop.state import CellRef
 from qkv_desktop.state.catalogue import MATRIX, axis_labels
@@ -76,7 +76,9 @@ def cell_tip(result: ModelResult, ref: CellRef) -> str:
     if masked is not None:  # says it is masked, as the status bar does, not "0.0000"
         value = masked_weight_heading(masked)
     else:
-        value = (format_boolean if values_are_boolean(ref.matrix) else format_value)(
+        # a value that rounds to 0.0000 but is not 0 says so here, where there is room
+        # (a RoPE score of 8.07e−6 read as the exact 0 beside it: a first user)
+        value = (format_boolean if values_are_boolean(ref.matrix) else format_nonzero)(
             M[ref.row, ref.col])
     lines = [f"<b>{html.escape(value)}</b>",
              html.escape(pane_title(result, ref.matrix, ref.head)), where,

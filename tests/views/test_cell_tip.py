@@ -213,3 +213,22 @@ def test_a_masked_weights_tip_is_headed_masked_not_zero(qapp, chinese):
     allowed = cell_tip(result, CellRef("weights", 1, 0))
     assert allowed.startswith(f"<b>{format_value(result.head().weights[1, 0])}</b>")
     assert cell_tip(result, CellRef("scaled", 0, 3)).startswith("<b>−∞</b>")
+
+
+def test_a_tiny_value_is_headed_by_its_size_not_zero(qapp):
+    """A score of 8.07e−6 was headed "0.0000", as the exact zero beside it (a first
+    user); the tip has the room to say its size, and an exact 0 still reads 0.0000."""
+    from qkv_desktop.state import SessionState, compute
+    state = SessionState.from_preset("tutorial-1")
+    X = state.X.copy()
+    X[0] = 0.0  # 我's query is all zeros: its scores are exactly 0
+    X[1] = [1e-3, 0, 0, 0, 0, 0, 0, 0]  # 爱 is tiny: its scores with 爱 round to 0.0000
+    result = compute(state.with_(X=X))
+    scores = result.head(0).scores
+    assert scores[0, 1] == 0
+    assert scores[1, 1] != 0 and format_value(scores[1, 1]) == "0.0000"
+    assert cell_tip(result, CellRef("scores", 0, 1)).startswith("<b>0.0000</b>")
+    tiny = cell_tip(result, CellRef("scores", 1, 1))
+    head = tiny.split("</b>")[0].removeprefix("<b>")
+    assert head != "0.0000" and "e" in head, head
+    assert float(head.replace("−", "-")) == pytest.approx(scores[1, 1], rel=1e-3)
