@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QPainter, QTextLayout
+from PySide6.QtGui import QFontMetricsF, QPainter, QTextLayout
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 __all__ = ["ElidedLabel", "line_height"]
@@ -109,8 +109,9 @@ class ElidedLabel(QLabel):
     def sizeHint(self) -> QSize:
         """The whole text's width (ignored in an ``Ignored`` layout item), a line high."""
         margins = self.contentsMargins()
-        width = (self.fontMetrics().horizontalAdvance(self._text) + margins.left()
-                 + margins.right() + 2 * self.margin())
+        # its fractional width rounded up: "elidedText" cuts a text a fraction wider
+        text = math.ceil(QFontMetricsF(self.font()).horizontalAdvance(self._text))
+        width = text + margins.left() + margins.right() + 2 * self.margin()
         return QSize(width, max(super().sizeHint().height(), self._height()))
 
     def minimumSizeHint(self) -> QSize:

@@ -353,5 +353,8 @@ def test_a_long_hover_read_out_never_widens_a_1024_window(qtbot, make_window, ti
     assert window.minimumSizeHint().width() == least and window.width() == 1024
     assert hover.shown_text().endswith("…") and text in hover.toolTip()
     window.model.set_hover(None)
+    bar.clearMessage()
     QApplication.processEvents()
     assert window.width() == 1024 and window.minimumSizeHint().width() == least
+    source = window.models.source_label  # with room, a field reads whole
+    assert source.shown_text() == source.text() == "tiny-llama · layer 2 of 3 · head 4 of 4"
