@@ -358,3 +358,21 @@ def test_a_long_hover_read_out_never_widens_a_1024_window(qtbot, make_window, ti
     assert window.width() == 1024 and window.minimumSizeHint().width() == least
     source = window.models.source_label  # with room, a field reads whole
     assert source.shown_text() == source.text() == "tiny-llama · layer 2 of 3 · head 4 of 4"
+
+
+def test_the_hint_reads_whole_beside_the_decoder_dock_at_1024(qtbot, make_window, tiny, speak):
+    """At 1024×700 with a decoder's dock open the hint's shortest wording was cut
+    ("Edit a value · hover a cell: its form…"); a shorter one shows whole."""
+    from qkv_desktop.views.teaching.lesson_banners import LessonBanners
+    window = make_window(size=(1024, 700))
+    open_and_load(qtbot, window, tiny, TEXT, 1, 3)
+    for lang in ("en", "zh_CN"):
+        speak(lang)
+        assert window.model.wait_until_idle()
+        for _ in range(3):
+            QApplication.processEvents()
+        hint = window.findChild(LessonBanners).hint
+        assert hint.isVisible()
+        label = hint.headline
+        assert not label.is_elided(), (lang, label.shown_text(), label.width())
+        assert label.text() in label.toolTip()
