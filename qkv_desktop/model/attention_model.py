@@ -289,8 +289,10 @@ class AttentionModel(EditMethods, ViewSelection):
                 sys.excepthook(type(error), error, error.__traceback__)  # a bug: log it
             # the state's reasons are marked for translation (``ComputeError``)
             self.compute_reason = say(error)
-            self.compute_error = self.tr("Could not compute attention: {0}").format(
-                self.compute_reason)
+            # a sentence with its full stop: without one, "… or of the weights compute"
+            # in the status bar read as a message cut short
+            self.compute_error = self.tr("Could not compute attention: {0}.").format(
+                self.compute_reason.rstrip(".。"))
             if self._computed_index is None and self._result is not None:
                 self._drop_result()  # another session's numbers
             self.message.emit(self.compute_error)

@@ -8,9 +8,13 @@ shown whole before any is cut (the hint banner's sentence at 1024×700).
 It keeps and paints its text itself: ``QLabel.setText`` asks the layouts above it
 again, up to the whole window, though this label's size never follows its text (as
 wide as its layout gives, a line high). A lesson banner's sentence changes on every
-edit (issue 20). Its height is one line of the tallest text it has shown, fallback
-fonts included: a line only as tall as the Latin font cut the "_" of "W_Q" in the
-Chinese titles, whose CJK font is taller. A taller text asks for a new layout, once.
+edit (issue 20). A label whose layout reads its width (a status-bar field, not
+``Ignored``) is as wide as its whole text at most and asks again when it changes; it
+never asks for more than "X…" at least, so no text raises its window's least width
+(a hover read-out on a 1024 px screen widened the window to 1360). Its height is one
+line of the tallest text it has shown, fallback fonts included: a line only as tall
+as the Latin font cut the "_" of "W_Q" in the Chinese titles, whose CJK font is taller.
+A taller text asks for a new layout, once.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QPainter, QTextLayout
+from PySide6.QtGui import QFontMetricsF, QPainter, QTextLayout
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 __all__ = ["ElidedLabel", "line_height"]
@@ -65,6 +69,8 @@ class ElidedLabel(QLabel):
         if text and (height := line_height(text, self.font())) > self._line:
             self._line = height  # a taller script (a token's name): laid out once more
             self.updateGeometry()
+        if self.sizePolicy().horizontalPolicy() != QSizePolicy.Policy.Ignored:
+            self.updateGeometry()  # its size hint is its text's width
         self._update_tip()
         self.update()
 
@@ -101,7 +107,12 @@ class ElidedLabel(QLabel):
         return self._line + margins.top() + margins.bottom() + 2 * self.margin()
 
     def sizeHint(self) -> QSize:
-        return QSize(super().sizeHint().width(), max(super().sizeHint().height(), self._height()))
+        """The whole text's width (ignored in an ``Ignored`` layout item), a line high."""
+        margins = self.contentsMargins()
+        # its fractional width rounded up: "elidedText" cuts a text a fraction wider
+        text = math.ceil(QFontMetricsF(self.font()).horizontalAdvance(self._text))
+        width = text + margins.left() + margins.right() + 2 * self.margin()
+        return QSize(width, max(super().sizeHint().height(), self._height()))
 
     def minimumSizeHint(self) -> QSize:
         return QSize(self.fontMetrics().horizontalAdvance("X…"),
@@ -124,5 +135,6 @@ class ElidedLabel(QLabel):
 
     def paintEvent(self, _event) -> None:
         painter = QPainter(self)
+        self.drawFrame(painter)  # a style sheet's border (the status bar's rule)
         painter.setPen(self.palette().color(self.foregroundRole()))
         painter.drawText(self.contentsRect(), int(self.alignment()), self.shown_text())

@@ -28,10 +28,9 @@ way to the panes. The message comes back for the rest of its time.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QDeadlineTimer, QRect, Qt
+from PySide6.QtCore import QDeadlineTimer, QRect, QSize, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
-    QLabel,
     QSizeGrip,
     QSizePolicy,
     QStatusBar,
@@ -39,6 +38,8 @@ from PySide6.QtWidgets import (
     QStyleOption,
     QWidget,
 )
+
+from qkv_desktop.views.elided_label import ElidedLabel
 
 QWIDGETSIZE_MAX = (1 << 24) - 1
 """Qt's "no maximum" width (not exported by PySide6)."""
@@ -62,11 +63,10 @@ class StatusBar(QStatusBar):
         super().__init__(parent)
         self.setObjectName("statusBar")
         self.setStyleSheet(FIELD_STYLE)
-        self.hover_label = QLabel(objectName="hoverLabel")
-        self.hover_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        # Shrinks below its text when the message needs the room (the text is clipped).
+        self.hover_label = ElidedLabel(objectName="hoverLabel")
+        # As wide as its text at most; narrower (cut with "…") when the message or the
+        # window needs the room: a QLabel's least width was its whole text.
         self.hover_label.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
-        self.hover_label.setMinimumWidth(0)
         self.hover_label.hide()  # shown with a text
         self.addPermanentWidget(self.hover_label)  # no stretch: the message keeps the rest
         self.messageChanged.connect(self._fit_hover)
@@ -74,6 +74,12 @@ class StatusBar(QStatusBar):
         self._said = ""  # the app's message (``showMessage``), shown or under a tip
         self._said_until = QDeadlineTimer()
         self._tip = ""  # the status tip shown in its stead, if any
+
+    def minimumSizeHint(self) -> QSize:
+        """A line high and no width of its own: nothing the bar shows (a long hover
+        read-out, a model's name) may widen the window past a small screen; its fields
+        are cut with "…" instead."""
+        return QSize(0, super().minimumSizeHint().height())
 
     # ------------------------------------------------------------ messages
     def showMessage(self, message: str, timeout: int = 0) -> None:
@@ -116,8 +122,7 @@ class StatusBar(QStatusBar):
             super().clearMessage()
 
     def set_hover_text(self, text: str) -> None:
-        self.hover_label.setText(text)
-        self.hover_label.setToolTip(text)  # the whole formula, when it is clipped
+        self.hover_label.setText(text)  # its tool tip has it whole when it is cut
         self.hover_label.setVisible(bool(text))
         if self.currentMessage():  # its share depends on its text's width
             self._fit_hover()

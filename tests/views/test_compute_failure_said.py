@@ -56,6 +56,10 @@ def test_the_banner_names_the_value_first_in_a_narrow_window(main_window):
         "Not computed: X[智能, d3] = 1e+200 is too large: the scores q·k overflow float64 "
         "(its largest number is 1.8e+308). Smaller values of X or of the weights compute. "
         "The panes show the last result that computed.")
+    # the status bar's message is a whole sentence: without its full stop, "… Smaller
+    # values of X or of the weights compute" read as a message cut short
+    assert window.statusBar().currentMessage().endswith(
+        "Smaller values of X or of the weights compute.")
     assert headline.toolTip()  # the whole sentence, whatever the width shows
     window.resize(900, window.height())
     _settle(window)

@@ -323,3 +323,56 @@ def test_a_layer_typed_past_the_last_is_said_under_the_boxes(qtbot, make_window,
     assert panel.error_label.isVisible()
     assert panel.error_label.text() == "The layer can be at most 3: 9 became 3."
     assert spin.toolTip().endswith("From 1 to 3.")
+
+
+def test_a_long_hover_read_out_never_widens_a_1024_window(qtbot, make_window, tiny):
+    """Hovering a RoPE(K) cell writes a long formula in the status bar; a ``QLabel``'s
+    least width is its whole text, so the window grew from 1024 to 1360 px and stayed
+    so, its decoder dock and status bar off a 1024 screen. The read-out is cut with "…"
+    (whole in its tool tip) and the window keeps its width."""
+    from qkv_desktop.state import CellRef
+    window = make_window(size=(1024, 700))
+    open_and_load(qtbot, window, tiny, "the cat sat on the mat, then it sat", 1, 3)
+    assert window.model.wait_until_idle()
+    QApplication.processEvents()
+    least = window.minimumSizeHint().width()
+    assert window.width() == 1024 and least <= 1024
+    window.model.set_hover(CellRef("K_rope", 9, 12))
+    QApplication.processEvents()
+    hover, bar = window.hover_label, window.statusBar()
+    text = hover.text()
+    assert text.startswith("K_rope[") and " rad, giving " in text
+    assert window.minimumSizeHint().width() == least
+    assert window.width() == 1024
+    assert window.models.panel.geometry().right() < 1024  # the decoder dock in view
+    assert hover.isVisible() and hover.geometry().right() < bar.width()
+    shown = hover.shown_text()
+    assert shown == text or (shown.endswith("…") and text in hover.toolTip()), shown
+    bar.showMessage("Edit a value · hover a cell: its formula is shown here")
+    QApplication.processEvents()  # the read-out gives the message room: cut, not wider
+    assert window.minimumSizeHint().width() == least and window.width() == 1024
+    assert hover.shown_text().endswith("…") and text in hover.toolTip()
+    window.model.set_hover(None)
+    bar.clearMessage()
+    QApplication.processEvents()
+    assert window.width() == 1024 and window.minimumSizeHint().width() == least
+    source = window.models.source_label  # with room, a field reads whole
+    assert source.shown_text() == source.text() == "tiny-llama · layer 2 of 3 · head 4 of 4"
+
+
+def test_the_hint_reads_whole_beside_the_decoder_dock_at_1024(qtbot, make_window, tiny, speak):
+    """At 1024×700 with a decoder's dock open the hint's shortest wording was cut
+    ("Edit a value · hover a cell: its form…"); a shorter one shows whole."""
+    from qkv_desktop.views.teaching.lesson_banners import LessonBanners
+    window = make_window(size=(1024, 700))
+    open_and_load(qtbot, window, tiny, TEXT, 1, 3)
+    for lang in ("en", "zh_CN"):
+        speak(lang)
+        assert window.model.wait_until_idle()
+        for _ in range(3):
+            QApplication.processEvents()
+        hint = window.findChild(LessonBanners).hint
+        assert hint.isVisible()
+        label = hint.headline
+        assert not label.is_elided(), (lang, label.shown_text(), label.width())
+        assert label.text() in label.toolTip()

@@ -46,8 +46,8 @@
         <translation>“{0}”无法应用，已从撤销历史中移除：{1}</translation>
     </message>
     <message>
-        <source>Could not compute attention: {0}</source>
-        <translation>无法计算注意力：{0}</translation>
+        <source>Could not compute attention: {0}.</source>
+        <translation>无法计算注意力：{0}。</translation>
     </message>
     <message>
         <source>{0}: your edits were replaced; {1} brings them back.</source>
@@ -3152,6 +3152,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Edit a value · hover a cell: its formula · click: explained</source>
         <translation>改数值 · 悬停单元格：看公式 · 点击：看讲解</translation>
+    </message>
+    <message>
+        <source>Edit, hover or click a cell</source>
+        <translation>改数值、悬停或点击单元格</translation>
     </message>
     <message>
         <source>Attention is nearly uniform: every weight is within {0} of 1/(visible keys).</source>

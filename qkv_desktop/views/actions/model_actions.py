@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QMenu
+from PySide6.QtWidgets import QMainWindow, QMenu, QSizePolicy
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.source_text import source_text
 from qkv_desktop.state.provenance import Provenance
 from qkv_desktop.views.dialogs.decoder_panel import DecoderPanel
+from qkv_desktop.views.elided_label import ElidedLabel
 from qkv_desktop.views.retranslate import FollowsWindowLanguage
 
 if TYPE_CHECKING:
@@ -82,7 +83,8 @@ class ModelActions(FollowsWindowLanguage, QObject):
         self.open_model_action.setShortcut(QKeySequence("Ctrl+Shift+O"))
         self.open_model_action.triggered.connect(self.open_dialog)
         menu.insertAction(before, self.open_model_action)
-        self.source_label = QLabel(objectName="modelSource")
+        self.source_label = ElidedLabel(objectName="modelSource")  # cut, not the window widened
+        self.source_label.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
         self.source_label.hide()
         window.statusBar().addPermanentWidget(self.source_label)
         model.changed.connect(self._update_source)
@@ -172,10 +174,10 @@ class ModelActions(FollowsWindowLanguage, QObject):
         self.panel.show_source(source)
         if source is None:
             self.source_label.hide()
-            self.source_label.clear()
+            self.source_label.setText("")
             return
         text = source_text(source)
         self.source_label.setText(text)
-        self.source_label.setToolTip(self.tr("Loaded from {0}\nSentence: {1}")
+        self.source_label.set_note(self.tr("Loaded from {0}\nSentence: {1}")
                                      .format(source.location, source.text))
         self.source_label.show()

@@ -126,6 +126,15 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
             self.title.setText(pane_caption(self.key))
         self.title.set_note(self.tr("Right-click the pane to export or copy it."))
         self.values_note.retranslate()
+        self._measure_note()
+
+    def _measure_note(self) -> None:
+        """The note's height at the pane's width (``HeatmapPlot.note_px``)."""
+        self.plot.note_px = max(0, self.values_note.heightForWidth(max(self.width() - 4, 1)))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._measure_note()  # before the plot's deferred refit of its values
 
     def _on_values_hidden(self, _hidden: bool) -> None:
         # (a method, not a lambda over ``self``: the plot's connection would hold it,

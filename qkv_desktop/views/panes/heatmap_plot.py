@@ -613,6 +613,13 @@ class HeatmapPlot(pg.PlotWidget):
             # times before the first paint: 20 ms of start-up).
             item.getAxis(axis).enableAutoSIPrefix(False)
         self.values_hidden = False
+        self.note_px = 0
+        """Pixels a "values hidden" note under the plot takes from its height when shown
+        (set by its host). The values are fitted to cells as high as they are with the
+        note shown, so the note never reverses the decision that showed it: fitted to
+        the plot without it, values too tall for the cells once the note took its line
+        stayed hidden in a pane beside a same-size one that showed them (SmolLM2's 5×5
+        weights beside the mask at 1366×768)."""
         self.values_too_many = False
         """Hidden because the matrix has more than ``MAX_LABEL_CELLS`` cells: no size
         shows them (more room is no advice then)."""
@@ -723,7 +730,7 @@ class HeatmapPlot(pg.PlotWidget):
         if not overlay.labelled or not overlay.data.size:
             return -1
         n, m = overlay.data.shape
-        cell_w, cell_h = view_w / m, view_h / n
+        cell_w, cell_h = view_w / m, max(view_h - self.note_px, 0) / n  # the note shown
         if not any_value_may_fit(cell_w, cell_h, QFont(), _largest_px(cell_h)):
             return 0  # and nothing formatted for it
         if self._longest is None or self._longest[0] is not overlay.texts:
@@ -743,10 +750,11 @@ class HeatmapPlot(pg.PlotWidget):
         font = None
         if overlay.labelled and overlay.data.size:
             cell_w, cell_h = self.cell_size()
+            fit_h = self._with_note(cell_h)
             # formatting thousands of values for cells too small for any is what costs
             if (overlay.data.size <= PRECHECK_CELLS or not overlay.finiteness()[0].any()
-                    or any_value_may_fit(cell_w, cell_h, QFont(), _largest_px(cell_h))):
-                font = self._value_font(cell_w, cell_h, self._finite_texts())
+                    or any_value_may_fit(cell_w, fit_h, QFont(), _largest_px(fit_h))):
+                font = self._value_font(cell_w, fit_h, self._finite_texts())
             if font is not None and self._misfit_at == (cell_w, cell_h):
                 font = None
             overlay.fitted_cell = (cell_w, cell_h)
@@ -758,6 +766,14 @@ class HeatmapPlot(pg.PlotWidget):
         if (hidden, too_many) != (self.values_hidden, self.values_too_many):
             self.values_hidden, self.values_too_many = hidden, too_many
             self.valuesHiddenChanged.emit(hidden)
+
+    def _with_note(self, cell_h: float) -> float:
+        """A cell's height with the "values hidden" note shown under the plot (as it is
+        while the values are hidden)."""
+        height = self.view_box.height()
+        if self.values_hidden or not self.note_px or height <= 0:
+            return cell_h
+        return cell_h * max(height - self.note_px, 0) / height
 
     def value_label_rects(self) -> list[QRectF]:
         """Where each value label goes, in scene coordinates (empty when hidden).

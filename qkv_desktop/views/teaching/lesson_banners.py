@@ -177,7 +177,7 @@ class LessonBanners(QWidget):
                             "compute.").format(reason.rstrip(".")),
                     self.tr("{0}. No values of this session have computed yet, so the "
                             "panes show nothing; change the value the message names in "
-                            "the table.").format(html.escape(error.rstrip("."))))
+                            "the table.").format(html.escape(error.rstrip(".。"))))
                 return
             undo = (self.tr("Undo") if steps == 1 else
                     self.tr("Undo the last {0} edits").format(steps))
@@ -187,7 +187,7 @@ class LessonBanners(QWidget):
                 self.tr("{0}. The panes keep the last result that computed until the "
                         "table's values compute again; {1} goes back to it (Redo "
                         "brings the edits back).")
-                .format(html.escape(error.rstrip(".")), html.escape(undo)),
+                .format(html.escape(error.rstrip(".。")), html.escape(undo)),
                 "<a href='undo'>" + undo + "</a>")
             return
         self.stale.show_text(None)
@@ -212,7 +212,8 @@ class LessonBanners(QWidget):
             "click a cell to have it explained."), shorter=(
             self.tr("Edit a value, hover a cell to see how it is computed, click it to "
                     "have it explained."),
-            self.tr("Edit a value · hover a cell: its formula · click: explained")))
+            self.tr("Edit a value · hover a cell: its formula · click: explained"),
+            self.tr("Edit, hover or click a cell")))  # beside a decoder's dock at 1024
 
     presenting = False
     """Presentation mode (``ViewScale.presentingChanged``): the panes alone on screen."""
