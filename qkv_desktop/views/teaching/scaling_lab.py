@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.core.lessons import DEMO_SCORES, row_stats, scaling_sweep, session_sweep
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value, with_minus
-from qkv_desktop.presentation.texts import say
+from qkv_desktop.presentation.texts import join_list, say
 from qkv_desktop.state.parsing import ParseError, parse_number
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, red_line, say_briefly
 from qkv_desktop.views.layout import fit_to_screen, scrolling
@@ -376,7 +376,7 @@ class ScoreBars(_Page):
         except ParseError as exc:
             self.error.setText(self.tr("Not plotted: {0}. The charts show the last valid "
                                        "scores: {1}.").format(
-                exc, ", ".join(_typed(v) for v in self.scores)))
+                exc, join_list(_typed(v) for v in self.scores)))
             self.error.show()
             return False
         self.error.hide()
