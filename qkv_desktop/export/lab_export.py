@@ -12,9 +12,9 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPoint, QRectF, QSizeF, Qt
+from PySide6.QtCore import QBuffer, QCoreApplication, QEvent, QIODevice, QMarginsF, QPoint, QRectF, QSizeF, Qt
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QScrollArea, QWidget
 
 from qkv_desktop.export.figures import encode_painting, format_for
 from qkv_desktop.io.files import atomic_write_bytes
@@ -67,10 +67,16 @@ def save_widget(widget: QWidget, path: str | os.PathLike, title: str = "") -> Pa
 
 
 def _settle(widget: QWidget) -> None:
-    """Apply pending layout changes (new label texts) before the widget is drawn."""
-    layout = widget.layout()
-    if layout is not None:
-        layout.activate()
+    """Apply pending layout changes (new label texts, a grid grown by a row) before the
+    widget is drawn: every layout in it, the innermost first. (The window's own only
+    left a step's grids at the previous step's size: the KV cache's new row was cut
+    off on the pages, though whole on the screen once its events were processed.)"""
+    for child in (*reversed(widget.findChildren(QWidget)), widget):
+        layout = child.layout()
+        if layout is not None:
+            layout.activate()
+        if isinstance(child, QScrollArea):  # its content resized to the new minimum
+            QCoreApplication.sendEvent(child, QEvent(QEvent.Type.LayoutRequest))
 
 
 def steps_pdf_bytes(widget: QWidget, steps: Iterable[Callable[[], None]], title: str = "") -> bytes:

@@ -42,6 +42,7 @@ from qkv_desktop.state.compute import ModelResult, compute
 from qkv_desktop.state.cow_matrix import share_for_edits
 from qkv_desktop.state.edits import Edit
 from qkv_desktop.state.session_state import SessionState
+from qkv_desktop.state.texts import Text
 
 __all__ = ["AttentionModel"]
 
@@ -383,11 +384,11 @@ class AttentionModel(EditMethods, ViewSelection):
 
     # -------------------------------------------------------------- mutations
     def _apply(self, edit: Edit | None) -> None:
-        if edit is not None and self._push(edit.state, say(edit.text), edit.merge_key,
+        if edit is not None and self._push(edit.state, edit.text, edit.merge_key,
                                            edit.moved) and edit.note is not None:
             self.noted.emit(say(edit.note))
 
-    def _push(self, after: SessionState, text: str, merge_key: str | None = None,
+    def _push(self, after: SessionState, text: str | Text, merge_key: str | None = None,
               moved: RowMap | None = None) -> bool:
         """Push ``after`` as a step; whether it was one (an unchanged state is not).
         ``moved``: where it takes the token rows (None: unknown, a load)."""
@@ -396,6 +397,12 @@ class AttentionModel(EditMethods, ViewSelection):
             return False
         self.undo_stack.push(StateCommand(self, self._state, after, text, merge_key, moved))
         return True
+
+    def retranslate_steps(self) -> None:
+        """Every undo step's text in the current interface language (the window calls
+        this on a language change, before it writes its Undo and Redo items)."""
+        for k in range(self.undo_stack.count()):
+            self.undo_stack.command(k).retranslate()
 
     def new_gesture(self) -> int:
         """A key for ``set_cells(gesture=…)``: the edits of one drag undo as one step."""
@@ -411,9 +418,10 @@ class AttentionModel(EditMethods, ViewSelection):
         edit = self._translated(edits.set_cells, table, rows, cols, values)
         if edit.changed or gesture is not None:
             self.preview.commit()  # the state shown stays; the edit follows it
-            self.undo_stack.push(CellsCommand(self, edit, text or say(edit.text), gesture))
+            self.undo_stack.push(CellsCommand(self, edit, text or edit.text, gesture))
 
-    def load_state(self, state: SessionState, text: str, note: str | None = None) -> None:
+    def load_state(self, state: SessionState, text: str | Text,
+                   note: str | None = None) -> None:
         """Replace everything with ``state`` as one undoable step (presets, models).
 
         Its size was checked when it was built (``SessionState`` refuses oversize ones).
@@ -431,7 +439,7 @@ class AttentionModel(EditMethods, ViewSelection):
             if note is None:
                 if edited:
                     self.message.emit(self.tr("{0}: your edits were replaced; {1} brings "
-                                              "them back.").format(text, undo))
+                                              "them back.").format(say(text), undo))
                 return
             said = (self.tr("Your edits were replaced; {0} brings them back.") if edited
                     else self.tr("{0} undoes it.")).format(undo)
@@ -440,7 +448,7 @@ class AttentionModel(EditMethods, ViewSelection):
     def _load(self, edit: Edit) -> None:
         """A pure edit that replaces the session's inputs (imported vectors), made as a
         load (``load_state``): one step, the pin let go, the note said."""
-        self.load_state(edit.state, say(edit.text),
+        self.load_state(edit.state, edit.text,
                         None if edit.note is None else say(edit.note))
 
     def edited_since_load_or_save(self) -> bool:

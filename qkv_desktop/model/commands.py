@@ -35,6 +35,7 @@ from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.catalogue import RowMap
 from qkv_desktop.state.edits import CellEdit, cell_text, write_cells
 from qkv_desktop.state.session_state import SessionState
+from qkv_desktop.state.texts import Text
 
 if TYPE_CHECKING:
     from qkv_desktop.model.attention_model import AttentionModel
@@ -75,17 +76,34 @@ class _ModelCommand(QUndoCommand):
     down in an order PySide does not survive.
     """
 
+    said: Text | None = None
+    """The step's text as a ``Text`` (an edit's), said again in a new language by
+    ``retranslate``; ``None`` for a text given already said (it stays as given)."""
+
     @property
     def _model(self) -> AttentionModel:
         return self._model_ref()
+
+    def _name(self, text: str | Text) -> None:
+        """The step's text: ``text`` said in the interface language, and kept to be
+        said again if it is a ``Text``."""
+        self.said = text if isinstance(text, Text) else None
+        self.setText(say(text))
+
+    def retranslate(self) -> None:
+        """Say the step's text in the current interface language: "Undo 交叉注意力"
+        stayed Chinese after View → Language → English."""
+        if self.said is not None:
+            self.setText(say(self.said))
 
 
 class StateCommand(_ModelCommand):
     """Replace the model's state; merges with the next one of the same ``merge_key``."""
 
     def __init__(self, model: AttentionModel, before: SessionState, after: SessionState,
-                 text: str, merge_key: str | None = None, moved: RowMap | None = None):
-        super().__init__(text)
+                 text: str | Text, merge_key: str | None = None, moved: RowMap | None = None):
+        super().__init__()
+        self._name(text)
         self._model_ref, self.before, self.after = weakref.ref(model), before, after
         self.merge_key = merge_key
         self._moves(moved)
@@ -111,7 +129,8 @@ class StateCommand(_ModelCommand):
         if other._stamp - self._stamp > MERGE_WINDOW_S:
             return False
         self.after, self._stamp = other.after, other._stamp
-        self.setText(other.text())  # the step's end: typing 16 into d_k said "Set d_k to 1"
+        # the step's end: typing 16 into d_k said "Set d_k to 1"
+        self._name(other.said or other.text())
         self._moves(None if self.moved is None or other.moved is None
                     else self.moved.then(other.moved))
         if self.after is self.before:
@@ -122,12 +141,13 @@ class StateCommand(_ModelCommand):
 class CellsCommand(_ModelCommand):
     """Set cells of X or X_kv; a scrub gesture (same ``gesture`` key) merges into one."""
 
-    def __init__(self, model: AttentionModel, edit: CellEdit, text: str,
+    def __init__(self, model: AttentionModel, edit: CellEdit, text: str | Text,
                  gesture: object = None):
-        super().__init__(text)
+        super().__init__()
+        self._name(text)
         self._model_ref, self.table = weakref.ref(model), edit.table
         self.rows, self.cols, self.old, self.new = edit.rows, edit.cols, edit.old, edit.new
-        self.cell = edit.cell if text == say(edit.text) else None  # its text names the cell
+        self.cell = edit.cell if text == edit.text else None  # its text names the cell
         self.gesture = gesture
         self._first = edit.state  # built before the command exists (see the notes)
         # the provenance before and after: an undo back to a loaded model head is unedited
@@ -158,5 +178,5 @@ class CellsCommand(_ModelCommand):
             return False
         self.new = other.new
         if self.cell is not None:  # a scrub: its first and its last value
-            self.setText(say(cell_text(self.cell, self.old[0], self.new[0])))
+            self._name(cell_text(self.cell, self.old[0], self.new[0]))
         return True

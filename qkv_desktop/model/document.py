@@ -40,6 +40,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state import SessionState
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 
 __all__ = ["SessionController", "AUTOSAVE_DELAY_MS", "AUTOSAVE_MAX_DELAY_MS", "MAX_RECENT",
            "data_dir"]
@@ -334,7 +335,9 @@ class SessionController(QObject):
                 continue
             self.wait_for_autosave()
             os.replace(path, self.autosave_path)  # ours from now on
-            self.model.load_state(loaded.state, self.tr("Restore autosaved work"))
+            self.model.load_state(loaded.state, Text(  # an undo text for any language
+                QT_TRANSLATE_NOOP("SessionController", "Restore autosaved work"),
+                context="SessionController"))
             self.model.set_current_head(loaded.shown_head)
             self.opened.emit(loaded.state, loaded.extra)
             if original:

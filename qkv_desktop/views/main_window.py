@@ -28,6 +28,7 @@ from qkv_desktop.presentation.texts import join_sentences, say
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.catalogue import PROJECTION_NAMES
 from qkv_desktop.state.session_state import same_structure
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 from qkv_desktop.views.actions.export_actions import ExportActions
 from qkv_desktop.views.actions.file_actions import FileActions
 from qkv_desktop.views.actions.model_actions import ModelActions
@@ -40,7 +41,7 @@ from qkv_desktop.views.i18n import LANGUAGES, current_language, switch_language
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.menu_tips import TipsBeside
 from qkv_desktop.views.panes.pane_grid import DEFAULT_HIDDEN, DEFAULT_ORDER, HEADS_KEY, PaneGrid
-from qkv_desktop.views.preset_names import preset_description, preset_name
+from qkv_desktop.views.preset_names import preset_description, preset_name, preset_text
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.status_bar import StatusBar
 from qkv_desktop.views.teaching.docks import install_teaching
@@ -342,6 +343,7 @@ class MainWindow(Retranslating, QMainWindow):
             action.setToolTip(preset_description(name))
             action.setStatusTip(preset_description(name))
         self._update_pane_actions(again=True)
+        self.model.retranslate_steps()
         self._update_undo_actions()
         self.language_actions[current_language()].setChecked(True)
         self._on_hover_changed(self.model.hover)
@@ -365,8 +367,9 @@ class MainWindow(Retranslating, QMainWindow):
 
     # ------------------------------------------------------------ commands
     def load_preset(self, name: str) -> None:
-        self.model.load_state(SessionState.from_preset(name),
-                              self.tr("Load preset {0}").format(preset_name(name)))
+        self.model.load_state(SessionState.from_preset(name), Text(  # said in any language
+            QT_TRANSLATE_NOOP("MainWindow", "Load preset {0}"), (preset_text(name),),
+            "MainWindow"))
 
     def _current_row(self) -> int:
         idx = self.token_tables.active_editor().currentIndex()

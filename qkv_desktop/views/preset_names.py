@@ -9,20 +9,31 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.core import PRESETS
+from qkv_desktop.presentation.texts import say
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 
-__all__ = ["preset_name", "preset_description"]
+__all__ = ["preset_name", "preset_text", "preset_description"]
+
+_NAMES = {
+    "tutorial-1": QT_TRANSLATE_NOOP("Presets", "Tutorial 1 — {0}"),
+    "tutorial-2": QT_TRANSLATE_NOOP("Presets", "Tutorial 2 — {0}"),
+    "random-small": QT_TRANSLATE_NOOP("Presets", "Random, small — 5 tokens, d_model 8"),
+    "random-medium": QT_TRANSLATE_NOOP("Presets", "Random, medium — 12 tokens, d_model 16"),
+}
+
+
+def preset_text(key: str) -> Text | str:
+    """The name of preset ``key``, to be said in the language of the moment (an undo
+    step's text keeps it: "Load preset …" follows View → Language); its id if unknown."""
+    if key not in _NAMES:
+        return key
+    return Text(_NAMES[key], (" ".join(PRESETS[key].tokens),) if "{0}" in _NAMES[key] else (),
+                "Presets")
 
 
 def preset_name(key: str) -> str:
     """The menu text of preset ``key`` in the current language (its id if unknown)."""
-    translate = QCoreApplication.translate
-    tokens = " ".join(PRESETS[key].tokens) if key in PRESETS else ""
-    return {
-        "tutorial-1": translate("Presets", "Tutorial 1 — {0}").format(tokens),
-        "tutorial-2": translate("Presets", "Tutorial 2 — {0}").format(tokens),
-        "random-small": translate("Presets", "Random, small — 5 tokens, d_model 8"),
-        "random-medium": translate("Presets", "Random, medium — 12 tokens, d_model 16"),
-    }.get(key, key)
+    return say(preset_text(key))
 
 
 def preset_description(key: str) -> str:

@@ -350,6 +350,28 @@ def test_the_tours_second_step_speaks_of_no_edit_before_one_was_made(main_window
         tour.stop()
 
 
+def test_the_tours_steps_outline_what_their_texts_name(main_window):
+    """Step 1 said "this table is X" with the Positions/mask tab in front (no X table in
+    sight); step 5 ("Lab → Scaling lab") outlined the whole menu bar."""
+    window, tour = main_window, main_window.tour
+    window.tabs.setCurrentWidget(window.positions_scroll)
+    tour.start()
+    try:
+        settle(window)
+        assert window.tabs.currentWidget() is window.token_tables
+        assert window.editor.isVisible()  # the table X the text speaks of
+        tour.show_step(4)
+        settle(window)
+        bar = window.menuBar()
+        lab = bar.actionGeometry(window.teaching.lab_menu.menuAction())
+        assert window.teaching.lab_menu.title().replace("&", "") == "Lab"
+        assert tour.target_rect() == QRect(bar.mapTo(window, lab.topLeft()), lab.size())
+        assert tour.outline.isVisible() and tour.outline.target == tour.target_rect()
+        assert not tour.note.geometry().intersects(tour.target_rect())
+    finally:
+        tour.stop()
+
+
 def test_the_tour_follows_a_pinned_weight_to_the_explanation_and_on(main_window):
     """At step 3 a first-time user clicked a weight as step 4 asks: the Explain panel
     came to the front over the note, which seemed gone, and the tour stayed at 3."""

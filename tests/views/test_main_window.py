@@ -279,3 +279,32 @@ def test_the_view_menu_greys_the_panes_this_session_has_nothing_for(main_window)
     model.undo_stack.undo()
     assert model.wait_until_idle()
     assert not actions["Q_rope"].isEnabled() and model.state.equals(s)
+
+
+def test_undo_texts_follow_a_language_switch(main_window, chinese, qapp):
+    """Steps made in Chinese, then View → Language → English: the Edit menu still read
+    "Undo 交叉注意力" (the steps kept the text of the language they were made in)."""
+    from qkv_desktop.views import i18n
+
+    model = main_window.model
+    main_window.load_preset("tutorial-2")
+    model.set_mode("cross")
+    model.set_cell("X", 0, 0, 0.5)
+    assert model.wait_until_idle()
+    stack = model.undo_stack
+    made = [stack.text(k) for k in range(stack.count())]
+    assert made[:2] == ["加载预设 教程示例 2 — 猫 追 老鼠", "交叉注意力"]
+    assert main_window.undo_action.text().startswith("撤销")
+    try:
+        i18n.install_translators(qapp, "en")
+        qapp.processEvents()
+        said = [stack.text(k) for k in range(stack.count())]
+        assert said[:2] == ["Load preset Tutorial 2 — 猫 追 老鼠", "Cross-attention"]
+        assert said[2] == "X[猫, d0] 0.9000 → 0.5000"
+        assert main_window.undo_action.text() == f"&Undo {said[2]}"
+        stack.undo()
+        assert main_window.undo_action.text() == "&Undo Cross-attention"
+        assert main_window.redo_action.text() == f"&Redo {said[2]}"
+    finally:
+        i18n.install_translators(qapp, "zh_CN")  # the fixture's language, then its English
+        qapp.processEvents()

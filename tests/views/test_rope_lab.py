@@ -83,10 +83,41 @@ def test_shuffling_tokens_shows_equivariance_without_positions(main_window):
 
 
 def test_an_odd_d_k_says_why_nothing_turns(main_window):
+    """Tutorial 2 with d_k = 3: both charts were blank, the decay plot (its own d = 128)
+    with an empty legend box. The reason is said where the pairs would be drawn, and the
+    decay plot, which does not depend on the session, is drawn."""
+    import pyqtgraph as pg
+
     main_window.model.set_d_k(3)
     assert main_window.model.wait_until_idle()
     lab = _lab(main_window)
-    assert "make d_k even" in lab.rotation_info.text()
+    said = [item.text for item in lab.rotations.ci.items if isinstance(item, pg.LabelItem)]
+    assert len(said) == 1 and "make d_k even to see it (d_k = 3)" in said[0]
+    item = lab.decay.getPlotItem()
+    assert len(item.listDataItems()) == len(DECAY_BASES) + 1
+    assert len(item.legend.items) == len(DECAY_BASES) + 1
+    assert "(d = 128)" in lab.decay_info.text()
+    lab.close()
+
+
+def test_the_shuffle_result_is_scrolled_into_view_whole(main_window, qtbot):
+    """At 1024 × 700, scrolled to the bottom, "Shuffle tokens": the result took a line
+    more than the prompt, and that line was under the window's bottom edge."""
+    from PySide6.QtWidgets import QApplication
+
+    lab = _lab(main_window)
+    lab.resize(1024, 700)
+    QApplication.processEvents()
+    bar = lab.body.verticalScrollBar()
+    assert bar.maximum() > 0  # the lab scrolls at this size
+    bar.setValue(bar.maximum())
+    lines = lab.order_info.height()
+    lab.shuffle.click()
+    for _ in range(5):  # the layout settles, a level a round, as on screen
+        QApplication.processEvents()
+    assert lab.order_info.height() > lines  # the result wraps onto another line
+    group = lab.order_group  # the result and its frame, none of it under the edge
+    assert group.visibleRegion().boundingRect() == group.rect()
     lab.close()
 
 

@@ -569,6 +569,53 @@ def test_export_view_and_steps_pdf(labs, key, tmp_path):
     assert lab.position == 1  # back on the step it was on
 
 
+@pytest.mark.parametrize("key", ["kv_cache", "tiles"])
+def test_the_step_pages_show_the_lab_without_its_control_row(labs, key, tmp_path,
+                                                            monkeypatch):
+    """The handout's pages showed Reset, Back, Step, Play, the steps per second and the
+    Export buttons: what to click, not what to read. They are left out of the pages,
+    and back in the window after."""
+    from qkv_desktop.views.teaching import lab_window
+    lab = labs.show(key)
+    controls = [lab.controls.reset, lab.controls.speed, lab.export_view_button,
+                lab.export_steps_button]
+    drawn, where = [], []
+    real = lab_window.save_steps_pdf
+
+    def save(widget, steps, path, title=""):
+        def seen(step):
+            step()
+            drawn.append([c.isVisible() for c in controls])
+            if lab.controls.where.isVisible():  # the page says which step it is
+                where.append(lab.controls.where.text())
+        return real(widget, (lambda s=s: seen(s) for s in steps), path, title)
+    monkeypatch.setattr(lab_window, "save_steps_pdf", save)
+    lab.export_steps(tmp_path / "steps.pdf")
+    assert len(drawn) == lab.step_count() > 1
+    assert not any(any(page) for page in drawn)
+    assert all(c.isVisible() for c in controls)
+    assert where == [f"step {k} of {lab.step_count()}" for k in range(1, lab.step_count() + 1)]
+
+
+def test_each_step_page_draws_the_kv_cache_grown_by_its_row(labs, tmp_path, monkeypatch):
+    """The pages drew a step's grids at the previous step's size: the K and V caches'
+    new row (and the weight row's new column) were cut off on paper, though whole on
+    the screen."""
+    from qkv_desktop.export import lab_export
+    lab = labs.show("kv_cache")
+    real = lab_export._render
+    cut = []
+
+    def render(widget, *args):
+        cut.extend((lab.position, name) for name, grid in lab.grids.items()
+                   if grid.isVisible() and (grid.height() < grid.sizeHint().height()
+                                            or grid.width() < grid.sizeHint().width()))
+        return real(widget, *args)
+    monkeypatch.setattr(lab_export, "_render", render)
+    lab.export_steps(tmp_path / "steps.pdf")
+    assert cut == []
+
+
 def _pages(path) -> int:
     import subprocess
     out = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
@@ -669,26 +716,39 @@ def test_the_scaling_comparison_refuses_a_single_dimension(labs):
     assert not lab.compare_worker.running and "d_model ≥ 2" in lab.error.text()
 
 
-def test_the_steps_pdf_shows_each_row_of_controls_whole(labs, tmp_path):
+def test_the_steps_pdf_shows_each_row_of_controls_whole(labs, tmp_path, monkeypatch):
     """Drawn straight onto the PDF, the online-softmax lab's row of controls lost its
     top half under the tab above it on every page (found by a first-time user); the
     page now holds the lab as the screen shows it. Read where a reader looks: the
-    "query row" spin box's upper half has the colours on the page it has on screen."""
+    "query row" spin box's upper half has the colours on the page it has on screen
+    as the page is drawn (without the row of step buttons, which pages leave out)."""
     import subprocess
 
     from PySide6.QtCore import QPoint
     from PySide6.QtGui import QImage
 
+    from qkv_desktop.views.teaching import lab_window
+
     lab = labs.show("tiles")
     lab.go_to(0)
+    box = lab.row
+    shown = []
+    real = lab_window.save_steps_pdf
+
+    def save(widget, steps, path, title=""):
+        def first(step):
+            step()
+            if not shown:
+                lab.layout().activate()
+                shown.append((lab.grab().toImage(), box.mapTo(lab, QPoint(0, 0))))
+        return real(widget, (lambda s=s: first(s) for s in steps), path, title)
+    monkeypatch.setattr(lab_window, "save_steps_pdf", save)
     path = tmp_path / "steps.pdf"
     lab.export_steps(path)
     subprocess.run(["pdftoppm", "-r", "72", "-f", "1", "-l", "1", "-png", str(path),
                     str(tmp_path / "page")], check=True)
     page = QImage(str(next(tmp_path.glob("page*.png"))))
-    screen = lab.grab().toImage()
-    box = lab.row
-    top_left = box.mapTo(lab, QPoint(0, 0))
+    screen, top_left = shown[0]
     differing, total = 0, 0
     for dx in range(2, box.width() - 2):
         for dy in range(0, box.height() // 2):

@@ -72,7 +72,7 @@ CLAMPS = [
     ("scaling", "labKeys", "1", 2, "The number of keys must be at least 2: 1 became 2.",
      "labRandomError"),
     ("scaling", "scoresDkA", "5000", 4096,
-     "The middle chart's d_k can be at most 4096: 5000 became 4096.", "scoresError"),
+     "The middle chart's d_k can be at most 4096: 5000 became 4096.", "scoresNote"),
 ]
 
 
@@ -384,7 +384,7 @@ def _places(window: QWidget) -> dict[str, tuple]:
     ("tiles", "labSpeed", "50", "labError"),
     ("kv", "kvTokens", "0", "kvMemoryError"),
     ("scaling", "labSeed", "-1", "labRandomError"),
-    ("scaling", "scoresDkA", "5000", "scoresError"),
+    ("scaling", "scoresDkA", "5000", "scoresNote"),
 ])
 def test_a_note_appearing_moves_no_box(host, qtbot, kind, name, typed, where):
     """The red line appearing pushed the boxes below it down by a line: the click aimed

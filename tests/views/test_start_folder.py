@@ -161,11 +161,35 @@ def test_a_damaged_setting_is_passed_over(value, documents):
     assert start_folder(value) == documents
 
 
-def test_a_lab_exports_into_documents(run_labs, documents, starts):
+def test_a_lab_exports_into_documents(window, run_labs, documents, starts):
     """The labs' Export view / Export steps started in the folder the app was launched
     from (a bare file name)."""
     documents.mkdir()
     lab = run_labs.show("kv_cache")
     lab._ask_export_view()
     lab._ask_export_steps()
-    assert starts == [documents / "kvCacheLab.png", documents / "kvCacheLab-steps.pdf"]
+    assert starts == [documents / "kv-cache.png", documents / "kv-cache-steps.pdf"]
+
+
+def test_a_lab_export_starts_in_the_last_export_folder_and_moves_it(
+        window, run_labs, documents, tmp_path, monkeypatch):
+    """"Export steps (PDF)…" started in the home folder as "kvCacheLab-steps.pdf" (its
+    object name), whatever folder the window's exports had last written to. It starts
+    where they do, with a readable name, and the folder chosen is theirs next."""
+    documents.mkdir()
+    exports, handouts = tmp_path / "exports", tmp_path / "handouts"
+    exports.mkdir()
+    handouts.mkdir()
+    window.settings.setValue("export/folder", str(exports))
+    seen = []
+
+    def chosen(parent, caption, start, *a, **k):
+        seen.append(Path(start))
+        return (str(handouts / "kv.pdf"), "") if len(seen) == 1 else ("", "")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(chosen))
+    lab = run_labs.show("kv_cache")
+    monkeypatch.setattr(lab, "export_steps", lambda path: None)
+    lab._ask_export_steps()
+    lab._ask_export_view()
+    assert seen[:2] == [exports / "kv-cache-steps.pdf", handouts / "kv-cache.png"]
+    assert window.exports.folder() == handouts

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QLabel
 
 from qkv_desktop.core.lessons import row_stats, row_uniformity
 from qkv_desktop.model import AttentionModel
@@ -416,6 +417,33 @@ def test_teaching_lab_refuses_bad_scores_and_keeps_the_last_plot(lab):
     assert bars.bars[0][0] == pytest.approx(1 / (1 + math.exp(-10)))
 
 
+def test_a_d_k_clamp_note_leaves_the_refused_scores_message_on_show(lab, qtbot):
+    """"2, abc, 1e400" typed, then 0 as the middle d_k: "0 became 1" replaced "'abc' is
+    not a number" while the box still held the bad text, and the charts silently showed
+    the last valid scores. Both are on show, and the refusal names the scores drawn."""
+    bars = lab.score_bars
+    lab.tabs.setCurrentWidget(bars)
+    lab.show()
+    qtbot.waitExposed(lab)
+    bars.edit.setText("2, abc, 1e400")
+    bars.d_a.setFocus()
+    bars.d_a.selectAll()
+    qtbot.keyClicks(bars.d_a, "0")
+    qtbot.keyClick(bars.d_a, Qt.Key.Key_Return)
+    assert bars.d_a.value() == 1
+
+    def shown() -> str:
+        return "\n".join(line.text() for line in bars.findChildren(QLabel)
+                         if line.isVisible() and line.text())
+
+    assert "The middle chart's d_k must be at least 1: 0 became 1." in shown()
+    assert "score 2: 'abc' is not a number" in shown()
+    assert "The charts show the last valid scores: 2, 1.5, 0.5, \u22120.5, \u22121." in shown()
+    assert bars.bars[1] == pytest.approx(row_stats(np.array([2, 1.5, 0.5, -0.5, -1]), 1).weights)
+    bars.edit.setText("1, 0")  # fixed: the refusal goes, the note stays its time
+    assert "not a number" not in shown() and "0 became 1" in shown()
+
+
 def test_teaching_lab_sweeps(window, qtbot):
     w = window
     lab = w.teaching.lab
@@ -527,6 +555,25 @@ def test_teaching_docks_behind_a_tab_do_no_work_until_shown(window2):
     front(w, "diagnostics")
     assert t.diagnostics._shown == (result, 0)
     assert t.diagnostics.table.model().rowCount() == w.model.state.n
+
+
+def test_the_score_charts_follow_a_language_switch_while_the_box_holds_bad_text(lab, qapp):
+    """Bad scores typed, then View → Language → 中文: the charts' titles and the table
+    of the last valid scores stayed English ("no scaling (÷ 1)", "max", "entropy")."""
+    from qkv_desktop.views import i18n
+    bars = lab.score_bars
+    bars.edit.setText("2, abc, 1e400")
+    try:
+        i18n.install_translators(qapp, "zh_CN")
+        qapp.processEvents()
+        assert bars.plots[0].getPlotItem().titleLabel.text == "不缩放（÷ 1）"
+        table = bars.table.text()
+        assert "不缩放（÷ 1）" in table and "最大值" in table and "熵" in table
+        assert "no scaling" not in table and "entropy" not in table
+        assert "不是数字" in bars.error.text()
+    finally:
+        i18n.install_translators(qapp, "en")
+        qapp.processEvents()
 
 
 def test_the_scaling_labs_refused_score_says_why_in_the_windows_language(lab, chinese):

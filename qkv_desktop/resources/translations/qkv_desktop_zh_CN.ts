@@ -4562,8 +4562,8 @@ Sentence: {1}</source>
         <translation>d_k = {0}（÷ √{0} = {1}）</translation>
     </message>
     <message>
-        <source>Not plotted: {0}. The charts keep the last valid scores.</source>
-        <translation>未绘制：{0}。图表保留上一次有效的分数。</translation>
+        <source>Not plotted: {0}. The charts show the last valid scores: {1}.</source>
+        <translation>未绘制：{0}。图表显示的是上一次有效的分数：{1}。</translation>
     </message>
     <message>
         <source>max</source>

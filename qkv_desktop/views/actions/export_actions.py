@@ -463,13 +463,18 @@ class ExportActions(FollowsWindowLanguage, QObject):
         self.window.statusBar().showMessage(text, 10000)
 
     # ------------------------------------------------------------ settings
-    def _folder(self) -> Path:
-        """Where every export dialog starts: the folder of the last export, else the open
-        session file's folder (a first export of a saved session went to the home folder,
-        away from the session it came from), else the Documents folder (``start_folder``)."""
+    def folder(self) -> Path:
+        """Where every export dialog starts, the labs' too: the folder of the last export,
+        else the open session file's folder (a first export of a saved session went to
+        the home folder, away from the session it came from), else the Documents folder
+        (``start_folder``)."""
         session = self.session_file()
         return start_folder(self.settings.value("export/folder"),
                             session.parent if session is not None else None)
+
+    def remember_folder(self, folder: Path) -> None:
+        """``folder`` is where the next export dialog starts (``folder()``)."""
+        self.settings.setValue("export/folder", str(folder))
 
     def _options(self) -> FigureOptions:
         from qkv_desktop.export.figures import MAX_SCALE
@@ -491,7 +496,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
 
     def _remember(self, folder: Path, options: FigureOptions, fmt: str | None = None) -> None:
         s = self.settings
-        s.setValue("export/folder", str(folder))
+        self.remember_folder(folder)
         s.setValue("export/scale", options.scale)
         s.setValue("export/background", options.background)
         if fmt is not None:
@@ -562,7 +567,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
         last = self.settings.value("export/format", "png")
         last = last if last in FORMATS else "png"
         path, chosen = QFileDialog.getSaveFileName(
-            self.window, self.tr("Export figure"), str(self._folder() / f"{name}.{last}"),
+            self.window, self.tr("Export figure"), str(self.folder() / f"{name}.{last}"),
             ";;".join(filters.values()), filters[last])
         if not path:
             return None
@@ -617,7 +622,7 @@ class ExportActions(FollowsWindowLanguage, QObject):
         from qkv_desktop.export.data_export import DATA_FORMATS
         from qkv_desktop.export.figures import FORMATS
         options = self._options()
-        return ExportChoice(self._folder(),
+        return ExportChoice(self.folder(),
                             self._formats("export/image_formats", FORMATS, ("png",))
                             if images else (),
                             self._formats("export/data_formats", DATA_FORMATS, ("npz",)),

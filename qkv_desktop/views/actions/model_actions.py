@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QSizePolicy
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.source_text import source_text
 from qkv_desktop.state.provenance import Provenance
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 from qkv_desktop.views.dialogs.decoder_panel import DecoderPanel
 from qkv_desktop.views.elided_label import ElidedLabel
 from qkv_desktop.views.retranslate import FollowsWindowLanguage
@@ -148,8 +149,9 @@ class ModelActions(FollowsWindowLanguage, QObject):
         ckpt = current.checkpoint
         state = ckpt.session_state(current.text, layer, head)
         state = state.with_(provenance=provenance_for(ckpt, current.text, layer, head))
-        self.model.load_state(state, self.tr("Load {0}, layer {1} · head {2}")
-                              .format(current.name, layer + 1, head + 1))
+        self.model.load_state(state, Text(  # an undo text said again in a new language
+            QT_TRANSLATE_NOOP("ModelActions", "Load {0}, layer {1} · head {2}"),
+            (current.name, layer + 1, head + 1), "ModelActions"))
 
     def load_layer(self, layer: int, head: int) -> None:
         """Every query head of ``layer`` as one multi-head session (with W_O), showing
@@ -163,8 +165,9 @@ class ModelActions(FollowsWindowLanguage, QObject):
         state = ckpt.layer_state(current.text, layer)
         state = state.with_(provenance=provenance_for(ckpt, current.text, layer, head,
                                                       scope="layer"))
-        self.model.load_state(state, self.tr("Load {0}, layer {1} · all {2} heads")
-                              .format(current.name, layer + 1, ckpt.n_heads))
+        self.model.load_state(state, Text(
+            QT_TRANSLATE_NOOP("ModelActions", "Load {0}, layer {1} · all {2} heads"),
+            (current.name, layer + 1, ckpt.n_heads), "ModelActions"))
         self.model.set_current_head(head)
 
     def _update_source(self) -> None:

@@ -49,6 +49,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.presentation.texts import join_clauses, join_list, say
 from qkv_desktop.state import SessionState
+from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 from qkv_desktop.views.actions.model_actions import ModelSource
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, holds_enter, say_briefly
 from qkv_desktop.views.retranslate import Retranslating
@@ -487,8 +488,9 @@ class ModelDialog(Retranslating, QDialog):
             state, top = value
             source = ModelSource(state.provenance, ckpt, top)
             try:
-                self.model.load_state(state, self.tr("Load {0}, layer {1} · head {2}")
-                                      .format(ckpt.name, layer + 1, head + 1))
+                self.model.load_state(state, Text(  # an undo text for any language
+                    QT_TRANSLATE_NOOP("ModelDialog", "Load {0}, layer {1} · head {2}"),
+                    (ckpt.name, layer + 1, head + 1), "ModelDialog"))
             except ValueError as exc:
                 self._show_error(say(exc))
                 return

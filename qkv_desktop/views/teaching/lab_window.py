@@ -13,6 +13,9 @@ do: "Train 200 steps" after 1000 typed as the learning rate trained at the rate 
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractSlider,
@@ -90,10 +93,15 @@ class StepControls(QWidget):
         self.speed.valueChanged.connect(lambda v: lab.timer.setInterval(int(1000 / v)))
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        for w in (self.reset, self.back, self.step, self.play, self.speed_label, self.speed):
+        for w in self.clickables():
             row.addWidget(w)
         row.addWidget(self.where, 1)
         self.retranslate()
+
+    def clickables(self) -> tuple[QWidget, ...]:
+        """The buttons and the speed box: all but "step k of n", which a handout's page
+        keeps (``LabWindow.export_steps``)."""
+        return self.reset, self.back, self.step, self.play, self.speed_label, self.speed
 
     def retranslate(self) -> None:
         self.reset.setText(self.tr("Reset"))
@@ -256,26 +264,55 @@ class LabWindow(Retranslating, QWidget):
         save_widget(self, path, self.windowTitle())
 
     def export_steps(self, path) -> None:
-        """Write every step, one PDF page each; the lab returns to the step it was on."""
+        """Write every step, one PDF page each; the lab returns to the step it was on.
+
+        A page shows the lab's content and "step k of n" without the controls (Reset,
+        Back, Step, Play, the steps per second, the Export buttons): what to read on
+        paper, not what to click. They are hidden while the pages are drawn."""
         here = self.position
         self.pause()
+        steppers = getattr(self, "controls", None)
+        clickables = steppers.clickables() if steppers is not None else ()
+        controls = [w for w in (*clickables, self.export_view_button, self.export_steps_button)
+                    if not w.isHidden()]
+        focus = self.focusWidget()
+        for widget in controls:
+            widget.hide()
         try:
             save_steps_pdf(self, (lambda k=k: self.go_to(k) for k in range(self.step_count())),
                            path, self.windowTitle())
         finally:
+            for widget in controls:
+                widget.show()
+            if focus is not None and focus.isVisible():
+                focus.setFocus()  # (a hidden box loses it)
             self.go_to(here)
 
+    def file_stem(self) -> str:
+        """The lab's exports' default name, readable: "kv-cache" for the "kvCacheLab"."""
+        name = self.objectName().removesuffix("Lab") or "lab"
+        return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name).lower()
+
+    def _ask_path(self, title: str, name: str, filters: str) -> str:
+        """A file from the save dialog ("" when cancelled), starting where the window's
+        exports do (``ExportActions.folder``: the last export's folder, else the session
+        file's, else Documents; a lab started in the home folder), which it remembers."""
+        exports = getattr(self.parentWidget(), "exports", None)
+        folder = exports.folder() if exports is not None else start_folder()
+        path, _ = QFileDialog.getSaveFileName(self, title, str(folder / name), filters)
+        if path and exports is not None:
+            exports.remember_folder(Path(path).parent)
+        return path
+
     def _ask_export_view(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export view"),
-                                              str(start_folder() / f"{self.objectName()}.png"),
-                                              self.EXPORT_FILTER)
+        path = self._ask_path(self.tr("Export view"), f"{self.file_stem()}.png",
+                              self.EXPORT_FILTER)
         if path:
             self._run_export(self.export_view, path)
 
     def _ask_export_steps(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export steps"),
-                                              str(start_folder() / f"{self.objectName()}-steps.pdf"),
-                                              "PDF (*.pdf)")
+        path = self._ask_path(self.tr("Export steps"), f"{self.file_stem()}-steps.pdf",
+                              "PDF (*.pdf)")
         if path:
             self._run_export(self.export_steps, path)
 

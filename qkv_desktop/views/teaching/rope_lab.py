@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -232,6 +232,12 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
             perm = self._rng.permutation(n)
         self._perm = perm
         self._show_order()
+        # The result takes a line or two more than the prompt: the lab scrolls it into
+        # view whole, once laid out (its last line was cut at the window's bottom).
+        self.order_group.layout().activate()
+        self.body.widget().layout().activate()
+        QCoreApplication.sendEvent(self.body, QEvent(QEvent.Type.LayoutRequest))
+        self.body.ensureWidgetVisible(self.order_group, 0, 0)
 
     # ------------------------------------------------------------- drawing
     def refresh(self, *_args) -> None:
@@ -247,13 +253,16 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         self.base_label.setText(format_base(base))
         d = r.Q.shape[1]
         self.rotations.clear()
+        # the decay plot's vectors are its own (d = 128), whatever this session's d_k
+        self._draw_decay(DECAY_DIM, base, pairing)
+        self._show_order()
         if d % 2:
-            self.rotation_info.setText(self.tr("RoPE turns pairs of dimensions: make d_k even "
-                                               "to see it (d_k = {0}).").format(d))
+            # said where the pairs would be drawn, not under an empty white box
+            self.rotations.addLabel(self.tr("RoPE turns pairs of dimensions: make d_k even "
+                                            "to see it (d_k = {0}).").format(d),
+                                    color=(150, 30, 30), size="11pt")
+            self.rotation_info.setText("")
             self.shift_info.setText("")
-            self.decay.clear()
-            self.decay_info.setText("")
-            self._show_order()
             return
         i = max(self.query.currentIndex(), 0)
         j = max(self.key.currentIndex(), 0)
@@ -274,8 +283,6 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
             "of this head, max |shifted − unshifted| = {5}: the scores depend only on the "
             "distance m − n.").format(k, f(pr.score), f(plain.score), r.Q.shape[0],
                                       r.K.shape[0], f(diff)))
-        self._draw_decay(DECAY_DIM, base, pairing)
-        self._show_order()
 
     def _draw_pairs(self, pr) -> None:
         count = min(len(pr.theta), MAX_PAIR_PLOTS)

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.core.lessons import DEMO_SCORES, row_stats, scaling_sweep, session_sweep
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value, with_minus
-from qkv_desktop.presentation.texts import say
+from qkv_desktop.presentation.texts import join_list, say
 from qkv_desktop.state.parsing import ParseError, parse_number
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, red_line, say_briefly
 from qkv_desktop.views.layout import fit_to_screen, scrolling
@@ -286,14 +286,18 @@ class ScoreBars(_Page):
         super().__init__(parent)
         self.edit = QLineEdit(objectName="scoresEdit")
         self.edit.setText(", ".join(f"{v:g}" for v in DEMO_SCORES))
+        # Two red lines: the scores box's refusal stays until the box is fixed, and a
+        # d_k box's clamp note comes and goes on its own line (on one line, "0 became 1"
+        # replaced "'abc' is not a number" while the box still held the bad text).
         self.error = red_line("scoresError")
+        self.note = red_line("scoresNote", keep_room=False)  # below it only plots
         self.d_a = ClampSayingSpinBox(objectName="scoresDkA")
         self.d_b = ClampSayingSpinBox(objectName="scoresDkB")
         for spin, value in ((self.d_a, 4), (self.d_b, 64)):
             spin.setRange(1, 4096)
             spin.setValue(value)
             spin.valueChanged.connect(self._replot)
-            spin.said.connect(partial(say_briefly, self.error))
+            spin.said.connect(partial(say_briefly, self.note))
         self._labels = [QLabel() for _ in range(3)]
         form = QGridLayout()
         form.addWidget(self._labels[0], 0, 0)
@@ -321,6 +325,7 @@ class ScoreBars(_Page):
         self.table.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.note)
         layout.addWidget(self.error)
         layout.addLayout(plots, 1)
         layout.addWidget(self.table)
@@ -344,7 +349,11 @@ class ScoreBars(_Page):
                                     "the flatter the distribution."))
             plot.getPlotItem().setLabel("left", self.tr("weight"))
             plot.getPlotItem().setLabel("bottom", self.tr("score"))
-        self._on_text(self.edit.text())
+        # the refusal, the charts' titles and the table in the new language, the last
+        # valid scores drawn again when the box holds bad text (their titles and table
+        # stayed English after View → Language → 中文)
+        self._take(self.edit.text())
+        self._replot()
 
     def variants(self) -> list[tuple[str, float]]:
         """(title, divisor) of the three charts."""
@@ -356,15 +365,22 @@ class ScoreBars(_Page):
                  np.sqrt(b))]
 
     def _on_text(self, text: str) -> None:
+        if self._take(text):
+            self._replot()
+
+    def _take(self, text: str) -> bool:
+        """Parse ``text`` into the scores drawn, or say why not (and keep the last valid
+        scores): whether it was taken."""
         try:
             self.scores = parse_scores(text)
         except ParseError as exc:
-            self.error.setText(self.tr("Not plotted: {0}. The charts keep the last valid "
-                                       "scores.").format(exc))
+            self.error.setText(self.tr("Not plotted: {0}. The charts show the last valid "
+                                       "scores: {1}.").format(
+                exc, join_list(_typed(v) for v in self.scores)))
             self.error.show()
-            return
+            return False
         self.error.hide()
-        self._replot()
+        return True
 
     def _replot(self, *_args) -> None:
         scores = self.scores

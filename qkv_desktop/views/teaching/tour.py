@@ -42,6 +42,12 @@ class Step:
     dock: Callable[[], QWidget] | None = None  # brought to the front of its tab group
     also: Callable[[], list[QWidget]] | None = None
     """What the step's text points at besides its target: the note leaves it clear too."""
+    front: Callable[[], None] | None = None
+    """Brings what the text names to the front of its tabs as the step shows (the table
+    X, which the Positions tab hid while step 1 said "this table is X")."""
+    area: Callable[[], QRect] | None = None
+    """The part of the target outlined, in its own coordinates (the Lab menu's title in
+    the menu bar, which was outlined whole); ``None``: all of it."""
 
 
 class _Outline(QWidget):
@@ -115,7 +121,7 @@ class Tour(QObject):
             Step(lambda: w.tabs, self.tr("1 · Edit a value"), self.tr(
                 "This table is X: one row per token, one column per dimension. Double-click "
                 "a value (or type over it), enter a new number and press Enter."),
-                 lambda: w.editor_dock),
+                 lambda: w.editor_dock, front=lambda: w.tabs.setCurrentWidget(w.token_tables)),
             Step(lambda: w.panes, self.tr("2 · Watch every pane change"), self.tr(
                 "Q, K and V, the scores QKᵀ, the scaled scores, the weights and the output "
                 "are all recomputed from your edit at once: see which cells moved.")
@@ -133,7 +139,8 @@ class Tour(QObject):
                  lambda: docks["explain"]),
             Step(lambda: w.menuBar(), self.tr("5 · Try the scaling lab"), self.tr(
                 "Lab → Scaling lab (Ctrl+L) shows why the scores are divided by √d_k. Help → "
-                "Getting started brings this tour back.")),
+                "Getting started brings this tour back."),
+                 area=lambda: w.menuBar().actionGeometry(w.teaching.lab_menu.menuAction())),
         ]
 
     # ------------------------------------------------------------- control
@@ -207,6 +214,8 @@ class Tour(QObject):
         if step.dock is not None:
             step.dock().show()
             step.dock().raise_()
+        if step.front is not None:
+            step.front()
         self._follow_target(step.target())
         self.title.setText(f"<b>{step.title}</b>")
         pin = self.window.model.selection
@@ -234,10 +243,13 @@ class Tour(QObject):
     def target_rect(self) -> QRect:
         """The part of the step's target on screen, in window coordinates (a table in
         the scrolled editor may be partly out of sight)."""
-        target = self.steps()[self.index].target()
+        step = self.steps()[self.index]
+        target = step.target()
         shown = target.visibleRegion().boundingRect()
         if shown.isEmpty():
             shown = target.rect()
+        if step.area is not None:
+            shown = shown.intersected(step.area())
         return QRect(target.mapTo(self.window, shown.topLeft()), shown.size())
 
     def _in_window(self, widget: QWidget) -> QRect:
