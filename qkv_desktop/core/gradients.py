@@ -54,16 +54,22 @@ class AttentionGrads:
 
 
 def attention_grads(X, weights: Weights, dL_dweights=None, dL_doutput=None,
-                    **options) -> AttentionGrads:
-    """Gradients of a loss with respect to the head's weights, given dL/dP and/or dL/dO.
+                    dL_dlogits=None, **options) -> AttentionGrads:
+    """Gradients of a loss with respect to the head's weights, given dL/dP, dL/dO
+    and/or dL/d(scaled scores).
 
     ``dL_dweights`` (n × m) is the loss's gradient with respect to the attention
-    weights P, ``dL_doutput`` (n × d_k) with respect to the output O; give one or both.
+    weights P, ``dL_doutput`` (n × d_k) with respect to the output O, ``dL_dlogits``
+    (n × m) with respect to the softmax's input (the scaled scores, ``scaled``); give one
+    or more. A loss on P through log P (cross-entropy) gives its gradient here as
+    ``dL_dlogits`` = (P·ΣT − T)/n: through dL/dP = −T/(nP) and the softmax's Jacobian it
+    is the same number in exact arithmetic, but a weight that underflowed to 0 then
+    multiplies it away, and a saturated head read as one whose gradient is 0.
     ``options`` are ``attention``'s (scale, temperature, causal, X_kv, positions, masks,
     ALiBi). Computed in the dtype of the forward (float64 unless X is float32).
     """
-    if dL_dweights is None and dL_doutput is None:
-        raise ValueError("give dL_dweights, dL_doutput or both")
+    if dL_dweights is None and dL_doutput is None and dL_dlogits is None:
+        raise ValueError("give dL_dweights, dL_doutput or dL_dlogits")
     r = attention(X, weights, **options)
     X = as_matrix(X, "X")
     X_kv = options.get("X_kv")
@@ -80,6 +86,8 @@ def attention_grads(X, weights: Weights, dL_dweights=None, dL_doutput=None,
         dP += dO @ V.T
         dV = P.T @ dO
     dS = P * (dP - (P * dP).sum(axis=1, keepdims=True))
+    if dL_dlogits is not None:
+        dS = dS + _grad(dL_dlogits, P.shape, "dL_dlogits")
     c = r.divisor * options.get("temperature", 1.0)
     rotated = r.Q_rope is not None
     dQ = dS @ (r.K_rope if rotated else r.K) / c

@@ -22,7 +22,8 @@ from qkv_desktop.core.gradients import AttentionGrads, attention_grads
 from qkv_desktop.core.validation import as_matrix
 from qkv_desktop.core.weights import WEIGHT_NAMES, Weights, init_weights
 
-__all__ = ["PATTERNS", "target_pattern", "normalise_pattern", "pattern_loss", "output_loss",
+__all__ = ["PATTERNS", "target_pattern", "normalise_pattern", "pattern_loss",
+           "pattern_loss_on_logits", "output_loss",
            "loss_and_grads", "TrainStep", "train_step", "SoftmaxSaturated", "ScalingRun",
            "scaling_comparison", "layer_norm"]
 
@@ -76,6 +77,32 @@ def pattern_loss(P: np.ndarray, T: np.ndarray) -> tuple[float, np.ndarray]:
     return loss, np.where(T > 0, -T / (n * safe), 0.0)
 
 
+def pattern_loss_on_logits(scaled: np.ndarray, T: np.ndarray) -> tuple[float, np.ndarray]:
+    """Cross-entropy of softmax(``scaled``) against target T, averaged over rows, from the
+    softmax's input: (L, dL/dscaled), with log P = s − max − log Σ exp(s − max).
+
+    ``pattern_loss`` takes P itself, and a weight that underflowed to 0 in floating point
+    (a saturated head: a score 800 below its row's largest) then read as log 2⁻¹⁰²² and
+    passed no gradient back, so training stood still at a loss of 708 while the true
+    gradient, (P − T)/n on the scaled scores, is as large as ever: here log P is exact
+    wherever the key is allowed, and the gradient is that expression (P·ΣT − T)/n. A
+    target on a masked key (its log P is −∞) counts as log 2⁻¹⁰²², as before."""
+    s = np.asarray(scaled, dtype=np.float64)
+    T = np.asarray(T, dtype=np.float64)
+    n = s.shape[0]
+    allowed = s > -np.inf
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        top = np.max(np.where(allowed, s, -np.inf), axis=1, keepdims=True)
+        top = np.where(np.isfinite(top), top, 0.0)
+        shifted = np.where(allowed, s - top, -np.inf)
+        log_p = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+        P = np.exp(log_p)
+    log_p = np.where(allowed, log_p, np.log(_TINY))  # (a target on a masked key)
+    loss = -float(np.sum(np.where(T > 0, T * log_p, 0.0))) / n
+    grad = np.where(allowed, (P * T.sum(axis=1, keepdims=True) - T) / n, 0.0)
+    return loss, grad
+
+
 def output_loss(output: np.ndarray, target: np.ndarray) -> tuple[float, np.ndarray]:
     """Squared error of output O against the target, averaged over rows: (L, dL/dO)."""
     n = output.shape[0]
@@ -103,8 +130,8 @@ def loss_and_grads(X, weights: Weights, target, kind: str, **options
     if kind == "pattern":
         if target.shape != r.weights.shape:
             raise ValueError(f"the target pattern must be {r.weights.shape}, got {target.shape}")
-        loss, dP = pattern_loss(r.weights, target)
-        return loss, attention_grads(X, weights, dL_dweights=dP, **options)
+        loss, dS = pattern_loss_on_logits(r.scaled, target)  # exact where P underflows
+        return loss, attention_grads(X, weights, dL_dlogits=dS, **options)
     if kind == "output":
         if target.shape != r.output.shape:
             raise ValueError(f"the target output must be {r.output.shape}, got {target.shape}")

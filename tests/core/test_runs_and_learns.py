@@ -495,55 +495,69 @@ def test_scaling_comparison_with_the_loss_on_the_output_shows_what_scaling_preve
         scaling_comparison(X, T, kind="other", **kw)
 
 
-def test_a_run_whose_softmax_saturates_stops_as_diverged():
-    """MiniLM at learning rate 100 jumped to loss 708.3964 and stayed there with
-    ‖∂L/∂W_Q‖ = ‖∂L/∂W_K‖ = 0 and no message (a first user): every weight was 0 or 1,
-    so no gradient reaches the scores again. Given the run's starting loss, the step
-    raises ``SoftmaxSaturated`` (a ``ValueError``, as an overflow does)."""
-    from qkv_desktop.core.training import SoftmaxSaturated
-    rng = np.random.default_rng(0)
-    X = rng.standard_normal((6, 8))
-    w = init_weights(8, 8, seed=0, scale=0.3)
-    T = target_pattern("previous", 6)
-    start = None
-    with pytest.raises(SoftmaxSaturated) as caught:
-        for _ in range(10):
-            step = train_step(X, w, T, "pattern", 100.0, start_loss=start, causal=True)
-            start = step.loss if start is None else start
-            w = step.after
-    stuck = caught.value
-    assert isinstance(stuck, ValueError) and stuck.start_loss == start
-    assert stuck.step.loss > 100 * start
-    assert stuck.step.grad_norms()["W_Q"] == 0 == stuck.step.grad_norms()["W_K"]
-    P = attention(X, w, causal=True).weights
-    assert np.all((P == 0) | (P == 1))
-    # without a starting loss (the scaling comparison's stalled heads) it is a step
-    assert train_step(X, w, T, "pattern", 100.0, causal=True).loss == stuck.step.loss
-
-
-def test_a_head_that_learned_its_pattern_exactly_is_not_saturated():
-    """One-hot weights on the right keys have the loss 0, below the start: no stop."""
+def test_a_saturated_head_keeps_its_cross_entropy_gradient():
+    """Learning rate 100 on the previous-token pattern read loss 708.3964 with
+    ‖∂L/∂W_Q‖ = ‖∂L/∂W_K‖ = 0 (a first user): the weights of the target keys had
+    underflowed to 0, the loss took log P at its floor 2⁻¹⁰²², and dL/dP = −T/(nP)
+    through the softmax's Jacobian multiplied the gradient away. The gradient on the
+    scaled scores is (P − T)/n, as large as ever: the loss is computed from them (log P =
+    s − max − log Σ exp), so it is the true cross-entropy and the head trains on (at this
+    rate it diverges, and the run says so when a number overflows)."""
+    from qkv_desktop.core.gradients import attention_grads
+    from qkv_desktop.core.training import pattern_loss_on_logits
     X = np.eye(4) * 40.0
-    w = Weights(np.eye(4), np.eye(4), np.eye(4))
-    T = target_pattern("diagonal", 4)
-    step = train_step(X, w, T, "pattern", 1.0, start_loss=1.0)
-    assert step.loss == 0.0 and step.grad_norms()["W_Q"] == 0.0
-    # the same head against the wrong pattern is stuck for good
-    from qkv_desktop.core.training import SoftmaxSaturated
-    with pytest.raises(SoftmaxSaturated):
-        train_step(X, w, target_pattern("first", 4), "pattern", 1.0, start_loss=1.0)
-
-
-def test_a_run_started_on_a_saturated_head_stops_too():
-    """Train pressed again after the jump: the loss stays where it started, frozen."""
-    from qkv_desktop.core.training import SoftmaxSaturated
-    X = np.eye(4) * 40.0
-    w = Weights(np.eye(4), np.eye(4), np.eye(4))
+    w = Weights(np.eye(4), np.eye(4), np.eye(4))  # scores 800 on the diagonal: one-hot
     T = target_pattern("first", 4)
-    start = train_step(X, w, T, "pattern", 1.0).loss
-    with pytest.raises(SoftmaxSaturated):
-        train_step(X, w, T, "pattern", 1.0, start_loss=start)
-    # on the output, W_V still trains: not stuck
-    target = T @ np.eye(4)
+    r = attention(X, w)
+    assert np.all((r.weights == 0) | (r.weights == 1))
+    step = train_step(X, w, T, "pattern", 1.0, start_loss=1.0)  # not refused as stuck
+    # the true cross-entropy: rows 1–3 put −800 on key 0 (log P = −800 exactly), row 0 0
+    assert step.loss == pytest.approx(3 * 800 / 4)
+    norms = step.grad_norms()
+    assert norms["W_Q"] > 1 and norms["W_K"] > 1
+    loss, dS = pattern_loss_on_logits(r.scaled, T)
+    np.testing.assert_allclose(dS, (r.weights - T) / 4)
+    # the weights' way: the same gradient in exact arithmetic, 0 where P underflowed
+    _, dP = pattern_loss(r.weights, T)
+    through_p = attention_grads(X, w, dL_dweights=dP)
+    assert np.linalg.norm(through_p.W_Q) == 0.0
+    assert not np.array_equal(step.after.W_Q, w.W_Q)
+
+
+def test_the_logits_loss_is_the_weights_loss_where_nothing_underflows():
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((5, 6))
+    w = init_weights(6, 4, seed=1, scale=0.5)
+    T = normalise_pattern(rng.random((5, 5)), causal=True)
+    r = attention(X, w, causal=True)
+    from qkv_desktop.core.gradients import attention_grads
+    from qkv_desktop.core.training import pattern_loss_on_logits
+    loss, dS = pattern_loss_on_logits(r.scaled, T)
+    loss_p, dP = pattern_loss(r.weights, T)
+    assert loss == pytest.approx(loss_p, rel=1e-12)
+    a = attention_grads(X, w, dL_dlogits=dS, causal=True)
+    b = attention_grads(X, w, dL_dweights=dP, causal=True)
+    for name in ("W_Q", "W_K"):
+        np.testing.assert_allclose(getattr(a, name), getattr(b, name), rtol=1e-9, atol=1e-12)
+
+
+def test_a_run_whose_softmax_saturates_on_the_output_stops_as_diverged():
+    """On the output (squared error through weights · V) the softmax's Jacobian is 0
+    where the weights are 0 or 1: a run that blows up into saturation cannot come back.
+    Given the run's starting loss, the step raises ``SoftmaxSaturated`` (a
+    ``ValueError``, as an overflow does)."""
+    from qkv_desktop.core.training import SoftmaxSaturated
+    X = np.eye(4) * 40.0
+    w = Weights(np.eye(4), np.eye(4), np.eye(4))
+    target = target_pattern("first", 4) @ attention(X, w).V
+    with pytest.raises(SoftmaxSaturated) as caught:
+        train_step(X, w, target, "output", 1.0, start_loss=1.0)
+    stuck = caught.value
+    assert isinstance(stuck, ValueError) and stuck.start_loss == 1.0
+    assert stuck.step.grad_norms()["W_Q"] == 0 == stuck.step.grad_norms()["W_K"]
+    # a head that learned its pattern exactly is one-hot too, at the least loss: no stop
+    step = train_step(X, w, target_pattern("diagonal", 4), "pattern", 1.0, start_loss=1.0)
+    assert step.loss == 0.0 and step.grad_norms()["W_Q"] == 0.0
+    # on the output below its start, W_V still trains: not stuck
     out = train_step(X, w, target, "output", 0.1).loss
     assert train_step(X, w, target, "output", 0.1, start_loss=out).loss == out

@@ -81,10 +81,16 @@ def test_the_comparison_says_what_its_losses_showed_whichever_way_they_went(lab,
     assert "本次运行" in lab.compare_table.text()
 
 
+def _on_the_output(lab) -> None:
+    lab.target.setCurrentIndex(lab.target.findData("output"))
+
+
 def test_a_run_that_saturates_the_softmax_stops_and_says_why(lab, speak):
-    """Learning rate 100 on the previous-token target: the weights go one-hot within a
-    few steps, and then no gradient reaches W_Q or W_K; the run stops with the reason in
-    the red line instead of training on at a loss far above its start."""
+    """Learning rate 100 on the target output: the weights go one-hot within a few
+    steps, and then no gradient reaches W_Q or W_K through the softmax's Jacobian; the
+    run stops with the reason in the red line instead of training on at a loss far
+    above its start."""
+    _on_the_output(lab)
     lab.lr.setValue(100.0)
     lab.train_blocking(200)
     assert not lab.worker.running
@@ -92,13 +98,26 @@ def test_a_run_that_saturates_the_softmax_stops_and_says_why(lab, speak):
     error = lab.error.text()
     assert lab.error.isVisible() and "diverged: the softmax saturated" in error
     assert "Lower the learning rate" in error and "Ctrl+Z" in error
-    lab.train_blocking(200)  # again, on the saturated head: it was so before the run
-    assert "saturated before this run" in lab.error.text() and "Ctrl+Z" in lab.error.text()
-    assert len(lab.losses) == 1 and "diverged" not in lab.error.text()
+    lab.train_blocking(200)  # again, on the saturated head: W_V trains, W_Q and W_K not
+    assert "saturated" in lab.error.text() and "Ctrl+Z" in lab.error.text()
+    assert len(lab.losses) < 200
     lab.error.clear()
     speak("zh_CN")
     lab.train_blocking(200)
     assert "饱和" in lab.error.text()
+
+
+def test_cross_entropy_at_a_high_rate_diverges_with_its_true_loss(lab):
+    """The previous-token pattern at learning rate 100 read loss 708.3964, its weights'
+    floor, with ‖∂L/∂W_Q‖ = 0 (a saturated head passed no gradient back): its loss is
+    the true cross-entropy, which climbs, and the run ends when a number overflows."""
+    lab.target.setCurrentIndex(lab.target.findData("previous"))
+    lab.lr.setValue(100.0)
+    lab.train_blocking(200)
+    assert not lab.worker.running
+    assert "diverged" in lab.error.text() and "saturated" not in lab.error.text()
+    assert max(lab.losses) > 1e6  # not held at 708.3964
+    assert all(lab.norms["W_Q"][1:6])  # the gradient never vanished
 
 
 def test_a_tiny_gradient_norm_never_reads_zero(lab):
@@ -158,6 +177,7 @@ def test_a_failed_runs_message_goes_once_the_session_moves_on(lab):
     """The saturated run's red line and status stayed after Ctrl+Z (the way back it
     advises) and after another session was loaded."""
     model = lab.model
+    _on_the_output(lab)
     lab.lr.setValue(100.0)
     lab.train_blocking(200)
     assert "saturated" in lab.error.text()
