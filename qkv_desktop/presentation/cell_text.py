@@ -6,7 +6,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.core.masks import CAUSAL, CUSTOM, PREFIX, SINK, WINDOW
-from qkv_desktop.presentation.numbers import format_boolean, format_value
+from qkv_desktop.presentation.numbers import format_boolean, format_nonzero
 from qkv_desktop.state import CellRef
 from qkv_desktop.state.catalogue import MATRIX, axis_labels
 from qkv_desktop.state.compute import ModelResult
@@ -86,7 +86,7 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
     q = s.tokens[i] if i < s.n else str(i)
     keys = s.key_tokens
     k = keys[j] if j < len(keys) else str(j)
-    f = format_value
+    f = format_nonzero  # a tiny value is not 0 (the tip is headed by its size too)
     if ref.matrix == "X":
         return QCoreApplication.translate(
             "CellText", "X[{0}, d{1}] = {2}  (input vector of {0})").format(q, j, f(s.X[i, j]))

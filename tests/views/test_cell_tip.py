@@ -232,3 +232,4 @@ def test_a_tiny_value_is_headed_by_its_size_not_zero(qapp):
     head = tiny.split("</b>")[0].removeprefix("<b>")
     assert head != "0.0000" and "e" in head, head
     assert float(head.replace("−", "-")) == pytest.approx(scores[1, 1], rel=1e-3)
+    assert tiny.count(head) >= 2  # its formula line (and the status bar) end in it too
