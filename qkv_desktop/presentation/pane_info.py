@@ -232,7 +232,9 @@ def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
             "Q_rope": translate("Panes", "RoPE(Q): queries turned by position"),
             "K_rope": translate("Panes", "RoPE(K): keys turned by position"),
             "mask": translate("Panes", "mask: {0}").format(mask_formula(state)),
-            "bias": (translate("Panes", "ALiBi bias −m·|i−j|, m = {0:.4g}").format(
+            # the slope first: a narrow pane's title is cut at its end, and with several
+            # heads ("head 2: ") it cut the slope, the one number of the pane's title
+            "bias": (translate("Panes", "ALiBi bias, m = {0:.4g}: −m·|i−j|").format(
                 o.alibi[min(head, len(o.alibi) - 1)]) if o.alibi else ""),
             "scores": (("RoPE(Q)·RoPE(K)ᵀ" if o.positions == "rope" else "QKᵀ")
                        + (translate("Panes", " = KKᵀ (shared W)") if o.share_qk else "")),

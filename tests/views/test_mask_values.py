@@ -106,3 +106,17 @@ def test_an_exported_mask_figure_has_two_swatches_labelled_0_and_1(main_window):
         pixel = image.pixelColor(int(bar.center().x() * scale),
                                  int((bar.top() + frac * bar.height()) * scale))
         assert _rgb(pixel) == tuple(int(v) for v in expected[:3]), frac
+
+
+def test_the_alibi_panes_title_gives_its_slope_before_its_formula(qapp):
+    """With two heads, a 1024 × 700 pane cut "head 2: ALiBi bias −m·|i−j|, m = 0.00390…",
+    the slope being the one number of the title (a first user): it comes first now."""
+    from dataclasses import replace
+
+    from qkv_desktop.presentation.pane_info import pane_title
+    from qkv_desktop.state import SessionState, compute
+    from qkv_desktop.state.edits import set_heads
+    state = set_heads(SessionState.from_preset("tutorial-1"), 2).state
+    state = state.with_(options=replace(state.options, alibi=(0.5, 0.00390625)))
+    title = pane_title(compute(state), "bias", 1)
+    assert "m = 0.003906" in title and title.index("m = 0.003906") < title.index("|i−j|")

@@ -4039,8 +4039,8 @@ Sentence: {1}</source>
         <translation>掩码：{0}</translation>
     </message>
     <message>
-        <source>ALiBi bias −m·|i−j|, m = {0:.4g}</source>
-        <translation>ALiBi 偏置 −m·|i−j|，m = {0:.4g}</translation>
+        <source>ALiBi bias, m = {0:.4g}: −m·|i−j|</source>
+        <translation>ALiBi 偏置，m = {0:.4g}：−m·|i−j|</translation>
     </message>
     <message>
         <source>weights = softmax</source>
