@@ -254,3 +254,16 @@ def test_tutorial_2_scores_are_demo_2s_qkt(main_window):
 @pytest.mark.parametrize("key", ["scores", "weights"])
 def test_pane_titles_name_the_shape(main_window, key):
     assert main_window.panes.panes[key].title.text().endswith("(4×4)")
+
+
+def test_the_last_of_two_quick_moves_is_the_cell_hovered(main_window):
+    """pyqtgraph dropped a move within 10 ms of the last one, so a quick move that
+    stopped on a cell left the read-out and outlines on the cell it had crossed (and a
+    test that hovered twice in a row failed whenever the machine was fast)."""
+    from pyqtgraph.GraphicsScene.GraphicsScene import getMillis
+    panes = main_window.panes.panes
+    hover_over(panes["weights"], 1, 3)
+    # the last move "just now", however long this line takes: any limit would drop the next
+    panes["weights"].plot.scene()._lastMoveEventTime = getMillis() + 10 ** 6
+    hover_over(panes["weights"], 2, 0)
+    assert main_window.model.hover == CellRef("weights", 2, 0, 0)

@@ -56,6 +56,13 @@ __all__ = ["HeatmapPlot", "CellOverlay", "TokenAxis", "MAX_LABEL_CELLS", "VALUE_
            "value_px_goal",
            "TICK_LENGTH", "TICK_TEXT_GAP", "style_axis", "labels_inside"]
 
+# pyqtgraph drops a mouse move that comes within 10 ms of the one before (its
+# ``mouseRateLimit``), the last one of a quick move included: the pointer then rested on
+# a cell while the hover read-out, the outlines and the tip stayed on the cell it had
+# crossed. Qt already merges the moves of one frame, and a move within a cell costs a
+# comparison (``HeatmapPane._on_mouse_moved``).
+pg.setConfigOptions(mouseRateLimit=0)
+
 VALUE_PX_MAX = 13
 """The value font's largest size (pixels); it shrinks to ``LEGIBLE_PX`` before hiding."""
 MIN_HATCH_CELL_PX = 4.0
