@@ -195,3 +195,17 @@ def test_a_failed_runs_message_goes_once_the_session_moves_on(lab):
 def test_format_nonzero_never_writes_a_nonzero_value_as_0(value, text):
     from qkv_desktop.presentation.numbers import format_nonzero
     assert format_nonzero(value) == text
+
+
+def test_the_status_line_follows_a_language_change(lab, speak):
+    """After a run, View → Language → 简体中文 left "step 3: loss …" in English until the
+    next run (a first user)."""
+    speak("en")
+    lab.train_blocking(3)
+    assert lab.status.text().startswith("step 3: loss")
+    speak("zh_CN")
+    assert "第 3 步" in lab.status.text() and "loss" not in lab.status.text()
+    lab.model.undo_stack.undo()  # the other status line, likewise
+    assert lab.model.wait_until_idle()
+    speak("en")
+    assert lab.status.text().startswith("The session has changed since this run")

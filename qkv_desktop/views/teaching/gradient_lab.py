@@ -284,6 +284,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Gradient lab — QKV Desktop"))
+        self._say_status()
         self.intro.setText(self.tr(
             "<b>Watch attention learn.</b> Choose what the weights should look like and "
             "train: gradient descent on W_Q, W_K and W_V with the exact gradients of the "
@@ -571,10 +572,27 @@ class GradientLab(RefreshWhenShown, LabWindow):
             except ValueError as exc:
                 self.show_error(self.tr("Training stopped: {0}").format(exc))
                 self.worker.stop()
-        f = format_nonzero  # a tiny gradient is not 0 (the plot shows 3e−5)
-        self.status.setText(self.tr("step {0}: loss {1}, ‖∂L/∂W_Q‖ = {2}, "
-                                    "‖∂L/∂W_K‖ = {3}, ‖∂L/∂W_V‖ = {4}").format(
-            k, f(loss), f(norms["W_Q"]), f(norms["W_K"]), f(norms["W_V"])))
+        self._say_status(("step", k, loss, norms))
+
+    def _say_status(self, status: tuple | None = None) -> None:
+        """The status line for ``status`` (kept, so that a language change says it again;
+        it stayed English after View → Language → 简体中文: a first user), or for the one
+        kept when None."""
+        if status is not None:
+            self._status = status
+        status = getattr(self, "_status", None)
+        if status is None:
+            return
+        if status[0] == "step":
+            _, k, loss, norms = status
+            f = format_nonzero  # a tiny gradient is not 0 (the plot shows 3e−5)
+            self.status.setText(self.tr("step {0}: loss {1}, ‖∂L/∂W_Q‖ = {2}, "
+                                        "‖∂L/∂W_K‖ = {3}, ‖∂L/∂W_V‖ = {4}").format(
+                k, f(loss), f(norms["W_Q"]), f(norms["W_K"]), f(norms["W_V"])))
+        else:
+            self.status.setText(self.tr("The session has changed since this run (undone or "
+                                        "edited): the curves show how that run went, not "
+                                        "the weights now in the panes."))
 
     def _on_finished(self, _result=None) -> None:
         self._show_progress()  # the last step's weights are the ones committed
@@ -599,9 +617,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         if self._failure and self.error.text() == self._failure:
             self.show_error("")  # "undo back to weights from before" was done, or moot
         self._failure = ""
-        self.status.setText(self.tr("The session has changed since this run (undone or "
-                                    "edited): the curves show how that run went, not "
-                                    "the weights now in the panes."))
+        self._say_status(("changed",))
 
     def _on_failed(self, text: str) -> None:
         self._show_progress()
