@@ -144,9 +144,9 @@ class SoftmaxSaturated(ValueError):
     """A run that diverged without overflowing: the softmax saturated (every weight of
     every row that sees several keys is exactly 0 or 1), so the gradients reaching W_Q
     and W_K are exactly 0 and the weights can never move again, with the loss above
-    where the run started, or, for a target pattern, above its least (the weights are
-    frozen, so the loss is too: a run started on a saturated head). ``step`` holds the
-    loss and gradients there."""
+    where the run started. Only a loss through the softmax's Jacobian (the target
+    output) gets there: the cross-entropy's gradient on the scores, (P − T)/n, stays
+    (``pattern_loss_on_logits``). ``step`` holds the loss and gradients there."""
 
     def __init__(self, step: TrainStep, start_loss: float):
         super().__init__(f"the softmax saturated: every weight is 0 or 1, so the gradients "
@@ -159,18 +159,11 @@ class SoftmaxSaturated(ValueError):
 def _saturated(X, weights: Weights, step: TrainStep, start_loss: float, target, kind: str,
                **options) -> bool:
     """Whether ``step`` is stuck for good (see ``SoftmaxSaturated``). A head that learned
-    its pattern exactly is one-hot too, but at the least loss."""
+    its pattern exactly is one-hot too, but at a loss below its start; below it, W_V
+    still trains an output."""
     norms = step.grad_norms()
-    if norms["W_Q"] != 0 or norms["W_K"] != 0:
+    if norms["W_Q"] != 0 or norms["W_K"] != 0 or not step.loss > start_loss:
         return False
-    if not step.loss > start_loss:
-        if kind != "pattern":
-            return False  # W_V still trains the output
-        T = np.asarray(target, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            least = -float(np.sum(np.where(T > 0, T * np.log(T), 0.0))) / T.shape[0]
-        if not step.loss > least + 1e-6:
-            return False
     r = attention(X, weights, **options)
     several = r.allowed.sum(axis=1) > 1
     P = r.weights[several]

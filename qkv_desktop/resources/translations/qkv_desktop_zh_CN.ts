@@ -2752,10 +2752,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>第 {0} 步发散：softmax 已饱和，现在每个注意力权重都是 0 或 1，所以 W_Q 和 W_K 上的梯度恰好为 0，训练无法恢复（损失 {1}；开始时为 {2}）。请降低学习率，并撤销（Ctrl+Z）回到饱和之前的权重。</translation>
     </message>
     <message>
-        <source>the softmax was saturated before this run: every attention weight is 0 or 1, so the gradients on W_Q and W_K are exactly 0 and training cannot move them (loss {0}). Undo (Ctrl+Z) back to weights from before it saturated and train with a lower learning rate.</source>
-        <translation>这次运行之前 softmax 就已饱和：每个注意力权重都是 0 或 1，所以 W_Q 和 W_K 上的梯度恰好为 0，训练无法改变它们（损失 {0}）。请撤销（Ctrl+Z）回到饱和之前的权重，再用较低的学习率训练。</translation>
-    </message>
-    <message>
         <source>{0} = 0 (not drawn on a log scale)</source>
         <translation>{0} = 0（对数坐标上无法画出）</translation>
     </message>

@@ -486,11 +486,6 @@ class GradientLab(RefreshWhenShown, LabWindow):
             "1, so the gradients on W_Q and W_K are exactly 0 and training cannot recover (loss "
             "{1}; it started at {2}). Lower the learning rate and undo (Ctrl+Z) back to "
             "weights from before it saturated.")
-        stuck = self.tr(  # Train pressed again on the saturated head: nothing diverged now
-            "the softmax was saturated before this run: every attention weight is 0 or 1, "
-            "so the gradients on W_Q and W_K are exactly 0 and training cannot move them "
-            "(loss {0}). Undo (Ctrl+Z) back to weights from before it saturated and train "
-            "with a lower learning rate.")
 
         def job(report, stop):
             w, start = weights, None
@@ -501,9 +496,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
                     step = train_step(X, w, target, kind, lr, start_loss=start, **options)
                 except SoftmaxSaturated as exc:  # diverged with finite weights
                     loss, first = format_nonzero(exc.step.loss), format_nonzero(exc.start_loss)
-                    raise ValueError(saturated.format(k + 1, loss, first)
-                                     if exc.step.loss > exc.start_loss
-                                     else stuck.format(loss)) from None
+                    raise ValueError(saturated.format(k + 1, loss, first)) from None
                 except ValueError as exc:  # a weight overflowed: the steps diverged
                     raise ValueError(diverged.format(k + 1, exc)) from None
                 start = step.loss if start is None else start
