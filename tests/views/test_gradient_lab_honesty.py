@@ -209,3 +209,31 @@ def test_the_status_line_follows_a_language_change(lab, speak):
     assert lab.model.wait_until_idle()
     speak("en")
     assert lab.status.text().startswith("The session has changed since this run")
+
+
+def test_a_load_with_another_head_on_show_does_not_break_the_target_output(lab, qtbot):
+    """Target output, head 2 of a 3-token session on show, then Presets → Tutorial 1:
+    the head's reset refreshed the lab ahead of the new forward, and the 4-token pattern
+    was multiplied by the old result's 3-row V, a ValueError in a dialog (a reviewer)."""
+    import sys
+    import traceback
+
+    from qkv_desktop.state import SessionState
+    from qkv_desktop.state.edits import set_heads
+    model = lab.model
+    lab.target.setCurrentIndex(lab.target.findData("output"))
+    model.load_state(set_heads(SessionState.from_preset("tutorial-2"), 2).state, "t2")
+    assert model.wait_until_idle()
+    model.set_current_head(1)
+    errors = []
+    old = sys.excepthook
+    sys.excepthook = lambda *a: errors.append("".join(traceback.format_exception(*a)))
+    try:
+        model.load_state(SessionState.from_preset("tutorial-1"), "t1")
+        assert model.wait_until_idle()
+        qtbot.wait(20)
+    finally:
+        sys.excepthook = old
+    assert not errors, errors[0]
+    kind, target = lab.target_matrix()
+    assert kind == "output" and target.shape == model.result.head(0).V.shape

@@ -401,9 +401,12 @@ def test_the_labs_weights_now_follow_the_training_step_by_step(labs, qtbot):
     lab.start_training()
     try:
         qtbot.waitUntil(lambda: len(lab.losses) >= 3, timeout=10_000)
-        # the grid and the panes' result move together, step after step
-        qtbot.waitUntil(lambda: np.array_equal(lab.weights_grid.data,
-                                               model.result.head(0).weights), timeout=5_000)
+        # the grid and the panes' result move together, step after step (once the
+        # panes' result has moved: before, both still showed the start, and the wait
+        # passed at once under load)
+        qtbot.waitUntil(lambda: not np.array_equal(model.result.head(0).weights, start)
+                        and np.array_equal(lab.weights_grid.data,
+                                           model.result.head(0).weights), timeout=5_000)
         assert lab.worker.running and model.preview.active
         assert not np.array_equal(lab.weights_grid.data, start)
         assert lab.weights_grid.title == "attention weights now"

@@ -391,6 +391,8 @@ class GradientLab(RefreshWhenShown, LabWindow):
             return "pattern", normalise_pattern(self.painted, inputs.causal)
         if key == "output":
             if self.output_target is None or self.output_target.shape[0] != n:
+                if self.model.result is None or self.model.result.state is not self.model.state:
+                    self.model.wait_until_idle()  # V of this session, not of the one before
                 result = self.model.result.head(self.model.current_head)
                 self.output_target = normalise_pattern(target_pattern("previous", n, m),
                                                        inputs.causal) @ result.V
@@ -406,7 +408,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
 
     def _show_target_and_weights(self) -> None:
         result = self.model.result
-        if result is None:
+        if result is None or result.state is not self.model.state:
+            # a result of the session before (the head on show was reset by a load,
+            # ahead of the new forward): the new result shows it. The target output is
+            # the pattern × this result's V, which had another session's rows.
             return
         head = result.head(self.model.current_head)
         kind, target = self.target_matrix()
