@@ -4,7 +4,7 @@ import threading
 
 import numpy as np
 from PySide6.QtCore import QEvent, QPointF, Qt
-from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtGui import QImage, QKeyEvent, QMouseEvent, QPainter
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -97,3 +97,14 @@ class LayoutRequests:
                 return False
 
         self.filter = _Watch()
+
+
+def axis_label_rects(axis):
+    """The rectangles of the tick labels a pyqtgraph axis draws (its own layout)."""
+    image = QImage(400, 1200, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        specs = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [rect for rect, _flags, text in specs[2] if text]

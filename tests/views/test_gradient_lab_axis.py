@@ -9,21 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication, QPoint, QRect, QRectF
-from PySide6.QtGui import QImage, QPainter
 
 from qkv_desktop.views import i18n
 from qkv_desktop.views.teaching.gradient_lab import NORM_PENS
-
-
-def _label_rects(axis):
-    """The rectangles of the tick labels the axis draws (pyqtgraph's own layout)."""
-    image = QImage(400, 1200, QImage.Format.Format_ARGB32)
-    painter = QPainter(image)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [rect for rect, _flags, text in specs[2] if text]
+from tests.views.helpers import axis_label_rects
 
 
 @pytest.mark.parametrize("y_range", [(0.065, 0.105), (0.003, 0.11), (1e-6, 2.0)])
@@ -33,7 +22,7 @@ def test_the_norm_axis_tick_labels_do_not_overlap(run_labs, y_range):
     item = lab.norm_plot.getPlotItem()
     item.setYRange(np.log10(y_range[0]), np.log10(y_range[1]), padding=0)
     QCoreApplication.processEvents()
-    rects = sorted(_label_rects(item.getAxis("left")), key=lambda r: r.top())
+    rects = sorted(axis_label_rects(item.getAxis("left")), key=lambda r: r.top())
     assert rects
     for upper, lower in zip(rects, rects[1:], strict=False):
         assert not upper.intersects(lower), (upper, lower)

@@ -16,11 +16,12 @@ import threading
 import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtGui import QFontMetricsF, QImage, QPainter
+from PySide6.QtGui import QFontMetricsF
 
 from qkv_desktop.core.training import ScalingRun
 from qkv_desktop.state.session_state import SessionState
 from qkv_desktop.views.teaching.gradient_lab import COMPARE_D_KS
+from tests.views.helpers import axis_label_rects
 
 
 @pytest.fixture
@@ -136,16 +137,6 @@ def test_a_tiny_gradient_norm_never_reads_zero(lab):
     lab.model.preview.commit()
 
 
-def _label_rects(axis):
-    image = QImage(400, 1200, QImage.Format.Format_ARGB32)
-    painter = QPainter(image)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [rect for rect, _flags, text in specs[2] if text]
-
-
 @pytest.mark.parametrize("span", [(1e-17, 1e2), (1e-9, 1e1), (2e-4, 20.0), (1e-3, 1.0),
                                   (0.02, 0.15)])
 @pytest.mark.parametrize("height", [120, 150, 260])
@@ -163,9 +154,9 @@ def test_a_short_log_axis_keeps_room_between_its_labels(lab, span, height):
     QCoreApplication.processEvents()
     axis = item.getAxis("left")
     font = QFontMetricsF(axis.style["tickFont"] or axis.font()).height()
-    _label_rects(axis)  # as a paint does: the axis widens to its new labels
+    axis_label_rects(axis)  # as a paint does: the axis widens to its new labels
     QCoreApplication.processEvents()
-    centres = sorted(r.center().y() for r in _label_rects(axis))
+    centres = sorted(r.center().y() for r in axis_label_rects(axis))
     if axis.height() >= 4 * font:  # room for two labels and a line between them
         assert len(centres) >= 2, (centres, axis.height())
     assert centres
