@@ -177,6 +177,12 @@ class SessionController(QObject):
         self.model.reset(state or SessionState.from_preset("tutorial-1"))
         self._set_path(None)
 
+    def leave_file(self) -> None:
+        """The session no longer belongs to its file (a preset replaced it): Save asks
+        for a name, and the file keeps what it holds. Undo does not bring the name
+        back; Save As starts in the file's folder."""
+        self._set_path(None)
+
     def open(self, path) -> bool:
         """Open ``path``; on any problem emit ``error`` and leave the session as it was."""
         path = Path(path)

@@ -367,9 +367,20 @@ class MainWindow(Retranslating, QMainWindow):
 
     # ------------------------------------------------------------ commands
     def load_preset(self, name: str) -> None:
-        self.model.load_state(SessionState.from_preset(name), Text(  # said in any language
+        """Load preset ``name`` as one undoable step. Over a session saved in a file, the
+        preset becomes an untitled session: Save then asks for a name, so the file keeps
+        the learner's work (Ctrl+S after a look at Tutorial 1 wrote the tutorial over it)."""
+        state = SessionState.from_preset(name)
+        file = self.files.session.path
+        leaves = file is not None and not state.equals(self.model.state)
+        note = (self.tr("{0} is a new session: Save asks for a file name, and {1} keeps "
+                        "what it holds.").format(say(preset_text(name)), file.name)
+                if leaves else None)
+        self.model.load_state(state, Text(  # said in any language
             QT_TRANSLATE_NOOP("MainWindow", "Load preset {0}"), (preset_text(name),),
-            "MainWindow"))
+            "MainWindow"), note)
+        if leaves:
+            self.files.session.leave_file()
 
     def _current_row(self) -> int:
         idx = self.token_tables.active_editor().currentIndex()

@@ -306,3 +306,35 @@ def test_autosave_writes_on_a_worker_thread_latest_wins(tmp_path, monkeypatch):
     threading.Timer(0.2, gate.set).start()
     controller.discard_autosave()  # waits for the gated write, then deletes
     assert not controller.autosave_path.exists()
+
+
+def test_a_preset_over_a_saved_session_leaves_its_file_alone(window, tmp_path, monkeypatch):
+    """Ctrl+S after a look at a preset wrote the preset over the learner's file (a
+    review): the preset is an untitled session, Save asks for a name, and undo still
+    brings the work back."""
+    from PySide6.QtWidgets import QFileDialog
+
+    path = tmp_path / "lesson.qkv.json"
+    window.model.set_cell("X", 0, 0, 3.5)
+    assert window.files.session.save_as(path)
+    work = window.model.state
+    window.load_preset("tutorial-2")
+    assert window.windowTitle().startswith("Untitled* — ")
+    said = window.statusBar().currentMessage()
+    assert "Save asks for a file name, and lesson.qkv.json keeps what it holds" in said
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (asked.append(a) or "", "")))
+    assert not window.files.on_save()  # the dialog cancelled: nothing written
+    assert asked
+    assert load_session(path).state.equals(work)
+    window.undo_action.trigger()
+    assert window.model.state.equals(work)
+
+
+def test_a_preset_equal_to_the_saved_session_keeps_its_file(window, tmp_path):
+    path = tmp_path / "lesson.qkv.json"
+    window.load_preset("tutorial-2")
+    assert window.files.session.save_as(path)
+    window.load_preset("tutorial-2")  # nothing changes: the session stays the file's
+    assert window.windowTitle().startswith("lesson.qkv.json — ")

@@ -3328,6 +3328,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>删除当前列所在的维度；权重会重新初始化</translation>
     </message>
     <message>
+        <source>{0} is a new session: Save asks for a file name, and {1} keeps what it holds.</source>
+        <translation>{0}是一个新会话：保存时会询问文件名，{1} 保留原有内容。</translation>
+    </message>
+    <message>
         <source>Greyed while the session&apos;s values do not compute (see the message above the panes).</source>
         <translation>会话的数值无法计算时变灰（见窗格上方的消息）。</translation>
     </message>
