@@ -33,8 +33,9 @@ import itertools
 import os
 import threading
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+
+from qkv_desktop.core.helper_pool import HelperPool, cores
 
 __all__ = ["for_row_chunks", "one_blas_thread", "blas_threads", "MIN_PARALLEL_CELLS",
            "RANGES_PER_THREAD", "PIN_THREADS"]
@@ -53,33 +54,15 @@ PIN_THREADS = hasattr(os, "sched_setaffinity")
 affinity comes back when its turns end. ``False`` leaves the placement to the
 scheduler (``trace_edit.py --no-pin`` measures the difference)."""
 
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
+_helpers = HelperPool("qkv-rows")
+"""The helper threads, one fewer than the cores (the caller is the last one)."""
+_cores = cores  # a module name, so that tests can pretend another count
 
 
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def _executor() -> ThreadPoolExecutor:
-    """The helper threads, one fewer than the cores (the caller is the last one)."""
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=max(1, _cores() - 1),
-                                       thread_name_prefix="qkv-rows")
-        return _pool
-
-
-def _forget_pool_in_child() -> None:
-    """A forked child (``multiprocessing``'s default start method on Linux before
-    Python 3.14) inherits the pool object but none of its threads: its first task would
-    wait for ever. The child starts a pool of its own when it needs one."""
-    global _pool, _pool_lock, _blas_lock, _blas_users, _blas_saved
-    _pool, _pool_lock = None, threading.Lock()
+def _forget_blas_in_child() -> None:
+    """A forked child inherits the BLAS bookkeeping's lock as it was (held, perhaps, by
+    a thread the child does not have): it starts its own (the pool forgets itself)."""
+    global _blas_lock, _blas_users, _blas_saved
     _blas_lock, _blas_users, _blas_saved = threading.Lock(), 0, []
 
 
@@ -175,7 +158,7 @@ def one_blas_thread() -> Iterator[None]:
 
 
 if hasattr(os, "register_at_fork"):  # not on Windows, which never forks
-    os.register_at_fork(after_in_child=_forget_pool_in_child)
+    os.register_at_fork(after_in_child=_forget_blas_in_child)
 
 
 def for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int, *,
@@ -312,7 +295,7 @@ def _for_row_chunks(fn: Callable[[int, int], None], n_rows: int, n_cells: int,
         else:
             take_turns(next(seats))
 
-    pool = _executor()
+    pool = _helpers.executor()
     futures = [pool.submit(helper) for _ in range(threads - 1)]
     try:
         take_turns(0)

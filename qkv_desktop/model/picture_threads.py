@@ -11,55 +11,24 @@ it finishes one, the largest first, so the last to start are the quick ones.
 The helpers are named ``qkv-compute_pictures_…``: they work for the forward's worker
 (``qkv-compute``) and only while it waits for them.
 
-Why a pool of its own, beside ``core.rows``'s (the same few lines: one helper per core
-but the caller's, started on first use, forgotten in a forked child): with one pool,
-the pictures would queue behind the row ranges of the read-outs or of the next forward
-that run meanwhile on other workers, and a picture that shared its rows through
-``core.rows`` would wait on a pool its own job holds. The few lines are kept twice
-rather than have ``core`` know about pictures.
+Their pool is their own (``core.helper_pool``): with the row ranges' pool, the
+pictures would queue behind the row ranges of the read-outs or of the next forward.
 """
 
 from __future__ import annotations
 
 import itertools
-import os
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+
+from qkv_desktop.core.helper_pool import HelperPool, cores
 
 __all__ = ["side_by_side", "HELPER_PREFIX"]
 
 HELPER_PREFIX = "qkv-compute_pictures"
 
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def _helpers() -> ThreadPoolExecutor:
-    """One helper per core but the caller's, started on first use."""
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=max(1, _cores() - 1),
-                                       thread_name_prefix=HELPER_PREFIX)
-        return _pool
-
-
-def _forget_pool_in_child() -> None:
-    """A forked child inherits the pool object but not its threads (see ``core.rows``)."""
-    global _pool, _pool_lock
-    _pool, _pool_lock = None, threading.Lock()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool_in_child)
+_pool = HelperPool(HELPER_PREFIX)
+_cores = cores  # a module name, so that tests can pretend another count
 
 
 def side_by_side(jobs: Sequence[Callable[[], None]]) -> None:
@@ -83,7 +52,7 @@ def side_by_side(jobs: Sequence[Callable[[], None]]) -> None:
                 return
             jobs[k]()
 
-    futures = [_helpers().submit(take_turns) for _ in range(helpers)]
+    futures = [_pool.executor().submit(take_turns) for _ in range(helpers)]
     try:
         take_turns()
     finally:

@@ -277,7 +277,7 @@ def test_with_a_per_thread_blas_every_row_thread_multiplies_on_one_thread(monkey
     def helper_setting() -> None:  # the pool's helper thread has its own back too
         after["threads"] = fake.get_num_threads()
 
-    row_module._executor().submit(helper_setting).result()
+    row_module._helpers.executor().submit(helper_setting).result()
     assert after["threads"] == 4
 
 

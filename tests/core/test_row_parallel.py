@@ -95,7 +95,7 @@ def test_with_several_blas_threads_and_a_vector_exp_the_softmax_stays_on_the_cal
     def no_helpers():
         raise AssertionError("a row thread was asked for")
 
-    monkeypatch.setattr(row_module, "_executor", no_helpers)
+    monkeypatch.setattr(row_module._helpers, "executor", no_helpers)
     monkeypatch.setattr(row_module, "_cores", lambda: 2)
     with threadpool_limits(limits=2, user_api="blas"):
         if row_module.blas_threads() < 2:
@@ -227,7 +227,7 @@ def _affinity_per_range(monkeypatch, n_rows: int = 1000) -> dict:
 
 
 def _helper_affinity() -> set:
-    return row_module._executor().submit(os.sched_getaffinity, 0).result()
+    return row_module._helpers.executor().submit(os.sched_getaffinity, 0).result()
 
 
 @needs_two_cpus
@@ -290,7 +290,7 @@ def test_a_caller_does_not_wait_for_a_helper_busy_with_another_call(monkeypatch)
     caller must not wait until the pool, busy with another call's turns, starts it
     (a forward on the GUI thread waited 118 ms so behind the read-outs' rows)."""
     monkeypatch.setattr(row_module, "_cores", lambda: 2)
-    pool = row_module._executor()
+    pool = row_module._helpers.executor()
     release = threading.Event()
     busy = [pool.submit(release.wait, 60) for _ in range(pool._max_workers)]
     try:

@@ -16,6 +16,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from qkv_desktop.core import helper_pool
+from qkv_desktop.core.helper_pool import HelperPool
 from qkv_desktop.model import attention_model, pane_images, picture_threads
 from qkv_desktop.presentation import colormaps, pane_image
 from qkv_desktop.presentation.colormaps import levels_for, lut_for, max_abs_finite
@@ -37,7 +39,8 @@ def test_the_pictures_of_a_result_are_made_two_at_a_time_the_largest_first(make_
     pane on screen gets its one picture. (One after the other, the first picture waited
     alone at the gate.)"""
     monkeypatch.setattr(picture_threads, "_cores", lambda: 2)
-    monkeypatch.setattr(picture_threads, "_pool", None)
+    monkeypatch.setattr(helper_pool, "cores", lambda: 2)
+    monkeypatch.setattr(picture_threads, "_pool", HelperPool(picture_threads.HELPER_PREFIX))
     window = make_window(_state(640))  # 409,600 score cells: off the GUI thread
     model = window.model
     assert model.wait_until_idle()
@@ -76,7 +79,8 @@ def test_a_new_xs_base_for_edits_is_made_beside_the_pictures(make_window, monkey
     8192 × 768) is made while the pictures are, on another thread, not after them; the
     next edit of X then shares its pages."""
     monkeypatch.setattr(picture_threads, "_cores", lambda: 2)
-    monkeypatch.setattr(picture_threads, "_pool", None)
+    monkeypatch.setattr(helper_pool, "cores", lambda: 2)
+    monkeypatch.setattr(picture_threads, "_pool", HelperPool(picture_threads.HELPER_PREFIX))
     window = make_window(_state(640))
     model = window.model
     assert model.wait_until_idle()
