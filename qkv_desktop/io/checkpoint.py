@@ -39,7 +39,7 @@ from qkv_desktop.io.files import (
 from qkv_desktop.state.session_state import SessionState
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Listed, Text
 
-__all__ = ["BUNDLED_MINILM_NAME", "BertCheckpoint", "CheckpointError", "Encoding",
+__all__ = ["BUNDLED_MINILM_NAME", "BertCheckpoint", "CheckpointError", "Encoding", "checked_text",
            "checked_index", "find_bundled_minilm", "load_checkpoint"]
 
 BUNDLED_MINILM_NAME = "all-MiniLM-L6-v2"
@@ -80,6 +80,18 @@ def checked_index(value, stop: int, what: str, model: str) -> int:
         raise CheckpointError(QT_TRANSLATE_NOOP(
             "Files", "head {0} is out of range: {1} has heads 0 … {2}"), index, model, stop - 1)
     return index
+
+
+def checked_text(text) -> str:
+    """``text`` if it is a string with something besides white space, or a
+    ``CheckpointError`` saying what it is: every checkpoint reader's first check."""
+    if not isinstance(text, str):
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "text must be a string, got {0}"), type(text).__name__)
+    if not text.strip():
+        raise CheckpointError(QT_TRANSLATE_NOOP(
+            "Files", "text is empty"))
+    return text
 
 
 class Encoding(NamedTuple):
@@ -225,12 +237,7 @@ class BertCheckpoint:
     # -- text ------------------------------------------------------------------
     def encode(self, text: str) -> Encoding:
         """WordPiece tokens and ids of ``text``, with [CLS] and [SEP], unpadded, untruncated."""
-        if not isinstance(text, str):
-            raise CheckpointError(QT_TRANSLATE_NOOP(
-                "Files", "text must be a string, got {0}"), type(text).__name__)
-        if not text.strip():
-            raise CheckpointError(QT_TRANSLATE_NOOP(
-                "Files", "text is empty"))
+        checked_text(text)
         enc = self._tokenizer.encode(text)
         if all(enc.special_tokens_mask):
             raise CheckpointError(QT_TRANSLATE_NOOP(

@@ -41,7 +41,13 @@ from qkv_desktop.core import (
     rms_norm,
 )
 from qkv_desktop.io.byte_tokens import TokenLabel, readable_labels, readable_piece
-from qkv_desktop.io.checkpoint import CheckpointError, Encoding, checked_index, missing_tensors
+from qkv_desktop.io.checkpoint import (
+    CheckpointError,
+    Encoding,
+    checked_index,
+    checked_text,
+    missing_tensors,
+)
 from qkv_desktop.io.files import problem
 from qkv_desktop.state.session_state import MAX_TOKENS, Options, SessionState
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Listed
@@ -241,12 +247,7 @@ class LlamaCheckpoint:
     # -- text ------------------------------------------------------------------
     def encode(self, text: str) -> Encoding:
         """Byte-level BPE pieces and ids of ``text`` (no BOS added, as the file says)."""
-        if not isinstance(text, str):
-            raise CheckpointError(QT_TRANSLATE_NOOP(
-                "Files", "text must be a string, got {0}"), type(text).__name__)
-        if not text.strip():
-            raise CheckpointError(QT_TRANSLATE_NOOP(
-                "Files", "text is empty"))
+        checked_text(text)
         enc = self._tokenizer.encode(text, add_special_tokens=False)
         if not enc.ids:
             raise CheckpointError(QT_TRANSLATE_NOOP(
