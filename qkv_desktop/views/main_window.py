@@ -110,6 +110,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.models = ModelActions(self, self.model, self.settings, self.file_menu,
                                    before=self.files.import_vectors_action)
         self.models.sourceChanged.connect(self.controls.set_weight_source)
+        self.models.modelLoaded.connect(self._on_model_loaded)
         self.exports = ExportActions(self, self.model, self.settings, self.file_menu,
                                      self.panes, before=self.quit_action,
                                      session_file=lambda: self.files.session.path)
@@ -367,20 +368,29 @@ class MainWindow(Retranslating, QMainWindow):
 
     # ------------------------------------------------------------ commands
     def load_preset(self, name: str) -> None:
-        """Load preset ``name`` as one undoable step. Over a session saved in a file, the
-        preset becomes an untitled session: Save then asks for a name, so the file keeps
-        the learner's work (Ctrl+S after a look at Tutorial 1 wrote the tutorial over it)."""
+        """Load preset ``name`` as one undoable step, as a new session (``_leave_file``)."""
         state = SessionState.from_preset(name)
-        file = self.files.session.path
-        leaves = file is not None and not state.equals(self.model.state)
-        note = (self.tr("{0} is a new session: Save asks for a file name, and {1} keeps "
-                        "what it holds.").format(say(preset_text(name)), file.name)
-                if leaves else None)
+        leaves = self.files.session.path is not None and not state.equals(self.model.state)
         self.model.load_state(state, Text(  # said in any language
             QT_TRANSLATE_NOOP("MainWindow", "Load preset {0}"), (preset_text(name),),
-            "MainWindow"), note)
-        if leaves:
-            self.files.session.leave_file()
+            "MainWindow"), self._leave_file(say(preset_text(name))) if leaves else None)
+
+    def _on_model_loaded(self, name: str) -> None:
+        """A model's head loaded from the dialog is a new session, as a preset is; its
+        note follows the load's own ("your edits were replaced…")."""
+        if self.files.session.path is not None and self.files.session.modified:
+            said = self.statusBar().said()
+            self.statusBar().showMessage(join_sentences([said, self._leave_file(name)]),
+                                         NOTE_MS)
+
+    def _leave_file(self, what: str) -> str:
+        """Make the session untitled (a preset or a model replaced it: Ctrl+S after a
+        look at Tutorial 1 wrote the tutorial over the learner's file), and say so.
+        Undo brings the data back, not the file name: Save then asks for one."""
+        file = self.files.session.path.name
+        self.files.session.leave_file()
+        return self.tr("{0} is a new session: Save asks for a file name, and {1} keeps "
+                       "what it holds.").format(what, file)
 
     def _current_row(self) -> int:
         idx = self.token_tables.active_editor().currentIndex()

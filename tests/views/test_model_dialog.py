@@ -441,3 +441,31 @@ def test_enter_on_a_clamped_layer_shows_the_note_before_it_loads(qtbot, dialog, 
     qtbot.keyClick(spin, Qt.Key.Key_Return)  # read, and now load layer 3
     qtbot.waitUntil(lambda: bool(loads), timeout=20000)
     assert dialog.model.state.provenance is not None
+
+
+def test_a_model_loaded_over_a_saved_session_leaves_its_file_alone(qtbot, window, tiny,
+                                                                     tmp_path):
+    """Ctrl+S after loading a model wrote a 23 MB model session over the learner's
+    4-token file (a review): like a preset, the model makes an untitled session; the
+    status bar says so after the load's own note, and undo brings the work back."""
+    from qkv_desktop.io.session import load_session
+
+    path = tmp_path / "lesson.qkv.json"
+    window.model.set_cell("X", 0, 0, 3.5)
+    assert window.files.session.save_as(path)
+    window.model.set_cell("X", 0, 1, 2.5)  # an edit not saved: the load replaces it
+    work = window.model.state
+    window.models.open_dialog()
+    dialog = window.models.dialog
+    open_folder(qtbot, dialog, tiny)
+    load(qtbot, dialog, SENTENCE, 0, 1)
+    assert window.files.session.path is None
+    assert window.windowTitle().startswith("Untitled* — ")
+    said = window.statusBar().currentMessage()
+    assert said.startswith("Load tiny-bert-uncased, layer 1 · head 2: your edits were "
+                           "replaced;"), said
+    assert said.endswith("is a new session: Save asks for a file name, and "
+                         "lesson.qkv.json keeps what it holds."), said
+    assert load_session(path).state.X[0, 0] == 3.5
+    window.model.undo_stack.undo()
+    assert window.model.state.equals(work)

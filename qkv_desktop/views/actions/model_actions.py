@@ -61,10 +61,12 @@ class ModelActions(FollowsWindowLanguage, QObject):
     RoPE, the attention sink, and instant switching between layers and heads.
 
     ``sourceChanged(name)``: the checkpoint the weights come from, or ``None`` (for
-    seeded random weights).
+    seeded random weights). ``modelLoaded(name)``: the dialog loaded a head of ``name``.
     """
 
     sourceChanged = Signal(object)
+    modelLoaded = Signal(str)
+    """A head of checkpoint ``name`` was loaded from the dialog (a new session's data)."""
 
     _KEPT = 3
     """How many opened checkpoints stay live for switching after undo (they are large)."""
@@ -135,6 +137,7 @@ class ModelActions(FollowsWindowLanguage, QObject):
         if source.next_tokens:
             self._next[(where, source.text)] = source.next_tokens
         self._update_source()
+        self.modelLoaded.emit(source.name)
 
     def switch_head(self, layer: int, head: int) -> None:
         """Show another layer or head of the current decoder load, as one undoable step.
