@@ -469,3 +469,19 @@ def test_a_model_loaded_over_a_saved_session_leaves_its_file_alone(qtbot, window
     assert load_session(path).state.X[0, 0] == 3.5
     window.model.undo_stack.undo()
     assert window.model.state.equals(work)
+
+
+def test_an_encoders_session_does_not_call_its_x_order_blind(qtbot, window, tiny):
+    """A BERT layer's input already holds the learned position embeddings: "positions:
+    none (order-blind)" was a wrong reason on a MiniLM session (a review)."""
+    combo = window.positions_panel.positions
+    assert combo.currentText() == "none (order-blind)"
+    window.models.open_dialog()
+    open_folder(qtbot, window.models.dialog, tiny)
+    load(qtbot, window.models.dialog, SENTENCE, 0, 1)
+    assert window.model.state.options.positions == "none"
+    assert combo.currentText() == "none added (X holds the model's positions)"
+    assert "learned position embeddings" in combo.toolTip()
+    window.load_preset("tutorial-1")
+    assert combo.currentText() == "none (order-blind)"
+    assert "learned" not in combo.toolTip()

@@ -4206,6 +4206,14 @@ Sentence: {1}</source>
         <translation>头 {0} 的 ALiBi 斜率</translation>
     </message>
     <message>
+        <source>none added (X holds the model&apos;s positions)</source>
+        <translation>不另加（X 已含模型的位置）</translation>
+    </message>
+    <message>
+        <source>This session&apos;s X comes from a BERT encoder, which added its learned position embeddings to the word vectors before its first layer: X already tells the order.</source>
+        <translation>本会话的 X 来自 BERT 编码器，它在第一层之前已把学到的位置嵌入加到词向量上：X 本身已带有词序。</translation>
+    </message>
+    <message>
         <source>{0} cell(s) masked; click or drag on the mask pane</source>
         <translation>已掩码 {0} 个单元格；在掩码面板上点击或拖动</translation>
     </message>

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from qkv_desktop.core import alibi_slopes
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.texts import say
+from qkv_desktop.presentation.texts import join_sentences, say
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -139,16 +139,9 @@ class PositionsMaskPanel(Retranslating, QWidget):
         for label, text in zip(self._plabels, (self.tr("positions"), self.tr("RoPE base"),
                                                self.tr("RoPE pairs")), strict=True):
             label.setText(text)
-        for i, text in enumerate((self.tr("none (order-blind)"),
-                                  self.tr("sinusoidal (added to X)"),
+        for i, text in enumerate(("", self.tr("sinusoidal (added to X)"),
                                   self.tr("RoPE (rotates Q and K)"))):
             self.positions.setItemText(i, text)
-        self.positions.setToolTip(self.tr(
-            "Without positions attention cannot tell word order: shuffling the tokens only "
-            "shuffles the output. Sinusoidal: the original Transformer adds sin/cos of the "
-            "position to X before the projections. RoPE: each pair of dimensions of q and k "
-            "is turned by an angle that grows with the position, so q·k depends only on "
-            "the distance between the tokens."))
         self.rope_base.subject = self.tr("The RoPE base")
         self.rope_base.set_tip(self.tr("Pair i turns by position · base^(−2i/d_k): a larger "
                                           "base turns slower, for longer contexts."))
@@ -223,10 +216,30 @@ class PositionsMaskPanel(Retranslating, QWidget):
             box.set_tip(self.tr("ALiBi slope m of head {0}").format(head + 1))
             box.subject = self.tr("The ALiBi slope of head {0}").format(head + 1)
 
+    def _say_none(self, learned: bool) -> None:
+        """What "none" means for this session. A BERT encoder's X is a layer's input:
+        the model added its learned position embeddings to the word vectors before
+        layer 1, so X holds the positions, and its attention is not order-blind (a
+        MiniLM session said "none (order-blind)")."""
+        self.positions.setItemText(0, self.tr("none added (X holds the model's positions)")
+                                   if learned else self.tr("none (order-blind)"))
+        tip = self.tr(
+            "Without positions attention cannot tell word order: shuffling the tokens only "
+            "shuffles the output. Sinusoidal: the original Transformer adds sin/cos of the "
+            "position to X before the projections. RoPE: each pair of dimensions of q and k "
+            "is turned by an angle that grows with the position, so q·k depends only on "
+            "the distance between the tokens.")
+        if learned:
+            tip = join_sentences([tip, self.tr(
+                "This session's X comes from a BERT encoder, which added its learned "
+                "position embeddings to the word vectors before its first layer: X "
+                "already tells the order.")])
+        self.positions.setToolTip(tip)
+
     def _on_model_changed(self, force: bool = False) -> None:
         s = self.model.state
         o = s.options
-        shown = (o, s.n_heads, s.mode)
+        shown = (o, s.n_heads, s.mode, s.provenance is not None and s.provenance.kind)
         if shown == self._shown and not force:
             return
         self._shown = shown
@@ -236,6 +249,7 @@ class PositionsMaskPanel(Retranslating, QWidget):
                    self.sinks, self.alibi, self.custom, *self.slopes)
         blockers = [QSignalBlocker(w) for w in widgets]
         self.positions.setCurrentIndex(self.positions.findData(o.positions))
+        self._say_none(s.provenance is not None and s.provenance.kind == "encoder")
         self.rope_base.setValue(o.rope_base)
         self.rope_pairing.setCurrentIndex(self.rope_pairing.findData(o.rope_pairing))
         rope = o.positions == "rope"
