@@ -94,10 +94,15 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
         return QCoreApplication.translate(
             "CellText", "X_kv[{0}, d{1}] = {2}").format(keys[i], j, f(s.X_kv[i, j]))
     if ref.matrix == "X_pos":
+        # P as the core's table has it (``sinusoidal_positions``): column 2k is a sine,
+        # 2k + 1 a cosine, of the position over 10000^(2k/d)
+        d = s.X.shape[1]
+        wave, k2 = ("sin", j) if j % 2 == 0 else ("cos", j - 1)
         P = r.X_pos[i, j] - s.X[i, j]
         return QCoreApplication.translate(
             "CellText", "(X + P)[{0}, d{1}] = X {2} + P(position {3}, d{1}) {4} = "
-            "{5}").format(q, j, f(s.X[i, j]), i, f(P), f(r.X_pos[i, j]))
+            "{5}, where P = {6}({3} / 10000^({7}/{8}))").format(
+            q, j, f(s.X[i, j]), i, f(P), f(r.X_pos[i, j]), wave, k2, d)
     if ref.matrix in ("Q", "K", "V"):
         tok = q if ref.matrix == "Q" else keys[i]
         src = "X" if ref.matrix == "Q" or s.mode == "self" else "X_kv"

@@ -194,6 +194,30 @@ def test_hover_and_explain_know_the_window_sink_and_alibi(main_window):
     m.set_selection(None)
 
 
+def test_a_cell_of_x_plus_p_gives_ps_formula_and_the_panes_name(main_window):
+    """Explain on a cell of X + P said "The pinned cell is in X_pos" (the internal key)
+    and never how P is made (a review): it names the pane and gives P's sine or cosine,
+    whose value is the one in the sum."""
+    import math
+    w, m = main_window, main_window.model
+    s = m.state
+    m.load_state(s.with_(options=replace(s.options, positions="sinusoidal")), "test")
+    assert m.wait_until_idle()
+    r, d = m.result, s.X.shape[1]
+    for i, j, wave in ((3, 4, math.sin), (2, 5, math.cos)):
+        text = describe_cell(r, CellRef("X_pos", i, j))
+        k2 = j - j % 2
+        name = "sin" if wave is math.sin else "cos"
+        assert f"P = {name}({i} / 10000^({k2}/{d}))" in text, text
+        p = wave(i / 10000 ** (k2 / d))
+        assert f"P(position {i}, d{j}) {p:.4f}".replace("-", "−") in text, text
+    m.set_selection(CellRef("X_pos", 3, 4))
+    html = w.teaching.explain.html()
+    assert "X + P (sinusoidal positions)" in html and "X_pos" not in html
+    assert "P = sin(3 / 10000^(4/8))" in html
+    m.set_selection(None)
+
+
 def test_render_writes_the_position_and_mask_panes(tmp_path, qapp):
     s = SessionState.from_preset("tutorial-1").reinitialised(n_heads=2, d_k=2)
     s = s.with_(options=replace(s.options, causal=True, positions="rope", window=2,

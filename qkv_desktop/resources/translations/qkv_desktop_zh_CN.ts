@@ -131,8 +131,8 @@
         <translation>已掩码（自定义）：权重恰好为 0</translation>
     </message>
     <message>
-        <source>(X + P)[{0}, d{1}] = X {2} + P(position {3}, d{1}) {4} = {5}</source>
-        <translation>(X + P)[{0}, d{1}] = X {2} + P(位置 {3}, d{1}) {4} = {5}</translation>
+        <source>(X + P)[{0}, d{1}] = X {2} + P(position {3}, d{1}) {4} = {5}, where P = {6}({3} / 10000^({7}/{8}))</source>
+        <translation>(X + P)[{0}, d{1}] = X {2} + P(位置 {3}, d{1}) {4} = {5}，其中 P = {6}({3} / 10000^({7}/{8}))</translation>
     </message>
     <message>
         <source>{0}[{1}, {2}] = {3}[{1}] turned by position {4}: pair {5} turns by {4}·{6:g}^(−2·{5}/{7}) = {8} rad, giving {9}</source>

@@ -24,6 +24,7 @@ from qkv_desktop.presentation.numbers import (
     format_value,
     with_minus,
 )
+from qkv_desktop.presentation.pane_info import pane_caption
 from qkv_desktop.presentation.texts import stale_note
 from qkv_desktop.state.catalogue import CellRef, cell_in
 from qkv_desktop.views.retranslate import Retranslating
@@ -150,7 +151,7 @@ class ExplainPanel(Retranslating, QWidget):
         lead = ""
         if ref is not None:
             lead = self.tr("<p>The pinned cell is in {0}; this panel explains the attention "
-                           "cells.</p>").format(html.escape(ref.matrix))
+                           "cells.</p>").format(html.escape(pane_caption(ref.matrix)))
             sentence = describe_cell(self.model.result, ref)  # the matrix's own text
             if sentence:
                 lead += f"<p class='math'>{html.escape(sentence)}</p>"
