@@ -109,6 +109,10 @@ class StateCommand(_ModelCommand):
         self._moves(moved)
         self._stamp = time.monotonic()
         self.loads = False  # replaces the state by a load (preset, model): load_state
+        # The head on show on each side of the step: a step that takes heads away (a
+        # one-head preset loaded while head 2 was on show) leaves head 1 on show, and
+        # its undo gave the two heads back with head 1 still on show (a review)
+        self.head_before, self.head_after = model.current_head, None
 
     def _moves(self, moved: RowMap | None) -> None:
         """Where the step takes the token rows (None: unknown, a load) and back."""
@@ -116,9 +120,13 @@ class StateCommand(_ModelCommand):
 
     def redo(self) -> None:
         _install(self, self._model, lambda: self.after, self.moved)
+        if self.head_after is not None:
+            self._model.set_current_head(self.head_after)
 
     def undo(self) -> None:
+        self.head_after = self._model.current_head
         _install(self, self._model, lambda: self.before, self.back)
+        self._model.set_current_head(self.head_before)
 
     def id(self) -> int:
         return _STATE_ID if self.merge_key else -1

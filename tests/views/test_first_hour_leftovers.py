@@ -168,3 +168,23 @@ def test_the_export_options_dialog_is_wide_enough_for_its_title(main_window, fmt
     title = dialog.fontMetrics().horizontalAdvance(dialog.windowTitle())
     assert dialog.width() >= title + TITLE_BAR_ROOM
     dialog.reject()
+
+
+def test_undoing_a_load_shows_the_head_that_was_on_show(main_window):
+    """A one-head preset loaded while head 2 of 2 was on show leaves head 1; its undo
+    gave both heads back with head 1 on show (a review). Redo shows head 1 again."""
+    window = main_window
+    model = window.model
+    model.set_heads(2)
+    model.set_current_head(1)
+    settle(window)
+    window.load_preset("tutorial-2")
+    settle(window)
+    assert model.current_head == 0
+    window.undo_action.trigger()
+    settle(window)
+    assert model.state.n_heads == 2 and model.current_head == 1
+    assert window.controls.head.currentIndex() == 1
+    window.redo_action.trigger()
+    settle(window)
+    assert model.current_head == 0
