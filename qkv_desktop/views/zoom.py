@@ -85,6 +85,9 @@ class ViewScale(FollowsWindowLanguage, QObject):
                                    "leavePresentation")
         self.leave_action.setEnabled(False)
         window.addAction(self.leave_action)  # Esc: only while presenting
+        # F5 also while presenting: the menu bar, and with it the View menu's shortcut,
+        # is hidden then ("F5 or Esc to leave", and F5 did nothing)
+        window.addAction(self.presentation_action)
         self.zoom_menu = QMenu(window, objectName="zoomMenu")
         for a in (self.zoom_in_action, self.zoom_out_action, self.zoom_reset_action):
             self.zoom_menu.addAction(a)

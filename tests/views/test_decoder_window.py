@@ -293,7 +293,9 @@ def test_the_decoder_panel_fits_a_laptops_dock_without_cutting_text(qtbot, make_
         assert box.width() <= room
         for label in box.findChildren(QLabel):
             if label.isVisibleTo(box) and label.text():
-                assert label.wordWrap() or label.sizeHint().width() <= room, label.text()
+                # (a one-line label that shortens itself asks for no width: its heading)
+                assert label.wordWrap() or label is panel.title_label or \
+                    label.sizeHint().width() <= room, label.text()
                 right = label.mapTo(box, label.rect().topRight()).x()
                 assert right < room, (label.text(), right, room)
         table = panel.next_table
@@ -306,6 +308,43 @@ def test_the_decoder_panel_fits_a_laptops_dock_without_cutting_text(qtbot, make_
         if language != "en":
             window.language_actions["en"].trigger()
             QApplication.processEvents()
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_decoder_panels_heading_is_one_line_at_1024(qtbot, make_window, tiny, speak,
+                                                        language):
+    """At 1024×700 the panel's heading ("SmolLM2-135M-Instruct · layer 1 · query head 1 ·
+    “the cat chased the mouse”") wrapped onto two lines. It is one line: the whole
+    title where it fits, else a shorter one with the model's name uncut, the whole title
+    in its tool tip."""
+    window = make_window(size=(1024, 700))
+    speak(language)
+    open_and_load(qtbot, window, tiny, "the cat sat on the mat, then it sat", 1, 3,
+                  name="SmolLM2-135M-Instruct")
+    for _ in range(5):
+        QApplication.processEvents()
+    panel = window.models.panel
+    title = panel.title_label
+    assert panel.isVisible() and title.isVisible()
+    whole = title.text()
+    assert whole.startswith("SmolLM2-135M-Instruct · ") and "“the cat sat on" in whole
+    line = title.fontMetrics().lineSpacing()
+    assert title.height() < 2 * line, (title.height(), line)  # one line, not two
+    scroll = panel.widget()
+    right = title.mapTo(scroll.viewport(), title.rect().topRight()).x()
+    assert right < scroll.viewport().width()
+    shown = title.shown_text()
+    assert title.fontMetrics().horizontalAdvance(shown) <= title.contentsRect().width()
+    assert shown.startswith("SmolLM2-135M-Instruct") and not shown.endswith("…"), shown
+    assert shown == whole or whole in title.toolTip(), (shown, title.toolTip())
+    if language == "zh_CN":
+        assert "层" in whole
+    from PySide6.QtCore import Qt
+    window.resize(1800, 900)  # with room it reads whole
+    window.resizeDocks([panel], [900], Qt.Orientation.Horizontal)
+    for _ in range(5):
+        QApplication.processEvents()
+    assert title.shown_text() == whole and whole not in title.toolTip()
 
 
 def test_a_layer_typed_past_the_last_is_said_under_the_boxes(qtbot, make_window, tiny):

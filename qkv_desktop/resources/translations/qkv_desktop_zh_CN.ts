@@ -482,6 +482,14 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>{0} · 第 {1} 层 · 查询头 {2} · “{3}”</translation>
     </message>
     <message>
+        <source>{0} · layer {1} · query head {2}</source>
+        <translation>{0} · 第 {1} 层 · 查询头 {2}</translation>
+    </message>
+    <message>
+        <source>{0} · layer {1} · head {2}</source>
+        <translation>{0} · 第 {1} 层 · 头 {2}</translation>
+    </message>
+    <message>
         <source>Reopened from a session file: open the model again (File → Open model…) to switch layers and see its predictions.</source>
         <translation>从会话文件重新打开：再次打开模型（文件 → 打开模型……）才能切换层并查看它的预测。</translation>
     </message>

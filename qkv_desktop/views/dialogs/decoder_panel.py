@@ -46,6 +46,7 @@ from qkv_desktop.presentation.numbers import format_percent, rounding_of
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.presentation.texts import join_list, say
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
+from qkv_desktop.views.elided_label import ElidedLabel
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.styles import ERROR_STYLE
 
@@ -73,7 +74,10 @@ class DecoderPanel(Retranslating, QDockWidget):
         self._source = None
         box = QWidget()
         layout = QVBoxLayout(box)
-        self.title_label = QLabel(objectName="decoderTitle", wordWrap=True)
+        # one line, as a heading: wrapped, it took two lines of a laptop's dock (1024×700);
+        # where the whole title does not fit, a shorter one (the text is in the caption
+        # below, the layer and head in the boxes), and the whole in its tool tip
+        self.title_label = ElidedLabel(objectName="decoderTitle")
         self.layer_spin = ClampSayingSpinBox(objectName="decoderLayer")
         self.head_spin = ClampSayingSpinBox(objectName="decoderHead")
         for spin in (self.layer_spin, self.head_spin):
@@ -188,6 +192,11 @@ class DecoderPanel(Retranslating, QDockWidget):
         head = self._head()
         self.title_label.setText(self.tr("{0} · layer {1} · query head {2} · “{3}”")
                                  .format(src.name, src.layer + 1, head + 1, src.text))
+        self.title_label.set_shorter((
+            self.tr("{0} · layer {1} · query head {2}").format(src.name, src.layer + 1,
+                                                                head + 1),
+            self.tr("{0} · layer {1} · head {2}").format(src.name, src.layer + 1, head + 1),
+            src.name))
         live = ckpt is not None
         for spin, count, value in ((self.layer_spin, src.n_layers, src.layer),
                                    (self.head_spin, src.n_heads, head)):

@@ -150,6 +150,7 @@ class _InsideAxis(pg.AxisItem):
         self._specs = None  # the layout ``paint`` draws, while ``picture`` is not None
         self._pens: tuple[QPen, list[QPen]] | None = None  # (base pen, each level's pen)
         self._fitted_width: float | None = None
+        self._fitted_for: tuple | None = None  # (labels' font, length) of ``_fitted_width``
         self._font = QFont()
 
     def paint(self, p, opt, widget=None):
@@ -399,7 +400,7 @@ class _InsideAxis(pg.AxisItem):
                 if own & rect != rect:
                     continue
                 text_specs.append((rect, flags, s))
-        self._refit_width(last_size2)
+        self._refit_width(last_size2, (font_key, round(length)))
         return axis_spec, tick_specs, text_specs
 
     def _level_pens(self, count: int) -> list[QPen]:
@@ -421,14 +422,26 @@ class _InsideAxis(pg.AxisItem):
             cached = self._pens = (QPen(base), pens)
         return cached[1]
 
-    def _refit_width(self, widest: float) -> None:
+    def _refit_width(self, widest: float, fitted_for: tuple) -> None:
         """pyqtgraph's ``_updateMaxTextSize``, only when it would change the text width:
-        otherwise it set the axis's unchanged minimum and maximum width on every layout."""
+        otherwise it set the axis's unchanged minimum and maximum width on every layout.
+
+        pyqtgraph narrows an axis only when it would lose more than 10 px, which keeps
+        a bar's width while its levels change with the edits. In another font (a zoom,
+        presentation mode begun or ended) or at another length (other levels labelled)
+        the width is the labels' own: after presentation mode the bars stayed as wide
+        as their 150 % labels, or the labels of the full screen's taller bars, had made
+        them (up to 9 px), and the weights of all-MiniLM-L6-v2's 7 tokens at
+        1024 × 700, shown before F5, were hidden after it."""
         tw = self.textWidth
         mx = widest if self.style["autoReduceTextSpace"] else max(tw, widest)
-        if mx > tw or mx < tw - 10 or self._fitted_width is None:
+        anew = fitted_for != self._fitted_for
+        if anew or mx > tw or mx < tw - 10 or self._fitted_width is None:
+            if anew:
+                self.textWidth = 0  # measured afresh: ``widest`` is the width
             self._updateMaxTextSize(widest)
             self._fitted_width = self.textWidth
+            self._fitted_for = fitted_for
 
     def _line_alpha(self, level: int) -> float:
         """A tick's opacity by its level, as pyqtgraph's ``generateDrawSpecs`` sets it."""

@@ -163,6 +163,21 @@ class TokenAxis(pg.AxisItem):
         self.setFlag(self.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self._edge: tuple | None = None  # the axis line and ticks: (pen, start, end, ticks)
         self._names_box: QRectF | None = None  # where the names are drawn (item coordinates)
+        self._fitted_for: tuple | None = None  # (names' font, length) the width is for
+
+    def _updateMaxTextSize(self, x) -> None:  # noqa: N802 (pyqtgraph's name)
+        """pyqtgraph narrows an axis only when it would lose more than 10 px; in another
+        font (a zoom, presentation mode begun or ended, a plan's smaller names) or at
+        another length, the row names' axis is as wide as its names: after presentation
+        mode it kept room for the 150 % names (4 px), and before it, the start-up's (6 px
+        of tutorial-1's panes at 1024 × 700)."""
+        if self.orientation in ("left", "right"):
+            font = self.style["tickFont"] or QFont()
+            fitted_for = (font.key(), round(self.height()))
+            if fitted_for != self._fitted_for:
+                self._fitted_for = fitted_for
+                self.textWidth = 0  # measured afresh: ``x`` is the width
+        super()._updateMaxTextSize(x)
 
     def paint(self, p, opt, widget=None):
         """The whole axis, or, when only its edge beside the cells is exposed, that edge.
