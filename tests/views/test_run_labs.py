@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
-from qkv_desktop.core import attention, flash_attention, online_softmax
+from qkv_desktop.core import Weights, attention, flash_attention, online_softmax
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.lab_inputs import head_inputs
@@ -145,6 +145,30 @@ def test_memory_calculator_presets_and_typed_numbers(labs):
     assert calc.sizes()["MHA"] == 2 * 1 * state.n_heads * state.d_k * state.n * 8
 
 
+def test_this_session_counts_a_grouped_query_sessions_shared_kv_heads(labs):
+    """A session of a grouped-query model (SmolLM2: 9 query heads over 3 K/V heads) was
+    sized with 9 KV heads, the GQA row equal to the MHA row; its cache holds each
+    shared K/V head once, so "this session" has 3."""
+    rng = np.random.default_rng(3)
+    d, dk, n = 6, 2, 5
+    kv = [(rng.normal(size=(d, dk)), rng.normal(size=(d, dk))) for _ in range(3)]
+    heads = tuple(Weights(rng.normal(size=(d, dk)), *kv[h // 3]) for h in range(9))
+    state = SessionState(tuple("abcde"), rng.normal(size=(n, d)), heads)
+    model = labs.main_window.model
+    model.load_state(state, "preset")
+    assert model.wait_until_idle()
+    calc = labs.show("kv_cache").memory
+    calc.select("session")
+    assert (calc.query_heads.value(), calc.kv_heads.value()) == (9, 3)
+    sizes = calc.sizes()
+    assert sizes["GQA"] == 2 * 1 * 3 * dk * n * 8 == sizes["MHA"] // 3
+    assert "<td>grouped-query (GQA)</td><td align='right'>3</td>" in calc.result.text()
+    assert not calc.problem.isVisibleTo(calc)
+    model.set_cell("X", 0, 0, 0.5)  # an edit keeps the count
+    assert model.wait_until_idle()
+    assert calc.kv_heads.value() == 3
+
+
 def test_memory_calculator_refuses_kv_heads_gqa_cannot_have(labs):
     """4 KV heads for 9 query heads (9 / 4 = 2.25 per KV head) and 20 for 9 were sized
     without a word, the 20 as 9 while the box still said 20: both are refused beside the
@@ -178,7 +202,7 @@ def test_memory_calculator_holds_a_session_head_dim_beyond_65536(labs):
     65,536 without a word; its range now holds any session's d_k."""
     calc = labs.show("kv_cache").memory
     calc.select("session")
-    calc.set_session(1, 1, 100_000, 4, 8)
+    calc.set_session(1, 1, 1, 100_000, 4, 8)
     assert calc.head_dim.value() == 100_000
     assert calc.sizes()["MHA"] == 2 * 1 * 1 * 100_000 * 4 * 8
 
