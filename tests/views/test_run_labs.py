@@ -574,6 +574,37 @@ def test_labs_use_the_sessions_positions_masks_and_alibi(labs):
     assert len(grads.losses) == 5 and grads.losses[-1] < grads.losses[0]
 
 
+def test_the_tiles_labs_grids_say_which_scores_they_show(labs):
+    """The tiles grid was titled "scores QKᵀ·scale" over the scaled pane's numbers,
+    which with RoPE, a temperature and ALiBi are RoPE(Q)·RoPE(K)ᵀ / √d_k / T + ALiBi
+    (−1.5242 with T = 0.951 read as a plain QKᵀ·scale); the online tab's row said
+    "scores" alone. Both now say what the scaled pane's title says."""
+    model = labs.main_window.model
+    model.set_options(positions="rope", temperature=0.951, alibi=(0.5,))
+    assert model.wait_until_idle()
+    formula = "RoPE(Q)·RoPE(K)ᵀ / √d_k / T(0.951) + ALiBi + mask"
+    pane = labs.main_window.panes.panes["scaled"]
+    assert formula in (pane.title.toolTip() or pane.title.text())
+    tiles = labs.show("tiles")
+    tiles.tabs.setCurrentIndex(1)
+    tiles.go_to(0)
+    title = tiles.tile_grid.title
+    assert title.startswith(formula + ": tile 1 of ") and "QKᵀ·scale" not in title
+    np.testing.assert_array_equal(tiles.tile_grid.data, model.result.head(0).scaled[
+        :tiles.tile_grid.data.shape[0], :tiles.tile_grid.data.shape[1]])
+    tiles.tabs.setCurrentIndex(0)
+    tiles.row.setValue(3)
+    tiles.go_to(0)
+    assert tiles.scores_grid.title.startswith(f"row 3 of {formula} (block 1: ")
+    tiles.factor.setValue(1000)
+    tiles.go_to(0)
+    assert tiles.scores_grid.title.startswith(f"row 3 of ({formula}) × 1000 (block 1: ")
+    model.set_options(positions="none", temperature=1.0, alibi=None, causal=False)
+    assert model.wait_until_idle()
+    tiles.go_to(0)
+    assert tiles.scores_grid.title.startswith("row 3 of (QKᵀ / √d_k) × 1000 (block 1: ")
+
+
 # ----------------------------------------------------------------------- export
 
 @pytest.mark.parametrize("key", ["kv_cache", "tiles", "gradients"])

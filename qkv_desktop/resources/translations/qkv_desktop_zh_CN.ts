@@ -4891,10 +4891,6 @@ Sentence: {1}</source>
         <translation>{0} 个分块太多，无法逐步查看（最多 {1} 个）：请选择更大的块。</translation>
     </message>
     <message>
-        <source>scores of row {0} (block {1}: columns {2}…{3})</source>
-        <translation>行 {0} 的分数（第 {1} 块：列 {2}…{3}）</translation>
-    </message>
-    <message>
         <source>exp(s − m) / l so far (the softmax of the columns seen)</source>
         <translation>目前的 exp(s − m) / l（已看过各列的 softmax）</translation>
     </message>
@@ -4927,12 +4923,20 @@ Sentence: {1}</source>
         <translation>朴素公式在这里仍然可用：最大的分数是 {0}，而 exp 只在超过 {1} 时才溢出，这超出了此框的倍数范围；请让会话的分数更大（输入 × 100）。</translation>
     </message>
     <message>
+        <source>{0}: tile {1} of {2} (query block {3}, key block {4})</source>
+        <translation>{0}：第 {1} 块，共 {2} 块（查询块 {3}，键块 {4}）</translation>
+    </message>
+    <message>
         <source>After the last tile the output equals standard attention: max |flash − attention| = {0} over all {1}×{2} outputs.</source>
         <translation>最后一块之后，输出等于标准注意力：全部 {1}×{2} 个输出上 max |flash − 注意力| = {0}。</translation>
     </message>
     <message>
         <source>Scale the row up to see the naive formula overflow while the online one does not (the verdict below says by how much).</source>
         <translation>把这一行放大，看朴素公式溢出而在线 softmax 不会（下方的结论会说要放大多少）。</translation>
+    </message>
+    <message>
+        <source>row {0} of {1} (block {2}: columns {3}…{4})</source>
+        <translation>{1} 的第 {0} 行（第 {2} 块：列 {3}…{4}）</translation>
     </message>
     <message>
         <source>The naive formula breaks on this row: every exp(s) underflows to 0 (the largest score is {0}, below −745) and 0/0 is NaN; the online softmax exponentiates s − m, whose largest is 0.</source>
@@ -4961,10 +4965,6 @@ Sentence: {1}</source>
     <message>
         <source>rescale exp(m_old − m_new)</source>
         <translation>重缩放 exp(m_old − m_new)</translation>
-    </message>
-    <message>
-        <source>scores QKᵀ·scale: tile {0} of {1} (query block {2}, key block {3})</source>
-        <translation>分数 QKᵀ·缩放：第 {0} 块，共 {1} 块（查询块 {2}，键块 {3}）</translation>
     </message>
     <message>
         <source>query</source>
