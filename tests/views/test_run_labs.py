@@ -86,6 +86,32 @@ def test_kv_stepper_follows_edits_and_warns_when_not_causal(labs):
     assert lab.step_count() == 0 and "cross" in lab.error.text()
 
 
+def test_kv_stepper_refusing_cross_attention_keeps_nothing_of_the_last_decode(labs):
+    """Refusing a cross-attention session, the stepper kept "K cache: 4 rows (+1)" and
+    the other grids' titles over empty grids, Play, Reset and Export steps enabled,
+    and the not-causal note; all of that is gone until it decodes again."""
+    lab = labs.show("kv_cache")
+    model = labs.main_window.model
+    model.set_options(causal=False)
+    assert model.wait_until_idle()
+    lab.go_to(3)
+    c = lab.controls
+    assert lab.grids["K"].title == "K cache: 4 rows (+1)" and c.play.isEnabled()
+    model.set_mode("cross")
+    assert model.wait_until_idle()
+    assert "cross" in lab.error.text()
+    assert [g.title for g in lab.grids.values()] == [""] * len(lab.grids)
+    assert not any(b.isEnabled() for b in (c.play, c.reset, c.back, c.step,
+                                            lab.export_steps_button))
+    assert not lab.note.isVisibleTo(lab) and c.where.text() == "no steps"
+    lab.space_pressed()  # space, like Play, starts nothing
+    assert not lab.timer.isActive()
+    model.set_mode("self")
+    assert model.wait_until_idle()
+    assert lab.grids["K"].title.startswith("K cache: ")
+    assert c.play.isEnabled() and c.step.isEnabled() and lab.export_steps_button.isEnabled()
+
+
 def test_kv_stepper_steps_under_a_painted_mask(labs, qtbot):
     """A painted mask made the stepper fail at its first step ("the mask is 4 × 4 but
     the scores are 1 × 1": the step without a cache got the whole mask for a prefix);

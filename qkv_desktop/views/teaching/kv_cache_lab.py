@@ -347,6 +347,7 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         self.memory.set_session(1, state.n_heads, kv_heads, state.d_k, state.n, size)
         if self.inputs.cross:
             self.decode = None
+            self.note.hide()  # (about a causal option cross-attention does not have)
             self.show_error(self.tr("The KV-cache stepper decodes self-attention; this "
                                     "session is cross-attention. Switch to self-attention "
                                     "to step through it."))
@@ -384,8 +385,9 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         return recompute_step(self.inputs.X, self.inputs.weights, t, **options)
 
     def show_step(self) -> None:
-        if self.decode is None:
+        if self.decode is None:  # refused: no grid keeps the last decode's title
             for g in self.grids.values():
+                g.title = ""
                 g.set_data(np.zeros((0, 0)))
             self.compare.setText("")
             return
