@@ -193,6 +193,13 @@ def test_this_session_counts_a_grouped_query_sessions_shared_kv_heads(labs):
     model.set_cell("X", 0, 0, 0.5)  # an edit keeps the count
     assert model.wait_until_idle()
     assert calc.kv_heads.value() == 3
+    own = heads[0].W_K.copy()
+    own[0, 0] = 9.0  # head 1 gets keys of its own: 4 groups of unequal size
+    model.load_state(state.with_(heads=(Weights(heads[0].W_Q, own, heads[0].W_V),
+                                        *heads[1:])), "edited")
+    assert model.wait_until_idle()
+    assert calc.kv_heads.value() == 4 and calc.sizes()["GQA"] is None
+    assert "This session's 9 heads have 4 different pairs" in calc.problem.text()
 
 
 def test_memory_calculator_refuses_kv_heads_gqa_cannot_have(labs):

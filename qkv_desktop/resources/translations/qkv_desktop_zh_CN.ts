@@ -3544,6 +3544,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>缓存中的词元数（上下文长度）</translation>
     </message>
     <message>
+        <source>This session&apos;s {1} heads have {0} different pairs of W_K and W_V (an edit gave a head keys and values of its own), in groups of unequal size: not grouped-query attention, whose KV heads each serve the same number of query heads (possible with {1} query heads: {2} KV heads).</source>
+        <translation>本会话的 {1} 个头有 {0} 组不同的 W_K 和 W_V（某次编辑让一个头有了自己的键和值），各组大小不等：这不是分组查询注意力，后者每个 KV 头服务相同数量的查询头（{1} 个查询头时可用的 KV 头数：{2}）。</translation>
+    </message>
+    <message>
         <source>KV heads ({0}) cannot outnumber query heads ({1}): each KV head serves at least one query head, and as many KV heads as query heads is multi-head attention. KV heads possible here: {2}.</source>
         <translation>KV 头数（{0}）不能多于查询头数（{1}）：每个 KV 头至少服务一个查询头，KV 头数与查询头数相等即为多头注意力。此处可用的 KV 头数：{2}。</translation>
     </message>

@@ -211,6 +211,13 @@ class MemoryCalculator(QGroupBox):
         if kv in counts:
             return ""
         choices = join_list(str(k) for k in counts)
+        if self.preset.currentData() == "session":  # not typed: groups an edit made uneven
+            return self.tr("This session's {1} heads have {0} different pairs of W_K and "
+                           "W_V (an edit gave a head keys and values of its own), in groups "
+                           "of unequal size: not grouped-query attention, whose KV heads "
+                           "each serve the same number of query heads (possible with {1} "
+                           "query heads: {2} KV heads).").format(
+                kv, q, choices)
         if kv > q:
             return self.tr("KV heads ({0}) cannot outnumber query heads ({1}): each KV head "
                            "serves at least one query head, and as many KV heads as query "
