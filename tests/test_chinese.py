@@ -142,6 +142,8 @@ NOT_A_SENTENCE = {
     # the command line's and the notebook API's own errors, English by design
     "export/formats.py": ('choose from: " + ", ".join(known))', "f\"{', '.join(known)}\")"),
     "export/figures.py": ("f\"choose one of: {', '.join(FORMATS)}\")",),
+    # the matrices.json note: a file format's field, English in every interface
+    "export/data_export.py": ('+ ", ".join(kinds) + \'; 0 in "mask")\')',),
     "export/pane_figures.py": ("choose from: {', '.join(PANE_BY_KEY)}",),
     "export/figure_fonts.py": ("figure fonts not registered: {', '.join(missing)}",),
     "core/presets.py": ('+ ", ".join(PRESETS)) from None',),

@@ -32,13 +32,16 @@ CSV
     without RoPE or W_O. ``tokens`` is a unicode array, so ``np.load(...,
     allow_pickle=False)`` reads everything.
 JSON
-    ``{"format": "qkv-desktop/matrices", "version": 1, "tokens": [...],
-    "key_tokens": [...], "head": h, "n_heads": ..., "dtype": ..., "options": {...},
-    "nonfinite": ..., "matrices": {"X": [[...], ...], ...}}``. JSON has no infinities,
-    so non-finite values are the strings ``"Infinity"``, ``"-Infinity"`` and ``"NaN"``
-    (``float()`` in Python and ``Number()`` in JavaScript read them back);
-    ``"-Infinity"`` in ``scaled`` marks a causally masked cell. The file is strict
-    JSON (no bare ``NaN``/``Infinity`` tokens).
+    ``{"format": "qkv-desktop/matrices", "version": 2, "tokens": [...],
+    "key_tokens": [...], "head_index": h, "head_number": h + 1, "n_heads": ...,
+    "dtype": ..., "options": {...}, "nonfinite": ..., "matrices": {"X": [[...], ...],
+    ...}}``. ``head_index`` counts from 0 (as a session file's ``layout.head``),
+    ``head_number`` from 1 (as the window's "head 2 of 2" and the ``_h2`` names).
+    JSON has no infinities, so non-finite values are the strings ``"Infinity"``,
+    ``"-Infinity"`` and ``"NaN"`` (``float()`` in Python and ``Number()`` in JavaScript
+    read them back); ``"-Infinity"`` in ``scaled`` marks a masked cell, and the
+    ``nonfinite`` note names the masks that hide some (``nonfinite_note``). The file is
+    strict JSON (no bare ``NaN``/``Infinity`` tokens).
 
 Single files are written atomically; ``export_data`` writes a whole set of files
 together or not at all.
@@ -57,6 +60,7 @@ from pathlib import Path
 
 import numpy as np
 
+from qkv_desktop.core.masks import CAUSAL, REASONS
 from qkv_desktop.export.formats import check_choices
 from qkv_desktop.io.files import atomic_write_bytes
 from qkv_desktop.io.staged_files import StagedFiles
@@ -72,6 +76,7 @@ from qkv_desktop.state.compute import ModelResult
 from qkv_desktop.state.session_state import options_to_json
 
 __all__ = ["MATRIX_NAMES", "NPZ_KEYS", "OPTIONAL_NPZ_KEYS", "DATA_FORMATS", "NONFINITE_NOTE",
+           "JSON_VERSION", "nonfinite_note",
            "LabelledMatrix", "exported_matrices", "exported_names",
            "labelled_matrices", "csv_bytes", "npy_bytes", "npz_bytes", "json_bytes",
            "write_csv", "write_npy", "write_npz", "write_json", "check_data_formats",
@@ -89,8 +94,25 @@ OPTIONAL_NPZ_KEYS = OPTIONAL_EXPORT
 
 DATA_FORMATS = ("csv", "npy", "npz", "json")
 
-NONFINITE_NOTE = ('non-finite values are the strings "Infinity", "-Infinity" and "NaN"; '
-                  '"-Infinity" in scaled marks a causally masked cell')
+NONFINITE_NOTE = 'non-finite values are the strings "Infinity", "-Infinity" and "NaN"'
+"""The start of the JSON's ``nonfinite`` note; ``nonfinite_note`` adds what masks cells."""
+
+JSON_VERSION = 2
+"""Version 2 names the head ``head_index`` (from 0) and ``head_number`` (from 1); version 1
+had a bare ``head`` from 0 beside figures and ``_hN`` names counting from 1."""
+
+
+def nonfinite_note(result: ModelResult, h: int = 0) -> str:
+    """``NONFINITE_NOTE`` and which masks hide the cells that are ``"-Infinity"`` in
+    ``scaled``: the rules that really mask some cell of head ``h`` (``core.masks.REASONS``:
+    causal, window, custom), e.g. ``… marks a masked cell (masked by: causal, custom;
+    0 in "mask")``; ``… no cell is masked`` when none is."""
+    codes = np.unique(result.head(h).mask_reasons)
+    kinds = [REASONS[c] for c in sorted(int(c) for c in codes) if c >= CAUSAL]
+    if not kinds:
+        return NONFINITE_NOTE + "; no cell is masked"
+    return (NONFINITE_NOTE + '; "-Infinity" in scaled marks a masked cell (masked by: '
+            + ", ".join(kinds) + '; 0 in "mask")')
 
 
 @dataclass(frozen=True, eq=False)
@@ -203,10 +225,11 @@ def json_bytes(result: ModelResult, h: int = 0) -> bytes:
     o = state.options
     doc = {
         "format": "qkv-desktop/matrices",
-        "version": 1,
+        "version": JSON_VERSION,
         "tokens": list(state.tokens),
         "key_tokens": list(state.key_tokens),
-        "head": h,
+        "head_index": h,  # from 0, as a session file's layout.head and model.head
+        "head_number": h + 1,  # from 1, as the window, the figures and the _hN names
         "n_heads": state.n_heads,
         "dtype": o.dtype,
         "options": {
@@ -214,7 +237,7 @@ def json_bytes(result: ModelResult, h: int = 0) -> bytes:
             "divisor": float(result.head(h).divisor),
             "mode": state.mode,
         },
-        "nonfinite": NONFINITE_NOTE,
+        "nonfinite": nonfinite_note(result, h),
         "matrices": {m.name: _json_matrix(m.data)
                      for m in labelled_matrices(result, h).values()},
     }

@@ -33,7 +33,7 @@ DASHBOARD = "dashboard"
 def figure_specs(result: ModelResult, h: int = 0,
                  translate: Translate | None = None) -> list[FigureSpec]:
     """Every figure of the set but the dashboard, in file order."""
-    return [*pane_specs(result, h, translate), *extra_pane_specs(result, translate)]
+    return [*pane_specs(result, h, translate), *extra_pane_specs(result, translate, h)]
 
 
 def figure_set(result: ModelResult, h: int = 0, translate: Translate | None = None, *,

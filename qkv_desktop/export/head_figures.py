@@ -5,7 +5,8 @@ has more to show. ``extra_pane_specs`` gives those figures, named for their file
 ``x_kv`` (cross mode), for h > 1 every head's per-head panes with the head in the name
 (``q_h1`` … ``weights_h2`` …) and the concatenation ``concat``, and ``projected``
 when W_O is on, and the position and mask panes the session has (``x_pos``, ``q_rope``,
-``k_rope``, ``mask``, ``bias``; per head when they differ between heads). Which pane
+``k_rope``, ``mask``, ``bias``; when they differ between heads, the shown head's under
+the plain name and every head's with the head in the name, as the data export does). Which pane
 goes where is the catalogue's ``figure_group`` (in the order of ``FIGURE_GROUPS``, and
 within a group in the catalogue's order), so a new optional matrix needs no change here.
 Titles and labels come from ``pane_figures.pane_spec``, so each figure matches its live
@@ -34,12 +35,18 @@ def _group(name: str) -> tuple[str, ...]:
 Translate = Callable[[str, str], str]
 
 
-def extra_pane_specs(result: ModelResult,
-                     translate: Translate | None = None) -> list[FigureSpec]:
+def extra_pane_specs(result: ModelResult, translate: Translate | None = None,
+                     h: int = 0) -> list[FigureSpec]:
     """Figures of the extra panes and, for h > 1, of every head (empty for one head in
     self-attention without W_O). ``translate`` is that of ``pane_figures.pane_specs``.
+
+    A per-head extra pane (``q_rope``, ``k_rope``, ``bias``) of several heads has head
+    ``h``'s figure under the plain name before every head's: as the data export writes
+    ``Q_rope.csv`` (head ``h``) beside ``Q_rope_h1.csv`` …, and as ``q.png`` is head
+    ``h``'s beside ``q_h1.png`` …
     """
     state = result.state
+    h = state.head_index(h)
     specs = []
     for group in FIGURE_GROUPS:
         if group == "head":
@@ -54,7 +61,8 @@ def extra_pane_specs(result: ModelResult,
             if key in HEAD_INDEPENDENT or state.n_heads == 1:
                 specs.append(pane_spec(result, key, 0, translate))
             else:
-                specs += [_head_spec(result, key, h, translate) for h in range(state.n_heads)]
+                specs.append(pane_spec(result, key, h, translate))
+                specs += [_head_spec(result, key, k, translate) for k in range(state.n_heads)]
     return specs
 
 

@@ -34,6 +34,7 @@ from qkv_desktop.state.compute import ModelResult
 __all__ = ["PANES", "EXTRA_PANES", "ALL_PANES", "PANE_BY_KEY", "HEAD_INDEPENDENT",
            "PaneInfo", "pane_title", "pane_matrix", "pane_labels", "pane_relevant",
            "pane_head_starts", "pane_caption", "pane_tip", "pane_condition", "mask_formula",
+           "scaled_formula",
            "values_may_be_negative", "values_are_boolean"]
 
 
@@ -203,20 +204,30 @@ def mask_formula(state) -> str:
     return join_list(parts)  # 、 in Chinese
 
 
+def scaled_formula(result: ModelResult, head: int = 0) -> str:
+    """What the scaled scores of ``head`` are with the session's options, e.g.
+    ``RoPE(Q)·RoPE(K)ᵀ / √d_k / T(0.95) + ALiBi + mask``: the scaled pane's title and
+    every lab showing those numbers (the tiles lab's grids) say it alike."""
+    translate = QCoreApplication.translate
+    state = result.state
+    o = state.options
+    div = ("√d_k" if o.scale == "sqrt_dk" else
+           "1" if o.scale == "none" else f"{result.head(head).divisor:g}")
+    t = "" if o.temperature == 1 else f" / T({format_setting(o.temperature)})"
+    mask = translate("Panes", " + mask") if state.mask_spec().restricts else ""
+    bias = translate("Panes", " + ALiBi") if o.alibi is not None else ""
+    scores = "RoPE(Q)·RoPE(K)ᵀ" if o.positions == "rope" else "QKᵀ"
+    return f"{scores} / {div}{t}{bias}{mask}"
+
+
 def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
     """The pane's formula and shape, e.g. ``Q = X·W_Q (4×4)``."""
     translate = QCoreApplication.translate  # lupdate reads translate("Panes", "…")
     state = result.state
-    r = result.head(head)
     src = "X_kv" if state.mode == "cross" else "X"
     o = state.options
     if key == "scaled":
-        div = "√d_k" if o.scale == "sqrt_dk" else ("1" if o.scale == "none" else f"{r.divisor:g}")
-        t = "" if o.temperature == 1 else f" / T({format_setting(o.temperature)})"
-        mask = translate("Panes", " + mask") if state.mask_spec().restricts else ""
-        bias = translate("Panes", " + ALiBi") if o.alibi is not None else ""
-        scores = "RoPE(Q)·RoPE(K)ᵀ" if o.positions == "rope" else "QKᵀ"
-        formula = f"{scores} / {div}{t}{bias}{mask}"
+        formula = scaled_formula(result, head)
     else:
         formula = {
             "X": (translate("Panes", "X (query sequence)") if src == "X_kv"

@@ -87,8 +87,10 @@ def _declared_figures(state):
             continue
         for s in specs:
             if _present(state, s):
+                # per head: the shown head's under the plain name, as the data has it
                 declared += ([s.name.lower()] if not s.per_head or n == 1 else
-                             [head_file_name(s.name.lower(), h) for h in range(n)])
+                             [s.name.lower()] + [head_file_name(s.name.lower(), h)
+                                                 for h in range(n)])
     return declared
 
 
@@ -116,3 +118,29 @@ def test_every_optional_matrix_has_a_figure_group():
     for s in MATRICES:
         assert s.figure_group in FIGURE_GROUPS
         assert (s.figure_group == "head") == (s.present is None or not s.pane), s.name
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+@pytest.mark.parametrize("shown", [0, 1])
+def test_every_exported_pane_matrix_has_its_figure_for_the_shown_head(qapp, name, shown):
+    """Export all wrote Q_rope.csv, K_rope.csv and bias.csv for the shown head but no
+    q_rope.png, k_rope.png or bias.png (only the _h1, _h2 ones): each matrix of a pane
+    in the data has its figure, of the same name and the same numbers."""
+    from qkv_desktop.export.figure_set import figure_specs
+    from qkv_desktop.presentation.pane_info import PANE_BY_KEY
+
+    state = _state(**SESSIONS[name])
+    shown = min(shown, state.n_heads - 1)
+    result = compute(state)
+    figures = {s.name: s for s in figure_specs(result, shown)}
+    data = dict(np.load(io.BytesIO(npz_bytes(result, shown)), allow_pickle=False))
+    for key in data:
+        base = key.rsplit("_h", 1)[0] if key.rsplit("_h", 1)[-1].isdigit() else key
+        if base not in PANE_BY_KEY:  # W_Q, W_O, tokens: data without a pane
+            continue
+        figure = figures[key.lower()]
+        assert figure.data.shape == data[key].shape, key
+        drawn, numbers = np.asarray(figure.data, float), np.asarray(data[key], float)
+        shown_as_number = np.isfinite(drawn)  # (a masked weight is drawn as masked)
+        np.testing.assert_array_equal(drawn[shown_as_number], numbers[shown_as_number],
+                                      err_msg=key)

@@ -121,7 +121,9 @@ def test_every_head_the_concatenation_and_w_o_are_exported(tmp_path):
     assert [r[0] for r in w_o[1:]] == ["h1·d0", "h1·d1", "h1·d2", "h2·d0", "h2·d1", "h2·d2"]
     assert read_csv((tmp_path / "concat.csv").read_bytes())[0][1:] == [r[0] for r in w_o[1:]]
     doc = strict_json((tmp_path / "matrices.json").read_bytes())
-    assert set(doc["matrices"]) == csv_names and doc["head"] == 1 and doc["n_heads"] == 2
+    assert set(doc["matrices"]) == csv_names and doc["n_heads"] == 2
+    # head 2 of 2 in the window and the _h2 names: unambiguous, from 0 and from 1
+    assert "head" not in doc and (doc["head_index"], doc["head_number"]) == (1, 2)
 
 
 def test_csv_has_token_headers_and_exact_numbers(result, tmp_path):
@@ -171,7 +173,7 @@ def test_json_is_strict_and_encodes_masks_as_minus_infinity(tmp_path):
                                                                          temperature=2.0))
     res = compute(state)
     doc = strict_json(write_json(tmp_path / "m.json", res).read_bytes())
-    assert doc["format"] == "qkv-desktop/matrices" and doc["version"] == 1
+    assert doc["format"] == "qkv-desktop/matrices" and doc["version"] == 2
     assert doc["tokens"] == TOKENS and doc["key_tokens"] == TOKENS
     assert doc["options"]["causal"] is True and doc["options"]["temperature"] == 2.0
     assert doc["options"]["divisor"] == 2.0 and doc["options"]["scale"] == "sqrt_dk"
@@ -183,6 +185,26 @@ def test_json_is_strict_and_encodes_masks_as_minus_infinity(tmp_path):
     np.testing.assert_array_equal(decoded, res.head().scaled)
     np.testing.assert_array_equal(np.array(doc["matrices"]["weights"]), res.head().weights)
     assert "-Infinity" in doc["nonfinite"]
+
+
+@pytest.mark.parametrize("options, says", [
+    (Options(custom_mask=True, masked=((3, 0), (2, 1))), "(masked by: custom;"),
+    (Options(causal=True, custom_mask=True, masked=((3, 0),)), "(masked by: causal, custom;"),
+    (Options(window=2), "(masked by: window;"),
+    (Options(causal=True, window=2), "(masked by: causal, window;"),
+    (Options(), "no cell is masked"),
+])
+def test_the_json_note_names_the_masks_that_hide_cells(options, says):
+    """The note said "-Infinity" marks "a causally masked cell" whatever hid it: a
+    painted cell or a window's is not causal. It names the session's masks now."""
+    doc = strict_json(json_bytes(compute(SessionState.from_preset("tutorial-1").with_(
+        options=options))))
+    note = doc["nonfinite"]
+    assert says in note and "causally" not in note
+    if options.causal:
+        assert doc["matrices"]["scaled"][0][1] == "-Infinity"
+    else:
+        assert "causal" not in note
 
 
 def test_json_float32_values_read_back_exactly():

@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
-from qkv_desktop.core import attention, flash_attention, online_softmax
+from qkv_desktop.core import Weights, attention, flash_attention, online_softmax
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.lab_inputs import head_inputs
@@ -86,6 +86,32 @@ def test_kv_stepper_follows_edits_and_warns_when_not_causal(labs):
     assert lab.step_count() == 0 and "cross" in lab.error.text()
 
 
+def test_kv_stepper_refusing_cross_attention_keeps_nothing_of_the_last_decode(labs):
+    """Refusing a cross-attention session, the stepper kept "K cache: 4 rows (+1)" and
+    the other grids' titles over empty grids, Play, Reset and Export steps enabled,
+    and the not-causal note; all of that is gone until it decodes again."""
+    lab = labs.show("kv_cache")
+    model = labs.main_window.model
+    model.set_options(causal=False)
+    assert model.wait_until_idle()
+    lab.go_to(3)
+    c = lab.controls
+    assert lab.grids["K"].title == "K cache: 4 rows (+1)" and c.play.isEnabled()
+    model.set_mode("cross")
+    assert model.wait_until_idle()
+    assert "cross" in lab.error.text()
+    assert [g.title for g in lab.grids.values()] == [""] * len(lab.grids)
+    assert not any(b.isEnabled() for b in (c.play, c.reset, c.back, c.step,
+                                            lab.export_steps_button))
+    assert not lab.note.isVisibleTo(lab) and c.where.text() == "no steps"
+    lab.space_pressed()  # space, like Play, starts nothing
+    assert not lab.timer.isActive()
+    model.set_mode("self")
+    assert model.wait_until_idle()
+    assert lab.grids["K"].title.startswith("K cache: ")
+    assert c.play.isEnabled() and c.step.isEnabled() and lab.export_steps_button.isEnabled()
+
+
 def test_kv_stepper_steps_under_a_painted_mask(labs, qtbot):
     """A painted mask made the stepper fail at its first step ("the mask is 4 × 4 but
     the scores are 1 × 1": the step without a cache got the whole mask for a prefix);
@@ -145,6 +171,37 @@ def test_memory_calculator_presets_and_typed_numbers(labs):
     assert calc.sizes()["MHA"] == 2 * 1 * state.n_heads * state.d_k * state.n * 8
 
 
+def test_this_session_counts_a_grouped_query_sessions_shared_kv_heads(labs):
+    """A session of a grouped-query model (SmolLM2: 9 query heads over 3 K/V heads) was
+    sized with 9 KV heads, the GQA row equal to the MHA row; its cache holds each
+    shared K/V head once, so "this session" has 3."""
+    rng = np.random.default_rng(3)
+    d, dk, n = 6, 2, 5
+    kv = [(rng.normal(size=(d, dk)), rng.normal(size=(d, dk))) for _ in range(3)]
+    heads = tuple(Weights(rng.normal(size=(d, dk)), *kv[h // 3]) for h in range(9))
+    state = SessionState(tuple("abcde"), rng.normal(size=(n, d)), heads)
+    model = labs.main_window.model
+    model.load_state(state, "preset")
+    assert model.wait_until_idle()
+    calc = labs.show("kv_cache").memory
+    calc.select("session")
+    assert (calc.query_heads.value(), calc.kv_heads.value()) == (9, 3)
+    sizes = calc.sizes()
+    assert sizes["GQA"] == 2 * 1 * 3 * dk * n * 8 == sizes["MHA"] // 3
+    assert "<td>grouped-query (GQA)</td><td align='right'>3</td>" in calc.result.text()
+    assert not calc.problem.isVisibleTo(calc)
+    model.set_cell("X", 0, 0, 0.5)  # an edit keeps the count
+    assert model.wait_until_idle()
+    assert calc.kv_heads.value() == 3
+    own = heads[0].W_K.copy()
+    own[0, 0] = 9.0  # head 1 gets keys of its own: 4 groups of unequal size
+    model.load_state(state.with_(heads=(Weights(heads[0].W_Q, own, heads[0].W_V),
+                                        *heads[1:])), "edited")
+    assert model.wait_until_idle()
+    assert calc.kv_heads.value() == 4 and calc.sizes()["GQA"] is None
+    assert "This session's 9 heads have 4 different pairs" in calc.problem.text()
+
+
 def test_memory_calculator_refuses_kv_heads_gqa_cannot_have(labs):
     """4 KV heads for 9 query heads (9 / 4 = 2.25 per KV head) and 20 for 9 were sized
     without a word, the 20 as 9 while the box still said 20: both are refused beside the
@@ -178,7 +235,7 @@ def test_memory_calculator_holds_a_session_head_dim_beyond_65536(labs):
     65,536 without a word; its range now holds any session's d_k."""
     calc = labs.show("kv_cache").memory
     calc.select("session")
-    calc.set_session(1, 1, 100_000, 4, 8)
+    calc.set_session(1, 1, 1, 100_000, 4, 8)
     assert calc.head_dim.value() == 100_000
     assert calc.sizes()["MHA"] == 2 * 1 * 1 * 100_000 * 4 * 8
 
@@ -548,6 +605,37 @@ def test_labs_use_the_sessions_positions_masks_and_alibi(labs):
     grads.lr.setValue(0.5)
     grads.train_blocking(5)
     assert len(grads.losses) == 5 and grads.losses[-1] < grads.losses[0]
+
+
+def test_the_tiles_labs_grids_say_which_scores_they_show(labs):
+    """The tiles grid was titled "scores QKᵀ·scale" over the scaled pane's numbers,
+    which with RoPE, a temperature and ALiBi are RoPE(Q)·RoPE(K)ᵀ / √d_k / T + ALiBi
+    (−1.5242 with T = 0.951 read as a plain QKᵀ·scale); the online tab's row said
+    "scores" alone. Both now say what the scaled pane's title says."""
+    model = labs.main_window.model
+    model.set_options(positions="rope", temperature=0.951, alibi=(0.5,))
+    assert model.wait_until_idle()
+    formula = "RoPE(Q)·RoPE(K)ᵀ / √d_k / T(0.951) + ALiBi + mask"
+    pane = labs.main_window.panes.panes["scaled"]
+    assert formula in (pane.title.toolTip() or pane.title.text())
+    tiles = labs.show("tiles")
+    tiles.tabs.setCurrentIndex(1)
+    tiles.go_to(0)
+    title = tiles.tile_grid.title
+    assert title.startswith(formula + ": tile 1 of ") and "QKᵀ·scale" not in title
+    np.testing.assert_array_equal(tiles.tile_grid.data, model.result.head(0).scaled[
+        :tiles.tile_grid.data.shape[0], :tiles.tile_grid.data.shape[1]])
+    tiles.tabs.setCurrentIndex(0)
+    tiles.row.setValue(3)
+    tiles.go_to(0)
+    assert tiles.scores_grid.title.startswith(f"row 3 of {formula} (block 1: ")
+    tiles.factor.setValue(1000)
+    tiles.go_to(0)
+    assert tiles.scores_grid.title.startswith(f"row 3 of ({formula}) × 1000 (block 1: ")
+    model.set_options(positions="none", temperature=1.0, alibi=None, causal=False)
+    assert model.wait_until_idle()
+    tiles.go_to(0)
+    assert tiles.scores_grid.title.startswith("row 3 of (QKᵀ / √d_k) × 1000 (block 1: ")
 
 
 # ----------------------------------------------------------------------- export

@@ -3552,6 +3552,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>缓存中的词元数（上下文长度）</translation>
     </message>
     <message>
+        <source>This session&apos;s {1} heads have {0} different pairs of W_K and W_V (an edit gave a head keys and values of its own), in groups of unequal size: not grouped-query attention, whose KV heads each serve the same number of query heads (possible with {1} query heads: {2} KV heads).</source>
+        <translation>本会话的 {1} 个头有 {0} 组不同的 W_K 和 W_V（某次编辑让一个头有了自己的键和值），各组大小不等：这不是分组查询注意力，后者每个 KV 头服务相同数量的查询头（{1} 个查询头时可用的 KV 头数：{2}）。</translation>
+    </message>
+    <message>
         <source>KV heads ({0}) cannot outnumber query heads ({1}): each KV head serves at least one query head, and as many KV heads as query heads is multi-head attention. KV heads possible here: {2}.</source>
         <translation>KV 头数（{0}）不能多于查询头数（{1}）：每个 KV 头至少服务一个查询头，KV 头数与查询头数相等即为多头注意力。此处可用的 KV 头数：{2}。</translation>
     </message>
@@ -4907,10 +4911,6 @@ Sentence: {1}</source>
         <translation>{0} 个分块太多，无法逐步查看（最多 {1} 个）：请选择更大的块。</translation>
     </message>
     <message>
-        <source>scores of row {0} (block {1}: columns {2}…{3})</source>
-        <translation>行 {0} 的分数（第 {1} 块：列 {2}…{3}）</translation>
-    </message>
-    <message>
         <source>exp(s − m) / l so far (the softmax of the columns seen)</source>
         <translation>目前的 exp(s − m) / l（已看过各列的 softmax）</translation>
     </message>
@@ -4943,12 +4943,20 @@ Sentence: {1}</source>
         <translation>朴素公式在这里仍然可用：最大的分数是 {0}，而 exp 只在超过 {1} 时才溢出，这超出了此框的倍数范围；请让会话的分数更大（输入 × 100）。</translation>
     </message>
     <message>
+        <source>{0}: tile {1} of {2} (query block {3}, key block {4})</source>
+        <translation>{0}：第 {1} 块，共 {2} 块（查询块 {3}，键块 {4}）</translation>
+    </message>
+    <message>
         <source>After the last tile the output equals standard attention: max |flash − attention| = {0} over all {1}×{2} outputs.</source>
         <translation>最后一块之后，输出等于标准注意力：全部 {1}×{2} 个输出上 max |flash − 注意力| = {0}。</translation>
     </message>
     <message>
         <source>Scale the row up to see the naive formula overflow while the online one does not (the verdict below says by how much).</source>
         <translation>把这一行放大，看朴素公式溢出而在线 softmax 不会（下方的结论会说要放大多少）。</translation>
+    </message>
+    <message>
+        <source>row {0} of {1} (block {2}: columns {3}…{4})</source>
+        <translation>{1} 的第 {0} 行（第 {2} 块：列 {3}…{4}）</translation>
     </message>
     <message>
         <source>The naive formula breaks on this row: every exp(s) underflows to 0 (the largest score is {0}, below −745) and 0/0 is NaN; the online softmax exponentiates s − m, whose largest is 0.</source>
@@ -4977,10 +4985,6 @@ Sentence: {1}</source>
     <message>
         <source>rescale exp(m_old − m_new)</source>
         <translation>重缩放 exp(m_old − m_new)</translation>
-    </message>
-    <message>
-        <source>scores QKᵀ·scale: tile {0} of {1} (query block {2}, key block {3})</source>
-        <translation>分数 QKᵀ·缩放：第 {0} 块，共 {1} 块（查询块 {2}，键块 {3}）</translation>
     </message>
     <message>
         <source>query</source>

@@ -42,6 +42,7 @@ from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.presentation.texts import join_list, say
 from qkv_desktop.state.core_options import core_dtype
+from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.session_state import MAX_CELLS
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, red_line, say_briefly
@@ -108,7 +109,7 @@ class MemoryCalculator(QGroupBox):
         row = QHBoxLayout(self)
         row.addLayout(form)
         row.addLayout(right, 1)
-        self.session_shape = (1, 1, 1, 4, 8)
+        self.session_shape = (1, 1, 1, 1, 4, 8)
         self.preset.currentIndexChanged.connect(self._apply_preset)
         self._applying = False
 
@@ -155,8 +156,12 @@ class MemoryCalculator(QGroupBox):
                 spin.set_tip(tip)
         self.refresh()
 
-    def set_session(self, layers: int, heads: int, d_k: int, tokens: int, size: int) -> None:
-        self.session_shape = (layers, heads, d_k, tokens, size)
+    def set_session(self, layers: int, heads: int, kv_heads: int, d_k: int, tokens: int,
+                    size: int) -> None:
+        """The session's shape for "this session": ``kv_heads`` are its heads with keys
+        and values of their own (fewer than ``heads`` when a grouped-query model's query
+        heads share them, ``state.head_groups``)."""
+        self.session_shape = (layers, heads, kv_heads, d_k, tokens, size)
         if self.preset.currentData() == "session":
             self._apply_preset()
 
@@ -170,12 +175,12 @@ class MemoryCalculator(QGroupBox):
             self.refresh()
             return
         if key == "session":
-            layers, heads, d_k, tokens, size = self.session_shape
-            values = (layers, heads, heads, d_k, tokens)
+            layers, heads, kv_heads, d_k, tokens, size = self.session_shape
+            values = (layers, heads, kv_heads, d_k, tokens)
         else:
             s = {p.name: p for p in KV_MODEL_PRESETS}[key]
             # A model keeps typed tokens; the session's few become a real context length.
-            tokens = (MODEL_TOKENS if self.tokens.value() == self.session_shape[3]
+            tokens = (MODEL_TOKENS if self.tokens.value() == self.session_shape[4]
                       else self.tokens.value())
             values = (s.layers, s.query_heads, s.kv_heads, s.head_dim, tokens)
             size = 2
@@ -206,6 +211,13 @@ class MemoryCalculator(QGroupBox):
         if kv in counts:
             return ""
         choices = join_list(str(k) for k in counts)
+        if self.preset.currentData() == "session":  # not typed: groups an edit made uneven
+            return self.tr("This session's {1} heads have {0} different pairs of W_K and "
+                           "W_V (an edit gave a head keys and values of its own), in groups "
+                           "of unequal size: not grouped-query attention, whose KV heads "
+                           "each serve the same number of query heads (possible with {1} "
+                           "query heads: {2} KV heads).").format(
+                kv, q, choices)
         if kv > q:
             return self.tr("KV heads ({0}) cannot outnumber query heads ({1}): each KV head "
                            "serves at least one query head, and as many KV heads as query "
@@ -336,9 +348,13 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         state = self.model.state
         self.inputs = head_inputs(state, self.model.current_head)
         size = np.dtype(core_dtype(state.options)).itemsize
-        self.memory.set_session(1, state.n_heads, state.d_k, state.n, size)
+        # the heads with keys and values of their own: a grouped-query model's query
+        # heads share them, and the cache holds each shared K/V head once
+        kv_heads = len(head_groups(state).groups)
+        self.memory.set_session(1, state.n_heads, kv_heads, state.d_k, state.n, size)
         if self.inputs.cross:
             self.decode = None
+            self.note.hide()  # (about a causal option cross-attention does not have)
             self.show_error(self.tr("The KV-cache stepper decodes self-attention; this "
                                     "session is cross-attention. Switch to self-attention "
                                     "to step through it."))
@@ -376,8 +392,9 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         return recompute_step(self.inputs.X, self.inputs.weights, t, **options)
 
     def show_step(self) -> None:
-        if self.decode is None:
+        if self.decode is None:  # refused: no grid keeps the last decode's title
             for g in self.grids.values():
+                g.title = ""
                 g.set_data(np.zeros((0, 0)))
             self.compare.setText("")
             return

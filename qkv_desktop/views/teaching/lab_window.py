@@ -123,6 +123,11 @@ class StepControls(QWidget):
                            if lab.step_count() else self.tr("no steps"))
         self.back.setEnabled(lab.position > 0)
         self.step.setEnabled(lab.position < lab.step_count() - 1)
+        # nothing to play, rewind or print while the lab has no steps (a session it
+        # refuses): enabled, Play seemed to start something
+        self.play.setEnabled(lab.step_count() > 0 or lab.timer.isActive())
+        self.reset.setEnabled(lab.step_count() > 0)
+        lab.export_steps_button.setEnabled(lab.step_count() > 0)
 
 
 class LabWindow(Retranslating, QWidget):
@@ -202,6 +207,8 @@ class LabWindow(Retranslating, QWidget):
     def toggle_play(self) -> None:
         if self.timer.isActive():
             self.pause()
+            return
+        if not self.step_count():  # nothing to play (space, as Play, is off then)
             return
         if self.position >= self.step_count() - 1:
             self.go_to(0)

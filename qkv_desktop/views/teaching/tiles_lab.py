@@ -33,7 +33,8 @@ from qkv_desktop.core.masks import alibi_bias
 from qkv_desktop.core.online_softmax import online_softmax
 from qkv_desktop.core.softmax import softmax
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.presentation.numbers import format_setting, format_value
+from qkv_desktop.presentation.pane_info import scaled_formula
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
@@ -134,6 +135,7 @@ class TilesLab(RefreshWhenShown, LabWindow):
         self.online = None
         self.flash = None
         self.head = None
+        self.formula = ""
         self.intro = QLabel(objectName="labIntro")
         self.intro.setWordWrap(True)
         self.tabs = QTabWidget(objectName="tilesTabs")
@@ -265,6 +267,8 @@ class TilesLab(RefreshWhenShown, LabWindow):
             return  # closed: drawn when shown again, or already on display
         result = due[0]
         self.head = result.head(self.model.current_head)
+        # what the grids' numbers are, as the scaled pane's title says it
+        self.formula = scaled_formula(result, self.model.current_head)
         n, m = self.head.scaled.shape
         self.row.blockSignals(True)
         self.row.setRange(0, n - 1)
@@ -361,8 +365,11 @@ class TilesLab(RefreshWhenShown, LabWindow):
         s = self.scores_row()
         block = self.online.trace[k]
         m = s.size
-        self.scores_grid.title = self.tr("scores of row {0} (block {1}: columns {2}…{3})").format(
-            self.row.value(), k + 1, block.start, block.stop - 1)
+        factor = self.factor.value()
+        formula = (self.formula if factor == 1 else
+                   f"({self.formula}) × {format_setting(factor)}")
+        self.scores_grid.title = self.tr("row {0} of {1} (block {2}: columns {3}…{4})").format(
+            self.row.value(), formula, k + 1, block.start, block.stop - 1)
         self.scores_grid.set_data(s, col_labels=[str(j) for j in range(m)],
                                   boxes=[(0, 1, block.start, block.stop, CURRENT)])
         # The weights as if the row ended after this block: exp(s − m) / l so far.
@@ -475,9 +482,9 @@ class TilesLab(RefreshWhenShown, LabWindow):
         self.tile_grid.cell = max(9, min(34, 620 // max(shown_n, shown_m)))
         with np.errstate(over="ignore", invalid="ignore"):
             scaled = h.scaled[:shown_n, :shown_m].astype(np.float64)
-        self.tile_grid.title = self.tr("scores QKᵀ·scale: tile {0} of {1} (query block {2}, "
-                                       "key block {3})").format(
-            k + 1, len(self.flash.trace), tile.q_block + 1, tile.k_block + 1)
+        self.tile_grid.title = self.tr("{0}: tile {1} of {2} (query block {3}, "
+                                       "key block {4})").format(
+            self.formula, k + 1, len(self.flash.trace), tile.q_block + 1, tile.k_block + 1)
         self.tile_grid.set_data(scaled, boxes=boxes)
         r0, r1 = tile.rows
         rows = ["<tr><th>" + self.tr("query") + "</th><th>m</th><th>l</th><th>"
