@@ -73,22 +73,27 @@ class _OrdinalSpin(ClampSayingSpinBox):
     """
 
     def _number(self, typed: str) -> float | None:
-        return float(int(typed) - 1) if typed.isdigit() else None
+        value = super()._number(typed)
+        return None if value is None else value - 1
 
     def textFromValue(self, value: int) -> str:
-        return str(value + 1)
+        return str(int(value) + 1)
 
     def valueFromText(self, text: str) -> int:
         return int(text) - 1
 
     def validate(self, text: str, pos: int):
+        # Qt's own would check the number shown against the range of the indices;
+        # the rest is every box's rule (1e1 is layer 10, and fixup writes it "10")
         typed = text.strip()
-        if not typed:
-            return QValidator.State.Intermediate, text, pos
-        if not typed.isdigit():
-            return QValidator.State.Invalid, text, pos
-        ok = self.minimum() <= int(typed) - 1 <= self.maximum()
-        return (QValidator.State.Acceptable if ok else QValidator.State.Intermediate), text, pos
+        if typed.isdigit():
+            ok = self.minimum() <= int(typed) - 1 <= self.maximum()
+            state = QValidator.State.Acceptable if ok else QValidator.State.Intermediate
+        elif not typed or self._may_become_number(typed):
+            state = QValidator.State.Intermediate
+        else:
+            state = QValidator.State.Invalid
+        return state, text, pos
 
 
 class ModelDialog(Retranslating, QDialog):
