@@ -305,6 +305,10 @@ class _SaysClamp:
     _input = ""
     """What the last key (or input method, or paste) brought, for the refusal to name."""
 
+    _before: str | None = None
+    """The text before that key (Qt's inputRejected comes with the refused text still
+    in the line: "1000" was "a", then "b", each a new text and said again)."""
+
     def keyPressEvent(self, event) -> None:
         self._heard(event)
         super().keyPressEvent(event)
@@ -319,6 +323,8 @@ class _SaysClamp:
         return super().eventFilter(watched, event)
 
     def _heard(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.InputMethod):
+            self._before = self.lineEdit().text()
         if event.type() == QEvent.Type.KeyPress:
             if event.matches(QKeySequence.StandardKey.Paste):
                 self._input = QApplication.clipboard().text()
@@ -334,14 +340,15 @@ class _SaysClamp:
     def _on_input_rejected(self) -> None:
         """Qt refused a key (a letter, a second decimal point): said once, with why."""
         heard, self._input = self._input, ""
-        if self._refused_at == self.lineEdit().text():
+        at = self.lineEdit().text() if self._before is None else self._before
+        if self._refused_at == at:
             return
         if not heard and self.lineEdit().hasFocus():  # a paste by the context menu
             heard = QApplication.clipboard().text()
         heard = heard.strip()
         if not heard:
             return
-        self._refused_at = self.lineEdit().text()
+        self._refused_at = at
         if len(heard) > 12:
             heard = heard[:11] + "…"
         name = self.subject or translate("ClampSaying", "The number")
