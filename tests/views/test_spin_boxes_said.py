@@ -611,3 +611,23 @@ def test_the_kv_heads_clamp_says_why_the_gqa_row_is_empty(host, qtbot):
     assert said.startswith("The number of KV heads can be at most 1024: 99999999999 became "
                            "1024. KV heads (1024) cannot outnumber query heads (9)"), said
     assert said.endswith("KV heads possible here: 1, 3, 9."), said
+
+
+def test_full_width_digits_of_a_chinese_input_method_are_read_as_the_tables_read_them(
+        host, qtbot):
+    """"１ｅ３" typed with a Chinese input method's full-width forms: the tables read it
+    as 1e3; the boxes refused every key."""
+    from PySide6.QtGui import QInputMethodEvent
+
+    window = host("window")
+    box = window.findChild(QAbstractSpinBox, "seed")
+    box.setFocus()
+    box.selectAll()
+    for char in "１ｅ３":  # committed one by one, as the input method does
+        typed = QInputMethodEvent()
+        typed.setCommitString(char)
+        QApplication.sendEvent(box, typed)
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert window.model.wait_until_idle()
+    assert (box.value(), box.text(), window.model.state.seed) == (1000, "1000", 1000)
+    assert window.statusBar().currentMessage() == ""

@@ -49,6 +49,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.presentation.texts import join_clauses, join_list, say
 from qkv_desktop.state import SessionState
+from qkv_desktop.state.parsing import as_ascii
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 from qkv_desktop.views.actions.model_actions import ModelSource
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, holds_enter, say_briefly
@@ -85,6 +86,7 @@ class _OrdinalSpin(ClampSayingSpinBox):
     def validate(self, text: str, pos: int):
         # Qt's own would check the number shown against the range of the indices;
         # the rest is every box's rule (1e1 is layer 10, and fixup writes it "10")
+        text = as_ascii(text)
         typed = text.strip()
         if typed.isdigit():
             ok = self.minimum() <= int(typed) - 1 <= self.maximum()

@@ -32,7 +32,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QObject, QSize, QT
 from PySide6.QtGui import QKeySequence, QValidator
 from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QSpinBox, QWidget
 
-from qkv_desktop.state.parsing import NUMBER
+from qkv_desktop.state.parsing import NUMBER, as_ascii
 from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox", "KEPT_DECIMALS", "SAID_MS",
@@ -193,6 +193,9 @@ class _SaysClamp:
     # said as "1e40 became 1000000000".) A key no number can take is refused, and said.
 
     def validate(self, text: str, pos: int):
+        # a Chinese input method's full-width "１ｅ３" or "。" typed, as the tables read
+        # them (Qt refused them), and the "−" of a number copied from a pane
+        text = as_ascii(text)
         state, text, pos = super().validate(text, pos)
         if state == QValidator.State.Invalid and self._may_become_number(self._typed(text)):
             state = QValidator.State.Intermediate  # shown as typed, taken at the end
