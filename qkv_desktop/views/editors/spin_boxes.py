@@ -13,6 +13,13 @@ dialog to their red line near the box (``say_briefly``: a lab has no status bar,
 the main window's is out of sight behind it). A minus sign typed where the minimum is 0
 is kept too (Qt dropped it, and -1 read 1), so that "-1 became 0" can be said.
 
+Every box reads a number by the tables' rule (``state.parsing.NUMBER``): scientific
+notation too, in a whole-number box as well when its value is whole (1e3 is 1000; the
+box dropped the "e" and read 13), a number too large for a float as infinite (1e400
+becomes the maximum, said as 1e400), full-width digits as their ASCII selves. A
+fraction in a whole-number box leaves the value as it was, said; a key no number can
+take (a letter) is refused and said once, not once per key.
+
 A double box keeps ``KEPT_DECIMALS`` decimals and writes its value with as many as it
 has (``2.34567``, ``1000``, not ``2.35`` or ``1000.00``): the session stores the
 divisor, the weight scale, a slope as a float, so the number typed is the number
