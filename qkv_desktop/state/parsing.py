@@ -16,7 +16,7 @@ from qkv_desktop.state.session_state import MAX_TOKEN_LENGTH
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, EditError, Listed, Text
 
 __all__ = ["ParseError", "parse_number", "validate_token", "parse_block", "MAX_TOKEN_LENGTH",
-           "NUMBER"]
+           "NUMBER", "as_ascii"]
 
 
 _ASCII_FORMS = {0x2212: "-", 0x3002: ".", 0x3000: " ",
@@ -27,6 +27,12 @@ NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 """A number as typed in a cell, pasted or read from a CSV file (the one rule: the
 tables, paste and ``io.imports`` all use it). ASCII digits only: Python's float()
 would also take "1_0" and "١٢", which no spreadsheet user means as a number here."""
+
+
+def as_ascii(text: str) -> str:
+    """``text`` with the minus sign and the full-width forms ``parse_number`` reads as
+    ASCII written in ASCII ("１ｅ３" → "1e3"): the spin boxes show what they read."""
+    return text.translate(_ASCII_FORMS)
 
 
 class ParseError(EditError):

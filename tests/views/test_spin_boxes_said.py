@@ -62,8 +62,12 @@ CLAMPS = [
      "The number of layers can be at most 1000: 5000 became 1000.", "kvMemoryError"),
     ("kv", "kvQueryHeads", "0", 1,
      "The number of query heads must be at least 1: 0 became 1.", "kvMemoryError"),
+    # (and why the GQA row is empty: the note takes the line that said it)
     ("kv", "kvKVHeads", "2000", 1024,
-     "The number of KV heads can be at most 1024: 2000 became 1024.", "kvMemoryError"),
+     "The number of KV heads can be at most 1024: 2000 became 1024. KV heads (1024) "
+     "cannot outnumber query heads (1): each KV head serves at least one query head, and "
+     "as many KV heads as query heads is multi-head attention. KV heads possible here: 1.",
+     "kvMemoryError"),
     ("kv", "kvHeadDim", "0", 1, "d_k must be at least 1: 0 became 1.", "kvMemoryError"),
     ("kv", "kvTokens", "0", 1, "The number of tokens must be at least 1: 0 became 1.",
      "kvMemoryError"),
@@ -491,3 +495,139 @@ def test_a_divisor_of_eight_digits_shows_whole_in_its_box(main_window, qtbot):
     line = divisor.lineEdit()
     needed = line.fontMetrics().horizontalAdvance(divisor.text())
     assert needed <= field.width() - 2 * line.textMargins().left(), (needed, field.width())
+
+
+# -- one rule for what a box reads, and a word for what it refuses ------------------------
+
+@pytest.mark.parametrize(("kind", "name", "typed", "value", "message", "where"), [
+    ("window", "seed", "1e3", 1000, "", None),
+    ("window", "seed", "2.5e3", 2500, "", None),
+    ("kv", "kvTokens", "1e3", 1000, "", "kvMemoryError"),
+    ("kv", "kvTokens", "1e400", 10_000_000,
+     "The number of tokens can be at most 10000000: 1e400 became 10000000.", "kvMemoryError"),
+    ("scaling", "labSeed", "1e2", 100, "", "labRandomError"),
+])
+def test_a_whole_number_box_reads_scientific_notation_as_written(
+        host, qtbot, kind, name, typed, value, message, where):
+    """A whole-number box dropped the "e": 1e3 typed as the seed became 13 (and the
+    weights were drawn from seed 13), 1e400 as the tokens 1400. It reads the number as
+    the decimal boxes and the tables do, and clamps it with the usual message."""
+    window = host(kind)
+    box = window.findChild(QAbstractSpinBox, name)
+    type_in(qtbot, box, typed)
+    assert (box.value(), box.text()) == (value, str(value))
+    assert said_where(window, where) == message
+    if name == "seed":
+        assert window.model.wait_until_idle()
+        assert window.model.state.seed == value
+
+
+@pytest.mark.parametrize(("kind", "name", "where"), [
+    ("window", "seed", None), ("kv", "kvTokens", "kvMemoryError")])
+def test_a_number_with_a_fraction_in_a_whole_number_box_is_said_and_not_taken(
+        host, qtbot, kind, name, where):
+    window = host(kind)
+    box = window.findChild(QAbstractSpinBox, name)
+    before = box.value()
+    type_in(qtbot, box, "2.5")
+    assert box.value() == before and box.text() == str(before)
+    subject = {"seed": "The seed", "kvTokens": "The number of tokens"}[name]
+    assert said_where(window, where) == (
+        f"{subject} is a whole number: 2.5 is not one, so it stays {before}.")
+
+
+@pytest.mark.parametrize(("kind", "name", "where", "message"), [
+    ("window", "seed", None,
+     "The seed takes a whole number such as 12 or 1e3: “x” cannot go there, so it was not "
+     "typed."),
+    ("window", "init_scale", None,
+     "The weight scale takes a number such as 0.5 or 1e-3: “x” cannot go there, so it was "
+     "not typed."),
+    ("kv", "kvKVHeads", "kvMemoryError",
+     "The number of KV heads takes a whole number such as 12 or 1e3: “x” cannot go there, "
+     "so it was not typed."),
+])
+def test_a_key_a_box_refuses_is_said_once_at_the_box(host, qtbot, kind, name, where, message):
+    """A letter typed in a box was dropped without a word (Qt's validator). The first
+    refused key says why; held down (each repeat refused again), it says it once."""
+    window = host(kind)
+    box = window.findChild(QAbstractSpinBox, name)
+    said = []
+    box.said.connect(said.append)
+    on_show(box)
+    box.setFocus()
+    box.selectAll()
+    before = box.text()
+    qtbot.keyClicks(box, "xxyx")  # (Qt says a refusal with the refused text in the box)
+    assert box.text() == before  # refused, not typed
+    assert said == [message]
+    assert said_where(window, where) == message
+    qtbot.keyClicks(box, "7x")  # a key taken, then a refused one: a new attempt
+    assert said == [message, message]
+
+
+def test_a_key_refused_is_said_in_chinese(host, qtbot, speak):
+    window = host("window")
+    speak("zh_CN")
+    box = window.findChild(QAbstractSpinBox, "seed")
+    box.setFocus()
+    box.selectAll()
+    qtbot.keyClicks(box, "x")
+    assert window.statusBar().currentMessage() == (
+        "随机种子 只能填整数，如 12 或 1e3：“x” 不能填在这里，因此未输入。")
+
+
+def test_a_number_too_large_for_a_float_is_said_as_typed(host, qtbot):
+    """1e400 typed as the RoPE base: its last 0 was refused (no float holds 1e400) and
+    the box said "1e40 became 1000000000" about a number the user never finished."""
+    window = host("window")
+    box = window.findChild(QAbstractSpinBox, "rope_base")
+    type_in(qtbot, box, "1e400")
+    assert window.model.wait_until_idle()
+    assert box.value() == 1e9 == window.model.state.options.rope_base
+    assert window.statusBar().currentMessage() == (
+        "The RoPE base can be at most 1000000000: 1e400 became 1000000000.")
+
+
+@pytest.mark.parametrize("kind", ["window", *LABS])
+def test_every_box_applies_a_typed_number_when_its_typing_ends(host, kind):
+    """One rule in the whole app: no box applies (and says) a half-typed number."""
+    window = host(kind)
+    boxes = window.findChildren(QAbstractSpinBox)
+    assert boxes
+    assert [b.objectName() for b in boxes if b.keyboardTracking()] == []
+
+
+def test_the_kv_heads_clamp_says_why_the_gqa_row_is_empty(host, qtbot):
+    """99999999999 KV heads with 9 query heads became 1024, and the red line said only
+    "at most 1024" beside a GQA row of "—": it says why the row is empty too."""
+    lab = host("kv")
+    memory = lab.memory
+    memory.select("custom")
+    type_in(qtbot, memory.query_heads, "9")
+    type_in(qtbot, memory.kv_heads, "99999999999")
+    assert memory.kv_heads.value() == 1024 and memory.sizes()["GQA"] is None
+    said = said_where(lab, "kvMemoryError")
+    assert said.startswith("The number of KV heads can be at most 1024: 99999999999 became "
+                           "1024. KV heads (1024) cannot outnumber query heads (9)"), said
+    assert said.endswith("KV heads possible here: 1, 3, 9."), said
+
+
+def test_full_width_digits_of_a_chinese_input_method_are_read_as_the_tables_read_them(
+        host, qtbot):
+    """"１ｅ３" typed with a Chinese input method's full-width forms: the tables read it
+    as 1e3; the boxes refused every key."""
+    from PySide6.QtGui import QInputMethodEvent
+
+    window = host("window")
+    box = window.findChild(QAbstractSpinBox, "seed")
+    box.setFocus()
+    box.selectAll()
+    for char in "１ｅ３":  # committed one by one, as the input method does
+        typed = QInputMethodEvent()
+        typed.setCommitString(char)
+        QApplication.sendEvent(box, typed)
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+    assert window.model.wait_until_idle()
+    assert (box.value(), box.text(), window.model.state.seed) == (1000, "1000", 1000)
+    assert window.statusBar().currentMessage() == ""

@@ -221,6 +221,18 @@
         <translation>{0} 需要一个数：输入的 {2} 不是数，因此保持为 {1}。</translation>
     </message>
     <message>
+        <source>{0} is a whole number: {2} is not one, so it stays {1}.</source>
+        <translation>{0} 须为整数：输入的 {2} 不是整数，因此保持为 {1}。</translation>
+    </message>
+    <message>
+        <source>{0} takes a whole number such as 12 or 1e3: “{1}” cannot go there, so it was not typed.</source>
+        <translation>{0} 只能填整数，如 12 或 1e3：“{1}” 不能填在这里，因此未输入。</translation>
+    </message>
+    <message>
+        <source>{0} takes a number such as 0.5 or 1e-3: “{1}” cannot go there, so it was not typed.</source>
+        <translation>{0} 只能填数字，如 0.5 或 1e-3：“{1}” 不能填在这里，因此未输入。</translation>
+    </message>
+    <message>
         <source>From {0} to {1}.</source>
         <translation>范围：{0} 到 {1}。</translation>
     </message>

@@ -49,6 +49,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.jobs import LatestJobRunner
 from qkv_desktop.presentation.texts import join_clauses, join_list, say
 from qkv_desktop.state import SessionState
+from qkv_desktop.state.parsing import as_ascii
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 from qkv_desktop.views.actions.model_actions import ModelSource
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, holds_enter, say_briefly
@@ -73,22 +74,28 @@ class _OrdinalSpin(ClampSayingSpinBox):
     """
 
     def _number(self, typed: str) -> float | None:
-        return float(int(typed) - 1) if typed.isdigit() else None
+        value = super()._number(typed)
+        return None if value is None else value - 1
 
     def textFromValue(self, value: int) -> str:
-        return str(value + 1)
+        return str(int(value) + 1)
 
     def valueFromText(self, text: str) -> int:
         return int(text) - 1
 
     def validate(self, text: str, pos: int):
+        # Qt's own would check the number shown against the range of the indices;
+        # the rest is every box's rule (1e1 is layer 10, and fixup writes it "10")
+        text = as_ascii(text)
         typed = text.strip()
-        if not typed:
-            return QValidator.State.Intermediate, text, pos
-        if not typed.isdigit():
-            return QValidator.State.Invalid, text, pos
-        ok = self.minimum() <= int(typed) - 1 <= self.maximum()
-        return (QValidator.State.Acceptable if ok else QValidator.State.Intermediate), text, pos
+        if typed.isdigit():
+            ok = self.minimum() <= int(typed) - 1 <= self.maximum()
+            state = QValidator.State.Acceptable if ok else QValidator.State.Intermediate
+        elif not typed or self._may_become_number(typed):
+            state = QValidator.State.Intermediate
+        else:
+            state = QValidator.State.Invalid
+        return state, text, pos
 
 
 class ModelDialog(Retranslating, QDialog):

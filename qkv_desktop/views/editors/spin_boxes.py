@@ -13,6 +13,13 @@ dialog to their red line near the box (``say_briefly``: a lab has no status bar,
 the main window's is out of sight behind it). A minus sign typed where the minimum is 0
 is kept too (Qt dropped it, and -1 read 1), so that "-1 became 0" can be said.
 
+Every box reads a number by the tables' rule (``state.parsing.NUMBER``): scientific
+notation too, in a whole-number box as well when its value is whole (1e3 is 1000; the
+box dropped the "e" and read 13), a number too large for a float as infinite (1e400
+becomes the maximum, said as 1e400), full-width digits as their ASCII selves. A
+fraction in a whole-number box leaves the value as it was, said; a key no number can
+take (a letter) is refused and said once, not once per key.
+
 A double box keeps ``KEPT_DECIMALS`` decimals and writes its value with as many as it
 has (``2.34567``, ``1000``, not ``2.35`` or ``1000.00``): the session stores the
 divisor, the weight scale, a slope as a float, so the number typed is the number
@@ -28,10 +35,11 @@ from __future__ import annotations
 import math
 import re
 
-from PySide6.QtCore import QCoreApplication, QLocale, QSize, QTimer, Signal
-from PySide6.QtGui import QValidator
+from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QObject, QSize, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QValidator
 from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QSpinBox, QWidget
 
+from qkv_desktop.state.parsing import NUMBER, as_ascii
 from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox", "KEPT_DECIMALS", "SAID_MS",
@@ -46,8 +54,12 @@ SAID_MS = 6000
 
 translate = QCoreApplication.translate  # lupdate reads translate("ClampSaying", "…")
 
-_EXPONENT_BEGUN = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?")
-"""A mantissa and the start of its exponent, with no digit of the exponent yet."""
+_NUMBER_BEGUN = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]*)(?:[eE][+-]?[0-9]*)?)?")
+"""The start of a number as ``NUMBER`` (the tables' rule) reads it, with or without
+its end: "-", ".", "1e", "2.5e-", "1e400". A box keeps it as typed and reads it when
+the typing ends."""
+
+_SIGNIFICANT = re.compile(r"[1-9]")
 
 
 def say_briefly(label: QLabel, text: str, ms: int = SAID_MS) -> None:
@@ -158,8 +170,9 @@ class _SaysClamp:
     window's language."""
 
     _taken: tuple[str, float, str] | None = None
-    """The number typed, the value it became and why ("above", "below", "rounded", or
-    "unfinished": not a number yet, the value kept), until the editing ends."""
+    """The number typed, the value it became and why ("above", "below", "rounded", or,
+    the value kept, "unfinished": not a number yet, or "fraction": not a whole number
+    in a whole-number box), until the editing ends."""
 
     _tip = ""
 
@@ -168,79 +181,111 @@ class _SaysClamp:
         # A typed number applies when Enter is pressed or the box is left (the arrows at
         # once): with every key applied, "16" typed as d_k applied 1 first, which RoPE
         # refused (odd), set the box back to 4 and left "46"; "128" drew weights for 1,
-        # 12 and 128.
+        # 12 and 128. Every box of the app is one of these, so the rule is the same in
+        # all of them: what is said ("1e400 became …") is what the user finished typing.
         self.setKeyboardTracking(False)
+        edit = self.lineEdit()
+        edit.inputRejected.connect(self._on_input_rejected)
+        edit.textEdited.connect(self._on_input_taken)
+        edit.installEventFilter(self)  # keys sent to the line edit itself
 
     # ------------------------------------------------------------ typing
+    # One rule for every box, the tables' (``state.parsing.NUMBER``): a number is
+    # plain or in scientific notation, and a whole-number box takes any number whose
+    # value is whole (1e3 is 1000, 2.5e3 is 2500). What is typed stays as typed until
+    # the typing ends; then a number out of range becomes the bound, and one a box
+    # cannot hold (2.5 in a whole-number box, "1e" unfinished) leaves the value as it
+    # was, each said. (A whole-number box dropped the "e": 1e3 typed as the seed read
+    # 13, and 1e400, too large for a float, lost its last 0 as the RoPE base and was
+    # said as "1e40 became 1000000000".) A key no number can take is refused, and said.
+
     def validate(self, text: str, pos: int):
+        # a Chinese input method's full-width "１ｅ３" or "。" typed, as the tables read
+        # them (Qt refused them), and the "−" of a number copied from a pane
+        text = as_ascii(text)
         state, text, pos = super().validate(text, pos)
-        if state == QValidator.State.Invalid and (
-                self._taken_for(text) is not None
-                # a minus sign starts a number below a minimum of 0 (Qt dropped the key,
-                # and -1 typed read 1)
-                or self._typed(text) == self.locale().negativeSign()
-                or self._exponent_begun(self._typed(text))):
+        if state == QValidator.State.Invalid and self._may_become_number(self._typed(text)):
             state = QValidator.State.Intermediate  # shown as typed, taken at the end
         return state, text, pos
 
-    def _exponent_begun(self, typed: str) -> bool:
-        """``typed`` is a number in scientific notation still being written ("1e",
-        "2.5e-"): Qt dropped the "e", and 1e-3 typed as the weight scale read 13."""
-        if not isinstance(self, QDoubleSpinBox):
-            return False
+    def _plain(self, typed: str) -> str:
+        """``typed`` with the locale's decimal point and signs as ``NUMBER`` reads them."""
         locale = self.locale()
-        plain = typed.replace(locale.decimalPoint(), ".").replace(locale.negativeSign(), "-")
-        return _EXPONENT_BEGUN.fullmatch(plain) is not None
+        return (typed.replace(locale.decimalPoint(), ".")
+                .replace(locale.negativeSign(), "-").replace(locale.positiveSign(), "+"))
+
+    def _may_become_number(self, typed: str) -> bool:
+        """``typed`` is a number, or the start of one still being written ("-", "1e")."""
+        return (self._number(typed) is not None
+                or _NUMBER_BEGUN.fullmatch(self._plain(typed)) is not None)
 
     def fixup(self, text: str) -> str:
+        typed = self._typed(text)
         taken = self._taken_for(text)
-        if taken is None:
-            typed = self._typed(text)
-            if typed == self.locale().negativeSign() or self._exponent_begun(typed):
-                # not a number yet ("2e", "-"): Qt puts the value back, said too
-                self._taken = (typed, self.value(), "unfinished")
-            return super().fixup(text)
-        self._taken = (self._typed(text), *taken)
-        # the whole text, as Qt's own fixup gives it: a box with a suffix ("×") read
-        # "100×" after 100 typed had become 10
-        return self.prefix() + self.textFromValue(taken[0]) + self.suffix()
+        if taken is not None:
+            self._taken = (typed, *taken)
+            # the whole text, as Qt's own fixup gives it: a box with a suffix ("×") read
+            # "100×" after 100 typed had become 10
+            return self.prefix() + self.textFromValue(taken[0]) + self.suffix()
+        value = self._number(typed)
+        if value is not None:  # taken as typed, written as the box writes it (1e3: 1000)
+            return self.prefix() + self.textFromValue(self._held(value)) + self.suffix()
+        if typed and _NUMBER_BEGUN.fullmatch(self._plain(typed)):
+            # not a number yet ("2e", "-"): Qt puts the value back, said too
+            self._taken = (typed, self.value(), "unfinished")
+        return super().fixup(text)
+
+    def _held(self, value: float):
+        """``value`` as the box holds it (an int in a whole-number box)."""
+        return int(value) if isinstance(self, QSpinBox) else value
 
     def _typed(self, text: str) -> str:
         return text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()
 
     def _number(self, typed: str) -> float | None:
-        """The value ``typed`` stands for, in range or not (``None``: not a number).
-        A box that shows its values otherwise (counted from 1) says so here."""
-        value, ok = self.locale().toDouble(typed)
-        return value if ok else None
+        """The value ``typed`` stands for, in range or not, infinite if too large for a
+        float ("1e400"); ``None``: not a number. A box that shows its values otherwise
+        (counted from 1) says so here."""
+        plain = self._plain(typed)
+        if NUMBER.fullmatch(plain):
+            return float(plain)
+        value, ok = self.locale().toDouble(typed)  # with group separators: 1,000
+        return value if ok and math.isfinite(value) else None
 
     def typed_value(self) -> float:
         """The value the text being typed would become when applied (clamped and
         rounded as the box does), or ``value()`` while it is no number yet: what a
         preview beside the box shows as the user types (the box applies on Enter)."""
-        typed = self._number(self._typed(self.lineEdit().text()))
-        if typed is None or not math.isfinite(typed):
-            return self.value()
-        taken = self._taken_for(self.lineEdit().text())
-        return taken[0] if taken is not None else typed
+        text = self.lineEdit().text()
+        taken = self._taken_for(text)
+        if taken is not None:
+            return taken[0]
+        typed = self._number(self._typed(text))
+        return self.value() if typed is None else typed
 
     def _taken_for(self, text: str) -> tuple[float, str] | None:
         """The value a typed number becomes and why, or ``None`` (taken as typed, or no
         number)."""
-        value = self._number(self._typed(text))
-        if value is None or not math.isfinite(value):
-            return None
-        if isinstance(self, QSpinBox) and not value.is_integer():
+        typed = self._typed(text)
+        value = self._number(typed)
+        if value is None:
             return None
         if value > self.maximum():
             return self.maximum(), "above"
         if value < self.minimum():
             return self.minimum(), "below"
-        if isinstance(self, QDoubleSpinBox) and round(value, self.decimals()) != value:
-            return round(value, self.decimals()), "rounded"
+        if isinstance(self, QSpinBox) and not value.is_integer():
+            return self.value(), "fraction"
+        if isinstance(self, QDoubleSpinBox):
+            kept = round(value, self.decimals())
+            # (1e-400 is 0 as a float already, and not what was typed)
+            if kept != value or (kept == 0 and _SIGNIFICANT.search(typed.split("e")[0]
+                                                                   .split("E")[0])):
+                return kept, "rounded"
         return None
 
     def _on_editing_finished(self) -> None:
+        self._refused_at = None
         taken, self._taken = self._taken, None
         # said only when that value was taken (a model that refused it said why itself
         # and set the box back)
@@ -253,11 +298,76 @@ class _SaysClamp:
                 "rounded": translate("ClampSaying", "{0} keeps {3} decimals: {2} became {1}."),
                 "unfinished": translate("ClampSaying",
                                         "{0} needs a number: {2} is not one, so it stays {1}."),
+                "fraction": translate("ClampSaying", "{0} is a whole number: {2} is not one, "
+                                                     "so it stays {1}."),
                 }[why]
         self.said.emit(text.format(name, self.textFromValue(value), typed,
                                    getattr(self, "decimals", lambda: 0)()))
         self.just_said = True
         QTimer.singleShot(0, self, self._said_is_read)
+
+    # ------------------------------------------------------------ refused keys
+    _refused_at: str | None = None
+    """The text a refused key was said at: the next keys refused there are not (a key
+    held down repeats, and each would say it again), until a key is taken, the text
+    changes or the typing ends."""
+
+    _input = ""
+    """What the last key (or input method, or paste) brought, for the refusal to name."""
+
+    _before: str | None = None
+    """The text before that key (Qt's inputRejected comes with the refused text still
+    in the line: "1000" was "a", then "b", each a new text and said again)."""
+
+    def keyPressEvent(self, event) -> None:
+        self._heard(event)
+        super().keyPressEvent(event)
+
+    def inputMethodEvent(self, event) -> None:
+        self._heard(event)
+        super().inputMethodEvent(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.lineEdit():
+            self._heard(event)
+        return super().eventFilter(watched, event)
+
+    def _heard(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.KeyPress, QEvent.Type.InputMethod):
+            self._before = self.lineEdit().text()
+        if event.type() == QEvent.Type.KeyPress:
+            if event.matches(QKeySequence.StandardKey.Paste):
+                self._input = QApplication.clipboard().text()
+            elif event.text().isprintable():
+                self._input = event.text()
+        elif event.type() == QEvent.Type.InputMethod and event.commitString():
+            self._input = event.commitString()
+
+    def _on_input_taken(self, _text: str = "") -> None:
+        self._refused_at = None
+        self._input = ""
+
+    def _on_input_rejected(self) -> None:
+        """Qt refused a key (a letter, a second decimal point): said once, with why."""
+        heard, self._input = self._input, ""
+        at = self.lineEdit().text() if self._before is None else self._before
+        if self._refused_at == at:
+            return
+        if not heard and self.lineEdit().hasFocus():  # a paste by the context menu
+            heard = QApplication.clipboard().text()
+        heard = heard.strip()
+        if not heard:
+            return
+        self._refused_at = at
+        if len(heard) > 12:
+            heard = heard[:11] + "…"
+        name = self.subject or translate("ClampSaying", "The number")
+        text = (translate("ClampSaying", "{0} takes a whole number such as 12 or 1e3: "
+                                         "“{1}” cannot go there, so it was not typed.")
+                if isinstance(self, QSpinBox) else
+                translate("ClampSaying", "{0} takes a number such as 0.5 or 1e-3: "
+                                         "“{1}” cannot go there, so it was not typed."))
+        self.said.emit(text.format(name, heard))
 
     just_said = False
     """A clamp was said in the event being handled: an Enter that ended the typing also

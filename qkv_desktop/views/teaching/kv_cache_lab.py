@@ -11,8 +11,6 @@ beside the table, which then leaves the GQA row empty.
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -119,8 +117,16 @@ class MemoryCalculator(QGroupBox):
         spin.setValue(value)
         spin.valueChanged.connect(self._typed)
         # a typed number out of range, said in red beside the table, under the boxes
-        spin.said.connect(partial(say_briefly, self.problem))
+        spin.said.connect(self._say)
         return spin
+
+    def _say(self, text: str) -> None:
+        """A box's note (a clamp), with why the GQA row is empty if it is: the note
+        takes the line the refusal is on, and 99999999999 typed as the KV heads read
+        only "at most 1024" beside a GQA row of "—" (1024 does not divide 9)."""
+        problem = self.gqa_problem()
+        space = "" if text.endswith("。") else " "  # (Chinese sentences run on)
+        say_briefly(self.problem, f"{text}{space}{problem}" if problem else text)
 
     def retranslate(self) -> None:
         self.setTitle(self.tr("Memory of the KV cache"))
