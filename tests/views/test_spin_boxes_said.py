@@ -566,6 +566,20 @@ def test_a_key_a_box_refuses_is_said_once_at_the_box(host, qtbot, kind, name, wh
     assert said == [message, message]
 
 
+def test_a_decimal_comma_in_a_box_says_to_use_a_dot(host, qtbot):
+    """"0,5" in the weight scale got the general refusal; the tables say "use a dot as
+    the decimal separator", and so does every decimal box now (a helper's leftover)."""
+    window = host("window")
+    box = window.findChild(QAbstractSpinBox, "init_scale")
+    on_show(box)
+    box.setFocus()
+    box.selectAll()
+    qtbot.keyClicks(box, "0,")
+    assert window.statusBar().currentMessage() == (
+        "The weight scale takes a number such as 0.5: use a dot as the decimal separator, "
+        "so “,” was not typed.")
+
+
 def test_a_key_refused_is_said_in_chinese(host, qtbot, speak):
     window = host("window")
     speak("zh_CN")

@@ -229,6 +229,10 @@
         <translation>{0} 只能填整数，如 12 或 1e3：“{1}” 不能填在这里，因此未输入。</translation>
     </message>
     <message>
+        <source>{0} takes a number such as 0.5: use a dot as the decimal separator, so “{1}” was not typed.</source>
+        <translation>{0} 只能填数字，如 0.5：小数点请用“.”，因此“{1}”未输入。</translation>
+    </message>
+    <message>
         <source>{0} takes a number such as 0.5 or 1e-3: “{1}” cannot go there, so it was not typed.</source>
         <translation>{0} 只能填数字，如 0.5 或 1e-3：“{1}” 不能填在这里，因此未输入。</translation>
     </message>

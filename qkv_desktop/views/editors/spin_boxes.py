@@ -365,6 +365,9 @@ class _SaysClamp:
         text = (translate("ClampSaying", "{0} takes a whole number such as 12 or 1e3: "
                                          "“{1}” cannot go there, so it was not typed.")
                 if isinstance(self, QSpinBox) else
+                translate("ClampSaying", "{0} takes a number such as 0.5: use a dot as the "
+                                         "decimal separator, so “{1}” was not typed.")
+                if heard == "," else  # a decimal comma, as the tables say it
                 translate("ClampSaying", "{0} takes a number such as 0.5 or 1e-3: "
                                          "“{1}” cannot go there, so it was not typed."))
         self.said.emit(text.format(name, heard))
