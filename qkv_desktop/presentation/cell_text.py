@@ -126,7 +126,12 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
         code = int(r.mask_reasons[i, j])
         return f"mask[{q}, {k}] = {format_boolean(M[i, j])}: " + mask_reason_text(code, q, k)
     if ref.matrix == "bias":
-        return f"bias[{q}, {k}] = −m·|i−j| = −{r.alibi_slope:.4g}·|{i}−{j}| = {f(M[i, j])}"
+        text = f"bias[{q}, {k}] = −m·|i−j| = −{r.alibi_slope:.4g}·|{i}−{j}| = {f(M[i, j])}"
+        if s.mode == "cross":  # two sequences: their positions are compared as if aligned
+            text += QCoreApplication.translate(
+                "CellText", " (cross-attention: i is the query's position, j the key's in "
+                "the other sequence, both counted from 0 as if the two were aligned)")
+        return text
     if ref.matrix == "scores":
         name = "RoPE(Q)·RoPE(K)ᵀ" if s.options.positions == "rope" else "QKᵀ"
         return f"{name}[{q}, {k}] = {_score_formula(s, q, k, i, j)} = {f(r.scores[i, j])}"

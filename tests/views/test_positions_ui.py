@@ -218,6 +218,20 @@ def test_a_cell_of_x_plus_p_gives_ps_formula_and_the_panes_name(main_window):
     m.set_selection(None)
 
 
+def test_alibi_in_cross_attention_says_its_positions_come_from_two_sequences(main_window):
+    """ALiBi's |i − j| between a query and a key of another sequence came with no word
+    (a review): the cell says the two are counted as if aligned; self-attention's not."""
+    m = main_window.model
+    m.set_options(alibi=(0.5,))
+    assert m.wait_until_idle()
+    assert "cross-attention" not in describe_cell(m.result, CellRef("bias", 2, 1))
+    m.set_mode("cross")
+    assert m.wait_until_idle()
+    text = describe_cell(m.result, CellRef("bias", 2, 1))
+    assert text.startswith("bias[") and "−0.5·|2−1| = −0.5000" in text, text
+    assert "as if the two were aligned" in text
+
+
 def test_render_writes_the_position_and_mask_panes(tmp_path, qapp):
     s = SessionState.from_preset("tutorial-1").reinitialised(n_heads=2, d_k=2)
     s = s.with_(options=replace(s.options, causal=True, positions="rope", window=2,
