@@ -91,24 +91,29 @@ def test_after_an_undo_the_hover_names_no_cell_away_from_the_cursor(main_window)
     pane = window.panes.panes["weights"]
     model.insert_tokens("X", 0)
     settle(window)
-    at = cell_scene_pos(pane, 3, 2)  # 人工 → 爱, in the 5 × 5 weights
+    # 我 → 我 in the 5 × 5 weights; following its tokens after the undo it would be
+    # (0, 0), but the cell under the cursor is (1, 1), 爱 → 爱, well inside it
+    at = cell_scene_pos(pane, 1, 1)
     # the cursor really there: after a result the pane under it hovers the cell at
     # ``QCursor.pos()``, wherever an earlier test left it
     QCursor.setPos(pane.plot.viewport().mapToGlobal(pane.plot.mapFromScene(at)))
     pane._on_mouse_moved(at)
     settle(window)
-    assert model.hover == CellRef("weights", 3, 2)
+    assert model.hover == CellRef("weights", 1, 1)
     label = window.statusBar().hover_label
     try:
         window.undo_action.trigger()
         settle(window)
-        under = pane.cell_at(at)  # the 4 × 4 weights: another cell is there now
+        # the 4 × 4 weights: another cell is under the cursor now (at its pixel)
+        viewport = pane.plot.viewport()
+        under = pane.cell_at(pane.plot.mapToScene(viewport.mapFromGlobal(QCursor.pos())))
+        assert under == (1, 1)
         hover = model.hover
         assert hover is None or (hover.row, hover.col) == under, (hover, under)
         want = "" if hover is None else describe_cell(model.result, hover)
         assert label.text() == want
         if QToolTip.isVisible() and pane._tip_shown:
-            assert "人工→爱" not in QToolTip.text() or under == (2, 1)  # the old pair
+            assert "我→我" not in QToolTip.text()  # the old pair
     finally:
         model.set_hover(None)
         QToolTip.hideText()
