@@ -4671,12 +4671,12 @@ Sentence: {1}</source>
         <translation>播放或暂停（空格）</translation>
     </message>
     <message>
-        <source>⏸ Pause</source>
-        <translation>⏸ 暂停</translation>
+        <source>Pause</source>
+        <translation>暂停</translation>
     </message>
     <message>
-        <source>▶ Play</source>
-        <translation>▶ 播放</translation>
+        <source>Play</source>
+        <translation>播放</translation>
     </message>
     <message>
         <source>step {0} of {1}</source>
