@@ -2883,6 +2883,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>在面板中显示头 {0}</translation>
     </message>
     <message>
+        <source>{0} · K/V {1}</source>
+        <translation>{0} · 键/值 {1}</translation>
+    </message>
+    <message>
         <source>head {0} · K/V {1}</source>
         <translation>头 {0} · 键/值 {1}</translation>
     </message>
