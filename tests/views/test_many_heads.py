@@ -7,6 +7,8 @@ screen (and 65,000 exhausted memory). The heads box reaches up to ``MAX_HEADS``.
 
 from __future__ import annotations
 
+import itertools
+
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.session_state import MAX_HEADS
 from qkv_desktop.views.panes.heads_overview import MAX_THUMBNAILS, shown_heads
@@ -85,7 +87,7 @@ def test_the_concatenation_shows_its_heads_colours_at_the_head_cap(make_window):
     pane = window.panes.panes["concat"]
     assert pane.isVisible() and pane.plot.data.shape[1] == MAX_HEADS * 4
     lines = _head_lines_px(pane)
-    gaps = [b - a for a, b in zip(lines, lines[1:])]
+    gaps = [b - a for a, b in itertools.pairwise(lines)]
     assert not gaps or min(gaps) >= 3 * 2, f"head lines {min(gaps):.1f} px apart"
     window.model.set_heads(2)
     assert window.model.wait_until_idle()

@@ -12,6 +12,7 @@ beside the first column never reads as a minus sign.
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 import numpy as np
 import pyqtgraph as pg
@@ -456,7 +457,7 @@ class CellOverlay(pg.GraphicsObject):
         each head's block keeps its colours visible between them (``MIN_HEAD_BLOCK_PX``);
         narrower, the axis's names (h1·d0 …) still tell the heads apart."""
         starts = [0, *self.head_starts, self.data.shape[1]]
-        narrowest = min((b - a for a, b in zip(starts, starts[1:])), default=0)
+        narrowest = min((b - a for a, b in pairwise(starts)), default=0)
         return bool(self.head_starts) and narrowest * cell_w >= MIN_HEAD_BLOCK_PX
 
     def _paint_head_starts(self, p: QPainter) -> None:
