@@ -7,6 +7,8 @@ screen (and 65,000 exhausted memory). The heads box reaches up to ``MAX_HEADS``.
 
 from __future__ import annotations
 
+import itertools
+
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.session_state import MAX_HEADS
 from qkv_desktop.views.panes.heads_overview import MAX_THUMBNAILS, shown_heads
@@ -50,3 +52,43 @@ def test_the_heads_box_reaches_the_cap_and_no_further(make_window):
     else:
         raise AssertionError("257 heads were accepted")
     assert window.model.state.n_heads == MAX_HEADS
+
+
+def _head_lines_px(pane) -> list[float]:
+    """Where the concatenation pane draws its head lines, in pixels across the cells:
+    its overlay painted as the view paints it, each line recorded."""
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtWidgets import QStyleOptionGraphicsItem
+
+    lines = []
+
+    class Recording(QPainter):
+        def drawLine(self, *args):  # noqa: N802 (Qt's name)
+            lines.append(self.transform().map(args[0]).x())
+            super().drawLine(*args)
+
+    overlay, view = pane.plot.overlay, pane.plot
+    image = QImage(view.width(), view.height(), QImage.Format.Format_ARGB32)
+    painter = Recording(image)
+    painter.setTransform(overlay.deviceTransform(view.viewportTransform()))
+    option = QStyleOptionGraphicsItem()
+    option.exposedRect = overlay.boundingRect()
+    overlay.paint(painter, option)
+    painter.end()
+    return sorted(lines)
+
+
+def test_the_concatenation_shows_its_heads_colours_at_the_head_cap(make_window):
+    """With 256 heads the concatenation was a solid black block: a 2-pixel line at every
+    head's first column, a pixel apart, covered every cell (a review). Lines are drawn
+    only with room for a head's colours between them; with 2 heads there is room."""
+    state = SessionState.from_preset("tutorial-1").reinitialised(n_heads=MAX_HEADS, d_k=4)
+    window = make_window(state, size=(1366, 768))
+    pane = window.panes.panes["concat"]
+    assert pane.isVisible() and pane.plot.data.shape[1] == MAX_HEADS * 4
+    lines = _head_lines_px(pane)
+    gaps = [b - a for a, b in itertools.pairwise(lines)]
+    assert not gaps or min(gaps) >= 3 * 2, f"head lines {min(gaps):.1f} px apart"
+    window.model.set_heads(2)
+    assert window.model.wait_until_idle()
+    assert len(_head_lines_px(window.panes.panes["concat"])) == 1  # heads 1 | 2

@@ -264,3 +264,70 @@ def test_the_hidden_overview_of_one_head_draws_no_edit(make_window):
     assert view.isVisible() and len(view.thumbs) == 2
     for h, thumb in enumerate(view.thumbs):
         np.testing.assert_array_equal(thumb.data, window.model.result.head(h).weights)
+
+
+def _title_whole_or_told(thumb):
+    """The thumbnail's title as drawn fits its label, and a shortened one is in the
+    label's tool tip."""
+    caption = thumb.caption
+    drawn = caption.shown_text() if hasattr(caption, "shown_text") else caption.text()
+    room = caption.contentsRect().width()
+    assert caption.fontMetrics().horizontalAdvance(drawn) <= room, (drawn, room)
+    if drawn != thumb.title():
+        assert thumb.title() in caption.toolTip()
+    assert str(thumb.head + 1) in drawn
+
+
+def test_small_multiples_at_1024x700_name_no_token_on_its_side(make_window):
+    """At 1024×700 with two heads the thumbnails turned 人工 智能 upright in 9-pixel
+    glyphs on their side, unreadable (a review): a thumbnail names its tokens only
+    when the names stand upright, and its cells then take the thumbnail."""
+    from qkv_desktop.state import SessionState
+    state = SessionState.from_preset("tutorial-1").reinitialised(n_heads=2)
+    window = make_window(state, size=(1024, 700))
+    thumbs = window.panes.heads_view.thumbs
+    assert len(thumbs) == 2 and all(t.isVisible() for t in thumbs)
+    for thumb in thumbs:
+        bottom = thumb.plot.getPlotItem().getAxis("bottom")
+        assert not (bottom.isVisible() and bottom.rotated), "names turned on their side"
+        assert thumb.plot.view_box.width() >= 2 / 3 * thumb.plot.width()
+        _title_whole_or_told(thumb)
+    window.resize(1366, 768)  # room for upright names: the thumbnails name the tokens
+    assert window.model.wait_until_idle()
+    QTest.qWait(0)
+    for thumb in thumbs:
+        item = thumb.plot.getPlotItem()
+        assert item.getAxis("bottom").isVisible() and not item.getAxis("bottom").rotated
+        assert item.getAxis("left").isVisible()
+
+
+def test_grouped_query_thumbnails_in_a_narrow_dock_keep_titles_and_cells(qtbot):
+    """SmolLM2's nine heads in the decoder's dock: the titles were cut at both ends
+    ("ead 2 · K/V") and the names left the weights 30 pixels of 80 (a review). Each
+    title is whole or shortened with its whole text in the tool tip, and the cells
+    take most of the thumbnail."""
+    from qkv_desktop.core import Weights
+    from qkv_desktop.model import AttentionModel
+    from qkv_desktop.state import SessionState
+    from qkv_desktop.views.panes.heads_overview import HeadsOverview
+
+    rng = np.random.default_rng(0)
+    d, dk = 6, 2
+    kv = [(rng.normal(size=(d, dk)), rng.normal(size=(d, dk))) for _ in range(3)]
+    heads = tuple(Weights(rng.normal(size=(d, dk)), *kv[h // 3]) for h in range(9))
+    tokens = ("the", "cat", "chased", "the", "mouse")
+    state = SessionState(tokens, rng.normal(size=(5, d)), heads,
+                         W_O=rng.normal(size=(9 * dk, d)))
+    model = AttentionModel(state)
+    overview = HeadsOverview(model)
+    qtbot.addWidget(overview)
+    overview.resize(280, 420)
+    overview.show()
+    qtbot.waitExposed(overview)
+    assert model.wait_until_idle()
+    QTest.qWait(0)
+    thumbs = overview.thumbs
+    assert [t.title() for t in thumbs][:2] == ["head 1 · K/V 1", "head 2 · K/V 1"]
+    for thumb in thumbs:
+        _title_whole_or_told(thumb)
+        assert thumb.plot.view_box.width() >= 2 / 3 * thumb.plot.width(), thumb.head

@@ -185,3 +185,49 @@ def test_the_lab_draws_only_when_shown_and_again_when_its_controls_change(main_w
     lab.shift.setValue(7)  # same result, new control value: drawn again
     assert drawn == [1, 1] and "Shifted by 7" in lab.shift_info.text()
     lab.close()
+
+
+@pytest.mark.parametrize("screen", [(1024, 700), (1366, 768)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_each_pair_shows_its_turning_on_a_laptop_screen(qtbot, monkeypatch, screen):
+    """At 1024×700 the eight pair plots were squares of 40 pixels with vectors of a few
+    pixels: only dots showed, not the turning (a review). Each pair's circle keeps
+    ``PAIR_MIN_PX`` across and down, and its rotated query and key reach well from
+    the centre (the lab scrolls rather than squeeze them)."""
+    import math
+
+    import pyqtgraph as pg
+    from PySide6.QtCore import QPointF, QRect
+    from PySide6.QtWidgets import QApplication
+
+    from qkv_desktop.model import AttentionModel
+    from qkv_desktop.state import SessionState
+    from qkv_desktop.views.teaching.rope_lab import MAX_PAIR_PLOTS, RopeLab
+    w, h = screen
+    monkeypatch.setattr(type(QApplication.primaryScreen()), "availableGeometry",
+                        lambda self: QRect(0, 0, w, h))
+    state = SessionState.from_preset("tutorial-1").reinitialised(d_k=32, init_scale=1.0)
+    model = AttentionModel(state)
+    assert model.wait_until_idle()
+    lab = RopeLab(model)
+    qtbot.addWidget(lab)
+    lab.show()
+    qtbot.waitExposed(lab)
+    QApplication.processEvents()
+    assert lab.width() <= w and lab.height() <= h
+    plots = [item for item in lab.rotations.ci.items if isinstance(item, pg.PlotItem)]
+    assert len(plots) == MAX_PAIR_PLOTS
+    for plot in plots:
+        box = plot.vb.sceneBoundingRect()
+        assert min(box.width(), box.height()) >= 80, (box.width(), box.height())
+        # and whole on the plots' widget: no row cut at its bottom
+        view = lab.rotations
+        assert view.viewport().rect().contains(view.mapFromScene(box).boundingRect())
+        centre = plot.vb.mapViewToScene(QPointF(0, 0))
+        ends = [plot.vb.mapViewToScene(QPointF(float(x[-1]), float(y[-1])))
+                for x, y in (item.getData() for item in plot.listDataItems())
+                if len(x) == 2]  # a vector: from the origin to its end
+        assert len(ends) == 4  # q and k before and after
+        lengths = [math.hypot((e - centre).x(), (e - centre).y()) for e in ends]
+        # the longer vector of the pair reaches well out: arrows, not dots
+        assert max(lengths) >= 0.35 * min(box.width(), box.height()), lengths
+    lab.close()

@@ -951,3 +951,34 @@ def test_undoing_a_run_says_the_curves_are_that_runs(labs):
     model.undo_stack.redo()  # the trained state again: the note stays until a new run
     lab.train_blocking(2)
     assert lab.status.text().startswith("step 2: loss")
+
+
+def _boxes(text: str, font) -> int:
+    """How many characters of ``text`` no font here draws: each shows as an empty box."""
+    from PySide6.QtGui import QTextLayout
+    layout = QTextLayout(text, font)
+    layout.beginLayout()
+    layout.createLine()
+    layout.endLayout()
+    return sum(g == 0 for run in layout.glyphRuns() for g in run.glyphIndexes())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("key", ["kv_cache", "tiles"])
+def test_the_play_button_draws_every_character_playing_or_not(labs, key, lang, speak):
+    """The play button's pause label showed an empty box before "Pause" in English and
+    Chinese ("⏸": no font here has it; a review): both states now read whole, and the
+    button shows which one it is by the style's own play or pause icon."""
+    speak(lang)
+    lab = labs.show(key)
+    play = lab.controls.play
+    seen = []
+    for _state in range(2):
+        assert play.text().strip()
+        assert _boxes(play.text(), play.font()) == 0, play.text()
+        assert not play.icon().isNull()
+        seen.append(play.text())
+        lab.toggle_play()
+        lab.controls.show_state()
+    lab.timer.stop()
+    assert seen[0] != seen[1]

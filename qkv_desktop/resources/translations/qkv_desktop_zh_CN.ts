@@ -2903,6 +2903,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>在面板中显示头 {0}</translation>
     </message>
     <message>
+        <source>{0} · K/V {1}</source>
+        <translation>{0} · 键/值 {1}</translation>
+    </message>
+    <message>
         <source>head {0} · K/V {1}</source>
         <translation>头 {0} · 键/值 {1}</translation>
     </message>
@@ -4695,12 +4699,12 @@ Sentence: {1}</source>
         <translation>播放或暂停（空格）</translation>
     </message>
     <message>
-        <source>⏸ Pause</source>
-        <translation>⏸ 暂停</translation>
+        <source>Pause</source>
+        <translation>暂停</translation>
     </message>
     <message>
-        <source>▶ Play</source>
-        <translation>▶ 播放</translation>
+        <source>Play</source>
+        <translation>播放</translation>
     </message>
     <message>
         <source>step {0} of {1}</source>

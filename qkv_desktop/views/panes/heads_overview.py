@@ -20,6 +20,8 @@ from qkv_desktop.presentation.colormaps import levels_for, lut_for
 from qkv_desktop.presentation.pane_info import pane_matrix, values_may_be_negative
 from qkv_desktop.presentation.texts import join_clauses
 from qkv_desktop.state.head_groups import head_groups
+from qkv_desktop.views.elided_label import ElidedLabel
+from qkv_desktop.views.panes.axis_labels import GAP_PX, plan_axis
 from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -32,6 +34,11 @@ MAX_THUMBNAILS = 16
 With more heads the overview shows the block of 16 that holds the current head; the
 head box reaches the others. Without the bound, 256 thumbnails forced a window
 wider than the screen, and 65,000 made the app run out of memory."""
+
+MIN_CELLS_SHARE = 2 / 3
+"""A thumbnail names its tokens only while the names leave its cells at least this
+share of its width: in the decoder's dock (SmolLM2, nine heads) the row names and the
+room for the last column's name left the weights 30 of 80 pixels (a review)."""
 
 HIGHLIGHT = QColor(255, 140, 0)
 """The chosen head's frame: the orange of the panes' hover links."""
@@ -92,7 +99,10 @@ class HeadThumbnail(Retranslating, QWidget):
         self.current = False
         self.rows: list[str] = []
         self.cols: list[str] = []
-        self.caption = QLabel(self, alignment=Qt.AlignmentFlag.AlignCenter)
+        # whole or shortened with "…" (its tool tip then has the title), never cut at
+        # both ends: "ead 2 · K/V" in the decoder's narrow dock (a review)
+        self.caption = ElidedLabel(self, objectName="headThumbTitle")
+        self.caption.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.plot = HeatmapPlot(lut_for("weights"), self,
                                 signed=values_may_be_negative("weights"))
         self.plot.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -114,8 +124,15 @@ class HeadThumbnail(Retranslating, QWidget):
         return self.plot.data
 
     def retranslate(self) -> None:
-        self.setToolTip(self.tr("Show head {0} in the panes").format(self.head + 1))
+        tip = self.tr("Show head {0} in the panes").format(self.head + 1)
+        self.setToolTip(tip)
+        self.caption.set_note(tip)
         self.caption.setText(self.title())
+        shorter = [self.tr("head {0}").format(self.head + 1), str(self.head + 1)]
+        if self.kv_group is not None:
+            shorter.insert(0, self.tr("{0} · K/V {1}").format(self.head + 1,
+                                                               self.kv_group + 1))
+        self.caption.set_shorter(shorter)
 
     kv_group: int | None = None
     """The key/value group (0-based) this head shares, when heads share them (GQA)."""
@@ -143,12 +160,7 @@ class HeadThumbnail(Retranslating, QWidget):
         if (rows, cols) != (self.rows, self.cols) or data.shape != self.data.shape:
             self.rows, self.cols = rows, cols
             self.plot.set_labels(rows, cols)
-            # The last column's name is centred on it and may reach past the plot's
-            # right end (a pane's colour bar stands there; here nothing does): keep half
-            # the widest name free there, measured in the largest font it may take.
-            widest = max((QFontMetrics(self.plot.font()).horizontalAdvance(c) for c in cols),
-                         default=0)
-            self.plot.getPlotItem().setContentsMargins(0, 0, widest / 2 + 1, 0)
+            self._show_names()
         levels = image.levels if image is not None else levels_for("weights", data)
         self.plot.show_matrix(data, levels, image=image)
 
@@ -214,17 +226,46 @@ class HeadThumbnail(Retranslating, QWidget):
             return True
         return super().eventFilter(watched, event)
 
-    def resizeEvent(self, event) -> None:
-        """Token names only on a thumbnail tall enough for a row's name above its
-        column names: squeezed (1024×700, four heads) a name would be cut by the
-        thumbnail's edge; the panes name the tokens anyway."""
-        super().resizeEvent(event)
+    def names_fit(self) -> bool:
+        """Whether the token names are legible on this thumbnail, by the panes' own
+        rule (``plan_axis``): the thumbnail is tall enough for a row's name above its
+        column names (squeezed, 1024×700 with four heads, a name was cut by its edge),
+        the row names and the last column's leave the cells ``MIN_CELLS_SHARE`` of its
+        width, and the column names stand upright there: turned, they were a column
+        of 9-pixel glyphs on their side (人工 智能 at 1024×700; a review). Otherwise the
+        thumbnail shows its cells alone, and the panes name the tokens."""
+        width, height = self.plot.width(), self.plot.height()
         line = QFontMetrics(self.plot.font()).height()
-        tall = self.plot.height() >= 3 * line
+        if not (self.rows and self.cols) or height < 3 * line:
+            return False
+        left = plan_axis(self.rows, height - line - GAP_PX, True)
+        row_names = max((QFontMetrics(left.font).horizontalAdvance(t) for _, t in left.ticks),
+                        default=0) + GAP_PX
+        cells = width - row_names - self._last_name_room()
+        if cells < MIN_CELLS_SHARE * width:
+            return False
+        return not plan_axis(self.cols, cells, False).rotated
+
+    def _last_name_room(self) -> float:
+        """The last column's name is centred on it and may reach past the plot's right
+        end (a pane's colour bar stands there; here nothing does): half the widest
+        name, in the largest font it may take."""
+        metrics = QFontMetrics(self.plot.font())
+        return max((metrics.horizontalAdvance(c) for c in self.cols), default=0) / 2 + 1
+
+    def _show_names(self) -> None:
+        """The token axes, and the room right of the cells for the last column's
+        name, only where the names are legible (``names_fit``)."""
+        shown = self.names_fit()
         item = self.plot.getPlotItem()
+        item.setContentsMargins(0, 0, self._last_name_room() if shown else 0, 0)
         for axis in ("left", "bottom"):
-            if item.getAxis(axis).isVisible() != tall:
-                item.showAxis(axis, tall)
+            if item.getAxis(axis).isVisible() != shown:
+                item.showAxis(axis, shown)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._show_names()
 
     def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:

@@ -12,6 +12,7 @@ beside the first column never reads as a minus sign.
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 import numpy as np
 import pyqtgraph as pg
@@ -69,6 +70,12 @@ MIN_HATCH_CELL_PX = 4.0
 """Masked cells at least this large are hatched one by one; smaller ones are shaded
 by the plot's mask layer."""
 MAX_HATCHED_CELLS = 20_000
+HEAD_LINE_PX = 2
+"""The width of the dark line where a head's block of the concatenation begins."""
+MIN_HEAD_BLOCK_PX = 3 * HEAD_LINE_PX
+"""The head lines are drawn only when each head's block is at least this wide: with
+256 heads of 4 columns in a 1024-column pane a block was a pixel wide, the 2-pixel
+lines covered every cell and the concatenation was a solid black block (a review)."""
 MAX_LABEL_CELLS = 4096
 """Matrices with more cells than this never show value text."""
 PRECHECK_CELLS = 256
@@ -445,12 +452,21 @@ class CellOverlay(pg.GraphicsObject):
                 p.fillRect(rect, over)
         p.restore()
 
+    def head_lines_shown(self, cell_w: float) -> bool:
+        """Whether the head lines are drawn at ``cell_w`` pixels a column: only when
+        each head's block keeps its colours visible between them (``MIN_HEAD_BLOCK_PX``);
+        narrower, the axis's names (h1·d0 …) still tell the heads apart."""
+        starts = [0, *self.head_starts, self.data.shape[1]]
+        narrowest = min((b - a for a, b in pairwise(starts)), default=0)
+        return bool(self.head_starts) and narrowest * cell_w >= MIN_HEAD_BLOCK_PX
+
     def _paint_head_starts(self, p: QPainter) -> None:
-        """A dark line where each head's block of the concatenation begins."""
-        if not self.head_starts:
+        """A dark line where each head's block of the concatenation begins, when the
+        blocks are wide enough to show between them (``head_lines_shown``)."""
+        if not self.head_lines_shown(abs(p.transform().m11())):
             return
         p.save()
-        pen = QPen(QColor(30, 30, 30), 2)
+        pen = QPen(QColor(30, 30, 30), HEAD_LINE_PX)
         pen.setCosmetic(True)
         p.setPen(pen)
         n = self.data.shape[0]

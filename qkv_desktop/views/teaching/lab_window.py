@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QStyle,
     QTabWidget,
     QTextEdit,
     QWidget,
@@ -118,7 +119,13 @@ class StepControls(QWidget):
 
     def show_state(self) -> None:
         lab = self.lab
-        self.play.setText(self.tr("⏸ Pause") if lab.timer.isActive() else self.tr("▶ Play"))
+        # The style's own play and pause icons, not "⏸" in the text: no font here has
+        # that glyph, and the button showed an empty box before "Pause" (a review).
+        playing = lab.timer.isActive()
+        self.play.setText(self.tr("Pause") if playing else self.tr("Play"))
+        self.play.setIcon(self.style().standardIcon(
+            QStyle.StandardPixmap.SP_MediaPause if playing
+            else QStyle.StandardPixmap.SP_MediaPlay))
         self.where.setText(self.tr("step {0} of {1}").format(lab.position + 1, lab.step_count())
                            if lab.step_count() else self.tr("no steps"))
         self.back.setEnabled(lab.position > 0)

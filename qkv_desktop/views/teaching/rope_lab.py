@@ -54,6 +54,11 @@ BASE_MIN, BASE_MAX, BASE_STEPS = 1e4, 1e6, 200
 MAX_SHIFT = 1000
 ROTATIONS_MIN_HEIGHT = 170
 """Pixels the pair-by-pair rotation plots keep at least (their titles and a circle)."""
+PAIR_MIN_PX = 90
+"""Pixels each pair's circle keeps at least, across and down: at 1024×700 eight pairs
+shared 170 pixels, each a square of 40 with vectors of a few pixels, and only the dots
+showed, not the turning (a review). More rows than fit make the lab scroll."""
+
 DECAY_MIN_HEIGHT = 260
 """Pixels the decay plot keeps at least: its rotated axis name and its legend beside
 the curves. Lower than the lab has room for, the lab scrolls."""
@@ -67,6 +72,7 @@ teaching session the curve would only ripple, with 64 frequencies it shows the d
 Q_PEN, K_PEN = pg.mkPen((214, 96, 77), width=2), pg.mkPen((33, 102, 172), width=2)
 FAINT_Q = pg.mkPen((214, 96, 77, 90), width=1, style=Qt.PenStyle.DashLine)
 FAINT_K = pg.mkPen((33, 102, 172, 90), width=1, style=Qt.PenStyle.DashLine)
+CIRCLE_Q, CIRCLE_K = pg.mkPen((214, 96, 77, 60), width=1), pg.mkPen((33, 102, 172, 60), width=1)
 DECAY_PENS = (pg.mkPen((150, 150, 150), width=1), pg.mkPen((120, 160, 120), width=1),
               pg.mkPen((160, 120, 160), width=1))
 
@@ -253,6 +259,7 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         self.base_label.setText(format_base(base))
         d = r.Q.shape[1]
         self.rotations.clear()
+        self.rotations.setMinimumHeight(ROTATIONS_MIN_HEIGHT)  # ``_draw_pairs`` may raise it
         # the decay plot's vectors are its own (d = 128), whatever this session's d_k
         self._draw_decay(DECAY_DIM, base, pairing)
         self._show_order()
@@ -287,9 +294,15 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
     def _draw_pairs(self, pr) -> None:
         count = min(len(pr.theta), MAX_PAIR_PLOTS)
         cols = min(count, 4)
-        top = float(max(np.abs(pr.q).max(), np.abs(pr.k).max(), 1e-12)) * 1.15
+        circle = np.linspace(0, 2 * np.pi, 97)
         for p in range(count):
             plot = self.rotations.addPlot(row=p // cols, col=p % cols)
+            plot.vb.setMinimumSize(PAIR_MIN_PX, PAIR_MIN_PX)
+            # each pair at its own scale: RoPE keeps a pair's length, so its vectors
+            # fill the circle whatever the other pairs' lengths (at one scale for all,
+            # a short pair was a dot), and the circles are the paths they turn along
+            radii = (float(np.hypot(*pr.q[p])), float(np.hypot(*pr.k[p])))
+            top = max(*radii, 1e-12) * 1.15
             plot.setAspectLocked(True)
             plot.setXRange(-top, top, padding=0)
             plot.setYRange(-top, top, padding=0)
@@ -300,6 +313,8 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
             plot.hideButtons()
             plot.setTitle(self.tr("pair {0}: +{1} rad / position").format(
                 p, format_value(pr.theta[p])), size="8pt")
+            for radius, pen in zip(radii, (CIRCLE_Q, CIRCLE_K), strict=True):
+                plot.plot(radius * np.cos(circle), radius * np.sin(circle), pen=pen)
             for vec, pen in ((pr.q[p], FAINT_Q), (pr.k[p], FAINT_K), (pr.q_rot[p], Q_PEN),
                              (pr.k_rot[p], K_PEN)):
                 plot.plot([0, vec[0]], [0, vec[1]], pen=pen)
@@ -307,6 +322,10 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
                       symbolBrush=Q_PEN.color())
             plot.plot([pr.k_rot[p][0]], [pr.k_rot[p][1]], pen=None, symbol="o", symbolSize=5,
                       symbolBrush=K_PEN.color())
+        # the rows at their least size (circles, titles, spacing) fit the widget, or
+        # the lab scrolls: a row of circles was cut at its bottom otherwise
+        least = self.rotations.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).height()
+        self.rotations.setMinimumHeight(max(ROTATIONS_MIN_HEIGHT, math.ceil(least)))
 
     def _draw_decay(self, d: int, base: float, pairing: str) -> None:
         self.decay.clear()
