@@ -130,7 +130,7 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
         if s.mode == "cross":  # two sequences: their positions are compared as if aligned
             text += QCoreApplication.translate(
                 "CellText", " (cross-attention: i is the query's position, j the key's in "
-                "the other sequence, both counted from 0 as if the two were aligned)")
+                "the other sequence, compared as if the two sequences were aligned)")
         return text
     if ref.matrix == "scores":
         name = "RoPE(Q)·RoPE(K)ᵀ" if s.options.positions == "rope" else "QKᵀ"

@@ -229,7 +229,7 @@ def test_alibi_in_cross_attention_says_its_positions_come_from_two_sequences(mai
     assert m.wait_until_idle()
     text = describe_cell(m.result, CellRef("bias", 2, 1))
     assert text.startswith("bias[") and "−0.5·|2−1| = −0.5000" in text, text
-    assert "as if the two were aligned" in text
+    assert "as if the two sequences were aligned" in text
 
 
 def test_render_writes_the_position_and_mask_panes(tmp_path, qapp):

@@ -139,8 +139,8 @@
         <translation>{0}[{1}, {2}] = {3}[{1}] 按位置 {4} 旋转：第 {5} 对维度旋转 {4}·{6:g}^(−2·{5}/{7}) = {8} 弧度，得到 {9}</translation>
     </message>
     <message>
-        <source> (cross-attention: i is the query&apos;s position, j the key&apos;s in the other sequence, both counted from 0 as if the two were aligned)</source>
-        <translation>（交叉注意力：i 是查询的位置，j 是另一序列中键的位置，两者都从 0 开始数，视作对齐）</translation>
+        <source> (cross-attention: i is the query&apos;s position, j the key&apos;s in the other sequence, compared as if the two sequences were aligned)</source>
+        <translation>（交叉注意力：i 是查询的位置，j 是另一序列中键的位置，按两个序列对齐来比较）</translation>
     </message>
     <message>
         <source>s[{0}, {1}] = −∞, {2} (weight exactly 0)</source>
