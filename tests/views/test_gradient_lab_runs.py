@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication
 
-from tests.views.helpers import axis_label_rects
+from tests.views.helpers import axis_labels
 
 
 @pytest.fixture
@@ -30,25 +30,19 @@ def lab(run_labs):
 
 
 def _feed(lab, losses) -> None:
-    """Steps with these losses, as the worker reports them (the weights unchanged)."""
+    """Steps with these losses, as the worker reports them (the weights unchanged),
+    each shown and painted (the axis may turn logarithmic and back on the way)."""
     weights = lab.model.state.heads[0]
     lab.head_index = 0
     for k, loss in enumerate(losses, 1):
         lab._on_progress((k, float(loss), {"W_Q": 1.0, "W_K": 1.0, "W_V": 1.0}, weights,
                           threading.get_ident()))
-    lab._show_progress()
+        lab._show_progress()
+        lab.loss_plot.grab()
     QCoreApplication.processEvents()
 
 
-def _label_texts(axis) -> list[str]:
-    from PySide6.QtGui import QImage, QPainter
-    image = QImage(400, 1200, QImage.Format.Format_ARGB32)
-    painter = QPainter(image)
-    try:
-        specs = axis.generateDrawSpecs(painter)
-    finally:
-        painter.end()
-    return [text for _rect, _flags, text in specs[2] if text]
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
 
 def _drawn_height(lab, step: int) -> float:
@@ -67,8 +61,11 @@ def test_a_loss_climbing_through_the_decades_reads_on_a_log_axis(lab):
     _feed(lab, losses)
     assert 0.25 < _drawn_height(lab, 31) < 0.75, _drawn_height(lab, 31)
     axis = lab.loss_plot.getPlotItem().getAxis("left")
-    labels = _label_texts(axis)
-    assert len(labels) >= 3 and axis_label_rects(axis), labels
+    labels = [text for _rect, text in axis_labels(axis)]
+    assert len(labels) >= 3, labels
+    assert all(label.startswith("10") for label in labels), labels  # powers of ten
+    exponents = [int(label[2:].translate(_SUPERSCRIPTS)) for label in labels]
+    assert max(exponents) - min(exponents) >= 200, labels  # across the run's decades
     assert "log" in lab.loss_plot.getPlotItem().titleLabel.text
     lab.model.preview.commit()
 
@@ -77,7 +74,8 @@ def test_a_loss_climbing_through_the_decades_reads_on_a_log_axis(lab):
                                     [2.0, 1.5, 1.2, 1.1]])
 def test_a_loss_reaching_zero_draws_every_step_without_warnings(lab, losses):
     """A squared error reaching its target exactly (0), or a loss within a decade:
-    a linear axis, every step drawn, and no divide-by-zero in a log."""
+    a linear axis, every step drawn, and no divide-by-zero in a log (the first curve
+    spans seven decades before its 0: log, then linear)."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         _feed(lab, losses)
@@ -132,6 +130,8 @@ def test_a_saturated_run_shows_the_step_it_stopped_at(lab):
     assert lab.loss_curve.getData()[0][-1] == k
     assert lab.norm_curves["W_V"].getData()[0][-1] == k
     assert lab.norms["W_Q"][-1] == 0 == lab.norms["W_K"][-1]
+    # the zero has no point on the log axis: the legend says why those curves end early
+    assert f"‖∂L/∂W_Q‖ = 0 at step {k} (not drawn on a log scale)" in lab.norm_legend.text()
 
 
 def test_the_training_undo_text_follows_a_language_change(lab, speak):

@@ -2752,6 +2752,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>{0} = 0（对数坐标上无法画出）</translation>
     </message>
     <message>
+        <source>{0} = 0 at step {1} (not drawn on a log scale)</source>
+        <translation>第 {1} 步 {0} = 0（对数坐标上无法画出）</translation>
+    </message>
+    <message>
         <source>Training stopped: {0}</source>
         <translation>训练已停止：{0}</translation>
     </message>
@@ -2769,7 +2773,7 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>loss (log scale)</source>
-        <translation>损失（对数刻度）</translation>
+        <translation>损失（对数坐标）</translation>
     </message>
     <message>
         <source>step {0} diverged: {1}[{2}] became {3}, not a finite number; lower the learning rate</source>

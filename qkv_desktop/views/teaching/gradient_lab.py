@@ -535,13 +535,17 @@ class GradientLab(RefreshWhenShown, LabWindow):
     def _name_norm_curves(self) -> None:
         """The legend row: each curve's colour and name; a matrix whose gradient is
         exactly 0 has no point on a log axis, so its entry says so instead of leaving an
-        unexplained empty line."""
+        unexplained empty line (or, at the last step only, a curve ending a step short
+        of the others: a saturated run's)."""
         entries = []
         for name, pen in NORM_PENS.items():
             values = self.norms[name]
             text = f"‖∂L/∂{name}‖"
             if values and not any(values):
                 text = self.tr("{0} = 0 (not drawn on a log scale)").format(text)
+            elif values and values[-1] == 0:  # a saturated run's last step: its curve ends
+                text = self.tr("{0} = 0 at step {1} (not drawn on a log scale)").format(
+                    text, len(values))
             entries.append(f"<span style='color:{pen.color().name()}'>━━</span>&nbsp;"
                            f"{html.escape(text)}")
         self.norm_legend.setText(" &nbsp;&nbsp;&nbsp; ".join(entries))
