@@ -52,7 +52,7 @@ from qkv_desktop.core.training import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_nonzero
-from qkv_desktop.presentation.texts import join_list
+from qkv_desktop.presentation.texts import join_list, join_sentences
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.texts import Text
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
@@ -609,9 +609,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 k, f(loss), f(norms["W_Q"]), f(norms["W_K"]), f(norms["W_V"]))
             if rose:
                 first, last = rose[0]
-                text += " " + self.tr("<b>The loss rose</b> from {0} at step 1 to {1} at "
-                                      "step {2}: try a smaller learning rate.").format(
-                    f(first), f(last), k)
+                text = join_sentences((text, self.tr(
+                    "<b>The loss rose</b> from {0} at step 1 to {1} at step {2}: try a "
+                    "smaller learning rate.").format(f(first), f(last), k)))
             self.status.setText(text)
         else:
             self.status.setText(self.tr("The session has changed since this run (undone or "
