@@ -169,3 +169,15 @@ def test_a_run_whose_loss_rose_says_so_with_its_numbers(lab, speak):
     lab.lr.setValue(0.05)  # a run that learns says nothing of the kind
     lab.train_blocking(20)
     assert lab.losses[-1] < lab.losses[0] and "rose" not in lab.status.text()
+
+
+def test_overflowed_weights_are_said_in_the_interface_language(lab, speak):
+    """The core's ``WeightsOverflowed`` (matrix, cell, value), as the lab says it."""
+    from qkv_desktop.core.training import WeightsOverflowed
+    exc = WeightsOverflowed("W_Q", (0, 1), float("inf"))
+    speak("en")
+    lab._on_finished(("weights", 7, exc.name, exc.index, exc.value))
+    assert lab.error.text() == ("Training failed: step 7 diverged: W_Q[0, 1] became ∞, "
+                                "not a finite number; lower the learning rate")
+    speak("zh_CN")
+    assert lab.error.text() == "训练失败：第 7 步发散：W_Q[0, 1] 变成了 ∞，不再是有限数；请降低学习率"

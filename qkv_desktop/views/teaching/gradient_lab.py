@@ -683,9 +683,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 "(Ctrl+Z) back to weights from before it saturated.").format(k, f(loss), f(first))
         elif kind == "weights":
             k, name, index, value = rest
+            cell = ", ".join(str(i) for i in index)  # an index, W_Q[0, 1], as numpy writes it
             reason = self.tr("step {0} diverged: {1}[{2}] became {3}, not a finite number; "
-                             "lower the learning rate").format(
-                k, name, ", ".join(str(i) for i in index), f(value))
+                             "lower the learning rate").format(k, name, cell, f(value))
         elif kind == "scores" and rest[1] == "scores":
             k, _what, dtype, largest = rest
             reason = self.tr("step {0} diverged: the scores q·k overflowed {1} (its largest "
