@@ -147,7 +147,9 @@ NOT_A_SENTENCE = {
     "export/pane_figures.py": ("choose from: {', '.join(PANE_BY_KEY)}",),
     "export/figure_fonts.py": ("figure fonts not registered: {', '.join(missing)}",),
     "core/presets.py": ('+ ", ".join(PRESETS)) from None',),
-    "core/training.py": ("pattern must be one of {', '.join(PATTERNS)}",),
+    "core/training.py": ("pattern must be one of {', '.join(PATTERNS)}",
+                         'where = ", ".join(str(i) for i in self.index)'),  # an index
+    "views/teaching/gradient_lab.py": ('cell = ", ".join(str(i) for i in index)',),  # an index
     "core/validation.py": ('where = ", ".join(str(int(i)) for i in bad)',),  # an index
 }
 """Joins that are not a list in a sentence for the user (or are English by design)."""

@@ -24,7 +24,8 @@ from qkv_desktop.core.weights import WEIGHT_NAMES, Weights, init_weights
 
 __all__ = ["PATTERNS", "target_pattern", "normalise_pattern", "pattern_loss",
            "pattern_loss_on_logits", "output_loss",
-           "loss_and_grads", "TrainStep", "train_step", "SoftmaxSaturated", "ScalingRun",
+           "loss_and_grads", "TrainStep", "train_step", "SoftmaxSaturated", "WeightsOverflowed",
+           "ScalingRun",
            "scaling_comparison", "layer_norm"]
 
 PATTERNS = ("previous", "first", "diagonal")
@@ -156,6 +157,27 @@ class SoftmaxSaturated(ValueError):
         self.start_loss = start_loss
 
 
+class WeightsOverflowed(ValueError):
+    """A step whose new weights are not all finite (too large a learning rate): ``name``
+    is the first array that is not (``W_Q``, ``W_K``, ``W_V`` or a bias), ``index`` its
+    first bad cell and ``value`` what the cell holds (±inf or NaN). The fields let a
+    caller say it in the user's language; ``str()`` is the English, for a notebook."""
+
+    def __init__(self, name: str, index: tuple[int, ...], value: float):
+        self.name, self.index, self.value = name, tuple(int(i) for i in index), float(value)
+        where = ", ".join(str(i) for i in self.index)
+        super().__init__(f"{name} has a non-finite value {self.value} at [{where}]")
+
+
+def _overflowed(arrays: list) -> None:
+    """Raise ``WeightsOverflowed`` for the first array of ``arrays`` (in ``WEIGHT_NAMES``
+    order, None for an absent bias) that holds a non-finite value."""
+    for name, a in zip(WEIGHT_NAMES, arrays, strict=True):
+        if a is not None and not np.isfinite(a).all():
+            bad = tuple(np.argwhere(~np.isfinite(a))[0])
+            raise WeightsOverflowed(name, bad, a[bad])
+
+
 def _saturated(X, weights: Weights, step: TrainStep, start_loss: float, target, kind: str,
                **options) -> bool:
     """Whether ``step`` is stuck for good (see ``SoftmaxSaturated``). A head that learned
@@ -174,8 +196,9 @@ def train_step(X, weights: Weights, target, kind: str, lr: float, start_loss: fl
                **options) -> TrainStep:
     """One gradient-descent step on every array the head has (biases only if present).
 
-    A step that overflows (too large a learning rate) raises ``ValueError`` naming the
-    first non-finite weight. Given the loss a run started at (``start_loss``), a step
+    A step that overflows (too large a learning rate) raises ``WeightsOverflowed`` naming
+    the first non-finite weight (``ScoreOverflowError`` from ``attention`` if the
+    scores overflow first). Given the loss a run started at (``start_loss``), a step
     where the softmax saturated with the loss above it raises ``SoftmaxSaturated``
     (a ``ValueError`` too): the weights stay finite, but the run has diverged as surely."""
     if not (np.isfinite(lr) and lr > 0):
@@ -186,6 +209,7 @@ def train_step(X, weights: Weights, target, kind: str, lr: float, start_loss: fl
         for name in WEIGHT_NAMES:
             a = getattr(weights, name)
             new.append(None if a is None else a - lr * getattr(grads, name).astype(a.dtype))
+    _overflowed(new)
     step = TrainStep(loss, grads, Weights(*new))
     if start_loss is not None and _saturated(X, weights, step, start_loss, target, kind,
                                                 **options):

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from qkv_desktop.model.commands import StateCommand
 from qkv_desktop.state.catalogue import RowMap
 from qkv_desktop.state.session_state import SessionState
+from qkv_desktop.state.texts import Text
 
 if TYPE_CHECKING:
     from qkv_desktop.model.attention_model import AttentionModel
@@ -37,15 +38,16 @@ class LivePreview(QObject):
     def __init__(self, model: AttentionModel):
         super().__init__(model)
         self._model_ref = weakref.ref(model)  # the model owns this object: no cycle
-        self._start: tuple[SessionState, str] | None = None
+        self._start: tuple[SessionState, str | Text] | None = None
 
     @property
     def active(self) -> bool:
         """Whether a state is shown that the undo history does not hold yet."""
         return self._start is not None
 
-    def show(self, state: SessionState, text: str) -> None:
-        """Install ``state`` without an undo step; the step to come is called ``text``.
+    def show(self, state: SessionState, text: str | Text) -> None:
+        """Install ``state`` without an undo step; the step to come is called ``text``
+        (a ``Text`` is said again on a language change, ``StateCommand``).
 
         An edit meanwhile commits the preview first (so the history stays a chain of
         real states).

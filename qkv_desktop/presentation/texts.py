@@ -25,7 +25,9 @@ def say(item: Text | Exception | str) -> str:
     if isinstance(item, Text):  # a field that is itself a sentence is said too
         write = _value_writer([a.value for a in item.args if isinstance(a, CellValue)])
         args = tuple(_said_field(a, write) for a in item.args)
-        return say_in(QCoreApplication.translate(item.context, item.template), args)  # marked texts
+        count = -1 if item.count is None else item.count  # -1: no plural (Qt's default)
+        return say_in(QCoreApplication.translate(item.context, item.template, None, count),  # marked texts
+                      args)
     if isinstance(item, Listed):
         return _said_list(item, format_value)
     return str(item)

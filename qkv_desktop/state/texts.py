@@ -31,9 +31,16 @@ class Text:
     template: str
     args: tuple = ()
     context: str = "Edits"
+    count: int | None = None
+    """The number of a plural template ("Train %n steps"): it fills ``%n`` and picks the
+    translation's plural form, as ``tr(template, "", count)`` does (an undo step's text
+    said again in a new language keeps its number and its grammar)."""
 
     def __str__(self) -> str:
-        return say_in(self.template, self.args)
+        template = self.template
+        if self.count is not None:
+            template = template.replace("%n", str(self.count))
+        return say_in(template, self.args)
 
 
 @dataclass(frozen=True)

@@ -99,12 +99,17 @@ class LayoutRequests:
         self.filter = _Watch()
 
 
-def axis_label_rects(axis):
-    """The rectangles of the tick labels a pyqtgraph axis draws (its own layout)."""
+def axis_labels(axis) -> list[tuple]:
+    """(rectangle, text) of each tick label a pyqtgraph axis draws (its own layout)."""
     image = QImage(400, 1200, QImage.Format.Format_ARGB32)
     painter = QPainter(image)
     try:
         specs = axis.generateDrawSpecs(painter)
     finally:
         painter.end()
-    return [rect for rect, _flags, text in specs[2] if text]
+    return [(rect, text) for rect, _flags, text in specs[2] if text]
+
+
+def axis_label_rects(axis):
+    """The rectangles of the tick labels a pyqtgraph axis draws (its own layout)."""
+    return [rect for rect, _text in axis_labels(axis)]

@@ -2772,16 +2772,16 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>无法训练：{0}</translation>
     </message>
     <message>
-        <source>step {0} diverged ({1}); lower the learning rate</source>
-        <translation>第 {0} 步发散（{1}）；请降低学习率</translation>
-    </message>
-    <message>
         <source>step {0} diverged: the softmax saturated, every attention weight is now 0 or 1, so the gradients on W_Q and W_K are exactly 0 and training cannot recover (loss {1}; it started at {2}). Lower the learning rate and undo (Ctrl+Z) back to weights from before it saturated.</source>
         <translation>第 {0} 步发散：softmax 已饱和，现在每个注意力权重都是 0 或 1，所以 W_Q 和 W_K 上的梯度恰好为 0，训练无法恢复（损失 {1}；开始时为 {2}）。请降低学习率，并撤销（Ctrl+Z）回到饱和之前的权重。</translation>
     </message>
     <message>
         <source>{0} = 0 (not drawn on a log scale)</source>
         <translation>{0} = 0（对数坐标上无法画出）</translation>
+    </message>
+    <message>
+        <source>{0} = 0 at step {1} (not drawn on a log scale)</source>
+        <translation>第 {1} 步 {0} = 0（对数坐标上无法画出）</translation>
     </message>
     <message>
         <source>Training stopped: {0}</source>
@@ -2792,8 +2792,28 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>第 {0} 步：损失 {1}，‖∂L/∂W_Q‖ = {2}，‖∂L/∂W_K‖ = {3}，‖∂L/∂W_V‖ = {4}</translation>
     </message>
     <message>
+        <source>&lt;b&gt;The loss rose&lt;/b&gt; from {0} at step 1 to {1} at step {2}: try a smaller learning rate.</source>
+        <translation>&lt;b&gt;损失上升了&lt;/b&gt;：从第 1 步的 {0} 升到第 {2} 步的 {1}。请试试更小的学习率。</translation>
+    </message>
+    <message>
         <source>The session has changed since this run (undone or edited): the curves show how that run went, not the weights now in the panes.</source>
         <translation>这次训练之后会话已改变（已撤销或已编辑）：曲线显示的是那次训练的过程，而不是面板中现在的权重。</translation>
+    </message>
+    <message>
+        <source>loss (log scale)</source>
+        <translation>损失（对数坐标）</translation>
+    </message>
+    <message>
+        <source>step {0} diverged: {1}[{2}] became {3}, not a finite number; lower the learning rate</source>
+        <translation>第 {0} 步发散：{1}[{2}] 变成了 {3}，不再是有限数；请降低学习率</translation>
+    </message>
+    <message>
+        <source>step {0} diverged: the scores q·k overflowed {1} (its largest number is {2}); lower the learning rate</source>
+        <translation>第 {0} 步发散：分数 q·k 超出了 {1} 的最大值（{2}）；请降低学习率</translation>
+    </message>
+    <message>
+        <source>step {0} diverged: {1} = X·W_{1} overflowed {2} (its largest number is {3}); lower the learning rate</source>
+        <translation>第 {0} 步发散：{1} = X·W_{1} 超出了 {2} 的最大值（{3}）；请降低学习率</translation>
     </message>
     <message>
         <source>Training failed: {0}</source>

@@ -40,8 +40,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from qkv_desktop.core.attention import ScoreOverflowError
 from qkv_desktop.core.training import (
     SoftmaxSaturated,
+    WeightsOverflowed,
     layer_norm,
     normalise_pattern,
     scaling_comparison,
@@ -50,8 +52,9 @@ from qkv_desktop.core.training import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_nonzero
-from qkv_desktop.presentation.texts import join_list
+from qkv_desktop.presentation.texts import join_list, join_sentences
 from qkv_desktop.state.lab_inputs import head_inputs
+from qkv_desktop.state.texts import Text
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
@@ -74,6 +77,11 @@ cross-entropy does not (its gradient on the scores is p − pattern)."""
 NORM_PENS = {"W_Q": pg.mkPen((214, 96, 77), width=2), "W_K": pg.mkPen((33, 102, 172), width=2),
              "W_V": pg.mkPen((77, 175, 74), width=2)}
 LOSS_PEN = pg.mkPen((40, 40, 40), width=2)
+LOSS_LOG_SPAN = 100.0
+"""A loss curve whose largest value is more than this many times its smallest is drawn
+on a log axis: on a linear one a run climbing through 1e168 to 1e305 lay flat on 0 until
+its last steps. A curve that touches 0 (a squared error reaching its target) stays
+linear, where 0 has a place."""
 UNSCALED, SCALED = (214, 96, 77), (33, 102, 172)
 
 
@@ -123,7 +131,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self._run_state = None
         """The state a finished run left, while the session still is that state: the
         status line and the curves describe it."""
-        self._failure = ""  # the red line a failed run left, while _run_state holds
+        self._failure: tuple | None = None
+        """Why the last run failed (``_failure_text`` says it), while _run_state holds."""
+        self._failure_said = ""  # the red line that said it, in the language of then
+        self._loss_log = False  # the loss plot's y axis is logarithmic
         self.losses: list[float] = []
         self.norms: dict[str, list[float]] = {k: [] for k in NORM_PENS}
         self.painted: np.ndarray | None = None
@@ -321,9 +332,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.rate.subject = self.tr("The steps per second")
         self.rate.set_tip(self.tr("Steps trained per second while the panes follow"))
         self.train_button.setText(self.tr("Train %n steps", "", self.steps.value()))
-        item = self.loss_plot.getPlotItem()
-        item.setTitle(self.tr("loss"), color=(30, 30, 30), size="10pt")
-        item.setLabel("bottom", self.tr("step"))
+        self._title_loss_plot()
+        self.loss_plot.getPlotItem().setLabel("bottom", self.tr("step"))
+        if self._failure is not None and self.error.text() == self._failure_said:
+            self._say_failure()
         item = self.norm_plot.getPlotItem()
         item.setTitle(self.tr("gradient norm per matrix (log scale)"), color=(30, 30, 30),
                       size="10pt")
@@ -476,7 +488,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
             self.show_error(self.tr("Cannot train: {0}").format(exc))
             return
         self.show_error("")
-        self._run_state = None  # a new run: its own steps say how it goes
+        self._run_state, self._failure = None, None  # a new run: its own steps say how it goes
         self.losses.clear()
         for v in self.norms.values():
             v.clear()
@@ -485,14 +497,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.head_index = self.model.current_head
         X, weights, options = inputs.X, inputs.weights, dict(inputs.options)
         lr, steps, rate = self.lr.value(), self.steps.value(), self.rate.value()
-        diverged = self.tr("step {0} diverged ({1}); lower the learning rate")
-        saturated = self.tr(
-            "step {0} diverged: the softmax saturated, every attention weight is now 0 or "
-            "1, so the gradients on W_Q and W_K are exactly 0 and training cannot recover (loss "
-            "{1}; it started at {2}). Lower the learning rate and undo (Ctrl+Z) back to "
-            "weights from before it saturated.")
 
         def job(report, stop):
+            """None when the run ends as asked or stopped; else why it failed, as
+            ``_failure_text`` reads it (the numbers, said in the language of the time)."""
             w, start = weights, None
             for k in range(steps):
                 if stop.is_set():
@@ -500,10 +508,16 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 try:
                     step = train_step(X, w, target, kind, lr, start_loss=start, **options)
                 except SoftmaxSaturated as exc:  # diverged with finite weights
-                    loss, first = format_nonzero(exc.step.loss), format_nonzero(exc.start_loss)
-                    raise ValueError(saturated.format(k + 1, loss, first)) from None
-                except ValueError as exc:  # a weight overflowed: the steps diverged
-                    raise ValueError(diverged.format(k + 1, exc)) from None
+                    # the step whose gradients are 0 is the one the run stops at: the
+                    # curves and the status line show it (they ended a step before)
+                    stuck = exc.step
+                    report((k + 1, stuck.loss, stuck.grad_norms(), stuck.after,
+                            threading.get_ident()))
+                    return ("saturated", k + 1, stuck.loss, exc.start_loss)
+                except WeightsOverflowed as exc:  # a weight overflowed: the steps diverged
+                    return ("weights", k + 1, exc.name, exc.index, exc.value)
+                except ScoreOverflowError as exc:  # finite weights, overflowing products
+                    return ("scores", k + 1, exc.what, exc.dtype, exc.largest)
                 start = step.loss if start is None else start
                 w = step.after
                 report((k + 1, step.loss, step.grad_norms(), w, threading.get_ident()))
@@ -521,13 +535,17 @@ class GradientLab(RefreshWhenShown, LabWindow):
     def _name_norm_curves(self) -> None:
         """The legend row: each curve's colour and name; a matrix whose gradient is
         exactly 0 has no point on a log axis, so its entry says so instead of leaving an
-        unexplained empty line."""
+        unexplained empty line (or, at the last step only, a curve ending a step short
+        of the others: a saturated run's)."""
         entries = []
         for name, pen in NORM_PENS.items():
             values = self.norms[name]
             text = f"‖∂L/∂{name}‖"
             if values and not any(values):
                 text = self.tr("{0} = 0 (not drawn on a log scale)").format(text)
+            elif values and values[-1] == 0:  # a saturated run's last step: its curve ends
+                text = self.tr("{0} = 0 at step {1} (not drawn on a log scale)").format(
+                    text, len(values))
             entries.append(f"<span style='color:{pen.color().name()}'>━━</span>&nbsp;"
                            f"{html.escape(text)}")
         self.norm_legend.setText(" &nbsp;&nbsp;&nbsp; ".join(entries))
@@ -556,7 +574,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
             return
         (k, loss, norms, w), self._latest = self._latest, None
         x = np.arange(1, len(self.losses) + 1)
-        self.loss_curve.setData(x, np.array(self.losses))
+        self._show_losses(x)
         for name, curve in self.norm_curves.items():
             curve.setData(x, _positive(self.norms[name]), connect="finite")
         self._name_norm_curves()
@@ -565,8 +583,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
         if self.head_index < len(heads):
             heads[self.head_index] = w
             try:
+                # a Text, so that Edit → Undo says it again in a new language; its
+                # translation is the one of self.tr("Train %n steps", "", n) above
                 self.model.preview.show(state.with_(heads=tuple(heads)),
-                                        self.tr("Train %n steps", "", k))
+                                        Text("Train %n steps", context="GradientLab", count=k))
             except ValueError as exc:
                 self.show_error(self.tr("Training stopped: {0}").format(exc))
                 self.worker.stop()
@@ -582,23 +602,103 @@ class GradientLab(RefreshWhenShown, LabWindow):
         if status is None:
             return
         if status[0] == "step":
-            _, k, loss, norms = status
+            _, k, loss, norms, *rose = status
             f = format_nonzero  # a tiny gradient is not 0 (the plot shows 3e−5)
-            self.status.setText(self.tr("step {0}: loss {1}, ‖∂L/∂W_Q‖ = {2}, "
-                                        "‖∂L/∂W_K‖ = {3}, ‖∂L/∂W_V‖ = {4}").format(
-                k, f(loss), f(norms["W_Q"]), f(norms["W_K"]), f(norms["W_V"])))
+            text = self.tr("step {0}: loss {1}, ‖∂L/∂W_Q‖ = {2}, "
+                           "‖∂L/∂W_K‖ = {3}, ‖∂L/∂W_V‖ = {4}").format(
+                k, f(loss), f(norms["W_Q"]), f(norms["W_K"]), f(norms["W_V"]))
+            if rose:
+                first, last = rose[0]
+                text = join_sentences((text, self.tr(
+                    "<b>The loss rose</b> from {0} at step 1 to {1} at step {2}: try a "
+                    "smaller learning rate.").format(f(first), f(last), k)))
+            self.status.setText(text)
         else:
             self.status.setText(self.tr("The session has changed since this run (undone or "
                                         "edited): the curves show how that run went, not "
                                         "the weights now in the panes."))
 
-    def _on_finished(self, _result=None) -> None:
+    def _show_losses(self, x: np.ndarray) -> None:
+        """The loss curve, on a log axis once it spans more than ``LOSS_LOG_SPAN`` (and
+        touches no 0, which a log axis has no place for), else on a linear one."""
+        losses = np.array(self.losses, dtype=np.float64)
+        shown = losses[np.isfinite(losses)]
+        log = bool(shown.size and shown.min() > 0 and shown.max() > LOSS_LOG_SPAN * shown.min())
+        if log != self._loss_log:
+            self._loss_log = log
+            self.loss_plot.getPlotItem().setLogMode(x=False, y=log)
+            self._title_loss_plot()
+        self.loss_curve.setData(x, np.where(np.isfinite(losses), losses, np.nan),
+                                connect="finite")
+
+    def _title_loss_plot(self) -> None:
+        self.loss_plot.getPlotItem().setTitle(
+            self.tr("loss (log scale)") if self._loss_log else self.tr("loss"),
+            color=(30, 30, 30), size="10pt")
+
+    def _on_finished(self, failure=None) -> None:
+        """The run ended: as asked or stopped (``failure`` None), or diverged (``failure``
+        says how, the job's tuple)."""
         self._show_progress()  # the last step's weights are the ones committed
         self.train_button.setEnabled(True)
         self.stop_button.setEnabled(False)
         self.model.preview.commit()
         self._run_state = self.model.state
+        if failure is not None:
+            self._fail(failure)
+        else:
+            self._say_rise()
         self._show_target_and_weights()
+
+    def _say_rise(self) -> None:
+        """A run that ended with its loss above where it started says so, with the
+        numbers the curve shows: at a high learning rate a cross-entropy run can climb
+        for all its steps without overflowing, and the curve was the only sign."""
+        status = getattr(self, "_status", None)
+        if status is None or status[0] != "step" or len(self.losses) < 2:
+            return
+        first, last = self.losses[0], self.losses[-1]
+        if last > first and format_nonzero(last) != format_nonzero(first):
+            self._say_status((*status[:4], (first, last)))
+
+    def _fail(self, failure: tuple) -> None:
+        self._failure = failure
+        self._say_failure()
+
+    def _say_failure(self) -> None:
+        """The red line for ``_failure``, in the interface language (it stayed in the
+        language of the run after View → Language: a first user)."""
+        self._failure_said = self._failure_text()
+        self.show_error(self._failure_said)
+
+    def _failure_text(self) -> str:
+        kind, *rest = self._failure
+        f = format_nonzero
+        if kind == "saturated":
+            k, loss, first = rest
+            reason = self.tr(
+                "step {0} diverged: the softmax saturated, every attention weight is now 0 "
+                "or 1, so the gradients on W_Q and W_K are exactly 0 and training cannot "
+                "recover (loss {1}; it started at {2}). Lower the learning rate and undo "
+                "(Ctrl+Z) back to weights from before it saturated.").format(k, f(loss), f(first))
+        elif kind == "weights":
+            k, name, index, value = rest
+            cell = ", ".join(str(i) for i in index)  # an index, W_Q[0, 1], as numpy writes it
+            reason = self.tr("step {0} diverged: {1}[{2}] became {3}, not a finite number; "
+                             "lower the learning rate").format(k, name, cell, f(value))
+        elif kind == "scores" and rest[1] == "scores":
+            k, _what, dtype, largest = rest
+            reason = self.tr("step {0} diverged: the scores q·k overflowed {1} (its largest "
+                             "number is {2}); lower the learning rate").format(
+                k, dtype, f"{largest:.3g}")
+        elif kind == "scores":
+            k, what, dtype, largest = rest
+            reason = self.tr("step {0} diverged: {1} = X·W_{1} overflowed {2} (its largest "
+                             "number is {3}); lower the learning rate").format(
+                k, what, dtype, f"{largest:.3g}")
+        else:  # "text": a failure the core did not foresee, as it said it
+            reason = rest[0]
+        return self.tr("Training failed: {0}").format(reason)
 
     def _on_state_changed(self) -> None:
         """The session moved away from the state the last run left (Ctrl+Z undid the
@@ -612,9 +712,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
         if self._run_state is None or self.model.state is self._run_state:
             return
         self._run_state = None
-        if self._failure and self.error.text() == self._failure:
+        if self._failure is not None and self.error.text() == self._failure_said:
             self.show_error("")  # "undo back to weights from before" was done, or moot
-        self._failure = ""
+        self._failure = None
         self._say_status(("changed",))
 
     def _on_failed(self, text: str) -> None:
@@ -623,8 +723,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.stop_button.setEnabled(False)
         self.model.preview.commit()
         self._run_state = self.model.state
-        self._failure = self.tr("Training failed: {0}").format(text)
-        self.show_error(self._failure)
+        self._fail(("text", text))
 
     def _on_compare_failed(self, text: str) -> None:
         """The comparison's own end: a training run failing meanwhile must not give back

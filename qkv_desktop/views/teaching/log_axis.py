@@ -38,12 +38,16 @@ class DecadeLogAxis(pg.AxisItem):
             return [(None, steps)]
         stride = next((s for s in STRIDES if s * per_decade >= line), STRIDES[-1])
         # every stride-th decade, from the offset that labels the most (10⁻⁵ and 10⁰
-        # rather than 10⁰ alone), multiples of the stride where that is a tie; a label
-        # less than half its height from an end is not drawn, so it does not count
+        # rather than 10⁰ alone) up to three, then multiples of the stride (a loss
+        # climbing to 10³⁰⁵ read 10¹⁴, 10⁶⁴, 10¹¹⁴ … rather than 1, 10⁵⁰, 10¹⁰⁰ …); a
+        # label less than half its height from an end is not drawn, so it does not count
         inside = [k for k in decades
                   if min(k - minVal, maxVal - k) * per_decade >= font / 2] or decades
-        offset = max(range(stride), key=lambda o: (sum((k - o) % stride == 0 for k in inside),
-                                                   o == 0))
+
+        def labels(o):
+            return sum((k - o) % stride == 0 for k in inside)
+
+        offset = max(range(stride), key=lambda o: (min(labels(o), 3), o == 0, labels(o)))
         labelled = [float(k) for k in decades if (k - offset) % stride == 0]
         return [(float(stride), labelled or steps[:1])]
 
