@@ -20,14 +20,16 @@ from qkv_desktop.io.session import load_session
 REPO = Path(__file__).resolve().parents[2]
 
 CHILD = textwrap.dedent("""
-    import contextlib, sys
+    import sys
     from PySide6.QtCore import QTimer
-    from qkv_desktop.app import launcher, quit_signals
+    from qkv_desktop.app import launcher
+    from qkv_desktop.views.teaching import tour
 
-    installed = quit_signals.ended_by_signals
+    offered = tour.offer_once
 
-    @contextlib.contextmanager
-    def ended_by_signals(app, window):
+    def offer_once(window, settings):  # the last step before the event loop runs
+        offered(window, settings)
+
         def edit():  # then wait, idle in the event loop, for the test's signal
             session = window.files.session
             window.model.set_cell("X", 2, 3, 12.5)
@@ -36,13 +38,13 @@ CHILD = textwrap.dedent("""
             window.model.set_cell("X", 0, 0, 7.25)  # not autosaved yet
             print("edited", flush=True)
 
-        with installed(app, window):
-            QTimer.singleShot(0, edit)
-            yield
+        QTimer.singleShot(0, edit)
 
-    quit_signals.ended_by_signals = ended_by_signals
+    tour.offer_once = offer_once
     sys.exit(launcher.main(["--lang", "en"]))
 """)
+
+
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGINT"])
 def test_a_signal_ends_the_app_cleanly_and_keeps_the_work_for_recovery(tmp_path, name):
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"),
