@@ -133,11 +133,6 @@ def run_gui(state, *, screenshot: str | None = None, size=(1600, 1000),
     from qkv_desktop.app.quit_signals import ended_by_signals
     with ended_by_signals(app, window):  # Ctrl+C, kill: the work kept, the exit handlers run
         code = app.exec()
-    # The window goes while the application is whole: after a signal it is still open,
-    # and left to the interpreter's teardown it crashed there now and then (rc 139)
-    from PySide6.QtCore import QEvent
-    window.deleteLater()
-    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     from qkv_desktop.model.document import stop_autosave_writer
     stop_autosave_writer()  # its process and queues released now, not left to the exit
     return code

@@ -23,7 +23,7 @@ import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QSocketNotifier
+from PySide6.QtCore import QEvent, QSocketNotifier
 
 __all__ = ["ended_by_signals", "SIGNALS"]
 
@@ -35,9 +35,8 @@ SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 def ended_by_signals(app, window) -> Iterator[None]:
     """While in this block (around ``app.exec()``), ``SIGNALS`` end ``app``, which then
     returns 128 + the signal's number, after keeping ``window``'s unsaved work in its
-    autosave. Leaving the block puts the previous handlers back and lets go of ``app``
-    and ``window`` (a handler holding them kept them alive into the interpreter's
-    teardown, and Qt crashed there)."""
+    autosave. Leaving the block puts the previous handlers back (they no longer hold
+    ``app`` and ``window``) and, after a signal, deletes the window still open."""
     wake, woken = socket.socketpair()
     for end in (wake, woken):
         end.setblocking(False)
@@ -63,8 +62,10 @@ def ended_by_signals(app, window) -> Iterator[None]:
         window.save_settings()
         window.hide()  # as closing it does, before the model it shows stops
         window.model.shutdown()
+        ended.append(signum)
         app.exit(128 + signum)
 
+    ended: list[int] = []
     previous = {}
     for name in SIGNALS:
         if hasattr(signal, name):
@@ -80,3 +81,7 @@ def ended_by_signals(app, window) -> Iterator[None]:
         del notifier
         wake.close()
         woken.close()
+        if ended:  # the window, still open, goes while the application is whole: left
+            # to the interpreter's teardown, it crashed there now and then (rc 139)
+            window.deleteLater()
+            app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
