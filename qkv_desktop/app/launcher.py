@@ -130,7 +130,12 @@ def run_gui(state, *, screenshot: str | None = None, size=(1600, 1000),
         files.open_path(session)  # asks to save restored work, like any open
     from qkv_desktop.views.teaching.tour import offer_once
     offer_once(window, window.settings)  # the first start only: Help → Getting started
-    return app.exec()
+    from qkv_desktop.app.quit_signals import ended_by_signals
+    with ended_by_signals(app, window):  # Ctrl+C, kill: the work kept, the exit handlers run
+        code = app.exec()
+    from qkv_desktop.model.document import stop_autosave_writer
+    stop_autosave_writer()  # its process and queues released now, not left to the exit
+    return code
 
 
 def create_window(state=None, lang: str | None = None):

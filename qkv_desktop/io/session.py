@@ -462,9 +462,10 @@ def _build(obj: dict, head_label: Callable[[int], str]) -> tuple[SessionState, d
         state = SessionState(tokens, X, heads, seed, init_scale, options, W_O=W_O,
                              mode=mode, kv_tokens=kv_tokens, X_kv=X_kv,
                              provenance=provenance)
-    except Float32RangeError as e:
+    except Float32RangeError as e:  # the option named as its control says it
         raise _Invalid(QT_TRANSLATE_NOOP(
-            "Files", 'options.dtype is "float32", but {0}'), e) from None
+            "Files", '{0} is "float32", but {1}'), _option_path(_OPTION_FIELDS["dtype"]),
+            e) from None
     except ValueError as e:  # the checks above should make this unreachable
         raise _Invalid(said_by(e) or str(e)) from None
     return state, extra
@@ -694,6 +695,9 @@ def _options(value) -> Options:
     except ValueError as e:
         raise _Invalid(QT_TRANSLATE_NOOP(
             "Files", "options: {0}"), e) from None
+
+
+_OPTION_FIELDS: dict[str, Field] = {f.name: f for f in fields(Options)}
 
 
 def _option_path(option: Field, within: str = "") -> Text:

@@ -43,7 +43,7 @@ from qkv_desktop.state import SessionState
 from qkv_desktop.state.texts import QT_TRANSLATE_NOOP, Text
 
 __all__ = ["SessionController", "AUTOSAVE_DELAY_MS", "AUTOSAVE_MAX_DELAY_MS", "MAX_RECENT",
-           "data_dir"]
+           "data_dir", "stop_autosave_writer"]
 
 AUTOSAVE_DELAY_MS = 3000
 """Autosave this long after the last edit."""
@@ -352,6 +352,12 @@ class SessionController(QObject):
             restored = True
         self._release_orphans()
         return restored
+
+
+def stop_autosave_writer() -> None:
+    """Stop the autosave writer process, after the save in progress, and release its
+    queues (the app calls this as it exits; a later autosave would start another)."""
+    _AUTOSAVE_WRITER.shutdown()
 
 
 def write_autosave(state: SessionState, path: Path, extra: dict) -> None:

@@ -338,3 +338,27 @@ def test_a_preset_equal_to_the_saved_session_keeps_its_file(window, tmp_path):
     assert window.files.session.save_as(path)
     window.load_preset("tutorial-2")  # nothing changes: the session stays the file's
     assert window.windowTitle().startswith("lesson.qkv.json — ")
+
+
+def test_a_float32_file_beyond_float32_names_the_option_by_its_control(window, tmp_path,
+                                                                       monkeypatch):
+    """Every option in a session file's error is named by its control's label, then its
+    key ("RoPE base (options.rope_base)"); a float32 file with a value beyond float32
+    said only "options.dtype is "float32", but …", a key no control shows."""
+    import json
+
+    from qkv_desktop.io.session import session_to_json
+    shown = []
+    monkeypatch.setattr("qkv_desktop.views.actions.file_actions.QMessageBox.warning",
+                        lambda *a: shown.append(a[2]))
+    text = json.loads(session_to_json(SessionState.from_preset("tutorial-1")))
+    text["X"][0][0] = 1e300
+    text["options"]["dtype"] = "float32"
+    bad = tmp_path / "f32.qkv.json"
+    bad.write_text(json.dumps(text))
+    before = window.model.state
+    assert not window.files.session.open(bad)
+    assert window.model.state is before
+    assert len(shown) == 1
+    assert ('float32 (options.dtype) is "float32", but X has values beyond ±3.4e38'
+            in shown[0]), shown[0]

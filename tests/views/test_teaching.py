@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel
 
 from qkv_desktop.core.lessons import row_stats, row_uniformity
@@ -38,6 +39,12 @@ def lab(qtbot):
     widget = ScalingLab(AttentionModel(SessionState.from_preset("tutorial-1")))
     qtbot.addWidget(widget)
     return widget
+
+
+def enter_scores(bars, text: str) -> None:
+    """``text`` in the scaling lab's scores box, then Enter, as the learner types it."""
+    bars.edit.setText(text)
+    QTest.keyClick(bars.edit, Qt.Key.Key_Return)
 
 
 def pane(w, key):
@@ -408,13 +415,61 @@ def test_teaching_lab_refuses_bad_scores_and_keeps_the_last_plot(lab):
                           ("2, 1.5; 0", "score 2: '1.5; 0' is not a number"),
                           ("2", "at least two scores"),
                           ("2, nan", "only finite numbers"), ("2,, 1", "score 2: empty")):
-        bars.edit.setText(text)
+        enter_scores(bars, text)
         assert not bars.error.isHidden()
         assert message in bars.error.text()
         assert all(np.array_equal(a, b) for a, b in zip(before, bars.bars, strict=True))
-    bars.edit.setText("10, 0")
+    enter_scores(bars, "10, 0")
     assert bars.error.isHidden()
     assert bars.bars[0][0] == pytest.approx(1 / (1 + math.exp(-10)))
+
+
+def _typed_scores_box(lab, qtbot):
+    bars = lab.score_bars
+    lab.tabs.setCurrentWidget(bars)
+    lab.show()
+    lab.activateWindow()
+    qtbot.waitUntil(lab.isActiveWindow)  # so that leaving the box is a focus change
+    bars.edit.setFocus()
+    bars.edit.selectAll()
+    return bars
+
+
+def test_a_half_typed_score_is_never_plotted_nor_called_valid(lab, qtbot):
+    """The scores box applied as typed: on the way to "1e400" (refused: beyond float64),
+    "1e40" was drawn, and the refusal said "The charts show the last valid scores: 2,
+    1e+40", a value the learner never meant. The box applies on Enter, as every number
+    box does; until then the charts keep the scores entered before, and the refusal
+    names them."""
+    bars = _typed_scores_box(lab, qtbot)
+    before = [b.copy() for b in bars.bars]
+    qtbot.keyClicks(bars.edit, "2, 1e400")
+    assert bars.error.isHidden()  # nothing is said or drawn while typing
+    assert all(np.array_equal(a, b) for a, b in zip(before, bars.bars, strict=True))
+    qtbot.keyClick(bars.edit, Qt.Key.Key_Return)
+    assert bars.error.isVisible()
+    said = bars.error.text()
+    assert said.startswith("Not plotted: score 2: ") and "1e400" in said
+    assert said.endswith("The charts still show the scores 2, 1.5, 0.5, \u22120.5, \u22121.")
+    assert "1e+40" not in said
+    assert all(np.array_equal(a, b) for a, b in zip(before, bars.bars, strict=True))
+    ticks = [label for _x, label in bars.plots[0].getPlotItem().getAxis("bottom")._tickLevels[0]]
+    assert ticks == ["2", "1.5", "0.5", "\u22120.5", "\u22121"]
+
+
+def test_typed_scores_are_plotted_on_enter_or_when_the_box_is_left(lab, qtbot):
+    bars = _typed_scores_box(lab, qtbot)
+    qtbot.keyClicks(bars.edit, "3, 0")
+    assert bars.bars[0].size == 5  # not yet
+    qtbot.keyClick(bars.edit, Qt.Key.Key_Tab)  # the box left: what it holds is plotted
+    assert not bars.edit.hasFocus()
+    assert bars.bars[0] == pytest.approx(row_stats(np.array([3.0, 0.0]), 1).weights)
+    bars.edit.setFocus()
+    bars.edit.selectAll()
+    qtbot.keyClicks(bars.edit, "1, 0, abc")
+    qtbot.keyClick(bars.edit, Qt.Key.Key_Return)
+    assert "The charts still show the scores 3, 0." in bars.error.text()
+    assert bars.bars[0] == pytest.approx(row_stats(np.array([3.0, 0.0]), 1).weights)
 
 
 def test_a_d_k_clamp_note_leaves_the_refused_scores_message_on_show(lab, qtbot):
@@ -425,7 +480,7 @@ def test_a_d_k_clamp_note_leaves_the_refused_scores_message_on_show(lab, qtbot):
     lab.tabs.setCurrentWidget(bars)
     lab.show()
     qtbot.waitExposed(lab)
-    bars.edit.setText("2, abc, 1e400")
+    enter_scores(bars, "2, abc, 1e400")
     bars.d_a.setFocus()
     bars.d_a.selectAll()
     qtbot.keyClicks(bars.d_a, "0")
@@ -438,9 +493,9 @@ def test_a_d_k_clamp_note_leaves_the_refused_scores_message_on_show(lab, qtbot):
 
     assert "The middle chart's d_k must be at least 1: 0 became 1." in shown()
     assert "score 2: 'abc' is not a number" in shown()
-    assert "The charts show the last valid scores: 2, 1.5, 0.5, \u22120.5, \u22121." in shown()
+    assert "The charts still show the scores 2, 1.5, 0.5, \u22120.5, \u22121." in shown()
     assert bars.bars[1] == pytest.approx(row_stats(np.array([2, 1.5, 0.5, -0.5, -1]), 1).weights)
-    bars.edit.setText("1, 0")  # fixed: the refusal goes, the note stays its time
+    enter_scores(bars, "1, 0")  # fixed: the refusal goes, the note stays its time
     assert "not a number" not in shown() and "0 became 1" in shown()
 
 
@@ -562,7 +617,7 @@ def test_the_score_charts_follow_a_language_switch_while_the_box_holds_bad_text(
     of the last valid scores stayed English ("no scaling (÷ 1)", "max", "entropy")."""
     from qkv_desktop.views import i18n
     bars = lab.score_bars
-    bars.edit.setText("2, abc, 1e400")
+    enter_scores(bars, "2, abc, 1e400")
     try:
         i18n.install_translators(qapp, "zh_CN")
         qapp.processEvents()
@@ -579,7 +634,7 @@ def test_the_score_charts_follow_a_language_switch_while_the_box_holds_bad_text(
 def test_the_scaling_labs_refused_score_says_why_in_the_windows_language(lab, chinese):
     """"第 2 个分数：'abc' is not a number …": the reason stayed English."""
     bars = lab.score_bars
-    bars.edit.setText("2, abc, 0.5")
+    enter_scores(bars, "2, abc, 0.5")
     text = bars.error.text()
     assert not bars.error.isHidden() and "abc" in text
     assert "is not a number" not in text and "不是数字" in text

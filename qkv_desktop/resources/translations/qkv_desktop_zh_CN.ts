@@ -2283,10 +2283,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>layout.head 是 {0}，但会话的头编号为 0 到 {1}</translation>
     </message>
     <message>
-        <source>options.dtype is &quot;float32&quot;, but {0}</source>
-        <translation>options.dtype 是 &quot;float32&quot;，但{0}</translation>
-    </message>
-    <message>
         <source>the field &quot;{0}&quot; is missing</source>
         <translation>缺少字段“{0}”</translation>
     </message>
@@ -2433,6 +2429,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>{0} is {1}, expected a non-negative integer</source>
         <translation>{0} 是 {1}，应为非负整数</translation>
+    </message>
+    <message>
+        <source>{0} is &quot;float32&quot;, but {1}</source>
+        <translation>{0} 是 &quot;float32&quot;，但{1}</translation>
     </message>
     <message>
         <source>{0} is {1}, expected a non-negative number</source>
@@ -4586,8 +4586,8 @@ Sentence: {1}</source>
         <translation>d_k（右图）</translation>
     </message>
     <message>
-        <source>Raw scores q·k of one query against its keys, separated by commas (e.g. 2, 1.5, 0.5, -0.5, -1).</source>
-        <translation>一个查询对其各个键的原始分数 q·k，用逗号分隔（例如 2, 1.5, 0.5, -0.5, -1）。</translation>
+        <source>Raw scores q·k of one query against its keys, separated by commas (e.g. 2, 1.5, 0.5, -0.5, -1). Enter or leaving the box plots them.</source>
+        <translation>一个查询对其各个键的原始分数 q·k，用逗号分隔（例如 2, 1.5, 0.5, -0.5, -1）。按回车或离开输入框后即绘制。</translation>
     </message>
     <message>
         <source>The middle chart divides the scores by √ of this d_k.</source>
@@ -4626,8 +4626,8 @@ Sentence: {1}</source>
         <translation>d_k = {0}（÷ √{0} = {1}）</translation>
     </message>
     <message>
-        <source>Not plotted: {0}. The charts show the last valid scores: {1}.</source>
-        <translation>未绘制：{0}。图表显示的是上一次有效的分数：{1}。</translation>
+        <source>Not plotted: {0}. The charts still show the scores {1}.</source>
+        <translation>未绘制：{0}。图表仍显示分数 {1}。</translation>
     </message>
     <message>
         <source>max</source>

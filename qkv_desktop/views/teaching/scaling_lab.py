@@ -331,7 +331,11 @@ class ScoreBars(_Page):
         layout.addWidget(self.table)
         self.scores = np.array(DEMO_SCORES)
         self.bars: list[np.ndarray] = []
-        self.edit.textChanged.connect(self._on_text)
+        # The scores apply on Enter or when the box is left, as every number box does:
+        # applied as typed, "1e40" on the way to "1e400" was drawn, and the refusal of
+        # "1e400" then called that half-typed value "the last valid scores".
+        self._entered = self.edit.text()
+        self.edit.editingFinished.connect(self._on_entered)
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -339,7 +343,8 @@ class ScoreBars(_Page):
                                               self.tr("d_k (right)")), strict=True):
             label.setText(text)
         self.edit.setToolTip(self.tr("Raw scores q·k of one query against its keys, "
-                                     "separated by commas (e.g. 2, 1.5, 0.5, -0.5, -1)."))
+                                     "separated by commas (e.g. 2, 1.5, 0.5, -0.5, -1). "
+                                     "Enter or leaving the box plots them."))
         self.d_a.set_tip(self.tr("The middle chart divides the scores by √ of this d_k."))
         self.d_b.set_tip(self.tr("The right chart divides the scores by √ of this d_k."))
         self.d_a.subject = self.tr("The middle chart's d_k")
@@ -349,10 +354,10 @@ class ScoreBars(_Page):
                                     "the flatter the distribution."))
             plot.getPlotItem().setLabel("left", self.tr("weight"))
             plot.getPlotItem().setLabel("bottom", self.tr("score"))
-        # the refusal, the charts' titles and the table in the new language, the last
-        # valid scores drawn again when the box holds bad text (their titles and table
+        # the refusal, the charts' titles and the table in the new language, the scores
+        # drawn again when the box's entered text was refused (their titles and table
         # stayed English after View → Language → 中文)
-        self._take(self.edit.text())
+        self._take(self._entered)
         self._replot()
 
     def variants(self) -> list[tuple[str, float]]:
@@ -364,18 +369,20 @@ class ScoreBars(_Page):
                 (self.tr("d_k = {0} (÷ √{0} = {1})").format(b, format_value(np.sqrt(b))),
                  np.sqrt(b))]
 
-    def _on_text(self, text: str) -> None:
-        if self._take(text):
+    def _on_entered(self) -> None:
+        """Enter pressed in the box, or the box left: its text is plotted or refused."""
+        self._entered = self.edit.text()
+        if self._take(self._entered):
             self._replot()
 
     def _take(self, text: str) -> bool:
-        """Parse ``text`` into the scores drawn, or say why not (and keep the last valid
-        scores): whether it was taken."""
+        """Parse ``text`` into the scores drawn, or say why not, naming the scores the
+        charts still show: whether it was taken."""
         try:
             self.scores = parse_scores(text)
         except ParseError as exc:
-            self.error.setText(self.tr("Not plotted: {0}. The charts show the last valid "
-                                       "scores: {1}.").format(
+            self.error.setText(self.tr("Not plotted: {0}. The charts still show the scores "
+                                       "{1}.").format(
                 exc, join_list(_typed(v) for v in self.scores)))
             self.error.show()
             return False
