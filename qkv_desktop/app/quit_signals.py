@@ -9,7 +9,8 @@ objects to clean up at shutdown" to the terminal; the edits since the last autos
 were lost too.
 
 ``ended_by_signals`` has each of these signals write a byte to a socket
-(``signal.set_wakeup_fd``) that wakes Qt's event loop, so the handler runs at once. It
+(``signal.set_wakeup_fd``) that wakes Qt's event loop, so the handler runs at once; it
+notes the signal, and the socket's slot, run by the event loop between two events,
 writes the autosave of unsaved work and keeps it, as after a crash (the next start
 offers to restore it; a session without unsaved work leaves nothing behind), stops the
 model's workers and ends the event loop with the shell's code for the signal (128 + its
@@ -48,11 +49,20 @@ def ended_by_signals(app, window) -> Iterator[None]:
                 pass
         except BlockingIOError:
             pass
+        if ended and not quitting:
+            quitting.append(True)
+            quit_for(ended[0])
 
     notifier.activated.connect(drain)
 
     def end(signum: int, _frame) -> None:
+        """The handler only notes the signal: Python runs it between two bytecodes of
+        whatever Python code runs then (a slot, a paint); the app ends from ``drain``,
+        a slot of the event loop, where no other work is half done."""
         signal.signal(signum, signal.SIG_DFL)  # a second Ctrl+C ends it at once
+        ended.append(signum)
+
+    def quit_for(signum: int) -> None:
         session = window.files.session
         if session.modified:
             session.autosave()  # the work since the last autosave, kept for recovery
@@ -62,10 +72,10 @@ def ended_by_signals(app, window) -> Iterator[None]:
         window.save_settings()
         window.hide()  # as closing it does, before the model it shows stops
         window.model.shutdown()
-        ended.append(signum)
         app.exit(128 + signum)
 
     ended: list[int] = []
+    quitting: list[bool] = []
     previous = {}
     for name in SIGNALS:
         if hasattr(signal, name):
