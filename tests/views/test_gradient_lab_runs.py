@@ -71,6 +71,18 @@ def test_a_loss_climbing_through_the_decades_reads_on_a_log_axis(lab):
     lab.model.preview.commit()
 
 
+def test_a_log_loss_axis_ends_near_the_curve(lab):
+    """A loss from 1.39 to 1.4e305 on a short plot: pyqtgraph padded it by a tenth of
+    its span, so the axis went down to 10⁻³⁰ under a loss that never went below 1 (the
+    helper's leftover). The view ends within a decade of the curve's ends."""
+    _feed(lab, np.logspace(np.log10(1.39), 305, 61))
+    lab.loss_plot.grab()
+    (_, _), (bottom, top) = lab.loss_plot.getPlotItem().vb.viewRange()
+    assert np.log10(1.39) - 1 < bottom < np.log10(1.39), bottom
+    assert 305 < top < 306, top
+    lab.model.preview.commit()
+
+
 @pytest.mark.parametrize("losses", [[0.8, 0.3, 1e-3, 1e-7, 0.0], [0.8, 0.5, 0.0, -0.0],
                                     [2.0, 1.5, 1.2, 1.1]])
 def test_a_loss_reaching_zero_draws_every_step_without_warnings(lab, losses):

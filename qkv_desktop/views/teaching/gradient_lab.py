@@ -630,6 +630,14 @@ class GradientLab(RefreshWhenShown, LabWindow):
             self._title_loss_plot()
         self.loss_curve.setData(x, np.where(np.isfinite(losses), losses, np.nan),
                                 connect="finite")
+        box = self.loss_plot.getPlotItem().getViewBox()
+        if log:  # pyqtgraph pads a short plot by a tenth of its span: 30 decades below a
+            # loss that never went under 1 (a label of 10⁻³⁰ on a loss); half a decade
+            lo, hi = np.log10(shown.min()), np.log10(shown.max())
+            pad = min(0.5, 0.05 * (hi - lo))
+            box.setYRange(lo - pad, hi + pad, padding=0)
+        else:
+            box.enableAutoRange(axis=pg.ViewBox.YAxis)
 
     def _title_loss_plot(self) -> None:
         self.loss_plot.getPlotItem().setTitle(
