@@ -90,12 +90,12 @@ class PositionsMaskPanel(Retranslating, QWidget):
 
         self.mask_group = QGroupBox(objectName="maskGroup")
         mform = QFormLayout(self.mask_group)
-        self.window = ClampSayingSpinBox(objectName="window")
+        self.window_box = ClampSayingSpinBox(objectName="window")
         self.prefix = ClampSayingSpinBox(objectName="prefix")
         self.sinks = ClampSayingSpinBox(objectName="sinks")
-        for box in (self.window, self.prefix, self.sinks):
+        for box in (self.window_box, self.prefix, self.sinks):
             box.said.connect(model.refused)
-        for box, name in ((self.window, "window"), (self.prefix, "prefix")):
+        for box, name in ((self.window_box, "window"), (self.prefix, "prefix")):
             box.setRange(0, 1 << 20)  # 0 = off (the special value text)
             box.valueChanged.connect(
                 lambda v, name=name: self._apply(merge_key=name, **{name: v or None}))
@@ -120,7 +120,7 @@ class PositionsMaskPanel(Retranslating, QWidget):
         row.addWidget(self.custom_label, 1)
         row.addWidget(self.clear_custom)
         self._mlabels = [QLabel() for _ in range(5)]
-        for label, w in zip(self._mlabels, (self.window, self.prefix, self.sinks, alibi_row,
+        for label, w in zip(self._mlabels, (self.window_box, self.prefix, self.sinks, alibi_row,
                                             custom_row), strict=True):
             mform.addRow(label, w)
 
@@ -153,12 +153,12 @@ class PositionsMaskPanel(Retranslating, QWidget):
                                                self.tr("custom")), strict=True):
             label.setText(text)
         off = self.tr("off")
-        self.window.setSpecialValueText(off)
+        self.window_box.setSpecialValueText(off)
         self.prefix.setSpecialValueText(off)
-        self.window.subject = self.tr("The window")
+        self.window_box.subject = self.tr("The window")
         self.prefix.subject = self.tr("The prefix")
         self.sinks.subject = self.tr("The number of sinks")
-        self.window.set_tip(self.tr(
+        self.window_box.set_tip(self.tr(
             "Sliding window of w keys: with the causal mask a query sees its w most recent "
             "keys (i − w < j ≤ i), without it the keys with |i − j| < w."))
         self.prefix.set_tip(self.tr(
@@ -245,7 +245,7 @@ class PositionsMaskPanel(Retranslating, QWidget):
         self._shown = shown
         slopes = o.alibi or ()
         self._sync_slope_boxes(min(len(slopes), MAX_SHOWN_SLOPES))
-        widgets = (self.positions, self.rope_base, self.rope_pairing, self.window, self.prefix,
+        widgets = (self.positions, self.rope_base, self.rope_pairing, self.window_box, self.prefix,
                    self.sinks, self.alibi, self.custom, *self.slopes)
         blockers = [QSignalBlocker(w) for w in widgets]
         self.positions.setCurrentIndex(self.positions.findData(o.positions))
@@ -255,7 +255,7 @@ class PositionsMaskPanel(Retranslating, QWidget):
         rope = o.positions == "rope"
         self.rope_base.setEnabled(rope)
         self.rope_pairing.setEnabled(rope)
-        self.window.setValue(o.window or 0)
+        self.window_box.setValue(o.window or 0)
         self.prefix.setValue(o.prefix or 0)
         self.prefix.setEnabled(s.mode == "self")
         self.sinks.setValue(o.sinks)

@@ -169,7 +169,8 @@ class LabWindow(Retranslating, QWidget):
         """Space, ←, →, Esc and Ctrl+W act on the lab wherever its focus is (a combo box,
         a slider); only a text or number field being typed in keeps space and arrows."""
         if event.type() != QEvent.Type.KeyPress or not isinstance(watched, QWidget) \
-                or watched.window() is not self:
+                or QWidget.window(watched) is not self:  # (a widget may have its own
+            # attribute named window: the mask's window box was one)
             return False
         key, mods = Qt.Key(event.key()), event.modifiers()
         if key == Qt.Key.Key_W and mods == Qt.KeyboardModifier.ControlModifier:
