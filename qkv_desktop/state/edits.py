@@ -229,9 +229,12 @@ def delete_tokens(state: SessionState, table: str, rows) -> Edit | None:
     if not rows:
         return None
     keep = np.setdiff1d(np.arange(X.shape[0]), rows)
-    if table == "X_kv" and keep.size == 0:
-        raise EditError(QT_TRANSLATE_NOOP("Edits",
-                                          "the key/value sequence needs at least one token"))
+    if keep.size == 0:  # (a session file with no token is refused the same way)
+        if table == "X_kv":
+            raise EditError(QT_TRANSLATE_NOOP(
+                "Edits", "the key/value sequence needs at least one token"))
+        raise EditError(QT_TRANSLATE_NOOP(
+            "Edits", "a session needs at least one token: the last one stays"))
     tokens = tuple(getattr(state, attr)[i] for i in keep)
     text = (Text(QT_TRANSLATE_NOOP("Edits", "Delete token")) if len(rows) == 1
             else Text(QT_TRANSLATE_NOOP("Edits", "Delete {0} tokens"), (len(rows),)))

@@ -701,6 +701,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>键/值序列至少需要一个词元</translation>
     </message>
     <message>
+        <source>a session needs at least one token: the last one stays</source>
+        <translation>会话至少需要一个词元：最后一个保留</translation>
+    </message>
+    <message>
         <source>Delete token</source>
         <translation>删除词元</translation>
     </message>
