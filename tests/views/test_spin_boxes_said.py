@@ -566,18 +566,19 @@ def test_a_key_a_box_refuses_is_said_once_at_the_box(host, qtbot, kind, name, wh
     assert said == [message, message]
 
 
-def test_a_decimal_comma_in_a_box_says_to_use_a_dot(host, qtbot):
-    """"0,5" in the weight scale got the general refusal; the tables say "use a dot as
-    the decimal separator", and so does every decimal box now (a helper's leftover)."""
+def test_a_decimal_comma_in_a_box_is_said_and_not_taken(host, qtbot):
+    """"0,5" in the weight scale: the comma, refused as a key, left "05", and Enter
+    made the scale 5, ten times what was meant (a review). It is kept as typed, and
+    when the typing ends it is said, as the tables say it, and the value stays."""
     window = host("window")
     box = window.findChild(QAbstractSpinBox, "init_scale")
-    on_show(box)
-    box.setFocus()
-    box.selectAll()
-    qtbot.keyClicks(box, "0,")
+    before = box.value()
+    type_in(qtbot, box, "0,5")
+    assert window.model.wait_until_idle()
+    assert box.value() == before == window.model.state.init_scale
     assert window.statusBar().currentMessage() == (
-        "The weight scale takes a number such as 0.5: use a dot as the decimal separator, "
-        "so “,” was not typed.")
+        f"The weight scale needs a dot as the decimal separator: 0,5 is not taken, so it "
+        f"stays {box.textFromValue(before)}.")
 
 
 def test_a_key_refused_is_said_in_chinese(host, qtbot, speak):

@@ -229,12 +229,12 @@
         <translation>{0} 须为整数：输入的 {2} 不是整数，因此保持为 {1}。</translation>
     </message>
     <message>
-        <source>{0} takes a whole number such as 12 or 1e3: “{1}” cannot go there, so it was not typed.</source>
-        <translation>{0} 只能填整数，如 12 或 1e3：“{1}” 不能填在这里，因此未输入。</translation>
+        <source>{0} needs a dot as the decimal separator: {2} is not taken, so it stays {1}.</source>
+        <translation>{0} 的小数点请用“.”：{2} 未被采用，因此保持 {1}。</translation>
     </message>
     <message>
-        <source>{0} takes a number such as 0.5: use a dot as the decimal separator, so “{1}” was not typed.</source>
-        <translation>{0} 只能填数字，如 0.5：小数点请用“.”，因此“{1}”未输入。</translation>
+        <source>{0} takes a whole number such as 12 or 1e3: “{1}” cannot go there, so it was not typed.</source>
+        <translation>{0} 只能填整数，如 12 或 1e3：“{1}” 不能填在这里，因此未输入。</translation>
     </message>
     <message>
         <source>{0} takes a number such as 0.5 or 1e-3: “{1}” cannot go there, so it was not typed.</source>

@@ -61,6 +61,11 @@ the typing ends."""
 
 _SIGNIFICANT = re.compile(r"[1-9]")
 
+_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]*,[0-9]*")
+"""A decimal comma ("0,5"), being typed or typed: kept as typed, and when the typing
+ends said and not taken, as the tables say it ("use a dot as the decimal separator").
+Refused as a key, the comma left "05" in the weight scale, and Enter made it 5."""
+
 
 def say_briefly(label: QLabel, text: str, ms: int = SAID_MS) -> None:
     """Show ``text`` in ``label`` (a lab's red line) for ``ms``, then its lasting text.
@@ -204,7 +209,10 @@ class _SaysClamp:
         # them (Qt refused them), and the "−" of a number copied from a pane
         text = as_ascii(text)
         state, text, pos = super().validate(text, pos)
-        if state == QValidator.State.Invalid and self._may_become_number(self._typed(text)):
+        typed = self._typed(text)
+        if self._decimal_comma(typed):
+            state = QValidator.State.Intermediate  # shown as typed, said at the end
+        elif state == QValidator.State.Invalid and self._may_become_number(typed):
             state = QValidator.State.Intermediate  # shown as typed, taken at the end
         return state, text, pos
 
@@ -219,8 +227,17 @@ class _SaysClamp:
         return (self._number(typed) is not None
                 or _NUMBER_BEGUN.fullmatch(self._plain(typed)) is not None)
 
+    def _decimal_comma(self, typed: str) -> bool:
+        """``typed`` writes a decimal comma (a decimal box; the locale's point is a dot)."""
+        return (isinstance(self, QDoubleSpinBox) and self.locale().decimalPoint() != ","
+                and "," in typed and _DECIMAL_COMMA.fullmatch(self._plain(typed)) is not None)
+
     def fixup(self, text: str) -> str:
         typed = self._typed(text)
+        if self._decimal_comma(typed):  # the value back (Qt's fixup drops the comma as
+            # a group separator: 5), said as the tables say it
+            self._taken = (typed, self.value(), "comma")
+            return self.prefix() + self.textFromValue(self.value()) + self.suffix()
         taken = self._taken_for(text)
         if taken is not None:
             self._taken = (typed, *taken)
@@ -249,6 +266,8 @@ class _SaysClamp:
         plain = self._plain(typed)
         if NUMBER.fullmatch(plain):
             return float(plain)
+        if self._decimal_comma(typed):  # "0,5" is no 5 (the locale's group separator)
+            return None
         value, ok = self.locale().toDouble(typed)  # with group separators: 1,000
         return value if ok and math.isfinite(value) else None
 
@@ -300,6 +319,8 @@ class _SaysClamp:
                                         "{0} needs a number: {2} is not one, so it stays {1}."),
                 "fraction": translate("ClampSaying", "{0} is a whole number: {2} is not one, "
                                                      "so it stays {1}."),
+                "comma": translate("ClampSaying", "{0} needs a dot as the decimal separator: "
+                                                  "{2} is not taken, so it stays {1}."),
                 }[why]
         self.said.emit(text.format(name, self.textFromValue(value), typed,
                                    getattr(self, "decimals", lambda: 0)()))
@@ -365,9 +386,6 @@ class _SaysClamp:
         text = (translate("ClampSaying", "{0} takes a whole number such as 12 or 1e3: "
                                          "“{1}” cannot go there, so it was not typed.")
                 if isinstance(self, QSpinBox) else
-                translate("ClampSaying", "{0} takes a number such as 0.5: use a dot as the "
-                                         "decimal separator, so “{1}” was not typed.")
-                if heard == "," else  # a decimal comma, as the tables say it
                 translate("ClampSaying", "{0} takes a number such as 0.5 or 1e-3: "
                                          "“{1}” cannot go there, so it was not typed."))
         self.said.emit(text.format(name, heard))
