@@ -83,6 +83,8 @@ class AttentionModel(EditMethods, ViewSelection):
     resultCleared : the result on display was another session's (New, Open, a recovery)
         and this one's values do not compute: ``result`` is None until they do, so no
         view shows the numbers of the file closed under the name of the one opened.
+    replaced : the session was replaced by another (New, Open, a preset or a model
+        loaded): what a view typed over the last one's numbers no longer applies.
     hoverChanged, selectionChanged, currentHeadChanged : see ``ViewSelection``.
 
     ``preview`` (a ``LivePreview``) shows states without an undo step (live training).
@@ -99,6 +101,7 @@ class AttentionModel(EditMethods, ViewSelection):
     computeErrorChanged = Signal(str)
     lessonsChanged = Signal(object)
     resultCleared = Signal()
+    replaced = Signal()
 
     def __init__(self, state: SessionState | None = None, parent: QObject | None = None):
         super().__init__(parent)
@@ -434,6 +437,7 @@ class AttentionModel(EditMethods, ViewSelection):
         # Not the stack's count: a push after undos drops the steps undone first.
         if self._push(state, text):  # the state did change: one undoable step
             self.undo_stack.command(self.undo_stack.index() - 1).loads = True
+            self.replaced.emit()
             undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(
                 QKeySequence.SequenceFormat.NativeText)
             if note is None:
@@ -472,3 +476,4 @@ class AttentionModel(EditMethods, ViewSelection):
         self.install_state(state)
         self._reset_generation = self._generation
         self.undo_stack.setClean()
+        self.replaced.emit()

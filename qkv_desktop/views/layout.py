@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QScreen
-from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QWidget
 
-__all__ = ["scrolling", "fit_to_screen", "fit_to_free", "SCREEN_SHARE"]
+__all__ = ["scrolling", "fit_to_screen", "fit_to_free", "wraps_in_any_width", "SCREEN_SHARE"]
 
 SCREEN_SHARE = 0.92
 """The part of the screen's free area a first window takes at most (its frame and a
@@ -58,3 +58,15 @@ def fit_to_free(size: tuple[int, int], free: tuple[int, int]) -> tuple[int, int]
     out at the size a first start gets."""
     return (min(size[0], int(free[0] * SCREEN_SHARE)),
             min(size[1], int(free[1] * SCREEN_SHARE)))
+
+
+def wraps_in_any_width(label: QLabel) -> QLabel:
+    """``label`` (word-wrapped) asks for no width of its own: it wraps in whatever width
+    its window has and grows downwards. A word-wrapped label still asks for the width of
+    about one long line (its size hint), and a lab's red line, a long message, widened
+    the KV-cache stepper from 1024 to 1178 px, cutting off its Export button."""
+    label.setWordWrap(True)
+    policy = label.sizePolicy()
+    policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+    label.setSizePolicy(policy)
+    return label

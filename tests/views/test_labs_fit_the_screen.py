@@ -54,3 +54,45 @@ def test_the_rope_lab_closes_with_escape(qtbot):
     keys = {s.key() for s in lab.findChildren(QShortcut)}
     assert QKeySequence(Qt.Key.Key_Escape) in keys
     assert QKeySequence(QKeySequence.StandardKey.Close) in keys
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_kv_lab_keeps_its_width_when_long_messages_come(main_window, qtbot, speak,
+                                                            monkeypatch, lang):
+    """Switched to cross-attention with 99999999999 typed as the KV heads, the stepper
+    grew from 1024 to 1178 px (1106 in Chinese): its red lines asked for the width of
+    one long line each, and "Export steps (PDF)…" and the messages were cut off at the
+    screen's edge. The messages wrap in the window's width; it asks for no more."""
+    from qkv_desktop.views.teaching.kv_cache_lab import KVCacheLab
+
+    screen = QApplication.primaryScreen()
+    monkeypatch.setattr(type(screen), "availableGeometry", lambda self: QRect(0, 0, 1024, 700))
+    speak(lang)
+    model = main_window.model
+    lab = KVCacheLab(model)
+    qtbot.addWidget(lab)
+    lab.resize(1024, 700)
+    lab.show()
+    qtbot.waitExposed(lab)
+    QApplication.processEvents()
+    wanted = lab.sizeHint().width()
+    assert wanted <= 1024
+    memory = lab.memory
+    memory.select("custom")
+    for box, text in ((memory.query_heads, "9"), (memory.kv_heads, "99999999999")):
+        box.setFocus()
+        box.selectAll()
+        qtbot.keyClicks(box, text)
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+    model.set_mode("cross")
+    assert model.wait_until_idle()
+    QApplication.processEvents()
+    assert lab.error.isVisible() and memory.problem.isVisible()
+    assert "1024" in memory.problem.text()
+    assert lab.width() <= 1024 and lab.minimumSizeHint().width() <= 1024
+    assert lab.sizeHint().width() == wanted  # the messages asked for no width
+    # … and are read whole: wrapped inside the window, not cut at its edge
+    for line in (lab.error, memory.problem):
+        assert line.mapTo(lab, line.rect().topRight()).x() <= lab.width()
+        assert line.height() >= line.heightForWidth(line.width())
+    lab.close()

@@ -202,6 +202,50 @@ def test_this_session_counts_a_grouped_query_sessions_shared_kv_heads(labs):
     assert "This session's 9 heads have 4 different pairs" in calc.problem.text()
 
 
+def test_a_new_session_takes_the_place_of_numbers_typed_over_the_last(labs, qtbot):
+    """9 query heads and 1024 KV heads typed, refused in red, stayed with their red line
+    over an unrelated session after File → New and a preset. A new session brings its
+    own numbers into "typed numbers" and the red line goes; a real model chosen keeps
+    its numbers (they are that model's); "this session" chosen shows the session's."""
+    model = labs.main_window.model
+    calc = labs.show("kv_cache").memory
+    calc.select("custom")
+    calc.query_heads.setValue(9)
+    calc.kv_heads.setValue(1024)
+    assert calc.problem.isVisibleTo(calc) and calc.kv_heads.styleSheet()
+
+    def shows_the_session():
+        state = model.state
+        assert calc.preset.currentData() == "session"
+        assert (calc.layers.value(), calc.query_heads.value(), calc.kv_heads.value(),
+                calc.head_dim.value(), calc.tokens.value()) == (
+            1, state.n_heads, state.n_heads, state.d_k, state.n)
+        assert not calc.problem.isVisibleTo(calc) and not calc.kv_heads.styleSheet()
+        assert calc.sizes()["GQA"] == calc.sizes()["MHA"]
+
+    model.load_state(SessionState.from_preset("tutorial-1"), "preset")  # (unchanged: no load)
+    model.reset(SessionState.from_preset("tutorial-1").with_(tokens=tuple("abcdef"),
+                                                              X=np.ones((6, 8))))  # File → New
+    assert model.wait_until_idle()
+    shows_the_session()
+    assert calc.tokens.value() == 6
+    calc.select("custom")
+    calc.kv_heads.setValue(1024)
+    assert calc.problem.isVisibleTo(calc)
+    model.load_state(SessionState.from_preset("tutorial-1"), "preset")  # a preset
+    assert model.wait_until_idle()
+    shows_the_session()
+    calc.select("SmolLM2-135M")  # a real model keeps its own numbers over a new session
+    model.reset(SessionState.from_preset("tutorial-1"))
+    assert model.wait_until_idle()
+    assert calc.preset.currentData() == "SmolLM2-135M"
+    assert (calc.layers.value(), calc.query_heads.value(), calc.kv_heads.value()) == (30, 9, 3)
+    calc.kv_heads.setValue(1024)  # refused; "this session" chosen takes it away
+    assert calc.problem.isVisibleTo(calc)
+    calc.select("session")
+    shows_the_session()
+
+
 def test_memory_calculator_refuses_kv_heads_gqa_cannot_have(labs):
     """4 KV heads for 9 query heads (9 / 4 = 2.25 per KV head) and 20 for 9 were sized
     without a word, the 20 as 9 while the box still said 20: both are refused beside the

@@ -44,7 +44,7 @@ from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.session_state import MAX_CELLS
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, red_line, say_briefly
-from qkv_desktop.views.layout import fit_to_screen
+from qkv_desktop.views.layout import fit_to_screen, wraps_in_any_width
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.styles import ERROR_STYLE
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
@@ -78,7 +78,7 @@ class MemoryCalculator(QGroupBox):
         self.setObjectName("kvMemory")
         self.preset = QComboBox(objectName="kvPreset")
         # (before the boxes, which say a clamped number there)
-        self.problem = red_line("kvMemoryError")
+        self.problem = wraps_in_any_width(red_line("kvMemoryError"))
         self.layers = self._spin("kvLayers", 1, 1000, 1)
         self.query_heads = self._spin("kvQueryHeads", 1, 1024, 1)
         self.kv_heads = self._spin("kvKVHeads", 1, 1024, 1)
@@ -170,6 +170,14 @@ class MemoryCalculator(QGroupBox):
         self.session_shape = (layers, heads, kv_heads, d_k, tokens, size)
         if self.preset.currentData() == "session":
             self._apply_preset()
+
+    def session_replaced(self) -> None:
+        """A new session (New, a preset, a file): numbers typed over the last one's
+        ("typed numbers") give way to this session's, and their red line with them (9
+        query heads and 1024 KV heads, refused, stayed over an unrelated session). A
+        real model chosen keeps its numbers: they are that model's, not the session's."""
+        if self.preset.currentData() in ("custom", None):
+            self.select("session")
 
     def select(self, name: str) -> None:
         """Choose a preset by its data ("session", a model's name, "custom")."""
@@ -290,10 +298,10 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         self.resize(*fit_to_screen((1250, 820), self.screen()))  # never past the screen
         self.decode = None
         self.inputs = None
-        self.intro = QLabel(objectName="labIntro")
-        self.intro.setWordWrap(True)
-        self.note = QLabel(objectName="kvNote")
-        self.note.setWordWrap(True)
+        # the long lines wrap in the window's width, never widen it past the screen
+        self.intro = wraps_in_any_width(QLabel(objectName="labIntro"))
+        self.note = wraps_in_any_width(QLabel(objectName="kvNote"))
+        wraps_in_any_width(self.error)
         self.controls = StepControls(self)
         top = QHBoxLayout()
         top.addWidget(self.controls, 1)
@@ -329,6 +337,7 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         layout.addWidget(self.memory)
         model.resultChanged.connect(self.refresh)
         model.resultCleared.connect(self._on_result_cleared)
+        model.replaced.connect(self.memory.session_replaced)
         model.currentHeadChanged.connect(self.refresh)
         self.retranslate()
 
