@@ -256,6 +256,8 @@ def test_the_lab_scores_with_the_sessions_base_and_pairing(main_window):
     lab = _lab(main_window)  # open before the session's RoPE changes: it follows them
     lab.query.setCurrentIndex(3)
     lab.key.setCurrentIndex(0)
+    assert model.state.options.positions == "none"  # the pane is QKᵀ: the lab says so
+    assert "the main window's scores are QKᵀ" in lab.rotation_info.text()
     for base, pairing in ((500.0, "interleaved"), (100000.0, "half"), (1234.5, "interleaved")):
         model.set_options(positions="rope", rope_base=base, rope_pairing=pairing)
         assert model.wait_until_idle()
@@ -264,6 +266,7 @@ def test_the_lab_scores_with_the_sessions_base_and_pairing(main_window):
         theta = format_value(base ** -0.5)  # d_k = 4: pairs turn by 1 and base^(−1/2)
         assert f"θ = 1.0000, {theta}." in lab.rotation_info.text()
         assert lab.base_label.text() == f"{base:g}"
+        assert "QKᵀ" not in lab.rotation_info.text()
     lab.close()
 
 

@@ -43,7 +43,7 @@ from qkv_desktop.core.rope_lessons import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
-from qkv_desktop.presentation.texts import join_list
+from qkv_desktop.presentation.texts import join_list, join_sentences
 from qkv_desktop.views.editors.position_controls import ROPE_BASE_RANGE
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
@@ -301,9 +301,9 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
             s.tokens[i], i + k, s.key_tokens[j], j + k, f(pr.score),
             join_list(f(t) for t in pr.theta))
         if s.options.positions != "rope":
-            text += " " + self.tr("This session's positions are not RoPE (Positions, mask "
-                                  "tab): the main window's scores are QKᵀ, without these "
-                                  "turns.")
+            text = join_sentences([text, self.tr(
+                "This session's positions are not RoPE (Positions, mask tab): the main "
+                "window's scores are QKᵀ, without these turns.")])
         self.rotation_info.setText(text)
         _s0, _s1, diff = shift_check(r.Q, r.K, k, base, pairing)
         self.shift_info.setText(self.tr(
@@ -383,6 +383,6 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
             rotated = permutation_check(X, w, self._perm, positions="rope",
                                         rope_base=s.options.rope_base,
                                         rope_pairing=s.options.rope_pairing)
-            text += " " + self.tr("With RoPE: {0}, the order changes the outputs.").format(
-                format_value(rotated))
+            text = join_sentences([text, self.tr(
+                "With RoPE: {0}, the order changes the outputs.").format(format_value(rotated))])
         self.order_info.setText(text)
