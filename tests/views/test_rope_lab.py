@@ -26,9 +26,14 @@ def _number(text: str, after: str) -> float:
     return float(re.search(re.escape(after) + r"\s*([-0-9.e+]+)", text).group(1))
 
 
-def test_base_slider_spans_ten_thousand_to_a_million():
-    assert base_from_slider(0) == 1e4 and base_from_slider(200) == 1e6
-    assert slider_from_base(1e5) == 100 and base_from_slider(100) == 1e5
+def test_base_slider_spans_the_boxs_range_under_positions():
+    """The slider reaches every base the box under Positions takes (a session at base
+    500 sat at the slider's 10000 end)."""
+    from qkv_desktop.views.editors.position_controls import ROPE_BASE_RANGE
+
+    assert (base_from_slider(0), base_from_slider(900)) == ROPE_BASE_RANGE == (1.0, 1e9)
+    assert slider_from_base(1e5) == 500 and base_from_slider(500) == 1e5
+    assert base_from_slider(slider_from_base(500.0)) == 501.0  # three significant digits
 
 
 def test_rotations_per_pair_and_the_shift_keeps_every_score(main_window):
@@ -51,23 +56,25 @@ def test_rotations_per_pair_and_the_shift_keeps_every_score(main_window):
 
 def test_the_decay_plot_has_one_curve_per_base_and_follows_the_slider(main_window):
     lab = _lab(main_window)
-    lab.base.setValue(150)
+    lab.base.setValue(550)
+    assert main_window.model.wait_until_idle()
     items = lab.decay.getPlotItem().listDataItems()
     assert len(items) == len(DECAY_BASES) + 1
     x, y = items[-1].getData()
     assert x[0] == 0 and abs(y[0] - 1) < 1e-12 and y[-1] < 1
-    assert lab.base_label.text() == str(round(base_from_slider(150)))
+    assert lab.base_label.text() == "316000" == str(round(base_from_slider(550)))
     lab.close()
 
 
 def test_the_decay_legend_and_the_base_read_as_whole_numbers(main_window):
     """The learner reads "base 10000", as the RoPE paper writes it, never "1e+04"."""
     lab = _lab(main_window)
-    lab.base.setValue(50)
+    lab.base.setValue(450)
+    assert main_window.model.wait_until_idle()
     names = [label.text for _sample, label in lab.decay.getPlotItem().legend.items]
     assert names[:3] == ["base 10000", "base 100000", "base 1000000"], names
-    assert names[3] == f"this base {round(base_from_slider(50))}" == "this base 31600"
-    lab.base.setValue(0)
+    assert names[3] == f"this base {round(base_from_slider(450))}" == "this base 31600"
+    lab.base.setValue(400)
     assert lab.base_label.text() == "10000"
     assert not any("e+" in n for n in names)
     lab.close()
@@ -230,4 +237,60 @@ def test_each_pair_shows_its_turning_on_a_laptop_screen(qtbot, monkeypatch, scre
         lengths = [math.hypot((e - centre).x(), (e - centre).y()) for e in ends]
         # the longer vector of the pair reaches well out: arrows, not dots
         assert max(lengths) >= 0.35 * min(box.width(), box.height()), lengths
+    lab.close()
+
+
+def _lab_score(lab) -> str:
+    """The score the lab prints for its query and key, as printed."""
+    return re.search(r"R\(\d+\)q · R\(\d+\)k = (\S+)\. ", lab.rotation_info.text()).group(1)
+
+
+def test_the_lab_scores_with_the_sessions_base_and_pairing(main_window):
+    """A review: Tutorial 1 with RoPE at base 500 (Positions), the lab's base slider sat
+    at 10000 and printed R(3)q · R(0)k = −0.0063 where the main window's RoPE(Q)·RoPE(K)ᵀ
+    pane said −0.0044; after RoPE base 100000 a lab already open kept 10000. The lab's
+    score for the session's own base and pairing is the pane's, as the base changes."""
+    from qkv_desktop.presentation.numbers import format_value
+
+    model = main_window.model
+    lab = _lab(main_window)  # open before the session's RoPE changes: it follows them
+    lab.query.setCurrentIndex(3)
+    lab.key.setCurrentIndex(0)
+    assert model.state.options.positions == "none"  # the pane is QKᵀ: the lab says so
+    assert "the main window's scores are QKᵀ" in lab.rotation_info.text()
+    for base, pairing in ((500.0, "interleaved"), (100000.0, "half"), (1234.5, "interleaved")):
+        model.set_options(positions="rope", rope_base=base, rope_pairing=pairing)
+        assert model.wait_until_idle()
+        pane = model.result.head(model.current_head).scores[3, 0]
+        assert _lab_score(lab) == format_value(pane), (base, pairing, lab.rotation_info.text())
+        theta = format_value(base ** -0.5)  # d_k = 4: pairs turn by 1 and base^(−1/2)
+        assert f"θ = 1.0000, {theta}." in lab.rotation_info.text()
+        assert lab.base_label.text() == f"{base:g}"
+        assert "QKᵀ" not in lab.rotation_info.text()
+    lab.close()
+
+
+def test_the_base_slider_is_the_sessions_base_and_undoes(main_window):
+    """The lab's base slider edits the session's RoPE base, as the box under Positions
+    does (one undo step), so the lab and the main window never disagree."""
+    from qkv_desktop.presentation.numbers import format_value
+
+    model = main_window.model
+    model.set_options(positions="rope", rope_base=500.0)
+    assert model.wait_until_idle()
+    lab = _lab(main_window)
+    assert lab.base.value() == slider_from_base(500.0)
+    lab.query.setCurrentIndex(3)
+    lab.key.setCurrentIndex(0)
+    at_500 = format_value(model.result.head(0).scores[3, 0])
+    assert _lab_score(lab) == at_500 == "0.0363"  # the pane's number (0.03627)
+    lab.base.setValue(slider_from_base(31600.0))
+    assert model.wait_until_idle()
+    assert model.state.options.rope_base == 31600.0
+    assert _lab_score(lab) == format_value(model.result.head(0).scores[3, 0]) != at_500
+    model.undo_stack.undo()
+    assert model.wait_until_idle()
+    assert model.state.options.rope_base == 500.0
+    assert lab.base.value() == slider_from_base(500.0) and lab.base_label.text() == "500"
+    assert _lab_score(lab) == at_500
     lab.close()

@@ -4377,16 +4377,16 @@ Sentence: {1}</source>
         <translation>所有位置平移</translation>
     </message>
     <message>
-        <source>base</source>
-        <translation>基数</translation>
-    </message>
-    <message>
         <source>Add k to the position of every token: the rotations change, the scores do not.</source>
         <translation>给每个词元的位置加上 k：旋转会变，分数不变。</translation>
     </message>
     <message>
-        <source>The RoPE base, 10⁴ … 10⁶ (logarithmic): pair i turns by position · base^(−2i/d_k).</source>
-        <translation>RoPE 基数，10⁴ … 10⁶（对数刻度）：第 i 对维度旋转 位置 · base^(−2i/d_k)。</translation>
+        <source>RoPE base (the session&apos;s)</source>
+        <translation>RoPE 基数（本会话的）</translation>
+    </message>
+    <message>
+        <source>This session&apos;s RoPE base, the one under Positions (mask tab): moving the slider changes it there too, and Ctrl+Z undoes it. Pair i turns by position · base^(−2i/d_k). From 1 to 10⁹, logarithmic.</source>
+        <translation>本会话的 RoPE 基数，即“位置、掩码”标签页中“位置”下的那个：拖动滑块也会改动那里的值，按 Ctrl+Z 可撤销。第 i 对维度旋转 位置 · base^(−2i/d_k)。范围 1 到 10⁹，对数刻度。</translation>
     </message>
     <message>
         <source>One query and one key, pair by pair of dimensions (faint: before RoPE)</source>
@@ -4423,6 +4423,10 @@ Sentence: {1}</source>
     <message>
         <source>q = {0} at position {1}, k = {2} at position {3}: R({1})q · R({3})k = {4}. Each pair i turns by θ_i = base^(−2i/d) per position: θ = {5}.</source>
         <translation>q = {0} 在位置 {1}，k = {2} 在位置 {3}：R({1})q · R({3})k = {4}。第 i 对维度每个位置旋转 θ_i = base^(−2i/d)：θ = {5}。</translation>
+    </message>
+    <message>
+        <source>This session&apos;s positions are not RoPE (Positions, mask tab): the main window&apos;s scores are QKᵀ, without these turns.</source>
+        <translation>本会话的位置编码不是 RoPE（“位置、掩码”标签页）：主窗口的分数是 QKᵀ，没有这些旋转。</translation>
     </message>
     <message>
         <source>Shifted by {0}: the score is {1}, without the shift {2}. Over all {3}×{4} scores of this head, max |shifted − unshifted| = {5}: the scores depend only on the distance m − n.</source>

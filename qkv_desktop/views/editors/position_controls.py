@@ -36,6 +36,8 @@ from qkv_desktop.views.retranslate import Retranslating
 __all__ = ["PositionsMaskPanel"]
 
 SLOPES_PER_ROW = 4
+ROPE_BASE_RANGE = (1.0, 1e9)
+"""The RoPE bases the controls offer: the box here and the RoPE lab's slider."""
 MAX_SHOWN_SLOPES = 16
 """Per-head slope boxes shown; more heads keep the paper's slopes (reset restores them)."""
 
@@ -66,7 +68,7 @@ class PositionsMaskPanel(Retranslating, QWidget):
         self.positions.currentIndexChanged.connect(
             lambda _i: self._apply(positions=self.positions.currentData()))
         self.rope_base = ClampSayingDoubleSpinBox(objectName="rope_base")
-        self.rope_base.setRange(1.0, 1e9)
+        self.rope_base.setRange(*ROPE_BASE_RANGE)
         self.rope_base.setSingleStep(1000.0)
         self.rope_base.said.connect(model.refused)  # in the status bar, as every refusal
         self.rope_base.valueChanged.connect(

@@ -7,8 +7,10 @@ Four views of the session's current head, each drawn from ``core.rope_lessons``:
 * **shift**: a slider adds k to every position; the score of the pair and every score
   of the head stay equal (the largest difference is shown), because RoPE scores depend
   only on the distance m − n;
-* **base**: a slider from 10⁴ to 10⁶ and a plot of how the score of two fixed vectors
-  falls with their distance, for this base and the usual ones;
+* **base**: the session's RoPE base (``options.rope_base``, as the box under Positions:
+  the slider edits it, one undoable step, so the lab's numbers are the main window's)
+  and a plot of how the score of two fixed vectors falls with their distance, for this
+  base and the usual ones;
 * **order**: "Shuffle tokens" permutes X; without positions the outputs are the same
   rows shuffled alike (attention sees a set), with RoPE they are not.
 """
@@ -19,7 +21,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QSignalBlocker, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -41,7 +43,8 @@ from qkv_desktop.core.rope_lessons import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
-from qkv_desktop.presentation.texts import join_list
+from qkv_desktop.presentation.texts import join_list, join_sentences
+from qkv_desktop.views.editors.position_controls import ROPE_BASE_RANGE
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
@@ -50,7 +53,9 @@ from qkv_desktop.views.teaching.lab_plot import LabPlot, LabPlotGrid
 __all__ = ["RopeLab", "base_from_slider", "format_base", "slider_from_base", "MAX_PAIR_PLOTS",
            "DECAY_BASES"]
 
-BASE_MIN, BASE_MAX, BASE_STEPS = 1e4, 1e6, 200
+BASE_MIN, BASE_MAX = ROPE_BASE_RANGE
+BASE_STEPS = 900
+"""The base slider's steps: a hundred a decade from 10⁰ to 10⁹, the box's range."""
 MAX_SHIFT = 1000
 ROTATIONS_MIN_HEIGHT = 170
 """Pixels the pair-by-pair rotation plots keep at least (their titles and a circle)."""
@@ -78,19 +83,20 @@ DECAY_PENS = (pg.mkPen((150, 150, 150), width=1), pg.mkPen((120, 160, 120), widt
 
 
 def base_from_slider(pos: int) -> float:
-    """Logarithmic slider: position 0…200 → base 10⁴…10⁶ (three significant digits)."""
+    """Logarithmic slider: position 0…900 → base 10⁰…10⁹ (three significant digits)."""
     b = BASE_MIN * (BASE_MAX / BASE_MIN) ** (pos / BASE_STEPS)
     return float(f"{b:.3g}")
 
 
 def format_base(base: float) -> str:
-    """A RoPE base as the papers write it, ``10000`` or ``31600``: the slider keeps three
-    significant digits of a number from 10⁴ to 10⁶, so it is a whole number, never
-    ``1e+04``."""
-    return str(round(base))
+    """A RoPE base as the papers write it, ``10000`` or ``31600``, never ``1e+04``; a
+    session's base that is not whole keeps its decimals (``1234.5``, the slider's
+    ``1.02``)."""
+    return np.format_float_positional(float(base), trim="-")
 
 
 def slider_from_base(base: float) -> int:
+    """The slider's position nearest ``base`` (at an end for a base beyond the range)."""
     base = min(max(base, BASE_MIN), BASE_MAX)
     return round(BASE_STEPS * math.log(base / BASE_MIN) / math.log(BASE_MAX / BASE_MIN))
 
@@ -177,7 +183,8 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         model.resultChanged.connect(self._on_result)
         model.resultCleared.connect(self._on_result_cleared)
         model.currentHeadChanged.connect(self._on_result)
-        self.base.setValue(slider_from_base(model.state.options.rope_base))
+        model.changed.connect(self._follow_base)  # an edit under Positions, an undo, a file
+        self._follow_base()
         self.retranslate()
         self._on_result()
 
@@ -186,12 +193,15 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         self.setWindowTitle(self.tr("RoPE lab — QKV Desktop"))
         for label, text in zip(self._labels, (self.tr("query"), self.tr("key"),
                                               self.tr("shift every position by"),
-                                              self.tr("base")), strict=True):
+                                              self.tr("RoPE base (the session's)")),
+                                 strict=True):
             label.setText(text)
         self.shift.setToolTip(self.tr("Add k to the position of every token: the rotations "
                                       "change, the scores do not."))
-        self.base.setToolTip(self.tr("The RoPE base, 10⁴ … 10⁶ (logarithmic): pair i turns "
-                                     "by position · base^(−2i/d_k)."))
+        self.base.setToolTip(self.tr(
+            "This session's RoPE base, the one under Positions (mask tab): moving the slider "
+            "changes it there too, and Ctrl+Z undoes it. Pair i turns by position · "
+            "base^(−2i/d_k). From 1 to 10⁹, logarithmic."))
         self.rotation_group.setTitle(self.tr("One query and one key, pair by pair of "
                                              "dimensions (faint: before RoPE)"))
         self.decay_group.setTitle(self.tr("Score of two fixed vectors against their distance"))
@@ -210,8 +220,16 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         self.refresh()
 
     def _on_base(self, pos: int) -> None:
-        self.base_label.setText(format_base(base_from_slider(pos)))
-        self._on_input()
+        """The slider moved: it sets the session's base, merged into one undo step with
+        the box under Positions; the new result redraws the lab."""
+        self.model.set_options(merge_key="rope_base", rope_base=base_from_slider(pos))
+
+    def _follow_base(self) -> None:
+        """The slider and its label show the session's base, whoever changed it."""
+        base = self.model.state.options.rope_base
+        with QSignalBlocker(self.base):
+            self.base.setValue(slider_from_base(base))
+        self.base_label.setText(format_base(base))
 
     def _on_result(self, *_args) -> None:
         result = self.model.result
@@ -252,11 +270,9 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         result = self.model.result
         s = result.state
         r = result.head(self.model.current_head)
-        base = base_from_slider(self.base.value())
-        pairing = s.options.rope_pairing
+        base, pairing = s.options.rope_base, s.options.rope_pairing  # the result's own
         k = self.shift.value()
         self.shift_label.setText(str(k))
-        self.base_label.setText(format_base(base))
         d = r.Q.shape[1]
         self.rotations.clear()
         self.rotations.setMinimumHeight(ROTATIONS_MIN_HEIGHT)  # ``_draw_pairs`` may raise it
@@ -279,11 +295,16 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         self._draw_pairs(pr)
         plain = pair_rotations(r.Q[i], r.K[j], i, j, base, pairing)
         f = format_value
-        self.rotation_info.setText(self.tr(
+        text = self.tr(
             "q = {0} at position {1}, k = {2} at position {3}: R({1})q · R({3})k = {4}. "
             "Each pair i turns by θ_i = base^(−2i/d) per position: θ = {5}.").format(
             s.tokens[i], i + k, s.key_tokens[j], j + k, f(pr.score),
-            join_list(f(t) for t in pr.theta)))
+            join_list(f(t) for t in pr.theta))
+        if s.options.positions != "rope":
+            text = join_sentences([text, self.tr(
+                "This session's positions are not RoPE (Positions, mask tab): the main "
+                "window's scores are QKᵀ, without these turns.")])
+        self.rotation_info.setText(text)
         _s0, _s1, diff = shift_check(r.Q, r.K, k, base, pairing)
         self.shift_info.setText(self.tr(
             "Shifted by {0}: the score is {1}, without the shift {2}. Over all {3}×{4} scores "
@@ -359,9 +380,9 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
                        "out| = {1}, the same outputs, shuffled alike.").format(
             order, format_value(plain))
         if s.d_k % 2 == 0:
-            base = base_from_slider(self.base.value())
-            rotated = permutation_check(X, w, self._perm, positions="rope", rope_base=base,
+            rotated = permutation_check(X, w, self._perm, positions="rope",
+                                        rope_base=s.options.rope_base,
                                         rope_pairing=s.options.rope_pairing)
-            text += " " + self.tr("With RoPE: {0}, the order changes the outputs.").format(
-                format_value(rotated))
+            text = join_sentences([text, self.tr(
+                "With RoPE: {0}, the order changes the outputs.").format(format_value(rotated))])
         self.order_info.setText(text)
