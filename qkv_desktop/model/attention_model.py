@@ -441,9 +441,9 @@ class AttentionModel(EditMethods, ViewSelection):
             undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(
                 QKeySequence.SequenceFormat.NativeText)
             if note is None:
-                if edited:
-                    self.message.emit(self.tr("{0}: your edits were replaced; {1} brings "
-                                              "them back.").format(say(text), undo))
+                if edited:  # a note on this step: gone once it is undone (it stayed)
+                    self.noted.emit(self.tr("{0}: your edits were replaced; {1} brings "
+                                            "them back.").format(say(text), undo))
                 return
             said = (self.tr("Your edits were replaced; {0} brings them back.") if edited
                     else self.tr("{0} undoes it.")).format(undo)

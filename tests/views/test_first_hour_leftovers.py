@@ -30,6 +30,9 @@ def test_a_preset_loaded_over_edits_says_in_the_status_bar_that_undo_brings_them
     assert "Ctrl+Z" in text and "edits" in text
     window.undo_action.trigger()
     assert window.model.state.equals(edited)
+    # the note spoke of the load: once it is undone, it is off the bar (it stayed, and
+    # still said "Ctrl+Z brings them back" about edits already back; a review)
+    assert window.statusBar().currentMessage() == ""
     window.statusBar().clearMessage()
     window.load_preset("tutorial-1")  # the load undone, the edits are on screen again:
     settle(window)                    # a load replaces them, and says so (the review)
