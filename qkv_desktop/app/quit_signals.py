@@ -63,15 +63,9 @@ def ended_by_signals(app, window) -> Iterator[None]:
         ended.append(signum)
 
     def quit_for(signum: int) -> None:
-        session = window.files.session
-        if session.modified:
-            session.autosave()  # the work since the last autosave, kept for recovery
-            session.wait_for_autosave()
-        else:
-            session.release_lock()  # nothing to recover: as a clean exit leaves it
-        window.save_settings()
+        window.finish_edits()  # a number typed, a scrub's last value: unsaved work too
         window.hide()  # as closing it does, before the model it shows stops
-        window.model.shutdown()
+        window.end_session(keep_autosave=True)  # kept for recovery, as after a crash
         app.exit(128 + signum)
 
     ended: list[int] = []

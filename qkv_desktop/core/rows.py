@@ -56,7 +56,7 @@ scheduler (``trace_edit.py --no-pin`` measures the difference)."""
 
 _helpers = HelperPool("qkv-rows")
 """The helper threads, one fewer than the cores (the caller is the last one)."""
-_cores = cores  # a module name, so that tests can pretend another count
+_cores = cores  # a module name: tests pretend another count for the split of the work
 
 
 def _forget_blas_in_child() -> None:

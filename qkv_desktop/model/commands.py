@@ -120,13 +120,17 @@ class StateCommand(_ModelCommand):
 
     def redo(self) -> None:
         _install(self, self._model, lambda: self.after, self.moved)
-        if self.head_after is not None:
+        if self.head_after is not None and self._heads_changed():
             self._model.set_current_head(self.head_after)
 
     def undo(self) -> None:
         self.head_after = self._model.current_head
         _install(self, self._model, lambda: self.before, self.back)
-        self._model.set_current_head(self.head_before)
+        if self._heads_changed():  # any other step leaves the head the learner chose
+            self._model.set_current_head(self.head_before)
+
+    def _heads_changed(self) -> bool:
+        return not self.isObsolete() and self.before.n_heads != self.after.n_heads
 
     def id(self) -> int:
         return _STATE_ID if self.merge_key else -1

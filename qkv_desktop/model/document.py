@@ -178,7 +178,8 @@ class SessionController(QObject):
         self._set_path(None)
 
     def leave_file(self) -> None:
-        """The session no longer belongs to its file (a preset replaced it): Save asks
+        """The session no longer belongs to its file (a preset or a model's head
+        replaced it): Save asks
         for a name, and the file keeps what it holds. Undo does not bring the name
         back; Save As starts in the file's folder."""
         self._set_path(None)

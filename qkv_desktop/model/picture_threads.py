@@ -28,7 +28,7 @@ __all__ = ["side_by_side", "HELPER_PREFIX"]
 HELPER_PREFIX = "qkv-compute_pictures"
 
 _pool = HelperPool(HELPER_PREFIX)
-_cores = cores  # a module name, so that tests can pretend another count
+_cores = cores  # a module name: tests pretend another count for the split of the work
 
 
 def side_by_side(jobs: Sequence[Callable[[], None]]) -> None:

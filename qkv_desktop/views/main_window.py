@@ -379,9 +379,8 @@ class MainWindow(Retranslating, QMainWindow):
         """A model's head loaded from the dialog is a new session, as a preset is; its
         note follows the load's own ("your edits were replaced…")."""
         if self.files.session.path is not None and self.files.session.modified:
-            said = self.statusBar().said()
-            self.statusBar().showMessage(join_sentences([said, self._leave_file(name)]),
-                                         NOTE_MS)
+            # a note on the load's step, as its own was: off the bar once it is undone
+            self._on_note(join_sentences([self.statusBar().said(), self._leave_file(name)]))
 
     def _leave_file(self, what: str) -> str:
         """Make the session untitled (a preset or a model replaced it: Ctrl+S after a
@@ -630,16 +629,33 @@ class MainWindow(Retranslating, QMainWindow):
         return super().event(event)
 
     def closeEvent(self, event) -> None:
-        for editor in self.findChildren(MatrixEditor):  # a value a scrub left waiting
-            editor.end_scrub()
-        apply_typing()  # a number typed in a box, before asking about unsaved changes
+        self.finish_edits()
         if not self.files.maybe_save():
             event.ignore()
             return
-        self.files.session.release_lock()
+        self.end_session()
+        super().closeEvent(event)
+
+    def finish_edits(self) -> None:
+        """Apply what is half done: a value a scrub left waiting, a number typed in a
+        box (before asking about unsaved changes, or writing them to the autosave)."""
+        for editor in self.findChildren(MatrixEditor):
+            editor.end_scrub()
+        apply_typing()
+
+    def end_session(self, keep_autosave: bool = False) -> None:
+        """The window's session ends (closed, or the app ended by a signal): the
+        unsaved work written to the autosave and kept for the next start
+        (``keep_autosave``), or the autosave let go as a clean exit leaves it; the
+        settings saved; the model's workers stopped."""
+        session = self.files.session
+        if keep_autosave and session.modified:
+            session.autosave()
+            session.wait_for_autosave()
+        else:
+            session.release_lock()
         self.save_settings()
         self.model.shutdown()
-        super().closeEvent(event)
 
 
 def _string_list(value) -> list[str] | None:

@@ -240,3 +240,20 @@ def test_leaving_presentation_mode_gives_the_panes_their_cells_and_values_back(
     settle_session(window)
     assert window.size().toTuple() == (1024, 700)
     assert _what_panes_show(window) == before
+
+
+def test_undoing_a_step_that_keeps_the_heads_keeps_the_head_on_show(main_window):
+    """Only a step that changed the number of heads brings its head back on undo: a
+    d_k changed on head 1, then head 2 looked at, and Ctrl+Z jumped back to head 1 (a
+    code review)."""
+    window = main_window
+    model = window.model
+    model.set_heads(2)
+    settle(window)
+    model.set_d_k(2)
+    model.set_current_head(1)
+    settle(window)
+    window.undo_action.trigger()  # the d_k
+    settle(window)
+    assert model.state.d_k != 2 and model.current_head == 1
+

@@ -478,6 +478,7 @@ def test_a_model_loaded_over_a_saved_session_leaves_its_file_alone(qtbot, window
     assert load_session(path).state.X[0, 0] == 3.5
     window.model.undo_stack.undo()
     assert window.model.state.equals(work)
+    assert window.statusBar().currentMessage() == ""  # the note spoke of the load
 
 
 def test_an_encoders_session_does_not_call_its_x_order_blind(qtbot, window, tiny):

@@ -38,7 +38,7 @@ from qkv_desktop.core.masks import EmptyRowError
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_bytes
-from qkv_desktop.presentation.texts import join_list, say
+from qkv_desktop.presentation.texts import join_list, join_sentences, say
 from qkv_desktop.state.core_options import core_dtype
 from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.state.lab_inputs import head_inputs
@@ -125,8 +125,7 @@ class MemoryCalculator(QGroupBox):
         takes the line the refusal is on, and 99999999999 typed as the KV heads read
         only "at most 1024" beside a GQA row of "—" (1024 does not divide 9)."""
         problem = self.gqa_problem()
-        space = "" if text.endswith("。") else " "  # (Chinese sentences run on)
-        say_briefly(self.problem, f"{text}{space}{problem}" if problem else text)
+        say_briefly(self.problem, join_sentences([text, problem]) if problem else text)
 
     def retranslate(self) -> None:
         self.setTitle(self.tr("Memory of the KV cache"))

@@ -43,7 +43,7 @@ from qkv_desktop.core.rope_lessons import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
-from qkv_desktop.presentation.texts import join_list, join_sentences
+from qkv_desktop.presentation.texts import join_list, join_sentences, say
 from qkv_desktop.views.editors.position_controls import ROPE_BASE_RANGE
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
@@ -222,7 +222,11 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
     def _on_base(self, pos: int) -> None:
         """The slider moved: it sets the session's base, merged into one undo step with
         the box under Positions; the new result redraws the lab."""
-        self.model.set_options(merge_key="rope_base", rope_base=base_from_slider(pos))
+        try:
+            self.model.set_options(merge_key="rope_base", rope_base=base_from_slider(pos))
+        except ValueError as exc:  # refused (said where the learner looks): back to it
+            self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
+            self._follow_base()
 
     def _follow_base(self) -> None:
         """The slider and its label show the session's base, whoever changed it."""
