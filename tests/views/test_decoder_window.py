@@ -339,6 +339,10 @@ def test_the_decoder_panels_heading_is_one_line_at_1024(qtbot, make_window, tiny
     assert shown == whole or whole in title.toolTip(), (shown, title.toolTip())
     if language == "zh_CN":
         assert "层" in whole
+    for caption in panel._section_labels:  # "Grouped-query attention" wrapped with room
+        if caption.isVisible():
+            assert caption.height() < 2 * line, (caption.text(), caption.height(), line)
+            assert caption.shown_text() == caption.text(), (caption.shown_text(), caption.width())
     from PySide6.QtCore import Qt
     window.resize(1800, 900)  # with room it reads whole
     window.resizeDocks([panel], [900], Qt.Orientation.Horizontal)

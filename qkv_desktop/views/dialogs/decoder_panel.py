@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QScrollArea,
+    QSizePolicy,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -114,7 +115,12 @@ class DecoderPanel(Retranslating, QDockWidget):
         self.rope_label = QLabel(objectName="ropeNote", wordWrap=True)
         self.quant_label = QLabel(objectName="quantNote", wordWrap=True)
         self.sink_label = QLabel(objectName="attentionSink", wordWrap=True)
-        self._section_labels = [QLabel() for _ in range(4)]
+        # one line each, elided only where the dock is narrower than the caption: word-
+        # wrapped, "Grouped-query attention" broke onto two lines with room to spare
+        # (a wrapped label in a form layout asks for less than its line; a review)
+        self._section_labels = [ElidedLabel() for _ in range(4)]
+        for caption in self._section_labels:  # its text's width (a form layout gave 0)
+            caption.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         # captions above their texts: side by side they made the panel wider than a
         # laptop's dock, and the texts lost their last characters at its right edge
         form = QFormLayout()
@@ -122,7 +128,6 @@ class DecoderPanel(Retranslating, QDockWidget):
         for caption, widget in zip(self._section_labels,
                                    (self.gqa_label, self.budget_label, self.rope_label,
                                     self.sink_label), strict=True):
-            caption.setWordWrap(True)
             font = caption.font()
             font.setBold(True)
             caption.setFont(font)
