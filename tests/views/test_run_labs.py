@@ -112,6 +112,30 @@ def test_kv_stepper_refusing_cross_attention_keeps_nothing_of_the_last_decode(la
     assert c.play.isEnabled() and c.step.isEnabled() and lab.export_steps_button.isEnabled()
 
 
+def test_kv_stepper_says_an_overflow_and_raises_nothing(labs):
+    """Weights a diverged training run left (W_Q, W_K ~ 1e200): the cached decode gave
+    infinite outputs and said "equal to the last bit", and its recompute raised
+    ScoreOverflowError in error dialogs at the next language change (a review). The
+    lab says the session overflows and shows no steps."""
+    import dataclasses
+    import warnings
+
+    lab = labs.show("kv_cache")
+    model = labs.main_window.model
+    w = model.state.heads[0]
+    W_Q, W_K = w.W_Q.copy(), w.W_K.copy()
+    W_Q[:, 0] = W_K[:, 0] = 1e200
+    huge = model.state.with_(heads=(dataclasses.replace(w, W_Q=W_Q, W_K=W_K),
+                                    *model.state.heads[1:]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the decode's own overflow
+        model.load_state(huge, "diverged")
+        model.wait_until_idle()
+        lab.retranslate()  # as a language change does
+    assert lab.step_count() == 0
+    assert "overflow float64" in lab.error.text()
+
+
 def test_kv_stepper_steps_under_a_painted_mask(labs, qtbot):
     """A painted mask made the stepper fail at its first step ("the mask is 4 × 4 but
     the scores are 1 × 1": the step without a cache got the whole mask for a prefix);

@@ -3000,6 +3000,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>无法解码本会话：{0}</translation>
     </message>
     <message>
+        <source>Cannot decode this session: its numbers overflow float64 (beyond ±1.8e308); the main window says where.</source>
+        <translation>无法解码此会话：它的数值超出了 float64（超过 ±1.8e308）；主窗口会指出出错的位置。</translation>
+    </message>
+    <message>
         <source>This session is not causal; decoding always is (token t cannot see later tokens), so these weights are those of the causal option, not of the panes.</source>
         <translation>本会话未开启因果掩码；解码总是因果的（词元 t 看不到后面的词元），所以这里的权重是开启因果选项时的权重，而不是面板中的权重。</translation>
     </message>
@@ -3030,6 +3034,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>outputs so far</source>
         <translation>目前的输出</translation>
+    </message>
+    <message>
+        <source>Recomputed without the cache: {0}</source>
+        <translation>不用缓存重新计算：{0}</translation>
     </message>
     <message>
         <source>equal to the last bit</source>
@@ -4415,6 +4423,10 @@ Sentence: {1}</source>
     <message>
         <source>Permute the tokens of X at random and compare the outputs with the original ones, permuted alike.</source>
         <translation>随机打乱 X 的词元，并把输出与按同样方式打乱的原输出比较。</translation>
+    </message>
+    <message>
+        <source>Not applied: {0}</source>
+        <translation>未应用：{0}</translation>
     </message>
     <message>
         <source>RoPE turns pairs of dimensions: make d_k even to see it (d_k = {0}).</source>

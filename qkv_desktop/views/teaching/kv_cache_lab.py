@@ -11,6 +11,8 @@ beside the table, which then leaves the GQA row empty.
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -390,7 +392,13 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
             self.decode = None
             self.show_error(self.tr("Cannot decode this session: {0}").format(say(exc)))
         else:
-            self.show_error("")
+            if np.isfinite(self.decode.outputs).all():
+                self.show_error("")
+            else:  # weights a diverged training run left: the outputs overflowed
+                self.decode = None
+                self.show_error(self.tr(
+                    "Cannot decode this session: its numbers overflow float64 (beyond "
+                    "±1.8e308); the main window says where."))
         self.note.setVisible(not self.inputs.causal)
         self.note.setText(self.tr("This session is not causal; decoding always is (token t "
                                   "cannot see later tokens), so these weights are those of "
@@ -443,7 +451,10 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         self.compare.setText(self._comparison_html(t, step))
 
     def _comparison_html(self, t: int, step) -> str:
-        again = self.recomputed(t)
+        try:
+            again = self.recomputed(t)
+        except ValueError as exc:  # (an overflow the cached path did not meet)
+            return html.escape(self.tr("Recomputed without the cache: {0}").format(say(exc)))
         diff = float(np.max(np.abs(step.output - again))) if again.size else 0.0
         top = float(np.max(np.abs(again))) if again.size else 0.0
         eps = float(np.finfo(again.dtype).eps)
