@@ -291,12 +291,8 @@ class AttentionModel(EditMethods, ViewSelection):
         if error is not None:
             if not isinstance(error, (ValueError, FloatingPointError, MemoryError)):
                 sys.excepthook(type(error), error, error.__traceback__)  # a bug: log it
-            # the state's reasons are marked for translation (``ComputeError``)
-            self.compute_reason = say(error)
-            # a sentence with its full stop: without one, "… or of the weights compute"
-            # in the status bar read as a message cut short
-            self.compute_error = self.tr("Could not compute attention: {0}.").format(
-                self.compute_reason.rstrip(".。"))
+            self._failure = error
+            self._say_failure()
             if self._computed_index is None and self._result is not None:
                 self._drop_result()  # another session's numbers
             self.message.emit(self.compute_error)
@@ -306,6 +302,7 @@ class AttentionModel(EditMethods, ViewSelection):
                 self._lessons.follow(self._result, off_thread=off_thread(self._result.state))
             return
         self._show(result, generation)
+        self._failure = None
         if self.compute_error:
             self.compute_error = self.compute_reason = ""
             self.computeErrorChanged.emit("")
@@ -400,6 +397,25 @@ class AttentionModel(EditMethods, ViewSelection):
             return False
         self.undo_stack.push(StateCommand(self, self._state, after, text, merge_key, moved))
         return True
+
+    _failure: BaseException | None = None
+    """Why the current state did not compute (``compute_error`` says it)."""
+
+    def _say_failure(self) -> None:
+        # the state's reasons are marked for translation (``ComputeError``)
+        self.compute_reason = say(self._failure)
+        # a sentence with its full stop: without one, "… or of the weights compute"
+        # in the status bar read as a message cut short
+        self.compute_error = self.tr("Could not compute attention: {0}.").format(
+            self.compute_reason.rstrip(".。"))
+
+    def retranslate_failure(self) -> None:
+        """``compute_error`` in the current interface language (the window calls this on
+        a language change): the banner said "未能计算：W_K of head 2[d2, 0] = …
+        is too large", the reason kept in the language it failed in (a review)."""
+        if self._failure is not None and self.compute_error:
+            self._say_failure()
+            self.computeErrorChanged.emit(self.compute_error)
 
     def retranslate_steps(self) -> None:
         """Every undo step's text in the current interface language (the window calls

@@ -345,6 +345,7 @@ class MainWindow(Retranslating, QMainWindow):
             action.setStatusTip(preset_description(name))
         self._update_pane_actions(again=True)
         self.model.retranslate_steps()
+        self.model.retranslate_failure()
         self._update_undo_actions()
         self.language_actions[current_language()].setChecked(True)
         self._on_hover_changed(self.model.hover)

@@ -257,3 +257,24 @@ def test_undoing_a_step_that_keeps_the_heads_keeps_the_head_on_show(main_window)
     settle(window)
     assert model.state.d_k != 2 and model.current_head == 1
 
+
+def test_why_a_session_does_not_compute_follows_a_language_change(main_window):
+    """A weight so large that the scores overflow, then View → Language → 简体中文: the
+    banner read "未能计算：W_K … is too large …", its reason kept in English (a
+    review)."""
+    window = main_window
+    model = window.model
+    model.set_weight(0, "W_K", 0, 0, 1e200)
+    model.set_weight(0, "W_Q", 0, 0, 1e200)
+    model.wait_until_idle()  # (False: it did not compute)
+    QApplication.processEvents()
+    assert "is too large" in model.compute_error
+    window.language_actions["zh_CN"].trigger()
+    QApplication.processEvents()
+    try:
+        assert "太大" in model.compute_error and "too large" not in model.compute_error
+    finally:
+        window.language_actions["en"].trigger()
+        QApplication.processEvents()
+    assert "is too large" in model.compute_error
+

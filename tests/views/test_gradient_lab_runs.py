@@ -117,7 +117,11 @@ def test_a_failed_runs_red_line_follows_a_language_change(lab, speak):
     speak("zh_CN")
     chinese = lab.error.text()
     assert "发散" in chinese and "diverged" not in chinese and "overflow" not in chinese
+    # the grids' titles too, though the session's weights no longer compute (the grids
+    # keep the last result's numbers; their titles stayed English: a review)
+    assert "target" not in lab.target_grid.title and "now" not in lab.weights_grid.title
     speak("en")
+    assert lab.weights_grid.title == "attention weights now"
     assert lab.error.text() == english
     lab.model.undo_stack.undo()  # the weights from before that run, far from overflowing
     assert lab.model.wait_until_idle()

@@ -296,6 +296,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Gradient lab — QKV Desktop"))
         self._say_status()
+        self._title_grids()
         self.intro.setText(self.tr(
             "<b>Watch attention learn.</b> Choose what the weights should look like and "
             "train: gradient descent on W_Q, W_K and W_V with the exact gradients of the "
@@ -418,7 +419,23 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.painted[r, c] = 0.0 if self.painted[r, c] > 0 else 1.0
         self._show_target_and_weights()
 
+    def _title_grids(self) -> None:
+        """The two grids' titles, in the window's language, whatever the grids hold (a
+        session that does not compute keeps the last result's numbers, and the titles
+        stayed English after a language change; a review)."""
+        key = self.target_key()
+        self.target_grid.title = (self.tr("target weights (click to paint)")
+                                  if key == "painted" else
+                                  self.tr("target output") if key == "output"
+                                  else self.tr("target weights"))
+        self.weights_grid.title = (self.tr("output now") if key == "output"
+                                   else self.tr("attention weights now"))
+        for grid in (self.target_grid, self.weights_grid):
+            grid.updateGeometry()  # (its width may follow its title's)
+            grid.update()
+
     def _show_target_and_weights(self) -> None:
+        self._title_grids()
         result = self.model.result
         if result is None or result.state is not self.model.state:
             # a result of the session before (the head on show was reset by a load,
@@ -431,10 +448,6 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.target_grid.cell = self.weights_grid.cell = cell
         self.target_grid.paintable = self.target_key() == "painted"
         self.target_grid.probabilities = kind == "pattern"
-        self.target_grid.title = (self.tr("target weights (click to paint)")
-                                  if self.target_key() == "painted" else
-                                  self.tr("target weights") if kind == "pattern"
-                                  else self.tr("target output"))
         # a target weight of 0 on a key the mask hides reads masked, as in the weights
         # (the same (i, j) cell); one it asks of a hidden key keeps its number
         hidden = (~head.allowed & (target == 0)
@@ -448,11 +461,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
         the step the panes show (it stayed at the run's start until the last step)."""
         if kind == "pattern":
             self.weights_grid.probabilities = True
-            self.weights_grid.title = self.tr("attention weights now")
             self.weights_grid.set_data(head.weights, masked=~head.allowed)  # 0, masked
         else:
             self.weights_grid.probabilities = False
-            self.weights_grid.title = self.tr("output now")
             self.weights_grid.set_data(head.output[:, :16])
 
     # ------------------------------------------------------------------ training
