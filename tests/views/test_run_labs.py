@@ -86,6 +86,24 @@ def test_kv_stepper_follows_edits_and_warns_when_not_causal(labs):
     assert lab.step_count() == 0 and "cross" in lab.error.text()
 
 
+def test_kv_memory_of_a_cross_attention_session_counts_its_key_tokens(labs):
+    """A cross-attention cache holds the keys and values of X_kv's m tokens; "this
+    session" counted the n query tokens of X (4 where the cache holds 6)."""
+    lab = labs.show("kv_cache")
+    model = labs.main_window.model
+    model.set_mode("cross")
+    model.insert_tokens("X_kv", 0, 2)
+    assert model.wait_until_idle()
+    n, m = model.state.n, model.state.n_keys
+    assert m == n + 2
+    calc = lab.memory
+    assert calc.preset.currentData() == "session" and calc.tokens.value() == m
+    assert calc.sizes()["MHA"] == 2 * model.state.n_heads * model.state.d_k * m * 8
+    model.set_mode("self")
+    assert model.wait_until_idle()
+    assert calc.tokens.value() == n
+
+
 def test_kv_stepper_refusing_cross_attention_keeps_nothing_of_the_last_decode(labs):
     """Refusing a cross-attention session, the stepper kept "K cache: 4 rows (+1)" and
     the other grids' titles over empty grids, Play, Reset and Export steps enabled,

@@ -367,7 +367,8 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         # the heads with keys and values of their own: a grouped-query model's query
         # heads share them, and the cache holds each shared K/V head once
         kv_heads = len(head_groups(state).groups)
-        self.memory.set_session(1, state.n_heads, kv_heads, state.d_k, state.n, size)
+        # the cache holds keys and values: m of them, X_kv's tokens in cross-attention
+        self.memory.set_session(1, state.n_heads, kv_heads, state.d_k, state.n_keys, size)
         if self.inputs.cross:
             self.decode = None
             self.note.hide()  # (about a causal option cross-attention does not have)
