@@ -182,7 +182,7 @@ def test_a_list_in_a_chinese_message_uses_the_enumeration_comma(chinese):
     state = SessionState.from_preset("tutorial-1")
     undo_text = say(set_options(state, temperature=2.0, stable=False).text)
     assert undo_text == "更改 温度、朴素 softmax", undo_text
-    assert say(set_options(state, rope_base=500.0).text) == "更改 RoPE 基数"
+    assert say(set_options(state, rope_base=500.0).text) == "更改 RoPE 底数"
     with pytest.raises(EditError) as refused:
         Options(positions="spiral")
     said = say(refused.value)

@@ -146,8 +146,9 @@ def pane_tip(key: str) -> str:
                           "0 masked."),
         "bias": translate("Panes", "ALiBi's penalty, added to the scores: the farther the "
                           "key, the lower."),
-        "scaled": translate("Panes", "The scores divided by the scale (√d_k), with the "
-                            "mask and bias if any: what the softmax reads."),
+        "scaled": translate("Panes", "The scores divided by the divisor (√d_k unless "
+                            "changed) and the temperature T, with the mask and ALiBi "
+                            "bias if any: what the softmax reads."),
         "S_shift": translate("Panes", "Each row of the scaled scores minus its maximum: "
                              "what a stable softmax exponentiates."),
         "weights": translate("Panes", "The softmax of each row of the scaled scores: how "

@@ -386,6 +386,19 @@ def test_asymmetry_of_demo_2():
     assert asymmetry(qk) == pytest.approx(expected, rel=1e-14)
 
 
+def test_asymmetry_is_zero_for_symmetric_scores_however_different_the_projections():
+    """The diagnostics' tip: the measure is 0 when the scores are symmetric, which
+    W_Q = −W_K or W_Q = 3·W_K give as well as W_Q = W_K (it said it "grows with the
+    difference between the two projections": a review)."""
+    import dataclasses
+
+    preset = get_preset("tutorial-2")
+    w = init_weights(preset.X.shape[1], preset.d_k, seed=preset.seed, scale=preset.scale)
+    for factor in (-1.0, 3.0):
+        other = dataclasses.replace(w, W_Q=factor * w.W_K)
+        assert asymmetry(attention(preset.X, other).scores) < 1e-15
+
+
 def test_asymmetry_edges():
     assert asymmetry(np.zeros((3, 3))) == 0.0
     assert asymmetry(np.array([[0.0, 1.0], [-1.0, 0.0]])) == pytest.approx(2.0)

@@ -416,3 +416,28 @@ def test_without_positions_attention_is_permutation_equivariant_and_with_them_no
     for positions in ("rope", "sinusoidal"):
         a, b = attention(X, w, positions=positions), attention(X[perm], w, positions=positions)
         assert not np.allclose(b.output, a.output[perm], atol=1e-6)
+
+
+def test_a_causal_mask_alone_already_tells_the_order():
+    """The Positions tab says "none (order-blind without a mask)": with the causal mask
+    and no positions, shuffling the tokens changes more than the output's order (a
+    review: "order-blind" was said of every session without positions)."""
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((6, 4))
+    w = random_weights(rng, 4, 4)
+    perm = rng.permutation(6)
+    a, b = attention(X, w, causal=True), attention(X[perm], w, causal=True)
+    assert not np.allclose(b.output, a.output[perm], atol=1e-6)
+
+
+@pytest.mark.parametrize("h", [1, 2, 4, 8, 16])
+def test_alibi_slopes_of_a_power_of_two_are_the_tips_formula(h):
+    """The ALiBi tip: 2^(−8k/h) for head k = 1 … h when h is a power of two."""
+    np.testing.assert_allclose(alibi_slopes(h), [2.0 ** (-8 * k / h) for k in range(1, h + 1)])
+
+
+def test_alibi_slopes_of_other_head_counts_interleave_powers_of_two():
+    """Otherwise the paper's code: the slopes of the power of two below, then every
+    other slope of twice it (the tip no longer claims 2^(−8k/h) for these)."""
+    np.testing.assert_array_equal(alibi_slopes(3), [2.0 ** -4, 2.0 ** -8, 2.0 ** -2])
+    assert not np.allclose(alibi_slopes(3), [2.0 ** (-8 * k / 3) for k in (1, 2, 3)])

@@ -250,3 +250,19 @@ def test_a_core_failure_is_said_in_the_users_words(monkeypatch):
     with pytest.raises(ComputeError) as caught:
         compute(state.with_(heads=heads))
     assert str(caught.value).startswith("W_K of head 2[d2, 1] = -3e+200 is too large: ")
+
+
+@pytest.mark.parametrize("preset, presses", [("tutorial-1", 2), ("tutorial-2", 1)])
+def test_the_readmes_overflow_recipe_overflows_after_the_presses_it_says(preset, presses):
+    """README: "× 100 the inputs (twice on tutorial-1, once on tutorial-2)" with naive
+    softmax makes weights overflow; one press fewer leaves them finite (the recipe once
+    said one press, on a session that stays finite after it: a review)."""
+    from qkv_desktop.state.compute import compute
+
+    state = edits.set_options(SessionState.from_preset(preset), stable=False).state
+    for press in range(1, presses + 1):
+        state = edits.scale_inputs(state, 100).state
+        weights = compute(state).head(0).weights
+        assert np.isfinite(weights).all() == (press < presses), (press, weights)
+    stable = edits.set_options(state, stable=True).state  # the stable softmax: fine
+    assert np.isfinite(compute(stable).head(0).weights).all()

@@ -226,7 +226,7 @@ _MODEL = {"name": "tiny", "text": "我爱", "layer": 0, "head": 0}
 @pytest.mark.parametrize("changes, chinese", [
     ({"options": {"temperature": -1}}, "温度（options.temperature） 是 -1，应为正数"),
     # named as its box is labelled, not by its key alone (a first user looked for "rope_base")
-    ({"options": {"rope_base": 0}}, "RoPE 基数（options.rope_base） 是 0，应为正数"),
+    ({"options": {"rope_base": 0}}, "RoPE 底数（options.rope_base） 是 0，应为正数"),
     ({"X": [[1, 2]]}, "有 2 个词元，但 X 有 1 行"),
     ({"tokens": ["我", ""]}, "tokens[1] 是空字符串；每个词元都需要名称"),
     ({"model": {**_MODEL, "layer": -3}}, "model：layer 是 -3，应为非负整数"),

@@ -316,6 +316,21 @@ def test_memory_calculator_refuses_kv_heads_gqa_cannot_have(labs):
     assert calc.sizes()["GQA"] is not None and not calc.problem.isVisibleTo(calc)
 
 
+def test_memory_calculator_says_an_encoder_keeps_no_cache(labs):
+    """all-MiniLM-L6-v2 is a BERT encoder: it never decodes, so its entry says the
+    cache is its shape only (it stood beside SmolLM2 as if it cached keys)."""
+    calc = labs.show("kv_cache").memory
+    texts = {calc.preset.itemData(i): calc.preset.itemText(i)
+             for i in range(calc.preset.count())}
+    assert texts["all-MiniLM-L6-v2"] == "all-MiniLM-L6-v2 (encoder: shape only)"
+    tip = calc.preset.itemData(calc.preset.findData("all-MiniLM-L6-v2"),
+                               Qt.ItemDataRole.ToolTipRole)
+    assert "keeps no KV cache" in tip
+    assert texts["SmolLM2-135M"] == "SmolLM2-135M"
+    calc.select("all-MiniLM-L6-v2")  # still sized: 2 × 6 × 12 × 32 × 8192 × 2 B
+    assert calc.sizes()["MHA"] == 2 * 6 * 12 * 32 * calc.tokens.value() * 2
+
+
 def test_memory_calculator_holds_a_session_head_dim_beyond_65536(labs):
     """The head-dim box stopped at 65,536, so a session with a wider head was sized as
     65,536 without a word; its range now holds any session's d_k."""

@@ -23,8 +23,8 @@
 <context>
     <name>AsymmetryBadge</name>
     <message>
-        <source>How asymmetric the scores are: ‖S − Sᵀ‖ / ‖S‖ for S = QKᵀ. It is 0 when W_Q = W_K (S = KKᵀ is symmetric: s_ij = s_ji) and grows with the difference between the two projections. The weights are never symmetric this way: each row of the softmax has its own sum.</source>
-        <translation>注意力分数的不对称程度：S = QKᵀ 时的 ‖S − Sᵀ‖ / ‖S‖。W_Q = W_K 时它为 0（S = KKᵀ 是对称的：s_ij = s_ji），两个投影差得越多它越大。注意力权重却不会因此对称：softmax 的每一行都有自己的归一化总和。</translation>
+        <source>How asymmetric the scores are: ‖S − Sᵀ‖ / ‖S‖ for S = QKᵀ. It is 0 when the scores are symmetric, s_ij = s_ji (as when W_Q = W_K: S = KKᵀ), and larger the more s_ij and s_ji differ. Even symmetric scores give weights that are in general not symmetric: each row of the softmax has its own sum.</source>
+        <translation>注意力分数的不对称程度：S = QKᵀ 时的 ‖S − Sᵀ‖ / ‖S‖。分数对称（s_ij = s_ji，例如 W_Q = W_K 时 S = KKᵀ）时它为 0，s_ij 与 s_ji 差得越多它越大。即使分数对称，注意力权重一般也不对称：softmax 的每一行都有自己的归一化总和。</translation>
     </message>
     <message>
         <source>QKᵀ asymmetry: n/a (cross-attention)</source>
@@ -524,8 +524,12 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>在计算 QKᵀ 之前，Q 和 K 按位置旋转（面板 RoPE(Q)、RoPE(K)）；底数 {0:g}。第 i 维与第 i + {1} 维一起旋转（Hugging Face 的排列；GGUF 文件把它们存为相邻的 2i、2i + 1，读取时重新排列，注意力结果不变）。</translation>
     </message>
     <message>
-        <source>The weights are the file&apos;s quantised values ({0}; Q4 types hold 4 bits per weight), dequantised to float32 by the gguf package; the forward runs in float64.</source>
-        <translation>权重是文件中的量化数值（{0}；Q4 类型每个权重 4 位），由 gguf 包反量化为 float32；前向计算使用 float64。</translation>
+        <source>The weights are the file&apos;s quantised values ({0}; Q4 types store 4-bit codes with a scale, and Q4_1 a minimum too, per block of 32: 4.5–5 bits per weight), dequantised to float32 by the gguf package; the forward runs in float64.</source>
+        <translation>权重是文件中的量化数值（{0}；Q4 类型每个权重存 4 位编码，每 32 个一块另存一个缩放系数，Q4_1 还存一个最小值：每个权重约 4.5–5 位），由 gguf 包反量化为 float32；前向计算使用 float64。</translation>
+    </message>
+    <message>
+        <source>Rows 1 … {0} put on average {1} of their weight on the first token “{2}” (least {3}, most {4}); row 0 can only see it. Decoders park unneeded attention there, in all but the first few layers.</source>
+        <translation>第 1 至 {0} 行平均把 {1} 的权重放在第一个词元“{2}”上（最少 {3}，最多 {4}）；第 0 行只能看到它。解码器把用不上的注意力停放在这里，除了最前面几层，各层都很明显。</translation>
     </message>
     <message>
         <source>The model&apos;s prediction for the token after “{0}” (from the model&apos;s own numbers: edits in the panes do not change it):</source>
@@ -546,10 +550,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>{0} query heads share {1} key/value heads, {2} each: query head {3} uses W_K and W_V of key/value head {4}.</source>
         <translation>{0} 个查询头共享 {1} 个键/值头，每组 {2} 个：查询头 {3} 使用键/值头 {4} 的 W_K 和 W_V。</translation>
-    </message>
-    <message>
-        <source>Rows 1 … {0} put on average {1} of their weight on the first token “{2}” (least {3}, most {4}); row 0 can only see it. Decoders park unneeded attention there, most of all in late layers.</source>
-        <translation>第 1 至 {0} 行平均把 {1} 的权重放在第一个词元“{2}”上（最少 {3}，最多 {4}）；第 0 行只能看到它。解码器把用不上的注意力停放在这里，越靠后的层越明显。</translation>
     </message>
     <message>
         <source>row {0} ({1}): {2:.4f}</source>
@@ -930,7 +930,7 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>RoPE base</source>
-        <translation>RoPE 基数</translation>
+        <translation>RoPE 底数</translation>
     </message>
     <message>
         <source>RoPE pairs</source>
@@ -1216,10 +1216,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>1 · 分数：点积 q·k</translation>
     </message>
     <message>
-        <source>RoPE: q is the query turned by its position ({0}), k the key turned by its position ({1}); the score depends only on their distance {0} − {1} = {2}.</source>
-        <translation>RoPE：q 是按其位置（{0}）旋转后的查询，k 是按其位置（{1}）旋转后的键；分数只取决于二者的距离 {0} − {1} = {2}。</translation>
-    </message>
-    <message>
         <source>{0} products, one per dimension of d_k = {0}.</source>
         <translation>共 {0} 个乘积：d_k = {0}，每个维度一个。</translation>
     </message>
@@ -1296,6 +1292,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>A cell of X shows where it flows, a cell of Q, K or V its dot product, a cell of the output its weighted sum.</source>
         <translation>X 的单元格展示它流向哪里，Q、K 或 V 的单元格展示它的点积，输出的单元格展示它的加权求和。</translation>
+    </message>
+    <message>
+        <source>RoPE: q is the query turned by its position ({0}), k the key turned by its position ({1}); the positions enter the score only through their distance {0} − {1} = {2}.</source>
+        <translation>RoPE：q 是按其位置（{0}）旋转后的查询，k 是按其位置（{1}）旋转后的键；位置只通过二者的距离 {0} − {1} = {2} 影响分数。</translation>
     </message>
     <message>
         <source>The score is replaced by −∞ before softmax, so the weight is exactly 0.</source>
@@ -3564,6 +3564,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>本会话</translation>
     </message>
     <message>
+        <source>{0} (encoder: shape only)</source>
+        <translation>{0}（编码器：仅按形状计算）</translation>
+    </message>
+    <message>
+        <source>An encoder (BERT) reads its whole input at once, in both directions, and never decodes token by token: it keeps no KV cache. The sizes are those a cache of its shape would take.</source>
+        <translation>编码器（BERT）一次读入整个输入、双向关注，从不逐个词元解码：它没有 KV 缓存。这里的大小是按它的形状算出的缓存所需空间。</translation>
+    </message>
+    <message>
         <source>typed numbers</source>
         <translation>手动输入</translation>
     </message>
@@ -3895,6 +3903,10 @@ Sentence: {1}</source>
         <translation>X（输入向量）</translation>
     </message>
     <message>
+        <source>The scores divided by the divisor (√d_k unless changed) and the temperature T, with the mask and ALiBi bias if any: what the softmax reads.</source>
+        <translation>分数除以除数（默认 √d_k）和温度 T，再加上掩码和 ALiBi 偏置（如有）：softmax 读取的就是它。</translation>
+    </message>
+    <message>
         <source>concat = [head 1 | … | head {0}]</source>
         <translation>concat = [头 1 | … | 头 {0}]</translation>
     </message>
@@ -4005,10 +4017,6 @@ Sentence: {1}</source>
     <message>
         <source>ALiBi&apos;s penalty, added to the scores: the farther the key, the lower.</source>
         <translation>ALiBi 的惩罚项，加到分数上：键离得越远，分数越低。</translation>
-    </message>
-    <message>
-        <source>The scores divided by the scale (√d_k), with the mask and bias if any: what the softmax reads.</source>
-        <translation>分数除以缩放因子（√d_k），再加上掩码和偏置（如有）：softmax 读取的就是它。</translation>
     </message>
     <message>
         <source>Each row of the scaled scores minus its maximum: what a stable softmax exponentiates.</source>
@@ -4147,15 +4155,11 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>RoPE base</source>
-        <translation>RoPE 基数</translation>
+        <translation>RoPE 底数</translation>
     </message>
     <message>
         <source>RoPE pairs</source>
         <translation>RoPE 维度配对</translation>
-    </message>
-    <message>
-        <source>none (order-blind)</source>
-        <translation>无（不区分词序）</translation>
     </message>
     <message>
         <source>sinusoidal (added to X)</source>
@@ -4166,24 +4170,20 @@ Sentence: {1}</source>
         <translation>RoPE（旋转 Q 和 K）</translation>
     </message>
     <message>
-        <source>Without positions attention cannot tell word order: shuffling the tokens only shuffles the output. Sinusoidal: the original Transformer adds sin/cos of the position to X before the projections. RoPE: each pair of dimensions of q and k is turned by an angle that grows with the position, so q·k depends only on the distance between the tokens.</source>
-        <translation>没有位置编码时，注意力分不清词序：打乱词元只会同样地打乱输出。正弦：原始 Transformer 在投影之前把位置的 sin/cos 加到 X 上。RoPE：q 和 k 的每一对维度按随位置增长的角度旋转，因此 q·k 只取决于两个词元之间的距离。</translation>
-    </message>
-    <message>
         <source>The RoPE base</source>
-        <translation>RoPE 基数</translation>
+        <translation>RoPE 底数</translation>
     </message>
     <message>
         <source>Pair i turns by position · base^(−2i/d_k): a larger base turns slower, for longer contexts.</source>
-        <translation>第 i 对维度旋转 位置 · base^(−2i/d_k)：基数越大转得越慢，适合更长的上下文。</translation>
+        <translation>第 i 对维度旋转 位置 · base^(−2i/d_k)：底数越大转得越慢，适合更长的上下文。</translation>
     </message>
     <message>
         <source>i with i + d/2 (Hugging Face LLaMA)</source>
         <translation>i 与 i + d/2（Hugging Face LLaMA）</translation>
     </message>
     <message>
-        <source>2i with 2i + 1 (GPT-J, llama.cpp)</source>
-        <translation>2i 与 2i + 1（GPT-J、llama.cpp）</translation>
+        <source>2i with 2i + 1 (GPT-J; llama.cpp&apos;s LLaMA files)</source>
+        <translation>2i 与 2i + 1（GPT-J；llama.cpp 的 LLaMA 文件）</translation>
     </message>
     <message>
         <source>Which dimensions RoPE turns together.</source>
@@ -4234,16 +4234,16 @@ Sentence: {1}</source>
         <translation>前缀语言模型：前 p 个词元彼此双向可见，其余按因果方式（仅限自注意力）。</translation>
     </message>
     <message>
-        <source>Attention sinks: the first s keys stay visible to every query whatever the window.</source>
-        <translation>注意力汇聚点：前 s 个键对每个查询始终可见，不受窗口限制。</translation>
+        <source>Attention sinks: the first s keys stay visible to every later query whatever the window.</source>
+        <translation>注意力汇聚点：前 s 个键对其后的每个查询始终可见，不受窗口限制。</translation>
+    </message>
+    <message>
+        <source>ALiBi adds −m·|i − j| to the scaled scores: the further the key, the lower its score. On: the paper&apos;s slopes, one per head (2^(−8k/h) for head k = 1 … h when h is a power of two, otherwise the interleaved powers of two of the paper&apos;s code); edit them per head.</source>
+        <translation>ALiBi 把 −m·|i − j| 加到缩放后的分数上：键越远，分数越低。打开时每个头使用论文中的斜率（头数 h 为 2 的幂时第 k 个头为 2^(−8k/h)，k = 1 … h；否则按论文代码交错取 2 的幂）；可以逐头修改。</translation>
     </message>
     <message>
         <source>slopes m</source>
         <translation>斜率 m</translation>
-    </message>
-    <message>
-        <source>ALiBi adds −m·|i − j| to the scaled scores: the further the key, the lower its score. On: the paper&apos;s slope for each head (2^(−8k/h)); edit them per head.</source>
-        <translation>ALiBi 把 −m·|i − j| 加到缩放后的分数上：键越远，分数越低。打开时每个头使用论文中的斜率（2^(−8k/h)）；可以逐头修改。</translation>
     </message>
     <message>
         <source>on</source>
@@ -4276,6 +4276,14 @@ Sentence: {1}</source>
     <message>
         <source>none added (X holds the model&apos;s positions)</source>
         <translation>不另加（X 已含模型的位置）</translation>
+    </message>
+    <message>
+        <source>none (order-blind without a mask)</source>
+        <translation>无（没有掩码时不区分词序）</translation>
+    </message>
+    <message>
+        <source>Without positions and without a mask, attention cannot tell word order: shuffling the tokens only shuffles the output (the causal mask already breaks this: a token sees only those before it). Sinusoidal: the original Transformer adds sin/cos of the position to X before the projections. RoPE: each pair of dimensions of q and k is turned by an angle that grows with the position, so the positions enter q·k only through the distance between the tokens.</source>
+        <translation>既没有位置编码也没有掩码时，注意力分不清词序：打乱词元只会同样地打乱输出（因果掩码已经打破了这一点：每个词元只能看到它之前的词元）。正弦：原始 Transformer 在投影之前把位置的 sin/cos 加到 X 上。RoPE：q 和 k 的每一对维度按随位置增长的角度旋转，因此位置只通过两个词元之间的距离影响 q·k。</translation>
     </message>
     <message>
         <source>This session&apos;s X comes from a BERT encoder, which added its learned position embeddings to the word vectors before its first layer: X already tells the order.</source>
@@ -4390,11 +4398,11 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>RoPE base (the session&apos;s)</source>
-        <translation>RoPE 基数（本会话的）</translation>
+        <translation>RoPE 底数（本会话的）</translation>
     </message>
     <message>
         <source>This session&apos;s RoPE base, the one under Positions (mask tab): moving the slider changes it there too, and Ctrl+Z undoes it. Pair i turns by position · base^(−2i/d_k). From 1 to 10⁹, logarithmic.</source>
-        <translation>本会话的 RoPE 基数，即“位置、掩码”标签页中“位置”下的那个：拖动滑块也会改动那里的值，按 Ctrl+Z 可撤销。第 i 对维度旋转 位置 · base^(−2i/d_k)。范围 1 到 10⁹，对数刻度。</translation>
+        <translation>本会话的 RoPE 底数，即“位置、掩码”标签页中“位置”下的那个：拖动滑块也会改动那里的值，按 Ctrl+Z 可撤销。第 i 对维度旋转 位置 · base^(−2i/d_k)。范围 1 到 10⁹，对数刻度。</translation>
     </message>
     <message>
         <source>One query and one key, pair by pair of dimensions (faint: before RoPE)</source>
@@ -4441,8 +4449,8 @@ Sentence: {1}</source>
         <translation>本会话的位置编码不是 RoPE（“位置、掩码”标签页）：主窗口的分数是 QKᵀ，没有这些旋转。</translation>
     </message>
     <message>
-        <source>Shifted by {0}: the score is {1}, without the shift {2}. Over all {3}×{4} scores of this head, max |shifted − unshifted| = {5}: the scores depend only on the distance m − n.</source>
-        <translation>平移 {0} 后分数为 {1}，不平移为 {2}。在该头全部 {3}×{4} 个分数上，max |平移后 − 平移前| = {5}：分数只取决于距离 m − n。</translation>
+        <source>Shifted by {0}: the score is {1}, without the shift {2}. Over all {3}×{4} scores of this head, max |shifted − unshifted| = {5}: the positions enter the scores only through the distance m − n.</source>
+        <translation>平移 {0} 后分数为 {1}，不平移为 {2}。在该头全部 {3}×{4} 个分数上，max |平移后 − 平移前| = {5}：位置只通过距离 m − n 影响分数。</translation>
     </message>
     <message>
         <source>pair {0}: +{1} rad / position</source>
@@ -4450,15 +4458,15 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>base {0}</source>
-        <translation>基数 {0}</translation>
+        <translation>底数 {0}</translation>
     </message>
     <message>
         <source>this base {0}</source>
-        <translation>当前基数 {0}</translation>
+        <translation>当前底数 {0}</translation>
     </message>
     <message>
         <source>At distance 0 the score is 1; it falls, with ripples, as the tokens move apart, and more slowly for a larger base (d = {0}).</source>
-        <translation>距离为 0 时分数为 1；随着词元相距越远，分数波动着下降，基数越大下降越慢（d = {0}）。</translation>
+        <translation>距离为 0 时分数为 1；随着词元相距越远，分数波动着下降，底数越大下降越慢（d = {0}）。</translation>
     </message>
     <message>
         <source>Click “Shuffle tokens” to permute the tokens of X.</source>
@@ -4507,7 +4515,7 @@ Sentence: {1}</source>
         <translation>缩放实验室 — QKV Desktop</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Why divide by √d_k?&lt;/b&gt; If the components of q and k are independent with mean 0 and variance 1, q·k is a sum of d_k products, so its variance is d_k. Unscaled, the scores grow with d_k and softmax turns one-hot: the largest weight → 1, the entropy → 0, and the softmax Jacobian diag(p) − ppᵀ → 0 (the tutorial&apos;s p(1−p) is its diagonal). Then almost no gradient reaches the scores, so W_Q and W_K barely learn, while the path through V keeps its gradient. Dividing by √d_k brings the variance back to 1 at every d_k: the convention that gives unit score variance at initialisation, not a proven optimum. GPT-3 175B has d_k = 12288 / 96 = 128, where unscaled scores would have variance 128 (GPT-4&apos;s configuration is unpublished).</source>
+        <source>&lt;b&gt;Why divide by √d_k?&lt;/b&gt; Scaled dot-product attention divides QKᵀ by √d_k before the softmax. If the components of q and k are independent with mean 0 and variance 1, q·k is a sum of d_k products, so its variance is d_k. Unscaled, the scores grow with d_k and softmax turns one-hot: the largest weight → 1, the entropy → 0, and the softmax Jacobian diag(p) − ppᵀ → 0 (the tutorial&apos;s p(1−p) is its diagonal). Then almost no gradient reaches the scores, so W_Q and W_K barely learn, while the path through V keeps its gradient. Dividing by √d_k brings the variance back to 1 at every d_k: the convention that gives unit score variance at initialisation, not a proven optimum. GPT-3 175B has d_k = 12288 / 96 = 128, where unscaled scores would have variance 128 (GPT-4&apos;s configuration is unpublished).</source>
         <translation>&lt;b&gt;为什么要除以 √d_k？&lt;/b&gt;缩放点积注意力先把 QKᵀ 除以 √d_k 再做 softmax。若 q 和 k 的各分量相互独立、均值为 0、方差为 1，q·k 是 d_k 个乘积之和，方差为 d_k。不缩放时，分数随 d_k 增大，softmax 变成 one-hot：最大权重 → 1，熵 → 0，softmax 的雅可比矩阵 diag(p) − ppᵀ → 0（教程里的 p(1−p) 是它的对角线）。这时几乎没有梯度传到分数上，W_Q 和 W_K 几乎学不动，而经过 V 的那条路径仍有梯度。除以 √d_k 让每个 d_k 下的方差都回到 1：这是让初始化时分数方差为 1 的约定，并不是被证明的最优值。GPT-3 175B 的 d_k = 12288 / 96 = 128，不缩放时分数方差将是 128（GPT-4 的配置没有公开）。</translation>
     </message>
     <message>
@@ -4905,7 +4913,7 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>One query and one key turned by their positions, the scores under a shift, the decay with distance per base, and shuffled tokens (Ctrl+R)</source>
-        <translation>按位置旋转的一个查询和一个键、平移下的分数、各基数下随距离的衰减，以及打乱词元（Ctrl+R）</translation>
+        <translation>按位置旋转的一个查询和一个键、平移下的分数、各底数下随距离的衰减，以及打乱词元（Ctrl+R）</translation>
     </message>
     <message>
         <source>× 100 the inputs</source>
@@ -4921,10 +4929,6 @@ Sentence: {1}</source>
     <message>
         <source>Online softmax and FlashAttention tiles — QKV Desktop</source>
         <translation>在线 softmax 与 FlashAttention 分块 — QKV Desktop</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Softmax in one pass, attention in tiles.&lt;/b&gt; The online softmax keeps a running maximum m and a running sum l = Σ exp(s − m); when a block raises m, the sum so far is multiplied by exp(m_old − m_new). FlashAttention does the same per query block over key tiles, so the n × n matrix is never stored. Space plays, ← → step.</source>
-        <translation>&lt;b&gt;一遍算完 softmax，分块计算注意力。&lt;/b&gt;在线 softmax 维护一个运行最大值 m 和运行和 l = Σ exp(s − m)；某块使 m 变大时，已有的和乘以 exp(m_old − m_new)。FlashAttention 对每个查询块按键块做同样的事，所以从不存储 n × n 矩阵。空格播放，← → 单步。</translation>
     </message>
     <message>
         <source>Online softmax</source>
@@ -5019,6 +5023,10 @@ Sentence: {1}</source>
         <translation>把这一行放大，看朴素公式溢出而在线 softmax 不会（下方的结论会说要放大多少）。</translation>
     </message>
     <message>
+        <source>&lt;b&gt;The softmax&apos;s maximum and sum in one pass, attention in tiles.&lt;/b&gt; The online softmax keeps a running maximum m and a running sum l = Σ exp(s − m); when a block raises m, the sum so far is multiplied by exp(m_old − m_new). FlashAttention does the same per query block over key tiles, so the n × n matrix is never stored. Space plays, ← → step.</source>
+        <translation>&lt;b&gt;一遍求出 softmax 的最大值与总和，分块计算注意力。&lt;/b&gt;在线 softmax 维护当前最大值 m 和累加和 l = Σ exp(s − m)；某块使 m 变大时，已有的和乘以 exp(m_old − m_new)。FlashAttention 对每个查询块按键块做同样的事，所以从不存储 n × n 矩阵。空格播放，← → 单步。</translation>
+    </message>
+    <message>
         <source>row {0} of {1} (block {2}: columns {3}…{4})</source>
         <translation>{1} 的第 {0} 行（第 {2} 块：列 {3}…{4}）</translation>
     </message>
@@ -5064,7 +5072,7 @@ Sentence: {1}</source>
     </message>
     <message>
         <source>Queries {0}…{1} × keys {2}…{3}: this tile&apos;s scores update the query block&apos;s running m and l and its output accumulator.</source>
-        <translation>查询 {0}…{1} × 键 {2}…{3}：这一块的分数更新该查询块的运行 m、l 和输出累加器。</translation>
+        <translation>查询 {0}…{1} × 键 {2}…{3}：这一块的分数更新该查询块的当前 m、l 和输出累加器。</translation>
     </message>
     <message>
         <source>partial output of queries {0}…{1} (accumulator / l)</source>

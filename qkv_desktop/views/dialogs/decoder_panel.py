@@ -241,7 +241,8 @@ class DecoderPanel(Retranslating, QDockWidget):
             "reading, which leaves the attention unchanged).").format(ckpt.rope_base, half))
         types = join_list(f"{k} × {v}" for k, v in ckpt.tensor_types.items())
         self.quant_label.setText(self.tr(
-            "The weights are the file's quantised values ({0}; Q4 types hold 4 bits per "
+            "The weights are the file's quantised values ({0}; Q4 types store 4-bit codes "
+            "with a scale, and Q4_1 a minimum too, per block of 32: 4.5–5 bits per "
             "weight), dequantised to float32 by the gguf package; the forward runs in "
             "float64.").format(types))
         self._update_sink(self.model.result)
@@ -306,7 +307,7 @@ class DecoderPanel(Retranslating, QDockWidget):
         self.sink_label.setText(self.tr(
             "Rows 1 … {0} put on average {1} of their weight on the first token “{2}” "
             "(least {3}, most {4}); row 0 can only see it. Decoders park unneeded "
-            "attention there, most of all in late layers.")
+            "attention there, in all but the first few layers.")
             .format(len(mass) - 1, percent(np.mean(later)), first, percent(later.min()),
                     percent(later.max())))
         self.sink_label.setToolTip("\n".join(

@@ -148,7 +148,7 @@ class PositionsMaskPanel(Retranslating, QWidget):
         self.rope_base.set_tip(self.tr("Pair i turns by position · base^(−2i/d_k): a larger "
                                           "base turns slower, for longer contexts."))
         self.rope_pairing.setItemText(0, self.tr("i with i + d/2 (Hugging Face LLaMA)"))
-        self.rope_pairing.setItemText(1, self.tr("2i with 2i + 1 (GPT-J, llama.cpp)"))
+        self.rope_pairing.setItemText(1, self.tr("2i with 2i + 1 (GPT-J; llama.cpp's LLaMA files)"))
         self.rope_pairing.setToolTip(self.tr("Which dimensions RoPE turns together."))
         for label, text in zip(self._mlabels, (self.tr("window"), self.tr("prefix"),
                                                self.tr("sinks"), self.tr("ALiBi"),
@@ -167,12 +167,14 @@ class PositionsMaskPanel(Retranslating, QWidget):
             "Prefix-LM: the first p tokens see each other in both directions, the rest "
             "causally (self-attention only)."))
         self.sinks.set_tip(self.tr(
-            "Attention sinks: the first s keys stay visible to every query whatever the "
-            "window."))
+            "Attention sinks: the first s keys stay visible to every later query whatever "
+            "the window."))
         self.alibi.setText(self.tr("slopes m"))
         self.alibi.setToolTip(self.tr(
             "ALiBi adds −m·|i − j| to the scaled scores: the further the key, the lower its "
-            "score. On: the paper's slope for each head (2^(−8k/h)); edit them per head."))
+            "score. On: the paper's slopes, one per head (2^(−8k/h) for head k = 1 … h when h "
+            "is a power of two, otherwise the interleaved powers of two of the paper's "
+            "code); edit them per head."))
         self.custom.setText(self.tr("on"))
         self.custom.setToolTip(self.tr("Apply the cells painted on the mask pane (they are "
                                        "kept while this is off). On shows the mask pane."))
@@ -224,13 +226,14 @@ class PositionsMaskPanel(Retranslating, QWidget):
         layer 1, so X holds the positions, and its attention is not order-blind (a
         MiniLM session said "none (order-blind)")."""
         self.positions.setItemText(0, self.tr("none added (X holds the model's positions)")
-                                   if learned else self.tr("none (order-blind)"))
+                                   if learned else self.tr("none (order-blind without a mask)"))
         tip = self.tr(
-            "Without positions attention cannot tell word order: shuffling the tokens only "
-            "shuffles the output. Sinusoidal: the original Transformer adds sin/cos of the "
-            "position to X before the projections. RoPE: each pair of dimensions of q and k "
-            "is turned by an angle that grows with the position, so q·k depends only on "
-            "the distance between the tokens.")
+            "Without positions and without a mask, attention cannot tell word order: "
+            "shuffling the tokens only shuffles the output (the causal mask already breaks "
+            "this: a token sees only those before it). Sinusoidal: the original Transformer "
+            "adds sin/cos of the position to X before the projections. RoPE: each pair of "
+            "dimensions of q and k is turned by an angle that grows with the position, so "
+            "the positions enter q·k only through the distance between the tokens.")
         if learned:
             tip = join_sentences([tip, self.tr(
                 "This session's X comes from a BERT encoder, which added its learned "

@@ -62,10 +62,10 @@ class AsymmetryBadge(Retranslating, QLabel):
 
     def retranslate(self) -> None:
         self.setToolTip(self.tr(
-            "How asymmetric the scores are: ‖S − Sᵀ‖ / ‖S‖ for S = QKᵀ. It is 0 when "
-            "W_Q = W_K (S = KKᵀ is symmetric: s_ij = s_ji) and grows with the difference "
-            "between the two projections. The weights are never symmetric this way: "
-            "each row of the softmax has its own sum."))
+            "How asymmetric the scores are: ‖S − Sᵀ‖ / ‖S‖ for S = QKᵀ. It is 0 when the "
+            "scores are symmetric, s_ij = s_ji (as when W_Q = W_K: S = KKᵀ), and larger "
+            "the more s_ij and s_ji differ. Even symmetric scores give weights that are "
+            "in general not symmetric: each row of the softmax has its own sum."))
         self.refresh()
 
     def refresh(self, *_args) -> None:

@@ -276,7 +276,8 @@ class ExplainPanel(Retranslating, QWidget):
         if rotated:
             rope = ["<p class='note'>" + self.tr(
                 "RoPE: q is the query turned by its position ({0}), k the key turned by its "
-                "position ({1}); the score depends only on their distance {0} − {1} = {2}.")
+                "position ({1}); the positions enter the score only through their distance "
+                "{0} − {1} = {2}.")
                 .format(b.i, b.j, b.i - b.j) + "</p>"]
         return [f"<p class='step'>{step}</p>", *rope,
                 f"<p class='math'>QKᵀ[{a}, {k}] = q<sub>{a}</sub> · k<sub>{k}</sub> = "

@@ -141,7 +141,15 @@ class MemoryCalculator(QGroupBox):
         self.preset.clear()
         self.preset.addItem(self.tr("this session"), "session")
         for shape in KV_MODEL_PRESETS:
-            self.preset.addItem(shape.name, shape.name)
+            if not shape.encoder:
+                self.preset.addItem(shape.name, shape.name)
+                continue
+            self.preset.addItem(self.tr("{0} (encoder: shape only)").format(shape.name),
+                                shape.name)
+            self.preset.setItemData(self.preset.count() - 1, self.tr(
+                "An encoder (BERT) reads its whole input at once, in both directions, and "
+                "never decodes token by token: it keeps no KV cache. The sizes are those "
+                "a cache of its shape would take."), Qt.ItemDataRole.ToolTipRole)
         self.preset.addItem(self.tr("typed numbers"), "custom")
         self.preset.setCurrentIndex(index)
         self.preset.blockSignals(False)

@@ -312,8 +312,8 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         _s0, _s1, diff = shift_check(r.Q, r.K, k, base, pairing)
         self.shift_info.setText(self.tr(
             "Shifted by {0}: the score is {1}, without the shift {2}. Over all {3}×{4} scores "
-            "of this head, max |shifted − unshifted| = {5}: the scores depend only on the "
-            "distance m − n.").format(k, f(pr.score), f(plain.score), r.Q.shape[0],
+            "of this head, max |shifted − unshifted| = {5}: the positions enter the scores "
+            "only through the distance m − n.").format(k, f(pr.score), f(plain.score), r.Q.shape[0],
                                       r.K.shape[0], f(diff)))
 
     def _draw_pairs(self, pr) -> None:

@@ -534,7 +534,8 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Scaling lab — QKV Desktop"))
         self.intro.setText(self.tr(
-            "<b>Why divide by √d_k?</b> If the components of q and k are independent with "
+            "<b>Why divide by √d_k?</b> Scaled dot-product attention divides QKᵀ by √d_k "
+            "before the softmax. If the components of q and k are independent with "
             "mean 0 and variance 1, q·k is a sum of d_k products, so its variance is d_k. "
             "Unscaled, the scores grow with d_k and softmax turns one-hot: the largest "
             "weight → 1, the entropy → 0, and the softmax Jacobian diag(p) − ppᵀ → 0 (the "

@@ -236,8 +236,9 @@ class TilesLab(RefreshWhenShown, LabWindow):
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Online softmax and FlashAttention tiles — QKV Desktop"))
         self.intro.setText(self.tr(
-            "<b>Softmax in one pass, attention in tiles.</b> The online softmax keeps a "
-            "running maximum m and a running sum l = Σ exp(s − m); when a block raises m, "
+            "<b>The softmax's maximum and sum in one pass, attention in tiles.</b> The "
+            "online softmax keeps a running maximum m and a running sum l = Σ exp(s − m); "
+            "when a block raises m, "
             "the sum so far is multiplied by exp(m_old − m_new). FlashAttention does the "
             "same per query block over key tiles, so the n × n matrix is never stored. "
             "Space plays, ← → step."))
