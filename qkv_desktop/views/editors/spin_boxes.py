@@ -37,7 +37,15 @@ import re
 
 from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QObject, QSize, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QValidator
-from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QLabel, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
+    QAbstractItemView,
+    QApplication,
+    QDoubleSpinBox,
+    QLabel,
+    QSpinBox,
+    QWidget,
+)
 
 from qkv_desktop.state.parsing import NUMBER, as_ascii
 from qkv_desktop.views.styles import ERROR_STYLE
@@ -143,21 +151,43 @@ def red_line(name: str, keep_room: bool = True, lines: int = 1) -> QLabel:
 
 
 def apply_typing(window: QWidget | None = None) -> None:
-    """The number typed in the focused box and not yet applied (a box applies it on
-    Enter or when left: ``setKeyboardTracking(False)``), applied now, with its clamp
-    said. Undo, Redo, Save, closing and every export call this first: Ctrl+Z undid an
-    earlier step while the typed number vanished, Ctrl+S said "Saved" without it, and an
-    exported figure showed the number before it.
+    """The number typed in the focused box or table cell and not yet applied (a box
+    applies it on Enter or when left: ``setKeyboardTracking(False)``; a cell on Enter,
+    Tab or a click elsewhere), applied now, with its clamp or refusal said. Undo, Redo,
+    Save, closing and every export call this first: Ctrl+Z undid an earlier step while
+    the typed number vanished, Ctrl+S said "Saved" without it (a cell's too: the file
+    kept the old value under the editor showing the new one), Ctrl+Q quit without
+    asking, and an exported figure showed the number before it.
 
     With ``window``, the box is that window's focus widget, whether or not the window
     is the active one (a lab's buttons take no focus, and the box keeps it: "Train"
     trained at the learning rate before the one typed)."""
-    box = QApplication.focusWidget() if window is None else window.focusWidget()
+    focus = QApplication.focusWidget() if window is None else window.focusWidget()
+    if _commit_cell_editor(focus):
+        return
+    box = focus
     while box is not None and not isinstance(box, _SaysClamp):
         box = box.parentWidget()
     if box is not None:
         box.interpretText()
         box._on_editing_finished()
+
+
+def _commit_cell_editor(widget: QWidget | None) -> bool:
+    """Give the cell editor holding ``widget`` (if any) to its table, as Enter does,
+    through the delegate's own signals, and close it; whether there was one."""
+    editor = widget
+    while editor is not None:
+        viewport = editor.parentWidget()
+        view = None if viewport is None else viewport.parentWidget()
+        if (isinstance(view, QAbstractItemView) and view.viewport() is viewport
+                and view.state() == QAbstractItemView.State.EditingState):
+            delegate = view.itemDelegateForIndex(view.currentIndex())
+            delegate.commitData.emit(editor)
+            delegate.closeEditor.emit(editor, QAbstractItemDelegate.EndEditHint.NoHint)
+            return True
+        editor = viewport
+    return False
 
 
 def holds_enter(*boxes) -> bool:
