@@ -57,7 +57,8 @@ __all__ = [
     "attention_grads", "AttentionGrads",
     "train_step", "TrainStep", "target_pattern", "PATTERNS", "scaling_comparison", "ScalingRun",
     # the decoder (issue 21)
-    "LlamaLayerWeights", "first_token_mass", "kv_head_for", "llama_layer",
+    "LlamaLayerWeights", "even_first_token_mass", "first_token_mass", "kv_head_for",
+    "llama_layer",
     "rms_norm", "silu", "swiglu",
 ]
 
@@ -75,6 +76,7 @@ _LAZY = {
     "kv_cache_bytes": "kv_cache",
     "recompute_step": "kv_cache",
     "LlamaLayerWeights": "llama",
+    "even_first_token_mass": "llama",
     "first_token_mass": "llama",
     "kv_head_for": "llama",
     "llama_layer": "llama",

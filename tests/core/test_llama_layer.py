@@ -69,6 +69,21 @@ def test_gqa_head_mapping_and_the_first_token_mass():
     assert first_token_mass(w).tolist() == [1.0, 0.75]
 
 
+def test_even_weights_put_one_over_the_keys_seen_on_the_first_token():
+    """The sink's baseline: under the causal mask row i sees i + 1 keys, so 1/(i + 1);
+    without a mask 1/m; a window that hides the first key gives it nothing."""
+    from qkv_desktop.core.llama import even_first_token_mass
+    from qkv_desktop.core.masks import MaskSpec
+
+    np.testing.assert_allclose(even_first_token_mass(4, 4, MaskSpec(causal=True)),
+                               [1, 1 / 2, 1 / 3, 1 / 4])
+    np.testing.assert_allclose(even_first_token_mass(3, 5), [1 / 5] * 3)
+    np.testing.assert_allclose(even_first_token_mass(4, 4, MaskSpec(causal=True, window=2)),
+                               [1, 1 / 2, 0, 0])
+    # the review's head: 30 % averaged over rows 1 … 4 is below even weights' 32 %
+    assert np.mean(even_first_token_mass(5, 5, MaskSpec(causal=True))[1:]) > 0.30
+
+
 def test_llama_layer_uses_the_shared_key_value_head():
     """Query head j of a GQA 4:2 layer equals one-head attention with kv head j // 2."""
     rng = np.random.default_rng(2)

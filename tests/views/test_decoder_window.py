@@ -94,6 +94,31 @@ def test_a_gguf_head_loads_with_rope_panes_panel_and_undo(qtbot, make_window, ti
     assert window.model.state is before and panel.isHidden()
 
 
+def test_the_sink_is_called_one_only_beyond_what_even_weights_give(qtbot, make_window, tiny,
+                                                                   monkeypatch):
+    """"Decoders park unneeded attention there" was said of a head whose rows put 30 %
+    on the first token where even causal weights put 32 % (a review): the panel now
+    says what even weights would put there, and calls it a sink only at twice that."""
+    from qkv_desktop.core.llama import even_first_token_mass, first_token_mass
+    from qkv_desktop.views.dialogs import decoder_panel
+
+    window = make_window()
+    open_and_load(qtbot, window, tiny, TEXT, 1, 2)
+    panel = window.models.panel
+    head = window.model.result.head(0)
+    mass = first_token_mass(head.weights)[1:].mean()
+    even = even_first_token_mass(*head.weights.shape, head.mask_spec)[1:].mean()
+    text = panel.sink_label.text()
+    assert f"would put {format_percent(even, 0)} there" in text
+    sink = mass / even >= decoder_panel.SINK_RATIO
+    assert ("an attention sink" in text) == sink
+    assert ("no attention sink in this head" in text) == (not sink)
+    for ratio, said in ((0.0, f"{mass / even:.1f} times that"), (1e9, "no attention sink")):
+        monkeypatch.setattr(decoder_panel, "SINK_RATIO", ratio)
+        panel._update_sink()
+        assert said in panel.sink_label.text()
+
+
 def test_all_heads_of_a_layer_are_grouped_by_their_key_value_head(qtbot, make_window, tiny):
     window = make_window()
     source = open_and_load(qtbot, window, tiny, TEXT, 1, 2)

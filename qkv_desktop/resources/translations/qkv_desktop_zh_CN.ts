@@ -528,10 +528,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>权重是文件中的量化数值（{0}；Q4 类型每个权重存 4 位编码，每 32 个一块另存一个缩放系数，Q4_1 还存一个最小值：每个权重约 4.5–5 位），由 gguf 包反量化为 float32；前向计算使用 float64。</translation>
     </message>
     <message>
-        <source>Rows 1 … {0} put on average {1} of their weight on the first token “{2}” (least {3}, most {4}); row 0 can only see it. Decoders park unneeded attention there, in all but the first few layers.</source>
-        <translation>第 1 至 {0} 行平均把 {1} 的权重放在第一个词元“{2}”上（最少 {3}，最多 {4}）；第 0 行只能看到它。解码器把用不上的注意力停放在这里，除了最前面几层，各层都很明显。</translation>
-    </message>
-    <message>
         <source>The model&apos;s prediction for the token after “{0}” (from the model&apos;s own numbers: edits in the panes do not change it):</source>
         <translation>模型对“{0}”之后下一个词元的预测（来自模型自己的数值：在面板中的编辑不会改变它）：</translation>
     </message>
@@ -550,6 +546,18 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>{0} query heads share {1} key/value heads, {2} each: query head {3} uses W_K and W_V of key/value head {4}.</source>
         <translation>{0} 个查询头共享 {1} 个键/值头，每组 {2} 个：查询头 {3} 使用键/值头 {4} 的 W_K 和 W_V。</translation>
+    </message>
+    <message>
+        <source>Rows 1 … {0} put on average {1} of their weight on the first token “{2}” (least {3}, most {4}); row 0 can only see it.</source>
+        <translation>第 1 至 {0} 行平均把 {1} 的权重放在第一个词元“{2}”上（最少 {3}，最多 {4}）；第 0 行只能看到它。</translation>
+    </message>
+    <message>
+        <source>Spread evenly over the keys each row sees, the weights would put {0} there: this head puts {1:.1f} times that on it, an attention sink (decoders park attention they do not need on the first token, in all but their first few layers).</source>
+        <translation>若每行把权重平均分给它能看到的键，放在这里的将是 {0}：这个头放在它上面的是这个值的 {1:.1f} 倍，是一个注意力汇聚点（除了最前面几层，解码器都把用不上的注意力停放在第一个词元上）。</translation>
+    </message>
+    <message>
+        <source>Spread evenly over the keys each row sees, the weights would put {0} there: no attention sink in this head (decoders park attention they do not need on the first token in all but their first few layers, though not in every head).</source>
+        <translation>若每行把权重平均分给它能看到的键，放在这里的将是 {0}：这个头没有注意力汇聚点（除了最前面几层，解码器都把用不上的注意力停放在第一个词元上，但并非每个头都如此）。</translation>
     </message>
     <message>
         <source>row {0} ({1}): {2:.4f}</source>

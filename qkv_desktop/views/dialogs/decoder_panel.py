@@ -45,13 +45,17 @@ from PySide6.QtWidgets import (
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_percent, rounding_of
 from qkv_desktop.presentation.sizes import format_bytes
-from qkv_desktop.presentation.texts import join_list, say
+from qkv_desktop.presentation.texts import join_list, join_sentences, say
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
 from qkv_desktop.views.elided_label import ElidedLabel
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["DecoderPanel"]
+
+SINK_RATIO = 2.0
+"""How many times the weight that even weights put on the first token a head's rows
+must put there, on average, for the panel to call it an attention sink."""
 
 
 
@@ -293,9 +297,13 @@ class DecoderPanel(Retranslating, QDockWidget):
         if self._source is None or result is None or result.state.n < 2:
             self.sink_label.setText("")
             return
-        from qkv_desktop.core.llama import first_token_mass  # the decoder lesson only
-        mass = first_token_mass(result.head(self.model.current_head).weights)
+        # the decoder lesson only
+        from qkv_desktop.core.llama import even_first_token_mass, first_token_mass
+        head = result.head(self.model.current_head)
+        mass = first_token_mass(head.weights)
         later = mass[1:]
+        even = float(np.mean(even_first_token_mass(*head.weights.shape,
+                                                   head.mask_spec)[1:]))
         first = result.state.tokens[0]
         # a sum of a row's weights: 1 up to rounding where all of it is on that token
         exact = rounding_of(mass.dtype)
@@ -304,12 +312,25 @@ class DecoderPanel(Retranslating, QDockWidget):
             return format_percent(x, 0, exact_within=exact)
 
         # rows numbered as the tables and the Explain panel number them, from 0
-        self.sink_label.setText(self.tr(
+        said = self.tr(
             "Rows 1 … {0} put on average {1} of their weight on the first token “{2}” "
-            "(least {3}, most {4}); row 0 can only see it. Decoders park unneeded "
-            "attention there, in all but the first few layers.")
-            .format(len(mass) - 1, percent(np.mean(later)), first, percent(later.min()),
-                    percent(later.max())))
+            "(least {3}, most {4}); row 0 can only see it.").format(
+            len(mass) - 1, percent(np.mean(later)), first, percent(later.min()),
+            percent(later.max()))
+        ratio = float(np.mean(later)) / even if even > 0 else 0.0
+        if ratio >= SINK_RATIO:
+            verdict = self.tr(
+                "Spread evenly over the keys each row sees, the weights would put {0} "
+                "there: this head puts {1:.1f} times that on it, an attention sink "
+                "(decoders park attention they do not need on the first token, in all "
+                "but their first few layers).").format(percent(even), ratio)
+        else:
+            verdict = self.tr(
+                "Spread evenly over the keys each row sees, the weights would put {0} "
+                "there: no attention sink in this head (decoders park attention they do "
+                "not need on the first token in all but their first few layers, though "
+                "not in every head).").format(percent(even))
+        self.sink_label.setText(join_sentences([said, verdict]))
         self.sink_label.setToolTip("\n".join(
             self.tr("row {0} ({1}): {2:.4f}").format(i, t, m)
             for i, (t, m) in enumerate(zip(result.state.tokens, mass, strict=True))))
