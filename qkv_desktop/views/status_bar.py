@@ -116,9 +116,7 @@ class StatusBar(QStatusBar):
         if not old or self.said() != old or old == new:
             return
         left = self._said_until.remainingTime()  # -1: no timeout
-        until = self._said_until
         self.showMessage(new, max(left, 1) if left >= 0 else 0)
-        self._said_until = until
 
     def show_tip(self, tip: str) -> None:
         """A status tip while the pointer is on its item (``tip``), or its end (empty):
