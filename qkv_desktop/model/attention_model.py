@@ -440,13 +440,16 @@ class AttentionModel(EditMethods, ViewSelection):
             self.undo_stack.push(CellsCommand(self, edit, text or edit.text, gesture))
 
     def load_state(self, state: SessionState, text: str | Text,
-                   note: str | None = None) -> None:
+                   note: str | None = None, *, named: bool = True) -> None:
         """Replace everything with ``state`` as one undoable step (presets, models).
 
         Its size was checked when it was built (``SessionState`` refuses oversize ones).
         The hovered and pinned cells belong to what was replaced: they are let go.
         ``note``: what the load did, said (``noted``) once it is made, followed by how
         to undo it ("Your edits were replaced; Ctrl+Z brings them back" when they were).
+        Without a note, edits replaced are said after ``text`` ("Load preset …: your
+        edits were replaced; …"), or alone when not ``named``: a model's head, which
+        the status bar names beside the note (at 1024 px the name cut off "Ctrl+Z").
         """
         edited = self.edited_since_load_or_save()
         self.clear()
@@ -456,13 +459,15 @@ class AttentionModel(EditMethods, ViewSelection):
             self.replaced.emit()
             undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(
                 QKeySequence.SequenceFormat.NativeText)
+            replaced = self.tr("Your edits were replaced; {0} brings them back.")
             if note is None:
-                if edited:  # a note on this step: gone once it is undone (it stayed)
+                if edited and named:  # a note on this step: gone once it is undone
                     self.noted.emit(self.tr("{0}: your edits were replaced; {1} brings "
                                             "them back.").format(say(text), undo))
+                elif edited:
+                    self.noted.emit(replaced.format(undo))
                 return
-            said = (self.tr("Your edits were replaced; {0} brings them back.") if edited
-                    else self.tr("{0} undoes it.")).format(undo)
+            said = (replaced if edited else self.tr("{0} undoes it.")).format(undo)
             self.noted.emit(join_sentences([note, said]))  # the note names the load
 
     def _load(self, edit: Edit) -> None:

@@ -7,7 +7,11 @@ while no message is shown; while one is, it gives up as much as the message lack
 (it is the field that changes with every move of the mouse, and its tool tip has it
 whole), and at most ``HOVER_SHARE`` of the bar. A cap alone was not enough: beside
 the QKᵀ asymmetry in a 940 px window, "Presentation mode: F5 or Esc leaves" read
-"Presentation mode: F5 o".
+"Presentation mode: F5 o". The other fields that end in "…" (``ElidedLabel``: a
+loaded model's source) give up room after it, down to "X…", while a message lacks it:
+beside a model's name, presentation mode's hint read "Presentation mo…" at 1024 × 700
+and a model load's note lost its "Ctrl+Z brings them back". Their tool tips have them
+whole, and they are whole again once the message has gone.
 
 Its fields (the hover read-out, a loaded model's source, the QKᵀ asymmetry) are
 labels side by side; each is set off from the one before by a thin rule and padding
@@ -28,7 +32,7 @@ way to the panes. The message comes back for the rest of its time.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QDeadlineTimer, QRect, QSize, Qt
+from PySide6.QtCore import QDeadlineTimer, QEvent, QRect, QSize, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QSizeGrip,
@@ -69,7 +73,7 @@ class StatusBar(QStatusBar):
         self.hover_label.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Preferred)
         self.hover_label.hide()  # shown with a text
         self.addPermanentWidget(self.hover_label)  # no stretch: the message keeps the rest
-        self.messageChanged.connect(self._fit_hover)
+        self.messageChanged.connect(self._fit_fields)
         self.messageChanged.connect(self._on_message_changed)
         self._said = ""  # the app's message (``showMessage``), shown or under a tip
         self._said_until = QDeadlineTimer()
@@ -106,6 +110,14 @@ class StatusBar(QStatusBar):
             return ""
         return self._said
 
+    def reword(self, old: str, new: str) -> None:
+        """The app's message ``old``, if still in effect, said as ``new`` for the rest of
+        its time (a hint in a new language: the old one stayed up in the old)."""
+        if not old or self.said() != old or old == new:
+            return
+        left = self._said_until.remainingTime()  # -1: no timeout
+        self.showMessage(new, max(left, 1) if left >= 0 else 0)
+
     def show_tip(self, tip: str) -> None:
         """A status tip while the pointer is on its item (``tip``), or its end (empty):
         then the app's message again, for the rest of its time."""
@@ -125,26 +137,49 @@ class StatusBar(QStatusBar):
         self.hover_label.setText(text)  # its tool tip has it whole when it is cut
         self.hover_label.setVisible(bool(text))
         if self.currentMessage():  # its share depends on its text's width
-            self._fit_hover()
+            self._fit_fields()
 
-    def _fit_hover(self, *_args) -> None:
+    def _yielding(self) -> list[ElidedLabel]:
+        """The fields that give up room to a message, in that order: the hover read-out,
+        then the others that end in "…" (a loaded model's source)."""
+        return [self.hover_label, *(w for w in self.findChildren(ElidedLabel)
+                                    if w.parentWidget() is self and w is not self.hover_label)]
+
+    def _fit_fields(self, *_args) -> None:
+        """Each yielding field as wide as its text, less what the message lacks."""
         message = self.currentMessage()
-        limit = QWIDGETSIZE_MAX
-        if message:
-            hover = self.hover_label
-            others = sum(w.sizeHint().width() + 4 for w in self.findChildren(QWidget)
-                         if w.parentWidget() is self and w is not hover and w.isVisible())
-            wanted = hover.sizeHint().width() if hover.isVisible() else 0
-            # Qt draws the message from 6 px up to the first field, less the layout's
-            # spacing and margins (style-dependent: a few px each, 24 in all is ample)
-            free = self.width() - 24 - others - wanted
-            lacking = self.fontMetrics().horizontalAdvance(message) - free
-            limit = min(int(self.width() * HOVER_SHARE), max(0, wanted - max(0, lacking)))
-        self.hover_label.setMaximumWidth(limit)
+        fields = self._yielding()
+        if not message:
+            for field in fields:
+                field.setMaximumWidth(QWIDGETSIZE_MAX)
+            return
+        shown = [f for f in fields if f.isVisible()]
+        others = sum(w.sizeHint().width() + 4 for w in self.findChildren(QWidget)
+                     if w.parentWidget() is self and w not in fields and w.isVisible())
+        wanted = {f: f.sizeHint().width() for f in shown}
+        # Qt draws the message from 6 px up to the first field, less the layout's
+        # spacing and margins (style-dependent: a few px each, 24 in all is ample)
+        free = self.width() - 24 - others - sum(wanted.values()) - 4 * max(0, len(shown) - 1)
+        lacking = max(0, self.fontMetrics().horizontalAdvance(message) - free)
+        for field in fields:
+            want = wanted.get(field, 0)
+            if field is self.hover_label:  # the one that changes with every move: to 0
+                limit = min(int(self.width() * HOVER_SHARE), max(0, want - lacking))
+            else:  # the others keep "X…", a sign that they are there, cut
+                limit = max(field.minimumSizeHint().width(), want - lacking)
+            lacking = max(0, lacking - (want - min(want, limit)))
+            field.setMaximumWidth(limit)
+
+    def event(self, event) -> bool:
+        """A field shown, hidden or given another text asks for a layout: its room
+        is found again first (a model's name shown under a message took the room back)."""
+        if event.type() == QEvent.Type.LayoutRequest and self.currentMessage():
+            self._fit_fields()
+        return super().event(event)
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        self._fit_hover()
+        self._fit_fields()
         self._tip_if_cut()
 
     def _on_message_changed(self, _message: str) -> None:

@@ -26,6 +26,8 @@ ZOOM_STEPS = (0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0)
 SETTINGS_KEY = "view/zoom"
 PRESENTATION_ZOOM = 1.5
 """Presentation mode's factor on top of the zoom chosen: readable from the back row."""
+HINT_MS = 4000
+"""How long presentation mode's hint ("F5 or Esc to leave") stays, unless left sooner."""
 DOCKS_WAIT_MS = 3000
 """How long leaving presentation mode waits for the window's own size, to give the
 docks theirs back (a window manager may give it another)."""
@@ -55,6 +57,7 @@ class ViewScale(FollowsWindowLanguage, QObject):
         self.window, self.settings = window, settings
         self._base = system_font()
         self._presenting: tuple | None = None  # what presentation mode hid, to restore
+        self._hint = ""  # the status bar's hint on entering, in the language of the day
         self._docks_timer = QTimer(self, singleShot=True, interval=DOCKS_WAIT_MS)
         self._docks_timer.timeout.connect(self._forget_docks)
         try:
@@ -107,6 +110,10 @@ class ViewScale(FollowsWindowLanguage, QObject):
             a.setText(text)
         self.presentation_action.setToolTip(self.tr(
             "The panes alone, full screen and large, for a projector (F5; Esc leaves)."))
+        hint = self.tr("Presentation mode: F5 or Esc to leave")
+        if self.presenting:  # said anew in this language (it stayed in the one before)
+            self.window.statusBar().reword(self._hint, hint)
+        self._hint = hint
 
     # ---------------------------------------------------------------- zoom
     def step(self, direction: int) -> None:
@@ -195,7 +202,7 @@ class ViewScale(FollowsWindowLanguage, QObject):
         self.leave_action.setEnabled(True)
         self._apply()
         self.presentingChanged.emit(True)
-        w.statusBar().showMessage(self.tr("Presentation mode: F5 or Esc to leave"), 4000)
+        w.statusBar().showMessage(self._hint, HINT_MS)
 
     def leave_presentation(self) -> None:
         if not self.presenting:
@@ -218,6 +225,8 @@ class ViewScale(FollowsWindowLanguage, QObject):
             QTimer.singleShot(0, w, lambda: self._restore_docks(state))
         self.presentation_action.setChecked(False)
         self.leave_action.setEnabled(False)
+        if w.statusBar().said() == self._hint:  # how to leave, once left, is old news
+            w.statusBar().clearMessage()      # (it stayed its 4 s on the desk)
         self.presentingChanged.emit(False)
 
 

@@ -11,8 +11,9 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QPoint, QRect, QRectF
 
 from qkv_desktop.views import i18n
+from qkv_desktop.views.teaching import gradient_lab
 from qkv_desktop.views.teaching.gradient_lab import NORM_PENS
-from tests.views.helpers import axis_label_rects
+from tests.views.helpers import axis_label_rects, axis_labels
 
 
 @pytest.mark.parametrize("y_range", [(0.065, 0.105), (0.003, 0.11), (1e-6, 2.0)])
@@ -76,3 +77,46 @@ def test_the_norm_legend_covers_no_curve(run_labs, qapp, lang):
     finally:
         i18n.install_translators(qapp, "en")
         QCoreApplication.sendPostedEvents()
+
+
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
+def _label_value(text: str) -> float:
+    """The number a log axis label says: "0.003", "10⁻⁵", "3·10⁻⁵", "1"."""
+    mantissa, _, power = text.rpartition("·") if "·" in text else ("1", "", text)
+    if power.startswith("10") and power != "10":
+        return float(mantissa) * 10.0 ** int(power[2:].translate(_SUPERSCRIPT))
+    return float(text)
+
+
+@pytest.mark.parametrize(("height", "y_range"), [
+    (150, (-3.961, -2.028)),  # one decade (0.001) in a short plot: it stood alone
+    (100, (-1.779, -0.540)),
+    (100, (2.306, 3.980)),
+    (150, (-1.155, 2.406)),
+    (262, (-6.444, -3.814)),
+])
+def test_a_log_axis_spanning_a_decade_shows_two_right_labels(qtbot, height, y_range):
+    """A loss or norm plot spanning a decade or more: a lone "0.001" on its axis gave no
+    scale to read. Two labels at least, each the value at its own height."""
+    plot = gradient_lab._plot("decades")
+    qtbot.addWidget(plot)
+    item = plot.getPlotItem()
+    item.setLogMode(x=False, y=True)
+    item.plot([0.0, 1.0], [1.0, 2.0])
+    plot.resize(500, height)
+    plot.show()
+    lo, hi = y_range
+    item.setYRange(lo, hi, padding=0)
+    axis = item.getAxis("left")
+    for _ in range(3):  # the axis widens to its labels once it has drawn them
+        axis_labels(axis)
+        QCoreApplication.processEvents()
+    labels = axis_labels(axis)
+    assert len(labels) >= 2, [text for _rect, text in labels]
+    span = axis.height()  # the axis's own coordinates: hi at 0, lo at its height
+    for rect, text in labels:
+        at = hi - rect.center().y() / span * (hi - lo)  # log10 at the label
+        assert abs(np.log10(_label_value(text)) - at) < 0.5 * rect.height() / span * (hi - lo), (
+            text, at)

@@ -154,7 +154,8 @@ class ModelActions(FollowsWindowLanguage, QObject):
         state = state.with_(provenance=provenance_for(ckpt, current.text, layer, head))
         self.model.load_state(state, Text(  # an undo text said again in a new language
             QT_TRANSLATE_NOOP("ModelActions", "Load {0}, layer {1} · head {2}"),
-            (current.name, layer + 1, head + 1), "ModelActions"))
+            (current.name, layer + 1, head + 1), "ModelActions"),
+            named=False)  # ``source_label`` names it
 
     def load_layer(self, layer: int, head: int) -> None:
         """Every query head of ``layer`` as one multi-head session (with W_O), showing
@@ -170,7 +171,7 @@ class ModelActions(FollowsWindowLanguage, QObject):
                                                       scope="layer"))
         self.model.load_state(state, Text(
             QT_TRANSLATE_NOOP("ModelActions", "Load {0}, layer {1} · all {2} heads"),
-            (current.name, layer + 1, ckpt.n_heads), "ModelActions"))
+            (current.name, layer + 1, ckpt.n_heads), "ModelActions"), named=False)
         self.model.set_current_head(head)
 
     def _update_source(self) -> None:

@@ -497,7 +497,8 @@ class ModelDialog(Retranslating, QDialog):
             try:
                 self.model.load_state(state, Text(  # an undo text for any language
                     QT_TRANSLATE_NOOP("ModelDialog", "Load {0}, layer {1} · head {2}"),
-                    (ckpt.name, layer + 1, head + 1), "ModelDialog"))
+                    (ckpt.name, layer + 1, head + 1), "ModelDialog"),
+                    named=False)  # the status bar's source field names it
             except ValueError as exc:
                 self._show_error(say(exc))
                 return

@@ -6,7 +6,10 @@ ticks are the powers of ten, and a plot that spans fewer than two of them gets t
 1-2-5 steps inside it (at most three per decade). On a short plot the labels keep at
 least a line of the tick font between them: every second, fifth, tenth … decade is
 labelled (d_k = 256's gradient spans 10² … 10⁻¹⁷ at 1024 × 700, and its twenty labels
-lay on top of each other), and the 1-2-5 steps thin to the decades.
+lay on top of each other), and the 1-2-5 steps thin to the decades. Two labels at
+least give the scale: a plot with one decade in sight (or none far enough from its
+ends) gets 3 × 10^k (then 2 and 5 × 10^k) where they fit, so it never reads "0.001"
+alone.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ STRIDES = (1, 2, 5, 10, 20, 50, 100)
 
 class DecadeLogAxis(pg.AxisItem):
     """An AxisItem whose log mode ticks are 10^k (or 1, 2, 5 × 10^k within a decade or
-    two)."""
+    two, and 3 × 10^k beside a lone decade)."""
 
     def logTickValues(self, minVal, maxVal, size, stdTicks):  # noqa: N802 (pyqtgraph's name)
         # pixels per decade, and the room a label needs (its line and half a line of gap)
@@ -49,7 +52,21 @@ class DecadeLogAxis(pg.AxisItem):
 
         offset = max(range(stride), key=lambda o: (min(labels(o), 3), o == 0, labels(o)))
         labelled = [float(k) for k in decades if (k - offset) % stride == 0]
-        return [(float(stride), labelled or steps[:1])]
+        if sum(k in inside for k in labelled) >= 2 or per_decade * (maxVal - minVal) < 2 * font:
+            return [(float(stride), labelled or steps[:1])]
+        # one decade in sight (0.0011 … 0.011 on a short plot, or a decade at the plot's
+        # end): a lone "0.001" gave no scale to read. 3 × 10^k, then 2 and 5 × 10^k, a
+        # line and a half apart, or a line where that leaves one label (they do not touch)
+        for gap in (line / per_decade, font / per_decade):
+            kept = [k for k in labelled if k in inside]
+            for m in (3, 2, 5):
+                for v in (k + log10(m) for k in range(floor(minVal), ceil(maxVal))):
+                    if (min(v - minVal, maxVal - v) * per_decade >= font / 2
+                            and all(abs(v - u) >= gap for u in kept)):
+                        kept.append(v)
+            if len(kept) >= 2:
+                break
+        return [(None, sorted(kept) or steps[:1])]
 
 
 class StepAxis(pg.AxisItem):
