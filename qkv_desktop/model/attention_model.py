@@ -388,7 +388,7 @@ class AttentionModel(EditMethods, ViewSelection):
                                            edit.moved) and edit.note is not None:
             self.noted.emit(say(edit.note))
 
-    def _push(self, after: SessionState, text: str | Text, merge_key: str | None = None,
+    def _push(self, after: SessionState, text: str | Text, merge_key: str | tuple[str, int] | None = None,
               moved: RowMap | None = None) -> bool:
         """Push ``after`` as a step; whether it was one (an unchanged state is not).
         ``moved``: where it takes the token rows (None: unknown, a load)."""
