@@ -25,7 +25,7 @@ from qkv_desktop.core.weights import WEIGHT_NAMES, Weights, init_weights
 __all__ = ["PATTERNS", "target_pattern", "normalise_pattern", "pattern_loss",
            "pattern_loss_on_logits", "output_loss",
            "loss_and_grads", "TrainStep", "train_step", "SoftmaxSaturated", "WeightsOverflowed",
-           "ScalingRun",
+           "DEFAULT_LEARNING_RATE", "default_learning_rate", "ScalingRun",
            "scaling_comparison", "layer_norm"]
 
 PATTERNS = ("previous", "first", "diagonal")
@@ -190,6 +190,37 @@ def _saturated(X, weights: Weights, step: TrainStep, start_loss: float, target, 
     several = r.allowed.sum(axis=1) > 1
     P = r.weights[several]
     return bool(several.any() and np.all((P == 0) | (P == 1)))
+
+
+DEFAULT_LEARNING_RATE = 0.5
+"""The learning rate for vectors of length about 1 (the tutorial's): its runs learn each
+target in a few hundred steps."""
+
+
+def default_learning_rate(X, X_kv=None) -> float:
+    """A learning rate that learns without diverging on these token vectors:
+    ``DEFAULT_LEARNING_RATE``, or 1 / max‖x‖² over the rows of X (and of X_kv) when that
+    is smaller, rounded down to one significant digit (0.007, not 0.0072992…).
+
+    Why 1 / max‖x‖²: a step on W_V moves the output O = P·X·W_V by lr·(2/n)(PX)(PX)ᵀ
+    times its error, whose largest eigenvalue is at most 2·max‖x‖² (each row of PX is an
+    average of rows of X); above lr = 1/max‖x‖² the steps can overshoot and the error
+    grow step by step. The scores Q·Kᵀ move by ‖x‖² times as much too. A model's vectors
+    are long (all-MiniLM-L6-v2's first layer: max‖x‖² ≈ 137, where 0.5 diverged);
+    the tutorial's (‖x‖² ≈ 1) keep 0.5.
+    """
+    rows = [as_matrix(X, "X")]
+    if X_kv is not None:
+        rows.append(as_matrix(X_kv, "X_kv"))
+    with np.errstate(over="ignore"):
+        largest = max(float(np.max(np.sum(np.square(r, dtype=np.float64), axis=1)))
+                      for r in rows)
+    if not np.isfinite(largest) or largest <= 1.0 / DEFAULT_LEARNING_RATE:
+        return DEFAULT_LEARNING_RATE if np.isfinite(largest) else 1e-4
+    lr = 1.0 / largest
+    exponent = int(np.floor(np.log10(lr)))
+    digit = max(1, int(lr / 10.0 ** exponent))  # (1 … 9)
+    return max(float(f"{digit}e{exponent}"), 1e-4)
 
 
 def train_step(X, weights: Weights, target, kind: str, lr: float, start_loss: float | None = None,

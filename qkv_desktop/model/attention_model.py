@@ -84,7 +84,8 @@ class AttentionModel(EditMethods, ViewSelection):
         and this one's values do not compute: ``result`` is None until they do, so no
         view shows the numbers of the file closed under the name of the one opened.
     replaced : the session was replaced by another (New, Open, a preset or a model
-        loaded): what a view typed over the last one's numbers no longer applies.
+        loaded; not another layer or head of the model loaded): what a view typed over
+        the last one's numbers no longer applies.
     hoverChanged, selectionChanged, currentHeadChanged : see ``ViewSelection``.
 
     ``preview`` (a ``LivePreview``) shows states without an undo step (live training).
@@ -388,7 +389,7 @@ class AttentionModel(EditMethods, ViewSelection):
                                            edit.moved) and edit.note is not None:
             self.noted.emit(say(edit.note))
 
-    def _push(self, after: SessionState, text: str | Text, merge_key: str | None = None,
+    def _push(self, after: SessionState, text: str | Text, merge_key: str | tuple[str, int] | None = None,
               moved: RowMap | None = None) -> bool:
         """Push ``after`` as a step; whether it was one (an unchanged state is not).
         ``moved``: where it takes the token rows (None: unknown, a load)."""
@@ -440,7 +441,8 @@ class AttentionModel(EditMethods, ViewSelection):
             self.undo_stack.push(CellsCommand(self, edit, text or edit.text, gesture))
 
     def load_state(self, state: SessionState, text: str | Text,
-                   note: str | None = None, *, named: bool = True) -> None:
+                   note: str | None = None, *, named: bool = True,
+                   new_session: bool = True) -> None:
         """Replace everything with ``state`` as one undoable step (presets, models).
 
         Its size was checked when it was built (``SessionState`` refuses oversize ones).
@@ -450,13 +452,17 @@ class AttentionModel(EditMethods, ViewSelection):
         Without a note, edits replaced are said after ``text`` ("Load preset …: your
         edits were replaced; …"), or alone when not ``named``: a model's head, which
         the status bar names beside the note (at 1024 px the name cut off "Ctrl+Z").
+        ``new_session`` False: another layer or head of the model loaded (the decoder
+        panel's boxes), not a new session: ``replaced`` is not emitted, so what a view
+        typed (the KV-cache lab's memory calculator) stays.
         """
         edited = self.edited_since_load_or_save()
         self.clear()
         # Not the stack's count: a push after undos drops the steps undone first.
         if self._push(state, text):  # the state did change: one undoable step
             self.undo_stack.command(self.undo_stack.index() - 1).loads = True
-            self.replaced.emit()
+            if new_session:
+                self.replaced.emit()
             undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(
                 QKeySequence.SequenceFormat.NativeText)
             replaced = self.tr("Your edits were replaced; {0} brings them back.")

@@ -98,10 +98,13 @@ class _ModelCommand(QUndoCommand):
 
 
 class StateCommand(_ModelCommand):
-    """Replace the model's state; merges with the next one of the same ``merge_key``."""
+    """Replace the model's state; merges with the next one of the same ``merge_key``:
+    a control's name within ``MERGE_WINDOW_S``, a drag's (name, gesture) for the whole
+    drag (a slow drag that paused was two steps)."""
 
     def __init__(self, model: AttentionModel, before: SessionState, after: SessionState,
-                 text: str | Text, merge_key: str | None = None, moved: RowMap | None = None):
+                 text: str | Text, merge_key: str | tuple[str, int] | None = None,
+                 moved: RowMap | None = None):
         super().__init__()
         self._name(text)
         self._model_ref, self.before, self.after = weakref.ref(model), before, after
@@ -138,7 +141,8 @@ class StateCommand(_ModelCommand):
     def mergeWith(self, other: QUndoCommand) -> bool:
         if not isinstance(other, StateCommand) or other.merge_key != self.merge_key:
             return False
-        if other._stamp - self._stamp > MERGE_WINDOW_S:
+        drag = isinstance(self.merge_key, tuple)
+        if not drag and other._stamp - self._stamp > MERGE_WINDOW_S:
             return False
         self.after, self._stamp = other.after, other._stamp
         # the step's end: typing 16 into d_k said "Set d_k to 1"

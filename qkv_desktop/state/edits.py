@@ -43,7 +43,10 @@ class Edit:
 
     state: SessionState
     text: Text
-    merge_key: str | None = None
+    merge_key: str | tuple[str, int] | None = None
+    """A control's name: its consecutive edits within ``MERGE_WINDOW_S`` undo as one
+    step. (name, gesture) (``AttentionModel.new_gesture``): every edit of that one drag
+    undoes as one step, however long it pauses."""
     moved: RowMap = RowMap()
     note: Text | None = None
     """A sentence for the user once the edit is made, besides its undo name (what it
@@ -531,7 +534,8 @@ def set_weight(state: SessionState, head: int, matrix: str, row: int, col: int,
 
 # -- options and mode -----------------------------------------------------------------
 
-def set_options(state: SessionState, merge_key: str | None = None, **changes) -> Edit | None:
+def set_options(state: SessionState, merge_key: str | tuple[str, int] | None = None,
+                **changes) -> Edit | None:
     """Change attention options (any fields of ``Options``)."""
     new = replace(state.options, **changes)
     if new == state.options:

@@ -31,3 +31,29 @@ def test_an_overflowing_step_names_the_matrix_the_cell_and_the_value():
 def test_a_plural_text_fills_its_count_without_qt():
     assert str(Text("Train %n steps", context="GradientLab", count=3)) == "Train 3 steps"
     assert str(Text("{0}: %n rows", ("X",), count=2)) == "X: 2 rows"
+
+
+def test_the_default_learning_rate_is_one_over_the_longest_vector_squared():
+    """0.5 for the tutorial's vectors (‖x‖² about 1); for longer ones 1 / max‖x‖², rounded
+    down to one digit, over the rows of X and of X_kv: a step on W_V then cannot
+    overshoot (the largest eigenvalue of (2/n)(PX)(PX)ᵀ is at most 2·max‖x‖²)."""
+    from qkv_desktop.core.training import DEFAULT_LEARNING_RATE, default_learning_rate
+    from qkv_desktop.state import SessionState
+
+    tutorial = SessionState.from_preset("tutorial-1").X
+    assert default_learning_rate(tutorial) == DEFAULT_LEARNING_RATE == 0.5
+    X = np.zeros((3, 4))
+    X[1, :2] = 2.0, np.sqrt(137.0 - 4.0)  # max‖x‖² = 137 (all-MiniLM-L6-v2's first layer)
+    assert default_learning_rate(X) == 0.007
+    assert default_learning_rate(np.eye(2), X_kv=X) == 0.007  # the keys' and values' rows
+    assert default_learning_rate(np.full((2, 2), 1e3)) == 1e-4  # never below the box's 1e-4
+    lr = default_learning_rate(X)
+    rng = np.random.default_rng(0)
+    w = Weights(rng.normal(size=(4, 2)), rng.normal(size=(4, 2)), rng.normal(size=(4, 2)))
+    target = rng.normal(size=(3, 2)) * 10
+    losses = []
+    for _ in range(50):  # the target output: the loss falls at this rate
+        step = train_step(X, w, target, "output", lr)
+        losses.append(step.loss)
+        w = step.after
+    assert losses[-1] < losses[0] and np.all(np.isfinite(losses))

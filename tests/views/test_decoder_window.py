@@ -444,3 +444,41 @@ def test_the_hint_reads_whole_beside_the_decoder_dock_at_1024(qtbot, make_window
         label = hint.headline
         assert not label.is_elided(), (lang, label.shown_text(), label.width())
         assert label.text() in label.toolTip()
+
+
+def test_switching_the_decoders_head_keeps_numbers_typed_in_the_kv_lab(qtbot, make_window,
+                                                                       tiny):
+    """Numbers typed in the KV-cache lab's memory calculator gave way to the session's
+    when the decoder panel switched the head or the layer: that is the same model and
+    text, not a new session. A new session (File → New) still brings its own."""
+    from qkv_desktop.state import SessionState
+
+    window = make_window()
+    open_and_load(qtbot, window, tiny, TEXT, 1, 3)
+    calc = window.run_labs.show("kv_cache").memory
+    calc.select("custom")
+    calc.layers.setValue(7)
+    calc.query_heads.setValue(12)
+    calc.kv_heads.setValue(5)  # refused in red: 5 does not divide 12
+    typed = (7, 12, 5)
+
+    def kept():
+        assert calc.preset.currentData() == "custom"
+        assert (calc.layers.value(), calc.query_heads.value(), calc.kv_heads.value()) == typed
+        assert calc.problem.isVisibleTo(calc) and "must divide" in calc.problem.text()
+
+    panel = window.models.panel
+    panel.head_spin.setValue(2)  # the head selector
+    assert window.models.source.head == 1 and window.model.wait_until_idle()
+    kept()
+    panel.layer_spin.setValue(3)
+    assert window.models.source.layer == 2 and window.model.wait_until_idle()
+    kept()
+    panel.all_heads_box.setChecked(True)
+    assert window.model.state.n_heads == 4 and window.model.wait_until_idle()
+    kept()
+    window.model.reset(SessionState.from_preset("tutorial-1"))  # a new session
+    assert window.model.wait_until_idle()
+    assert calc.preset.currentData() == "session" and calc.layers.value() == 1
+    assert not calc.problem.isVisibleTo(calc)
+    window.run_labs.windows["kv_cache"].close()

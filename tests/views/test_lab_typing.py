@@ -48,8 +48,9 @@ def test_train_uses_the_learning_rate_typed_and_says_its_clamp(labs, qtbot, monk
 
     real = gradient_lab.train_step
     monkeypatch.setattr(gradient_lab, "train_step", train_step)
+    session_rate = lab.lr.value()  # the session's (random-medium: 0.04)
     typed(qtbot, lab, lab.lr, "1000")
-    assert lab.lr.value() == 0.5  # not applied yet
+    assert lab.lr.value() == session_rate == 0.04  # not applied yet
     click(qtbot, lab.train_button)
     assert lab.wait(lab.worker)
     assert rates and set(rates) == {100.0}

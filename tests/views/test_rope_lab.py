@@ -294,3 +294,43 @@ def test_the_base_slider_is_the_sessions_base_and_undoes(main_window):
     assert lab.base.value() == slider_from_base(500.0) and lab.base_label.text() == "500"
     assert _lab_score(lab) == at_500
     lab.close()
+
+
+def test_a_drag_of_the_base_slider_is_one_step_set_once_a_frame(main_window, qtbot, monkeypatch):
+    """With tracking on, every move of a drag set the session's base (a recompute of
+    every head each time) and merged into the undo step only while the moves came
+    within ``MERGE_WINDOW_S`` of each other. A drag is one undo step however long it
+    pauses, the moves of one frame set the base once, and the release sets the base
+    the slider was let go at."""
+    from qkv_desktop.model import commands
+
+    monkeypatch.setattr(commands, "MERGE_WINDOW_S", -1.0)  # as if each move came late
+    model = main_window.model
+    model.set_options(positions="rope", rope_base=500.0)
+    assert model.wait_until_idle()
+    lab = _lab(main_window)
+    steps = model.undo_stack.count()
+    bases = []
+    model.changed.connect(lambda: bases.append(model.state.options.rope_base))
+    lab.base.setSliderDown(True)  # what QSlider does on a press on its handle
+    for pos in range(300, 360):  # sixty moves within one frame
+        lab.base.setSliderPosition(pos)
+    assert bases == [base_from_slider(300)], bases  # the first at once, the rest wait
+    qtbot.waitUntil(lambda: len(bases) == 2)  # the frame ended: its newest value
+    assert bases[-1] == base_from_slider(359)
+    for pos in range(420, 480):
+        lab.base.setSliderPosition(pos)
+    lab.base.setSliderDown(False)  # released at 479
+    assert model.state.options.rope_base == base_from_slider(479) == 61700.0
+    assert len(bases) <= 4, bases
+    assert model.undo_stack.count() == steps + 1  # the whole drag, one step
+    assert lab.base.value() == 479 and lab.base_label.text() == "61700"
+    qtbot.wait(50)  # nothing applies after the release
+    assert model.state.options.rope_base == 61700.0 and len(bases) <= 4
+    model.undo_stack.undo()
+    assert model.state.options.rope_base == 500.0
+    assert lab.base.value() == slider_from_base(500.0)
+    lab.base.setValue(500)  # a single move (a key, the wheel): a step of its own
+    assert model.undo_stack.count() == steps + 1
+    assert model.state.options.rope_base == 1e5
+    lab.close()

@@ -646,3 +646,53 @@ def test_full_width_digits_of_a_chinese_input_method_are_read_as_the_tables_read
     assert window.model.wait_until_idle()
     assert (box.value(), box.text(), window.model.state.seed) == (1000, "1000", 1000)
     assert window.statusBar().currentMessage() == ""
+
+
+def _paste_by_the_context_menu(box: QAbstractSpinBox, text: str) -> None:
+    """Paste ``text`` as the context menu's Paste does (``QLineEdit.paste``), without a
+    key. (The menu itself, opened offscreen, ends the typing as it opens and closes,
+    which the menu of a real screen does once only.)"""
+    QApplication.clipboard().setText(text)
+    box.lineEdit().paste()
+
+
+def test_a_refused_key_after_a_paste_by_the_context_menu_is_said(qtbot):
+    """A paste by the context menu came without a key, and the box took the text before
+    the last key typed as where it was refused: 3 typed after 12 (123), a paste of "y"
+    refused, the box set back to 12 (an undo does that), and a "q" typed there went
+    unsaid, as if refused at 12 already. After a key refused at 12 and the up arrow
+    (13), a refused paste went unsaid the same way. Each is said once where it is."""
+    from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox
+
+    box = ClampSayingSpinBox(objectName="sayingBox")
+    qtbot.addWidget(box)
+    box.setRange(0, 1000)
+    box.setValue(12)
+    box.subject = "The count"
+    said = []
+    box.said.connect(said.append)
+    box.show()
+    box.activateWindow()
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus)  # (a paste by the menu is said where the focus is)
+
+    def refused(text):
+        return (f"The count takes a whole number such as 12 or 1e3: “{text}” cannot go "
+                f"there, so it was not typed.")
+
+    qtbot.keyClick(box, Qt.Key.Key_End)
+    qtbot.keyClicks(box, "3")
+    assert box.text() == "123"
+    _paste_by_the_context_menu(box, "y")
+    assert box.text() == "123" and said == [refused("y")]
+    box.setValue(12)  # the session's value back (Edit → Undo)
+    qtbot.keyClicks(box, "q")
+    assert said == [refused("y"), refused("q")]
+    qtbot.keyClicks(box, "q")  # held down: said once
+    assert said == [refused("y"), refused("q")]
+    box.stepUp()  # the up arrow: a new text, where the paste is refused anew
+    assert box.text() == "13"
+    _paste_by_the_context_menu(box, "z")
+    assert said == [refused("y"), refused("q"), refused("z")]
+    _paste_by_the_context_menu(box, "z")  # again at the same text: once
+    assert len(said) == 3

@@ -2792,6 +2792,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>{0} = 0（对数坐标上无法画出）</translation>
     </message>
     <message>
+        <source>Until you set one, the session&apos;s: 0.5, or 1 ÷ the largest ‖x‖² of its token vectors where that is smaller (a model&apos;s long vectors diverged at 0.5).</source>
+        <translation>在你自己设定之前，使用本会话的学习率：0.5；若 1 ÷ 词元向量中最大的 ‖x‖² 更小，则取后者（真实模型的向量很长，用 0.5 会发散）。</translation>
+    </message>
+    <message>
         <source>{0} = 0 at step {1} (not drawn on a log scale)</source>
         <translation>第 {1} 步 {0} = 0（对数坐标上无法画出）</translation>
     </message>

@@ -144,6 +144,7 @@ class ModelActions(FollowsWindowLanguage, QObject):
 
         The checkpoint has every layer's input cached, so this takes milliseconds.
         ``ValueError`` (a layer or head out of range) leaves the session as it was.
+        Not a new session: what the learner typed in a lab stays (``load_state``).
         """
         current = self.source
         if current is None or current.checkpoint is None:
@@ -155,7 +156,7 @@ class ModelActions(FollowsWindowLanguage, QObject):
         self.model.load_state(state, Text(  # an undo text said again in a new language
             QT_TRANSLATE_NOOP("ModelActions", "Load {0}, layer {1} · head {2}"),
             (current.name, layer + 1, head + 1), "ModelActions"),
-            named=False)  # ``source_label`` names it
+            named=False, new_session=False)  # ``source_label`` names it
 
     def load_layer(self, layer: int, head: int) -> None:
         """Every query head of ``layer`` as one multi-head session (with W_O), showing
@@ -171,7 +172,8 @@ class ModelActions(FollowsWindowLanguage, QObject):
                                                       scope="layer"))
         self.model.load_state(state, Text(
             QT_TRANSLATE_NOOP("ModelActions", "Load {0}, layer {1} · all {2} heads"),
-            (current.name, layer + 1, ckpt.n_heads), "ModelActions"), named=False)
+            (current.name, layer + 1, ckpt.n_heads), "ModelActions"), named=False,
+            new_session=False)
         self.model.set_current_head(head)
 
     def _update_source(self) -> None:

@@ -6,8 +6,8 @@ reported through ``model.refused`` and nothing is half-applied.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
-from PySide6.QtGui import QGuiApplication, QKeySequence, QScreen
+from PySide6.QtCore import QEvent, QPoint, QSize, Qt
+from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from qkv_desktop.model import AttentionModel
@@ -17,31 +17,13 @@ from qkv_desktop.state.parsing import ParseError, parse_block
 from qkv_desktop.state.session_state import MAX_CELLS, MAX_TOKENS
 from qkv_desktop.views.editors.cell_balloon import CellBalloon
 from qkv_desktop.views.editors.matrix_table import MatrixTableModel
+from qkv_desktop.views.once_per_frame import SCRUB_INTERVAL_MS, OncePerFrame, scrub_interval_ms
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["MatrixEditor", "SCRUB_PER_PIXEL", "SCRUB_INTERVAL_MS", "scrub_interval_ms"]
 
 SCRUB_PER_PIXEL = 0.01
 """Value change per pixel of a Ctrl+drag (×10 with Shift held as well)."""
-SCRUB_INTERVAL_MS = 16
-"""About one edit per display frame during a Ctrl+drag. A mouse reports 125 to 1000
-moves a second; each edit is an undo step merged into the drag's, a table update and a
-state for the next forward (about 1 ms on the GUI thread at any n), so at n = 1024,
-where a frame takes 30–35 ms, eight moves a frame kept the GUI thread busy for 16–20 ms
-at a time (issue 20). The first move after a pause applies at once; the moves of the
-next 16 ms only update the value, which applies when those 16 ms end (not in step with
-the screen's refresh), and the release applies the last one. On a screen of another
-refresh rate, the interval is one refresh of it (``scrub_interval_ms``)."""
-
-
-def scrub_interval_ms(screen: QScreen | None) -> int:
-    """One display frame of ``screen`` in whole milliseconds, rounded down (a frame's
-    edit is never late for it), or ``SCRUB_INTERVAL_MS`` when it reports no refresh
-    rate: a 144 Hz screen shows a scrub at up to 144 frames a second."""
-    rate = screen.refreshRate() if screen is not None else 0.0
-    return max(4, int(1000 / rate)) if rate and rate > 0 else SCRUB_INTERVAL_MS
-
-
 CELL_PAD_PX = 14
 """Room a column leaves beside its widest value: the delegate's text margins and a gap."""
 
@@ -62,10 +44,7 @@ class MatrixEditor(Retranslating, QTableView):
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self._fit_sections()
         self._scrub: tuple[int, int, int, float, int] | None = None
-        self._scrub_value: float | None = None
-        """The value of the latest move of a scrub, not yet applied (``SCRUB_INTERVAL_MS``)."""
-        self._scrub_timer = QTimer(self, singleShot=True, interval=SCRUB_INTERVAL_MS,
-                                   timeout=self._apply_scrub)
+        self._scrub_moves = OncePerFrame(self, self._apply_scrub)  # about one edit a frame
         self.clicked.connect(self._on_clicked)
         self.balloon = CellBalloon(self)
         self.table.refused.connect(
@@ -188,7 +167,7 @@ class MatrixEditor(Retranslating, QTableView):
             start = float(self.table._matrix()[idx.row(), col])
             self._scrub = (idx.row(), col, int(event.position().x()), start,
                            self.attention.new_gesture())
-            self._scrub_timer.setInterval(scrub_interval_ms(self.screen()))
+            self._scrub_moves.begin(self.screen())
             self.setCursor(Qt.CursorShape.SizeHorCursor)
             return
         super().mousePressEvent(event)
@@ -199,17 +178,13 @@ class MatrixEditor(Retranslating, QTableView):
             return
         _row, _col, x0, start, _gesture = self._scrub
         step = SCRUB_PER_PIXEL * (10 if event.modifiers() & Qt.KeyboardModifier.ShiftModifier else 1)
-        self._scrub_value = round(start + (event.position().x() - x0) * step, 6)
-        if not self._scrub_timer.isActive():
-            self._apply_scrub()
+        self._scrub_moves.offer(round(start + (event.position().x() - x0) * step, 6))
 
-    def _apply_scrub(self) -> None:
-        """Apply the scrub's pending value, then let the next one wait a frame."""
-        if self._scrub is None or self._scrub_value is None:
+    def _apply_scrub(self, value: float) -> None:
+        """Apply a value of the scrub (``OncePerFrame`` calls this about once a frame)."""
+        if self._scrub is None:
             return
         row, col, _x0, _start, gesture = self._scrub
-        value, self._scrub_value = self._scrub_value, None
-        self._scrub_timer.start()
         try:
             self.attention.set_cell(self.table.source, row, col, value, gesture=gesture)
         except ValueError as exc:
@@ -231,9 +206,8 @@ class MatrixEditor(Retranslating, QTableView):
         before it closes (a value still waiting would land after the model shut down)."""
         if self._scrub is None:
             return
-        self._apply_scrub()
-        self._scrub_timer.stop()
-        self._scrub = self._scrub_value = None
+        self._scrub_moves.end()
+        self._scrub = None
         self.unsetCursor()
 
     # ------------------------------------------------------------ selection

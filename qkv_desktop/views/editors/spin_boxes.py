@@ -367,16 +367,26 @@ class _SaysClamp:
     """What the last key (or input method, or paste) brought, for the refusal to name."""
 
     _before: str | None = None
-    """The text before that key (Qt's inputRejected comes with the refused text still
-    in the line: "1000" was "a", then "b", each a new text and said again)."""
+    """The text before the key being handled (Qt's inputRejected comes with the refused
+    text still in the line: "1000" was "a", then "b", each a new text and said again);
+    None once that key is handled: a paste by the context menu, which comes without a
+    key, is refused at the text in the line. (Kept after its key, it was taken as where
+    such a paste was refused: 3 typed after 12, a paste refused, the box set back to 12,
+    and a letter typed there counted as refused at 12 already and went unsaid.)"""
 
     def keyPressEvent(self, event) -> None:
         self._heard(event)
-        super().keyPressEvent(event)
+        try:
+            super().keyPressEvent(event)
+        finally:
+            self._before = None
 
     def inputMethodEvent(self, event) -> None:
         self._heard(event)
-        super().inputMethodEvent(event)
+        try:
+            super().inputMethodEvent(event)
+        finally:
+            self._before = None
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.lineEdit():
@@ -397,11 +407,13 @@ class _SaysClamp:
     def _on_input_taken(self, _text: str = "") -> None:
         self._refused_at = None
         self._input = ""
+        self._before = None  # (a key sent to the line edit itself ends here)
 
     def _on_input_rejected(self) -> None:
         """Qt refused a key (a letter, a second decimal point): said once, with why."""
         heard, self._input = self._input, ""
-        at = self.lineEdit().text() if self._before is None else self._before
+        before, self._before = self._before, None
+        at = self.lineEdit().text() if before is None else before
         if self._refused_at == at:
             return
         if not heard and self.lineEdit().hasFocus():  # a paste by the context menu

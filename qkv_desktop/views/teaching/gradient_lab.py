@@ -42,8 +42,10 @@ from PySide6.QtWidgets import (
 
 from qkv_desktop.core.attention import ScoreOverflowError
 from qkv_desktop.core.training import (
+    DEFAULT_LEARNING_RATE,
     SoftmaxSaturated,
     WeightsOverflowed,
+    default_learning_rate,
     layer_norm,
     normalise_pattern,
     scaling_comparison,
@@ -170,6 +172,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         model.resultChanged.connect(self.refresh)
         model.resultCleared.connect(self._on_result_cleared)
         model.currentHeadChanged.connect(self.refresh)
+        model.replaced.connect(self._on_new_session)
         self.retranslate()
 
     # ------------------------------------------------------------------ building
@@ -178,7 +181,11 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.target.currentIndexChanged.connect(self._on_target)
         self.lr = ClampSayingDoubleSpinBox(objectName="gradLearningRate")
         self.lr.setRange(1e-4, 100.0)
-        self.lr.setValue(0.5)
+        self.lr.setValue(DEFAULT_LEARNING_RATE)
+        # The session's rate (``default_learning_rate``) until the learner sets one, and
+        # again in a new session: 0.5 diverged on all-MiniLM-L6-v2's long vectors.
+        self._lr_set = False
+        self.lr.valueChanged.connect(self._on_lr_set)
         self.steps = ClampSayingSpinBox(objectName="gradSteps")
         self.steps.setRange(1, 100_000)
         self.steps.setValue(200)
@@ -321,9 +328,13 @@ class GradientLab(RefreshWhenShown, LabWindow):
                                strict=True):
             label.setText(text)
         self.stop_button.setText(self.tr("Stop"))
+        step = self.tr("How far each step moves the weights: W ← W − rate · ∂L/∂W")
         for box in (self.lr, self.compare_lr):
             box.subject = self.tr("The learning rate")
-            box.set_tip(self.tr("How far each step moves the weights: W ← W − rate · ∂L/∂W"))
+        self.compare_lr.set_tip(step)
+        self.lr.set_tip(step + "\n" + self.tr(
+            "Until you set one, the session's: 0.5, or 1 ÷ the largest ‖x‖² of its token "
+            "vectors where that is smaller (a model's long vectors diverged at 0.5)."))
         # the red line above the tabs is shared, so each steps box's note names its
         # box: on the other tab "The number of steps …" read as that tab's box
         self.steps.subject = self.tr("The number of steps to train")
@@ -434,8 +445,28 @@ class GradientLab(RefreshWhenShown, LabWindow):
             grid.updateGeometry()  # (its width may follow its title's)
             grid.update()
 
+    def _on_lr_set(self, _value: float) -> None:
+        self._lr_set = True  # the learner's rate: kept until a new session
+
+    def _on_new_session(self) -> None:
+        self._lr_set = False
+        self.redraw_due()
+        self.refresh()
+
+    def _follow_lr(self) -> None:
+        """The learning rate box shows the session's rate (``default_learning_rate``)
+        unless the learner set one, a run is on or a number is being typed there."""
+        box = self.lr
+        if (self._lr_set or self.worker.running
+                or box.lineEdit().text() != box.textFromValue(box.value())):
+            return
+        inputs = self._inputs()
+        with QSignalBlocker(box):
+            box.setValue(default_learning_rate(inputs.X, inputs.options["X_kv"]))
+
     def _show_target_and_weights(self) -> None:
         self._title_grids()
+        self._follow_lr()
         result = self.model.result
         if result is None or result.state is not self.model.state:
             # a result of the session before (the head on show was reset by a load,

@@ -47,6 +47,7 @@ from qkv_desktop.presentation.texts import join_list, join_sentences, say
 from qkv_desktop.views.editors.position_controls import ROPE_BASE_RANGE
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
+from qkv_desktop.views.once_per_frame import OncePerFrame
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.teaching.lab_plot import LabPlot, LabPlotGrid
 
@@ -177,6 +178,13 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         self._rng = np.random.default_rng(0)
         self.shift.valueChanged.connect(self._on_input)
         self.base.valueChanged.connect(self._on_base)
+        # A drag of the slider is one undo step, and sets the base about once a frame
+        # (the tables' scrub does the same): with tracking on, every move recomputed
+        # the session (every head, at a model's size) while the learner dragged.
+        self._base_drag: int | None = None  # the drag's gesture (model.new_gesture)
+        self._base_moves = OncePerFrame(self, self._set_base)
+        self.base.sliderPressed.connect(self._begin_base_drag)
+        self.base.sliderReleased.connect(self.end_base_drag)
         self.query.currentIndexChanged.connect(self._on_input)
         self.key.currentIndexChanged.connect(self._on_input)
         self.shuffle.clicked.connect(self.shuffle_tokens)
@@ -220,10 +228,36 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         self.refresh()
 
     def _on_base(self, pos: int) -> None:
-        """The slider moved: it sets the session's base, merged into one undo step with
-        the box under Positions; the new result redraws the lab."""
+        """The slider moved: it sets the session's base (during a drag about once a
+        frame, ``OncePerFrame``); the new result redraws the lab."""
+        if self._base_drag is not None:
+            self._base_moves.offer(pos)
+        else:  # a key, the wheel, a click beside the handle: one step each
+            self._set_base(pos)
+
+    def _begin_base_drag(self) -> None:
+        self.end_base_drag()  # one whose release never came
+        self._base_drag = self.model.new_gesture()
+        self._base_moves.begin(self.screen())
+
+    def end_base_drag(self) -> None:
+        """The drag ends: the base it was released on applies, and the drag is one step."""
+        if self._base_drag is None:
+            return
+        self._base_moves.end()
+        self._base_drag = None
+
+    def hideEvent(self, event) -> None:
+        self.end_base_drag()  # closed while dragging (Esc): no release will come
+        super().hideEvent(event)
+
+    def _set_base(self, pos: int) -> None:
+        """Set the session's base: a drag's values merge into one undo step (however long
+        it pauses), a single move merges with the box under Positions' edits within
+        ``MERGE_WINDOW_S``."""
+        key = "rope_base" if self._base_drag is None else ("rope_base", self._base_drag)
         try:
-            self.model.set_options(merge_key="rope_base", rope_base=base_from_slider(pos))
+            self.model.set_options(merge_key=key, rope_base=base_from_slider(pos))
         except ValueError as exc:  # refused (said where the learner looks): back to it
             self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
             self._follow_base()
