@@ -69,6 +69,8 @@ DECAY_MIN_HEIGHT = 260
 """Pixels the decay plot keeps at least: its rotated axis name and its legend beside
 the curves. Lower than the lab has room for, the lab scrolls."""
 MAX_PAIR_PLOTS = 8
+_CIRCLE_X = np.cos(np.linspace(0, 2 * np.pi, 97))
+_CIRCLE_Y = np.sin(np.linspace(0, 2 * np.pi, 97))
 """Pairs drawn as small plots (the fastest-turning first); the rest are listed only."""
 DECAY_BASES = (1e4, 1e5, 1e6)
 DECAY_DISTANCE = 512
@@ -136,6 +138,9 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
 
         self.rotation_group = QGroupBox()
         self.rotations = LabPlotGrid(ROTATIONS_MIN_HEIGHT)
+        self._pairs: list[tuple[pg.PlotItem, list[pg.PlotDataItem]]] = []
+        """The pair plots on show and their curves (``_build_pairs``)."""
+        self._decay_for: tuple | None = None  # (d, base, pairing) the decay plot shows
         self.rotation_info = QLabel(objectName="ropeRotationInfo", wordWrap=True)
         self.shift_info = QLabel(objectName="ropeShiftInfo", wordWrap=True)
         rot = QVBoxLayout(self.rotation_group)
@@ -219,6 +224,7 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         self.shuffle.setText(self.tr("Shuffle tokens"))
         self.shuffle.setToolTip(self.tr("Permute the tokens of X at random and compare the "
                                         "outputs with the original ones, permuted alike."))
+        self._decay_for = None  # its legend's names, in the new language
         self._on_input()
 
     # ------------------------------------------------------------- inputs
@@ -312,12 +318,11 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         k = self.shift.value()
         self.shift_label.setText(str(k))
         d = r.Q.shape[1]
-        self.rotations.clear()
-        self.rotations.setMinimumHeight(ROTATIONS_MIN_HEIGHT)  # ``_draw_pairs`` may raise it
         # the decay plot's vectors are its own (d = 128), whatever this session's d_k
         self._draw_decay(DECAY_DIM, base, pairing)
         self._show_order()
         if d % 2:
+            self._clear_pairs()
             # said where the pairs would be drawn, not under an empty white box
             self.rotations.addLabel(self.tr("RoPE turns pairs of dimensions: make d_k even "
                                             "to see it (d_k = {0}).").format(d),
@@ -350,43 +355,67 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
             "only through the distance m − n.").format(k, f(pr.score), f(plain.score), r.Q.shape[0],
                                       r.K.shape[0], f(diff)))
 
-    def _draw_pairs(self, pr) -> None:
-        count = min(len(pr.theta), MAX_PAIR_PLOTS)
+    def _clear_pairs(self) -> None:
+        self.rotations.clear()
+        self.rotations.setMinimumHeight(ROTATIONS_MIN_HEIGHT)  # ``_build_pairs`` may raise it
+        self._pairs = []
+
+    def _build_pairs(self, count: int) -> None:
+        """``count`` pair plots, each with its curves (two circles, four vectors, two
+        ends), made once and given new data on each redraw: made afresh, the eight
+        plots took 450 ms of every redraw, so a base slider's drag or an edit with the
+        lab open showed about two frames a second."""
+        self._clear_pairs()
         cols = min(count, 4)
-        circle = np.linspace(0, 2 * np.pi, 97)
         for p in range(count):
             plot = self.rotations.addPlot(row=p // cols, col=p % cols)
             plot.vb.setMinimumSize(PAIR_MIN_PX, PAIR_MIN_PX)
-            # each pair at its own scale: RoPE keeps a pair's length, so its vectors
-            # fill the circle whatever the other pairs' lengths (at one scale for all,
-            # a short pair was a dot), and the circles are the paths they turn along
-            radii = (float(np.hypot(*pr.q[p])), float(np.hypot(*pr.k[p])))
-            top = max(*radii, 1e-12) * 1.15
             plot.setAspectLocked(True)
-            plot.setXRange(-top, top, padding=0)
-            plot.setYRange(-top, top, padding=0)
             plot.hideAxis("left")
             plot.hideAxis("bottom")
             plot.setMouseEnabled(False, False)
             plot.setMenuEnabled(False)
             plot.hideButtons()
-            plot.setTitle(self.tr("pair {0}: +{1} rad / position").format(
-                p, format_value(pr.theta[p])), size="8pt")
-            for radius, pen in zip(radii, (CIRCLE_Q, CIRCLE_K), strict=True):
-                plot.plot(radius * np.cos(circle), radius * np.sin(circle), pen=pen)
-            for vec, pen in ((pr.q[p], FAINT_Q), (pr.k[p], FAINT_K), (pr.q_rot[p], Q_PEN),
-                             (pr.k_rot[p], K_PEN)):
-                plot.plot([0, vec[0]], [0, vec[1]], pen=pen)
-            plot.plot([pr.q_rot[p][0]], [pr.q_rot[p][1]], pen=None, symbol="o", symbolSize=5,
-                      symbolBrush=Q_PEN.color())
-            plot.plot([pr.k_rot[p][0]], [pr.k_rot[p][1]], pen=None, symbol="o", symbolSize=5,
-                      symbolBrush=K_PEN.color())
+            plot.setTitle(" ", size="8pt")  # its line, for the least height below
+            # (no range limit: its check redid every curve at each range change)
+            curves = [plot.plot(pen=pen, dynamicRangeLimit=None)
+                      for pen in (CIRCLE_Q, CIRCLE_K, FAINT_Q, FAINT_K, Q_PEN, K_PEN)]
+            curves += [plot.plot(pen=None, symbol="o", symbolSize=5, symbolBrush=pen.color(),
+                                 dynamicRangeLimit=None) for pen in (Q_PEN, K_PEN)]
+            self._pairs.append((plot, curves))
         # the rows at their least size (circles, titles, spacing) fit the widget, or
         # the lab scrolls: a row of circles was cut at its bottom otherwise
         least = self.rotations.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).height()
         self.rotations.setMinimumHeight(max(ROTATIONS_MIN_HEIGHT, math.ceil(least)))
 
+    def _draw_pairs(self, pr) -> None:
+        count = min(len(pr.theta), MAX_PAIR_PLOTS)
+        if len(self._pairs) != count:
+            self._build_pairs(count)
+        for p, (plot, curves) in enumerate(self._pairs):
+            # each pair at its own scale: RoPE keeps a pair's length, so its vectors
+            # fill the circle whatever the other pairs' lengths (at one scale for all,
+            # a short pair was a dot), and the circles are the paths they turn along
+            radii = (float(np.hypot(*pr.q[p])), float(np.hypot(*pr.k[p])))
+            top = max(*radii, 1e-12) * 1.15
+            plot.vb.setRange(xRange=(-top, top), yRange=(-top, top), padding=0)
+            plot.setTitle(self.tr("pair {0}: +{1} rad / position").format(
+                p, format_value(pr.theta[p])), size="8pt")
+            for curve, radius in zip(curves[:2], radii, strict=True):
+                curve.setData(radius * _CIRCLE_X, radius * _CIRCLE_Y)
+            for curve, vec in zip(curves[2:6], (pr.q[p], pr.k[p], pr.q_rot[p], pr.k_rot[p]),
+                                  strict=True):
+                curve.setData([0, vec[0]], [0, vec[1]])
+            for curve, vec in zip(curves[6:], (pr.q_rot[p], pr.k_rot[p]), strict=True):
+                curve.setData([vec[0]], [vec[1]])
+
     def _draw_decay(self, d: int, base: float, pairing: str) -> None:
+        """The decay curves of the fixed bases and of ``base``; drawn again only when
+        the base or the pairing changed (or the language: ``retranslate``), not for a
+        shift, a token chosen or an edit."""
+        if self._decay_for == (d, base, pairing):
+            return
+        self._decay_for = (d, base, pairing)
         self.decay.clear()
         legend = self.decay.getPlotItem().legend
         if legend is not None:
