@@ -2692,10 +2692,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>每一步把权重移动多远：W ← W − 学习率 · ∂L/∂W</translation>
     </message>
     <message>
-        <source>Steps of gradient descent that Train runs</source>
-        <translation>“训练”执行的梯度下降步数</translation>
-    </message>
-    <message>
         <source>Steps of gradient descent for each d_k</source>
         <translation>每个 d_k 的梯度下降步数</translation>
     </message>
@@ -2782,6 +2778,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>{0} = 0 (not drawn on a log scale)</source>
         <translation>{0} = 0（对数坐标上无法画出）</translation>
+    </message>
+    <message>
+        <source>How far each step moves the weights: W ← W − rate · ∂L/∂W. Changed during a run, it applies from the next step on.</source>
+        <translation>每一步把权重移动多远：W ← W − 学习率 · ∂L/∂W。训练中途修改，从下一步起生效。</translation>
+    </message>
+    <message>
+        <source>Steps of gradient descent that Train runs. Changed during a run, the run ends there.</source>
+        <translation>“训练”执行的梯度下降步数。训练中途修改，训练就在这一步数结束。</translation>
     </message>
     <message>
         <source>{0} = 0 at step {1} (not drawn on a log scale)</source>

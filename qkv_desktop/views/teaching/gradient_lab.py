@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import html
 import threading
+from functools import partial
 
 import numpy as np
 import pyqtgraph as pg
@@ -48,7 +49,7 @@ from qkv_desktop.core.training import (
     normalise_pattern,
     scaling_comparison,
     target_pattern,
-    train_step,
+    training_run,
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_nonzero
@@ -187,8 +188,12 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.rate = ClampSayingSpinBox(objectName="gradRate")
         self.rate.setRange(1, 1000)
         self.rate.setValue(50)
-        for box in (self.lr, self.steps, self.rate):
+        self._run_settings = {"lr": self.lr.value(), "steps": self.steps.value(),
+                              "rate": self.rate.value()}
+        """The boxes' values as a run reads them at each step (``start_training``)."""
+        for key, box in (("lr", self.lr), ("steps", self.steps), ("rate", self.rate)):
             box.said.connect(self.show_note)
+            box.valueChanged.connect(partial(self._run_settings.__setitem__, key))
         self.train_button = lab_button("gradTrain")
         self.stop_button = lab_button("gradStop")
         self.train_button.clicked.connect(self.start_training)
@@ -324,10 +329,13 @@ class GradientLab(RefreshWhenShown, LabWindow):
         for box in (self.lr, self.compare_lr):
             box.subject = self.tr("The learning rate")
             box.set_tip(self.tr("How far each step moves the weights: W ← W − rate · ∂L/∂W"))
+        self.lr.set_tip(self.tr("How far each step moves the weights: W ← W − rate · ∂L/∂W. "
+                                "Changed during a run, it applies from the next step on."))
         # the red line above the tabs is shared, so each steps box's note names its
         # box: on the other tab "The number of steps …" read as that tab's box
         self.steps.subject = self.tr("The number of steps to train")
-        self.steps.set_tip(self.tr("Steps of gradient descent that Train runs"))
+        self.steps.set_tip(self.tr("Steps of gradient descent that Train runs. Changed "
+                                   "during a run, the run ends there."))
         self.compare_steps.subject = self.tr("The number of steps for each d_k")
         self.compare_steps.set_tip(self.tr("Steps of gradient descent for each d_k"))
         self.rate.subject = self.tr("The steps per second")
@@ -507,33 +515,34 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.train_threads.clear()
         self.head_index = self.model.current_head
         X, weights, options = inputs.X, inputs.weights, dict(inputs.options)
-        lr, steps, rate = self.lr.value(), self.steps.value(), self.rate.value()
+        settings = self._run_settings  # the boxes' values, read by the run at each step
 
         def job(report, stop):
             """None when the run ends as asked or stopped; else why it failed, as
-            ``_failure_text`` reads it (the numbers, said in the language of the time)."""
-            w, start = weights, None
-            for k in range(steps):
-                if stop.is_set():
-                    break
-                try:
-                    step = train_step(X, w, target, kind, lr, start_loss=start, **options)
-                except SoftmaxSaturated as exc:  # diverged with finite weights
-                    # the step whose gradients are 0 is the one the run stops at: the
-                    # curves and the status line show it (they ended a step before)
-                    stuck = exc.step
-                    report((k + 1, stuck.loss, stuck.grad_norms(), stuck.after,
+            ``_failure_text`` reads it (the numbers, said in the language of the time).
+            The learning rate, the steps and the steps per second are the boxes' at each
+            step: one changed during the run applies from the next step on (the box
+            said 100 while the run went on at 0.5, a first user)."""
+            done = 0
+            try:
+                for point in training_run(X, weights, target, kind, lambda: settings["lr"],
+                                          **options):
+                    done = point.step
+                    report((done, point.loss, point.grad_norms(), point.weights,
                             threading.get_ident()))
-                    return ("saturated", k + 1, stuck.loss, exc.start_loss)
-                except WeightsOverflowed as exc:  # a weight overflowed: the steps diverged
-                    return ("weights", k + 1, exc.name, exc.index, exc.value)
-                except ScoreOverflowError as exc:  # finite weights, overflowing products
-                    return ("scores", k + 1, exc.what, exc.dtype, exc.largest)
-                start = step.loss if start is None else start
-                w = step.after
-                report((k + 1, step.loss, step.grad_norms(), w, threading.get_ident()))
-                if stop.wait(1.0 / rate):
-                    break
+                    if done >= settings["steps"] or stop.wait(1.0 / settings["rate"]):
+                        break
+            except SoftmaxSaturated as exc:  # diverged with finite weights
+                # the step whose weights saturated is the one the run stops at: the
+                # curves and the status line show it, with its zero gradients
+                stuck = exc.step
+                report((stuck.step, stuck.loss, stuck.grad_norms(), stuck.weights,
+                        threading.get_ident()))
+                return ("saturated", stuck.step, stuck.loss, exc.start_loss)
+            except WeightsOverflowed as exc:  # a weight overflowed: the steps diverged
+                return ("weights", done + 1, exc.name, exc.index, exc.value)
+            except ScoreOverflowError as exc:  # finite weights, overflowing products
+                return ("scores", done + 1, exc.what, exc.dtype, exc.largest)
             return None
 
         self.train_button.setEnabled(False)
