@@ -114,3 +114,60 @@ def test_steps_typed_during_a_run_end_it_there(lab, qtbot, monkeypatch):
     assert lab.model.undo_stack.undoText() == "Train 5 steps"
     assert lab.status.text().startswith("step 5: loss ")
     lab.model.undo_stack.undo()
+
+
+@pytest.mark.parametrize("preset", ["tutorial-1", "random-medium"])
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_comparisons_plots_read_on_a_1024x700_screen(run_labs, speak, lang, preset):
+    """After the comparison, its three plots were 40 px high with no y axis at 1024 ×
+    700 (the explanation and the table took the tab's height), and the run button's
+    label nearly ran into its edge. Each plot, scrolled into view, is whole, at least
+    ``COMPARE_PLOT_HEIGHT`` high, with its y axis labelled and no text cut; the lab
+    fits the screen with 12 tokens too (the Train tab's two grids made it 889 px
+    high)."""
+    from PySide6.QtWidgets import QApplication
+
+    from qkv_desktop.state import SessionState
+    from qkv_desktop.views.layout import fit_to_free
+    from qkv_desktop.views.teaching.gradient_lab import COMPARE_PLOT_HEIGHT
+    from tests.views.helpers import axis_labels
+
+    model = run_labs.main_window.model
+    model.load_state(SessionState.from_preset(preset), "preset")
+    assert model.wait_until_idle()
+    speak(lang)
+    lab = run_labs.show("gradients")
+    lab.resize(*fit_to_free((1250, 860), (1024, 700)))  # the lab's size on that screen
+    lab.tabs.setCurrentIndex(1)
+    lab.run_comparison_blocking(5)
+    QApplication.processEvents()
+    assert len(lab.runs) == 6
+    assert lab.width() <= 1024 and lab.height() <= 700
+    scroll = lab.compare_scroll
+    for d, plot in lab.compare_plots.items():
+        assert plot.height() >= COMPARE_PLOT_HEIGHT, (d, plot.height())
+        centre = plot.mapTo(scroll.widget(), plot.rect().center())
+        scroll.ensureVisible(centre.x(), centre.y(), plot.width() // 2 + 1,
+                             plot.height() // 2 + 1)
+        QApplication.processEvents()
+        shown = plot.viewport()
+        assert shown.visibleRegion().boundingRect() == shown.rect(), d  # wholly on screen
+        item = plot.getPlotItem()
+        assert item.getViewBox().sceneBoundingRect().height() >= COMPARE_PLOT_HEIGHT / 2, d
+        left = item.getAxis("left")
+        labels = axis_labels(left)
+        assert labels, d  # a y axis, labelled …
+        for rect, text in labels:  # … inside the plot's view, read whole
+            view = plot.mapFromScene(left.mapRectToScene(rect)).boundingRect()
+            assert shown.rect().contains(view), (d, text, view, shown.rect())
+        assert len(item.listDataItems()) == 4, d  # both runs' two curves
+    button = lab.compare_button
+    metrics = button.fontMetrics()
+    room = (button.width() - metrics.horizontalAdvance(button.text())) / 2
+    assert room >= metrics.horizontalAdvance("M"), (room, button.width())
+    # the Train tab's grids scroll up and down with 12 tokens, never cut across
+    lab.tabs.setCurrentIndex(0)
+    QApplication.processEvents()
+    for grid in (lab.target_grid, lab.weights_grid):
+        assert grid.width() >= grid.sizeHint().width(), (grid.width(), grid.sizeHint())
+        assert grid.visibleRegion().boundingRect().width() == grid.width()

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QProgressBar,
+    QScrollArea,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -57,8 +58,9 @@ from qkv_desktop.presentation.texts import join_list, join_sentences
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.texts import Text
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
-from qkv_desktop.views.layout import fit_to_screen
+from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
+from qkv_desktop.views.teaching.lab_plot import LabPlot
 from qkv_desktop.views.teaching.lab_window import LabWindow, lab_button
 from qkv_desktop.views.teaching.lab_worker import LabWorker
 from qkv_desktop.views.teaching.log_axis import DecadeLogAxis, StepAxis
@@ -84,11 +86,15 @@ on a log axis: on a linear one a run climbing through 1e168 to 1e305 lay flat on
 its last steps. A curve that touches 0 (a squared error reaching its target) stays
 linear, where 0 has a place."""
 UNSCALED, SCALED = (214, 96, 77), (33, 102, 172)
+COMPARE_PLOT_HEIGHT = 200
+"""The comparison's plots are never lower (its tab scrolls instead): at 1024 × 700 the
+explanation and the table squeezed them to 40 px, without a y axis (a first user)."""
 
 
-def _plot(name: str) -> pg.PlotWidget:
-    plot = pg.PlotWidget(background="w", axisItems={"left": DecadeLogAxis("left"),
-                                                    "bottom": StepAxis("bottom")})
+def _plot(name: str, min_height: int | None = None) -> pg.PlotWidget:
+    axes = {"left": DecadeLogAxis("left"), "bottom": StepAxis("bottom")}
+    plot = (pg.PlotWidget(background="w", axisItems=axes) if min_height is None
+            else LabPlot(min_height, axisItems=axes))
     plot.setObjectName(name)
     item = plot.getPlotItem()
     item.setMenuEnabled(False)
@@ -99,6 +105,14 @@ def _plot(name: str) -> pg.PlotWidget:
         item.getAxis(axis).setPen(pg.mkPen(90, 90, 90))
         item.getAxis(axis).enableAutoSIPrefix(False)
     return plot
+
+
+def _on_the_tab(area: QScrollArea) -> QScrollArea:
+    """``area`` paints no background of its own: the window's grey stood out on the
+    tab page's lighter one."""
+    area.viewport().setAutoFillBackground(False)
+    area.widget().setAutoFillBackground(False)
+    return area
 
 
 def _positive(values) -> np.ndarray:
@@ -224,7 +238,11 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.norm_legend = QLabel(objectName="gradNormLegend")
         self.norm_legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.norm_legend.setWordWrap(True)
-        grids = QVBoxLayout()
+        # the grids scroll up and down: two of 12 tokens made the lab 889 px high, past
+        # a 1024 × 700 screen
+        column = QWidget(objectName="gradGrids")
+        grids = QVBoxLayout(column)
+        grids.setContentsMargins(0, 0, 0, 0)
         grids.addWidget(self.target_grid)
         grids.addWidget(self.weights_grid)
         grids.addStretch(1)
@@ -233,7 +251,8 @@ class GradientLab(RefreshWhenShown, LabWindow):
         plots.addWidget(self.norm_plot, 1)
         plots.addWidget(self.norm_legend)
         body = QHBoxLayout()
-        body.addLayout(grids)
+        self.grids_scroll = _on_the_tab(scrolling(column, "gradGridsScroll", horizontal=False))
+        body.addWidget(self.grids_scroll)
         body.addLayout(plots, 1)
         tab = QWidget()
         v = QVBoxLayout(tab)
@@ -279,7 +298,8 @@ class GradientLab(RefreshWhenShown, LabWindow):
         run.addWidget(self.compare_status, 1)
         self.compare_info = QLabel(objectName="compareInfo")
         self.compare_info.setWordWrap(True)
-        self.compare_plots = {d: _plot(f"compare_{d}") for d in COMPARE_D_KS}
+        self.compare_plots = {d: _plot(f"compare_{d}", COMPARE_PLOT_HEIGHT)
+                              for d in COMPARE_D_KS}
         for plot in self.compare_plots.values():
             plot.getPlotItem().setLogMode(x=False, y=True)
         row = QHBoxLayout()
@@ -289,13 +309,19 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.compare_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # its headers wrap: in one line each, the table made the lab wider after a run
         self.compare_table.setWordWrap(True)
+        # the controls stay; the explanation, the plots and the table scroll under them
+        body = QWidget(objectName="compareBody")
+        column = QVBoxLayout(body)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.compare_info)
+        column.addLayout(row, 1)
+        column.addWidget(self.compare_table)
+        self.compare_scroll = _on_the_tab(scrolling(body, "compareScroll", horizontal=False))
         tab = QWidget()
         v = QVBoxLayout(tab)
         v.addLayout(form)
         v.addLayout(run)
-        v.addWidget(self.compare_info)
-        v.addLayout(row, 1)
-        v.addWidget(self.compare_table)
+        v.addWidget(self.compare_scroll, 1)
         return tab
 
     def retranslate(self) -> None:
@@ -362,6 +388,11 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 self.compare_loss.addItem(losses[key], key)
             self.compare_loss.setCurrentIndex(index)
         self.compare_button.setText(self.tr("Train d_k = 4, 64, 256 with and without ÷√d_k"))
+        # room around its long label: at the style's own margin it nearly ran into the
+        # button's edge (a first user)
+        metrics = self.compare_button.fontMetrics()
+        self.compare_button.setMinimumWidth(self.compare_button.sizeHint().width()
+                                            + round(1.5 * metrics.horizontalAdvance("M")))
         self.compare_stop.setText(self.tr("Stop"))
         self.compare_stop.setToolTip(self.tr("Stop the comparison (space); the runs that "
                                              "finished are shown"))
@@ -441,6 +472,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         for grid in (self.target_grid, self.weights_grid):
             grid.updateGeometry()  # (its width may follow its title's)
             grid.update()
+        self.grids_scroll.updateGeometry()
 
     def _show_target_and_weights(self) -> None:
         self._title_grids()
@@ -463,6 +495,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.target_grid.set_data(target[:, :16],
                                   masked=None if hidden is None else hidden[:, :16])
         self._show_now(head, kind)
+        self.grids_scroll.updateGeometry()  # (a scroll area does not pass its content's on)
 
     def _show_now(self, head, kind: str) -> None:
         """The head's weights (or output) as they are now: during a training run, at
