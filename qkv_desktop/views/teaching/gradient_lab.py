@@ -5,7 +5,9 @@ on the grid, or a target output) and train. The loss and its gradients are compu
 analytically (``core.gradients``) on a thread of its own; every pane of the main window
 follows the weights live (``AttentionModel.preview``), the loss curve and the
 gradient norms per matrix are plotted as they come, and the result is one undoable
-step ("Train 200 steps").
+step ("Train 200 steps"). The loss and norms said at step k are those of the weights
+after it, which the panes show (``core.training_run``); a learning rate, number of
+steps or speed changed during a run applies from its next step.
 
 The second tab trains fresh heads with d_k = 4, 64 and 256, with and without ÷√d_k, and
 plots the true gradient norm reaching W_Q and W_K, which is what the tutorial's mean
