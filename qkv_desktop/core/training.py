@@ -13,6 +13,7 @@ heads of several d_k with and without ÷√d_k to show which gradients really va
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,7 +26,8 @@ from qkv_desktop.core.weights import WEIGHT_NAMES, Weights, init_weights
 __all__ = ["PATTERNS", "target_pattern", "normalise_pattern", "pattern_loss",
            "pattern_loss_on_logits", "output_loss",
            "loss_and_grads", "TrainStep", "train_step", "SoftmaxSaturated", "WeightsOverflowed",
-           "DEFAULT_LEARNING_RATE", "default_learning_rate", "ScalingRun",
+           "DEFAULT_LEARNING_RATE", "default_learning_rate", "RunPoint", "training_run",
+           "ScalingRun",
            "scaling_comparison", "layer_norm"]
 
 PATTERNS = ("previous", "first", "diagonal")
@@ -149,7 +151,7 @@ class SoftmaxSaturated(ValueError):
     output) gets there: the cross-entropy's gradient on the scores, (P − T)/n, stays
     (``pattern_loss_on_logits``). ``step`` holds the loss and gradients there."""
 
-    def __init__(self, step: TrainStep, start_loss: float):
+    def __init__(self, step: TrainStep | RunPoint, start_loss: float):
         super().__init__(f"the softmax saturated: every weight is 0 or 1, so the gradients "
                          f"on W_Q and W_K are 0 (loss {step.loss:.4g}, it started at "
                          f"{start_loss:.4g})")
@@ -178,7 +180,7 @@ def _overflowed(arrays: list) -> None:
             raise WeightsOverflowed(name, bad, a[bad])
 
 
-def _saturated(X, weights: Weights, step: TrainStep, start_loss: float, target, kind: str,
+def _saturated(X, weights: Weights, step: TrainStep | RunPoint, start_loss: float, target, kind: str,
                **options) -> bool:
     """Whether ``step`` is stuck for good (see ``SoftmaxSaturated``). A head that learned
     its pattern exactly is one-hot too, but at a loss below its start; below it, W_V
@@ -223,6 +225,20 @@ def default_learning_rate(X, X_kv=None) -> float:
     return max(float(f"{digit}e{exponent}"), 1e-4)
 
 
+def descend(weights: Weights, grads: AttentionGrads, lr: float) -> Weights:
+    """``weights`` − ``lr`` · ``grads`` on every array the head has (biases only if
+    present); ``WeightsOverflowed`` if a new weight is not finite."""
+    if not (np.isfinite(lr) and lr > 0):
+        raise ValueError(f"learning rate must be a positive finite number, got {lr}")
+    with np.errstate(over="ignore", invalid="ignore"):  # divergence: Weights says where
+        new = []
+        for name in WEIGHT_NAMES:
+            a = getattr(weights, name)
+            new.append(None if a is None else a - lr * getattr(grads, name).astype(a.dtype))
+    _overflowed(new)
+    return Weights(*new)
+
+
 def train_step(X, weights: Weights, target, kind: str, lr: float, start_loss: float | None = None,
                **options) -> TrainStep:
     """One gradient-descent step on every array the head has (biases only if present).
@@ -236,16 +252,55 @@ def train_step(X, weights: Weights, target, kind: str, lr: float, start_loss: fl
         raise ValueError(f"learning rate must be a positive finite number, got {lr}")
     with np.errstate(over="ignore", invalid="ignore"):  # divergence: Weights says where
         loss, grads = loss_and_grads(X, weights, target, kind, **options)
-        new = []
-        for name in WEIGHT_NAMES:
-            a = getattr(weights, name)
-            new.append(None if a is None else a - lr * getattr(grads, name).astype(a.dtype))
-    _overflowed(new)
-    step = TrainStep(loss, grads, Weights(*new))
+    step = TrainStep(loss, grads, descend(weights, grads, lr))
     if start_loss is not None and _saturated(X, weights, step, start_loss, target, kind,
                                                 **options):
         raise SoftmaxSaturated(step, start_loss)
     return step
+
+
+@dataclass(frozen=True, eq=False)
+class RunPoint:
+    """Where a run is after ``step`` steps: its ``weights``, and the ``loss`` and
+    gradients *at* those weights (the ones the next step descends along)."""
+
+    step: int
+    weights: Weights
+    loss: float
+    grads: AttentionGrads
+
+    def grad_norms(self) -> dict[str, float]:
+        return {k: v for k, v in self.grads.norms().items() if k.startswith("W_")}
+
+
+def training_run(X, weights: Weights, target, kind: str, lr, **options) -> Iterator[RunPoint]:
+    """Gradient descent from ``weights``, one ``RunPoint`` after each step, for as long
+    as the caller iterates: the loss and gradients it holds are those of the weights it
+    holds (``TrainStep`` has the loss from before its step, beside the weights after it:
+    a lab said "step 200: loss 0.0621" over weights whose loss was 0.0612).
+
+    ``lr`` is a number, or a function returning the learning rate for the next step
+    (read before each step: a rate changed during a run applies from the next step on).
+    Each step's failure is raised when it happens: ``WeightsOverflowed`` for a weight no
+    longer finite, ``ScoreOverflowError`` for scores that overflow at the new weights
+    (at the starting ones, before any step), ``SoftmaxSaturated`` (its ``step`` the
+    ``RunPoint`` reached) for weights where the softmax saturated with the loss above
+    the start's. The last point costs one gradient more than its steps (the gradients
+    at the weights reached)."""
+    rate = lr if callable(lr) else (lambda: lr)
+
+    def at(step: int, w: Weights) -> RunPoint:
+        with np.errstate(over="ignore", invalid="ignore"):
+            loss, grads = loss_and_grads(X, w, target, kind, **options)
+        return RunPoint(step, w, loss, grads)
+
+    point = at(0, weights)
+    start = point.loss
+    while True:
+        point = at(point.step + 1, descend(point.weights, point.grads, float(rate())))
+        if _saturated(X, point.weights, point, start, target, kind, **options):
+            raise SoftmaxSaturated(point, start)
+        yield point
 
 
 def layer_norm(X, eps: float = 1e-5) -> np.ndarray:

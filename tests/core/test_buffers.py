@@ -194,13 +194,17 @@ def test_q_k_and_v_of_a_large_forward_share_one_pooled_buffer(blas):
             assert block.flags.c_contiguous, name
         else:  # a view of the product's columns: rows 3·d_k apart
             assert block.strides == (3 * 64 * 8, 8), name
-    start = address(first.Q)
+    start, key = address(first.Q), lease._key
     np.testing.assert_allclose(first.K, X @ w.W_K, rtol=1e-13, atol=1e-15)  # own columns
     np.testing.assert_allclose(first.V, X @ w.W_V, rtol=1e-13, atol=1e-15)
     del first, lease, block
     gc.collect()
+    # the buffer given back, and maybe another of its shape that an earlier test's
+    # result let go meanwhile (the full suite's worker): the next forward takes one
+    free = {address(b) for b in buffers._free[key][1]}
+    assert start in free
     second = forward()
-    assert address(second.Q) == start
+    assert address(second.Q) in free
 
 
 def test_a_repeated_large_forward_allocates_little_besides_its_pooled_arrays():

@@ -57,3 +57,31 @@ def test_the_default_learning_rate_is_one_over_the_longest_vector_squared():
         losses.append(step.loss)
         w = step.after
     assert losses[-1] < losses[0] and np.all(np.isfinite(losses))
+
+
+def test_a_runs_points_hold_the_loss_of_their_own_weights():
+    """``training_run``'s point after step k: its loss and gradients are those at its
+    weights (the lab said the loss from before step 200 beside the weights after it),
+    and a learning rate changed during the run applies from the next step on."""
+    from qkv_desktop.core.training import loss_and_grads, training_run
+    from qkv_desktop.core.weights import init_weights
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(5, 4))
+    w = init_weights(4, 3, seed=1)
+    T = target_pattern("previous", 5)
+    rates = iter([0.5, 0.5, 0.1, 0.1])
+    points = []
+    for point in training_run(X, w, T, "pattern", lambda: next(rates), causal=True):
+        points.append(point)
+        if point.step == 4:
+            break
+    assert [p.step for p in points] == [1, 2, 3, 4]
+    before = w
+    for point, lr in zip(points, (0.5, 0.5, 0.1, 0.1), strict=True):
+        loss, grads = loss_and_grads(X, point.weights, T, "pattern", causal=True)
+        assert point.loss == loss
+        np.testing.assert_array_equal(point.grads.W_Q, grads.W_Q)
+        step = train_step(X, before, T, "pattern", lr, causal=True)  # the same descent
+        np.testing.assert_array_equal(point.weights.W_Q, step.after.W_Q)
+        assert step.loss != point.loss  # (train_step's loss is the one before its step)
+        before = point.weights

@@ -13,8 +13,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from qkv_desktop.core import online_softmax
-from qkv_desktop.views.teaching import gradient_lab
+from qkv_desktop.core import online_softmax, training
 
 
 @pytest.fixture
@@ -42,12 +41,12 @@ def test_train_uses_the_learning_rate_typed_and_says_its_clamp(labs, qtbot, monk
     lab.rate.setValue(lab.rate.maximum())
     rates = []
 
-    def train_step(X, w, target, kind, lr, **options):
+    def descend(weights, grads, lr):
         rates.append(lr)
-        return real(X, w, target, kind, lr, **options)
+        return real(weights, grads, lr)
 
-    real = gradient_lab.train_step
-    monkeypatch.setattr(gradient_lab, "train_step", train_step)
+    real = training.descend
+    monkeypatch.setattr(training, "descend", descend)
     session_rate = lab.lr.value()  # the session's (random-medium: 0.04)
     typed(qtbot, lab, lab.lr, "1000")
     assert lab.lr.value() == session_rate == 0.04  # not applied yet

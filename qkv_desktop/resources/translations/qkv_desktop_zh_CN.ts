@@ -2700,10 +2700,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>每一步把权重移动多远：W ← W − 学习率 · ∂L/∂W</translation>
     </message>
     <message>
-        <source>Steps of gradient descent that Train runs</source>
-        <translation>“训练”执行的梯度下降步数</translation>
-    </message>
-    <message>
         <source>Steps of gradient descent for each d_k</source>
         <translation>每个 d_k 的梯度下降步数</translation>
     </message>
@@ -2730,6 +2726,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>step</source>
         <translation>步</translation>
+    </message>
+    <message>
+        <source>Changed during a run, it applies from the next step on.</source>
+        <translation>训练中途修改，从下一步起生效。</translation>
     </message>
     <message>
         <source>gradient norm per matrix (log scale)</source>
@@ -2794,6 +2794,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Until you set one, the session&apos;s: 0.5, or 1 ÷ the largest ‖x‖² of its token vectors where that is smaller (a model&apos;s long vectors diverged at 0.5).</source>
         <translation>在你自己设定之前，使用本会话的学习率：0.5；若 1 ÷ 词元向量中最大的 ‖x‖² 更小，则取后者（真实模型的向量很长，用 0.5 会发散）。</translation>
+    </message>
+    <message>
+        <source>Steps of gradient descent that Train runs. Changed during a run, the run ends there.</source>
+        <translation>“训练”执行的梯度下降步数。训练中途修改，训练就在这一步数结束。</translation>
     </message>
     <message>
         <source>{0} = 0 at step {1} (not drawn on a log scale)</source>

@@ -5,7 +5,9 @@ on the grid, or a target output) and train. The loss and its gradients are compu
 analytically (``core.gradients``) on a thread of its own; every pane of the main window
 follows the weights live (``AttentionModel.preview``), the loss curve and the
 gradient norms per matrix are plotted as they come, and the result is one undoable
-step ("Train 200 steps").
+step ("Train 200 steps"). The loss and norms said at step k are those of the weights
+after it, which the panes show (``core.training_run``); a learning rate, number of
+steps or speed changed during a run applies from its next step.
 
 The second tab trains fresh heads with d_k = 4, 64 and 256, with and without ÷√d_k, and
 plots the true gradient norm reaching W_Q and W_K, which is what the tutorial's mean
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import html
 import threading
+from functools import partial
 
 import numpy as np
 import pyqtgraph as pg
@@ -35,6 +38,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QProgressBar,
+    QScrollArea,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -50,7 +54,7 @@ from qkv_desktop.core.training import (
     normalise_pattern,
     scaling_comparison,
     target_pattern,
-    train_step,
+    training_run,
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_nonzero
@@ -58,8 +62,9 @@ from qkv_desktop.presentation.texts import join_list, join_sentences
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.texts import Text
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
-from qkv_desktop.views.layout import fit_to_screen
+from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
+from qkv_desktop.views.teaching.lab_plot import LabPlot
 from qkv_desktop.views.teaching.lab_window import LabWindow, lab_button
 from qkv_desktop.views.teaching.lab_worker import LabWorker
 from qkv_desktop.views.teaching.log_axis import DecadeLogAxis, StepAxis
@@ -85,11 +90,15 @@ on a log axis: on a linear one a run climbing through 1e168 to 1e305 lay flat on
 its last steps. A curve that touches 0 (a squared error reaching its target) stays
 linear, where 0 has a place."""
 UNSCALED, SCALED = (214, 96, 77), (33, 102, 172)
+COMPARE_PLOT_HEIGHT = 200
+"""The comparison's plots are never lower (its tab scrolls instead): at 1024 × 700 the
+explanation and the table squeezed them to 40 px, without a y axis (a first user)."""
 
 
-def _plot(name: str) -> pg.PlotWidget:
-    plot = pg.PlotWidget(background="w", axisItems={"left": DecadeLogAxis("left"),
-                                                    "bottom": StepAxis("bottom")})
+def _plot(name: str, min_height: int | None = None) -> pg.PlotWidget:
+    axes = {"left": DecadeLogAxis("left"), "bottom": StepAxis("bottom")}
+    plot = (pg.PlotWidget(background="w", axisItems=axes) if min_height is None
+            else LabPlot(min_height, axisItems=axes))
     plot.setObjectName(name)
     item = plot.getPlotItem()
     item.setMenuEnabled(False)
@@ -100,6 +109,14 @@ def _plot(name: str) -> pg.PlotWidget:
         item.getAxis(axis).setPen(pg.mkPen(90, 90, 90))
         item.getAxis(axis).enableAutoSIPrefix(False)
     return plot
+
+
+def _on_the_tab(area: QScrollArea) -> QScrollArea:
+    """``area`` paints no background of its own: the window's grey stood out on the
+    tab page's lighter one."""
+    area.viewport().setAutoFillBackground(False)
+    area.widget().setAutoFillBackground(False)
+    return area
 
 
 def _positive(values) -> np.ndarray:
@@ -194,8 +211,12 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.rate = ClampSayingSpinBox(objectName="gradRate")
         self.rate.setRange(1, 1000)
         self.rate.setValue(50)
-        for box in (self.lr, self.steps, self.rate):
+        self._run_settings = {"lr": self.lr.value(), "steps": self.steps.value(),
+                              "rate": self.rate.value()}
+        """The boxes' values as a run reads them at each step (``start_training``)."""
+        for key, box in (("lr", self.lr), ("steps", self.steps), ("rate", self.rate)):
             box.said.connect(self.show_note)
+            box.valueChanged.connect(partial(self._run_settings.__setitem__, key))
         self.train_button = lab_button("gradTrain")
         self.stop_button = lab_button("gradStop")
         self.train_button.clicked.connect(self.start_training)
@@ -226,7 +247,11 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.norm_legend = QLabel(objectName="gradNormLegend")
         self.norm_legend.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.norm_legend.setWordWrap(True)
-        grids = QVBoxLayout()
+        # the grids scroll up and down: two of 12 tokens made the lab 889 px high, past
+        # a 1024 × 700 screen
+        column = QWidget(objectName="gradGrids")
+        grids = QVBoxLayout(column)
+        grids.setContentsMargins(0, 0, 0, 0)
         grids.addWidget(self.target_grid)
         grids.addWidget(self.weights_grid)
         grids.addStretch(1)
@@ -235,7 +260,8 @@ class GradientLab(RefreshWhenShown, LabWindow):
         plots.addWidget(self.norm_plot, 1)
         plots.addWidget(self.norm_legend)
         body = QHBoxLayout()
-        body.addLayout(grids)
+        self.grids_scroll = _on_the_tab(scrolling(column, "gradGridsScroll", horizontal=False))
+        body.addWidget(self.grids_scroll)
         body.addLayout(plots, 1)
         tab = QWidget()
         v = QVBoxLayout(tab)
@@ -281,7 +307,8 @@ class GradientLab(RefreshWhenShown, LabWindow):
         run.addWidget(self.compare_status, 1)
         self.compare_info = QLabel(objectName="compareInfo")
         self.compare_info.setWordWrap(True)
-        self.compare_plots = {d: _plot(f"compare_{d}") for d in COMPARE_D_KS}
+        self.compare_plots = {d: _plot(f"compare_{d}", COMPARE_PLOT_HEIGHT)
+                              for d in COMPARE_D_KS}
         for plot in self.compare_plots.values():
             plot.getPlotItem().setLogMode(x=False, y=True)
         row = QHBoxLayout()
@@ -291,13 +318,19 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.compare_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # its headers wrap: in one line each, the table made the lab wider after a run
         self.compare_table.setWordWrap(True)
+        # the controls stay; the explanation, the plots and the table scroll under them
+        body = QWidget(objectName="compareBody")
+        column = QVBoxLayout(body)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.compare_info)
+        column.addLayout(row, 1)
+        column.addWidget(self.compare_table)
+        self.compare_scroll = _on_the_tab(scrolling(body, "compareScroll", horizontal=False))
         tab = QWidget()
         v = QVBoxLayout(tab)
         v.addLayout(form)
         v.addLayout(run)
-        v.addWidget(self.compare_info)
-        v.addLayout(row, 1)
-        v.addWidget(self.compare_table)
+        v.addWidget(self.compare_scroll, 1)
         return tab
 
     def retranslate(self) -> None:
@@ -334,11 +367,13 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.compare_lr.set_tip(step)
         self.lr.set_tip(step + "\n" + self.tr(
             "Until you set one, the session's: 0.5, or 1 ÷ the largest ‖x‖² of its token "
-            "vectors where that is smaller (a model's long vectors diverged at 0.5)."))
+            "vectors where that is smaller (a model's long vectors diverged at 0.5).")
+            + "\n" + self.tr("Changed during a run, it applies from the next step on."))
         # the red line above the tabs is shared, so each steps box's note names its
         # box: on the other tab "The number of steps …" read as that tab's box
         self.steps.subject = self.tr("The number of steps to train")
-        self.steps.set_tip(self.tr("Steps of gradient descent that Train runs"))
+        self.steps.set_tip(self.tr("Steps of gradient descent that Train runs. Changed "
+                                   "during a run, the run ends there."))
         self.compare_steps.subject = self.tr("The number of steps for each d_k")
         self.compare_steps.set_tip(self.tr("Steps of gradient descent for each d_k"))
         self.rate.subject = self.tr("The steps per second")
@@ -365,6 +400,11 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 self.compare_loss.addItem(losses[key], key)
             self.compare_loss.setCurrentIndex(index)
         self.compare_button.setText(self.tr("Train d_k = 4, 64, 256 with and without ÷√d_k"))
+        # room around its long label: at the style's own margin it nearly ran into the
+        # button's edge (a first user)
+        metrics = self.compare_button.fontMetrics()
+        self.compare_button.setMinimumWidth(self.compare_button.sizeHint().width()
+                                            + round(1.5 * metrics.horizontalAdvance("M")))
         self.compare_stop.setText(self.tr("Stop"))
         self.compare_stop.setToolTip(self.tr("Stop the comparison (space); the runs that "
                                              "finished are shown"))
@@ -444,6 +484,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         for grid in (self.target_grid, self.weights_grid):
             grid.updateGeometry()  # (its width may follow its title's)
             grid.update()
+        self.grids_scroll.updateGeometry()
 
     def _on_lr_set(self, _value: float) -> None:
         self._lr_set = True  # the learner's rate: kept until a new session
@@ -486,6 +527,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.target_grid.set_data(target[:, :16],
                                   masked=None if hidden is None else hidden[:, :16])
         self._show_now(head, kind)
+        self.grids_scroll.updateGeometry()  # (a scroll area does not pass its content's on)
 
     def _show_now(self, head, kind: str) -> None:
         """The head's weights (or output) as they are now: during a training run, at
@@ -538,33 +580,34 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.train_threads.clear()
         self.head_index = self.model.current_head
         X, weights, options = inputs.X, inputs.weights, dict(inputs.options)
-        lr, steps, rate = self.lr.value(), self.steps.value(), self.rate.value()
+        settings = self._run_settings  # the boxes' values, read by the run at each step
 
         def job(report, stop):
             """None when the run ends as asked or stopped; else why it failed, as
-            ``_failure_text`` reads it (the numbers, said in the language of the time)."""
-            w, start = weights, None
-            for k in range(steps):
-                if stop.is_set():
-                    break
-                try:
-                    step = train_step(X, w, target, kind, lr, start_loss=start, **options)
-                except SoftmaxSaturated as exc:  # diverged with finite weights
-                    # the step whose gradients are 0 is the one the run stops at: the
-                    # curves and the status line show it (they ended a step before)
-                    stuck = exc.step
-                    report((k + 1, stuck.loss, stuck.grad_norms(), stuck.after,
+            ``_failure_text`` reads it (the numbers, said in the language of the time).
+            The learning rate, the steps and the steps per second are the boxes' at each
+            step: one changed during the run applies from the next step on (the box
+            said 100 while the run went on at 0.5, a first user)."""
+            done = 0
+            try:
+                for point in training_run(X, weights, target, kind, lambda: settings["lr"],
+                                          **options):
+                    done = point.step
+                    report((done, point.loss, point.grad_norms(), point.weights,
                             threading.get_ident()))
-                    return ("saturated", k + 1, stuck.loss, exc.start_loss)
-                except WeightsOverflowed as exc:  # a weight overflowed: the steps diverged
-                    return ("weights", k + 1, exc.name, exc.index, exc.value)
-                except ScoreOverflowError as exc:  # finite weights, overflowing products
-                    return ("scores", k + 1, exc.what, exc.dtype, exc.largest)
-                start = step.loss if start is None else start
-                w = step.after
-                report((k + 1, step.loss, step.grad_norms(), w, threading.get_ident()))
-                if stop.wait(1.0 / rate):
-                    break
+                    if done >= settings["steps"] or stop.wait(1.0 / settings["rate"]):
+                        break
+            except SoftmaxSaturated as exc:  # diverged with finite weights
+                # the step whose weights saturated is the one the run stops at: the
+                # curves and the status line show it, with its zero gradients
+                stuck = exc.step
+                report((stuck.step, stuck.loss, stuck.grad_norms(), stuck.weights,
+                        threading.get_ident()))
+                return ("saturated", stuck.step, stuck.loss, exc.start_loss)
+            except WeightsOverflowed as exc:  # a weight overflowed: the steps diverged
+                return ("weights", done + 1, exc.name, exc.index, exc.value)
+            except ScoreOverflowError as exc:  # finite weights, overflowing products
+                return ("scores", done + 1, exc.what, exc.dtype, exc.largest)
             return None
 
         self.train_button.setEnabled(False)

@@ -28,10 +28,11 @@ class _Modest:
 
 
 class LabPlot(_Modest, pg.PlotWidget):
-    """A white ``pg.PlotWidget`` of at least ``min_height`` pixels."""
+    """A white ``pg.PlotWidget`` of at least ``min_height`` pixels (``kwargs``: the
+    plot's own, ``axisItems``)."""
 
-    def __init__(self, min_height: int, parent=None):
-        super().__init__(parent, background="w")
+    def __init__(self, min_height: int, parent=None, **kwargs):
+        super().__init__(parent, background="w", **kwargs)
         self._settle(min_height)
 
 
