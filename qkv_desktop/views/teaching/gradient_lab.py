@@ -502,8 +502,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 or box.lineEdit().text() != box.textFromValue(box.value())):
             return
         inputs = self._inputs()
-        with QSignalBlocker(box):
+        with QSignalBlocker(box):  # (not the learner's: ``_on_lr_set`` must not hear it)
             box.setValue(default_learning_rate(inputs.X, inputs.options["X_kv"]))
+        self._run_settings["lr"] = box.value()  # what the next run reads at each step
 
     def _show_target_and_weights(self) -> None:
         self._title_grids()
