@@ -48,7 +48,11 @@ from qkv_desktop.presentation.pane_image import (
     recolour_cells,
 )
 from qkv_desktop.views.masked_cell import fill_masked
-from qkv_desktop.views.panes.axis_labels import plan_axis
+from qkv_desktop.views.panes.axis_labels import (
+    MAX_ROW_NAMES_SHARE,
+    MAX_TURNED_SHARE,
+    plan_axis,
+)
 from qkv_desktop.views.panes.cell_image import CellImage
 from qkv_desktop.views.panes.cell_updates import Blocks, changed_cells, update_cells
 from qkv_desktop.views.zoom import system_font
@@ -922,9 +926,17 @@ class HeatmapPlot(pg.PlotWidget):
         if last is not None and last[0] == outer and last[1] is self._labels:
             rooms = (min(rooms[0], last[2][0]), min(rooms[1], last[2][1]))
         self._planned_for = (outer, self._labels, rooms)
-        for axis, labels, room, vertical in (("left", rows, rooms[0], True),
-                                             ("bottom", cols, rooms[1], False)):
-            plan = plan_axis(labels, room, vertical)
+        # The names within a share of the plot's size as it is (the note under it shown
+        # or not): a larger plot lets them grow by a share of what it gains, so its
+        # cells still grow, and the values that showed still show. (Less the gap
+        # between the names and the cells: ``set_rotated``'s, pyqtgraph's.)
+        rows_px = (MAX_ROW_NAMES_SHARE * self.width()
+                   - self.getPlotItem().getAxis("left").style["tickTextOffset"][0])
+        turned_px = MAX_TURNED_SHARE * self.height() - TICK_TEXT_GAP
+        for axis, labels, room, vertical, depth in (
+                ("left", rows, rooms[0], True, rows_px),
+                ("bottom", cols, rooms[1], False, turned_px)):
+            plan = plan_axis(labels, room, vertical, depth)
             ax = item.getAxis(axis)
             # The plan keeps labels apart; pyqtgraph would also drop the first and last
             # when they reach past the axis ends ("[CLS] … [SEP]" lost): allow that much.
