@@ -13,12 +13,14 @@ would be at a given size, by the four-decimal rule), with panes of a sane shape
 zoom asks for: full screen, four columns left X's eight columns 9 px values beside
 19 px ones, three give them 14), and then the panes nearest to square. Four narrow columns at
 1920×1080 made tall thin panes with 8 px values; two at 1366×768 give the values room.
-The grid remembers the columns it had for each set of panes, shapes, room and font
-(``_remembered``), and a return to one of them (an undo, leaving presentation mode,
-hiding a pane again) brings those columns back: the choice measures the panes as they
-are laid out now (their axes and colour bars), so choosing afresh could differ from
+The grid remembers the columns it had for each set of panes, shapes, room, font and
+language (``_remembered``), and a return to one of them (an undo, leaving presentation
+mode, hiding a pane again) brings those columns back: the choice measures the panes as
+they are laid out now (their axes and colour bars), so choosing afresh could differ from
 what the user had (random-small at 1740×800: three columns, four after an insert and
-its undo).
+its undo). For the same reason each of two layouts can find the other better; the grid
+never goes back to columns it left for the same panes and room, but settles on the
+better of the two as each measured while laid out (``_choose_columns``).
 
 A pane is built the first time it is shown (``PaneMap``): the default session shows 8
 of the 17 panes and no heads overview, and each pyqtgraph pane costs about 10 ms of
@@ -46,6 +48,7 @@ from qkv_desktop.presentation.pane_info import (
     pane_title,
 )
 from qkv_desktop.state.catalogue import HEADS_OVERVIEW, HIDDEN_BY_DEFAULT, relevant_panes
+from qkv_desktop.views.i18n import current_language
 from qkv_desktop.views.panes.heads_overview import HeadsOverview, heads_caption, heads_tip
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
 from qkv_desktop.views.panes.heatmap_plot import value_px_goal
@@ -273,8 +276,11 @@ class PaneGrid(QWidget):
 
     def _layout_context(self) -> tuple:
         """What the choice of columns is for: the panes shown and their shapes, the
-        room (its scroll area's, scroll bar or not), the font (the zoom)."""
-        return (tuple(self.shown()), self._pane_shapes(), self._room()[:2], QFont().key())
+        room (its scroll area's, scroll bar or not), the font (the zoom), the language
+        (the titles' and names' lengths: a layout settled in one is chosen afresh in
+        another)."""
+        return (tuple(self.shown()), self._pane_shapes(), self._room()[:2], QFont().key(),
+                current_language())
 
     def _choose_columns(self) -> int:
         """The columns for the grid as it is now: the ones it had the last time it was
