@@ -155,24 +155,6 @@ def test_turned_names_are_cut_to_the_length_the_plot_allows(qapp):
     assert not short.rotated
 
 
-def test_a_cut_never_makes_two_names_one(qapp):
-    """The concatenation's columns h1·d0 … h3·d1 in cells too narrow for them side by
-    side, and too low to turn them: cut to "h1·…" they no longer told the columns apart.
-    Names are cut only while they stay distinct (else every k-th is named), turned or
-    not, and rows likewise."""
-    names = ["h1·d0", "h1·d1", "h2·d0", "h2·d1", "h3·d0", "h3·d1"]
-    metrics = QFontMetrics(plan_axis(names, 1, False).font)
-    room = len(names) * (metrics.horizontalAdvance("h1·d…") + 6 - 1)  # room for "h1·…"
-    for depth in (None, 1.0):  # turned (whole), or too low to turn
-        plan = plan_axis(names, room, vertical=False, depth_px=depth)
-        shown = [name for _pos, name in plan.ticks]
-        assert len(set(shown)) == len(shown), (depth, shown)
-        assert all(n in names for n in shown) or plan.rotated, shown
-    rows = plan_axis(names, 200, vertical=True, depth_px=1.0)
-    shown = [name for _pos, name in rows.ticks]
-    assert len(set(shown)) == len(shown) == len(names), shown
-
-
 def test_one_long_token_name_leaves_the_score_panes_their_cells(make_window):
     """Chinese at 1024×700, h = 3, d_k = 2, token 1 renamed to a 40-letter name: the
     QKᵀ panes turned it upright at ten letters, taking 59 px of a 106 px plot: a 27 px

@@ -152,11 +152,12 @@ def plan_axis(labels: list[str], room: float, vertical: bool,
         if not vertical and not hopeless:
             shown = _shortened(names, per_cell, lambda cut, f=font: need(f, cut))
             if shown is None and need(font, names, stacked=True) <= per_cell:
-                turned, rotated = _within(names, font, depth_px, MAX_ROTATED_CHARS - 1)
-                shown = turned if rotated else None
+                shown = _within(names, font, depth_px, MAX_ROTATED_CHARS - 1)
+                rotated = shown is not None
             shown = shown or names
     if vertical and depth_px is not None:
-        shown = _within(names, font, depth_px, MAX_LABEL_CHARS - 1)[0]
+        shown = (_within(names, font, depth_px, MAX_LABEL_CHARS - 1)
+                 or [_cut(x, MIN_ABBREVIATED) for x in names])
     if rotated:
         step = 1
     else:
@@ -206,35 +207,25 @@ def _every_kth(count: int, step: int, last: bool = True) -> list[int]:
     return named
 
 
-def _within(names: list[str], font: QFont, px: float | None,
-            chars: int) -> tuple[list[str], bool]:
-    """The names cut to ``chars`` letters, and further while the longest is wider than
-    ``px`` in ``font`` (None: no bound), with whether it then fits. Never shorter than
-    ``MIN_ABBREVIATED`` letters, nor so short that two names become one ("h1·…" for
-    h1·d0 and h1·d1 names no column): the shortest such cut, if none fits."""
+def _within(names: list[str], font: QFont, px: float | None, chars: int) -> list[str] | None:
+    """The names cut to ``chars`` letters, and further (to ``MIN_ABBREVIATED`` at most)
+    while the longest is wider than ``px`` in ``font`` (None: no bound); None if it
+    still is."""
     metrics, key = QFontMetrics(font), font.key()
     longest = max((len(x) for x in names), default=0)
-    distinct = len(set(names))
-    shortest = names
     for most in range(max(min(chars, longest), MIN_ABBREVIATED), MIN_ABBREVIATED - 1, -1):
         cut = [_cut(x, most) for x in names]
-        if len(set(cut)) < distinct:
-            break
-        shortest = cut
         if px is None or max(_width(metrics, key, x) for x in set(cut)) <= px:
-            return cut, True
-    return shortest, False
+            return cut
+    return None
 
 
 def _shortened(names: list[str], per_cell: float, need) -> list[str] | None:
     """The names cut as little as fits ``per_cell`` (to ``MIN_ABBREVIATED`` letters at
-    most, and never to where two names become one), else None."""
+    most), else None."""
     longest = max((len(x) for x in names), default=0)
-    distinct = len(set(names))
     for chars in range(longest - 1, MIN_ABBREVIATED - 1, -1):
         cut = [_cut(x, chars) for x in names]
-        if len(set(cut)) < distinct:
-            return None
         if need(cut) <= per_cell:
             return cut
     return None
