@@ -185,7 +185,8 @@ def test_one_long_token_name_leaves_the_score_panes_their_cells(make_window):
             rows = [name for level in left._tickLevels for _pos, name in level]
             assert len(columns) == 4 and columns[1].startswith("sup"), (key, columns)
             assert columns[1].endswith("…"), (key, columns)
-            assert bottom.height() <= MAX_TURNED_SHARE * plot.height(), (key, bottom.height())
+            area = plot.height() + (plot.note_px if plot.note_shown else 0)
+            assert bottom.height() <= MAX_TURNED_SHARE * area, (key, bottom.height(), area)
             assert len(rows) == 4, (key, rows)
             assert not plot.values_hidden, key
     finally:
