@@ -2,7 +2,7 @@
 
 from PySide6.QtGui import QFontMetrics
 
-from qkv_desktop.views.panes.axis_labels import SMALL_TICK_PX, plan_axis
+from qkv_desktop.views.panes.axis_labels import MAX_TURNED_SHARE, SMALL_TICK_PX, plan_axis
 
 TOKENS = ["[CLS]", "the", "cat", "sat", "on", "mat", "[SEP]"]
 
@@ -131,3 +131,63 @@ def test_the_first_and_last_row_names_of_a_long_session_stand_whole(make_window)
                 key, text, rect, box)
         for a, b in itertools.pairwise(drawn):
             assert not a.intersects(b), (key, a, b)
+
+
+LONG = "supercalifragilisticexpialidocious_token"
+
+
+def test_turned_names_are_cut_to_the_length_the_plot_allows(qapp):
+    """One long name among short ones, in cells too narrow for "sup…" side by side: the
+    names are turned upright, and cut as short as ``turned_px`` asks, every token still
+    named; where even three letters are too long, they are not turned."""
+    tokens = ["我", LONG, "人工", "智能"]
+    metrics = QFontMetrics(plan_axis(tokens, 1, False).font)  # the small font
+    room = len(tokens) * (metrics.horizontalAdvance("sup…") + 6 - 1)  # "sup…" too wide
+    free = plan_axis(tokens, room, vertical=False)
+    assert free.rotated and free.ticks[1][1] == "supercali…"  # ten letters: 50 px
+    bound = metrics.horizontalAdvance("sup…")
+    plan = plan_axis(tokens, room, vertical=False, depth_px=bound)
+    names = [name for _pos, name in plan.ticks]
+    assert plan.rotated and names == ["我", "sup…", "人工", "智能"]
+    assert max(metrics.horizontalAdvance(n) for n in names) <= bound
+    assert "shortened" in plan.note and " ".join(tokens) in plan.note
+    short = plan_axis(tokens, room, vertical=False, depth_px=bound - 1)
+    assert not short.rotated
+
+
+def test_one_long_token_name_leaves_the_score_panes_their_cells(make_window):
+    """Chinese at 1024×700, h = 3, d_k = 2, token 1 renamed to a 40-letter name: the
+    QKᵀ panes turned it upright at ten letters, taking 59 px of a 106 px plot: a 27 px
+    strip of cells, two of four rows named, the values hidden, while the weights pane
+    cut it to "sup…" (a first-time user). Turned names take at most
+    ``MAX_TURNED_SHARE`` of the plot, the row names ``MAX_ROW_NAMES_SHARE`` of its width,
+    and the panes keep every row's name and values."""
+    from PySide6.QtCore import Qt
+
+    from tests.views.test_grid_settles import idle
+    window = make_window(size=(1024, 700))
+    window.language_actions["zh_CN"].trigger()
+    try:
+        idle(window, 300)
+        window.controls.d_k.setValue(2)
+        idle(window, 300)
+        window.controls.heads.setValue(3)
+        idle(window, 500)
+        table = window.editor.table
+        table.setData(table.index(1, 0), LONG, Qt.ItemDataRole.EditRole)
+        assert window.model.state.tokens[1] == LONG
+        idle(window, 1000)
+        for key in ("scores", "scaled", "weights"):
+            plot = window.panes.panes[key].plot
+            item = plot.getPlotItem()
+            bottom, left = item.getAxis("bottom"), item.getAxis("left")
+            columns = [name for level in bottom._tickLevels for _pos, name in level]
+            rows = [name for level in left._tickLevels for _pos, name in level]
+            assert len(columns) == 4 and columns[1].startswith("sup"), (key, columns)
+            assert columns[1].endswith("…"), (key, columns)
+            area = plot.height() + (plot.note_px if plot.note_shown else 0)
+            assert bottom.height() <= MAX_TURNED_SHARE * area, (key, bottom.height(), area)
+            assert len(rows) == 4, (key, rows)
+            assert not plot.values_hidden, key
+    finally:
+        window.language_actions["en"].trigger()

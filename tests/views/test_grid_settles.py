@@ -13,6 +13,7 @@ from PySide6.QtCore import QElapsedTimer
 from PySide6.QtWidgets import QApplication
 
 from qkv_desktop.views import i18n
+from qkv_desktop.views.panes.pane_grid import HEADS_KEY
 
 FIRST_RUN_1366 = (1256, 706)
 """The size a first start takes on a 1366×768 screen (``fit_to_screen``)."""
@@ -88,3 +89,41 @@ def test_the_causal_mask_after_a_zoom_lays_the_grid_out_once(main_window, langua
         window.view_scale.set_zoom(1.0)
         window.resize(1400, 900)
         idle(window, 200)
+
+
+def settled(window, ms: int = 1000, tries: int = 10) -> None:
+    """Idle until the grid makes no layout for ``ms`` ms (a few while the panes measure)."""
+    for _ in range(tries):
+        if not layouts_while_idle(window, ms):
+            return
+    raise AssertionError(f"the grid still lays itself out after {tries * ms} ms idle")
+
+
+def test_three_heads_of_d_k_2_in_chinese_lay_the_grid_out_for_good(make_window):
+    """Chinese on a 1366×768 screen, d_k = 2 then h = 3 typed in the editor: the grid
+    flipped between two and three columns for ever (each layout measured the panes, and
+    the concatenation's column names turned upright in three columns, so each found the
+    other better), values coming and going, some panes with neither their values nor
+    the note saying they are hidden, at 40 % of a core (a first-time user)."""
+    window = make_window(size=FIRST_RUN_1366)
+    window.language_actions["zh_CN"].trigger()
+    try:
+        idle(window, 300)
+        window.controls.d_k.setValue(2)
+        idle(window, 300)
+        window.controls.heads.setValue(3)
+        assert (window.model.state.n_heads, window.model.state.d_k) == (3, 2)
+        settled(window)
+        grid = window.panes
+        assert "concat" in grid.shown() and HEADS_KEY in grid.shown()
+        columns = grid._fit_columns
+        assert layouts_while_idle(window, 3000) == []
+        assert grid._fit_columns == columns
+        for key in (k for k in grid.shown() if k != HEADS_KEY):
+            pane = grid.panes[key]
+            shows = pane.plot.overlay.value_font is not None
+            # its values, or the note that says they are hidden: one of the two
+            assert shows != pane.values_note.isVisibleTo(pane), key
+            assert pane.height() >= pane.minimumSizeHint().height(), key
+    finally:
+        window.language_actions["en"].trigger()

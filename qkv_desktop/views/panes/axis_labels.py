@@ -3,10 +3,12 @@
 In order, as long as the labels would overlap: a smaller font, then each name cut
 to its first letters with "…" (at least ``MIN_ABBREVIATED``), then the names turned
 upright along the columns (``AxisPlan.rotated``: a name then needs a line's height,
-not its width), and only then every k-th name. Every token keeps a label as long as
+not its width; cut shorter while the longest is longer than the plot lets a turned
+name be, ``depth_px``), and only then every k-th name. Every token keeps a label as long as
 any of these fits; a cut or a left-out name is said on hover over the axis, with the
 whole list. Rows are stacked, so for the left axis only the font (down to the
-smallest legible) and the thinning help, and rows need less gap than names side by side.
+smallest legible) and the thinning help, and rows need less gap than names side by side;
+row names are cut only to keep the axis narrow (``MAX_ROW_NAMES_SHARE``).
 Thinned, a token axis names the first cell, every k-th after it and the last, and,
 while its cells are at least ``MIN_MARK_PITCH_PX`` apart, marks each cell it leaves
 unnamed with a short tick (``AxisPlan.unnamed``). An index axis names every k-th and
@@ -26,7 +28,7 @@ from PySide6.QtGui import QFont, QFontMetrics, QFontMetricsF
 from qkv_desktop.presentation.numbers import LEGIBLE_PX
 
 __all__ = ["AxisPlan", "plan_axis", "SMALL_TICK_PX", "MAX_LABEL_CHARS", "MIN_ABBREVIATED",
-           "MAX_ROTATED_CHARS", "MIN_MARK_PITCH_PX"]
+           "MAX_ROTATED_CHARS", "MAX_TURNED_SHARE", "MAX_ROW_NAMES_SHARE", "MIN_MARK_PITCH_PX"]
 
 SMALL_TICK_PX = 9
 """The label size a crowded axis falls back to before it cuts or leaves out names."""
@@ -40,6 +42,17 @@ MIN_ABBREVIATED = 3
 it no longer reads as the token, and the names are turned upright instead."""
 MAX_ROTATED_CHARS = 10
 """Turned names are cut to this many characters, so the axis stays short."""
+MAX_TURNED_SHARE = 1 / 3
+"""The most of a plot's height an axis of turned names takes (its names cut shorter to
+stay within it, ``plan_axis``'s ``depth_px``). Cut only to ten letters, one long token
+name (supercalifragilisticexpialidocious_token) turned took 59 px of the QKᵀ/√d_k
+plot's 106 at 1024×700: its 4×4 heatmap a 27 px strip, two of its four rows named, its
+values hidden, while the weights pane beside it cut the name to "sup…" (a first-time
+user)."""
+MAX_ROW_NAMES_SHARE = 1 / 4
+"""The most of a plot's width its row names take (cut shorter to stay within it). The
+same name's row, "supercalifr…", took 85 of those panes' 273 px: their columns too
+narrow for "sup…" side by side, or for their values."""
 GAP_PX = 6
 """Pixels between names side by side."""
 ROW_GAP_PX = 2
@@ -101,8 +114,14 @@ def _cut(name: str, chars: int) -> str:
     return name if len(name) <= chars else name[:chars] + "…"
 
 
-def plan_axis(labels: list[str], room: float, vertical: bool) -> AxisPlan:
-    """The font and ticks for ``labels`` (one per cell) along ``room`` pixels."""
+def plan_axis(labels: list[str], room: float, vertical: bool,
+              depth_px: float | None = None) -> AxisPlan:
+    """The font and ticks for ``labels`` (one per cell) along ``room`` pixels.
+
+    ``depth_px``: the farthest a name may reach away from the cells (None: no bound but
+    ``MAX_LABEL_CHARS`` and ``MAX_ROTATED_CHARS``): a row name's width, a turned column
+    name's length. Longer names are cut (to ``MIN_ABBREVIATED`` letters at most); column
+    names that would need a shorter cut are not turned."""
     normal, small, smallest = QFont(), QFont(), QFont()
     small.setPixelSize(SMALL_TICK_PX)
     smallest.setPixelSize(SMALLEST_ROW_PX)
@@ -133,8 +152,12 @@ def plan_axis(labels: list[str], room: float, vertical: bool) -> AxisPlan:
         if not vertical and not hopeless:
             shown = _shortened(names, per_cell, lambda cut, f=font: need(f, cut))
             if shown is None and need(font, names, stacked=True) <= per_cell:
-                shown, rotated = [_cut(x, MAX_ROTATED_CHARS - 1) for x in names], True
+                shown = _within(names, font, depth_px, MAX_ROTATED_CHARS - 1)
+                rotated = shown is not None
             shown = shown or names
+    if vertical and depth_px is not None:
+        shown = (_within(names, font, depth_px, MAX_LABEL_CHARS - 1)
+                 or [_cut(x, MIN_ABBREVIATED) for x in names])
     if rotated:
         step = 1
     else:
@@ -182,6 +205,19 @@ def _every_kth(count: int, step: int, last: bool = True) -> list[int]:
             named.pop()  # the k-th before it is then ``step`` or more away
         named.append(count - 1)
     return named
+
+
+def _within(names: list[str], font: QFont, px: float | None, chars: int) -> list[str] | None:
+    """The names cut to ``chars`` letters, and further (to ``MIN_ABBREVIATED`` at most)
+    while the longest is wider than ``px`` in ``font`` (None: no bound); None if it
+    still is."""
+    metrics, key = QFontMetrics(font), font.key()
+    longest = max((len(x) for x in names), default=0)
+    for most in range(max(min(chars, longest), MIN_ABBREVIATED), MIN_ABBREVIATED - 1, -1):
+        cut = [_cut(x, most) for x in names]
+        if px is None or max(_width(metrics, key, x) for x in set(cut)) <= px:
+            return cut
+    return None
 
 
 def _shortened(names: list[str], per_cell: float, need) -> list[str] | None:

@@ -140,6 +140,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         # (a method, not a lambda over ``self``: the plot's connection would hold it,
         # and through it the pane, as long as the plot lives)
         self.values_note.follow(self.plot)
+        self.plot.set_note_shown(self.values_note.isVisibleTo(self))
 
     # ----------------------------------------------------------- display
     def refresh(self, *_args) -> None:

@@ -48,7 +48,11 @@ from qkv_desktop.presentation.pane_image import (
     recolour_cells,
 )
 from qkv_desktop.views.masked_cell import fill_masked
-from qkv_desktop.views.panes.axis_labels import plan_axis
+from qkv_desktop.views.panes.axis_labels import (
+    MAX_ROW_NAMES_SHARE,
+    MAX_TURNED_SHARE,
+    plan_axis,
+)
 from qkv_desktop.views.panes.cell_image import CellImage
 from qkv_desktop.views.panes.cell_updates import Blocks, changed_cells, update_cells
 from qkv_desktop.views.zoom import system_font
@@ -658,6 +662,8 @@ class HeatmapPlot(pg.PlotWidget):
         the plot without it, values too tall for the cells once the note took its line
         stayed hidden in a pane beside a same-size one that showed them (SmolLM2's 5×5
         weights beside the mask at 1366×768)."""
+        self.note_shown = False
+        """Whether that note is shown (``set_note_shown``)."""
         self.values_too_many = False
         """Hidden because the matrix has more than ``MAX_LABEL_CELLS`` cells: no size
         shows them (more room is no advice then)."""
@@ -805,6 +811,13 @@ class HeatmapPlot(pg.PlotWidget):
             self.values_hidden, self.values_too_many = hidden, too_many
             self.valuesHiddenChanged.emit(hidden)
 
+    def set_note_shown(self, shown: bool) -> None:
+        """The host shows (or hides) the "values hidden" note under the plot: the axes
+        are planned again for the room the plot and the note share (``_set_ticks``)."""
+        if shown != self.note_shown:
+            self.note_shown = shown
+            self._resize_timer.start()
+
     def _with_note(self, cell_h: float) -> float:
         """A cell's height with the "values hidden" note shown under the plot (as it is
         while the values are hidden)."""
@@ -922,9 +935,21 @@ class HeatmapPlot(pg.PlotWidget):
         if last is not None and last[0] == outer and last[1] is self._labels:
             rooms = (min(rooms[0], last[2][0]), min(rooms[1], last[2][1]))
         self._planned_for = (outer, self._labels, rooms)
-        for axis, labels, room, vertical in (("left", rows, rooms[0], True),
-                                             ("bottom", cols, rooms[1], False)):
-            plan = plan_axis(labels, room, vertical)
+        # The names within a share of the plot's size, its height counted with the note
+        # under it (shown or not): by the plot's own height, turned names allowed with
+        # the values shown hid them, the note then took its line and the names were no
+        # longer allowed, the values showed and the note went: MiniLM's weights at
+        # 1024 × 700 planned their axes for ever. A larger plot lets the names grow by
+        # a share of what it gains, so its cells still grow. (Less the gap between the
+        # names and the cells: ``set_rotated``'s, pyqtgraph's.)
+        height = self.height() + (self.note_px if self.note_shown else 0)
+        rows_px = (MAX_ROW_NAMES_SHARE * self.width()
+                   - self.getPlotItem().getAxis("left").style["tickTextOffset"][0])
+        turned_px = MAX_TURNED_SHARE * height - TICK_TEXT_GAP
+        for axis, labels, room, vertical, depth in (
+                ("left", rows, rooms[0], True, rows_px),
+                ("bottom", cols, rooms[1], False, turned_px)):
+            plan = plan_axis(labels, room, vertical, depth)
             ax = item.getAxis(axis)
             # The plan keeps labels apart; pyqtgraph would also drop the first and last
             # when they reach past the axis ends ("[CLS] … [SEP]" lost): allow that much.

@@ -13,12 +13,14 @@ would be at a given size, by the four-decimal rule), with panes of a sane shape
 zoom asks for: full screen, four columns left X's eight columns 9 px values beside
 19 px ones, three give them 14), and then the panes nearest to square. Four narrow columns at
 1920×1080 made tall thin panes with 8 px values; two at 1366×768 give the values room.
-The grid remembers the columns it had for each set of panes, shapes, room and font
-(``_remembered``), and a return to one of them (an undo, leaving presentation mode,
-hiding a pane again) brings those columns back: the choice measures the panes as they
-are laid out now (their axes and colour bars), so choosing afresh could differ from
+The grid remembers the columns it had for each set of panes, shapes, room, font and
+language (``_remembered``), and a return to one of them (an undo, leaving presentation
+mode, hiding a pane again) brings those columns back: the choice measures the panes as
+they are laid out now (their axes and colour bars), so choosing afresh could differ from
 what the user had (random-small at 1740×800: three columns, four after an insert and
-its undo).
+its undo). For the same reason each of two layouts can find the other better; the grid
+never goes back to columns it left for the same panes and room, but settles on the
+better of the two as each measured while laid out (``_choose_columns``).
 
 A pane is built the first time it is shown (``PaneMap``): the default session shows 8
 of the 17 panes and no heads overview, and each pyqtgraph pane costs about 10 ms of
@@ -46,6 +48,7 @@ from qkv_desktop.presentation.pane_info import (
     pane_title,
 )
 from qkv_desktop.state.catalogue import HEADS_OVERVIEW, HIDDEN_BY_DEFAULT, relevant_panes
+from qkv_desktop.views.i18n import current_language
 from qkv_desktop.views.panes.heads_overview import HeadsOverview, heads_caption, heads_tip
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
 from qkv_desktop.views.panes.heatmap_plot import value_px_goal
@@ -152,7 +155,8 @@ class PaneGrid(QWidget):
         self._shapes: tuple = ()
         self._context: tuple | None = None  # what the columns are chosen for (``_layout_context``)
         self._remembered: dict[tuple, int] = {}  # the columns the user had, by context
-        self._recalled = False  # the columns in effect came from ``_remembered``
+        self._left: dict[int, tuple] = {}  # columns left in this context: their merit there
+        self._settled = False  # the columns in effect stay: recalled, or a flip-back settled
         self._grid = QGridLayout(self)
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._grid.setSpacing(4)
@@ -272,8 +276,11 @@ class PaneGrid(QWidget):
 
     def _layout_context(self) -> tuple:
         """What the choice of columns is for: the panes shown and their shapes, the
-        room (its scroll area's, scroll bar or not), the font (the zoom)."""
-        return (tuple(self.shown()), self._pane_shapes(), self._room()[:2], QFont().key())
+        room (its scroll area's, scroll bar or not), the font (the zoom), the language
+        (the titles' and names' lengths: a layout settled in one is chosen afresh in
+        another)."""
+        return (tuple(self.shown()), self._pane_shapes(), self._room()[:2], QFont().key(),
+                current_language())
 
     def _choose_columns(self) -> int:
         """The columns for the grid as it is now: the ones it had the last time it was
@@ -281,7 +288,15 @@ class PaneGrid(QWidget):
 
         Leaving a context remembers the columns it had then, as the user saw them. In a
         context met anew the choice is made again as the panes' measures settle (their
-        chrome laid out); in one recalled, the remembered columns stay."""
+        chrome laid out); in one recalled, the remembered columns stay.
+
+        The measures depend on the columns the panes are laid out in (a row axis thinned
+        in a low pane is narrower, a narrow pane turns its column names upright), so each
+        of two layouts can find the other better: Chinese at 1366×768, h = 3 and d_k = 2
+        flipped between two and three columns for ever, at 40 % of a core, values coming
+        and going (a first-time user). The grid never goes back to columns it left in
+        the same context without settling: it keeps, for good in this context, whichever
+        of the two was better as measured while laid out (``_left``)."""
         context = self._layout_context()
         if context != self._context:
             if self._context is not None:
@@ -290,13 +305,26 @@ class PaneGrid(QWidget):
                 while len(self._remembered) > REMEMBERED_LAYOUTS:
                     del self._remembered[next(iter(self._remembered))]
             self._context = context
+            self._left = {}
             recalled = self._remembered.get(context)
-            self._recalled = recalled is not None
+            self._settled = recalled is not None
             if recalled is not None:
                 return recalled
-        elif self._recalled:
+            # (the layout on screen is not yet this context's: its measures are not
+            # kept as the merit of its columns)
+            return self._best_columns()
+        if self._settled:
             return self._fit_columns
-        return self._best_columns()
+        best, current = self._best_columns(), self._fit_columns
+        if best == current:
+            return best
+        merit = self._merits().get(current)
+        if best in self._left:  # back to columns just left: settle on the better one
+            self._settled = True
+            return best if merit is None or self._left[best] > merit else current
+        if merit is not None:
+            self._left[current] = merit
+        return best
 
     def _room(self) -> tuple[int, int, int]:
         """The width and height the grid is seen in, and the width a vertical scroll
@@ -323,17 +351,29 @@ class PaneGrid(QWidget):
 
     def _best_columns(self) -> int:
         """The number of columns for the room the grid has (see the module's docstring)."""
+        merits = self._merits()
+        if not merits:
+            width, _height, _bar = self._room()
+            shown = self.shown()
+            slots = len(shown) + (HEADS_KEY in shown)  # the heads overview takes two
+            return grid_columns(slots, max(1, min(self.columns, width // MIN_PANE_WIDTH)))
+        return max(merits, key=merits.get)
+
+    def _merits(self) -> dict[int, tuple]:
+        """How well each number of columns the room allows would show the panes, as
+        they measure now (the larger the better); empty without room or panes."""
         width, height, bar = self._room()
         most = max(1, min(self.columns, width // MIN_PANE_WIDTH))
         shown = self.shown()
         panes = [self.panes[k] for k in shown if k != HEADS_KEY]
         slots = len(panes) + 2 * (HEADS_KEY in shown)
         if width <= 0 or height <= 0 or not panes:
-            return grid_columns(slots, most)
+            return {}
         spacing = self._grid.spacing()
         # No pane needs more than this to show its values (``least_height`` unmeasured):
         # rows at least as high need no measuring of how much lower they could go.
         ceiling = max(p.least_height() for p in panes)
+        goal = value_px_goal()
 
         def merit(cols: int) -> tuple:
             rows = -(-slots // cols)
@@ -354,9 +394,7 @@ class PaneGrid(QWidget):
             return (sane, legible, min(smallest, goal), -abs(math.log(aspect)),
                     -(rows * cols - slots))
 
-        goal = value_px_goal()
-
-        return max(range(1, most + 1), key=merit)
+        return {cols: merit(cols) for cols in range(1, most + 1)}
 
     def _narrowest(self, columns: int) -> float:
         """A pane's width in ``columns`` beside a scroll bar (if the grid may have one)."""
