@@ -25,7 +25,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QWidget
 from shiboken6 import isValid
 
-__all__ = ["WindowShortcutsWin", "editing_a_cell", "redo_keys"]
+__all__ = ["WindowShortcutsWin", "editing_a_cell", "redo_keys", "undo_in_lab"]
 
 _UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
 
@@ -110,3 +110,14 @@ class WindowShortcutsWin(QObject):
         # Filtered out for the focus widget and each parent Qt offers it to next: nobody
         # accepts the override, so the window's shortcut fires.
         return True
+
+
+def undo_in_lab(lab: QWidget, main: QWidget) -> QWidget:
+    """Give the top-level ``lab`` window the main window's Undo and Redo, keys included
+    (a box focused in the lab gives them up as it does in the main window), and return
+    it. A learner who has just dragged the RoPE base or trained in a lab pressed Ctrl+Z
+    there, and nothing happened: a lab is a window of its own, and a shortcut acts only
+    in the window that holds its action."""
+    lab.addActions([main.undo_action, main.redo_action])
+    lab.shortcuts_win = WindowShortcutsWin(lab).install()
+    return lab

@@ -363,3 +363,35 @@ def test_a_redraw_gives_the_pair_plots_new_data_and_makes_none(main_window):
     lab.refresh()
     fewer = [item for item in lab.rotations.ci.items if isinstance(item, pg.PlotItem)]
     assert len(fewer) == model.state.d_k // 2
+
+
+def test_ctrl_z_in_the_lab_undoes_its_base(main_window, qtbot):
+    """The lab is a window of its own: Ctrl+Z pressed there (its slider focused) undid
+    nothing, though the slider had just edited the session. The main window's Undo and
+    Redo act in it, as in the gradient lab."""
+    from PySide6.QtCore import Qt
+
+    model = main_window.model
+    model.set_options(positions="rope", rope_base=500.0)
+    assert model.wait_until_idle()
+    lab = _lab(main_window)
+    assert main_window.undo_action in lab.actions()
+    lab.base.setFocus()
+    lab.base.setValue(slider_from_base(31600.0))
+    assert model.wait_until_idle()
+    assert model.state.options.rope_base == 31600.0
+    qtbot.keyClick(lab.base, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert model.wait_until_idle()
+    assert model.state.options.rope_base == 500.0
+    assert lab.base.value() == slider_from_base(500.0)
+    qtbot.keyClick(lab.base, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert model.wait_until_idle()
+    assert model.state.options.rope_base == 31600.0
+    lab.close()
+
+
+def test_the_scaling_lab_has_the_main_windows_undo(main_window):
+    """The scaling lab, a window of its own too, offers the same Undo and Redo."""
+    lab = main_window.teaching.lab
+    assert {main_window.undo_action, main_window.redo_action} <= set(lab.actions())

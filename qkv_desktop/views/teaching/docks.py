@@ -22,6 +22,7 @@ from qkv_desktop.views.retranslate import FollowsWindowLanguage
 from qkv_desktop.views.teaching.diagnostics import AsymmetryBadge, DiagnosticsPanel
 from qkv_desktop.views.teaching.explain_panel import ExplainPanel
 from qkv_desktop.views.teaching.lesson_banners import LessonBanners
+from qkv_desktop.views.window_shortcuts import undo_in_lab
 
 if TYPE_CHECKING:  # imported when first shown: the first paint needs none of them
     from qkv_desktop.views.teaching.rope_lab import RopeLab
@@ -260,18 +261,22 @@ class Teaching(FollowsWindowLanguage, QObject):
 
     @property
     def lab(self) -> ScalingLab:
-        """The scaling lab window, built on first use (its plots cost half a second)."""
+        """The scaling lab window, built on first use (its plots cost half a second),
+        with the main window's Undo and Redo (``undo_in_lab``)."""
         if self._lab is None:
             from qkv_desktop.views.teaching.scaling_lab import ScalingLab
-            self._lab = ScalingLab(self.main_window.model, self.main_window)
+            main = self.main_window
+            self._lab = undo_in_lab(ScalingLab(main.model, main), main)
         return self._lab
 
     @property
     def rope_lab(self) -> RopeLab:
-        """The RoPE lab window, built on first use."""
+        """The RoPE lab window, built on first use, with the main window's Undo and
+        Redo: its base slider edits the session (``undo_in_lab``)."""
         if self._rope_lab is None:
             from qkv_desktop.views.teaching.rope_lab import RopeLab
-            self._rope_lab = RopeLab(self.main_window.model, self.main_window)
+            main = self.main_window
+            self._rope_lab = undo_in_lab(RopeLab(main.model, main), main)
         return self._rope_lab
 
     def show_rope_lab(self) -> None:

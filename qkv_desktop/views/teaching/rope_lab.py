@@ -69,9 +69,10 @@ DECAY_MIN_HEIGHT = 260
 """Pixels the decay plot keeps at least: its rotated axis name and its legend beside
 the curves. Lower than the lab has room for, the lab scrolls."""
 MAX_PAIR_PLOTS = 8
+"""Pairs drawn as small plots (the fastest-turning first); the rest are listed only."""
 _CIRCLE_X = np.cos(np.linspace(0, 2 * np.pi, 97))
 _CIRCLE_Y = np.sin(np.linspace(0, 2 * np.pi, 97))
-"""Pairs drawn as small plots (the fastest-turning first); the rest are listed only."""
+"""The unit circle each pair's plot draws its vectors' radius around, made once."""
 DECAY_BASES = (1e4, 1e5, 1e6)
 DECAY_DISTANCE = 512
 DECAY_DIM = 128

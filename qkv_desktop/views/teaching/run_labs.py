@@ -10,7 +10,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
 
 from qkv_desktop.views.retranslate import FollowsWindowLanguage
-from qkv_desktop.views.window_shortcuts import WindowShortcutsWin
+from qkv_desktop.views.window_shortcuts import undo_in_lab
 
 __all__ = ["RunLabs", "install_run_labs"]
 
@@ -56,14 +56,10 @@ class RunLabs(FollowsWindowLanguage, QObject):
     def lab(self, key: str):
         """The lab window ``key``, built on first use.
 
-        The main window's Undo and Redo act in it too, keys included (a box focused in
-        the lab gives them up as it does in the main window): a learner who has just
-        trained in the lab pressed Ctrl+Z there, and nothing happened."""
+        The main window's Undo and Redo act in it too (``undo_in_lab``)."""
         if key not in self.windows:
             main = self.main_window
-            lab = self.windows[key] = LABS[key][1](main.model, main)
-            lab.addActions([main.undo_action, main.redo_action])
-            lab.shortcuts_win = WindowShortcutsWin(lab).install()
+            self.windows[key] = undo_in_lab(LABS[key][1](main.model, main), main)
         return self.windows[key]
 
     def show(self, key: str):
