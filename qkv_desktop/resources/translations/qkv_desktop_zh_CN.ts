@@ -2792,6 +2792,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>{0} = 0（对数坐标上无法画出）</translation>
     </message>
     <message>
+        <source>Until you set one, 0.1, or 1 ÷ d_model where that is smaller: the comparison normalises each row of X, so every ‖x‖² is d_model (at 0.1 a model&apos;s 384 dimensions diverged at d_k = 4).</source>
+        <translation>在你自己设定之前为 0.1；若 1 ÷ d_model 更小，则取后者：对比会把 X 的每一行归一化，所以每个 ‖x‖² 都等于 d_model（真实模型有 384 维，用 0.1 时 d_k = 4 的训练会发散）。</translation>
+    </message>
+    <message>
         <source>Until you set one, the session&apos;s: 0.5, or 1 ÷ the largest ‖x‖² of its token vectors where that is smaller (a model&apos;s long vectors diverged at 0.5).</source>
         <translation>在你自己设定之前，使用本会话的学习率：0.5；若 1 ÷ 词元向量中最大的 ‖x‖² 更小，则取后者（真实模型的向量很长，用 0.5 会发散）。</translation>
     </message>

@@ -77,6 +77,9 @@ COMPARE_D_KS = (4, 64, 256)
 COMPARE_REPORTS = 50
 """Progress reports a comparison's run sends at most: enough to move the bar smoothly,
 never one GUI update a step (2000 steps a run)."""
+COMPARE_LR = 0.1
+"""The comparison's learning rate on short rows (the tutorial's d_model = 4); rows of a
+model's width take the smaller rate of ``default_learning_rate`` (``_compare_rate``)."""
 COMPARE_LOSSES = ("output", "pattern")
 """The comparison's losses, the default first: the output's error reaches the scores
 through the softmax's Jacobian as in a Transformer (what ÷√d_k protects); the weights'
@@ -276,7 +279,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.compare_steps.setValue(100)
         self.compare_lr = ClampSayingDoubleSpinBox(objectName="compareLearningRate")
         self.compare_lr.setRange(1e-4, 100.0)
-        self.compare_lr.setValue(0.1)
+        self.compare_lr.setValue(COMPARE_LR)
+        # the rate for the session's rows (``_compare_rate``) until the learner sets one
+        self._compare_lr_set = False
+        self.compare_lr.valueChanged.connect(self._on_compare_lr_set)
         for box in (self.compare_steps, self.compare_lr):
             box.said.connect(self.show_note)
         self.compare_loss = QComboBox(objectName="compareLoss")
@@ -364,7 +370,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
         step = self.tr("How far each step moves the weights: W ← W − rate · ∂L/∂W")
         for box in (self.lr, self.compare_lr):
             box.subject = self.tr("The learning rate")
-        self.compare_lr.set_tip(step)
+        self.compare_lr.set_tip(step + "\n" + self.tr(
+            "Until you set one, 0.1, or 1 ÷ d_model where that is smaller: the comparison "
+            "normalises each row of X, so every ‖x‖² is d_model (at 0.1 a model's 384 "
+            "dimensions diverged at d_k = 4)."))
         self.lr.set_tip(step + "\n" + self.tr(
             "Until you set one, the session's: 0.5, or 1 ÷ the largest ‖x‖² of its token "
             "vectors where that is smaller (a model's long vectors diverged at 0.5).")
@@ -489,22 +498,40 @@ class GradientLab(RefreshWhenShown, LabWindow):
     def _on_lr_set(self, _value: float) -> None:
         self._lr_set = True  # the learner's rate: kept until a new session
 
+    def _on_compare_lr_set(self, _value: float) -> None:
+        self._compare_lr_set = True  # the learner's rate: kept until a new session
+
     def _on_new_session(self) -> None:
-        self._lr_set = False
+        self._lr_set = self._compare_lr_set = False
         self.redraw_due()
         self.refresh()
 
+    @staticmethod
+    def _compare_rate(X) -> float:
+        """The comparison's rate for rows X: ``COMPARE_LR``, or the smaller rate the
+        layer-normed rows it trains on learn with (``default_learning_rate``). Their
+        ‖x‖² is d_model: at 0.1, on all-MiniLM-L6-v2's 384 dimensions, both d_k = 4
+        runs rose from 1.4 to 1e91 in 40 steps, and the table compared two overflows."""
+        if X.shape[1] < 2:  # (the comparison refuses such rows with its own message)
+            return COMPARE_LR
+        return min(COMPARE_LR, default_learning_rate(layer_norm(X)))
+
     def _follow_lr(self) -> None:
-        """The learning rate box shows the session's rate (``default_learning_rate``)
-        unless the learner set one, a run is on or a number is being typed there."""
-        box = self.lr
-        if (self._lr_set or self.worker.running
-                or box.lineEdit().text() != box.textFromValue(box.value())):
-            return
+        """The learning rate boxes show the session's rates (``default_learning_rate``,
+        ``_compare_rate``) unless the learner set one, its run is on or a number is
+        being typed there."""
         inputs = self._inputs()
-        with QSignalBlocker(box):  # (not the learner's: ``_on_lr_set`` must not hear it)
-            box.setValue(default_learning_rate(inputs.X, inputs.options["X_kv"]))
-        self._run_settings["lr"] = box.value()  # what the next run reads at each step
+        for box, chosen, running, rate in (
+                (self.lr, self._lr_set, self.worker.running,
+                 lambda: default_learning_rate(inputs.X, inputs.options["X_kv"])),
+                (self.compare_lr, self._compare_lr_set,
+                 self._comparing or self.compare_worker.running,
+                 lambda: self._compare_rate(inputs.X))):
+            if chosen or running or box.lineEdit().text() != box.textFromValue(box.value()):
+                continue
+            with QSignalBlocker(box):  # (not the learner's: ``_on_*_set`` must not hear it)
+                box.setValue(rate())
+        self._run_settings["lr"] = self.lr.value()  # what the next run reads at each step
 
     def _show_target_and_weights(self) -> None:
         self._title_grids()
