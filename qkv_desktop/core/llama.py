@@ -27,8 +27,8 @@ from qkv_desktop.core.masks import MaskSpec
 from qkv_desktop.core.positions import rope
 from qkv_desktop.core.softmax import softmax
 
-__all__ = ["LlamaLayerWeights", "LayerTrace", "even_first_token_mass", "first_token_mass",
-           "kv_head_for",
+__all__ = ["LlamaLayerWeights", "LayerTrace", "SINK_RATIO", "even_first_token_mass",
+           "first_token_mass", "is_attention_sink", "kv_head_for",
            "llama_layer",
            "rms_norm", "silu", "swiglu"]
 
@@ -78,6 +78,24 @@ def even_first_token_mass(n: int, m: int, mask_spec: MaskSpec | None = None) -> 
         seen = allowed.sum(axis=1)
         out[r0:r1] = np.where(allowed[:, 0], 1.0 / np.maximum(seen, 1), 0.0)
     return out
+
+
+SINK_RATIO = 2.0
+"""How many times the share that even weights put on the first token a head's rows must
+put there, on average, to be called an attention sink (``is_attention_sink``)."""
+
+
+def is_attention_sink(mean: float, even: float) -> bool:
+    """Whether rows that put ``mean`` of their weight on the first token, on average, where
+    even weights put ``even``, make an attention sink: ``SINK_RATIO`` times ``even``, or
+    halfway from ``even`` to all of it, whichever is less.
+
+    Twice the even share alone asked the impossible of short rows: two causal tokens'
+    second row spreads 1/2 evenly, so a sink needed 100 %, which a softmax never reaches
+    (99.9 % on the first token was "no attention sink"). Halfway to all asks 75 % there."""
+    if even <= 0.0:  # a mask that hides the first key from every row: nothing can sink
+        return False
+    return mean >= min(SINK_RATIO * even, (1.0 + even) / 2.0)
 
 
 def kv_head_for(head: int, n_heads: int, n_kv_heads: int) -> int:

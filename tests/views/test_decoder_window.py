@@ -98,9 +98,12 @@ def test_the_sink_is_called_one_only_beyond_what_even_weights_give(qtbot, make_w
                                                                    monkeypatch):
     """"Decoders park unneeded attention there" was said of a head whose rows put 30 %
     on the first token where even causal weights put 32 % (a review): the panel now
-    says what even weights would put there, and calls it a sink only at twice that."""
+    says what even weights would put there, and calls it a sink only by
+    ``is_attention_sink``. Without the causal mask row 0 sees every key, and it counts;
+    in cross-attention the first key is the other sequence's, and the panel says the
+    lesson is self-attention's instead of measuring it."""
+    from qkv_desktop.core import llama
     from qkv_desktop.core.llama import even_first_token_mass, first_token_mass
-    from qkv_desktop.views.dialogs import decoder_panel
 
     window = make_window()
     open_and_load(qtbot, window, tiny, TEXT, 1, 2)
@@ -110,13 +113,27 @@ def test_the_sink_is_called_one_only_beyond_what_even_weights_give(qtbot, make_w
     even = even_first_token_mass(*head.weights.shape, head.mask_spec)[1:].mean()
     text = panel.sink_label.text()
     assert f"would put {format_percent(even, 0)} there" in text
-    sink = mass / even >= decoder_panel.SINK_RATIO
+    sink = llama.is_attention_sink(mass, even)
     assert ("an attention sink" in text) == sink
     assert ("no attention sink in this head" in text) == (not sink)
-    for ratio, said in ((0.0, f"{mass / even:.1f} times that"), (1e9, "no attention sink")):
-        monkeypatch.setattr(decoder_panel, "SINK_RATIO", ratio)
+    for verdict, said in ((True, f"{mass / even:.1f} times that"), (False, "no attention sink")):
+        monkeypatch.setattr(llama, "is_attention_sink", lambda _m, _e, v=verdict: v)
         panel._update_sink()
         assert said in panel.sink_label.text()
+    monkeypatch.undo()
+
+    window.model.set_options(causal=False)  # every row sees the first token among all
+    assert window.model.wait_until_idle()
+    QApplication.processEvents()
+    n = window.model.state.n
+    text = panel.sink_label.text()
+    assert f"Rows 0 … {n - 1} " in text and "row 0 can only see it" not in text
+    assert f"would put {format_percent(1 / n, 0)} there" in text
+    window.model.set_mode("cross")
+    assert window.model.wait_until_idle()
+    QApplication.processEvents()
+    assert "this session is cross-attention" in panel.sink_label.text()
+    assert "%" not in panel.sink_label.text()
 
 
 def test_all_heads_of_a_layer_are_grouped_by_their_key_value_head(qtbot, make_window, tiny):

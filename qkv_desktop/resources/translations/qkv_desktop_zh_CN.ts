@@ -548,8 +548,16 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>{0} 个查询头共享 {1} 个键/值头，每组 {2} 个：查询头 {3} 使用键/值头 {4} 的 W_K 和 W_V。</translation>
     </message>
     <message>
+        <source>The attention sink is a lesson of a decoder&apos;s self-attention: this session is cross-attention. Switch back to self-attention to see it.</source>
+        <translation>注意力汇聚点（attention sink）是解码器自注意力的一课：本会话是交叉注意力。切换回自注意力即可看到它。</translation>
+    </message>
+    <message>
         <source>Rows 1 … {0} put on average {1} of their weight on the first token “{2}” (least {3}, most {4}); row 0 can only see it.</source>
         <translation>第 1 至 {0} 行平均把 {1} 的权重放在第一个词元“{2}”上（最少 {3}，最多 {4}）；第 0 行只能看到它。</translation>
+    </message>
+    <message>
+        <source>Rows 0 … {0} put on average {1} of their weight on the first token “{2}” (least {3}, most {4}).</source>
+        <translation>第 0 至 {0} 行平均把 {1} 的权重放在第一个词元“{2}”上（最少 {3}，最多 {4}）。</translation>
     </message>
     <message>
         <source>Spread evenly over the keys each row sees, the weights would put {0} there: this head puts {1:.1f} times that on it, an attention sink (decoders park attention they do not need on the first token, in all but their first few layers).</source>

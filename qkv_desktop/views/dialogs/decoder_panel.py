@@ -29,7 +29,6 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QDockWidget,
-    QFormLayout,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -52,11 +51,6 @@ from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["DecoderPanel"]
-
-SINK_RATIO = 2.0
-"""How many times the weight that even weights put on the first token a head's rows
-must put there, on average, for the panel to call it an attention sink."""
-
 
 
 class DecoderPanel(Retranslating, QDockWidget):
@@ -126,16 +120,19 @@ class DecoderPanel(Retranslating, QDockWidget):
         for caption in self._section_labels:  # its text's width (a form layout gave 0)
             caption.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         # captions above their texts: side by side they made the panel wider than a
-        # laptop's dock, and the texts lost their last characters at its right edge
-        form = QFormLayout()
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
+        # laptop's dock, and the texts lost their last characters at its right edge. A
+        # box layout, not a form layout wrapping all rows: that kept the rows' heights
+        # for the width the dock had before, and after a resize to a laptop's window
+        # the texts showed half their lines, cut (QFormLayout's height for width)
+        form = QVBoxLayout()
         for caption, widget in zip(self._section_labels,
                                    (self.gqa_label, self.budget_label, self.rope_label,
                                     self.sink_label), strict=True):
             font = caption.font()
             font.setBold(True)
             caption.setFont(font)
-            form.addRow(caption, widget)
+            form.addWidget(caption)
+            form.addWidget(widget)
         for w in (self.title_label,):
             layout.addWidget(w)
         layout.addLayout(pick)
@@ -297,13 +294,26 @@ class DecoderPanel(Retranslating, QDockWidget):
         if self._source is None or result is None or result.state.n < 2:
             self.sink_label.setText("")
             return
+        if result.state.mode == "cross":
+            # the first key is then the other sequence's, and the lesson a decoder's
+            self.sink_label.setText(self.tr(
+                "The attention sink is a lesson of a decoder's self-attention: this "
+                "session is cross-attention. Switch back to self-attention to see it."))
+            self.sink_label.setToolTip("")
+            return
         # the decoder lesson only
-        from qkv_desktop.core.llama import even_first_token_mass, first_token_mass
+        from qkv_desktop.core.llama import (
+            even_first_token_mass,
+            first_token_mass,
+            is_attention_sink,
+        )
         head = result.head(self.model.current_head)
         mass = first_token_mass(head.weights)
-        later = mass[1:]
-        even = float(np.mean(even_first_token_mass(*head.weights.shape,
-                                                   head.mask_spec)[1:]))
+        evens = even_first_token_mass(*head.weights.shape, head.mask_spec)
+        # under the causal mask row 0 sees only the first token: its 100 % says nothing
+        alone = evens[0] == 1.0
+        rows, row_evens = (mass[1:], evens[1:]) if alone else (mass, evens)
+        even, mean = float(np.mean(row_evens)), float(np.mean(rows))
         first = result.state.tokens[0]
         # a sum of a row's weights: 1 up to rounding where all of it is on that token
         exact = rounding_of(mass.dtype)
@@ -312,18 +322,22 @@ class DecoderPanel(Retranslating, QDockWidget):
             return format_percent(x, 0, exact_within=exact)
 
         # rows numbered as the tables and the Explain panel number them, from 0
-        said = self.tr(
-            "Rows 1 … {0} put on average {1} of their weight on the first token “{2}” "
-            "(least {3}, most {4}); row 0 can only see it.").format(
-            len(mass) - 1, percent(np.mean(later)), first, percent(later.min()),
-            percent(later.max()))
-        ratio = float(np.mean(later)) / even if even > 0 else 0.0
-        if ratio >= SINK_RATIO:
+        if alone:
+            said = self.tr(
+                "Rows 1 … {0} put on average {1} of their weight on the first token “{2}” "
+                "(least {3}, most {4}); row 0 can only see it.")
+        else:
+            said = self.tr(
+                "Rows 0 … {0} put on average {1} of their weight on the first token “{2}” "
+                "(least {3}, most {4}).")
+        said = said.format(len(mass) - 1, percent(mean), first, percent(rows.min()),
+                           percent(rows.max()))
+        if is_attention_sink(mean, even):
             verdict = self.tr(
                 "Spread evenly over the keys each row sees, the weights would put {0} "
                 "there: this head puts {1:.1f} times that on it, an attention sink "
                 "(decoders park attention they do not need on the first token, in all "
-                "but their first few layers).").format(percent(even), ratio)
+                "but their first few layers).").format(percent(even), mean / even)
         else:
             verdict = self.tr(
                 "Spread evenly over the keys each row sees, the weights would put {0} "
