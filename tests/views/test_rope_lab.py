@@ -8,6 +8,7 @@ import pytest
 
 from qkv_desktop.views.teaching.rope_lab import (
     DECAY_BASES,
+    MAX_PAIR_PLOTS,
     base_from_slider,
     slider_from_base,
 )
@@ -395,3 +396,28 @@ def test_the_scaling_lab_has_the_main_windows_undo(main_window):
     """The scaling lab, a window of its own too, offers the same Undo and Redo."""
     lab = main_window.teaching.lab
     assert {main_window.undo_action, main_window.redo_action} <= set(lab.actions())
+
+
+def test_slow_pairs_read_as_their_turn_and_the_plots_say_which_pairs(main_window):
+    """At d_k = 64 (32 pairs) and base 10⁶ the slowest pairs turn by about 2e−6 rad a
+    position: θ read "0.0000" for them, as if they did not turn, and the eight plots
+    never said they were 8 of 32 pairs (a review)."""
+    from qkv_desktop.core.positions import rope_angles
+    from qkv_desktop.presentation.numbers import format_nonzero
+
+    model = main_window.model
+    model.set_options(positions="rope", rope_base=1e6)
+    model.set_d_k(64)
+    assert model.wait_until_idle()
+    lab = _lab(main_window)
+    text = lab.rotation_info.text()
+    theta = rope_angles([1.0], 64, 1e6)[0]
+    assert theta[-1] < 5e-5  # it rounds to 0.0000 at four decimals
+    assert format_nonzero(theta[-1]) in text and ", 0.0000" not in text
+    assert "The plots show pairs 0 … 7, the fastest-turning, of the 32." in text
+    titles = [plot.titleLabel.text for plot, _curves in lab._pairs]
+    assert len(titles) == MAX_PAIR_PLOTS and all("0.0000" not in t for t in titles)
+    model.set_d_k(4)  # two pairs: every one is plotted, nothing to say
+    assert model.wait_until_idle()
+    assert "The plots show" not in lab.rotation_info.text()
+    lab.close()

@@ -4473,6 +4473,10 @@ Sentence: {1}</source>
         <translation>q = {0} 在位置 {1}，k = {2} 在位置 {3}：R({1})q · R({3})k = {4}。第 i 对维度每个位置旋转 θ_i = base^(−2i/d)：θ = {5}。</translation>
     </message>
     <message>
+        <source>The plots show pairs 0 … {0}, the fastest-turning, of the {1}.</source>
+        <translation>图中只画出 {1} 对中转得最快的第 0 至 {0} 对。</translation>
+    </message>
+    <message>
         <source>This session&apos;s positions are not RoPE (Positions, mask tab): the main window&apos;s scores are QKᵀ, without these turns.</source>
         <translation>本会话的位置编码不是 RoPE（“位置、掩码”标签页）：主窗口的分数是 QKᵀ，没有这些旋转。</translation>
     </message>

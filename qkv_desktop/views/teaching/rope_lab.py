@@ -42,7 +42,7 @@ from qkv_desktop.core.rope_lessons import (
     shift_check,
 )
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.presentation.numbers import format_nonzero, format_value
 from qkv_desktop.presentation.texts import join_list, join_sentences, say
 from qkv_desktop.views.editors.position_controls import ROPE_BASE_RANGE
 from qkv_desktop.views.layout import fit_to_screen, scrolling
@@ -343,7 +343,12 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
             "q = {0} at position {1}, k = {2} at position {3}: R({1})q · R({3})k = {4}. "
             "Each pair i turns by θ_i = base^(−2i/d) per position: θ = {5}.").format(
             s.tokens[i], i + k, s.key_tokens[j], j + k, f(pr.score),
-            join_list(f(t) for t in pr.theta))
+            # a slow pair turns by 1e−6 rad, not by 0.0000 (d_k = 64, base 10⁴)
+            join_list(format_nonzero(t) for t in pr.theta))
+        if len(pr.theta) > MAX_PAIR_PLOTS:  # said: the plots seemed to be every pair
+            text = join_sentences([text, self.tr(
+                "The plots show pairs 0 … {0}, the fastest-turning, of the {1}.").format(
+                MAX_PAIR_PLOTS - 1, len(pr.theta))])
         if s.options.positions != "rope":
             text = join_sentences([text, self.tr(
                 "This session's positions are not RoPE (Positions, mask tab): the main "
@@ -401,7 +406,7 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
             top = max(*radii, 1e-12) * 1.15
             plot.vb.setRange(xRange=(-top, top), yRange=(-top, top), padding=0)
             plot.setTitle(self.tr("pair {0}: +{1} rad / position").format(
-                p, format_value(pr.theta[p])), size="8pt")
+                p, format_nonzero(pr.theta[p])), size="8pt")
             for curve, radius in zip(curves[:2], radii, strict=True):
                 curve.setData(radius * _CIRCLE_X, radius * _CIRCLE_Y)
             for curve, vec in zip(curves[2:6], (pr.q[p], pr.k[p], pr.q_rot[p], pr.k_rot[p]),
