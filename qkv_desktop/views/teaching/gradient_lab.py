@@ -93,6 +93,9 @@ on a log axis: on a linear one a run climbing through 1e168 to 1e305 lay flat on
 its last steps. A curve that touches 0 (a squared error reaching its target) stays
 linear, where 0 has a place."""
 UNSCALED, SCALED = (214, 96, 77), (33, 102, 172)
+FORMULA_NO_BREAK = "W\u00a0~\u00a0N(0,\u00a01/d_model)"
+"""The comparison's initialisation, with no-break spaces: a word-wrapped label broke it
+after "N(0," (a review), and read as two formulas."""
 COMPARE_PLOT_HEIGHT = 200
 """The comparison's plots are never lower (its tab scrolls instead): at 1024 × 700 the
 explanation and the table squeezed them to 40 px, without a y axis (a first user)."""
@@ -1022,6 +1025,8 @@ class GradientLab(RefreshWhenShown, LabWindow):
             "towards the chosen pattern. Red: no scaling, blue: ÷√d_k; solid ‖∂L/∂W_Q‖, "
             "dashed ‖∂L/∂W_K‖: the true gradients. The table adds the tutorial's mean "
             "p(1−p), only the diagonal of the softmax Jacobian diag(p) − ppᵀ.")
+        # the formula on one line: the label broke it as "N(0," | "1/d_model)"
+        common = common.replace("W ~ N(0, 1/d_model)", FORMULA_NO_BREAK)
         if self.compare_loss.currentData() == "pattern":
             why = self.tr(
                 "Cross-entropy of the weights to the pattern: its gradient on the scores is "
