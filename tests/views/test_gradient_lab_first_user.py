@@ -116,6 +116,22 @@ def test_steps_typed_during_a_run_end_it_there(lab, qtbot, monkeypatch):
     lab.model.undo_stack.undo()
 
 
+def test_steps_lowered_below_those_done_end_the_run_at_once(lab, qtbot):
+    """1 typed as the steps while the run paused after its second step (one step a
+    second) ended it after a third: the run now ends where it is."""
+    lab.lr.setValue(0.01)
+    lab.steps.setValue(200)
+    lab.rate.setValue(1)
+    lab.start_training()
+    qtbot.waitUntil(lambda: len(lab.losses) >= 2, timeout=10_000)
+    done = len(lab.losses)
+    _type(qtbot, lab.steps, "1")
+    assert lab.wait(lab.worker)
+    assert len(lab.losses) == done
+    assert lab.model.undo_stack.undoText() == f"Train {done} steps"
+    lab.model.undo_stack.undo()
+
+
 @pytest.mark.parametrize("preset", ["tutorial-1", "random-medium"])
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_the_comparisons_plots_read_on_a_1024x700_screen(run_labs, speak, lang, preset):

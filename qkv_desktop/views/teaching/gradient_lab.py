@@ -626,7 +626,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
                     done = point.step
                     report((done, point.loss, point.grad_norms(), point.weights,
                             threading.get_ident()))
-                    if done >= settings["steps"] or stop.wait(1.0 / settings["rate"]):
+                    # (the steps again after the pause: lowered below ``done`` meanwhile,
+                    # the run went on one step past what the box said)
+                    if (done >= settings["steps"] or stop.wait(1.0 / settings["rate"])
+                            or done >= settings["steps"]):
                         break
             except SoftmaxSaturated as exc:  # diverged with finite weights
                 # the step whose weights saturated is the one the run stops at: the
