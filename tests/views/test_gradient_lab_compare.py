@@ -209,3 +209,28 @@ def test_the_comparison_on_a_models_wide_rows_learns_with_its_defaults(main_wind
     assert lab.compare_lr.value() == 0.05
     model.load_state(SessionState.from_preset("tutorial-1"), "preset")  # a new session
     qtbot.waitUntil(lambda: lab.compare_lr.value() == 0.1)
+
+
+def test_the_wheel_over_a_plot_scrolls_the_tab_and_zooms_nothing(lab, qtbot):
+    """The wheel over one of the comparison's plots zoomed it (with no menu and no "A"
+    button to get back) and the tab, which scrolls at 1024 × 700, stayed where it was."""
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+
+    lab.resize(1024, 500)
+    lab.run_comparison_blocking(steps=5)
+    QApplication.processEvents()
+    assert lab.compare_scroll.verticalScrollBar().maximum() > 0  # the tab scrolls
+    plot = lab.compare_plots[64]
+    before = plot.getPlotItem().getViewBox().viewRange()
+    centre = QPointF(plot.viewport().rect().center())
+    wheel = QWheelEvent(centre, QPointF(plot.viewport().mapToGlobal(centre.toPoint())),
+                        QPoint(), QPoint(0, -120), Qt.MouseButton.NoButton,
+                        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    # what the viewport's wheel does; Qt passes a wheel the plot ignores on to its
+    # parents, up to the tab's scroll area (only a real wheel: a sent one stops here)
+    plot.wheelEvent(wheel)
+    assert not wheel.isAccepted()
+    assert plot.getPlotItem().getViewBox().viewRange() == before
+    for other in (lab.loss_plot, lab.norm_plot):  # the training tab's: not zoomed either
+        assert not any(other.getPlotItem().getViewBox().state["mouseEnabled"])

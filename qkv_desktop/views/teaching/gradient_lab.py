@@ -109,6 +109,9 @@ def _plot(name: str, min_height: int | None = None) -> pg.PlotWidget:
     item = plot.getPlotItem()
     item.setMenuEnabled(False)
     item.hideButtons()
+    # read, not zoomed: without the menu and the "A" button a wheel's zoom had no way
+    # back, and in the comparison's scrolling tab the wheel is the tab's (``LabPlot``)
+    item.setMouseEnabled(x=False, y=False)
     item.showGrid(x=True, y=True, alpha=0.2)
     for axis in ("left", "bottom"):
         item.getAxis(axis).setTextPen(pg.mkPen(30, 30, 30))
