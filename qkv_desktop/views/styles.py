@@ -7,7 +7,9 @@ is shown.
 
 from __future__ import annotations
 
-__all__ = ["ERROR_STYLE"]
+__all__ = ["ERROR_COLOR", "ERROR_STYLE"]
 
-ERROR_STYLE = "color: #b2182b;"
+ERROR_COLOR = "#b2182b"
+"""The diverging map's red, legible on white: refusals and errors."""
+ERROR_STYLE = f"color: {ERROR_COLOR};"
 """A refusal or error message's text: the diverging map's red, legible on white."""

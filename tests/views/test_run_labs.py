@@ -244,6 +244,15 @@ def test_this_session_counts_a_grouped_query_sessions_shared_kv_heads(labs):
     assert "This session's 9 heads have 4 different pairs" in calc.problem.text()
 
 
+def _red(box) -> bool:
+    """Whether ``box`` shows its number in the refusals' red."""
+    from PySide6.QtGui import QPalette
+
+    from qkv_desktop.views.styles import ERROR_COLOR
+
+    return box.palette().color(QPalette.ColorRole.Text).name() == ERROR_COLOR
+
+
 def test_a_new_session_takes_the_place_of_numbers_typed_over_the_last(labs, qtbot):
     """9 query heads and 1024 KV heads typed, refused in red, stayed with their red line
     over an unrelated session after File → New and a preset. A new session brings its
@@ -254,7 +263,7 @@ def test_a_new_session_takes_the_place_of_numbers_typed_over_the_last(labs, qtbo
     calc.select("custom")
     calc.query_heads.setValue(9)
     calc.kv_heads.setValue(1024)
-    assert calc.problem.isVisibleTo(calc) and calc.kv_heads.styleSheet()
+    assert calc.problem.isVisibleTo(calc) and _red(calc.kv_heads)
 
     def shows_the_session():
         state = model.state
@@ -262,7 +271,7 @@ def test_a_new_session_takes_the_place_of_numbers_typed_over_the_last(labs, qtbo
         assert (calc.layers.value(), calc.query_heads.value(), calc.kv_heads.value(),
                 calc.head_dim.value(), calc.tokens.value()) == (
             1, state.n_heads, state.n_heads, state.d_k, state.n)
-        assert not calc.problem.isVisibleTo(calc) and not calc.kv_heads.styleSheet()
+        assert not calc.problem.isVisibleTo(calc) and not _red(calc.kv_heads)
         assert calc.sizes()["GQA"] == calc.sizes()["MHA"]
 
     model.load_state(SessionState.from_preset("tutorial-1"), "preset")  # (unchanged: no load)
@@ -306,10 +315,10 @@ def test_memory_calculator_refuses_kv_heads_gqa_cannot_have(labs):
         assert why in text and f"({kv})" in text and "(9)" in text and "1, 3, 9" in text
         assert f"<td>grouped-query (GQA)</td><td align='right'>{kv}</td>" \
                "<td align='right'>—</td>" in calc.result.text()
-        assert calc.kv_heads.styleSheet()
+        assert _red(calc.kv_heads)
     calc.query_heads.setValue(20)  # now 20 KV heads serve one query head each
     assert calc.sizes()["GQA"] == calc.sizes()["MHA"]
-    assert not calc.problem.isVisibleTo(calc) and not calc.kv_heads.styleSheet()
+    assert not calc.problem.isVisibleTo(calc) and not _red(calc.kv_heads)
     calc.query_heads.setValue(30)  # 20 does not divide 30: a query-head edit is checked too
     assert calc.sizes()["GQA"] is None and "must divide" in calc.problem.text()
     calc.select("SmolLM2-135M")  # a preset brings valid numbers back
@@ -1086,3 +1095,40 @@ def test_the_play_button_draws_every_character_playing_or_not(labs, key, lang, s
         lab.controls.show_state()
     lab.timer.stop()
     assert seen[0] != seen[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_calculators_boxes_stay_put_when_its_red_line_appears(labs, speak, lang):
+    """A refusal beside the table, wrapped to several lines, made the group higher, and
+    its boxes moved down under the pointer (a review): they keep their places, and so
+    does what is below the calculator."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QApplication
+
+    speak(lang)
+    lab = labs.show("kv_cache")
+    lab.resize(1024, 700)
+    calc = lab.memory
+    calc.select("custom")
+    calc.query_heads.setValue(8)
+    calc.kv_heads.setValue(8)
+    QApplication.processEvents()
+    boxes = (calc.preset, calc.layers, calc.query_heads, calc.kv_heads, calc.head_dim,
+             calc.tokens, calc.dtype)
+    where = [box.mapTo(lab, QPoint(0, 0)) for box in boxes]
+    below = calc.geometry().bottom()
+    calc.query_heads.setValue(9)  # 8 KV heads cannot share 9 query heads: refused
+    QApplication.processEvents()
+    assert calc.problem.isVisibleTo(calc) and calc.problem.text()
+    assert [box.mapTo(lab, QPoint(0, 0)) for box in boxes] == where
+    assert calc.geometry().bottom() == below
+    assert calc.problem.height() >= calc.problem.heightForWidth(calc.problem.width())
+    # the longest note: a clamp, and why the GQA row is empty
+    calc.kv_heads.lineEdit().setText("99999999999")
+    calc.kv_heads.interpretText()
+    calc.kv_heads.editingFinished.emit()
+    QApplication.processEvents()
+    assert "1024" in calc.problem.text() and "9" in calc.problem.text(), calc.problem.text()
+    assert [box.mapTo(lab, QPoint(0, 0)) for box in boxes] == where
+    assert calc.geometry().bottom() == below
+    assert calc.problem.height() >= calc.problem.heightForWidth(calc.problem.width())

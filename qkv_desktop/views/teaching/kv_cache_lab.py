@@ -15,7 +15,9 @@ import html
 
 import numpy as np
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QGridLayout,
     QGroupBox,
@@ -48,7 +50,7 @@ from qkv_desktop.state.session_state import MAX_CELLS
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, red_line, say_briefly
 from qkv_desktop.views.layout import fit_to_screen, wraps_in_any_width
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
-from qkv_desktop.views.styles import ERROR_STYLE
+from qkv_desktop.views.styles import ERROR_COLOR
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 
@@ -67,6 +69,22 @@ MODEL_TOKENS = 8192
 BYTES = (("float32", 4), ("float16 / bfloat16", 2), ("int8", 1), ("float64", 8))
 
 
+def _mark_refused(box: QWidget, refused: bool) -> None:
+    """``box``'s text in the refusals' red while ``refused``, by its palette: a style
+    sheet changes a spin box's frame, and the box and its row moved by 2 px."""
+    palette = box.palette()
+    colour = QColor(ERROR_COLOR) if refused else QApplication.palette(box).color(
+        QPalette.ColorRole.Text)
+    if palette.color(QPalette.ColorRole.Text) != colour:  # (every refresh asks)
+        palette.setColor(QPalette.ColorRole.Text, colour)
+        box.setPalette(palette)
+
+
+PROBLEM_LINES = 6
+"""Lines the calculator's red line keeps beside its table, said or not: the longest
+refusal with a clamp at 1024 × 700, in English and in Chinese."""
+
+
 class MemoryCalculator(QGroupBox):
     """layers × KV heads × d_k × tokens × bytes, for this session, real models or typed numbers.
 
@@ -79,8 +97,10 @@ class MemoryCalculator(QGroupBox):
         super().__init__(parent)
         self.setObjectName("kvMemory")
         self.preset = QComboBox(objectName="kvPreset")
-        # (before the boxes, which say a clamped number there)
-        self.problem = wraps_in_any_width(red_line("kvMemoryError"))
+        # (before the boxes, which say a clamped number there). Its lines are kept
+        # while it is hidden: a refusal wrapped beside the table made the group higher,
+        # and the boxes moved under the pointer (a review)
+        self.problem = wraps_in_any_width(red_line("kvMemoryError", lines=PROBLEM_LINES))
         self.layers = self._spin("kvLayers", 1, 1000, 1)
         self.query_heads = self._spin("kvQueryHeads", 1, 1024, 1)
         self.kv_heads = self._spin("kvKVHeads", 1, 1024, 1)
@@ -280,10 +300,10 @@ class MemoryCalculator(QGroupBox):
         problem = self.gqa_problem()
         self.problem.setText(problem)
         self.problem.setVisible(bool(problem))
-        # The box holding the refused number is red too, so the eye finds it.
-        style = f"QSpinBox {{ {ERROR_STYLE} }}" if problem else ""
-        if self.kv_heads.styleSheet() != style:  # restyling on every refresh is not free
-            self.kv_heads.setStyleSheet(style)
+        # The box holding the refused number is red too, so the eye finds it: its
+        # palette's text, not a style sheet, which changed the box's frame and moved it
+        # and its row by 2 px under the pointer
+        _mark_refused(self.kv_heads, bool(problem))
         self.result.setText(
             "<p>" + self.tr("2 (K and V) × {0} × KV heads × {1} × {2} × {3} B")
             .format(self.tr("%n layers", "", self.layers.value()), self.head_dim.value(),
