@@ -122,6 +122,7 @@ class MemoryCalculator(QGroupBox):
                                                           self.dtype), strict=True)):
             form.addWidget(label, k // 2, 2 * (k % 2))
             form.addWidget(w, k // 2, 2 * (k % 2) + 1)
+        form.setRowStretch(form.rowCount(), 1)  # the boxes together at the top
         right = QVBoxLayout()
         right.addWidget(self.result)
         right.addWidget(self.problem)
