@@ -317,8 +317,10 @@ def layer_norm(X, eps: float = 1e-5) -> np.ndarray:
 class ScalingRun:
     """Training of a fresh head at one d_k, with or without ÷√d_k.
 
-    ``losses[s]`` is the loss before step s; ``grad_W_Q``/``grad_W_K`` are the true
-    gradient norms at those steps; ``mean_p1p`` the tutorial's mean p(1−p) at the start
+    ``losses[s]`` is the loss after s steps, from ``losses[0]`` at the start to
+    ``losses[-1]`` at the weights the run ended with (``steps + 1`` values: the table's
+    "loss at the end" was the loss before the last step); ``grad_W_Q``/``grad_W_K`` are
+    the true gradient norms at those weights; ``mean_p1p`` the tutorial's mean p(1−p) at the start
     and ``max_weight`` the mean of the rows' largest weight there (1 = saturated), over
     the rows that see more than one key.
     """
@@ -379,6 +381,12 @@ def scaling_comparison(X, pattern, kind: str = "pattern", d_ks=(4, 64, 256), ste
             w = step.after
             if progress is not None:
                 progress(run, int(d_k), scaled, k + 1)
+        with np.errstate(over="ignore", invalid="ignore"):  # where the run ended
+            loss, grads = loss_and_grads(X, w, target, kind, **opts)
+        norms = grads.norms()
+        losses.append(loss * per)
+        gq.append(norms["W_Q"] * per)
+        gk.append(norms["W_K"] * per)
         # rows that see one key (a causal row 0) have weight 1 whatever the scale
         several = start.allowed.sum(axis=1) > 1
         max_weight = (float(start.weights[several].max(axis=1).mean())

@@ -435,7 +435,14 @@ def test_scaling_comparison_reports_true_gradient_norms():
         step = train_step(X, w, T, "pattern", 0.1, scale="sqrt_dk" if run.scaled else "none")
         assert run.grad_W_Q[0] == pytest.approx(step.grad_norms()["W_Q"])
         assert run.losses[0] == pytest.approx(step.loss)
-        assert len(run.losses) == 3
+        assert len(run.losses) == 3 + 1  # the start and after each step
+        # the end is the loss at the weights the run ended with, not before its last step
+        opts = {"scale": "sqrt_dk" if run.scaled else "none"}
+        for _ in range(3):
+            w = train_step(X, w, T, "pattern", 0.1, **opts).after
+        end = train_step(X, w, T, "pattern", 0.1, **opts)  # its loss: at the weights reached
+        assert run.losses[-1] == pytest.approx(end.loss)
+        assert run.grad_W_Q[-1] == pytest.approx(end.grad_norms()["W_Q"])
 
 
 def test_scaling_comparison_reports_each_step_and_stops_when_asked():
@@ -457,7 +464,7 @@ def test_scaling_comparison_reports_each_step_and_stops_when_asked():
         runs = scaling_comparison(X, T, should_stop=lambda a=asked: len(calls) >= a, **kw)
         assert len(calls) == asked  # no step after the stop
         assert [(r.d_k, r.scaled) for r in runs] == [(4, False)][:asked // 3]
-        assert all(len(r.losses) == 3 for r in runs)
+        assert all(len(r.losses) == 3 + 1 for r in runs)
 
 
 def test_layer_norm_gives_rows_of_mean_0_and_variance_1():

@@ -121,7 +121,7 @@ def test_stop_ends_the_comparison_at_once_and_shows_nothing_half_done(lab, qtbot
     lab.compare_steps.setValue(3)
     qtbot.mouseClick(lab.compare_button, Qt.MouseButton.LeftButton)
     assert lab.wait(lab.compare_worker)
-    assert [len(run.losses) for run in lab.runs] == [3] * RUNS
+    assert [len(run.losses) for run in lab.runs] == [3 + 1] * RUNS  # (and the start)
     assert lab.compare_status.text().startswith("Finished")
 
 
@@ -146,7 +146,7 @@ def test_space_stops_the_comparison_and_only_the_runs_that_finished_are_shown(
     assert at_stop == [103]
     assert steps_trained.count - at_stop[0] <= 1
     assert [(r.d_k, r.scaled, len(r.losses)) for r in lab.runs] == [(COMPARE_D_KS[0], False,
-                                                                    100)]
+                                                                    100 + 1)]
     assert len(lab.compare_plots[COMPARE_D_KS[0]].getPlotItem().listDataItems()) == 2
     assert not lab.compare_plots[COMPARE_D_KS[1]].getPlotItem().listDataItems()
     assert lab.compare_table.text().count("<tr>") == 2  # the header and the one run

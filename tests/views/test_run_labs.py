@@ -639,7 +639,7 @@ def test_scaling_comparison_plots_true_gradient_norms(labs):
     assert [(r.d_k, r.scaled) for r in lab.runs] == [(d, s) for d in (4, 64, 256)
                                                      for s in (False, True)]
     for run in lab.runs:
-        assert len(run.grad_W_Q) == 5 and np.isfinite(run.grad_W_Q).all()
+        assert len(run.grad_W_Q) == 5 + 1 and np.isfinite(run.grad_W_Q).all()  # (start)
     unscaled = {r.d_k: r for r in lab.runs if not r.scaled}
     scaled = {r.d_k: r for r in lab.runs if r.scaled}
     # unscaled, the tutorial's mean p(1−p) falls with d_k; scaled it does not

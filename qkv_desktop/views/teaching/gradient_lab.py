@@ -1002,7 +1002,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
                            "Run the comparison again for this one.")
         elif len(self.runs) == total:
             text = self.tr("Finished: all {0} runs, {1} steps each.").format(
-                total, len(self.runs[0].losses))
+                total, len(self.runs[0].losses) - 1)  # (with the start's loss)
         elif self.runs:
             text = self.tr("<b>Stopped</b>: {0} of the {1} runs finished, and only they "
                            "are plotted and listed below. Run the comparison again for all "
@@ -1114,7 +1114,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 if run.d_k != d:
                     continue
                 colour = SCALED if run.scaled else UNSCALED
-                x = np.arange(1, len(run.grad_W_Q) + 1)
+                x = np.arange(len(run.grad_W_Q))  # from step 0, the start
                 item.plot(x, _positive(run.grad_W_Q), pen=pg.mkPen(colour, width=2),
                           connect="finite")
                 item.plot(x, _positive(run.grad_W_K), connect="finite",
