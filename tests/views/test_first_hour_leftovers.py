@@ -80,6 +80,17 @@ def test_presentation_mode_names_whole_and_values_as_large_as_the_zoom(presentin
     assert cut == []
     q = window.panes.panes["Q"].plot
     assert q.overlay.value_font is not None and q.overlay.value_font.pixelSize() > 13
+    # no value at the 8 px of 100 % beside 20 px names: at 150 % the smallest is 12 px,
+    # and a pane whose cells cannot hold that hides its values and says so
+    from qkv_desktop.views.panes.heatmap_plot import smallest_value_px
+
+    assert smallest_value_px() == 12
+    # X's 4 × 8 cells of 30 × 16 px: 8 px values at 100 %, hidden at 150 % (0)
+    assert window.panes.panes["X"].plot.value_px_in(8 * 30, 4 * 16) == 0
+    for pane in window.findChildren(HeatmapPane):
+        font = pane.plot.overlay.value_font
+        if pane.isVisible() and font is not None:
+            assert font.pixelSize() >= 12, pane.objectName()
     for pane in window.findChildren(HeatmapPane):
         if pane.isVisible():
             axis = pane.plot.getPlotItem().getAxis("bottom")

@@ -141,18 +141,30 @@ def labels_inside(texts, box: QRectF, font: QFont) -> list:
     return [inside[k] for k in sorted(kept)]
 
 
+def _zoom() -> float:
+    """View → Zoom's factor (presentation mode's included), at least 1."""
+    base = system_font().pointSizeF()
+    return max(QFont().pointSizeF() / base if base > 0 else 1.0, 1.0)
+
+
 def value_px_goal() -> int:
     """The value font's size when the cells have room: ``VALUE_PX_MAX`` at 100 %, as
     much larger as the zoom (presentation mode's 150 % left the values at 13 px beside
     20 px names)."""
-    base = system_font().pointSizeF()
-    zoom = QFont().pointSizeF() / base if base > 0 else 1.0
-    return max(LEGIBLE_PX, round(VALUE_PX_MAX * max(zoom, 1.0)))
+    return max(LEGIBLE_PX, round(VALUE_PX_MAX * _zoom()))
+
+
+def smallest_value_px() -> int:
+    """The smallest value font, below which values are hidden: ``LEGIBLE_PX`` at 100 %,
+    as much larger as the zoom. In presentation mode X's eight columns at 1024 × 700
+    showed their values at 8 px beside names of 20 px: unreadable from the back row,
+    where a zoom is for. Hidden, the pane says so and the hover reads them."""
+    return max(LEGIBLE_PX, round(LEGIBLE_PX * _zoom()))
 
 
 def _largest_px(cell_h: float) -> int:
     """The largest value font a cell this high takes (it shrinks from there)."""
-    return max(LEGIBLE_PX, min(value_px_goal(), int(cell_h * 0.5)))
+    return max(smallest_value_px(), min(value_px_goal(), int(cell_h * 0.5)))
 
 
 class TokenAxis(pg.AxisItem):
@@ -756,7 +768,7 @@ class HeatmapPlot(pg.PlotWidget):
     def _value_font(self, cell_w: float, cell_h: float, texts) -> QFont | None:
         """The value font for cells of ``cell_w`` × ``cell_h`` pixels (the one rule)."""
         return fit_value_font(texts, cell_w, cell_h, QFont(), _largest_px(cell_h),
-                              signed=self.signed)
+                              smallest_value_px(), signed=self.signed)
 
     def _finite_texts(self):
         overlay = self.overlay
@@ -775,7 +787,8 @@ class HeatmapPlot(pg.PlotWidget):
             return -1
         n, m = overlay.data.shape
         cell_w, cell_h = view_w / m, max(view_h - self.note_px, 0) / n  # the note shown
-        if not any_value_may_fit(cell_w, cell_h, QFont(), _largest_px(cell_h)):
+        if not any_value_may_fit(cell_w, cell_h, QFont(), _largest_px(cell_h),
+                                 smallest_value_px()):
             return 0  # and nothing formatted for it
         if self._longest is None or self._longest[0] is not overlay.texts:
             self._longest = (overlay.texts,
@@ -797,7 +810,8 @@ class HeatmapPlot(pg.PlotWidget):
             fit_h = self._with_note(cell_h)
             # formatting thousands of values for cells too small for any is what costs
             if (overlay.data.size <= PRECHECK_CELLS or not overlay.finiteness()[0].any()
-                    or any_value_may_fit(cell_w, fit_h, QFont(), _largest_px(fit_h))):
+                    or any_value_may_fit(cell_w, fit_h, QFont(), _largest_px(fit_h),
+                                         smallest_value_px())):
                 font = self._value_font(cell_w, fit_h, self._finite_texts())
             if font is not None and self._misfit_at == (cell_w, cell_h):
                 font = None
