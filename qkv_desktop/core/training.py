@@ -26,7 +26,7 @@ from qkv_desktop.core.weights import WEIGHT_NAMES, Weights, init_weights
 __all__ = ["PATTERNS", "target_pattern", "normalise_pattern", "pattern_loss",
            "pattern_loss_on_logits", "output_loss",
            "loss_and_grads", "TrainStep", "train_step", "SoftmaxSaturated", "WeightsOverflowed",
-           "DEFAULT_LEARNING_RATE", "default_learning_rate", "RunPoint", "training_run",
+           "DEFAULT_LEARNING_RATE", "default_learning_rate", "learning_rate_for", "RunPoint", "training_run",
            "ScalingRun",
            "scaling_comparison", "layer_norm"]
 
@@ -217,6 +217,13 @@ def default_learning_rate(X, X_kv=None) -> float:
     with np.errstate(over="ignore"):
         largest = max(float(np.max(np.sum(np.square(r, dtype=np.float64), axis=1)))
                       for r in rows)
+    return learning_rate_for(largest)
+
+
+def learning_rate_for(largest: float) -> float:
+    """``default_learning_rate`` for rows whose largest squared length is ``largest``:
+    rows layer-normalised to d_model dimensions have ‖x‖² ≤ d_model, so their rate
+    needs only their width (the gradient lab's comparison)."""
     if not np.isfinite(largest) or largest <= 1.0 / DEFAULT_LEARNING_RATE:
         return DEFAULT_LEARNING_RATE if np.isfinite(largest) else 1e-4
     lr = 1.0 / largest

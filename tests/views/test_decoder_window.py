@@ -2,6 +2,8 @@
 ``tests/io/tiny_llama.py``) and, when installed, the real SmolLM2; the decoder panel;
 RoPE panes; undo; save and reopen with provenance."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -129,6 +131,23 @@ def test_the_sink_is_called_one_only_beyond_what_even_weights_give(qtbot, make_w
     text = panel.sink_label.text()
     assert f"Rows 0 … {n - 1} " in text and "row 0 can only see it" not in text
     assert f"would put {format_percent(1 / n, 0)} there" in text
+    # a window of 2 keys: only row 1 sees the first token among others; rows 2 … that
+    # cannot see it are left out (their 0 % in the means made a sink impossible)
+    window.model.set_options(causal=True, window=2)
+    assert window.model.wait_until_idle()
+    QApplication.processEvents()
+    text = panel.sink_label.text()
+    assert re.search(r"The 1 rows? that sees? the first token “the” among other keys "
+                     r"\(rows? 1\)", text), text
+    head = window.model.result.head(0)
+    w1 = first_token_mass(head.weights)[1]
+    assert f"on average {format_percent(w1, 0)} of" in text
+    assert ("an attention sink" in text) == llama.is_attention_sink(w1, 0.5)
+    window.model.set_options(window=1)  # every row sees itself alone: nothing to judge
+    assert window.model.wait_until_idle()
+    QApplication.processEvents()
+    assert "the mask decides" in panel.sink_label.text()
+    window.model.set_options(causal=False, window=None)
     window.model.set_mode("cross")
     assert window.model.wait_until_idle()
     QApplication.processEvents()

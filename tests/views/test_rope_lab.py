@@ -414,7 +414,7 @@ def test_slow_pairs_read_as_their_turn_and_the_plots_say_which_pairs(main_window
     theta = rope_angles([1.0], 64, 1e6)[0]
     assert theta[-1] < 5e-5  # it rounds to 0.0000 at four decimals
     assert format_nonzero(theta[-1]) in text and ", 0.0000" not in text
-    assert "The plots show pairs 0 … 7, the fastest-turning, of the 32." in text
+    assert "The plots show pairs 0 … 7, the fastest-turning, of the 32 pairs." in text
     titles = [plot.titleLabel.text for plot, _curves in lab._pairs]
     assert len(titles) == MAX_PAIR_PLOTS and all("0.0000" not in t for t in titles)
     model.set_d_k(4)  # two pairs: every one is plotted, nothing to say

@@ -2,6 +2,16 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>DecoderPanel</name>
+    <message numerus="yes">
+        <source>The %n rows that see the first token “{0}” among other keys (rows {1}) put on average {2} of their weight on it (least {3}, most {4}).</source>
+        <translation>
+            <numerusform>The %n row that sees the first token “{0}” among other keys (row {1}) puts on average {2} of its weight on it (least {3}, most {4}).</numerusform>
+            <numerusform>The %n rows that see the first token “{0}” among other keys (rows {1}) put on average {2} of their weight on it (least {3}, most {4}).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DiagnosticsPanel</name>
     <message numerus="yes">
         <source>%n rows overflowed (an exp(s) is ∞, and ∞/∞ = NaN)</source>

@@ -552,12 +552,22 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>注意力汇聚点（attention sink）是解码器自注意力的一课：本会话是交叉注意力。切换回自注意力即可看到它。</translation>
     </message>
     <message>
+        <source>No row both sees the first token and could look elsewhere: the mask decides this head&apos;s weight on it.</source>
+        <translation>没有哪一行既能看到第一个词元、又能看向别处：这个头放在它上面的权重由掩码决定。</translation>
+    </message>
+    <message>
         <source>Rows 1 … {0} put on average {1} of their weight on the first token “{2}” (least {3}, most {4}); row 0 can only see it.</source>
         <translation>第 1 至 {0} 行平均把 {1} 的权重放在第一个词元“{2}”上（最少 {3}，最多 {4}）；第 0 行只能看到它。</translation>
     </message>
     <message>
         <source>Rows 0 … {0} put on average {1} of their weight on the first token “{2}” (least {3}, most {4}).</source>
         <translation>第 0 至 {0} 行平均把 {1} 的权重放在第一个词元“{2}”上（最少 {3}，最多 {4}）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The %n rows that see the first token “{0}” among other keys (rows {1}) put on average {2} of their weight on it (least {3}, most {4}).</source>
+        <translation>
+            <numerusform>看到第一个词元“{0}”且还能看到其他键的 %n 行（第 {1} 行）平均把 {2} 的权重放在它上面（最少 {3}，最多 {4}）。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Spread evenly over the keys each row sees, the weights would put {0} there: this head puts {1:.1f} times that on it, an attention sink (decoders park attention they do not need on the first token, in all but their first few layers).</source>
@@ -2736,6 +2746,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>步</translation>
     </message>
     <message>
+        <source>Until you set one, 0.1, or 1 ÷ d_model rounded down to one digit where that is smaller: the comparison normalises each row of X, so every ‖x‖² is d_model (at 0.1 a model&apos;s 384 dimensions diverged at d_k = 4).</source>
+        <translation>在你自己设定之前为 0.1；若 1 ÷ d_model（向下取到一位有效数字）更小，则取后者：对比会把 X 的每一行归一化，所以每个 ‖x‖² 都等于 d_model（真实模型有 384 维，用 0.1 时 d_k = 4 的训练会发散）。</translation>
+    </message>
+    <message>
         <source>Changed during a run, it applies from the next step on.</source>
         <translation>训练中途修改，从下一步起生效。</translation>
     </message>
@@ -2798,10 +2812,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>{0} = 0 (not drawn on a log scale)</source>
         <translation>{0} = 0（对数坐标上无法画出）</translation>
-    </message>
-    <message>
-        <source>Until you set one, 0.1, or 1 ÷ d_model where that is smaller: the comparison normalises each row of X, so every ‖x‖² is d_model (at 0.1 a model&apos;s 384 dimensions diverged at d_k = 4).</source>
-        <translation>在你自己设定之前为 0.1；若 1 ÷ d_model 更小，则取后者：对比会把 X 的每一行归一化，所以每个 ‖x‖² 都等于 d_model（真实模型有 384 维，用 0.1 时 d_k = 4 的训练会发散）。</translation>
     </message>
     <message>
         <source>Until you set one, the session&apos;s: 0.5, or 1 ÷ the largest ‖x‖² of its token vectors where that is smaller (a model&apos;s long vectors diverged at 0.5).</source>
@@ -4473,7 +4483,7 @@ Sentence: {1}</source>
         <translation>q = {0} 在位置 {1}，k = {2} 在位置 {3}：R({1})q · R({3})k = {4}。第 i 对维度每个位置旋转 θ_i = base^(−2i/d)：θ = {5}。</translation>
     </message>
     <message>
-        <source>The plots show pairs 0 … {0}, the fastest-turning, of the {1}.</source>
+        <source>The plots show pairs 0 … {0}, the fastest-turning, of the {1} pairs.</source>
         <translation>图中只画出 {1} 对中转得最快的第 0 至 {0} 对。</translation>
     </message>
     <message>

@@ -53,6 +53,15 @@ from qkv_desktop.views.styles import ERROR_STYLE
 __all__ = ["DecoderPanel"]
 
 
+def _row_span(rows: np.ndarray) -> str:
+    """Row numbers as a learner reads them: "1 … 7" when they follow each other, else
+    the first eight listed (and "…")."""
+    if len(rows) > 2 and rows[-1] - rows[0] == len(rows) - 1:
+        return f"{rows[0]} … {rows[-1]}"
+    listed = join_list(str(i) for i in rows[:8])
+    return listed + (" …" if len(rows) > 8 else "")
+
+
 class DecoderPanel(Retranslating, QDockWidget):
     """A dock for a decoder session.
 
@@ -310,9 +319,17 @@ class DecoderPanel(Retranslating, QDockWidget):
         head = result.head(self.model.current_head)
         mass = first_token_mass(head.weights)
         evens = even_first_token_mass(*head.weights.shape, head.mask_spec)
-        # under the causal mask row 0 sees only the first token: its 100 % says nothing
-        alone = evens[0] == 1.0
-        rows, row_evens = (mass[1:], evens[1:]) if alone else (mass, evens)
+        # the rows that choose: under the causal mask row 0 sees only the first token (its
+        # 100 % says nothing), and a window can hide it from later rows (their 0 % says
+        # nothing either, and with them in the means no row could ever make a sink)
+        choosing = (evens > 0.0) & (evens < 1.0)
+        if not choosing.any():
+            self.sink_label.setText(self.tr(
+                "No row both sees the first token and could look elsewhere: the mask "
+                "decides this head's weight on it."))
+            self.sink_label.setToolTip("")
+            return
+        rows, row_evens = mass[choosing], evens[choosing]
         even, mean = float(np.mean(row_evens)), float(np.mean(rows))
         first = result.state.tokens[0]
         # a sum of a row's weights: 1 up to rounding where all of it is on that token
@@ -322,16 +339,24 @@ class DecoderPanel(Retranslating, QDockWidget):
             return format_percent(x, 0, exact_within=exact)
 
         # rows numbered as the tables and the Explain panel number them, from 0
-        if alone:
-            said = self.tr(
-                "Rows 1 … {0} put on average {1} of their weight on the first token “{2}” "
-                "(least {3}, most {4}); row 0 can only see it.")
-        else:
+        span = np.flatnonzero(choosing)
+        if choosing.all():
             said = self.tr(
                 "Rows 0 … {0} put on average {1} of their weight on the first token “{2}” "
-                "(least {3}, most {4}).")
-        said = said.format(len(mass) - 1, percent(mean), first, percent(rows.min()),
-                           percent(rows.max()))
+                "(least {3}, most {4}).").format(len(mass) - 1, percent(mean), first,
+                                                 percent(rows.min()), percent(rows.max()))
+        elif choosing[1:].all():  # all but row 0, which sees the first token alone
+            said = self.tr(
+                "Rows 1 … {0} put on average {1} of their weight on the first token “{2}” "
+                "(least {3}, most {4}); row 0 can only see it.").format(
+                len(mass) - 1, percent(mean), first, percent(rows.min()),
+                percent(rows.max()))
+        else:  # a window: only some rows see the first token among others
+            said = self.tr(
+                "The %n rows that see the first token “{0}” among other keys (rows {1}) "
+                "put on average {2} of their weight on it (least {3}, most {4}).", "",
+                len(rows)).format(first, _row_span(span), percent(mean),
+                                  percent(rows.min()), percent(rows.max()))
         if is_attention_sink(mean, even):
             verdict = self.tr(
                 "Spread evenly over the keys each row sees, the weights would put {0} "

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import html
 import threading
+import time
 from functools import partial
 
 import numpy as np
@@ -51,6 +52,7 @@ from qkv_desktop.core.training import (
     WeightsOverflowed,
     default_learning_rate,
     layer_norm,
+    learning_rate_for,
     normalise_pattern,
     scaling_comparison,
     target_pattern,
@@ -77,6 +79,8 @@ COMPARE_D_KS = (4, 64, 256)
 COMPARE_REPORTS = 50
 """Progress reports a comparison's run sends at most: enough to move the bar smoothly,
 never one GUI update a step (2000 steps a run)."""
+PAUSE_SLICE_S = 0.02
+"""A training run's pause between steps looks at Stop and at the steps box this often."""
 COMPARE_LR = 0.1
 """The comparison's learning rate on short rows (the tutorial's d_model = 4); rows of a
 model's width take the smaller rate of ``default_learning_rate`` (``_compare_rate``)."""
@@ -110,7 +114,8 @@ def _plot(name: str, min_height: int | None = None) -> pg.PlotWidget:
     item.setMenuEnabled(False)
     item.hideButtons()
     # read, not zoomed: without the menu and the "A" button a wheel's zoom had no way
-    # back, and in the comparison's scrolling tab the wheel is the tab's (``LabPlot``)
+    # back, and in the comparison's scrolling tab the wheel stopped scrolling the tab
+    # over a plot (a plot the mouse cannot move passes the wheel on)
     item.setMouseEnabled(x=False, y=False)
     item.showGrid(x=True, y=True, alpha=0.2)
     for axis in ("left", "bottom"):
@@ -377,9 +382,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
         for box in (self.lr, self.compare_lr):
             box.subject = self.tr("The learning rate")
         self.compare_lr.set_tip(step + "\n" + self.tr(
-            "Until you set one, 0.1, or 1 ÷ d_model where that is smaller: the comparison "
-            "normalises each row of X, so every ‖x‖² is d_model (at 0.1 a model's 384 "
-            "dimensions diverged at d_k = 4)."))
+            "Until you set one, 0.1, or 1 ÷ d_model rounded down to one digit where that "
+            "is smaller: the comparison normalises each row of X, so every ‖x‖² is "
+            "d_model (at 0.1 a model's 384 dimensions diverged at d_k = 4)."))
         self.lr.set_tip(step + "\n" + self.tr(
             "Until you set one, the session's: 0.5, or 1 ÷ the largest ‖x‖² of its token "
             "vectors where that is smaller (a model's long vectors diverged at 0.5).")
@@ -516,11 +521,12 @@ class GradientLab(RefreshWhenShown, LabWindow):
     def _compare_rate(X) -> float:
         """The comparison's rate for rows X: ``COMPARE_LR``, or the smaller rate the
         layer-normed rows it trains on learn with (``default_learning_rate``). Their
-        ‖x‖² is d_model: at 0.1, on all-MiniLM-L6-v2's 384 dimensions, both d_k = 4
-        runs rose from 1.4 to 1e91 in 40 steps, and the table compared two overflows."""
+        ‖x‖² is at most d_model, so the width decides (no pass over X at each edit): at
+        0.1, on all-MiniLM-L6-v2's 384 dimensions, both d_k = 4 runs rose from 1.4 to
+        1e91 in 40 steps, and the table compared two overflows."""
         if X.shape[1] < 2:  # (the comparison refuses such rows with its own message)
             return COMPARE_LR
-        return min(COMPARE_LR, default_learning_rate(layer_norm(X)))
+        return min(COMPARE_LR, learning_rate_for(float(X.shape[1])))
 
     def _follow_lr(self) -> None:
         """The learning rate boxes show the session's rates (``default_learning_rate``,
@@ -623,16 +629,24 @@ class GradientLab(RefreshWhenShown, LabWindow):
             step: one changed during the run applies from the next step on (the box
             said 100 while the run went on at 0.5, a first user)."""
             done = 0
+
+            def paused() -> bool:
+                """The pause before the next step; True when the run is to end: Stop,
+                or the steps lowered to those done meanwhile (the run went on one step
+                past what the box said, after the rest of the pause)."""
+                end = time.monotonic() + 1.0 / settings["rate"]
+                while (left := end - time.monotonic()) > 0:
+                    if stop.wait(min(left, PAUSE_SLICE_S)) or done >= settings["steps"]:
+                        return True
+                return False
+
             try:
                 for point in training_run(X, weights, target, kind, lambda: settings["lr"],
                                           **options):
                     done = point.step
                     report((done, point.loss, point.grad_norms(), point.weights,
                             threading.get_ident()))
-                    # (the steps again after the pause: lowered below ``done`` meanwhile,
-                    # the run went on one step past what the box said)
-                    if (done >= settings["steps"] or stop.wait(1.0 / settings["rate"])
-                            or done >= settings["steps"]):
+                    if done >= settings["steps"] or paused():
                         break
             except SoftmaxSaturated as exc:  # diverged with finite weights
                 # the step whose weights saturated is the one the run stops at: the
@@ -979,6 +993,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.compare_stop.setEnabled(False)
         self.compare_loss.setEnabled(True)
         self._show_compare_status()
+        # the rate box was left alone while the runs went on: a session loaded meanwhile
+        # kept 0.1 for all-MiniLM's rows, and the next comparison rose to 1e93 (a review)
+        self._follow_lr()
 
     def _show_compare_status(self) -> None:
         """Where a running comparison is; how the last one ended (a stop said, with

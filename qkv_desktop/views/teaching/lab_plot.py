@@ -29,21 +29,11 @@ class _Modest:
 
 class LabPlot(_Modest, pg.PlotWidget):
     """A white ``pg.PlotWidget`` of at least ``min_height`` pixels (``kwargs``: the
-    plot's own, ``axisItems``).
-
-    A plot the mouse cannot zoom leaves the wheel to the lab: its view box took the
-    wheel and did nothing, and a lab that scrolls on a laptop screen stopped scrolling
-    wherever the pointer was over a plot."""
+    plot's own, ``axisItems``)."""
 
     def __init__(self, min_height: int, parent=None, **kwargs):
         super().__init__(parent, background="w", **kwargs)
         self._settle(min_height)
-
-    def wheelEvent(self, event) -> None:
-        if any(self.getPlotItem().getViewBox().state["mouseEnabled"]):
-            super().wheelEvent(event)
-        else:
-            event.ignore()  # the scroll area around the plot scrolls
 
 
 class LabPlotGrid(_Modest, pg.GraphicsLayoutWidget):

@@ -347,7 +347,7 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
             join_list(format_nonzero(t) for t in pr.theta))
         if len(pr.theta) > MAX_PAIR_PLOTS:  # said: the plots seemed to be every pair
             text = join_sentences([text, self.tr(
-                "The plots show pairs 0 … {0}, the fastest-turning, of the {1}.").format(
+                "The plots show pairs 0 … {0}, the fastest-turning, of the {1} pairs.").format(
                 MAX_PAIR_PLOTS - 1, len(pr.theta))])
         if s.options.positions != "rope":
             text = join_sentences([text, self.tr(
