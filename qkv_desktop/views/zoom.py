@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QWidget,
 )
+from shiboken6 import isValid
 
 from qkv_desktop.views.retranslate import FollowsWindowLanguage
 
@@ -194,6 +195,7 @@ class ViewScale(FollowsWindowLanguage, QObject):
         self._forget_docks()  # a leave's dock sizes not given back yet: not now
         self._presenting = (w.saveState(), w.windowState(), w.menuBar().isVisible(),
                             w.size())
+        self._window_sizes = [(other, other.size()) for other in _other_windows(w)]
         for dock in w.findChildren(type(w.editor_dock)):
             dock.hide()
         w.menuBar().hide()
@@ -203,6 +205,25 @@ class ViewScale(FollowsWindowLanguage, QObject):
         self._apply()
         self.presentingChanged.emit(True)
         w.statusBar().showMessage(self._hint, HINT_MS)
+
+    _window_sizes: list = []
+    """The lab windows open when presentation mode began, with their sizes then."""
+
+    def _give_windows_their_sizes(self) -> None:
+        """The lab windows at their sizes from before presentation mode. Its larger
+        font raised their minimum sizes, and Qt widened them to it (the KV-cache
+        stepper from 981 to 1274 px on a 1024 px screen); they stayed so, their Export
+        buttons and red line cut at the screen's edge (a first-time user)."""
+        sizes, self._window_sizes = self._window_sizes, []
+
+        def resize() -> None:
+            # once the desk's font has shrunk the layouts' minimum sizes back
+            QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            for other, size in sizes:
+                if isValid(other) and other.isVisible():
+                    other.resize(size)
+
+        QTimer.singleShot(0, self.window, resize)
 
     def leave_presentation(self) -> None:
         if not self.presenting:
@@ -223,11 +244,21 @@ class ViewScale(FollowsWindowLanguage, QObject):
             self._docks_timer.start()  # forgotten if it never gets that size
         else:  # (no window manager: full screen never came) once the font has settled
             QTimer.singleShot(0, w, lambda: self._restore_docks(state))
+        self._give_windows_their_sizes()
         self.presentation_action.setChecked(False)
         self.leave_action.setEnabled(False)
         if w.statusBar().said() == self._hint:  # how to leave, once left, is old news
             w.statusBar().clearMessage()      # (it stayed its 4 s on the desk)
         self.presentingChanged.emit(False)
+
+
+def _other_windows(window: QWidget) -> list[QWidget]:
+    """The visible top-level windows of ``window`` but itself and its docks (which its
+    saved state restores): the lab windows."""
+    from PySide6.QtWidgets import QDockWidget
+
+    return [w for w in window.findChildren(QWidget)
+            if w.isWindow() and w.isVisible() and not isinstance(w, QDockWidget)]
 
 
 def _distinct(keys) -> list[QKeySequence]:

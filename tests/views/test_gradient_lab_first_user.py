@@ -129,6 +129,9 @@ def test_steps_lowered_below_those_done_end_the_run_at_once(lab, qtbot):
     assert lab.wait(lab.worker)
     assert len(lab.losses) == done
     assert lab.model.undo_stack.undoText() == f"Train {done} steps"
+    # and why it ended there, where the learner looks
+    assert lab.error.text() == (f"The run ended at step {done}: the steps were set to 1, "
+                                "fewer than it had trained.")
     lab.model.undo_stack.undo()
 
 

@@ -421,3 +421,23 @@ def test_slow_pairs_read_as_their_turn_and_the_plots_say_which_pairs(main_window
     assert model.wait_until_idle()
     assert "The plots show" not in lab.rotation_info.text()
     lab.close()
+
+
+def test_the_wheel_over_the_decay_plot_scrolls_the_lab_and_zooms_nothing(main_window):
+    """The wheel over the distance plot zoomed it to −3000 … 3000, a smudge, with no
+    way back (a first-time user): the plot is read, not moved, and leaves the wheel to
+    the lab's scroll area."""
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+
+    lab = _lab(main_window)
+    plot = lab.decay
+    before = plot.getPlotItem().getViewBox().viewRange()
+    centre = QPointF(plot.viewport().rect().center())
+    wheel = QWheelEvent(centre, QPointF(plot.viewport().mapToGlobal(centre.toPoint())),
+                        QPoint(), QPoint(0, -120), Qt.MouseButton.NoButton,
+                        Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    plot.wheelEvent(wheel)  # what the viewport's wheel does
+    assert not wheel.isAccepted()  # Qt passes it on to the lab's scroll area
+    assert plot.getPlotItem().getViewBox().viewRange() == before
+    lab.close()

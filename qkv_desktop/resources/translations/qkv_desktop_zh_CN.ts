@@ -2846,6 +2846,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>损失（对数坐标）</translation>
     </message>
     <message>
+        <source>The run ended at step {0}: the steps were set to {1}, fewer than it had trained.</source>
+        <translation>训练在第 {0} 步结束：步数被设为 {1}，少于已训练的步数。</translation>
+    </message>
+    <message>
         <source>step {0} diverged: {1}[{2}] became {3}, not a finite number; lower the learning rate</source>
         <translation>第 {0} 步发散：{1}[{2}] 变成了 {3}，不再是有限数；请降低学习率</translation>
     </message>

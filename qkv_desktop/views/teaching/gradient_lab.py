@@ -792,6 +792,11 @@ class GradientLab(RefreshWhenShown, LabWindow):
             self._fail(failure)
         else:
             self._say_rise()
+            if len(self.losses) > self.steps.value():  # lowered below those done
+                # said: the run stopped at step 91 with no reason given (a first user)
+                self.show_note(self.tr(
+                    "The run ended at step {0}: the steps were set to {1}, fewer than it "
+                    "had trained.").format(len(self.losses), self.steps.value()))
         self._show_target_and_weights()
 
     def _say_rise(self) -> None:

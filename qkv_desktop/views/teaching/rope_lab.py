@@ -151,6 +151,10 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
 
         self.decay_group = QGroupBox()
         self.decay = LabPlot(DECAY_MIN_HEIGHT)
+        # read, not zoomed: the wheel zoomed it to −3000 … 3000 with no way back (no
+        # "A" button shown), where the learner meant to scroll the lab (a first user)
+        self.decay.setMouseEnabled(x=False, y=False)
+        self.decay.hideButtons()
         # Two columns on an opaque ground: four names stacked over the curves ran into
         # each other on a low screen, and the curves showed through them.
         self.decay.addLegend(offset=(-10, 10), colCount=2, brush=pg.mkBrush(255, 255, 255, 235),
