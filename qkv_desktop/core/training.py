@@ -26,7 +26,8 @@ from qkv_desktop.core.weights import WEIGHT_NAMES, Weights, init_weights
 __all__ = ["PATTERNS", "target_pattern", "normalise_pattern", "pattern_loss",
            "pattern_loss_on_logits", "output_loss",
            "loss_and_grads", "TrainStep", "train_step", "SoftmaxSaturated", "WeightsOverflowed",
-           "DEFAULT_LEARNING_RATE", "default_learning_rate", "learning_rate_for", "RunPoint", "training_run",
+           "DEFAULT_LEARNING_RATE", "MIN_LEARNING_RATE", "default_learning_rate",
+           "learning_rate_for", "RunPoint", "training_run",
            "ScalingRun",
            "scaling_comparison", "layer_norm"]
 
@@ -199,6 +200,13 @@ DEFAULT_LEARNING_RATE = 0.5
 target in a few hundred steps."""
 
 
+MIN_LEARNING_RATE = 1e-8
+"""The smallest rate the labs take. It was 1e-4, above 1 / max‖x‖² for the inputs the
+overflow lesson's "× 100" makes (‖x‖² up to 1.49e4 on tutorial-1): the rate the lab
+chose then broke the bound that keeps a step on W_V from overshooting (tutorial-1's
+previous-token run still learned at 1e-4; another session's need not)."""
+
+
 def default_learning_rate(X, X_kv=None) -> float:
     """A learning rate that learns without diverging on these token vectors:
     ``DEFAULT_LEARNING_RATE``, or 1 / max‖x‖² over the rows of X (and of X_kv) when that
@@ -225,11 +233,11 @@ def learning_rate_for(largest: float) -> float:
     rows layer-normalised to d_model dimensions have ‖x‖² ≤ d_model, so their rate
     needs only their width (the gradient lab's comparison)."""
     if not np.isfinite(largest) or largest <= 1.0 / DEFAULT_LEARNING_RATE:
-        return DEFAULT_LEARNING_RATE if np.isfinite(largest) else 1e-4
+        return DEFAULT_LEARNING_RATE if np.isfinite(largest) else MIN_LEARNING_RATE
     lr = 1.0 / largest
     exponent = int(np.floor(np.log10(lr)))
     digit = max(1, int(lr / 10.0 ** exponent))  # (1 … 9)
-    return max(float(f"{digit}e{exponent}"), 1e-4)
+    return max(float(f"{digit}e{exponent}"), MIN_LEARNING_RATE)
 
 
 def descend(weights: Weights, grads: AttentionGrads, lr: float) -> Weights:

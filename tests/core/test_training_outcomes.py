@@ -46,7 +46,11 @@ def test_the_default_learning_rate_is_one_over_the_longest_vector_squared():
     X[1, :2] = 2.0, np.sqrt(137.0 - 4.0)  # max‖x‖² = 137 (all-MiniLM-L6-v2's first layer)
     assert default_learning_rate(X) == 0.007
     assert default_learning_rate(np.eye(2), X_kv=X) == 0.007  # the keys' and values' rows
-    assert default_learning_rate(np.full((2, 2), 1e3)) == 1e-4  # never below the box's 1e-4
+    assert default_learning_rate(np.full((2, 2), 1e3)) == 5e-7  # 1 / 2e6
+    assert default_learning_rate(np.full((2, 2), 1e6)) == 1e-8  # never below the boxes'
+    # the overflow lesson's "× 100 the inputs": the rate stays below 1 / max‖x‖²
+    big = SessionState.from_preset("tutorial-1").X * 100
+    assert default_learning_rate(big) <= 1 / np.max(np.sum(big * big, axis=1))
     lr = default_learning_rate(X)
     rng = np.random.default_rng(0)
     w = Weights(rng.normal(size=(4, 2)), rng.normal(size=(4, 2)), rng.normal(size=(4, 2)))

@@ -242,3 +242,23 @@ def test_all_minilm_learns_with_the_labs_defaults(main_window, run_labs):
     assert "rose" not in lab.status.text()
     weights = main_window.model.result.head(0).weights
     assert np.all(np.diag(weights, -1) > 0.8)  # each token attends to the one before it
+
+
+def test_the_rate_followed_after_the_inputs_grew_is_said_and_learns(lab):
+    """After the overflow lesson's "× 100 the inputs" the box fell to 0.0001, the least
+    it took, with no word why (a first-time user), and 0.0001 was above 1 / max‖x‖²
+    there. It takes the rate of the longer vectors, and the lab says so."""
+    from qkv_desktop.core.training import default_learning_rate
+
+    model = lab.model
+    QCoreApplication.processEvents()
+    before = lab.lr.value()
+    model.scale_inputs(100)
+    assert model.wait_until_idle()
+    QCoreApplication.processEvents()
+    rate = default_learning_rate(model.state.X)
+    assert lab.lr.value() == rate < 1 / np.max(np.sum(model.state.X ** 2, axis=1)) < 1e-4
+    assert rate != before
+    assert lab.error.text().startswith("The learning rate follows this session's token "
+                                       f"vectors: {lab.lr.textFromValue(rate)} ")
+    model.undo_stack.undo()

@@ -2822,6 +2822,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>“训练”执行的梯度下降步数。训练中途修改，训练就在这一步数结束。</translation>
     </message>
     <message>
+        <source>The learning rate follows this session&apos;s token vectors: {0} (0.5, or 1 ÷ their largest ‖x‖² where that is smaller).</source>
+        <translation>学习率随本会话的词元向量而定：{0}（0.5；若 1 ÷ 这些向量中最大的 ‖x‖² 更小，则取后者）。</translation>
+    </message>
+    <message>
         <source>{0} = 0 at step {1} (not drawn on a log scale)</source>
         <translation>第 {1} 步 {0} = 0（对数坐标上无法画出）</translation>
     </message>

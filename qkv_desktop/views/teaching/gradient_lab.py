@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.core.attention import ScoreOverflowError
 from qkv_desktop.core.training import (
     DEFAULT_LEARNING_RATE,
+    MIN_LEARNING_RATE,
     SoftmaxSaturated,
     WeightsOverflowed,
     default_learning_rate,
@@ -211,11 +212,12 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.target = QComboBox(objectName="gradTarget")
         self.target.currentIndexChanged.connect(self._on_target)
         self.lr = ClampSayingDoubleSpinBox(objectName="gradLearningRate")
-        self.lr.setRange(1e-4, 100.0)
+        self.lr.setRange(MIN_LEARNING_RATE, 100.0)
         self.lr.setValue(DEFAULT_LEARNING_RATE)
         # The session's rate (``default_learning_rate``) until the learner sets one, and
         # again in a new session: 0.5 diverged on all-MiniLM-L6-v2's long vectors.
         self._lr_set = False
+        self._lr_shown = False  # the learner has seen the box's rate (a change is then said)
         self.lr.valueChanged.connect(self._on_lr_set)
         self.steps = ClampSayingSpinBox(objectName="gradSteps")
         self.steps.setRange(1, 100_000)
@@ -289,7 +291,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.compare_steps.setRange(1, 2000)
         self.compare_steps.setValue(100)
         self.compare_lr = ClampSayingDoubleSpinBox(objectName="compareLearningRate")
-        self.compare_lr.setRange(1e-4, 100.0)
+        self.compare_lr.setRange(MIN_LEARNING_RATE, 100.0)
         self.compare_lr.setValue(COMPARE_LR)
         # the rate for the session's rows (``_compare_rate``) until the learner sets one
         self._compare_lr_set = False
@@ -533,6 +535,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         ``_compare_rate``) unless the learner set one, its run is on or a number is
         being typed there."""
         inputs = self._inputs()
+        followed = self.lr.value()
         for box, chosen, running, rate in (
                 (self.lr, self._lr_set, self.worker.running,
                  lambda: default_learning_rate(inputs.X, inputs.options["X_kv"])),
@@ -544,6 +547,13 @@ class GradientLab(RefreshWhenShown, LabWindow):
             with QSignalBlocker(box):  # (not the learner's: ``_on_*_set`` must not hear it)
                 box.setValue(rate())
         self._run_settings["lr"] = self.lr.value()  # what the next run reads at each step
+        if self._lr_shown and self.lr.value() != followed and self.isVisible():
+            # said: after "× 100 the inputs" the rate fell to 0.00006 with no word why
+            self.show_note(self.tr(
+                "The learning rate follows this session's token vectors: {0} (0.5, or "
+                "1 ÷ their largest ‖x‖² where that is smaller).").format(
+                self.lr.textFromValue(self.lr.value())))
+        self._lr_shown = self._lr_shown or self.isVisible()
 
     def _show_target_and_weights(self) -> None:
         self._title_grids()
