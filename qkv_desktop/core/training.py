@@ -384,24 +384,20 @@ def scaling_comparison(X, pattern, kind: str = "pattern", d_ks=(4, 64, 256), ste
             target, per = pattern @ start.V, 1.0 / start.V.shape[1]
         else:
             target, per = pattern, 1.0
-        losses, gq, gk = [], [], []
+        points = []  # (loss, gradient norms) at the start and after each step
         for k in range(steps):
             if should_stop is not None and should_stop():
                 return runs
             step = train_step(X, w, target, kind, lr * per, **opts)
-            norms = step.grad_norms()
-            losses.append(step.loss * per)
-            gq.append(norms["W_Q"] * per)
-            gk.append(norms["W_K"] * per)
+            points.append((step.loss, step.grad_norms()))  # (before the step)
             w = step.after
             if progress is not None:
                 progress(run, int(d_k), scaled, k + 1)
         with np.errstate(over="ignore", invalid="ignore"):  # where the run ended
             loss, grads = loss_and_grads(X, w, target, kind, **opts)
-        norms = grads.norms()
-        losses.append(loss * per)
-        gq.append(norms["W_Q"] * per)
-        gk.append(norms["W_K"] * per)
+        points.append((loss, grads.norms()))
+        losses = [loss * per for loss, _ in points]
+        gq, gk = ([norms[name] * per for _, norms in points] for name in ("W_Q", "W_K"))
         # rows that see one key (a causal row 0) have weight 1 whatever the scale
         several = start.allowed.sum(axis=1) > 1
         max_weight = (float(start.weights[several].max(axis=1).mean())

@@ -13,6 +13,7 @@ from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QApplication,
+    QDockWidget,
     QMainWindow,
     QMenu,
     QWidget,
@@ -206,7 +207,7 @@ class ViewScale(FollowsWindowLanguage, QObject):
         self.presentingChanged.emit(True)
         w.statusBar().showMessage(self._hint, HINT_MS)
 
-    _window_sizes: list = []
+    _window_sizes: list | tuple = ()
     """The lab windows open when presentation mode began, with their sizes then."""
 
     def _give_windows_their_sizes(self) -> None:
@@ -214,7 +215,7 @@ class ViewScale(FollowsWindowLanguage, QObject):
         font raised their minimum sizes, and Qt widened them to it (the KV-cache
         stepper from 981 to 1274 px on a 1024 px screen); they stayed so, their Export
         buttons and red line cut at the screen's edge (a first-time user)."""
-        sizes, self._window_sizes = self._window_sizes, []
+        sizes, self._window_sizes = self._window_sizes, ()
 
         def resize() -> None:
             # once the desk's font has shrunk the layouts' minimum sizes back
@@ -255,8 +256,6 @@ class ViewScale(FollowsWindowLanguage, QObject):
 def _other_windows(window: QWidget) -> list[QWidget]:
     """The visible top-level windows of ``window`` but itself and its docks (which its
     saved state restores): the lab windows."""
-    from PySide6.QtWidgets import QDockWidget
-
     return [w for w in window.findChildren(QWidget)
             if w.isWindow() and w.isVisible() and not isinstance(w, QDockWidget)]
 
