@@ -32,7 +32,7 @@ from qkv_desktop.state.catalogue import (
 from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["PANES", "EXTRA_PANES", "ALL_PANES", "PANE_BY_KEY", "HEAD_INDEPENDENT",
-           "PaneInfo", "pane_title", "pane_matrix", "pane_labels", "pane_relevant",
+           "PaneInfo", "pane_title", "pane_short_title", "pane_matrix", "pane_labels", "pane_relevant",
            "pane_head_starts", "pane_caption", "pane_tip", "pane_condition", "mask_formula",
            "scaled_formula",
            "values_may_be_negative", "values_are_boolean"]
@@ -223,6 +223,32 @@ def scaled_formula(result: ModelResult, head: int = 0) -> str:
 
 def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
     """The pane's formula and shape, e.g. ``Q = X·W_Q (4×4)``."""
+    return _title(*_title_parts(result, key, head))
+
+
+TITLE_SEPARATORS = (": ", "：", " = ", " (", "（")
+"""Where a pane's formula turns from its name to what it is, the first found first."""
+
+
+def pane_short_title(result: ModelResult, key: str, head: int = 0) -> str | None:
+    """The pane's name and shape, for a pane too narrow for its title (``RoPE(Q)
+    (4×64)``), or None where the title is no longer than that. Cut at its end, the title
+    lost its shape at 1024 × 700 ("RoPE(Q): queries turned by position (…", a first
+    user); the name before the formula's first separator keeps it."""
+    prefix, formula, shape = _title_parts(result, key, head)
+    for sep in TITLE_SEPARATORS:
+        if (at := formula.find(sep)) > 0:
+            return _title(prefix, formula[:at], shape)
+    return None
+
+
+def _title(prefix: str, formula: str, shape: tuple[int, int]) -> str:
+    return QCoreApplication.translate("Panes", "{0}{1} ({2}×{3})").format(
+        prefix, formula, *shape)
+
+
+def _title_parts(result: ModelResult, key: str, head: int) -> tuple[str, str, tuple]:
+    """A pane's title as (head prefix, formula, shape)."""
     translate = QCoreApplication.translate  # lupdate reads translate("Panes", "…")
     state = result.state
     src = "X_kv" if state.mode == "cross" else "X"
@@ -264,7 +290,7 @@ def pane_title(result: ModelResult, key: str, head: int = 0) -> str:
     shape = matrix_shape(state, key)
     per_head = state.n_heads > 1 and key not in HEAD_INDEPENDENT
     prefix = translate("Panes", "head {0}: ").format(head + 1) if per_head else ""
-    return translate("Panes", "{0}{1} ({2}×{3})").format(prefix, formula, *shape)
+    return prefix, formula, shape
 
 
 def _projection(state, head: int, matrix: str) -> str:

@@ -47,6 +47,7 @@ def legibility_notes(window: QWidget) -> list[str]:
                 notes.append(f"pane {pane.key}: {side} axis names shortened "
                              f"({' '.join(drawn)})")
     for label in window.findChildren(ElidedLabel):
-        if _shown(label, window) and label.is_elided():
+        # cut with "…", or a shorter wording (a pane's name and shape for its formula)
+        if _shown(label, window) and label.is_shortened():
             notes.append(f"shortened: {label.shown_text()!r}")
     return notes

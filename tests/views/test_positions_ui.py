@@ -303,3 +303,32 @@ def test_typing_in_the_mask_boxes_with_a_lab_open_raises_nothing(main_window, ru
     qtbot.keyClicks(box, "500")  # an exception in the filter fails the test (pytest-qt)
     qtbot.keyClick(box, Qt.Key.Key_Return)
     assert main_window.model.state.options.rope_base == 500
+
+
+def test_a_narrow_pane_keeps_its_name_and_shape_not_the_start_of_its_formula(main_window):
+    """At 1024 × 700 the RoPE panes read "RoPE(Q): queries turned by position (…": the
+    shape was lost to the ellipsis (a first-time user). A title too wide for its pane
+    shows the pane's name and shape; the tool tip keeps the whole title."""
+    from PySide6.QtWidgets import QApplication
+
+    from qkv_desktop.presentation.pane_info import pane_short_title
+
+    model = main_window.model
+    model.set_options(positions="rope")
+    assert model.wait_until_idle()
+    QApplication.processEvents()
+    result = model.result
+    assert pane_short_title(result, "Q_rope") == "RoPE(Q) (4×4)"
+    assert pane_short_title(result, "Q") == "Q (4×4)"
+    assert pane_short_title(result, "X") == "X (4×8)"
+    assert pane_short_title(result, "weights") == "weights (4×4)"
+    title = main_window.panes.panes["Q_rope"].title
+    assert title.text() == "RoPE(Q): queries turned by position (4×4)"
+    width = title.fontMetrics().horizontalAdvance("RoPE(Q) (4×4)") + 8
+    title.setFixedWidth(width)
+    try:
+        assert title.shown_text() == "RoPE(Q) (4×4)"
+        assert title.text() in title.toolTip()
+    finally:
+        title.setMinimumWidth(0)
+        title.setMaximumWidth(16777215)

@@ -21,6 +21,7 @@ from qkv_desktop.presentation.pane_info import (
     pane_labels,
     pane_matrix,
     pane_relevant,
+    pane_short_title,
     pane_title,
     values_are_boolean,
     values_may_be_negative,
@@ -116,14 +117,21 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self.plot.imageWanted.connect(self._on_image_wanted)
         self.refresh()
 
+    def _set_title(self, result, head: int) -> None:
+        """The pane's title, and its name and shape where the title does not fit."""
+        self.title.setText(pane_title(result, self.key, head))
+        short = pane_short_title(result, self.key, head)
+        self.title.set_shorter(() if short is None else (short,))
+
     def retranslate(self) -> None:
         """Title the pane in the current language: its formula, or its short name."""
         result = self.model.result
         self._titled = None  # the next result's title in this language
         if result is not None and pane_relevant(result.state, self.key):
-            self.title.setText(pane_title(result, self.key, self.model.current_head))
+            self._set_title(result, self.model.current_head)
         else:
             self.title.setText(pane_caption(self.key))
+            self.title.set_shorter(())
         self.title.set_note(self.tr("Right-click the pane to export or copy it."))
         self.values_note.retranslate()
         self._measure_note()
@@ -167,7 +175,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         titled = (result.state.structure(), head)
         if (self._titled is None or self._titled[1] != head
                 or not same_structure(self._titled[0], titled[0])):
-            self.title.setText(pane_title(result, self.key, head))  # (not after an edit of X)
+            self._set_title(result, head)  # (not after an edit of X)
         self._titled = titled
         labels = pane_labels(result, self.key)
         if data.shape != self._shape or labels != self._labels:
