@@ -55,19 +55,21 @@ def test_rotations_per_pair_and_the_shift_keeps_every_score(main_window):
     lab.close()
 
 
-def test_the_decay_plot_has_one_curve_per_base_and_follows_the_slider(main_window):
+def test_the_decay_plot_has_one_curve_per_base_and_follows_the_slider(main_window, qtbot):
     lab = _lab(main_window)
     lab.base.setValue(550)
     assert main_window.model.wait_until_idle()
+    # (the slider sets the base once a frame: the redraw follows)
+    qtbot.waitUntil(lambda: len(lab.decay.getPlotItem().listDataItems())
+                    == len(DECAY_BASES) + 1)
     items = lab.decay.getPlotItem().listDataItems()
-    assert len(items) == len(DECAY_BASES) + 1
     x, y = items[-1].getData()
     assert x[0] == 0 and abs(y[0] - 1) < 1e-12 and y[-1] < 1
     assert lab.base_label.text() == "316000" == str(round(base_from_slider(550)))
     lab.close()
 
 
-def test_the_decay_legend_and_the_base_read_as_whole_numbers(main_window):
+def test_the_decay_legend_and_the_base_read_as_whole_numbers(main_window, qtbot):
     """The learner reads "base 10000", as the RoPE paper writes it, never "1e+04"."""
     lab = _lab(main_window)
     lab.base.setValue(450)
@@ -78,6 +80,11 @@ def test_the_decay_legend_and_the_base_read_as_whole_numbers(main_window):
     lab.base.setValue(400)
     assert lab.base_label.text() == "10000"
     assert not any("e+" in n for n in names)
+    # this base is one of the references: drawn and named once, in red (the grey one
+    # lay hidden under it, and the legend named 10000 twice; a first-time user)
+    qtbot.waitUntil(lambda: [label.text for _s, label in lab.decay.getPlotItem().legend.items]
+                    == ["base 100000", "base 1000000", "this base 10000"])
+    assert len(lab.decay.getPlotItem().listDataItems()) == len(DECAY_BASES)
     lab.close()
 
 
@@ -102,8 +109,8 @@ def test_an_odd_d_k_says_why_nothing_turns(main_window):
     said = [item.text for item in lab.rotations.ci.items if isinstance(item, pg.LabelItem)]
     assert len(said) == 1 and "make d_k even to see it (d_k = 3)" in said[0]
     item = lab.decay.getPlotItem()
-    assert len(item.listDataItems()) == len(DECAY_BASES) + 1
-    assert len(item.legend.items) == len(DECAY_BASES) + 1
+    bases = {*DECAY_BASES, main_window.model.state.options.rope_base}  # (10⁴ is one)
+    assert len(item.listDataItems()) == len(item.legend.items) == len(bases)
     assert "(d = 128)" in lab.decay_info.text()
     lab.close()
 
@@ -134,6 +141,8 @@ def test_the_shuffle_result_is_scrolled_into_view_whole(main_window, qtbot):
 def test_the_rope_lab_reads_on_a_laptop_screen(qtbot, qapp, monkeypatch, screen, lang):
     """Issue 18: at 1024×700 the decay plot's legend entries ran into each other over the
     curves and its axis name was cut; the lab now scrolls rather than squeeze them."""
+    from dataclasses import replace
+
     from PySide6.QtCore import QCoreApplication, QRect
     from PySide6.QtWidgets import QApplication
 
@@ -147,7 +156,10 @@ def test_the_rope_lab_reads_on_a_laptop_screen(qtbot, qapp, monkeypatch, screen,
     i18n.install_translators(qapp, lang)
     QCoreApplication.sendPostedEvents()
     try:
-        lab = RopeLab(AttentionModel(SessionState.from_preset("tutorial-1")))
+        # a base of its own: four curves and four names in the legend's two columns
+        state = SessionState.from_preset("tutorial-1")
+        state = state.with_(options=replace(state.options, rope_base=31600.0))
+        lab = RopeLab(AttentionModel(state))
         qtbot.addWidget(lab)
         lab.show()
         qtbot.waitExposed(lab)

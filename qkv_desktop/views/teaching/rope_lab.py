@@ -433,6 +433,8 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         dist = np.arange(DECAY_DISTANCE + 1)
         curves = distance_decay(d, (*DECAY_BASES, base), DECAY_DISTANCE, pairing)
         for row, b, pen in zip(curves[:-1], DECAY_BASES, DECAY_PENS, strict=True):
+            if b == base:  # under the red curve it was hidden, and named twice (a review)
+                continue
             self.decay.plot(dist, row, pen=pen, name=self.tr("base {0}").format(format_base(b)))
         self.decay.plot(dist, curves[-1], pen=pg.mkPen((214, 96, 77), width=2),
                         name=self.tr("this base {0}").format(format_base(base)))
