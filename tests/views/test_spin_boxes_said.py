@@ -696,3 +696,20 @@ def test_a_refused_key_after_a_paste_by_the_context_menu_is_said(qtbot):
     assert said == [refused("y"), refused("q"), refused("z")]
     _paste_by_the_context_menu(box, "z")  # again at the same text: once
     assert len(said) == 3
+
+
+def test_a_red_line_keeps_room_for_its_lines_in_a_larger_font(qtbot):
+    """The KV calculator keeps six lines for its note; counted once in pixels, a zoom's
+    larger font made them fewer than six (a review)."""
+    from PySide6.QtGui import QFont
+
+    from qkv_desktop.views.editors.spin_boxes import red_line
+
+    label = red_line("probe", lines=6)
+    qtbot.addWidget(label)
+    assert label.minimumHeight() == 6 * label.fontMetrics().lineSpacing()
+    font = QFont(label.font())
+    font.setPointSizeF(font.pointSizeF() * 1.5)
+    label.setFont(font)
+    assert label.minimumHeight() == 6 * label.fontMetrics().lineSpacing()
+    assert label.fontMetrics().lineSpacing() > 0 and label.isHidden()

@@ -138,16 +138,34 @@ def red_line(name: str, keep_room: bool = True, lines: int = 1) -> QLabel:
     lines in the room of one pushed OK down and was cut at its top and bottom, and OK,
     clicked where it had moved, moved back from under the pointer.
     """
-    label = QLabel(objectName=name, wordWrap=True)
+    label = _RedLine(lines if keep_room else 0, objectName=name, wordWrap=True)
     label.setStyleSheet(ERROR_STYLE)
     if keep_room:
         policy = label.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
         label.setSizePolicy(policy)
-        # the empty lines, too
-        label.setMinimumHeight(lines * label.fontMetrics().lineSpacing())
     label.hide()
     return label
+
+
+class _RedLine(QLabel):
+    """A red line keeping room for ``lines`` lines of its font, the empty ones too, as
+    its font changes (View → Zoom, presentation mode): room counted once in pixels
+    held fewer lines than a zoomed note needed."""
+
+    def __init__(self, lines: int, **kwargs):
+        super().__init__(**kwargs)
+        self._lines = lines
+        self._keep_room()
+
+    def _keep_room(self) -> None:
+        if self._lines:
+            self.setMinimumHeight(self._lines * self.fontMetrics().lineSpacing())
+
+    def changeEvent(self, event) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._keep_room()
 
 
 def apply_typing(window: QWidget | None = None) -> None:
