@@ -83,8 +83,8 @@ never one GUI update a step (2000 steps a run)."""
 PAUSE_SLICE_S = 0.02
 """A training run's pause between steps looks at Stop and at the steps box this often."""
 COMPARE_LR = 0.1
-"""The comparison's learning rate on short rows (the tutorial's d_model = 4); rows of a
-model's width take the smaller rate of ``default_learning_rate`` (``_compare_rate``)."""
+"""The comparison's learning rate on short rows (the tutorial's d_model = 8: 1 ÷ 8 rounds
+down to 0.1); rows of a model's width take a smaller rate (``_compare_rate``)."""
 COMPARE_LOSSES = ("output", "pattern")
 """The comparison's losses, the default first: the output's error reaches the scores
 through the softmax's Jacobian as in a Transformer (what ÷√d_k protects); the weights'
@@ -1105,7 +1105,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         ended higher than the scaled one, lower, or the same as the table writes them.
         The fixed explanation said the unscaled heads stall; in a 4-token causal session
         the unscaled d_k = 64 head ended at 0.0000 and the scaled at 0.0011."""
-        ends = {(r.d_k, r.scaled): r.losses[-1] for r in self.runs if len(r.losses)}
+        ends = {(r.d_k, r.scaled): r.losses[-1] for r in self.runs}
         higher, lower, same = [], [], []
         for d in COMPARE_D_KS:
             if (d, False) not in ends or (d, True) not in ends:
@@ -1159,9 +1159,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 self.tr("‖∂L/∂W_Q‖ at the end"), self.tr("loss at the start"),
                 self.tr("loss at the end"))
         rows = ["<tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
-        for run in self.runs:
-            if not len(run.losses):
-                continue
+        for run in self.runs:  # (each has the start's loss at least)
             cells = (str(run.d_k), "÷√d_k" if run.scaled else self.tr("none"),
                      *(format_nonzero(v) for v in (run.max_weight, run.mean_p1p,
                                                  run.grad_W_Q[0], run.grad_W_K[0],
