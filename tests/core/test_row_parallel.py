@@ -206,11 +206,14 @@ needs_two_cpus = pytest.mark.skipif(
 
 
 def _affinity_per_range(monkeypatch, n_rows: int = 1000) -> dict:
-    """Run ``for_row_chunks`` on two threads, the helper taking at least one range (the
-    caller's first range waits for it), and return each thread's CPU set per range."""
+    """Run ``for_row_chunks`` on two threads, each taking at least one range, and
+    return each thread's CPU set per range.
+
+    Whichever thread comes first waits in its range for the other: the helper, alone
+    on its CPU, could otherwise take all the trivial ranges before the caller took one
+    (seen once in CI), and the caller's first range could likewise take them all."""
 
     monkeypatch.setattr(row_module, "_cores", lambda: 2)
-    caller = threading.get_ident()
     seen: dict[int, list] = {}
     lock = threading.Condition()
 
@@ -218,9 +221,8 @@ def _affinity_per_range(monkeypatch, n_rows: int = 1000) -> dict:
         me = threading.get_ident()
         with lock:
             seen.setdefault(me, []).append(os.sched_getaffinity(0))
-            if me == caller:
-                lock.wait_for(lambda: len(seen) > 1, timeout=20)
             lock.notify_all()
+            lock.wait_for(lambda: len(seen) > 1, timeout=20)
 
     row_module.for_row_chunks(fn, n_rows, row_module.MIN_PARALLEL_CELLS)
     return seen
