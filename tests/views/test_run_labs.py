@@ -11,6 +11,7 @@ from qkv_desktop.core import Weights, attention, flash_attention, online_softmax
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.lab_inputs import head_inputs
+from qkv_desktop.views.teaching.gradient_lab import SCALED, UNSCALED
 
 
 @pytest.fixture
@@ -648,6 +649,18 @@ def test_scaling_comparison_plots_true_gradient_norms(labs):
     assert "mean p(1−p)" in lab.compare_table.text()
     assert "mean max weight at the start" in lab.compare_table.text()
     assert len(lab.compare_plots[64].getPlotItem().listDataItems()) == 4
+    # the key above the plots names each curve's colour and line style, as drawn
+    key = lab.compare_key.text()
+    drawn = {(c.opts["pen"].color().getRgb()[:3], c.opts["pen"].style())
+             for c in lab.compare_plots[64].getPlotItem().listDataItems()}
+    solid, dashed = Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine
+    assert drawn == {(UNSCALED, solid), (UNSCALED, dashed), (SCALED, solid), (SCALED, dashed)}
+    red, blue = (f"rgb({r}, {g}, {b})" for r, g, b in (UNSCALED, SCALED))
+    assert f"<span style='color: {red}'>━━━</span> no scaling" in key
+    assert f"<span style='color: {blue}'>━━━</span> ÷√d_k" in key
+    assert "━━━</span> ‖∂L/∂W_Q‖" in key and "╍╍╍</span> ‖∂L/∂W_K‖" in key
+    for plot in lab.compare_plots.values():
+        assert plot.getPlotItem().getAxis("left").labelText == "gradient norm"
 
 
 def test_the_scaling_comparison_explains_the_loss_it_ran(labs):

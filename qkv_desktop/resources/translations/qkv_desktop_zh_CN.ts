@@ -2822,6 +2822,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>“训练”执行的梯度下降步数。训练中途修改，训练就在这一步数结束。</translation>
     </message>
     <message>
+        <source>gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
         <source>The learning rate follows this session&apos;s token vectors: {0} (0.5, or 1 ÷ their largest ‖x‖² where that is smaller).</source>
         <translation>学习率随本会话的词元向量而定：{0}（0.5；若 1 ÷ 这些向量中最大的 ‖x‖² 更小，则取后者）。</translation>
     </message>
@@ -2906,8 +2910,8 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>&lt;b&gt;已停止&lt;/b&gt;，没有一组训练完成：无可显示。请再运行一次比较；步数少些会更快。</translation>
     </message>
     <message>
-        <source>Fresh heads on this session&apos;s X, layer-normalised (each row: mean 0, variance 1, as a Transformer normalises it before attention; with W ~ N(0, 1/d_model), q and k then have components of variance about 1), trained towards the chosen pattern. Red: no scaling, blue: ÷√d_k; solid ‖∂L/∂W_Q‖, dashed ‖∂L/∂W_K‖: the true gradients. The table adds the tutorial&apos;s mean p(1−p), only the diagonal of the softmax Jacobian diag(p) − ppᵀ.</source>
-        <translation>在本会话的 X 上训练全新的注意力头，X 先做层归一化（每行均值 0、方差 1，与 Transformer 在注意力之前的归一化一样；W ~ N(0, 1/d_model) 时 q 和 k 的各分量方差约为 1），朝所选目标模式训练。红色：不缩放，蓝色：÷√d_k；实线 ‖∂L/∂W_Q‖，虚线 ‖∂L/∂W_K‖：真实梯度。表格另列出教程的平均 p(1−p)，它只是 softmax 雅可比矩阵 diag(p) − ppᵀ 的对角线。</translation>
+        <source>Fresh heads on this session&apos;s X, layer-normalised (each row: mean 0, variance 1, as a Transformer normalises it before attention; with W ~ N(0, 1/d_model), q and k then have components of variance about 1), trained towards the chosen pattern. The plots show the true gradients; the table adds the tutorial&apos;s mean p(1−p), only the diagonal of the softmax Jacobian diag(p) − ppᵀ.</source>
+        <translation>在本会话的 X 上训练全新的注意力头，X 先做层归一化（每行均值 0、方差 1，与 Transformer 在注意力之前的归一化一样；W ~ N(0, 1/d_model) 时 q 和 k 的各分量方差约为 1），朝所选目标模式训练。图中是真实梯度；表格另列出教程的平均 p(1−p)，它只是 softmax 雅可比矩阵 diag(p) − ppᵀ 的对角线。</translation>
     </message>
     <message>
         <source>Cross-entropy of the weights to the pattern: its gradient on the scores is (p − pattern)/n, which a saturated softmax does not shrink while the weights are wrong (the log cancels the Jacobian). So here the unscaled heads, whose scores are √d_k times larger, and so are their gradients, can learn faster at the same learning rate, even where mean p(1−p) is nearly 0; their gradient falls once they are right. The line under the table says how this run&apos;s losses ended. A Transformer&apos;s loss does not reach the weights this way: choose the loss on the output to see what ÷√d_k prevents.</source>
@@ -2916,6 +2920,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Squared error of the output to the pattern × the head&apos;s starting V, per output component: the loss reaches the scores through weights · V and the whole Jacobian diag(p) − ppᵀ, as in a Transformer. Unscaled, the scores and their gradients are √d_k times larger: the softmax starts near one-hot (the table&apos;s mean max weight) or the first steps push it there, and where it is one-hot that Jacobian is nearly 0, so the row passes almost no gradient back to W_Q and W_K, whichever key it should attend to. So the larger d_k, the more such heads can stall with the loss high; what still falls is then mostly W_V&apos;s share (W_V trains too). Scaled, the scores keep a variance of about 1 at every d_k, so the softmax does not start saturated. Look for the stall in the losses at the end: the line under the table says what this run showed (with few tokens, or few keys per row, unscaled heads may learn as well).</source>
         <translation>输出与“目标模式 × 该头初始的 V”之间的平方误差（按输出分量平均）：损失经由 权重 · V 和完整的雅可比矩阵 diag(p) − ppᵀ 到达分数，与 Transformer 中一样。不缩放时，分数和它们的梯度都大 √d_k 倍：softmax 一开始就接近 one-hot（见表中的平均最大权重），或者最初几步就把它推到那里；在 one-hot 处雅可比矩阵几乎为 0，于是这一行几乎不把梯度传回 W_Q 和 W_K，无论它本该关注哪个键。所以 d_k 越大，这样的头越可能停滞在较高的损失上；这时仍在下降的主要是 W_V 的那一份（W_V 也在训练）。缩放后，分数在任何 d_k 下方差都约为 1，softmax 一开始不会饱和。请在最后的损失中寻找停滞：表格下方的一行说明本次运行的结果（词元很少或每行的键很少时，未缩放的头也可能学得一样好）。</translation>
+    </message>
+    <message>
+        <source>no scaling</source>
+        <translation>不缩放</translation>
+    </message>
+    <message>
+        <source>(log scale, from step 0)</source>
+        <translation>（对数刻度，从第 0 步起）</translation>
     </message>
     <message>
         <source>Without ÷√d_k the loss ended higher than with it at d_k = {0}.</source>

@@ -326,6 +326,12 @@ class GradientLab(RefreshWhenShown, LabWindow):
         run.addWidget(self.compare_status, 1)
         self.compare_info = QLabel(objectName="compareInfo")
         self.compare_info.setWordWrap(True)
+        self.compare_info.setTextFormat(Qt.TextFormat.RichText)
+        # what the curves are, above them: the explanation said it in a paragraph, and
+        # the plots themselves had no legend (a first user)
+        self.compare_key = QLabel(objectName="compareKey")
+        self.compare_key.setWordWrap(True)
+        self.compare_key.setTextFormat(Qt.TextFormat.RichText)
         self.compare_plots = {d: _plot(f"compare_{d}", COMPARE_PLOT_HEIGHT)
                               for d in COMPARE_D_KS}
         for plot in self.compare_plots.values():
@@ -342,6 +348,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         column = QVBoxLayout(body)
         column.setContentsMargins(0, 0, 0, 0)
         column.addWidget(self.compare_info)
+        column.addWidget(self.compare_key)
         column.addLayout(row, 1)
         column.addWidget(self.compare_table)
         self.compare_scroll = _on_the_tab(scrolling(body, "compareScroll", horizontal=False))
@@ -432,9 +439,11 @@ class GradientLab(RefreshWhenShown, LabWindow):
                                              "finished are shown"))
         self._show_compare_status()
         self._show_compare_info()
+        self._show_compare_key()
         for d, plot in self.compare_plots.items():
             plot.getPlotItem().setTitle(f"d_k = {d}", color=(30, 30, 30), size="10pt")
             plot.getPlotItem().setLabel("bottom", self.tr("step"))
+            plot.getPlotItem().setLabel("left", self.tr("gradient norm"))
         self.retranslate_export()
         self._show_runs()
         self.redraw_due()
@@ -1060,9 +1069,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
             "Fresh heads on this session's X, layer-normalised (each row: mean 0, "
             "variance 1, as a Transformer normalises it before attention; with W ~ N(0, "
             "1/d_model), q and k then have components of variance about 1), trained "
-            "towards the chosen pattern. Red: no scaling, blue: ÷√d_k; solid ‖∂L/∂W_Q‖, "
-            "dashed ‖∂L/∂W_K‖: the true gradients. The table adds the tutorial's mean "
-            "p(1−p), only the diagonal of the softmax Jacobian diag(p) − ppᵀ.")
+            "towards the chosen pattern. The plots show the true gradients; the table "
+            "adds the tutorial's mean p(1−p), only the diagonal of the softmax Jacobian "
+            "diag(p) − ppᵀ.")
         # the formula on one line: the label broke it as "N(0," | "1/d_model)"
         common = common.replace("W ~ N(0, 1/d_model)", FORMULA_NO_BREAK)
         if self.compare_loss.currentData() == "pattern":
@@ -1091,7 +1100,25 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 "saturated. Look for the stall in the losses at the end: the line under "
                 "the table says what this run showed (with few tokens, or few keys per "
                 "row, unscaled heads may learn as well).")
-        self.compare_info.setText(common + " " + why)
+        # two paragraphs: what is trained, then what to look for (one block of about
+        # 150 words was hard to take in; a first user)
+        self.compare_info.setText(f"<p>{html.escape(common, quote=False)}</p>"
+                                  f"<p>{html.escape(why, quote=False)}</p>")
+
+    def _show_compare_key(self) -> None:
+        """The curves' key: each colour and line style, drawn in its own colour."""
+        def line(colour, dashed: bool) -> str:
+            r, g, b = colour
+            return f"<span style='color: rgb({r}, {g}, {b})'>{'╍╍╍' if dashed else '━━━'}</span>"
+
+        grey = (60, 60, 60)
+        parts = (f"{line(UNSCALED, False)} " + html.escape(self.tr("no scaling"), quote=False),
+                 f"{line(SCALED, False)} ÷√d_k",
+                 f"{line(grey, False)} ‖∂L/∂W_Q‖",
+                 f"{line(grey, True)} ‖∂L/∂W_K‖")
+        self.compare_key.setText("&nbsp;&nbsp;&nbsp; ".join(parts)
+                                 + "&nbsp;&nbsp;&nbsp; "
+                                 + html.escape(self.tr("(log scale, from step 0)"), quote=False))
 
     def _on_compared(self, runs) -> None:
         """The runs that finished: all of them, or fewer after a stop (then said)."""
