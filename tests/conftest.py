@@ -79,6 +79,33 @@ def _nothing_stays_frozen():
         gc.unfreeze()
 
 
+@pytest.fixture(autouse=True)
+def _no_collector_timer_stays():
+    """``run_gui`` also starts pyqtgraph's ``GarbageCollector`` on the application
+    (``app/startup_heap.py``), which the tests share: its one-second timer then collected
+    in the middle of every later test of that worker, and once crashed one inside
+    ``GarbageCollector.check`` (a RoPE lab test, after ``test_recovery`` had run on that
+    worker). The tests collect after each test instead (above): a timer a test left
+    is stopped after it."""
+    yield
+    widgets = sys.modules.get("PySide6.QtWidgets")  # not imported by the core's tests
+    if widgets is not None:
+        _stop_collector_timer(widgets.QApplication.instance())
+
+
+def _stop_collector_timer(app) -> None:
+    collector = getattr(app, "_qkv_garbage_collector", None)
+    if collector is not None:
+        collector.timer.stop()
+        del app._qkv_garbage_collector
+
+
+@pytest.fixture
+def stop_collector_timer():
+    """What runs after every test, for a test of it."""
+    return _stop_collector_timer
+
+
 @pytest.fixture
 def no_cyclic_gc():
     """Python's cyclic collector off for the test: what is freed then was freed by

@@ -88,6 +88,8 @@ def test_a_file_on_the_command_line_does_not_replace_recovered_work(qapp, app_di
     launcher.run_gui(None, session=str(opened))
     window = windows[0]
     try:
+        # start-up's collector timer (``startup_heap``) is stopped after the test
+        assert qapp._qkv_garbage_collector.timer.isActive()
         assert asked and "did not close properly" in asked[0]
         assert unsaved == [True], "opening the file did not ask about the restored work"
         assert window.model.state.X[0, 0] == 42.5  # the user cancelled: still restored

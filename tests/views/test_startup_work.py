@@ -173,3 +173,17 @@ def test_the_collector_runs_on_the_gui_thread_only(qapp, qtbot):
         del qapp._qkv_garbage_collector
         if was:
             gc.enable()
+
+
+def test_a_collector_timer_that_start_up_left_is_stopped_after_the_test(qapp,
+                                                                       stop_collector_timer):
+    """The tests share one application: the start-up's collector timer, left running by
+    a test of ``run_gui``, collected in the middle of later tests (and once crashed one
+    in ``GarbageCollector.check``). What conftest runs after each test stops it."""
+    from qkv_desktop.app.startup_heap import collect_on_the_gui_thread
+    collect_on_the_gui_thread(qapp)
+    timer = qapp._qkv_garbage_collector.timer
+    assert timer.isActive()
+    stop_collector_timer(qapp)
+    assert not timer.isActive() and not hasattr(qapp, "_qkv_garbage_collector")
+    stop_collector_timer(qapp)  # nothing left: nothing to do
