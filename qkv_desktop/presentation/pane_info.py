@@ -274,8 +274,7 @@ def _title_parts(result: ModelResult, key: str, head: int) -> tuple[str, str, tu
             # heads ("head 2: ") it cut the slope, the one number of the pane's title
             "bias": (translate("Panes", "ALiBi bias, m = {0:.4g}: −m·|i−j|").format(
                 o.alibi[min(head, len(o.alibi) - 1)]) if o.alibi else ""),
-            "scores": (("RoPE(Q)·RoPE(K)ᵀ" if o.positions == "rope" else "QKᵀ")
-                       + (translate("Panes", " = KKᵀ (shared W)") if o.share_qk else "")),
+            "scores": _scores_formula(state),
             "weights": (translate("Panes", "weights = softmax")
                         + ("" if o.stable else translate("Panes", " (naive)"))),
             "output": translate("Panes", "output = weights·V"),
@@ -291,6 +290,22 @@ def _title_parts(result: ModelResult, key: str, head: int) -> tuple[str, str, tu
     per_head = state.n_heads > 1 and key not in HEAD_INDEPENDENT
     prefix = translate("Panes", "head {0}: ").format(head + 1) if per_head else ""
     return prefix, formula, shape
+
+
+def _scores_formula(state) -> str:
+    """QKᵀ, and with one shared W what it then equals: KKᵀ, or RoPE(K)·RoPE(K)ᵀ with
+    RoPE (the pane said "= KKᵀ" above RoPE(K)'s products), and nothing in
+    cross-attention, where Q comes from X and K from X_kv (it said "= KKᵀ" above an
+    asymmetric n × m matrix)."""
+    translate = QCoreApplication.translate
+    rope = state.options.positions == "rope"
+    formula = "RoPE(Q)·RoPE(K)ᵀ" if rope else "QKᵀ"
+    if not state.options.share_qk:
+        return formula
+    if state.mode == "cross":
+        return formula + translate("Panes", " (shared W)")
+    return formula + (translate("Panes", " = RoPE(K)·RoPE(K)ᵀ (shared W)") if rope
+                      else translate("Panes", " = KKᵀ (shared W)"))
 
 
 def _projection(state, head: int, matrix: str) -> str:

@@ -104,6 +104,56 @@ def test_the_kk_lesson_turns_rope_keys_as_the_scores_do():
     np.testing.assert_allclose(kk.weights, result.head(0).weights, rtol=1e-12)
 
 
+def _shared(positions: str = "none", mode: str = "self") -> SessionState:
+    from qkv_desktop.state.edits import set_mode
+    state = SessionState.from_preset("tutorial-1").with_(  # (d_k = 4: RoPE's pairs)
+        options=Options(share_qk=True, positions=positions))
+    return set_mode(state, "cross").state if mode == "cross" else state
+
+
+def test_the_scores_pane_says_what_one_shared_w_makes_of_them():
+    """With W_Q = W_K the scores pane said "= KKᵀ (shared W)" above RoPE(K)'s products
+    (a first user's KKᵀ by hand was 2.41 where it showed 1.9203) and above the
+    asymmetric scores of cross-attention, whose K comes from another sequence."""
+    plain_qk = compute(_shared())
+    r = plain_qk.head(0)
+    np.testing.assert_allclose(r.scores, r.K @ r.K.T)
+    assert "QKᵀ = KKᵀ (shared W)" in pane_title(plain_qk, "scores")
+    turned = compute(_shared("rope"))
+    r = turned.head(0)
+    assert not np.allclose(r.scores, r.K @ r.K.T)  # what the title used to claim
+    np.testing.assert_allclose(r.scores, r.K_rope @ r.K_rope.T)
+    assert "RoPE(Q)·RoPE(K)ᵀ = RoPE(K)·RoPE(K)ᵀ (shared W)" in pane_title(turned, "scores")
+    for positions in ("none", "rope"):
+        cross = compute(_shared(positions, "cross"))
+        r = cross.head(0)
+        assert r.scores.shape != (r.K @ r.K.T).shape or not np.allclose(r.scores, r.K @ r.K.T)
+        title = pane_title(cross, "scores")
+        assert "(shared W)" in title and " = " not in title, title
+    assert pane_title(compute(SessionState.from_preset("tutorial-1")), "scores") == "QKᵀ (4×4)"
+
+
+def test_the_kk_view_names_rope_keys_and_quotes_no_key_weights_in_cross_attention(qtbot):
+    """The QKᵀ | KKᵀ view named KKᵀ what was RoPE(K)·RoPE(K)ᵀ, and in cross-attention
+    quoted the weights of keys attending to keys ("w[k2→k0] = 0.1286"), which no pane
+    shows: there the keys are not the queries."""
+    from qkv_desktop.views.teaching.symmetry_view import SymmetryView
+    view = shown(qtbot, SymmetryView(model_on(_shared("rope"))))
+    qtbot.waitUntil(lambda: view.lesson.text() != "")
+    assert "RoPE(K)·RoPE(K)ᵀ" in plain(view.kk_title.text())
+    assert "RoPE(Q)·RoPE(K)ᵀ" in plain(view.qk_title.text())
+    kk = compute(_shared("rope")).kk(0)
+    i, j = kk.pair
+    assert f"RoPE(K)·RoPE(K)ᵀ[{i}" not in plain(view.lesson.text())  # token names, not indices
+    assert "With W_Q = W_K, RoPE(K)·RoPE(K)ᵀ[" in plain(view.lesson.text())
+    assert "RoPE(K)·RoPE(K)ᵀ, symmetric" in view.kk.toolTip()
+    cross = shown(qtbot, SymmetryView(model_on(_shared(mode="cross"))))
+    qtbot.waitUntil(lambda: cross.lesson.text() != "")
+    text = plain(cross.lesson.text())
+    assert text.startswith("Cross-attention:") and "w[" not in text
+    assert "KKᵀ" in plain(cross.kk_title.text()) and "RoPE" not in plain(cross.kk_title.text())
+
+
 # -- 7: p(1−p) is the diagonal of the softmax Jacobian ----------------------------------
 
 def test_the_jacobian_norm_is_that_of_diag_p_minus_ppT():

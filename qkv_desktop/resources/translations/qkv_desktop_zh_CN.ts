@@ -3985,6 +3985,14 @@ Sentence: {1}</source>
         <translation>{0}{1}（{2}×{3}）</translation>
     </message>
     <message>
+        <source> (shared W)</source>
+        <translation>（共享 W）</translation>
+    </message>
+    <message>
+        <source> = RoPE(K)·RoPE(K)ᵀ (shared W)</source>
+        <translation> = RoPE(K)·RoPE(K)ᵀ（共享 W）</translation>
+    </message>
+    <message>
         <source> = KKᵀ (shared W)</source>
         <translation> = KKᵀ（共享 W）</translation>
     </message>
@@ -4899,44 +4907,48 @@ Sentence: {1}</source>
 <context>
     <name>SymmetryView</name>
     <message>
-        <source>The scores this head really uses: QKᵀ.</source>
-        <translation>这个头实际使用的分数：QKᵀ。</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Why three matrices?&lt;/b&gt; With one shared W (Q = K) the scores are KKᵀ, which is symmetric: the score of i for j equals that of j for i (s&lt;sub&gt;ij&lt;/sub&gt; = s&lt;sub&gt;ji&lt;/sub&gt;). In “猫 追 老鼠”, 追 looks at 猫 to ask who chases, while 猫 looks at 追 to ask what the cat does: different questions, which one shared projection cannot score differently, so W_Q and W_K differ (and W_V decides what is passed on). Both maps share one colour scale.</source>
         <translation>&lt;b&gt;为什么要三个矩阵？&lt;/b&gt;若共用一个 W（Q = K），分数就是 KKᵀ，它是对称的：i 对 j 的分数等于 j 对 i 的分数（s&lt;sub&gt;ij&lt;/sub&gt; = s&lt;sub&gt;ji&lt;/sub&gt;）。在“猫 追 老鼠”中，“追”看向“猫”是在问谁在追，而“猫”看向“追”是在问猫做了什么：问题不同，共用的一个投影却无法给它们打出不同的分数，所以 W_Q 与 W_K 要不同（W_V 则决定传递什么内容）。两张图使用同一色标。</translation>
     </message>
     <message>
-        <source>The scores if W_Q were W_K: KKᵀ, symmetric across the diagonal (its weights are not: each row has its own softmax sum).</source>
-        <translation>若 W_Q = W_K，分数为 KKᵀ，关于对角线对称（其权重并不对称：每一行都有自己的 softmax 总和）。</translation>
+        <source>&lt;b&gt;{0}&lt;/b&gt; (shared: W_Q = W_K)</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt;（共享：W_Q = W_K）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{0}&lt;/b&gt; (separate W_Q, W_K)</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt;（独立的 W_Q、W_K）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{0}&lt;/b&gt; (as if W_Q = W_K)</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt;（假设 W_Q = W_K）</translation>
+    </message>
+    <message>
+        <source>The scores this head really uses: {0}.</source>
+        <translation>这个头实际使用的分数：{0}。</translation>
+    </message>
+    <message>
+        <source>The scores if W_Q were W_K: {0}, symmetric across the diagonal (its weights are not: each row has its own softmax sum).</source>
+        <translation>若 W_Q = W_K，分数为 {0}，关于对角线对称（其权重并不对称：每一行都有自己的 softmax 总和）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Symmetric scores, asymmetric weights.&lt;/b&gt; With W_Q = W_K, {5}[{0}, {1}] = {5}[{1}, {0}] = {2}, yet w[{1}→{0}] = {3} and w[{0}→{1}] = {4}: softmax divides each row by its own sum Z = Σ exp(s), so w&lt;sub&gt;ij&lt;/sub&gt; / w&lt;sub&gt;ji&lt;/sub&gt; = Z&lt;sub&gt;j&lt;/sub&gt; / Z&lt;sub&gt;i&lt;/sub&gt;. What one shared W makes equal is the score, not the attention.</source>
+        <translation>&lt;b&gt;分数对称，权重不对称。&lt;/b&gt;W_Q = W_K 时 {5}[{0}, {1}] = {5}[{1}, {0}] = {2}，但 w[{1}→{0}] = {3}，w[{0}→{1}] = {4}：softmax 用每一行自己的总和 Z = Σ exp(s) 去除，所以 w&lt;sub&gt;ij&lt;/sub&gt; / w&lt;sub&gt;ji&lt;/sub&gt; = Z&lt;sub&gt;j&lt;/sub&gt; / Z&lt;sub&gt;i&lt;/sub&gt;。共用一个 W 让分数相等，而不是让注意力相等。</translation>
     </message>
     <message>
         <source>n/a (cross-attention)</source>
         <translation>不适用（交叉注意力）</translation>
     </message>
     <message>
-        <source>&lt;b&gt;QKᵀ&lt;/b&gt; (shared: W_Q = W_K)</source>
-        <translation>&lt;b&gt;QKᵀ&lt;/b&gt;（共享：W_Q = W_K）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;QKᵀ&lt;/b&gt; (separate W_Q, W_K)</source>
-        <translation>&lt;b&gt;QKᵀ&lt;/b&gt;（独立的 W_Q、W_K）</translation>
-    </message>
-    <message>
         <source>asymmetry {0}</source>
         <translation>非对称度 {0}</translation>
     </message>
     <message>
-        <source>&lt;b&gt;KKᵀ&lt;/b&gt; (as if W_Q = W_K)</source>
-        <translation>&lt;b&gt;KKᵀ&lt;/b&gt;（假设 W_Q = W_K）</translation>
+        <source>&lt;b&gt;Cross-attention:&lt;/b&gt; the queries come from X and the keys from X_kv, so even with one shared W the scores QKᵀ are not KKᵀ, nor symmetric. The symmetry this view is about is self-attention&apos;s: the right-hand map is the key sequence scored against itself.</source>
+        <translation>&lt;b&gt;交叉注意力：&lt;/b&gt;查询来自 X，键来自 X_kv，所以即使共用一个 W，分数 QKᵀ 也不等于 KKᵀ，也不对称。这个视图讲的对称性属于自注意力：右边的图是键序列与自身的打分。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Symmetric scores, asymmetric weights&lt;/b&gt; needs two tokens that see each other both ways; under this mask none do. Turn the mask off to compare a pair&apos;s weights.</source>
         <translation>&lt;b&gt;分数对称，权重不对称&lt;/b&gt;需要两个能互相看见的词元；在这个掩码下没有这样的词元对。关掉掩码，才能比较一对词元的权重。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Symmetric scores, asymmetric weights.&lt;/b&gt; With W_Q = W_K, KKᵀ[{0}, {1}] = KKᵀ[{1}, {0}] = {2}, yet w[{1}→{0}] = {3} and w[{0}→{1}] = {4}: softmax divides each row by its own sum Z = Σ exp(s), so w&lt;sub&gt;ij&lt;/sub&gt; / w&lt;sub&gt;ji&lt;/sub&gt; = Z&lt;sub&gt;j&lt;/sub&gt; / Z&lt;sub&gt;i&lt;/sub&gt;. What one shared W makes equal is the score, not the attention.</source>
-        <translation>&lt;b&gt;分数对称，权重不对称。&lt;/b&gt;W_Q = W_K 时 KKᵀ[{0}, {1}] = KKᵀ[{1}, {0}] = {2}，但 w[{1}→{0}] = {3}，w[{0}→{1}] = {4}：softmax 用每一行自己的总和 Z = Σ exp(s) 去除，所以 w&lt;sub&gt;ij&lt;/sub&gt; / w&lt;sub&gt;ji&lt;/sub&gt; = Z&lt;sub&gt;j&lt;/sub&gt; / Z&lt;sub&gt;i&lt;/sub&gt;。共用一个 W 让分数相等，而不是让注意力相等。</translation>
     </message>
 </context>
 <context>

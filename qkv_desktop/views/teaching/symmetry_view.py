@@ -79,10 +79,6 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
             "chases, while 猫 looks at 追 to ask what the cat does: different questions, "
             "which one shared projection cannot score differently, so W_Q and W_K differ "
             "(and W_V decides what is passed on). Both maps share one colour scale."))
-        self.qk.setToolTip(self.tr("The scores this head really uses: QKᵀ."))
-        self.kk.setToolTip(self.tr("The scores if W_Q were W_K: KKᵀ, symmetric across the "
-                                   "diagonal (its weights are not: each row has its own "
-                                   "softmax sum)."))
         self.values_note.retranslate()
         self.redraw_due()
         self.refresh()
@@ -108,15 +104,31 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         self.kk.show_matrix(kk, levels)
         a_qk, a_kk = result.lessons(head).asymmetry, comparison.asymmetry
         qk_text = (self.tr("n/a (cross-attention)") if a_qk is None else format_value(a_qk))
-        qk_name = (self.tr("<b>QKᵀ</b> (shared: W_Q = W_K)") if s.options.share_qk
-                   else self.tr("<b>QKᵀ</b> (separate W_Q, W_K)"))
+        # with RoPE the scores are of the turned queries and keys (the view said KKᵀ
+        # where it showed RoPE(K)·RoPE(K)ᵀ, and a first user's KKᵀ by hand differed)
+        rope = s.options.positions == "rope"
+        qk, kk = (("RoPE(Q)·RoPE(K)ᵀ", "RoPE(K)·RoPE(K)ᵀ") if rope else ("QKᵀ", "KKᵀ"))
+        qk_name = (self.tr("<b>{0}</b> (shared: W_Q = W_K)") if s.options.share_qk
+                   else self.tr("<b>{0}</b> (separate W_Q, W_K)")).format(qk)
         self.qk_title.setText(qk_name + "<br>" + self.tr("asymmetry {0}").format(qk_text))
-        self.kk_title.setText(self.tr("<b>KKᵀ</b> (as if W_Q = W_K)") + "<br>"
+        self.kk_title.setText(self.tr("<b>{0}</b> (as if W_Q = W_K)").format(kk) + "<br>"
                               + self.tr("asymmetry {0}").format(format_value(a_kk)))
-        self.lesson.setText(self._lesson_text(comparison, keys))
+        self.qk.setToolTip(self.tr("The scores this head really uses: {0}.").format(qk))
+        self.kk.setToolTip(self.tr("The scores if W_Q were W_K: {0}, symmetric across the "
+                                   "diagonal (its weights are not: each row has its own "
+                                   "softmax sum).").format(kk))
+        self.lesson.setText(self._lesson_text(comparison, keys, kk, s.mode == "cross"))
 
-    def _lesson_text(self, comparison, keys: list[str]) -> str:
-        """The pair of ``comparison`` whose weights differ most, in numbers."""
+    def _lesson_text(self, comparison, keys: list[str], kk_name: str, cross: bool) -> str:
+        """The pair of ``comparison`` whose weights differ most, in numbers; in
+        cross-attention, why there is none (the keys are not the queries: it quoted
+        weights of keys attending to keys, which no pane shows, a first user)."""
+        if cross:
+            return self.tr(
+                "<b>Cross-attention:</b> the queries come from X and the keys from X_kv, "
+                "so even with one shared W the scores QKᵀ are not KKᵀ, nor symmetric. The "
+                "symmetry this view is about is self-attention's: the right-hand map is "
+                "the key sequence scored against itself.")
         if comparison.pair is None:
             return self.tr(
                 "<b>Symmetric scores, asymmetric weights</b> needs two tokens that see "
@@ -127,9 +139,9 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         a, b = html.escape(keys[i]), html.escape(keys[j])
         f = format_value
         return self.tr(
-            "<b>Symmetric scores, asymmetric weights.</b> With W_Q = W_K, KKᵀ[{0}, {1}] = "
-            "KKᵀ[{1}, {0}] = {2}, yet w[{1}→{0}] = {3} and w[{0}→{1}] = {4}: softmax "
+            "<b>Symmetric scores, asymmetric weights.</b> With W_Q = W_K, {5}[{0}, {1}] = "
+            "{5}[{1}, {0}] = {2}, yet w[{1}→{0}] = {3} and w[{0}→{1}] = {4}: softmax "
             "divides each row by its own sum Z = Σ exp(s), so w<sub>ij</sub> / "
             "w<sub>ji</sub> = Z<sub>j</sub> / Z<sub>i</sub>. What one shared W makes equal "
             "is the score, not the attention.").format(
-            a, b, f(s[i, j]), f(w[j, i]), f(w[i, j]))
+            a, b, f(s[i, j]), f(w[j, i]), f(w[i, j]), kk_name)
