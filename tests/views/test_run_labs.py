@@ -693,6 +693,32 @@ def test_training_refuses_shared_weights(labs):
     assert labs.main_window.model.wait_until_idle()
     lab.start_training()
     assert not lab.worker.running and "W_Q" in lab.error.text()
+    lab.tabs.setCurrentIndex(1)  # the refusal was the other tab's button's
+    assert lab.error.isHidden()
+    lab.tabs.setCurrentIndex(0)
+    lab.start_training()
+    assert not lab.error.isHidden()
+    labs.main_window.model.set_options(share_qk=False)  # its cause gone, it goes
+    assert lab.error.isHidden() and lab._refusal is None
+
+
+def test_a_refusal_of_the_comparison_goes_with_its_cause(labs):
+    """A first user: "switch to self-attention" stayed on the red line above a
+    comparison that, after the switch, ran and finished."""
+    lab = labs.show("gradients")
+    model = labs.main_window.model
+    lab.tabs.setCurrentIndex(1)
+    model.set_mode("cross")
+    model.wait_until_idle()
+    lab.start_comparison()
+    assert "switch to self-attention" in lab.error.text() and not lab.error.isHidden()
+    model.set_options(causal=True)  # another change: the cause holds, the message stays
+    assert not lab.error.isHidden()
+    model.set_mode("self")
+    assert lab.error.isHidden()
+    lab.show_error("Training failed: an earlier run's")
+    lab.run_comparison_blocking(steps=2)
+    assert lab.error.isHidden() and len(lab.runs) == 6
 
 
 def test_too_many_tiles_are_refused_with_a_message(labs):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 import threading
 import time
+from collections.abc import Callable
 from functools import partial
 
 import numpy as np
@@ -192,6 +193,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.tabs.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.tabs.addTab(self._build_train(), "")
         self.tabs.addTab(self._build_compare(), "")
+        self._refusal: tuple[str, Callable[[], bool]] | None = None
+        """The refusal on the red line and whether its cause still holds (``_refuse``)."""
+        self.tabs.currentChanged.connect(self._drop_refusal)
         top = QHBoxLayout()
         top.addStretch(1)
         top.addWidget(self.export_view_button)
@@ -621,8 +625,9 @@ class GradientLab(RefreshWhenShown, LabWindow):
             return
         state = self.model.state
         if state.options.share_qk:
-            self.show_error(self.tr("Training needs W_Q and W_K of their own: turn off "
-                                    "“share W_Q = W_K” first."))
+            self._refuse(self.tr("Training needs W_Q and W_K of their own: turn off "
+                                 "“share W_Q = W_K” first."),
+                         lambda: self.model.state.options.share_qk)
             return
         inputs = self._inputs()
         try:
@@ -877,6 +882,8 @@ class GradientLab(RefreshWhenShown, LabWindow):
         The comparison's runs, likewise, are marked as the earlier session's once what
         they trained on (X, the mask, the seed) has changed."""
         self._check_compare_session()
+        if self._refusal is not None and not self._refusal[1]():
+            self._drop_refusal()
         if self._run_state is None or self.model.state is self._run_state:
             return
         self._run_state = None
@@ -884,6 +891,18 @@ class GradientLab(RefreshWhenShown, LabWindow):
             self.show_error("")  # "undo back to weights from before" was done, or moot
         self._failure = None
         self._say_status(("changed",))
+
+    def _refuse(self, text: str, holds: Callable[[], bool]) -> None:
+        """``text`` on the red line until ``holds()`` is false or the other tab is
+        chosen: a refusal stayed after its cause was gone, above a comparison that then
+        ran and finished, and on the other tab, whose button it was not (a first user)."""
+        self.show_error(text)
+        self._refusal = (text, holds)
+
+    def _drop_refusal(self, *_args) -> None:
+        if self._refusal is not None and self.error.text() == self._refusal[0]:
+            self.show_error("")
+        self._refusal = None
 
     def _on_failed(self, text: str) -> None:
         self._show_progress()
@@ -938,14 +957,15 @@ class GradientLab(RefreshWhenShown, LabWindow):
             m = n if inputs.options["X_kv"] is None else inputs.options["X_kv"].shape[0]
             target = normalise_pattern(target_pattern("previous", n, m), inputs.causal)
         if inputs.cross:
-            self.show_error(self.tr("The comparison trains self-attention heads; switch to "
-                                    "self-attention."))
+            self._refuse(self.tr("The comparison trains self-attention heads; switch to "
+                                 "self-attention."), lambda: self.model.state.mode == "cross")
             return
         if inputs.X.shape[1] < 2:
-            self.show_error(self.tr("The comparison normalises each row of X to mean 0 "
-                                    "and variance 1, which needs d_model ≥ 2: add a "
-                                    "dimension first."))
+            self._refuse(self.tr("The comparison normalises each row of X to mean 0 "
+                                 "and variance 1, which needs d_model ≥ 2: add a "
+                                 "dimension first."), lambda: self.model.state.d_model < 2)
             return
+        self.show_error("")  # a refusal or failure of before is not this run's
         X, causal = layer_norm(inputs.X), inputs.causal
         steps, lr = self.compare_steps.value(), self.compare_lr.value()
         loss = self.compare_loss.currentData() or COMPARE_LOSSES[0]
