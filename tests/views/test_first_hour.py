@@ -277,6 +277,48 @@ def test_presentation_mode_shows_the_panes_alone_and_gives_the_desk_back(unzoome
     assert window.editor_dock.isVisible() and window.menuBar().isVisible()
 
 
+def _pane_cell_under(window, at):
+    """The (matrix, row, col) that the pane under the global point ``at`` shows there."""
+    for pane in window.panes.panes.built():
+        viewport = pane.plot.viewport()
+        local = viewport.mapFromGlobal(at)
+        if pane.isVisible() and viewport.rect().contains(local):
+            cell = pane.cell_at(pane.plot.mapToScene(local))
+            return None if cell is None else (pane.key, *cell)
+    return None
+
+
+def _hovered(window):
+    hover = window.model.hover
+    return None if hover is None else (hover.matrix, hover.row, hover.col)
+
+
+def test_the_hover_follows_the_resting_pointer_into_presentation_mode(unzoomed, qtbot):
+    """A first user hovered K[追, 2] and pressed F5: the panes moved under the resting
+    pointer, and the outlines and the status bar went on naming K's cell while the
+    pointer was on QKᵀ, until the mouse moved. The hover is now what the pointer is on,
+    after F5 and after leaving it."""
+    from PySide6.QtGui import QCursor
+
+    from tests.views.test_panes import cell_widget_pos, hover_over
+    window = unzoomed
+    k = window.panes.panes["K"]
+    at = k.plot.viewport().mapToGlobal(cell_widget_pos(k, 1, 2))
+    QCursor.setPos(at)
+    hover_over(k, 1, 2)
+    assert window.model.hover == CellRef("K", 1, 2, 0)
+    for toggle in (window.view_scale.presentation_action.trigger,
+                   window.view_scale.leave_action.trigger):
+        before = _pane_cell_under(window, at)
+        toggle()
+        settle(window)
+        under = _pane_cell_under(window, at)
+        assert under != before  # the panes moved under the pointer (else no test)
+        qtbot.waitUntil(lambda u=under: _hovered(window) == u, timeout=3000)
+        if under is not None:
+            assert window.hover_label.text()  # the status bar names the cell
+
+
 def test_f5_leaves_presentation_mode_as_its_message_says(unzoomed, qtbot):
     """"Presentation mode: F5 or Esc to leave": F5 did nothing there, its action being
     in the View menu of the menu bar presentation mode hides (Esc worked)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCursor
-from PySide6.QtWidgets import QMenu, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QVBoxLayout, QWidget
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.cell_tip import cell_tip
@@ -101,10 +101,14 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         self._pointer_watch = QTimer(self, interval=POINTER_WATCH_MS,
                                      timeout=self._check_pointer)
         """After the pane's menu closed over it: whether the pointer has left it."""
+        self._hover_check = QTimer(self, singleShot=True, interval=0,
+                                   timeout=self._hover_follows_pointer)
+        """Once the layout has settled after a move or resize (``moveEvent``)."""
 
         self.chrome: tuple[float, float] = CHROME_ESTIMATE
         """Pixels beside and above/below the matrix (``value_px_at``)."""
         self.plot.view_box.sigResized.connect(self._measure_chrome)
+        self.plot.view_box.sigTransformChanged.connect(self._hover_check.start)
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.plot.viewport().installEventFilter(self)  # Qt's own tool-tip events
         self.plot.scene().sigMouseClicked.connect(self._on_mouse_clicked)
@@ -142,6 +146,7 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
+        self._hover_check.start()  # (``_hover_follows_pointer``)
         self._measure_note()  # before the plot's deferred refit of its values
 
     def _on_values_hidden(self, _hidden: bool) -> None:
@@ -453,6 +458,29 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
             # Closed over the pane (Esc in the export dialog): Qt may send no Leave when
             # the pointer then goes (a first user saw the outlines stay), so watch it.
             self._pointer_watch.start()
+
+    def moveEvent(self, event) -> None:
+        super().moveEvent(event)
+        self._hover_check.start()
+
+    def _hover_follows_pointer(self) -> None:
+        """The pane moved or was resized under a resting pointer (F5, a zoom, a dock
+        shown or hidden): its hover is the cell now under the pointer, or none. Qt
+        sends no mouse move then, and the outlines and the status bar went on naming a
+        cell of K while the pointer rested on QKᵀ (a first user, F5 mid-explanation)."""
+        hover = self.model.hover
+        mine = hover is not None and hover.matrix == self.key
+        viewport = self.plot.viewport()
+        at = QCursor.pos()
+        local = viewport.mapFromGlobal(at)
+        top = QApplication.widgetAt(at)
+        if (self.isVisible() and viewport.rect().contains(local)
+                and (top is viewport or (top is not None and self.isAncestorOf(top)))):
+            # (another pane's hover too is stale: the pointer is here)
+            self._on_mouse_moved(self.plot.mapToScene(local))
+        elif mine:
+            self._let_hover_go()
+            self._show_tip(None, None)
 
     def _pointer_inside(self) -> bool:
         return self.rect().contains(self.mapFromGlobal(QCursor.pos()))
