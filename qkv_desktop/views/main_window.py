@@ -492,12 +492,15 @@ class MainWindow(Retranslating, QMainWindow):
         self._refusal = text
 
     def _on_model_changed(self) -> None:
-        """A change landed: a refusal said before it is old news, off the status bar at
-        once, as the editor's balloon is (it stayed up to 6 s after a good edit). Other
-        messages ("Saved …") stay their time."""
-        if self._refusal and self.statusBar().said() == self._refusal:
-            self.statusBar().clearMessage()
-        self._refusal = ""
+        """A change landed: a refusal or a note said before it is old news, off the
+        status bar at once, as the editor's balloon is (a refusal stayed up to 6 s after
+        a good edit; "1e-400 … was stored as 0" stayed over the next value typed into
+        that cell, which merged into the same undo step, a first user). Other messages
+        ("Saved …") stay their time. (A change's own note comes after its change.)"""
+        for old in (self._refusal, self._note):
+            if old and self.statusBar().said() == old:
+                self.statusBar().clearMessage()
+        self._refusal = self._note = ""
 
     def _on_compute_error_changed(self, error: str) -> None:
         """Once the state computes again, its failure is no longer news: take it off the

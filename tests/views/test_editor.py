@@ -69,6 +69,11 @@ def test_underflow_is_stored_as_zero_and_said(main_window):
     type_into_cell(window.editor, 0, 0, "1e-400")
     assert window.model.state.X[0, 0] == 0.0
     assert "stored as 0" in window.statusBar().currentMessage()
+    # the next value typed: the note about the old one goes (a first user read it
+    # over −0.25)
+    type_into_cell(window.editor, 0, 0, "-0.25")
+    assert window.model.state.X[0, 0] == -0.25
+    assert "stored as 0" not in window.statusBar().currentMessage()
 
 
 def test_renaming_a_token_by_typing(main_window):

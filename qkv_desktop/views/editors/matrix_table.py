@@ -190,7 +190,7 @@ class MatrixTableModel(QAbstractTableModel):
             return False
         self.applied.emit(index.row(), index.column())
         if note:
-            self.model.message.emit(say(note))
+            self.model.noted.emit(say(note))  # of this step: gone once it is left
         return True
 
     def widest_text(self) -> str:
