@@ -78,10 +78,24 @@ def test_rope_with_an_odd_d_k_is_refused_where_the_user_looks(main_window, qtbot
     messages = []
     m.refused.connect(messages.append)
     p = w.positions_panel
+    w.tabs.setCurrentWidget(w.positions_scroll)
+    qtbot.waitUntil(p.positions.isVisible)
     p.positions.setCurrentIndex(p.positions.findData("rope"))
     assert m.state.options.positions == "none"
     assert p.positions.currentData() == "none"  # the control went back
     assert messages and "d_k must be even" in messages[-1]
+    # said under the box that went back, not only at the window's other end (a first
+    # user): below it (or above where there is no room), inside the window
+    balloon = p.balloon
+    assert balloon.isVisible() and balloon.text() == messages[-1]
+    box = QRect(p.positions.mapTo(w, QPoint(0, 0)), p.positions.size())
+    note = QRect(balloon.mapTo(w, QPoint(0, 0)), balloon.size())
+    assert note.top() == box.bottom() + 2 or note.bottom() == box.top() - 2
+    assert w.rect().contains(note)
+    m.set_d_k(4)  # a change lands: the refusal is old news
+    assert not balloon.isVisible()
+    p.positions.setCurrentIndex(p.positions.findData("rope"))
+    assert m.state.options.positions == "rope" and not balloon.isVisible()
 
 
 def _press_drag_release(pane, cells):
@@ -332,3 +346,19 @@ def test_a_narrow_pane_keeps_its_name_and_shape_not_the_start_of_its_formula(mai
     finally:
         title.setMinimumWidth(0)
         title.setMaximumWidth(16777215)
+
+
+def test_an_odd_d_k_under_rope_is_refused_under_the_d_k_box(main_window, qtbot):
+    """The settings panel says its refusals under the control too (``Balloon``)."""
+    w, m = main_window, main_window.model
+    m.set_options(positions="rope")
+    c = w.controls
+    qtbot.waitUntil(c.d_k.isVisible)
+    c.d_k.setValue(5)
+    assert m.state.d_k == 4 and c.d_k.value() == 4  # refused; the box went back
+    assert c.balloon.isVisible() and "d_k must be even" in c.balloon.text()
+    box = QRect(c.d_k.mapTo(w, QPoint(0, 0)), c.d_k.size())
+    note = QRect(c.balloon.mapTo(w, QPoint(0, 0)), c.balloon.size())
+    assert note.top() == box.bottom() + 2 or note.bottom() == box.top() - 2
+    m.set_options(positions="none")
+    assert not c.balloon.isVisible()

@@ -1,4 +1,4 @@
-"""A short-lived note beside a table cell: why a typed value was not applied.
+"""A short-lived note beside a table cell or a control: why a value was not applied.
 
 The learner's eye is on the cell they typed into, not on the status bar, so a
 refusal is also shown there. Not ``QToolTip``: a tool tip hides on the next key
@@ -10,27 +10,31 @@ first-time user). It goes when the table scrolls, since it no longer sits by its
 It goes when the learner has moved on (``leave_for``: an editor opens on another cell;
 the editor hides it when a typed value is taken or a change lands), not only when its
 time is up: a note left under the cell before read like a verdict on the next one.
+
+A control's refusal (RoPE chosen with an odd d_k: the box snaps back) is said under
+the control too (``Balloon.show_below``): said in the status bar alone, it was at the
+other end of the window from the box that snapped back (a first user).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QAbstractItemView, QLabel
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QWidget
 
-__all__ = ["CellBalloon", "BALLOON_MS"]
+__all__ = ["Balloon", "CellBalloon", "BALLOON_MS"]
 
 BALLOON_MS = 6000
 """How long the note stays (the status bar keeps the message as long)."""
 
 
-class CellBalloon(QLabel):
-    """A tool-tip-coloured label that ``show_at`` places just below (or above) a cell."""
+class Balloon(QLabel):
+    """A tool-tip-coloured label placed just below (or above) a widget of its window,
+    for ``BALLOON_MS``."""
 
-    def __init__(self, view: QAbstractItemView):
-        super().__init__(view.viewport())  # until ``show_at`` knows the view's window
-        self.view = view
-        self.setObjectName("cellBalloon")
+    def __init__(self, anchor: QWidget):
+        super().__init__(anchor)  # until it is placed: then a child of the anchor's window
+        self.setObjectName("balloon")
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setForegroundRole(QPalette.ColorRole.ToolTipText)
@@ -42,6 +46,40 @@ class CellBalloon(QLabel):
         self.hide()
         self._timer = QTimer(self, singleShot=True, interval=BALLOON_MS)
         self._timer.timeout.connect(self.hide)
+
+    def show_below(self, widget: QWidget, text: str) -> None:
+        """Show ``text`` under ``widget`` (a control whose value was refused)."""
+        if widget.isVisible():
+            self._place(widget, widget.rect(), max(min(widget.width(), 360), 220), text)
+
+    def _place(self, widget: QWidget, rect: QRect, width: int, text: str) -> None:
+        """Below ``rect`` (in ``widget``'s coordinates), or above it where the window has
+        no room below, within the window."""
+        host = widget.window()
+        if self.parentWidget() is not host:
+            self.setParent(host)  # (the anchor had no window yet when the balloon was made)
+        rect = QRect(widget.mapTo(host, rect.topLeft()), rect.size())
+        area = host.rect()
+        self.setText(text)
+        self.setFixedWidth(width)
+        self.adjustSize()
+        x = min(max(rect.left(), 4), max(area.right() - self.width() - 4, 0))
+        y = rect.bottom() + 2
+        if y + self.height() > area.bottom():  # no room below: above it
+            y = max(rect.top() - self.height() - 2, 0)
+        self.move(x, y)
+        self.show()
+        self.raise_()
+        self._timer.start()
+
+
+class CellBalloon(Balloon):
+    """A ``Balloon`` that ``show_at`` places by a cell of ``view``."""
+
+    def __init__(self, view: QAbstractItemView):
+        super().__init__(view.viewport())
+        self.view = view
+        self.setObjectName("cellBalloon")
         self._cell = QPersistentModelIndex()  # the cell it speaks of
         for bar in (view.verticalScrollBar(), view.horizontalScrollBar()):
             bar.valueChanged.connect(self.hide)
@@ -60,22 +98,7 @@ class CellBalloon(QLabel):
         if not index.isValid():
             return
         self.view.scrollTo(index)
-        host = self.view.window()
-        if self.parentWidget() is not host:
-            self.setParent(host)  # (the view had no window yet when the balloon was made)
         viewport = self.view.viewport()
-        cell = self.view.visualRect(index)
-        cell = QRect(viewport.mapTo(host, cell.topLeft()), cell.size())
-        area = host.rect()
         self._cell = QPersistentModelIndex(index)
-        self.setText(text)
-        self.setFixedWidth(max(min(viewport.width() - 8, 360), 80))
-        self.adjustSize()
-        x = min(max(cell.left(), 4), max(area.right() - self.width() - 4, 0))
-        y = cell.bottom() + 2
-        if y + self.height() > area.bottom():  # no room below the cell: above it
-            y = max(cell.top() - self.height() - 2, 0)
-        self.move(x, y)
-        self.show()
-        self.raise_()
-        self._timer.start()
+        self._place(viewport, self.view.visualRect(index),
+                    max(min(viewport.width() - 8, 360), 80), text)

@@ -25,6 +25,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_setting
 from qkv_desktop.presentation.texts import say
 from qkv_desktop.state.session_state import MAX_HEADS
+from qkv_desktop.views.editors.cell_balloon import Balloon
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -57,6 +58,9 @@ class ControlsPanel(Retranslating, QWidget):
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
+        self.balloon = Balloon(self)
+        """A refusal under the control that asked (``_apply``); gone when a change lands."""
+        model.changed.connect(self.balloon.hide)
         form = QFormLayout(self)
         form.setContentsMargins(4, 4, 4, 4)
 
@@ -67,17 +71,18 @@ class ControlsPanel(Retranslating, QWidget):
         self.mode.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.mode.setMinimumContentsLength(16)
         self.mode.currentIndexChanged.connect(
-            lambda _i: self._apply(model.set_mode, self.mode.currentData()))
+            lambda _i: self._apply(model.set_mode, self.mode.currentData(),
+                                 by=self.mode))
         self.heads = ClampSayingSpinBox(objectName="heads")
         self.heads.setRange(1, MAX_HEADS)
-        self.heads.valueChanged.connect(lambda v: self._apply(model.set_heads, v))
+        self.heads.valueChanged.connect(lambda v: self._apply(model.set_heads, v, by=self.heads))
         self.head = QComboBox(objectName="head")
         self.head.currentIndexChanged.connect(
             lambda i: model.set_current_head(i) if i >= 0 else None)
         self.head_label = QLabel()
         self.output_projection = QCheckBox(objectName="output_projection")
         self.output_projection.toggled.connect(
-            lambda on: self._apply(model.set_output_projection, on))
+            lambda on: self._apply(model.set_output_projection, on, by=self.output_projection))
         heads_row = QHBoxLayout()
         heads_row.addWidget(self.heads)
         heads_row.addWidget(self.head_label)
@@ -86,14 +91,15 @@ class ControlsPanel(Retranslating, QWidget):
 
         self.d_k = ClampSayingSpinBox(objectName="d_k")
         self.d_k.setRange(1, 1024)
-        self.d_k.valueChanged.connect(lambda v: self._apply(model.set_d_k, v))
+        self.d_k.valueChanged.connect(lambda v: self._apply(model.set_d_k, v, by=self.d_k))
         self.seed = ClampSayingSpinBox(objectName="seed")
         self.seed.setRange(0, 2**31 - 1)
-        self.seed.valueChanged.connect(lambda v: self._apply(model.set_seed, v))
+        self.seed.valueChanged.connect(lambda v: self._apply(model.set_seed, v, by=self.seed))
         self.init_scale = ClampSayingDoubleSpinBox(objectName="init_scale")
         self.init_scale.setRange(0.001, 10.0)
         self.init_scale.setSingleStep(0.05)
-        self.init_scale.valueChanged.connect(lambda v: self._apply(model.set_init_scale, v))
+        self.init_scale.valueChanged.connect(lambda v: self._apply(model.set_init_scale, v,
+                                                                  by=self.init_scale))
 
         self.scaling = QComboBox(objectName="scaling")
         for data in ("sqrt_dk", "none", "custom"):
@@ -118,14 +124,18 @@ class ControlsPanel(Retranslating, QWidget):
         t_row.addWidget(self.temperature_label)
 
         self.causal = QCheckBox(objectName="causal")
-        self.causal.toggled.connect(lambda on: self._apply(model.set_options, causal=on))
+        self.causal.toggled.connect(lambda on: self._apply(model.set_options, causal=on,
+                                                            by=self.causal))
         self.share = QCheckBox(objectName="share_qk")
-        self.share.toggled.connect(lambda on: self._apply(model.set_options, share_qk=on))
+        self.share.toggled.connect(lambda on: self._apply(model.set_options, share_qk=on,
+                                                           by=self.share))
         self.naive = QCheckBox(objectName="naive")
-        self.naive.toggled.connect(lambda on: self._apply(model.set_options, stable=not on))
+        self.naive.toggled.connect(lambda on: self._apply(model.set_options, stable=not on,
+                                                           by=self.naive))
         self.float32 = QCheckBox(objectName="float32")
         self.float32.toggled.connect(
-            lambda on: self._apply(model.set_options, dtype="float32" if on else "float64"))
+            lambda on: self._apply(model.set_options, dtype="float32" if on else "float64",
+                                by=self.float32))
         toggles = QGridLayout()  # two by two: one row of four needed a 516 px wide dock
         for k, box in enumerate((self.causal, self.share, self.naive, self.float32)):
             toggles.addWidget(box, k // 2, k % 2)
@@ -241,23 +251,29 @@ class ControlsPanel(Retranslating, QWidget):
             self.tr("Causal masking is off in cross-attention: every query may see the "
                     "whole encoder sequence, which has no 'later' tokens for it."))
 
-    def _apply(self, fn, *args, **kwargs) -> None:
+    def _apply(self, fn, *args, by: QWidget | None = None, **kwargs) -> None:
+        """``fn(*args, **kwargs)``; refused, said in the status bar and under ``by``,
+        the control that asked, which shows its value again."""
         try:
             fn(*args, **kwargs)
         except ValueError as exc:
-            self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
+            text = self.tr("Not applied: {0}").format(say(exc))
+            self.model.refused.emit(text)
             self._on_model_changed(force=True)
+            if by is not None:
+                self.balloon.show_below(by, text)
 
     def _on_scaling(self, *_args) -> None:
         mode = self.scaling.currentData()
         self.divisor.setEnabled(mode == "custom")
         scale = self.divisor.value() if mode == "custom" else mode
-        self._apply(self.model.set_options, scale=scale, merge_key="scale")
+        self._apply(self.model.set_options, scale=scale, merge_key="scale", by=self.scaling)
 
     def _on_temperature(self, pos: int) -> None:
         t = temperature_from_slider(pos)
         self.temperature_label.setText(format_setting(t))
-        self._apply(self.model.set_options, temperature=t, merge_key="temperature")
+        self._apply(self.model.set_options, temperature=t, merge_key="temperature",
+                    by=self.temperature)
 
     def _on_head_changed(self, _head: int) -> None:
         # (a method, not a lambda over ``self``: the model's connection would hold the

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.core import alibi_slopes
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.texts import join_sentences, say
+from qkv_desktop.views.editors.cell_balloon import Balloon
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -57,6 +58,9 @@ class PositionsMaskPanel(Retranslating, QWidget):
     def __init__(self, model: AttentionModel, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
+        self.balloon = Balloon(self)
+        """A refusal under the control that asked (``_apply``); gone when a change lands."""
+        model.changed.connect(self.balloon.hide)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
 
@@ -66,18 +70,19 @@ class PositionsMaskPanel(Retranslating, QWidget):
         for data in ("none", "sinusoidal", "rope"):
             self.positions.addItem("", data)
         self.positions.currentIndexChanged.connect(
-            lambda _i: self._apply(positions=self.positions.currentData()))
+            lambda _i: self._apply(positions=self.positions.currentData(), by=self.positions))
         self.rope_base = ClampSayingDoubleSpinBox(objectName="rope_base")
         self.rope_base.setRange(*ROPE_BASE_RANGE)
         self.rope_base.setSingleStep(1000.0)
         self.rope_base.said.connect(model.refused)  # in the status bar, as every refusal
         self.rope_base.valueChanged.connect(
-            lambda v: self._apply(merge_key="rope_base", rope_base=float(v)))
+            lambda v: self._apply(merge_key="rope_base", rope_base=float(v), by=self.rope_base))
         self.rope_pairing = QComboBox(objectName="rope_pairing")
         for data in ("half", "interleaved"):
             self.rope_pairing.addItem("", data)
         self.rope_pairing.currentIndexChanged.connect(
-            lambda _i: self._apply(rope_pairing=self.rope_pairing.currentData()))
+            lambda _i: self._apply(rope_pairing=self.rope_pairing.currentData(),
+                                   by=self.rope_pairing))
         for combo in (self.positions, self.rope_pairing):
             # as wide as the dock gives, not as its longest choice ("i with i + d/2
             # (Hugging Face LLaMA)"): the tab needed a sideways scroll at 1024 × 700;
@@ -99,10 +104,11 @@ class PositionsMaskPanel(Retranslating, QWidget):
             box.said.connect(model.refused)
         for box, name in ((self.window_box, "window"), (self.prefix, "prefix")):
             box.setRange(0, 1 << 20)  # 0 = off (the special value text)
-            box.valueChanged.connect(
-                lambda v, name=name: self._apply(merge_key=name, **{name: v or None}))
+            box.valueChanged.connect(lambda v, name=name, box=box: self._apply(
+                merge_key=name, by=box, **{name: v or None}))
         self.sinks.setRange(0, 1 << 20)
-        self.sinks.valueChanged.connect(lambda v: self._apply(merge_key="sinks", sinks=v))
+        self.sinks.valueChanged.connect(
+            lambda v: self._apply(merge_key="sinks", sinks=v, by=self.sinks))
         self.alibi = QCheckBox(objectName="alibi")
         self.alibi.toggled.connect(self._on_alibi)
         self.slopes_grid = QGridLayout()
@@ -111,10 +117,10 @@ class PositionsMaskPanel(Retranslating, QWidget):
         alibi_row.addWidget(self.alibi, 0, Qt.AlignmentFlag.AlignTop)
         alibi_row.addLayout(self.slopes_grid, 1)
         self.custom = QCheckBox(objectName="custom_mask")
-        self.custom.toggled.connect(lambda on: self._apply(custom_mask=on))
+        self.custom.toggled.connect(lambda on: self._apply(custom_mask=on, by=self.custom))
         self.custom_label = _WrappingLabel(objectName="customMaskLabel", wordWrap=True)
         self.clear_custom = QPushButton(objectName="clearCustomMask")
-        self.clear_custom.clicked.connect(lambda: self._apply(masked=()))
+        self.clear_custom.clicked.connect(lambda: self._apply(masked=(), by=self.clear_custom))
         custom_row = QWidget()
         row = QHBoxLayout(custom_row)
         row.setContentsMargins(0, 0, 0, 0)
@@ -184,16 +190,23 @@ class PositionsMaskPanel(Retranslating, QWidget):
         self._on_model_changed()
 
     # ------------------------------------------------------------- changes
-    def _apply(self, merge_key: str | None = None, **changes) -> None:
+    def _apply(self, merge_key: str | None = None, by: QWidget | None = None,
+               **changes) -> None:
+        """The options ``changes``; refused, said in the status bar and under ``by``,
+        the control that asked, which shows its value again."""
         try:
             self.model.set_options(merge_key=merge_key, **changes)
         except ValueError as exc:
-            self.model.refused.emit(self.tr("Not applied: {0}").format(say(exc)))
+            text = self.tr("Not applied: {0}").format(say(exc))
+            self.model.refused.emit(text)
             self._on_model_changed(force=True)
+            if by is not None:
+                self.balloon.show_below(by, text)
 
     def _on_alibi(self, on: bool) -> None:
         h = self.model.state.n_heads
-        self._apply(alibi=tuple(float(m) for m in alibi_slopes(h)) if on else None)
+        self._apply(alibi=tuple(float(m) for m in alibi_slopes(h)) if on else None,
+                    by=self.alibi)
 
     def _on_slope(self, head: int, value: float) -> None:
         slopes = list(self.model.state.options.alibi or ())
