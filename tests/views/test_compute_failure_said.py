@@ -64,6 +64,8 @@ def test_the_banner_names_the_value_first_in_a_narrow_window(main_window):
     window.resize(900, window.height())
     _settle(window)
     assert headline.shown_text().startswith("Not computed: X[智能, d3] = 1e+200")
+    # where the sentence is cut, its first clause whole, not "… too large: the scor…"
+    assert headline.shown_text() == "Not computed: X[智能, d3] = 1e+200 is too large."
     window.model.undo_stack.undo()
     window.resize(size)
     _settle(window)

@@ -3236,6 +3236,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>使用稳定的 softmax</translation>
     </message>
     <message>
+        <source>Not computed: {0}.</source>
+        <translation>未能计算：{0}。</translation>
+    </message>
+    <message>
         <source>Not computed: {0}. Nothing is shown until the table&apos;s values compute.</source>
         <translation>未能计算：{0}。表格中的值能计算之前，面板不显示任何内容。</translation>
     </message>

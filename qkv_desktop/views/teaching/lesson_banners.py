@@ -20,6 +20,7 @@ banner comes or goes; only unfolding the details, which the learner asked for, d
 from __future__ import annotations
 
 import html
+import re
 
 import numpy as np
 from PySide6.QtCore import QEvent, QSize, Qt
@@ -170,6 +171,12 @@ class LessonBanners(QWidget):
             # the reason first (it names the value, where it can): a narrow window
             # cuts the end, the tool tip and the details have it all
             reason = self.model.compute_reason or error
+            # where even the reason is cut, its first clause ("X[爱, d2] = 1e+200 is too
+            # large"): cut mid-word, "… is too large: the scor…" was all a 1024 px
+            # window showed (a first user)
+            clause = re.split(r": |：", reason.rstrip(".。"), maxsplit=1)[0]
+            shorter = ((self.tr("Not computed: {0}.").format(clause),)
+                       if clause != reason.rstrip(".。") else ())
             steps = self.model.steps_to_computed()
             if steps == 0:  # opened so: nothing of this session to go back to
                 self.stale.show_text(
@@ -177,7 +184,8 @@ class LessonBanners(QWidget):
                             "compute.").format(reason.rstrip(".")),
                     self.tr("{0}. No values of this session have computed yet, so the "
                             "panes show nothing; change the value the message names in "
-                            "the table.").format(html.escape(error.rstrip(".。"))))
+                            "the table.").format(html.escape(error.rstrip(".。"))),
+                    shorter=shorter)
                 return
             undo = (self.tr("Undo") if steps == 1 else
                     self.tr("Undo the last {0} edits").format(steps))
@@ -188,7 +196,7 @@ class LessonBanners(QWidget):
                         "table's values compute again; {1} goes back to it (Redo "
                         "brings the edits back).")
                 .format(html.escape(error.rstrip(".。")), html.escape(undo)),
-                "<a href='undo'>" + undo + "</a>")
+                "<a href='undo'>" + undo + "</a>", shorter=shorter)
             return
         self.stale.show_text(None)
         result = self.model.result
