@@ -191,3 +191,25 @@ def test_one_long_token_name_leaves_the_score_panes_their_cells(make_window):
             assert not plot.values_hidden, key
     finally:
         window.language_actions["en"].trigger()
+
+
+def test_an_index_axis_is_a_ruler_in_round_steps_the_same_in_every_pane(qapp):
+    """d_k = 1024: Q, K and V named "0 145 290 … 1015" and the output "0 154 … 924"
+    (a first user). Index axes step by 1, 2, 4, 5, then 1, 2, 5 × 10ᵏ."""
+    from qkv_desktop.views.panes.axis_labels import ruler_step
+    assert [ruler_step(s) for s in (1, 3, 5, 6, 11, 145, 154, 201)] == \
+        [1, 4, 5, 10, 20, 200, 200, 500]
+    labels = [str(k) for k in range(1024)]
+    rulers = []
+    for room in (300.0, 330.0):  # two panes a little apart in width
+        named = [int(name) for _, name in plan_axis(labels, room, vertical=False).ticks]
+        step = named[1]
+        assert step in (100, 200) and named == list(range(0, 1024, step)), (room, named)
+        rulers.append(named)
+    assert rulers[0] == rulers[1]
+    # few columns: every one, or every second, as before
+    assert [n for _, n in plan_axis([str(k) for k in range(8)], 400.0, False).ticks] == \
+        [str(k) for k in range(8)]
+    # token names are not a ruler: the last token is named
+    tokens = [f"t{k}" for k in range(100)]
+    assert plan_axis(tokens, 300.0, vertical=False).ticks[-1][1] == "t99"

@@ -162,8 +162,11 @@ def plan_axis(labels: list[str], room: float, vertical: bool,
         step = 1
     else:
         step = max(1, -(-len(shown) * need(font, shown) // max(int(room), 1)))
-    # an index axis reads as a ruler (0 4 8 … 28); a token axis ends on its last token
+    # an index axis reads as a ruler (0 4 8 … 28) in round steps; a token axis ends on
+    # its last token
     index = all(x.isdigit() for x in labels)
+    if index:
+        step = ruler_step(step)
     named = _every_kth(len(shown), step, last=not index)
     while vertical and step > 1:  # thinned by the font's own line: the names kept may be taller
         tallest = need(font, [shown[k] for k in named], pitch=step * per_cell)
@@ -172,6 +175,8 @@ def plan_axis(labels: list[str], room: float, vertical: bool,
         if room <= step * per_cell:
             break
         step = math.ceil(room / per_cell)
+        if index:
+            step = ruler_step(step)
         named = _every_kth(len(shown), step, last=not index)
     ticks = [(k + 0.5, shown[k]) for k in named]
     unnamed: tuple[float, ...] = ()
@@ -190,6 +195,16 @@ def plan_axis(labels: list[str], room: float, vertical: bool,
     else:
         note = ""
     return AxisPlan(font, ticks, note, rotated, unnamed)
+
+
+def ruler_step(step: int) -> int:
+    """The least round step (1, 2, 4, 5, then 1, 2, 5 × 10ᵏ) of at least ``step``:
+    columns of d_k = 1024 were named "0 145 290 … 1015" in one pane and "0 154 … 924"
+    in the next (a first user); now "0 200 400 … 1000" in both."""
+    if step <= 5:
+        return {3: 4}.get(step, step)
+    scale = 10 ** (len(str(step)) - 1)
+    return next(r * scale for r in (1, 2, 5, 10) if r * scale >= step)
 
 
 def _every_kth(count: int, step: int, last: bool = True) -> list[int]:
