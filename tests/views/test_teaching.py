@@ -311,6 +311,12 @@ def test_teaching_diagnostics_one_key_rows_and_the_summary(window):
     u = lessons.uniformity
     several = u.visible > 1
     assert f"mean max weight = {np.mean(u.max_weight[several]):.4f}" in d.summary.text()
+    assert "Mean H / log n = " in d.summary.text()
+    # a mean too small for four decimals is said as a bound: "< 0.0001%", not the
+    # "= < 0.0001%" a first user read
+    w.model.scale_inputs(5)
+    settle(w)
+    assert "Mean H / log n < 0.0001%;" in d.summary.text()
 
 
 # ------------------------------------------------------------- explain panel

@@ -641,8 +641,8 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>接近均匀：每一行的熵都超过 log n 的 {0:.0%}（max |w − 1/n| = {1}）。</translation>
     </message>
     <message>
-        <source>Mean H / log n = {0}; mean max weight = {1}.</source>
-        <translation>平均 H / log n = {0}；平均最大权重 = {1}。</translation>
+        <source>Mean H / log n {0}; mean max weight = {1}.</source>
+        <translation>平均 H / log n {0}；平均最大权重 = {1}。</translation>
     </message>
     <message>
         <source>i→j and j→i differ, as separate W_Q and W_K allow.</source>

@@ -292,10 +292,13 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
             # over the rows that see two keys or more: a one-key row has no fraction
             # (0/0) and its max weight is 1 whatever the scores
             several = u.visible > 1
-            text = self.tr("Mean H / log n = {0}; mean max weight = {1}.").format(
-                format_percent(np.mean(u.fraction[several]),
-                               exact_within=rounding_of(result_dtype))
-                if several.any() else "—",
+            mean = (format_percent(np.mean(u.fraction[several]),
+                                   exact_within=rounding_of(result_dtype))
+                    if several.any() else "—")
+            # "= < 0.0001%" read as a slip (a first user): a bound is said as one
+            relation = mean if mean[0] in "<>" else "= " + mean
+            text = self.tr("Mean H / log n {0}; mean max weight = {1}.").format(
+                relation,
                 format_value(np.mean(u.max_weight[several])) if several.any() else "—")
         if self.model.compute_error:  # the last result's numbers, not the table's
             text = stale_note() + " " + text
