@@ -96,3 +96,27 @@ def test_the_kv_lab_keeps_its_width_when_long_messages_come(main_window, qtbot, 
         assert line.mapTo(lab, line.rect().topRight()).x() <= lab.width()
         assert line.height() >= line.heightForWidth(line.width())
     lab.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_choosing_a_model_in_the_kv_lab_does_not_widen_it(main_window, qtbot, speak, lang):
+    """At 1024 × 700 a first user chose SmolLM2-135M in the memory calculator and the
+    stepper grew from 980 to 1002 px: its formula was one line, and the byte counts are
+    wider than the session's. The formula wraps, and the table has room for up to
+    10 GiB from the start; the table's names stay on one line each."""
+    from qkv_desktop.views.teaching.kv_cache_lab import KVCacheLab
+    speak(lang)
+    lab = KVCacheLab(main_window.model)
+    qtbot.addWidget(lab)
+    lab.show()
+    qtbot.waitExposed(lab)
+    QApplication.processEvents()
+    least = lab.minimumSizeHint().width()
+    assert least <= 1024
+    memory = lab.memory
+    for name in ("SmolLM2-135M", "all-MiniLM-L6-v2", "SmolLM2-135M"):
+        memory.select(name)
+        QApplication.processEvents()
+        assert lab.minimumSizeHint().width() == least, name
+    assert "white-space: nowrap" in memory.result.text()
+    lab.close()

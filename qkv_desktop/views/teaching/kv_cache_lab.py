@@ -12,10 +12,11 @@ beside the table, which then leaves the GQA row empty.
 from __future__ import annotations
 
 import html
+import math
 
 import numpy as np
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -114,6 +115,9 @@ class MemoryCalculator(QGroupBox):
         self.dtype.currentIndexChanged.connect(self.refresh)
         self.result = QLabel(objectName="kvMemoryResult")
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # its formula wraps: in one line, a model's numbers ("30 layers", "8192 tokens")
+        # widened the lab by 22 px when chosen (a first user: 980 → 1002 at 1024 × 700)
+        self.result.setWordWrap(True)
         self._labels = [QLabel() for _ in range(7)]
         form = QGridLayout()
         for k, (label, w) in enumerate(zip(self._labels, (self.preset, self.layers,
@@ -292,12 +296,7 @@ class MemoryCalculator(QGroupBox):
         heads = {"MHA": q, "GQA": kv, "MQA": 1}
         names = {"MHA": self.tr("multi-head (MHA)"), "GQA": self.tr("grouped-query (GQA)"),
                  "MQA": self.tr("multi-query (MQA)")}
-        rows = "".join(
-            f"<tr><td>{names[k]}</td><td align='right'>{heads[k]}</td>"
-            + (f"<td align='right'><b>{format_bytes(v)}</b></td>"
-               f"<td align='right'>{v:,}</td></tr>" if v is not None else
-               "<td align='right'>—</td><td align='right'>—</td></tr>")
-            for k, v in sizes.items())
+        table = self._table(names, heads, sizes)
         problem = self.gqa_problem()
         self.problem.setText(problem)
         self.problem.setVisible(bool(problem))
@@ -309,9 +308,27 @@ class MemoryCalculator(QGroupBox):
             "<p>" + self.tr("2 (K and V) × {0} × KV heads × {1} × {2} × {3} B")
             .format(self.tr("%n layers", "", self.layers.value()), self.head_dim.value(),
                     self.tr("%n tokens", "", self.tokens.value()), self.dtype.currentData())
-            + "</p><table cellpadding='3'><tr><th></th><th>" + self.tr("KV heads")
-            + "</th><th>" + self.tr("cache") + "</th><th>" + self.tr("bytes")
-            + "</th></tr>" + rows + "</table>")
+            + "</p>" + table)
+        # room for a table of up to 10 GiB (SmolLM2's at 8192 tokens is 540 MiB), so
+        # that choosing a model does not widen the lab (SmolLM2's byte counts widened it
+        # by 22 px at 1024 × 700, a first user); the formula above wraps
+        widest = QTextDocument()
+        widest.setDefaultFont(self.result.font())
+        widest.setHtml(self._table(names, dict.fromkeys(names, 128),
+                                   dict.fromkeys(names, 10 * 2 ** 30 - 1)))
+        self.result.setMinimumWidth(math.ceil(widest.idealWidth()))
+
+    def _table(self, names: dict, heads: dict, sizes: dict) -> str:
+        """The MHA, GQA and MQA rows, each in one line."""
+        rows = "".join(
+            f"<tr><td>{names[k]}</td><td align='right'>{heads[k]}</td>"
+            + (f"<td align='right'><b>{format_bytes(v)}</b></td>"
+               f"<td align='right'>{v:,}</td></tr>" if v is not None else
+               "<td align='right'>—</td><td align='right'>—</td></tr>")
+            for k, v in sizes.items())
+        return ("<table cellpadding='3' style='white-space: nowrap'><tr><th></th><th>"
+                + self.tr("KV heads") + "</th><th>" + self.tr("cache") + "</th><th>"
+                + self.tr("bytes") + "</th></tr>" + rows + "</table>")
 
 
 class KVCacheLab(RefreshWhenShown, LabWindow):
