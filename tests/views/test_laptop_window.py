@@ -313,6 +313,9 @@ def test_the_tour_note_is_beside_its_target_never_over_it(make_window, size):
             assert not note.intersects(window_rect(window, banners)), (step, note)
             if step == 2:  # the weights: the other panes show the outlines it speaks of
                 assert not note.intersects(window_rect(window, window.panes)), note
+            if step == 4:  # the menu: the Explain panel step 4 had read stays in view
+                explain = window.teaching.docks["explain"]
+                assert not note.intersects(window_rect(window, explain)), (note, size)
             if step == 0:  # the table: the pane its edit shows up in stays in view
                 tab_bar = window_rect(window, window.tabs.tabBar())  # …and which table it is
                 assert not note.intersects(tab_bar), (note, tab_bar)

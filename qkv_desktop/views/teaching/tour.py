@@ -140,6 +140,9 @@ class Tour(QObject):
             Step(lambda: w.menuBar(), self.tr("5 · Try the scaling lab"), self.tr(
                 "Lab → Scaling lab (Ctrl+L) shows why the scores are divided by √d_k. Help → "
                 "Getting started brings this tour back."),
+                 # the Explain panel step 4 had the learner read stays in view (the note
+                 # lay over its first formula, a first user at 1024 × 700)
+                 also=lambda: [docks["explain"]],
                  area=lambda: w.menuBar().actionGeometry(w.teaching.lab_menu.menuAction())),
         ]
 
@@ -305,6 +308,15 @@ class Tour(QObject):
             for y in (rect.top() - size.height() - MARGIN, rect.bottom() + MARGIN):
                 candidates += [QPoint(target.right() + MARGIN, y),
                                QPoint(target.left() - size.width() - MARGIN, y)]
+        # right of what the step points at besides, below the banner: step 5's menu
+        # sits over the Explain panel filling the window's left side, and beside the
+        # menu the note lay over that panel's first formula (a first user)
+        also = self.steps()[self.index].also
+        top = max(target.bottom(), banners.bottom() if not banners.isEmpty() else 0) + MARGIN
+        for widget in also() if also is not None else ():
+            shown = self._in_window(widget)
+            if not shown.isEmpty():
+                candidates.append(QPoint(shown.right() + MARGIN, top))
         inside = [p for p in candidates if area.contains(QRect(p, size))]
         # stable: among spots that cover the same, the first of ``candidates``
         inside.sort(key=lambda p: tuple(QRect(p, size).intersects(c) for c in clear))
