@@ -59,6 +59,8 @@ class ViewScale(FollowsWindowLanguage, QObject):
         self.window, self.settings = window, settings
         self._base = system_font()
         self._presenting: tuple | None = None  # what presentation mode hid, to restore
+        self._docks_per_zoom: dict = {}
+        """zoom → (dock state, window size) as the docks were when that zoom was left."""
         self._hint = ""  # the status bar's hint on entering, in the language of the day
         self._docks_timer = QTimer(self, singleShot=True, interval=DOCKS_WAIT_MS)
         self._docks_timer.timeout.connect(self._forget_docks)
@@ -123,11 +125,22 @@ class ViewScale(FollowsWindowLanguage, QObject):
         self.set_zoom(ZOOM_STEPS[min(max(k, 0), len(ZOOM_STEPS) - 1)])
 
     def set_zoom(self, zoom: float) -> None:
-        """Scale every view to ``zoom`` (one of ``ZOOM_STEPS``) and remember it."""
-        self.zoom = min(ZOOM_STEPS, key=lambda z: abs(z - zoom))
+        """Scale every view to ``zoom`` (one of ``ZOOM_STEPS``) and remember it.
+
+        Back at a zoom left before, in a window of the same size, the docks get the
+        sizes they had then: a larger font widens the editor to its form's new minimum,
+        and it stayed wide after Ctrl+0 (a first user)."""
+        zoom = min(ZOOM_STEPS, key=lambda z: abs(z - zoom))
+        w = self.window
+        if not self.presenting and zoom != self.zoom:
+            self._docks_per_zoom[self.zoom] = (w.saveState(), w.size())
+        self.zoom = zoom
         self.settings.setValue(SETTINGS_KEY, self.zoom)
         self._apply()
         self.retranslate()
+        then = self._docks_per_zoom.pop(zoom, None)
+        if then is not None and not self.presenting and then[1] == w.size():
+            QTimer.singleShot(0, w, lambda: self._restore_docks(then[0]))
 
     def factor(self) -> float:
         """The font scale in effect: the zoom, and presentation mode's on top."""

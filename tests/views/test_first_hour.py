@@ -260,6 +260,24 @@ def test_zoom_scales_labels_and_tables_together_and_is_remembered(unzoomed, make
     again.view_scale.set_zoom(1.0)
 
 
+def test_the_editor_gets_its_width_back_when_the_zoom_does(unzoomed):
+    """Ctrl+= twice widened the editor to its larger form's minimum, and after Ctrl+0
+    it stayed wide, the panes narrower than before (a first user at 1366 × 768)."""
+    window = unzoomed
+    scale = window.view_scale
+    window.resize(1366, 768)
+    window.model.set_mode("cross")  # (X_kv's table too: the form is wider)
+    settle(window)
+    before = window.editor_dock.width()
+    for _ in range(4):  # 175 %
+        scale.zoom_in_action.trigger()
+        settle(window)
+    assert window.editor_dock.width() > before  # (else this test shows nothing)
+    scale.zoom_reset_action.trigger()  # Ctrl+0
+    settle(window)
+    assert window.editor_dock.width() == before
+
+
 def test_presentation_mode_shows_the_panes_alone_and_gives_the_desk_back(unzoomed):
     window = unzoomed
     scale = window.view_scale
