@@ -869,6 +869,9 @@ def _pages(path) -> int:
 def test_format_bytes_uses_binary_units():
     assert [format_bytes(n) for n in (0, 1023, 1536, 188_743_680, 3 * 2**50)] == \
         ["0 B", "1023 B", "1.5 KiB", "180 MiB", "3 PiB"]
+    # three figures never in e-notation: 1000 MiB is the next unit's
+    assert [format_bytes(n) for n in (999 * 2**20, 1000 * 2**20, 1023 * 2**30)] == \
+        ["999 MiB", "0.977 GiB", "0.999 TiB"]
 
 
 # ------------------------------------------------------------- closed labs

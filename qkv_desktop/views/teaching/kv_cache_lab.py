@@ -309,13 +309,13 @@ class MemoryCalculator(QGroupBox):
             .format(self.tr("%n layers", "", self.layers.value()), self.head_dim.value(),
                     self.tr("%n tokens", "", self.tokens.value()), self.dtype.currentData())
             + "</p>" + table)
-        # room for a table of up to 10 GiB (SmolLM2's at 8192 tokens is 540 MiB), so
-        # that choosing a model does not widen the lab (SmolLM2's byte counts widened it
-        # by 22 px at 1024 × 700, a first user); the formula above wraps
+        # room for a table of up to 9.99 GiB, its widest below 10 (SmolLM2's at 8192
+        # tokens is 540 MiB), so that choosing a model does not widen the lab (its byte
+        # counts widened it by 22 px at 1024 × 700, a first user); the formula wraps
         widest = QTextDocument()
         widest.setDefaultFont(self.result.font())
         widest.setHtml(self._table(names, dict.fromkeys(names, 128),
-                                   dict.fromkeys(names, 10 * 2 ** 30 - 1)))
+                                   dict.fromkeys(names, int(9.99 * 2 ** 30))))
         self.result.setMinimumWidth(math.ceil(widest.idealWidth()))
 
     def _table(self, names: dict, heads: dict, sizes: dict) -> str:
