@@ -151,7 +151,13 @@ def test_the_kk_view_names_rope_keys_and_quotes_no_key_weights_in_cross_attentio
     qtbot.waitUntil(lambda: cross.lesson.text() != "")
     text = plain(cross.lesson.text())
     assert text.startswith("Cross-attention:") and "w[" not in text
-    assert "KKᵀ" in plain(cross.kk_title.text()) and "RoPE" not in plain(cross.kk_title.text())
+    title = plain(cross.kk_title.text())
+    assert "KKᵀ (keys against keys)" in title and "as if W_Q = W_K" not in title
+    assert "not what one shared W gives" in cross.kk.toolTip()
+    rope_cross = shown(qtbot, SymmetryView(model_on(_shared("rope", "cross"))))
+    qtbot.waitUntil(lambda: rope_cross.lesson.text() != "")
+    assert "the scores RoPE(Q)·RoPE(K)ᵀ are not RoPE(K)·RoPE(K)ᵀ" in plain(
+        rope_cross.lesson.text())
 
 
 # -- 7: p(1−p) is the diagonal of the softmax Jacobian ----------------------------------

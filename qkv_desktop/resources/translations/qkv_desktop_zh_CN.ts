@@ -296,10 +296,6 @@
         <translation>共享 W_Q = W_K</translation>
     </message>
     <message>
-        <source>Use the same matrix for queries and keys: QKᵀ becomes the symmetric KKᵀ of the tutorial&apos;s demo 2.</source>
-        <translation>查询和键使用同一个矩阵：QKᵀ 变成教程演示 2 中对称的 KKᵀ。</translation>
-    </message>
-    <message>
         <source>naive softmax</source>
         <translation>朴素 softmax</translation>
     </message>
@@ -390,6 +386,10 @@
     <message>
         <source>from {0}</source>
         <translation>来自 {0}</translation>
+    </message>
+    <message>
+        <source>Use the same matrix for queries and keys: in self-attention QKᵀ becomes the symmetric KKᵀ of the tutorial&apos;s demo 2 (RoPE(K)·RoPE(K)ᵀ with RoPE).</source>
+        <translation>查询和键使用同一个矩阵：在自注意力中，QKᵀ 变成教程示例 2 中对称的 KKᵀ（使用 RoPE 时为 RoPE(K)·RoPE(K)ᵀ）。</translation>
     </message>
     <message>
         <source>Not applied: {0}</source>
@@ -4923,6 +4923,10 @@ Sentence: {1}</source>
         <translation>&lt;b&gt;{0}&lt;/b&gt;（独立的 W_Q、W_K）</translation>
     </message>
     <message>
+        <source>&lt;b&gt;{0}&lt;/b&gt; (keys against keys)</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt;（键对键）</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;{0}&lt;/b&gt; (as if W_Q = W_K)</source>
         <translation>&lt;b&gt;{0}&lt;/b&gt;（假设 W_Q = W_K）</translation>
     </message>
@@ -4931,8 +4935,16 @@ Sentence: {1}</source>
         <translation>这个头实际使用的分数：{0}。</translation>
     </message>
     <message>
+        <source>{0}: the key sequence scored against itself, symmetric across the diagonal. It is not what one shared W gives here: the queries come from X.</source>
+        <translation>{0}：键序列与自身的打分，关于对角线对称。这里它并不是共用一个 W 的结果：查询来自 X。</translation>
+    </message>
+    <message>
         <source>The scores if W_Q were W_K: {0}, symmetric across the diagonal (its weights are not: each row has its own softmax sum).</source>
         <translation>若 W_Q = W_K，分数为 {0}，关于对角线对称（其权重并不对称：每一行都有自己的 softmax 总和）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cross-attention:&lt;/b&gt; the queries come from X and the keys from X_kv, so even with one shared W the scores {0} are not {1}, nor symmetric. The symmetry this view is about is self-attention&apos;s: the right-hand map is the key sequence scored against itself.</source>
+        <translation>&lt;b&gt;交叉注意力：&lt;/b&gt;查询来自 X，键来自 X_kv，所以即使共用一个 W，分数 {0} 也不等于 {1}，也不对称。这个视图讲的对称性属于自注意力：右边的图是键序列与自身的打分。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Symmetric scores, asymmetric weights.&lt;/b&gt; With W_Q = W_K, {5}[{0}, {1}] = {5}[{1}, {0}] = {2}, yet w[{1}→{0}] = {3} and w[{0}→{1}] = {4}: softmax divides each row by its own sum Z = Σ exp(s), so w&lt;sub&gt;ij&lt;/sub&gt; / w&lt;sub&gt;ji&lt;/sub&gt; = Z&lt;sub&gt;j&lt;/sub&gt; / Z&lt;sub&gt;i&lt;/sub&gt;. What one shared W makes equal is the score, not the attention.</source>
@@ -4945,10 +4957,6 @@ Sentence: {1}</source>
     <message>
         <source>asymmetry {0}</source>
         <translation>非对称度 {0}</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Cross-attention:&lt;/b&gt; the queries come from X and the keys from X_kv, so even with one shared W the scores QKᵀ are not KKᵀ, nor symmetric. The symmetry this view is about is self-attention&apos;s: the right-hand map is the key sequence scored against itself.</source>
-        <translation>&lt;b&gt;交叉注意力：&lt;/b&gt;查询来自 X，键来自 X_kv，所以即使共用一个 W，分数 QKᵀ 也不等于 KKᵀ，也不对称。这个视图讲的对称性属于自注意力：右边的图是键序列与自身的打分。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Symmetric scores, asymmetric weights&lt;/b&gt; needs two tokens that see each other both ways; under this mask none do. Turn the mask off to compare a pair&apos;s weights.</source>

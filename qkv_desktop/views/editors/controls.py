@@ -215,8 +215,9 @@ class ControlsPanel(Retranslating, QWidget):
         self.causal.setText(self.tr("causal mask"))
         self._update_causal_tip()
         self.share.setText(self.tr("share W_Q = W_K"))
-        self.share.setToolTip(self.tr("Use the same matrix for queries and keys: QKᵀ becomes "
-                                      "the symmetric KKᵀ of the tutorial's demo 2."))
+        self.share.setToolTip(self.tr("Use the same matrix for queries and keys: in "
+                                      "self-attention QKᵀ becomes the symmetric KKᵀ of the "
+                                      "tutorial's demo 2 (RoPE(K)·RoPE(K)ᵀ with RoPE)."))
         self.naive.setText(self.tr("naive softmax"))
         self.naive.setToolTip(self.tr("exp(x)/Σexp(x) without subtracting the row maximum: "
                                       "large scores overflow to inf/NaN."))

@@ -111,24 +111,33 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
         qk_name = (self.tr("<b>{0}</b> (shared: W_Q = W_K)") if s.options.share_qk
                    else self.tr("<b>{0}</b> (separate W_Q, W_K)")).format(qk)
         self.qk_title.setText(qk_name + "<br>" + self.tr("asymmetry {0}").format(qk_text))
-        self.kk_title.setText(self.tr("<b>{0}</b> (as if W_Q = W_K)").format(kk) + "<br>"
+        cross = s.mode == "cross"
+        # in cross-attention KKᵀ is not what one shared W would give: the keys against
+        # themselves (it was titled "as if W_Q = W_K" beside a lesson saying otherwise)
+        self.kk_title.setText((self.tr("<b>{0}</b> (keys against keys)") if cross else
+                               self.tr("<b>{0}</b> (as if W_Q = W_K)")).format(kk) + "<br>"
                               + self.tr("asymmetry {0}").format(format_value(a_kk)))
         self.qk.setToolTip(self.tr("The scores this head really uses: {0}.").format(qk))
-        self.kk.setToolTip(self.tr("The scores if W_Q were W_K: {0}, symmetric across the "
-                                   "diagonal (its weights are not: each row has its own "
-                                   "softmax sum).").format(kk))
-        self.lesson.setText(self._lesson_text(comparison, keys, kk, s.mode == "cross"))
+        self.kk.setToolTip((self.tr(
+            "{0}: the key sequence scored against itself, symmetric across the diagonal. "
+            "It is not what one shared W gives here: the queries come from X.") if cross
+            else self.tr("The scores if W_Q were W_K: {0}, symmetric across the diagonal "
+                         "(its weights are not: each row has its own softmax sum)."))
+            .format(kk))
+        self.lesson.setText(self._lesson_text(comparison, keys, (qk, kk), cross))
 
-    def _lesson_text(self, comparison, keys: list[str], kk_name: str, cross: bool) -> str:
-        """The pair of ``comparison`` whose weights differ most, in numbers; in
-        cross-attention, why there is none (the keys are not the queries: it quoted
-        weights of keys attending to keys, which no pane shows, a first user)."""
+    def _lesson_text(self, comparison, keys: list[str], names: tuple[str, str],
+                     cross: bool) -> str:
+        """The pair of ``comparison`` whose weights differ most, in numbers, its map
+        named ``names[1]``; in cross-attention, why there is none (the keys are not the
+        queries: it quoted weights of keys attending to keys, which no pane shows, a
+        first user)."""
         if cross:
             return self.tr(
                 "<b>Cross-attention:</b> the queries come from X and the keys from X_kv, "
-                "so even with one shared W the scores QKᵀ are not KKᵀ, nor symmetric. The "
+                "so even with one shared W the scores {0} are not {1}, nor symmetric. The "
                 "symmetry this view is about is self-attention's: the right-hand map is "
-                "the key sequence scored against itself.")
+                "the key sequence scored against itself.").format(*names)
         if comparison.pair is None:
             return self.tr(
                 "<b>Symmetric scores, asymmetric weights</b> needs two tokens that see "
@@ -144,4 +153,4 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
             "divides each row by its own sum Z = Σ exp(s), so w<sub>ij</sub> / "
             "w<sub>ji</sub> = Z<sub>j</sub> / Z<sub>i</sub>. What one shared W makes equal "
             "is the score, not the attention.").format(
-            a, b, f(s[i, j]), f(w[j, i]), f(w[i, j]), kk_name)
+            a, b, f(s[i, j]), f(w[j, i]), f(w[i, j]), names[1])
