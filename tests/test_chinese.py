@@ -59,7 +59,7 @@ def test_the_catalogue_uses_one_ellipsis_one_head_name_and_the_fields_terms():
     assert zh["without ÷√d_k"] == "不除以 √d_k"
     assert zh["Tokens (X)"] == "词元（X）"
     assert "只应用了一半" not in zh[next(s for s in zh if s.startswith("An unexpected error"))]
-    assert "若 W_Q = W_K，分数为 KKᵀ" in zh[next(s for s in zh
+    assert "若 W_Q = W_K，分数为 {0}" in zh[next(s for s in zh
                                                if s.startswith("The scores if W_Q were W_K"))]
 
 

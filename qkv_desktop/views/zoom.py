@@ -59,8 +59,8 @@ class ViewScale(FollowsWindowLanguage, QObject):
         self.window, self.settings = window, settings
         self._base = system_font()
         self._presenting: tuple | None = None  # what presentation mode hid, to restore
-        self._docks_per_zoom: dict = {}
-        """zoom → (dock state, window size) as the docks were when that zoom was left."""
+        self._docks_per_zoom: dict[float, tuple] = {}
+        """zoom → (``_dock_layout()``, window size) as they were when it was left."""
         self._hint = ""  # the status bar's hint on entering, in the language of the day
         self._docks_timer = QTimer(self, singleShot=True, interval=DOCKS_WAIT_MS)
         self._docks_timer.timeout.connect(self._forget_docks)
@@ -127,20 +127,47 @@ class ViewScale(FollowsWindowLanguage, QObject):
     def set_zoom(self, zoom: float) -> None:
         """Scale every view to ``zoom`` (one of ``ZOOM_STEPS``) and remember it.
 
-        Back at a zoom left before, in a window of the same size, the docks get the
-        sizes they had then: a larger font widens the editor to its form's new minimum,
-        and it stayed wide after Ctrl+0 (a first user)."""
+        Back at a zoom left before, in a window of the same size and with the same
+        docks where they were, the docks get the sizes they had when it was left: a
+        larger font widens the editor to its form's new minimum, and it stayed wide
+        after Ctrl+0 (a first user). Only sizes: a dock closed, moved or floated
+        meanwhile stays so."""
         zoom = min(ZOOM_STEPS, key=lambda z: abs(z - zoom))
         w = self.window
-        if not self.presenting and zoom != self.zoom:
-            self._docks_per_zoom[self.zoom] = (w.saveState(), w.size())
+        if zoom != self.zoom and not self.presenting:
+            self._docks_per_zoom[self.zoom] = (self._dock_layout(), w.size())
         self.zoom = zoom
         self.settings.setValue(SETTINGS_KEY, self.zoom)
         self._apply()
         self.retranslate()
         then = self._docks_per_zoom.pop(zoom, None)
-        if then is not None and not self.presenting and then[1] == w.size():
-            QTimer.singleShot(0, w, lambda: self._restore_docks(then[0]))
+        if then is not None and then[1] == w.size() and not self.presenting:
+            QTimer.singleShot(0, w, lambda: self._give_docks_sizes(then[0]))
+
+    def _dock_layout(self) -> dict:
+        """Each dock's area, floating, visibility and size."""
+        w = self.window
+        return {dock: (w.dockWidgetArea(dock), dock.isFloating(), dock.isVisible(),
+                       dock.size()) for dock in w.findChildren(QDockWidget)}
+
+    def _give_docks_sizes(self, then: dict) -> None:
+        """The docked, visible docks of ``then`` at their sizes then, if every dock is
+        still where and as it was (a dock closed, moved or floated since: left so)."""
+        now = self._dock_layout()
+        if self.presenting or now.keys() != then.keys() or any(
+                now[d][:3] != then[d][:3] for d in then):
+            return
+        self._settle_minimums()
+        shown = [(d, area, size) for d, (area, floating, visible, size) in then.items()
+                 if visible and not floating]
+        sides = (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea)
+        across = [(d, s.width()) for d, area, s in shown if area in sides]
+        down = [(d, s.height()) for d, area, s in shown if area not in sides]
+        for pairs, orientation in ((across, Qt.Orientation.Horizontal),
+                                   (down, Qt.Orientation.Vertical)):
+            if pairs:
+                self.window.resizeDocks([d for d, _ in pairs], [n for _, n in pairs],
+                                        orientation)
 
     def factor(self) -> float:
         """The font scale in effect: the zoom, and presentation mode's on top."""
@@ -175,12 +202,15 @@ class ViewScale(FollowsWindowLanguage, QObject):
         The editor's scroll area takes its minimum from its form, which had not finished
         shrinking back to the desk's font when ``_apply`` told the area: the dock kept
         the larger minimum (533 px wide, not 437), and no restore could narrow it."""
-        w = self.window
+        self._settle_minimums()
+        self.window.restoreState(state)
+
+    def _settle_minimums(self) -> None:
+        """The layouts' minimum sizes in the font now in effect (the editor's form)."""
         QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)  # the form's minimum
-        for area in w.findChildren(QAbstractScrollArea):
+        for area in self.window.findChildren(QAbstractScrollArea):
             area.updateGeometry()
         QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
-        w.restoreState(state)
 
     def eventFilter(self, watched, event) -> bool:
         if (watched is self.window and event.type() == QEvent.Type.Resize

@@ -44,6 +44,7 @@ def table(qapp):
     table.messages = []
     model.message.connect(table.messages.append)
     model.refused.connect(table.messages.append)  # a refusal is said there
+    model.noted.connect(table.messages.append)  # a note on the step made ("stored as 0")
     yield table
     model.shutdown()
 

@@ -276,6 +276,20 @@ def test_the_editor_gets_its_width_back_when_the_zoom_does(unzoomed):
     scale.zoom_reset_action.trigger()  # Ctrl+0
     settle(window)
     assert window.editor_dock.width() == before
+    # only sizes come back: a dock closed at another zoom stays closed (the whole saved
+    # layout brought it back, a review)
+    explain = window.teaching.docks["explain"]
+    explain_shown = explain.isVisible()
+    scale.zoom_in_action.trigger()
+    settle(window)
+    explain.setVisible(not explain_shown)
+    scale.zoom_reset_action.trigger()
+    settle(window)
+    assert explain.isVisible() is (not explain_shown)
+    explain.setVisible(explain_shown)
+    window.model.set_mode("self")
+    window.resize(1400, 900)  # the module's window as the others find it
+    settle(window)
 
 
 def test_presentation_mode_shows_the_panes_alone_and_gives_the_desk_back(unzoomed):
