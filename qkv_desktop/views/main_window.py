@@ -496,7 +496,10 @@ class MainWindow(Retranslating, QMainWindow):
         status bar at once, as the editor's balloon is (a refusal stayed up to 6 s after
         a good edit; "1e-400 … was stored as 0" stayed over the next value typed into
         that cell, which merged into the same undo step, a first user). Other messages
-        ("Saved …") stay their time. (A change's own note comes after its change.)"""
+        ("Saved …") stay their time. (A change's own note comes after its change.) A
+        preview's weights (the gradient lab's training, every frame) are no such change."""
+        if self.model.preview.active:
+            return
         for old in (self._refusal, self._note):
             if old and self.statusBar().said() == old:
                 self.statusBar().clearMessage()

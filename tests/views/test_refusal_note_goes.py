@@ -66,3 +66,19 @@ def test_the_note_goes_when_a_weight_table_cell_is_edited(main_window):
         close_editor(table, index)
     finally:
         main_window.tabs.setCurrentIndex(0)  # the module's window, as the next test expects
+
+
+def test_a_previews_weights_do_not_take_the_refusal_away(main_window):
+    """The gradient lab installs its weights every frame while it trains (a preview):
+    a refusal said meanwhile, at the cell, under a control or in the status bar,
+    vanished at once (a review). A real change still takes it away."""
+    window, model = main_window, main_window.model
+    balloon = refuse(window.editor, 2, 3)
+    said = window.statusBar().currentMessage()
+    assert said.startswith("Not applied")
+    state = model.state
+    model.preview.show(state.with_(X=state.X + 0.125), "Train 1 step")
+    assert model.preview.active
+    assert balloon.isVisible() and window.statusBar().currentMessage() == said
+    model.preview.commit()  # the training's one undo step: a change that lands
+    assert not balloon.isVisible() and window.statusBar().currentMessage() != said
