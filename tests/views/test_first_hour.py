@@ -349,6 +349,8 @@ def test_the_hover_follows_the_resting_pointer_into_presentation_mode(unzoomed, 
         qtbot.waitUntil(lambda u=under: _hovered(window) == u, timeout=3000)
         if under is not None:
             assert window.hover_label.text()  # the status bar names the cell
+    QCursor.setPos(window.screen().geometry().bottomRight())  # not over a later test's pane
+    window.model.set_hover(None)
 
 
 def test_f5_leaves_presentation_mode_as_its_message_says(unzoomed, qtbot):

@@ -470,11 +470,17 @@ class HeatmapPane(RefreshWhenShown, Retranslating, QWidget):
         cell of K while the pointer rested on QKᵀ (a first user, F5 mid-explanation)."""
         hover = self.model.hover
         mine = hover is not None and hover.matrix == self.key
+        if not self.isVisible() or not self.window().isActiveWindow():
+            # (inactive: another program's window may lie over the pointer, which Qt's
+            # ``widgetAt`` does not see; no hover, nor tip, under it)
+            if mine and not self.isVisible():
+                self._let_hover_go()
+            return
         viewport = self.plot.viewport()
         at = QCursor.pos()
         local = viewport.mapFromGlobal(at)
         top = QApplication.widgetAt(at)
-        if (self.isVisible() and viewport.rect().contains(local)
+        if (viewport.rect().contains(local)
                 and (top is viewport or (top is not None and self.isAncestorOf(top)))):
             # (another pane's hover too is stale: the pointer is here)
             self._on_mouse_moved(self.plot.mapToScene(local))
