@@ -92,6 +92,11 @@ def test_rope_with_an_odd_d_k_is_refused_where_the_user_looks(main_window, qtbot
     note = QRect(balloon.mapTo(w, QPoint(0, 0)), balloon.size())
     assert note.top() == box.bottom() + 2 or note.bottom() == box.top() - 2
     assert w.rect().contains(note)
+    w.tabs.setCurrentIndex(0)  # another tab: the note no longer sits by its box
+    assert not balloon.isVisible()
+    w.tabs.setCurrentWidget(w.positions_scroll)
+    p.positions.setCurrentIndex(p.positions.findData("rope"))
+    assert balloon.isVisible()
     m.set_d_k(4)  # a change lands: the refusal is old news
     assert not balloon.isVisible()
     p.positions.setCurrentIndex(p.positions.findData("rope"))

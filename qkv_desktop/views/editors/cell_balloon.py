@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QAbstractScrollArea, QLabel, QTabWidget, QWidget
 
 __all__ = ["Balloon", "CellBalloon", "BALLOON_MS"]
 
@@ -46,6 +46,7 @@ class Balloon(QLabel):
         self.hide()
         self._timer = QTimer(self, singleShot=True, interval=BALLOON_MS)
         self._timer.timeout.connect(self.hide)
+        self._followed: set[QWidget] = set()  # the scroll areas and tabs that hide it
 
     def hide_on_change(self, model) -> None:
         """Hidden when a change lands in ``model`` (a refusal is then old news), but not
@@ -59,9 +60,21 @@ class Balloon(QLabel):
             self.hide()
 
     def show_below(self, widget: QWidget, text: str) -> None:
-        """Show ``text`` under ``widget`` (a control whose value was refused)."""
-        if widget.isVisible():
-            self._place(widget, widget.rect(), max(min(widget.width(), 360), 220), text)
+        """Show ``text`` under ``widget`` (a control whose value was refused), until the
+        scroll area or tab holding it moves it away (it would no longer sit by it)."""
+        if not widget.isVisible():
+            return
+        self._place(widget, widget.rect(), max(min(widget.width(), 360), 220), text)
+        holder = widget.parentWidget()
+        while holder is not None and not holder.isWindow():
+            if holder not in self._followed:
+                self._followed.add(holder)
+                if isinstance(holder, QAbstractScrollArea):
+                    for bar in (holder.verticalScrollBar(), holder.horizontalScrollBar()):
+                        bar.valueChanged.connect(self.hide)
+                elif isinstance(holder, QTabWidget):
+                    holder.currentChanged.connect(self.hide)
+            holder = holder.parentWidget()
 
     def _place(self, widget: QWidget, rect: QRect, width: int, text: str) -> None:
         """Below ``rect`` (in ``widget``'s coordinates), or above it where the window has
