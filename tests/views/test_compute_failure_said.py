@@ -66,6 +66,11 @@ def test_the_banner_names_the_value_first_in_a_narrow_window(main_window):
     assert headline.shown_text().startswith("Not computed: X[智能, d3] = 1e+200")
     # where the sentence is cut, its first clause whole, not "… too large: the scor…"
     assert headline.shown_text() == "Not computed: X[智能, d3] = 1e+200 is too large."
+    window.model.rename_token("X", 3, "x: y")  # a name with the clause's separator in it
+    _settle(window)
+    # (its Undo link now names two edits: the shorter wording is what is offered)
+    assert headline._shorter == ("Not computed: X[x: y, d3] = 1e+200 is too large.",)
+    window.model.undo_stack.undo()
     window.model.undo_stack.undo()
     window.resize(size)
     _settle(window)

@@ -174,9 +174,11 @@ class LessonBanners(QWidget):
             # where even the reason is cut, its first clause ("X[爱, d2] = 1e+200 is too
             # large"): cut mid-word, "… is too large: the scor…" was all a 1024 px
             # window showed (a first user)
-            clause = re.split(r": |：", reason.rstrip(".。"), maxsplit=1)[0]
-            shorter = ((self.tr("Not computed: {0}.").format(clause),)
-                       if clause != reason.rstrip(".。") else ())
+            whole = reason.rstrip(".。")
+            # (after the cell's name: a token may be named "a: b")
+            cut = re.compile(r": |：").search(whole, whole.find("]") + 1)
+            shorter = ((self.tr("Not computed: {0}.").format(whole[:cut.start()]),)
+                       if cut else ())
             steps = self.model.steps_to_computed()
             if steps == 0:  # opened so: nothing of this session to go back to
                 self.stale.show_text(
