@@ -56,6 +56,20 @@ def test_the_rope_lab_closes_with_escape(qtbot):
     assert QKeySequence(QKeySequence.StandardKey.Close) in keys
 
 
+def _kv_lab(main_window, qtbot, speak, lang: str, size=None):
+    """A KV-cache stepper on the main window's model, shown in ``lang``."""
+    from qkv_desktop.views.teaching.kv_cache_lab import KVCacheLab
+    speak(lang)
+    lab = KVCacheLab(main_window.model)
+    qtbot.addWidget(lab)
+    if size is not None:
+        lab.resize(*size)
+    lab.show()
+    qtbot.waitExposed(lab)
+    QApplication.processEvents()
+    return lab
+
+
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_the_kv_lab_keeps_its_width_when_long_messages_come(main_window, qtbot, speak,
                                                             monkeypatch, lang):
@@ -63,18 +77,10 @@ def test_the_kv_lab_keeps_its_width_when_long_messages_come(main_window, qtbot, 
     grew from 1024 to 1178 px (1106 in Chinese): its red lines asked for the width of
     one long line each, and "Export steps (PDF)…" and the messages were cut off at the
     screen's edge. The messages wrap in the window's width; it asks for no more."""
-    from qkv_desktop.views.teaching.kv_cache_lab import KVCacheLab
-
     screen = QApplication.primaryScreen()
     monkeypatch.setattr(type(screen), "availableGeometry", lambda self: QRect(0, 0, 1024, 700))
-    speak(lang)
     model = main_window.model
-    lab = KVCacheLab(model)
-    qtbot.addWidget(lab)
-    lab.resize(1024, 700)
-    lab.show()
-    qtbot.waitExposed(lab)
-    QApplication.processEvents()
+    lab = _kv_lab(main_window, qtbot, speak, lang, size=(1024, 700))
     wanted = lab.sizeHint().width()
     assert wanted <= 1024
     memory = lab.memory
@@ -103,14 +109,8 @@ def test_choosing_a_model_in_the_kv_lab_does_not_widen_it(main_window, qtbot, sp
     """At 1024 × 700 a first user chose SmolLM2-135M in the memory calculator and the
     stepper grew from 980 to 1002 px: its formula was one line, and the byte counts are
     wider than the session's. The formula wraps, and the table has room for up to
-    10 GiB from the start; the table's names stay on one line each."""
-    from qkv_desktop.views.teaching.kv_cache_lab import KVCacheLab
-    speak(lang)
-    lab = KVCacheLab(main_window.model)
-    qtbot.addWidget(lab)
-    lab.show()
-    qtbot.waitExposed(lab)
-    QApplication.processEvents()
+    9.99 GiB from the start; the table's names stay on one line each."""
+    lab = _kv_lab(main_window, qtbot, speak, lang)
     least = lab.minimumSizeHint().width()
     assert least <= 1024
     memory = lab.memory
