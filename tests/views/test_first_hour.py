@@ -269,6 +269,7 @@ def test_the_editor_gets_its_width_back_when_the_zoom_does(unzoomed):
     window.model.set_mode("cross")  # (X_kv's table too: the form is wider)
     settle(window)
     before = window.editor_dock.width()
+    rows = window.editor.verticalHeader().defaultSectionSize()
     for _ in range(4):  # 175 %
         scale.zoom_in_action.trigger()
         settle(window)
@@ -276,6 +277,8 @@ def test_the_editor_gets_its_width_back_when_the_zoom_does(unzoomed):
     scale.zoom_reset_action.trigger()  # Ctrl+0
     settle(window)
     assert window.editor_dock.width() == before
+    # …and its rows their height (they stayed 28 px, not 24: a scroll bar appeared)
+    assert window.editor.verticalHeader().defaultSectionSize() == rows
     # only sizes come back: a dock closed at another zoom stays closed (the whole saved
     # layout brought it back, a review)
     explain = window.teaching.docks["explain"]

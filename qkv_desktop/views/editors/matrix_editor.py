@@ -6,7 +6,7 @@ reported through ``model.refused`` and nothing is half-applied.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPoint, QSize, Qt
+from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
@@ -81,6 +81,10 @@ class MatrixEditor(Retranslating, QTableView):
     def changeEvent(self, event) -> None:
         if event.type() == QEvent.Type.FontChange:
             self._fit_sections()
+            # and once the font has settled: back at 100 % from 175 %, a FontChange came
+            # with the metrics of a zoom between, and the rows stayed 28 px, not 24 (a
+            # first user saw a scroll bar and a button gone into the » menu)
+            QTimer.singleShot(0, self, self._fit_sections)
         super().changeEvent(event)
 
     MIN_ROWS = 5
