@@ -4,7 +4,7 @@ views that follow the session, no placeholder links."""
 import numpy as np
 import pytest
 from PySide6.QtCore import QRect
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QFontMetrics
 from PySide6.QtWidgets import QApplication, QWidget
 
 from qkv_desktop.state import CellRef, SessionState
@@ -269,7 +269,6 @@ def test_the_editor_gets_its_width_back_when_the_zoom_does(unzoomed):
     window.model.set_mode("cross")  # (X_kv's table too: the form is wider)
     settle(window)
     before = window.editor_dock.width()
-    rows = window.editor.verticalHeader().defaultSectionSize()
     for _ in range(4):  # 175 %
         scale.zoom_in_action.trigger()
         settle(window)
@@ -277,8 +276,11 @@ def test_the_editor_gets_its_width_back_when_the_zoom_does(unzoomed):
     scale.zoom_reset_action.trigger()  # Ctrl+0
     settle(window)
     assert window.editor_dock.width() == before
-    # …and its rows their height (they stayed 28 px, not 24: a scroll bar appeared)
-    assert window.editor.verticalHeader().defaultSectionSize() == rows
+    # …and its rows the height of the desk's font (they stayed 28 px, not 24: a scroll
+    # bar appeared). (Not the height found at the start: another test's window, made
+    # at another zoom, may have left this shared window's rows stale.)
+    desk = max(24, QFontMetrics(QApplication.font()).height() + 8)  # (``_fit_sections``)
+    assert window.editor.verticalHeader().defaultSectionSize() == desk
     # only sizes come back: a dock closed at another zoom stays closed (the whole saved
     # layout brought it back, a review)
     explain = window.teaching.docks["explain"]
