@@ -67,6 +67,9 @@ class AttentionModel(EditMethods, ViewSelection):
     Signals
     -------
     changed : the state changed (emitted at once, before recomputation).
+    landed : right after ``changed``, for a change the undo history holds, not a
+        preview's (the gradient lab installs its weights every frame while it trains):
+        what makes a refusal or a note said before it old news.
     resultChanged(ModelResult) : a new result is ready for the current state.
     lessonsChanged(ModelResult) : the lesson read-outs of that result's current head are
         ready (``result.lessons(head)`` returns at once); it follows ``resultChanged``.
@@ -94,6 +97,7 @@ class AttentionModel(EditMethods, ViewSelection):
     """
 
     changed = Signal()
+    landed = Signal()
     resultChanged = Signal(object)
     busyChanged = Signal(bool)
     message = Signal(str)
@@ -180,6 +184,8 @@ class AttentionModel(EditMethods, ViewSelection):
         self._generation += 1
         self.follow(state, before, moved, self._generation)
         self.changed.emit()
+        if not self.preview.active:
+            self.landed.emit()
         if not self._timer.isActive():
             self._timer.start()
 

@@ -98,7 +98,7 @@ class MainWindow(Retranslating, QMainWindow):
         self.model.noted.connect(self._on_note)
         self.model.undo_stack.indexChanged.connect(self._on_step_changed)
         self.model.refused.connect(self._on_refusal)
-        self.model.changed.connect(self._on_model_changed)
+        self.model.landed.connect(self._on_change_landed)
         self.model.computeErrorChanged.connect(self._on_compute_error_changed)
         self.model.hoverChanged.connect(self._on_hover_changed)
         self.model.resultChanged.connect(self._on_result_changed)
@@ -491,15 +491,13 @@ class MainWindow(Retranslating, QMainWindow):
         self._on_message(text)
         self._refusal = text
 
-    def _on_model_changed(self) -> None:
+    def _on_change_landed(self) -> None:
         """A change landed: a refusal or a note said before it is old news, off the
         status bar at once, as the editor's balloon is (a refusal stayed up to 6 s after
         a good edit; "1e-400 … was stored as 0" stayed over the next value typed into
         that cell, which merged into the same undo step, a first user). Other messages
-        ("Saved …") stay their time. (A change's own note comes after its change.) A
-        preview's weights (the gradient lab's training, every frame) are no such change."""
-        if self.model.preview.active:
-            return
+        ("Saved …") stay their time. (A change's own note comes after its change; a
+        preview's weights, the gradient lab's training, land no change.)"""
         for old in (self._refusal, self._note):
             if old and self.statusBar().said() == old:
                 self.statusBar().clearMessage()

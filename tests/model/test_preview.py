@@ -62,3 +62,21 @@ def test_undo_or_reset_drops_the_preview(model):
     assert not model.preview.active and len(ended) == 2
     model.preview.commit()  # nothing to commit
     assert model.undo_stack.count() == 0
+
+
+def test_a_preview_changes_the_state_but_lands_no_change(model):
+    """``changed`` for every state shown, ``landed`` only for those the undo history
+    holds: what takes a refusal or a note off the screen (the training's frames took
+    them off at once)."""
+    changed, landed = [], []
+    model.changed.connect(lambda: changed.append(True))
+    model.landed.connect(lambda: landed.append(True))
+    before = model.state
+    for k in (1, 2):
+        model.preview.show(nudged(before, k), "Train")
+    assert len(changed) == 2 and landed == []
+    model.preview.commit()
+    assert len(landed) == 1
+    model.undo_stack.undo()
+    model.set_cell("X", 0, 0, 0.5)
+    assert len(landed) == 3 and len(changed) == 5

@@ -48,17 +48,6 @@ class Balloon(QLabel):
         self._timer.timeout.connect(self.hide)
         self._followed: set[QWidget] = set()  # the scroll areas and tabs that hide it
 
-    def hide_on_change(self, model) -> None:
-        """Hidden when a change lands in ``model`` (a refusal is then old news), but not
-        for a preview's weights (the gradient lab installs them every frame while it
-        trains: a refusal said meanwhile vanished at once; a review)."""
-        self._preview = model.preview
-        model.changed.connect(self._on_change)  # (a method: gone with the balloon)
-
-    def _on_change(self) -> None:
-        if not self._preview.active:
-            self.hide()
-
     def show_below(self, widget: QWidget, text: str) -> None:
         """Show ``text`` under ``widget`` (a control whose value was refused), until the
         scroll area or tab holding it moves it away (it would no longer sit by it)."""

@@ -60,7 +60,7 @@ class ControlsPanel(Retranslating, QWidget):
         self.model = model
         self.balloon = Balloon(self)
         """A refusal under the control that asked (``_apply``); gone when a change lands."""
-        self.balloon.hide_on_change(model)  # a refusal is old news once a change lands
+        model.landed.connect(self.balloon.hide)  # a refusal is old news once a change lands
         form = QFormLayout(self)
         form.setContentsMargins(4, 4, 4, 4)
 

@@ -49,7 +49,7 @@ class MatrixEditor(Retranslating, QTableView):
         self.balloon = CellBalloon(self)
         self.table.refused.connect(
             lambda row, col, text: self.balloon.show_at(self.table.index(row, col), text))
-        self.balloon.hide_on_change(model)  # a refusal is old news once a change lands
+        model.landed.connect(self.balloon.hide)  # a refusal is old news once a change lands
         self.table.applied.connect(self.balloon.hide)  # …or a good value (even an unchanged one)
         self.table.modelReset.connect(self.updateGeometry)  # rows added: a new minimum
         self.table.modelReset.connect(self._fit_sections)  # new values: maybe wider ones
