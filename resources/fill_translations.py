@@ -2,7 +2,8 @@
 
 ``python resources/fill_translations.py zh_CN new.json`` sets the translation of every
 ``type="unfinished"`` message whose source text is a key of ``new.json`` and marks it
-finished; then run ``resources/update_translations.py`` to compile the ``.qm``. A
+finished (a ``%n`` message takes a list: its plural forms, one for Chinese, singular and
+plural for English); then run ``resources/update_translations.py`` to compile the ``.qm``. A
 small companion of that script for translating a batch of new strings by hand.
 """
 
@@ -30,7 +31,14 @@ def fill(lang: str, table: dict[str, str]) -> list[str]:
             continue
         source = message.findtext("source")
         if source in table:
-            translation.text = table[source]
+            value = table[source]
+            if isinstance(value, list):  # a %n message: its forms (English: 1, then more)
+                for form in list(translation):
+                    translation.remove(form)
+                for text in value:
+                    ET.SubElement(translation, "numerusform").text = text
+            else:
+                translation.text = value
             del translation.attrib["type"]
         else:
             missing.append(source)

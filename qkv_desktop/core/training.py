@@ -336,8 +336,10 @@ class ScalingRun:
     ``losses[-1]`` at the weights the run ended with (``steps + 1`` values: the table's
     "loss at the end" was the loss before the last step); ``grad_W_Q``/``grad_W_K`` are
     the true gradient norms at those weights; ``mean_p1p`` the tutorial's mean p(1−p) at the start
-    and ``max_weight`` the mean of the rows' largest weight there (1 = saturated), over
-    the rows that see more than one key.
+    and ``max_weight`` the mean of the rows' largest weight there (1 = saturated), both
+    over the rows that see more than one key, p(1−p) over each row's visible keys (a
+    masked key's p = 0 counted in made a causal run look more saturated than it was:
+    0.0994 instead of 0.183 on tutorial-1 at d_k = 256, a domain review).
     """
 
     d_k: int
@@ -379,7 +381,12 @@ def scaling_comparison(X, pattern, kind: str = "pattern", d_ks=(4, 64, 256), ste
         opts = {"scale": "sqrt_dk" if scaled else "none", "causal": causal}
         w = init_weights(X.shape[1], int(d_k), seed=seed, scale=init_scale)
         start = attention(X, w, **opts)
-        mean_p1p = float(start.mean_gradient.mean())
+        # rows that see one key (a causal row 0) have weight 1 whatever the scale
+        visible = start.allowed.sum(axis=1)
+        several = visible > 1
+        p = start.weights
+        mean_p1p = (float(((p * (1 - p)).sum(axis=1)[several] / visible[several]).mean())
+                    if several.any() else float("nan"))
         if kind == "output":
             target, per = pattern @ start.V, 1.0 / start.V.shape[1]
         else:
@@ -398,8 +405,6 @@ def scaling_comparison(X, pattern, kind: str = "pattern", d_ks=(4, 64, 256), ste
         points.append((loss, grads.norms()))
         losses = [loss * per for loss, _ in points]
         gq, gk = ([norms[name] * per for _, norms in points] for name in ("W_Q", "W_K"))
-        # rows that see one key (a causal row 0) have weight 1 whatever the scale
-        several = start.allowed.sum(axis=1) > 1
         max_weight = (float(start.weights[several].max(axis=1).mean())
                       if several.any() else float("nan"))
         runs.append(ScalingRun(int(d_k), scaled, np.array(losses), np.array(gq),

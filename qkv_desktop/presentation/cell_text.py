@@ -148,7 +148,8 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
             return (f"s[{q}, {k}] = {dot} / {div:.4g} − m·|i−j| = {f(r.scores[i, j])} / "
                     f"{div:.4g} − {m:.4g}·|{i}−{j}| = {f(r.scores[i, j] / div)} + ({f(b)}) "
                     f"= {f(v)}")
-        return f"s[{q}, {k}] = QKᵀ / {div:.4g} = {f(r.scores[i, j])} / {div:.4g} = {f(v)}"
+        name = "RoPE(Q)·RoPE(K)ᵀ" if s.options.positions == "rope" else "QKᵀ"
+        return f"s[{q}, {k}] = {name} / {div:.4g} = {f(r.scores[i, j])} / {div:.4g} = {f(v)}"
     if ref.matrix == "S_shift":
         v = M[i, j]
         if v == -np.inf:

@@ -144,8 +144,8 @@ def pane_tip(key: str) -> str:
                             "the query's row of Q with the key's row of K."),
         "mask": translate("Panes", "Which keys each query may attend to: 1 allowed, "
                           "0 masked."),
-        "bias": translate("Panes", "ALiBi's penalty, added to the scores: the farther the "
-                          "key, the lower."),
+        "bias": translate("Panes", "ALiBi's penalty, added to the scaled scores: the "
+                          "farther the key, the lower."),
         "scaled": translate("Panes", "The scores divided by the divisor (√d_k unless "
                             "changed) and the temperature T, with the mask and ALiBi "
                             "bias if any: what the softmax reads."),

@@ -56,9 +56,11 @@ class HeadLessons:
     unmasked scaled scores, computed only when the weights are nearly uniform (the
     banner quoting it shows only then); ``overflow`` is (non-finite weights, rows
     holding any) and ``top`` the largest finite scaled score, both only for the naive
-    softmax (None otherwise). ``broken_rows`` = (overflowed, underflowed) names the two
-    ways a naive row breaks, which need different explanations: an exp(s) that
-    overflowed to ∞ (∞/∞ = NaN), or every exp(s) of the row underflowing to 0 (0/0).
+    softmax (None otherwise). ``broken_rows`` = (overflowed, underflowed, summed over)
+    names the three ways a naive row breaks, which need different explanations: an
+    exp(s) that overflowed to ∞ (∞/∞ = NaN), every exp(s) of the row underflowing to 0
+    (0/0 = NaN), or every exp(s) finite and their sum overflowing to ∞ (every weight
+    exp(s)/∞ = 0: finite, so ``overflow`` counts none of them, yet the row sums to 0).
     """
 
     asymmetry: float | None
@@ -67,7 +69,7 @@ class HeadLessons:
     spread: float | None
     overflow: tuple[int, int] | None
     top: float | None
-    broken_rows: tuple[int, int] | None = None
+    broken_rows: tuple[int, int, int] | None = None
 
 
 def head_lessons(r: AttentionResult, cross: bool, stable: bool, check=None) -> HeadLessons:
@@ -100,15 +102,20 @@ def head_lessons(r: AttentionResult, cross: bool, stable: bool, check=None) -> H
     return HeadLessons(asym, u, uniform, spread, overflow, top, broken)
 
 
-def broken_rows(scaled: np.ndarray) -> tuple[int, int]:
-    """(rows where an exp overflowed to ∞, rows where every visible exp underflowed to 0)
-    of the naive softmax of ``scaled`` (masked −inf cells are not underflow)."""
+def broken_rows(scaled: np.ndarray) -> tuple[int, int, int]:
+    """(rows where an exp overflowed to ∞, rows where every visible exp underflowed to 0,
+    rows whose exps are all finite but sum to ∞) of the naive softmax of ``scaled``
+    (masked −inf cells are not underflow). The sum is taken as the naive softmax takes
+    it, in the scores' own dtype: four scores of 709.5 in float64 (exp ≈ 1.4e308 each)
+    sum to ∞, and every weight of their row is exp(s)/∞ = 0."""
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         e = np.exp(scaled)
+        total = e.sum(axis=1)
     visible = ~np.isneginf(scaled)
     over = (np.isinf(e) | np.isnan(scaled)).any(axis=1)
     under = ((e == 0) | ~visible).all(axis=1) & visible.any(axis=1)
-    return int(over.sum()), int((under & ~over).sum())
+    summed = np.isinf(total) & ~over
+    return int(over.sum()), int((under & ~over).sum()), int(summed.sum())
 
 
 def kk_comparison(r: AttentionResult, temperature: float = 1.0,

@@ -502,6 +502,22 @@ def test_scaling_comparison_with_the_loss_on_the_output_shows_what_scaling_preve
         scaling_comparison(X, T, kind="other", **kw)
 
 
+def test_the_mean_p1p_of_a_causal_run_counts_visible_keys_only():
+    """Masked keys (p = 0) and a causal row 0 (one key, p = 1) are no saturation: the
+    lab's mean p(1−p) at the start averages over each row's visible keys, over the rows
+    that see more than one, as its max weight beside it does (a domain review: 0.0994
+    shown, 0.183 so counted, on tutorial-1 at d_k = 256 with ÷√d_k)."""
+    X = get_preset("tutorial-1").X
+    T = normalise_pattern(target_pattern("previous", X.shape[0]))
+    (_, run), = [scaling_comparison(X, T, d_ks=(256,), steps=1, causal=True)]
+    start = attention(X, init_weights(X.shape[1], 256, seed=0, scale=1.0), causal=True)
+    p, seen = start.weights, start.allowed
+    per_row = [np.mean(p[i][seen[i]] * (1 - p[i][seen[i]]))
+               for i in range(len(p)) if seen[i].sum() > 1]
+    assert run.mean_p1p == pytest.approx(np.mean(per_row), rel=1e-12)
+    assert run.mean_p1p > 1.2 * start.mean_gradient.mean()  # the diluted figure
+
+
 def test_a_saturated_head_keeps_its_cross_entropy_gradient():
     """Learning rate 100 on the previous-token pattern read loss 708.3964 with
     ‖∂L/∂W_Q‖ = ‖∂L/∂W_K‖ = 0 (a first user): the weights of the target keys had

@@ -177,6 +177,14 @@ def test_all_heads_of_a_layer_are_grouped_by_their_key_value_head(qtbot, make_wi
     d, dk = 64, 16
     assert f"{d * d + 2 * d * 2 * dk + d * d:,} parameters" in text  # W_Q, W_K + W_V, W_O
     assert f"{3 * d * d + d * d:,} if every head" in text
+    assert "This layer's W_Q, W_K, W_V, W_O:" in text
+    window.model.set_output_projection(False)  # W_O no longer counted: nor named (a review)
+    assert window.model.wait_until_idle()
+    text = overview.groups_label.text()
+    assert "This layer's W_Q, W_K, W_V:" in text and "W_O" not in text
+    assert f"{d * d + 2 * d * 2 * dk:,} parameters" in text
+    window.model.undo_stack.undo()
+    assert window.model.wait_until_idle()
     assert [t.title() for t in overview.thumbs] == ["head 1 · K/V 1", "head 2 · K/V 1",
                                                     "head 3 · K/V 2", "head 4 · K/V 2"]
     panel.head_spin.setValue(4)  # within the loaded layer: only the shown head changes

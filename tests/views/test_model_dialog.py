@@ -485,7 +485,7 @@ def test_an_encoders_session_does_not_call_its_x_order_blind(qtbot, window, tiny
     """A BERT layer's input already holds the learned position embeddings: "positions:
     none (order-blind)" was a wrong reason on a MiniLM session (a review)."""
     combo = window.positions_panel.positions
-    assert combo.currentText() == "none (order-blind without a mask)"
+    assert combo.currentText() == "none (order-blind without a mask or ALiBi)"
     window.models.open_dialog()
     open_folder(qtbot, window.models.dialog, tiny)
     load(qtbot, window.models.dialog, SENTENCE, 0, 1)
@@ -493,5 +493,5 @@ def test_an_encoders_session_does_not_call_its_x_order_blind(qtbot, window, tiny
     assert combo.currentText() == "none added (X holds the model's positions)"
     assert "learned position embeddings" in combo.toolTip()
     window.load_preset("tutorial-1")
-    assert combo.currentText() == "none (order-blind without a mask)"
+    assert combo.currentText() == "none (order-blind without a mask or ALiBi)"
     assert "learned" not in combo.toolTip()

@@ -280,8 +280,8 @@ def test_underflow_is_named_underflow_everywhere(qtbot):
     state = underflowing_state()
     result = compute(state)
     assert np.isnan(result.head(0).weights).all()
-    assert result.lessons(0).broken_rows == (0, 2)
-    assert broken_rows(np.array([[800.0, 0.0], [-900.0, -800.0]])) == (1, 1)
+    assert result.lessons(0).broken_rows == (0, 2, 0)
+    assert broken_rows(np.array([[800.0, 0.0], [-900.0, -800.0]])) == (1, 1, 0)
     model = model_on(state)
     banners, _, _ = banners_for(qtbot, state)
     text = plain(banners.overflow.label.text())
@@ -295,6 +295,42 @@ def test_underflow_is_named_underflow_everywhere(qtbot):
     model.set_selection(CellRef("weights", 0, 1, 0))
     text = plain(explain.html())
     assert "Underflow" in text and "∞ / ∞" not in text
+
+
+def sum_overflowing_state() -> SessionState:
+    """Every scaled score 709.5: each exp(s) ≈ 1.4e308 is finite, the sum of a row's two
+    is ∞ in float64, and every weight is exp(s)/∞ = 0 (a domain review)."""
+    x = np.sqrt(709.5)
+    return SessionState(("a", "b"), np.array([[x], [x]]),
+                        (Weights(np.array([[1.0]]), np.array([[1.0]]), np.array([[1.0]])),),
+                        options=Options(stable=False))
+
+
+def test_a_row_whose_exp_sum_overflows_is_said_broken_not_healthy(qtbot):
+    from qkv_desktop.views.teaching.diagnostics import DiagnosticsPanel
+    from qkv_desktop.views.teaching.explain_panel import ExplainPanel
+    state = sum_overflowing_state()
+    result = compute(state)
+    r = result.head(0)
+    assert np.isfinite(np.exp(r.scaled)).all() and (r.weights == 0).all()
+    assert result.lessons(0).broken_rows == (0, 0, 2)
+    assert broken_rows(np.array([[709.5, 709.5], [709.5, 0.0]])) == (0, 0, 1)
+    banners, _, _ = banners_for(qtbot, state)
+    assert banners.overflow.isVisibleTo(banners)
+    headline, text = banners.overflow.headline.text(), plain(banners.overflow.label.text())
+    assert headline == "Naive softmax broke: every weight of 2 rows is 0."
+    assert "nothing has" not in text and "sum overflows to ∞" in text
+    model = model_on(state)
+    diag = shown(qtbot, DiagnosticsPanel(model))
+    qtbot.waitUntil(lambda: diag.summary.text() != "")
+    assert "2 rows' sums overflowed" in diag.summary.text()
+    assert "Mean H" not in diag.summary.text()
+    explain = ExplainPanel(model)
+    qtbot.addWidget(explain)
+    model.set_selection(CellRef("weights", 0, 1, 0))  # its breakdown ends with the output
+    text = plain(explain.html())
+    assert "= ∞" in text and "sum to 1" not in text
+    assert "weights sum to 0.0000, not 1" in text
 
 
 # -- 11: the smaller errors ------------------------------------------------------------------
@@ -344,3 +380,31 @@ def test_no_false_claim_is_left_in_code_readme_or_translation():
              for claim in FALSE_CLAIMS if claim in f.read_text(encoding="utf-8")
              and f.relative_to(ROOT).as_posix() not in CLAIM_EXEMPT.get(claim, ())]
     assert found == []
+
+
+def test_the_readmes_percentages_of_tutorial_1_are_what_the_diagnostics_show():
+    """The README quoted "99.997 %", which no row of tutorial-1 reads (a domain review):
+    the range it quotes is the diagnostics' own lowest and highest."""
+    from qkv_desktop.core.lessons import row_uniformity
+    from qkv_desktop.presentation.numbers import format_percent
+    r = compute(SessionState.from_preset("tutorial-1")).head(0)
+    fractions = row_uniformity(r.scaled, r.weights, r.entropy, r.max_weight).fraction
+    quoted = re.search(r"tutorial-1's rows read ([\d.]+) % to ([\d.]+) %",
+                       (ROOT / "README.md").read_text(encoding="utf-8"))
+    assert quoted is not None
+    assert (quoted[1] + "%", quoted[2] + "%") == (format_percent(fractions.min()),
+                                                  format_percent(fractions.max()))
+
+
+def test_the_status_bar_names_rope_in_a_scaled_score_and_alibi_goes_to_scaled_scores():
+    """With RoPE the scores are RoPE(Q)·RoPE(K)ᵀ: the scaled score's line said QKᵀ, and
+    the bias pane said ALiBi is added to the scores, not the scaled ones (a review)."""
+    state = SessionState.from_preset("tutorial-1").with_(options=Options(positions="rope"))
+    result = compute(state)
+    line = describe_cell(result, CellRef("scaled", 0, 1, 0))
+    assert "= RoPE(Q)·RoPE(K)ᵀ / 2 = " in line and "QKᵀ /" not in line.replace("RoPE(K)ᵀ", "")
+    plain_line = describe_cell(compute(SessionState.from_preset("tutorial-1")),
+                               CellRef("scaled", 0, 1, 0))
+    assert "= QKᵀ / 2 = " in plain_line
+    from qkv_desktop.presentation.pane_info import pane_tip
+    assert "added to the scaled scores" in pane_tip("bias")

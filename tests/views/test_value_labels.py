@@ -74,7 +74,7 @@ def test_the_rule_keeps_four_decimals_then_four_significant_digits():
 
 
 def test_a_percentage_reads_as_0_or_100_only_when_it_is():
-    # tutorial-1's entropy is 99.997 % of log n: "100.0%" would say perfectly uniform
+    # tutorial-1's entropy is 99.998–99.9996 % of log n: "100.0%" would say perfectly uniform
     assert format_percent(0.99997) == "99.997%" and format_percent(1.0) == "100.0%"
     assert format_percent(0.002, 0) == "0.2%" and format_percent(0.0, 0) == "0%"
     assert format_percent(0.995, 0) == "99.5%" and format_percent(0.5) == "50.0%"

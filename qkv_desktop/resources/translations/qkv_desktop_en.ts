@@ -27,6 +27,13 @@
             <numerusform>%n rows underflowed (every exp(s) is 0, and 0/0 = NaN)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%n rows&apos; sums overflowed (every exp(s) is finite, their sum is ∞, and every weight is 0)</source>
+        <translation>
+            <numerusform>%n row&apos;s sum overflowed (every exp(s) is finite, their sum is ∞, and every weight is 0)</numerusform>
+            <numerusform>%n rows&apos; sums overflowed (every exp(s) is finite, their sum is ∞, and every weight is 0)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ExplainPanel</name>
@@ -82,6 +89,30 @@
         <translation>
             <numerusform>V cache: %n row (+1)</numerusform>
             <numerusform>V cache: %n rows (+1)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>LessonBanners</name>
+    <message numerus="yes">
+        <source>Naive softmax broke: every weight of %n rows is 0.</source>
+        <translation>
+            <numerusform>Naive softmax broke: every weight of %n row is 0.</numerusform>
+            <numerusform>Naive softmax broke: every weight of %n rows is 0.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Naive softmax broke: every weight of %n rows is 0&lt;/b&gt;. In those rows every exp(s) is finite (the largest scaled score is {0}, below {1}), but their sum overflows to ∞, so every weight is exp(s) / ∞ = 0 and the row sums to 0.</source>
+        <translation>
+            <numerusform>&lt;b&gt;Naive softmax broke: every weight of %n row is 0&lt;/b&gt;. In that row every exp(s) is finite (the largest scaled score is {0}, below {1}), but their sum overflows to ∞, so every weight is exp(s) / ∞ = 0 and the row sums to 0.</numerusform>
+            <numerusform>&lt;b&gt;Naive softmax broke: every weight of %n rows is 0&lt;/b&gt;. In those rows every exp(s) is finite (the largest scaled score is {0}, below {1}), but their sum overflows to ∞, so every weight is exp(s) / ∞ = 0 and the row sums to 0.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>In %n more rows every exp(s) is finite, but their sum overflows to ∞, so every weight there is exp(s) / ∞ = 0.</source>
+        <translation>
+            <numerusform>In %n more row every exp(s) is finite, but their sum overflows to ∞, so every weight there is exp(s) / ∞ = 0.</numerusform>
+            <numerusform>In %n more rows every exp(s) is finite, but their sum overflows to ∞, so every weight there is exp(s) / ∞ = 0.</numerusform>
         </translation>
     </message>
 </context>

@@ -296,6 +296,10 @@
         <translation>共享 W_Q = W_K</translation>
     </message>
     <message>
+        <source>Number of attention heads h, each with its own W_Q, W_K, W_V. d_k stays while h·d_k fits in d_model, else becomes d_model / h where h divides d_model (where it does not, d_k stays and the heads together are wider than d_model). Changing h re-initialises the weights from the seed. W_Q, W_K and W_V hold 3·d_model·h·d_k numbers per layer: for GPT-3 175B 3·12288² ≈ 4.5×10⁸ in one layer, over all 96 heads.</source>
+        <translation>注意力头数 h，每个头有自己的 W_Q、W_K、W_V。只要 h·d_k 不超过 d_model，d_k 保持不变；否则在 h 整除 d_model 时变为 d_model / h（不能整除时 d_k 保持不变，所有头拼起来比 d_model 更宽）。改变 h 会按种子重新初始化权重。W_Q、W_K 和 W_V 每层共有 3·d_model·h·d_k 个数：GPT-3 175B 的一层有 3·12288² ≈ 4.5×10⁸ 个，分布在全部 96 个头中。</translation>
+    </message>
+    <message>
         <source>naive softmax</source>
         <translation>朴素 softmax</translation>
     </message>
@@ -354,10 +358,6 @@
     <message>
         <source>Self-attention: queries, keys and values all come from X. Cross-attention: queries come from X, keys and values from a second sequence X_kv (e.g. an encoder&apos;s output), edited in the second token table.</source>
         <translation>自注意力：查询、键和值都来自 X。交叉注意力：查询来自 X，键和值来自第二个序列 X_kv（例如编码器的输出），在第二个词元表中编辑。</translation>
-    </message>
-    <message>
-        <source>Number of attention heads h, each with its own W_Q, W_K, W_V. d_k stays while h·d_k fits in d_model, else becomes d_model / h. Changing h re-initialises the weights from the seed. W_Q, W_K and W_V hold 3·d_model·h·d_k numbers per layer: for GPT-3 175B 3·12288² ≈ 4.5×10⁸ in one layer, over all 96 heads.</source>
-        <translation>多头注意力的头数 h，每个头有自己的 W_Q、W_K、W_V。只要 h·d_k 不超过 d_model，d_k 就保持不变；否则 d_k 变为 d_model / h。修改 h 会用随机种子重新初始化权重。每一层的 W_Q、W_K、W_V 共有 3·d_model·h·d_k 个参数：GPT-3 175B 的一层（96 个头合计）为 3·12288² ≈ 4.5×10⁸ 个。</translation>
     </message>
     <message>
         <source>show</source>
@@ -632,9 +632,19 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>symmetric scores, s_ij = s_ji; the weights still differ, since each row has its own softmax sum.</source>
         <translation>分数对称，s_ij = s_ji；但权重仍然不同，因为每一行的 softmax 都有自己的总和。</translation>
     </message>
+    <message numerus="yes">
+        <source>%n rows&apos; sums overflowed (every exp(s) is finite, their sum is ∞, and every weight is 0)</source>
+        <translation>
+            <numerusform>%n 行的和上溢（每个 exp(s) 都是有限的，但它们的和为 ∞，每个权重都为 0）</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Some weights are NaN (naive softmax): {0}.</source>
         <translation>部分权重为 NaN（朴素 softmax）：{0}。</translation>
+    </message>
+    <message>
+        <source>The naive softmax broke: {0}.</source>
+        <translation>朴素 softmax 出错了：{0}。</translation>
     </message>
     <message>
         <source>Nearly uniform: every row&apos;s entropy is above {0:.0%} of log n (max |w − 1/n| = {1}).</source>
@@ -1342,6 +1352,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>4 · Output: the weighted sum of the V rows</source>
         <translation>4 · 输出：V 各行的加权求和</translation>
+    </message>
+    <message>
+        <source>This row&apos;s weights sum to {0}, not 1: the naive softmax broke on it (the banner above the panes says how), so the output is no weighted average of the value vectors.</source>
+        <translation>这一行的权重之和为 {0}，而不是 1：朴素 softmax 在这一行出错了（热图上方的横幅说明了原因），所以输出不是值向量的加权平均。</translation>
     </message>
     <message>
         <source>Pin a cell of the weights pane to see how each weight is computed.</source>
@@ -3020,8 +3034,8 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>键/值 {0}：头 {1}</translation>
     </message>
     <message>
-        <source>Grouped-query attention: {0} query heads share {1} key/value heads ({2}). This layer&apos;s W_Q, W_K, W_V, W_O: {3:,} parameters, {4:,} if every head had its own keys and values (MHA); keys and values cached per token: {5:,} numbers, {6:,} with MHA.</source>
-        <translation>分组查询注意力：{0} 个查询头共享 {1} 个键/值头（{2}）。这一层的 W_Q、W_K、W_V、W_O：共 {3:,} 个参数；如果每个头都有自己的键和值（MHA）则为 {4:,} 个；每个词元缓存的键和值：{5:,} 个数，MHA 为 {6:,} 个。</translation>
+        <source>Grouped-query attention: {0} query heads share {1} key/value heads ({2}). This layer&apos;s {7}: {3:,} parameters, {4:,} if every head had its own keys and values (MHA); keys and values cached per token: {5:,} numbers, {6:,} with MHA.</source>
+        <translation>分组查询注意力：{0} 个查询头共享 {1} 个键/值头（{2}）。这一层的 {7}：{3:,} 个参数，如果每个头都有自己的键和值（MHA）则为 {4:,} 个；每个词元缓存的键和值：{5:,} 个数，MHA 为 {6:,} 个。</translation>
     </message>
 </context>
 <context>
@@ -3299,6 +3313,12 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>Attention is nearly uniform</source>
         <translation>注意力几乎是均匀的</translation>
     </message>
+    <message numerus="yes">
+        <source>Naive softmax broke: every weight of %n rows is 0.</source>
+        <translation>
+            <numerusform>朴素 softmax 出错了：%n 行的每个权重都为 0。</numerusform>
+        </translation>
+    </message>
     <message>
         <source>Naive softmax is on: nothing has overflowed yet.</source>
         <translation>朴素 softmax 已开启：目前还没有溢出。</translation>
@@ -3319,9 +3339,25 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>Tutorial example 1&apos;s commentary says 爱 attends more to 我 and 智能: here the mask hides some of them from 爱, so the claim cannot be read off this head.</source>
         <translation>教程示例 1 的解说称“爱”更关注“我”和“智能”：这里掩码对“爱”遮住了其中的词元，因此无法从这个头读出这一说法。</translation>
     </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;Naive softmax broke: every weight of %n rows is 0&lt;/b&gt;. In those rows every exp(s) is finite (the largest scaled score is {0}, below {1}), but their sum overflows to ∞, so every weight is exp(s) / ∞ = 0 and the row sums to 0.</source>
+        <translation>
+            <numerusform>&lt;b&gt;朴素 softmax 出错了：%n 行的每个权重都为 0&lt;/b&gt;。这些行中每个 exp(s) 都是有限的（最大的缩放分数是 {0}，低于 {1}），但它们的和上溢为 ∞，所以每个权重都是 exp(s) / ∞ = 0，这一行的和为 0。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The fix:&lt;/b&gt; subtract each row&apos;s maximum first. Then every exponent is ≤ 0 and the largest is exp(0) = 1, so the sum lies between 1 and the number of keys.</source>
+        <translation>&lt;b&gt;解决办法：&lt;/b&gt;先减去每一行的最大值。这样每个指数都 ≤ 0，最大的是 exp(0) = 1，所以和介于 1 与键的个数之间。</translation>
+    </message>
     <message>
         <source>&lt;b&gt;Naive softmax is on&lt;/b&gt; (exp without subtracting the row maximum). The largest scaled score is {0}; exp overflows above {1}, so nothing has broken yet.</source>
         <translation>&lt;b&gt;朴素 softmax 已开启&lt;/b&gt;（exp 之前不减去行最大值）。缩放后的最大分数为 {0}；exp 在超过 {1} 时溢出，所以目前一切正常。</translation>
+    </message>
+    <message numerus="yes">
+        <source>In %n more rows every exp(s) is finite, but their sum overflows to ∞, so every weight there is exp(s) / ∞ = 0.</source>
+        <translation>
+            <numerusform>另有 %n 行中每个 exp(s) 都是有限的，但它们的和上溢为 ∞，所以那里的每个权重都是 exp(s) / ∞ = 0。</numerusform>
+        </translation>
     </message>
     <message>
         <source>In {0} more rows every exp(s) underflowed to 0 instead, and 0/0 = NaN.</source>
@@ -3965,6 +4001,10 @@ Sentence: {1}</source>
         <translation>X（输入向量）</translation>
     </message>
     <message>
+        <source>ALiBi&apos;s penalty, added to the scaled scores: the farther the key, the lower.</source>
+        <translation>ALiBi 的惩罚项，加到缩放后的分数上：键越远，分数越低。</translation>
+    </message>
+    <message>
         <source>The scores divided by the divisor (√d_k unless changed) and the temperature T, with the mask and ALiBi bias if any: what the softmax reads.</source>
         <translation>分数除以除数（默认 √d_k）和温度 T，再加上掩码和 ALiBi 偏置（如有）：softmax 读取的就是它。</translation>
     </message>
@@ -4083,10 +4123,6 @@ Sentence: {1}</source>
     <message>
         <source>Which keys each query may attend to: 1 allowed, 0 masked.</source>
         <translation>每个查询可以关注哪些键：1 为允许，0 为已掩码。</translation>
-    </message>
-    <message>
-        <source>ALiBi&apos;s penalty, added to the scores: the farther the key, the lower.</source>
-        <translation>ALiBi 的惩罚项，加到分数上：键离得越远，分数越低。</translation>
     </message>
     <message>
         <source>Each row of the scaled scores minus its maximum: what a stable softmax exponentiates.</source>
@@ -4312,6 +4348,14 @@ Sentence: {1}</source>
         <translation>ALiBi 把 −m·|i − j| 加到缩放后的分数上：键越远，分数越低。打开时每个头使用论文中的斜率（头数 h 为 2 的幂时第 k 个头为 2^(−8k/h)，k = 1 … h；否则按论文代码交错取 2 的幂）；可以逐头修改。</translation>
     </message>
     <message>
+        <source>none (order-blind without a mask or ALiBi)</source>
+        <translation>无（没有掩码或 ALiBi 时不区分词序）</translation>
+    </message>
+    <message>
+        <source>Without positions, a mask or ALiBi, attention cannot tell word order: shuffling the tokens only shuffles the output. The causal mask breaks this (a token sees only itself and earlier tokens), and so does ALiBi, whose bias −m·|i − j| depends on where the tokens stand. Sinusoidal: the original Transformer adds sin/cos of the position to X before the projections. RoPE: each pair of dimensions of q and k is turned by an angle that grows with the position, so the positions enter q·k only through the distance between the tokens.</source>
+        <translation>没有位置编码、掩码或 ALiBi 时，注意力分不清词序：打乱词元只会同样地打乱输出。因果掩码打破了这一点（每个词元只能看到它自己和它之前的词元），ALiBi 也是如此，它的偏置 −m·|i − j| 取决于词元所在的位置。正弦：原始 Transformer 在投影之前把位置的 sin/cos 加到 X 上。RoPE：q 和 k 的每一对维度按随位置增长的角度旋转，因此位置只通过两个词元之间的距离影响 q·k。</translation>
+    </message>
+    <message>
         <source>slopes m</source>
         <translation>斜率 m</translation>
     </message>
@@ -4346,14 +4390,6 @@ Sentence: {1}</source>
     <message>
         <source>none added (X holds the model&apos;s positions)</source>
         <translation>不另加（X 已含模型的位置）</translation>
-    </message>
-    <message>
-        <source>none (order-blind without a mask)</source>
-        <translation>无（没有掩码时不区分词序）</translation>
-    </message>
-    <message>
-        <source>Without positions and without a mask, attention cannot tell word order: shuffling the tokens only shuffles the output (the causal mask already breaks this: a token sees only those before it). Sinusoidal: the original Transformer adds sin/cos of the position to X before the projections. RoPE: each pair of dimensions of q and k is turned by an angle that grows with the position, so the positions enter q·k only through the distance between the tokens.</source>
-        <translation>既没有位置编码也没有掩码时，注意力分不清词序：打乱词元只会同样地打乱输出（因果掩码已经打破了这一点：每个词元只能看到它之前的词元）。正弦：原始 Transformer 在投影之前把位置的 sin/cos 加到 X 上。RoPE：q 和 k 的每一对维度按随位置增长的角度旋转，因此位置只通过两个词元之间的距离影响 q·k。</translation>
     </message>
     <message>
         <source>This session&apos;s X comes from a BERT encoder, which added its learned position embeddings to the word vectors before its first layer: X already tells the order.</source>

@@ -173,7 +173,9 @@ class ControlsPanel(Retranslating, QWidget):
                                      "output), edited in the second token table."))
         self.heads.set_tip(self.tr("Number of attention heads h, each with its own W_Q, "
                                       "W_K, W_V. d_k stays while h·d_k fits in d_model, "
-                                      "else becomes d_model / h. Changing h re-initialises "
+                                      "else becomes d_model / h where h divides d_model (where "
+                                      "it does not, d_k stays and the heads together are "
+                                      "wider than d_model). Changing h re-initialises "
                                       "the weights from the seed. W_Q, W_K and W_V hold "
                                       "3·d_model·h·d_k numbers per layer: for GPT-3 175B "
                                       "3·12288² ≈ 4.5×10⁸ in one layer, over all 96 "

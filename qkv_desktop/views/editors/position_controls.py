@@ -239,11 +239,12 @@ class PositionsMaskPanel(Retranslating, QWidget):
         layer 1, so X holds the positions, and its attention is not order-blind (a
         MiniLM session said "none (order-blind)")."""
         self.positions.setItemText(0, self.tr("none added (X holds the model's positions)")
-                                   if learned else self.tr("none (order-blind without a mask)"))
+                                   if learned else self.tr("none (order-blind without a mask or ALiBi)"))
         tip = self.tr(
-            "Without positions and without a mask, attention cannot tell word order: "
-            "shuffling the tokens only shuffles the output (the causal mask already breaks "
-            "this: a token sees only those before it). Sinusoidal: the original Transformer "
+            "Without positions, a mask or ALiBi, attention cannot tell word order: "
+            "shuffling the tokens only shuffles the output. The causal mask breaks this (a "
+            "token sees only itself and earlier tokens), and so does ALiBi, whose bias "
+            "−m·|i − j| depends on where the tokens stand. Sinusoidal: the original Transformer "
             "adds sin/cos of the position to X before the projections. RoPE: each pair of "
             "dimensions of q and k is turned by an angle that grows with the position, so "
             "the positions enter q·k only through the distance between the tokens.")

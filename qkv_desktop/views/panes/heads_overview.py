@@ -331,13 +331,15 @@ class HeadsOverview(Retranslating, QWidget):
         if g is not None and g.shared:
             members = join_clauses(self.tr("K/V {0}: heads {1}").format(
                 i + 1, " ".join(str(h + 1) for h in group)) for i, group in enumerate(g.groups))
+            # W_O is named only where the session has it (its count is 0 without it)
+            counted = "W_Q, W_K, W_V" + (", W_O" if self.model.state.W_O is not None else "")
             self.groups_label.setText(self.tr(
                 "Grouped-query attention: {0} query heads share {1} key/value heads ({2}). "
-                "This layer's W_Q, W_K, W_V, W_O: {3:,} parameters, {4:,} if every head had "
+                "This layer's {7}: {3:,} parameters, {4:,} if every head had "
                 "its own keys and values (MHA); keys and values cached per token: {5:,} "
                 "numbers, {6:,} with MHA.").format(
                 sum(len(x) for x in g.groups), len(g.groups), members, g.params_gqa,
-                g.params_mha, g.kv_values_gqa, g.kv_values_mha))
+                g.params_mha, g.kv_values_gqa, g.kv_values_mha, counted))
 
     def _on_screen(self) -> bool:
         """Not hidden by the grid (one head, or the View menu); the window may not be

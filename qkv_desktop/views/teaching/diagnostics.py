@@ -274,8 +274,8 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
     def _show_summary(self, lessons, multi: bool, head: int, result_dtype) -> None:
         prefix = self.tr("Head {0}: ").format(head + 1) if multi else ""
         u = lessons.uniformity
-        if np.isnan(u.fraction).any():
-            over, under = lessons.broken_rows or (0, 0)
+        over, under, summed = lessons.broken_rows or (0, 0, 0)
+        if np.isnan(u.fraction).any() or summed:
             parts = []
             if over:
                 parts.append(self.tr("%n rows overflowed (an exp(s) is ∞, and ∞/∞ = NaN)",
@@ -283,7 +283,12 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
             if under:
                 parts.append(self.tr("%n rows underflowed (every exp(s) is 0, and 0/0 = "
                                      "NaN)", "", under))
-            text = self.tr("Some weights are NaN (naive softmax): {0}.").format(join_clauses(parts))
+            if summed:  # finite weights, so no NaN: every one of the row is exp(s)/∞ = 0
+                parts.append(self.tr("%n rows' sums overflowed (every exp(s) is finite, "
+                                     "their sum is ∞, and every weight is 0)", "", summed))
+            text = (self.tr("Some weights are NaN (naive softmax): {0}.")
+                    if over or under else
+                    self.tr("The naive softmax broke: {0}.")).format(join_clauses(parts))
         elif lessons.nearly_uniform:
             text = self.tr("Nearly uniform: every row's entropy is above {0:.0%} of log n "
                            "(max |w − 1/n| = {1}).").format(UNIFORM_FRACTION,

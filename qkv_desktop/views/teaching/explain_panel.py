@@ -445,9 +445,20 @@ class ExplainPanel(Retranslating, QWidget):
                 "</p>", self._contribution_table(result, b.i, b.weights_row, b.V, b.j),
                 f"<p class='math'>out<sub>{a}</sub> = <span class='res'>"
                 f"{_vector(b.output_row)}</span></p>",
-                "<p class='note'>" + self.tr("The weights of a row are ≥ 0 and sum to 1, so "
-                                             "the output is a weighted average of the value "
-                                             "vectors.") + "</p>"]
+                "<p class='note'>" + self._weights_note(b.weights_row) + "</p>"]
+
+    def _weights_note(self, weights_row) -> str:
+        """What the weights make of the output: a weighted average, unless a naive
+        softmax broke the row (its weights NaN, or all 0 where the sum of its exps
+        overflowed): then it says so rather than claim they sum to 1."""
+        with np.errstate(invalid="ignore"):
+            total = float(np.sum(weights_row, dtype=np.float64))
+        if math.isfinite(total) and abs(total - 1) < 1e-3:
+            return self.tr("The weights of a row are ≥ 0 and sum to 1, so the output is a "
+                           "weighted average of the value vectors.")
+        return self.tr("This row's weights sum to {0}, not 1: the naive softmax broke on "
+                       "it (the banner above the panes says how), so the output is no "
+                       "weighted average of the value vectors.").format(format_number(total))
 
     def _explain_output_cell(self, result, ref: CellRef) -> str:
         r = result.head(ref.head)

@@ -285,11 +285,15 @@ class LessonBanners(QWidget):
         if details is None:
             return None, "", ""
         bad = lessons.overflow[0]
+        over, _under, summed = lessons.broken_rows or (1, 0, 0)
+        stable = "<a href='stable'>" + self.tr("Use the stable softmax") + "</a>"
+        if bad == 0 and summed:  # finite weights, all 0: their rows' sums overflowed
+            return self.tr("Naive softmax broke: every weight of %n rows is 0.", "",
+                           summed), details, stable
         if bad == 0:
             return (self.tr("Naive softmax is on: nothing has overflowed yet."),
                     details, "<a href='x100'>" + self.tr("× 100 the inputs") + "</a>")
-        stable = "<a href='stable'>" + self.tr("Use the stable softmax") + "</a>"
-        if not (lessons.broken_rows or (1, 0))[0]:  # no exp overflowed: rows underflowed
+        if not over:  # no exp overflowed: rows underflowed
             return self.tr("Naive softmax broke: {0} weights are NaN.").format(
                 bad), details, stable
         return self.tr("Naive softmax overflowed: {0} of {1} weights are not finite."
@@ -359,22 +363,37 @@ class LessonBanners(QWidget):
             return None
         limit = exp_limit(r.scaled.dtype)
         (bad, rows), top = lessons.overflow, lessons.top
+        over, under, summed = lessons.broken_rows or (1, 0, 0)
+        stable = " <a href='stable'>" + self.tr("Use the stable softmax") + "</a>"
+        # every exp(s) of a row finite, their sum ∞: each weight is exp(s)/∞ = 0
+        if bad == 0 and summed:  # (no exp overflowed: ``top`` is below the limit)
+            return (join_sentences([self.tr(
+                "<b>Naive softmax broke: every weight of %n rows is 0</b>. In those rows "
+                "every exp(s) is finite (the largest scaled score is {0}, below {1}), but "
+                "their sum overflows to ∞, so every weight is exp(s) / ∞ = 0 and the row "
+                "sums to 0.", "", summed).format(format_value(top), format_value(limit)),
+                self.tr(
+                "<b>The fix:</b> subtract each row's maximum first. Then every exponent is "
+                "≤ 0 and the largest is exp(0) = 1, so the sum lies between 1 and the "
+                "number of keys.")]) + stable)
         if bad == 0:
             return (self.tr("<b>Naive softmax is on</b> (exp without subtracting the row "
                             "maximum). The largest scaled score is {0}; exp overflows "
                             "above {1}, so nothing has broken yet.").format(
                                 format_value(top), format_value(limit))
                     + " <a href='x100'>" + self.tr("× 100 the inputs") + "</a>")
-        if not (lessons.broken_rows or (1, 0))[0]:  # no exp overflowed: rows underflowed
-            return (self.tr(
+        summed_too = [self.tr(
+            "In %n more rows every exp(s) is finite, but their sum overflows to ∞, so every "
+            "weight there is exp(s) / ∞ = 0.", "", summed)] if summed else []
+        if not over:  # no exp overflowed: rows underflowed
+            return (join_sentences([self.tr(
                 "<b>Naive softmax broke: {0} weights are NaN</b> (in {1} rows). Every exp(s) "
                 "of those rows underflowed to 0, and 0/0 = NaN. Subtracting the row maximum "
                 "makes the largest exponent exp(0) = 1, so the sum is never 0.")
-                .format(bad, rows) + " <a href='stable'>" + self.tr("Use the stable softmax")
-                + "</a>")
-        under = (lessons.broken_rows or (0, 0))[1]
+                .format(bad, rows), *summed_too]) + stable)
         also = [self.tr("In {0} more rows every exp(s) underflowed to 0 instead, and "
                         "0/0 = NaN.").format(under)] if under else []
+        also += summed_too
         return (join_sentences([self.tr(
             "<b>Naive softmax overflowed: {0} of {1} weights are not finite</b> (in {2} "
             "rows). exp(s) is larger than the largest {3} once s > {4}, and the largest "
@@ -385,7 +404,7 @@ class LessonBanners(QWidget):
             "and the largest is exp(0) = 1, so exp cannot overflow and the sum is never 0; "
             "the weights are the same, since "
             "e<sup>s−m</sup>/Σe<sup>s−m</sup> = e<sup>s</sup>/Σe<sup>s</sup>.")])
-            + " <a href='stable'>" + self.tr("Use the stable softmax") + "</a>")
+            + stable)
 
     def _on_link(self, link: str) -> None:
         try:
