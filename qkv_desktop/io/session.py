@@ -34,6 +34,7 @@ from qkv_desktop.io.files import (
 from qkv_desktop.state.catalogue import BIAS_NAMES, PROJECTION_NAMES, WEIGHT_NAMES
 from qkv_desktop.state.provenance import PROVENANCE_TYPES, Provenance, provenance_to_json
 from qkv_desktop.state.session_state import (
+    MAX_SEED,
     MAX_TOKEN_LENGTH,
     Float32RangeError,
     Options,
@@ -75,7 +76,6 @@ double it is takes about 20 characters). The 50 MB limit of imported files would
 that autosave unreadable, so sessions get their own limit, and ``save_session``
 refuses to write a file above it, so no session is ever written that cannot be opened
 again. Reading 256 MB of JSON costs about 1 GB of memory for a moment."""
-_MAX_SEED = 2**32 - 1  # numpy.random.RandomState accepts 0 … 2**32 − 1
 
 
 class SessionError(FileFormatError):
@@ -629,10 +629,10 @@ def _init(value) -> tuple[int, float]:
             raise _Invalid(QT_TRANSLATE_NOOP(
                 "Files", 'unknown field "{0}" in init; expected seed, scale'), key)
     seed = value.get("seed", 42)
-    if type(seed) is not int or not 0 <= seed <= _MAX_SEED:
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
         raise _Invalid(QT_TRANSLATE_NOOP(
             "Files", "init.seed is {0}, expected an integer from 0 to {1}"),
-            _describe(seed), _MAX_SEED)
+            _describe(seed), MAX_SEED)
     return seed, _number(value.get("scale", 0.1), "init.scale")
 
 

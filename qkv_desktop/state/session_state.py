@@ -59,6 +59,9 @@ MAX_TOKENS = math.isqrt(MAX_CELLS)
 MAX_TOKENS_FLOAT32 = math.isqrt(MAX_CELLS_FLOAT32)
 """The longest sequence one float32 head can attend over."""
 
+MAX_SEED = 2**32 - 1
+"""The largest seed: NumPy's ``RandomState`` takes 0 … 2³² − 1 (session files, the seed box)."""
+
 MAX_HEADS = 256
 """The most attention heads a session may have (the largest models use 128 or fewer).
 

@@ -713,3 +713,29 @@ def test_a_red_line_keeps_room_for_its_lines_in_a_larger_font(qtbot):
     label.setFont(font)
     assert label.minimumHeight() == 6 * label.fontMetrics().lineSpacing()
     assert label.fontMetrics().lineSpacing() > 0 and label.isHidden()
+
+
+def test_a_session_with_a_seed_past_2_31_and_a_scale_past_10_shows_them_as_used(
+        main_window, qtbot):
+    """A session file may hold any seed up to 2³² − 1 and any positive scale: the seed box
+    (a ``QSpinBox`` up to 2³¹ − 1) raised ``OverflowError`` as the window set its controls,
+    and every control after it kept the last session's value, while the scale box showed
+    its bound 10 for a scale of 20 (a first user)."""
+    from qkv_desktop.state.session_state import Options
+    model = main_window.model
+    state = SessionState.from_preset("tutorial-1").reinitialised(seed=3_000_000_000,
+                                                                 init_scale=20.0)
+    model.install_state(state.with_(options=Options(causal=True, temperature=2.0)))
+    assert model.wait_until_idle()
+    controls = main_window.controls
+    assert (controls.seed.value(), controls.seed.text()) == (3_000_000_000, "3000000000")
+    assert controls.init_scale.value() == 20.0
+    assert controls.causal.isChecked() and controls.temperature_label.text() == "2"
+    type_in(qtbot, controls.seed, "99999999999")
+    assert controls.seed.value() == 2**32 - 1
+    assert main_window.statusBar().currentMessage() == (
+        "The seed can be at most 4294967295: 99999999999 became 4294967295.")
+    assert model.wait_until_idle() and model.state.seed == 2**32 - 1
+    type_in(qtbot, controls.init_scale, "5")  # back within the box's own bounds
+    assert model.wait_until_idle() and model.state.init_scale == 5.0
+    assert controls.init_scale.maximum() == 10.0

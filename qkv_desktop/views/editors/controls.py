@@ -24,10 +24,17 @@ from PySide6.QtWidgets import (
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_setting
 from qkv_desktop.presentation.texts import say
-from qkv_desktop.state.session_state import MAX_HEADS
+from qkv_desktop.state.session_state import MAX_HEADS, MAX_SEED
 from qkv_desktop.views.editors.cell_balloon import Balloon
-from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
+from qkv_desktop.views.editors.spin_boxes import (
+    ClampSayingDoubleSpinBox,
+    ClampSayingSpinBox,
+    ClampSayingWholeBox,
+)
 from qkv_desktop.views.retranslate import Retranslating
+
+INIT_SCALE_RANGE = (0.001, 10.0)
+"""The weight scale box's bounds; a session's own scale outside them widens them."""
 
 __all__ = ["ControlsPanel", "temperature_from_slider", "slider_from_temperature"]
 
@@ -92,11 +99,12 @@ class ControlsPanel(Retranslating, QWidget):
         self.d_k = ClampSayingSpinBox(objectName="d_k")
         self.d_k.setRange(1, 1024)
         self.d_k.valueChanged.connect(lambda v: self._apply(model.set_d_k, v, by=self.d_k))
-        self.seed = ClampSayingSpinBox(objectName="seed")
-        self.seed.setRange(0, 2**31 - 1)
-        self.seed.valueChanged.connect(lambda v: self._apply(model.set_seed, v, by=self.seed))
+        self.seed = ClampSayingWholeBox(objectName="seed")
+        self.seed.setRange(0, MAX_SEED)
+        self.seed.valueChanged.connect(
+            lambda v: self._apply(model.set_seed, int(v), by=self.seed))
         self.init_scale = ClampSayingDoubleSpinBox(objectName="init_scale")
-        self.init_scale.setRange(0.001, 10.0)
+        self.init_scale.setRange(*INIT_SCALE_RANGE)
         self.init_scale.setSingleStep(0.05)
         self.init_scale.valueChanged.connect(lambda v: self._apply(model.set_init_scale, v,
                                                                   by=self.init_scale))
@@ -314,7 +322,12 @@ class ControlsPanel(Retranslating, QWidget):
         self.d_k.setValue(s.d_k)
         checkpoint = self._weight_source is not None
         self.seed.setValue(self.seed.minimum() if checkpoint else s.seed)
-        self.init_scale.setValue(self.init_scale.minimum() if checkpoint else s.init_scale)
+        # a session file may hold a scale past the box's bounds: shown as it is used (20
+        # read 10, the bound, while the weights were drawn with 20: a first user)
+        lo, hi = INIT_SCALE_RANGE
+        scale = lo if checkpoint else s.init_scale
+        self.init_scale.setRange(min(lo, scale), max(hi, scale))
+        self.init_scale.setValue(scale)
         if isinstance(o.scale, str):
             self.scaling.setCurrentIndex(self.scaling.findData(o.scale))
         else:

@@ -50,8 +50,9 @@ from PySide6.QtWidgets import (
 from qkv_desktop.state.parsing import NUMBER, as_ascii
 from qkv_desktop.views.styles import ERROR_STYLE
 
-__all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox", "KEPT_DECIMALS", "SAID_MS",
-           "say_briefly", "say_lasting", "holds_enter", "red_line", "apply_typing"]
+__all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox", "ClampSayingWholeBox",
+           "KEPT_DECIMALS", "SAID_MS", "say_briefly", "say_lasting", "holds_enter", "red_line",
+           "apply_typing"]
 
 KEPT_DECIMALS = 10
 """Decimals a double box keeps: more than a teaching example types (a float64 holds
@@ -229,6 +230,9 @@ class _SaysClamp:
 
     _tip = ""
 
+    whole = False
+    """Whether the box takes whole numbers only (a typed fraction is refused)."""
+
     def _init_said(self) -> None:
         self.editingFinished.connect(self._on_editing_finished)
         # A typed number applies when Enter is pressed or the box is left (the arrows at
@@ -277,7 +281,7 @@ class _SaysClamp:
 
     def _decimal_comma(self, typed: str) -> bool:
         """``typed`` writes a decimal comma (a decimal box; the locale's point is a dot)."""
-        return (isinstance(self, QDoubleSpinBox) and self.locale().decimalPoint() != ","
+        return (not self.whole and self.locale().decimalPoint() != ","
                 and "," in typed and _DECIMAL_COMMA.fullmatch(self._plain(typed)) is not None)
 
     def fixup(self, text: str) -> str:
@@ -302,7 +306,7 @@ class _SaysClamp:
 
     def _held(self, value: float):
         """``value`` as the box holds it (an int in a whole-number box)."""
-        return int(value) if isinstance(self, QSpinBox) else value
+        return int(value) if self.whole else value
 
     def _typed(self, text: str) -> str:
         return text.removeprefix(self.prefix()).removesuffix(self.suffix()).strip()
@@ -341,7 +345,7 @@ class _SaysClamp:
             return self.maximum(), "above"
         if value < self.minimum():
             return self.minimum(), "below"
-        if isinstance(self, QSpinBox) and not value.is_integer():
+        if self.whole and not value.is_integer():
             return self.value(), "fraction"
         if isinstance(self, QDoubleSpinBox):
             kept = round(value, self.decimals())
@@ -445,7 +449,7 @@ class _SaysClamp:
         name = self.subject or translate("ClampSaying", "The number")
         text = (translate("ClampSaying", "{0} takes a whole number such as 12 or 1e3: "
                                          "“{1}” cannot go there, so it was not typed.")
-                if isinstance(self, QSpinBox) else
+                if self.whole else
                 translate("ClampSaying", "{0} takes a number such as 0.5 or 1e-3: "
                                          "“{1}” cannot go there, so it was not typed."))
         self.said.emit(text.format(name, heard))
@@ -479,6 +483,7 @@ class ClampSayingSpinBox(_SaysClamp, QSpinBox):
     ``said(text)``."""
 
     said = Signal(str)
+    whole = True
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -518,3 +523,22 @@ class ClampSayingDoubleSpinBox(_SaysClamp, QDoubleSpinBox):
         if not self.isGroupSeparatorShown():
             text = text.replace(locale.groupSeparator(), "")
         return text
+
+
+class ClampSayingWholeBox(ClampSayingDoubleSpinBox):
+    """A ``ClampSayingSpinBox`` for whole numbers past a ``QSpinBox``'s 2³¹ − 1: a seed
+    goes up to 2³² − 1 (NumPy's ``RandomState``), which a session file may hold, and
+    ``QSpinBox.setValue`` raised ``OverflowError`` on it while the window set its controls
+    from the opened session: every control after the seed kept the last session's
+    value (a first user). A double holds every whole number up to 2⁵³ exactly.
+    ``value()`` is an int, as a ``QSpinBox``'s; ``valueChanged`` still sends a float, so
+    its owner takes ``int(value)``."""
+
+    whole = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.setDecimals(0)
+
+    def value(self) -> int:
+        return int(super().value())
