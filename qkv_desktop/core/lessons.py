@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -139,15 +140,28 @@ def asymmetry(S) -> float:
     S = np.asarray(S)
     if S.ndim != 2 or S.shape[0] != S.shape[1]:
         raise ValueError(f"asymmetry needs a square matrix, got shape {S.shape}")
+    c = _power_of_two_factor(S)
     n = S.shape[0]
     diff = total = 0.0
     for a in range(0, n, _TILE):
-        rows = S[a:a + _TILE].astype(np.float64)
+        rows = S[a:a + _TILE].astype(np.float64) * c
         total += float(np.vdot(rows, rows))
         for b in range(a, n, _TILE):
-            d = rows[:, b:b + _TILE] - S[b:b + _TILE, a:a + _TILE].T
+            d = rows[:, b:b + _TILE] - S[b:b + _TILE, a:a + _TILE].T * c
             diff += (1.0 if a == b else 2.0) * float(np.vdot(d, d))
     return 0.0 if total == 0 else float(np.sqrt(diff) / np.sqrt(total))
+
+
+def _power_of_two_factor(a: np.ndarray) -> float:
+    """The power of two that brings the largest |value| of ``a`` into [0.5, 1) (1 when
+    that is 0 or not finite). The asymmetry of the matrix so scaled is the same number,
+    bit for bit (a power of two scales exactly), but its sums of squares no longer
+    overflow: scores of 1e80 read "QKᵀ asymmetry = NaN" (‖S‖² = ∞, and ∞/∞), though
+    every score was finite (a first user)."""
+    top = float(np.max(np.abs(a))) if a.size else 0.0
+    if top == 0 or not math.isfinite(top):
+        return 1.0
+    return math.ldexp(1.0, -math.frexp(top)[1])
 
 
 _EXACT_BELOW = 1e-6
@@ -166,6 +180,7 @@ def product_asymmetry(Q, K) -> float:
     Q, K = np.asarray(Q, np.float64), np.asarray(K, np.float64)
     if Q.ndim != 2 or Q.shape != K.shape:
         raise ValueError(f"Q {Q.shape} and K {K.shape} must be the same 2-D shape")
+    Q, K = Q * _power_of_two_factor(Q), K * _power_of_two_factor(K)
     total = float(np.sum((Q.T @ Q) * (K.T @ K)))
     if total == 0:
         return 0.0

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from qkv_desktop.core.lessons import asymmetry, nearly_uniform, row_uniformity
+from qkv_desktop.core.lessons import asymmetry, nearly_uniform, product_asymmetry, row_uniformity
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState
 from qkv_desktop.state import readouts as lesson_readouts
@@ -142,3 +142,19 @@ def test_only_an_edit_of_the_inputs_keeps_the_structure():
     assert not same_structure(state.structure(),
                               state.with_(tokens=tuple(reversed(state.tokens))).structure())
     assert not same_structure(state.structure(), state.reinitialised(seed=3).structure())
+
+
+@pytest.mark.parametrize("size", [1.0, 1e80, 1e150, 1e-150])
+def test_the_asymmetry_of_huge_or_tiny_finite_scores_is_a_number_not_nan(size):
+    """Scores of 1e80 read "QKᵀ asymmetry = NaN": ‖S‖² overflowed to ∞ and ∞/∞ is NaN,
+    though every score was finite (a first user). The ratio does not depend on the
+    scale: scaled by a power of two first, it is the same number at every size."""
+    rng = np.random.default_rng(5)
+    Q, K = rng.standard_normal((6, 3)), rng.standard_normal((6, 3))
+    S = Q @ K.T
+    expected = np.linalg.norm(S - S.T) / np.linalg.norm(S)
+    q = Q * np.sqrt(size)
+    assert product_asymmetry(q, K * np.sqrt(size)) == pytest.approx(expected, rel=1e-12)
+    assert asymmetry(S * size) == pytest.approx(expected, rel=1e-12)
+    assert asymmetry(np.array([[1e300, 2e300], [-3e300, 5e300]])) == pytest.approx(
+        np.linalg.norm([[0, 5], [-5, 0]]) / np.linalg.norm([[1, 2], [-3, 5]]), rel=1e-12)
