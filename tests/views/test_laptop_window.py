@@ -326,6 +326,28 @@ def test_the_tour_note_is_beside_its_target_never_over_it(make_window, size):
         tour.stop()
 
 
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_every_tour_note_is_tall_enough_for_its_wrapped_text(make_window, speak, lang):
+    """At 1024 × 700 in Chinese, step 3's text wrapped to more lines than its note held:
+    its first and last lines were cut (a first user). The note is as high as its text
+    needs at the note's width."""
+    speak(lang)
+    window = make_window(size=(1024, 700))
+    settle(window)
+    tour = window.tour
+    tour.start()
+    try:
+        for step in range(len(tour.steps())):
+            tour.show_step(step)
+            settle(window)
+            text = tour.text
+            needed = text.heightForWidth(text.width())
+            assert text.height() >= needed, (step, text.height(), needed)
+            assert window.rect().contains(tour.note.geometry()), step
+    finally:
+        tour.stop()
+
+
 def global_rect(widget):
     """The part of ``widget`` on screen, in global coordinates (empty when out of sight:
     hidden, or a dock behind another tab)."""

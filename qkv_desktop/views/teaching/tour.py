@@ -285,8 +285,13 @@ class Tour(QObject):
             return
         area = self.window.rect()
         target = self.target_rect()
+        # as high as the wrapped text needs at the note's fixed width: ``adjustSize``
+        # takes the size hint, which wraps the text at another width (step 3 in Chinese
+        # at 1024 × 700 lost its first and last lines: a first user)
         self.note.adjustSize()
-        size = self.note.sizeHint().expandedTo(self.note.size())
+        self.note.resize(NOTE_WIDTH, max(self.note.heightForWidth(NOTE_WIDTH),
+                                         self.note.sizeHint().height()))
+        size = self.note.size()
         clear = self.keep_clear(target)
         candidates = [
             QPoint(target.right() + MARGIN, target.top()),
