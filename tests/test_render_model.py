@@ -55,6 +55,20 @@ def test_a_head_of_a_checkpoint_is_rendered_with_its_tokens(tiny, tmp_path):
         np.testing.assert_allclose(npz["weights"].sum(axis=1), 1.0, rtol=0, atol=1e-12)
 
 
+def test_a_heads_figures_name_the_model_layer_and_head_as_the_windows_exports_do(
+        tiny, tmp_path):
+    """The window's exports title a model's figure "weights … · tiny-bert-uncased · layer
+    3 of 3 · head 2 of 2"; ``render --model`` left the model out (a first user)."""
+    import re
+    out = tmp_path / "out"
+    done = render("--model", tiny, "--text", SENTENCE, "--layer", 2, "--head", 1,
+                  "--out", out, "--scale", 1, "--format", "svg")
+    assert done.returncode == 0, done.stderr
+    texts = re.findall(r">([^<>]+)<", (out / "weights.svg").read_text(encoding="utf-8"))
+    title = next(t for t in texts if "softmax" in t)
+    assert "· tiny-bert-uncased · layer 3 of 3 · head 2 of 2" in title, title
+
+
 @pytest.mark.parametrize("damage, args, message", [
     (lambda f: (f / "model.safetensors").unlink(), (), "model.safetensors is missing"),
     (lambda f: (f / "config.json").write_text(json.dumps({**CONFIG, "model_type": "t5"})),

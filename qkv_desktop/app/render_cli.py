@@ -68,14 +68,17 @@ def _load_state(args):
     if args.model:
         if not args.text:
             raise ValueError("--model needs --text \"a sentence\"")
-        from qkv_desktop.io.model_sources import open_model
+        from qkv_desktop.io.model_sources import open_model, provenance_for
         ckpt = open_model(args.model)
         for what, value, count in (("layer", args.layer, ckpt.n_layers),
                                    ("head", args.head, ckpt.n_heads)):
             if not 0 <= value < count:  # counted from 0 on the command line
                 raise ValueError(f"--{what} {value} is out of range: {ckpt.name} has "
                                  f"{what}s 0 … {count - 1} (counted from 0)")
-        state = ckpt.session_state(args.text, args.layer, args.head)
+        # which model, layer and head: the figures' titles name them, as the window's
+        # exports do (they were left out here: a first user)
+        state = ckpt.session_state(args.text, args.layer, args.head).with_(
+            provenance=provenance_for(ckpt, args.text, args.layer, args.head))
         extra = {"token_ids": np.asarray(ckpt.encode(args.text).ids, dtype=np.int64)}
         if hasattr(ckpt, "next_tokens"):
             top = ckpt.next_tokens(args.text)
