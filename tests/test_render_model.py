@@ -178,6 +178,11 @@ def test_smollm2_by_name_layer_15_head_3(tmp_path):
         assert npz["Q_rope"].shape == npz["K_rope"].shape == (5, 64)
         assert npz["next_top5_ids"][0] == 7042  # " Paris" (id checked in tests/io/test_smollm2)
         assert (npz["weights"][np.triu_indices(5, 1)] == 0).all()
+    import re  # the dashboard's title: the sentence as written, and which head it is
+    texts = re.findall(r">([^<>]+)<", (out / "dashboard.svg").read_text(encoding="utf-8"))
+    title = next(t for t in texts if t.startswith("Self-attention"))
+    assert title.startswith("Self-attention: The capital of France is · SmolLM2"), title
+    assert "layer 16 of 30 · head 4 of 9" in title, title
 
 
 def test_minilm_by_name(tmp_path):

@@ -63,7 +63,12 @@ def dashboard_title(state: SessionState, h: int = 0, translate: Translate | None
     translate = translate or QCoreApplication.translate
     kind = (translate("Figures", "Self-attention") if state.mode == "self"
             else translate("Figures", "Cross-attention"))
-    text = " ".join(state.tokens)
+    if state.provenance is not None and state.provenance.kind == "decoder":
+        # a decoder's tokens carry their own spaces (" capital"): joined with one more,
+        # the title read "The  capital  of  France  is" (a first user)
+        text = "".join(state.tokens).strip()
+    else:
+        text = " ".join(state.tokens)
     if len(state.tokens) > 16 or len(text) > 60:
         text = translate("Figures", "{0} tokens").format(state.n)
     title = translate("Figures", "{0}: {1}").format(kind, text)
