@@ -213,3 +213,13 @@ def test_an_index_axis_is_a_ruler_in_round_steps_the_same_in_every_pane(qapp):
     # token names are not a ruler: the last token is named
     tokens = [f"t{k}" for k in range(100)]
     assert plan_axis(tokens, 300.0, vertical=False).ticks[-1][1] == "t99"
+
+
+def test_a_thinned_axis_cuts_its_names_so_the_last_token_is_named_too(qapp):
+    """A token named "超级长的词元名字🙂abcdefg" over three 37 px columns (no cut or turn
+    fits): the axis named that token alone, whole over all three columns, and left out
+    人工 and 智能 (a first user). Thinned, the names are cut as well, and the last token
+    keeps its name."""
+    plan = plan_axis(["超级长的词元名字🙂abcdefg", "人工", "智能"], 111, False, 30)
+    assert [name for _, name in plan.ticks] == ["超级长…", "智能"]
+    assert "all of them: 超级长的词元名字🙂abcdefg 人工 智能" in plan.note

@@ -154,7 +154,11 @@ def plan_axis(labels: list[str], room: float, vertical: bool,
             if shown is None and need(font, names, stacked=True) <= per_cell:
                 shown = _within(names, font, depth_px, MAX_ROTATED_CHARS - 1)
                 rotated = shown is not None
-            shown = shown or names
+            # thinned, the names are cut too: a long name whole took the room of three
+            # cells, and only it was named ("超级长的词元名字…" alone over 3 columns,
+            # 人工 and 智能 left out, while the weights beside it read "超级长…"; a first
+            # user)
+            shown = shown or [_cut(x, MIN_ABBREVIATED) for x in names]
     if vertical and depth_px is not None:
         shown = (_within(names, font, depth_px, MAX_LABEL_CHARS - 1)
                  or [_cut(x, MIN_ABBREVIATED) for x in names])
