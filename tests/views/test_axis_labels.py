@@ -223,3 +223,15 @@ def test_a_thinned_axis_cuts_its_names_so_the_last_token_is_named_too(qapp):
     plan = plan_axis(["超级长的词元名字🙂abcdefg", "人工", "智能"], 111, False, 30)
     assert [name for _, name in plan.ticks] == ["超级长…", "智能"]
     assert "all of them: 超级长的词元名字🙂abcdefg 人工 智能" in plan.note
+
+
+def test_a_cut_never_makes_two_names_one(qapp):
+    """The concatenation's columns h1·d0 … h2·d3 cut to three letters read "h1·… h1·…
+    h1·… h1·… h2·…": no column could be told from the next (a first user). A cut that
+    merges names is not taken: they are turned, or thinned whole."""
+    names = [f"h{h}·d{d}" for h in (1, 2) for d in range(4)]
+    for room in range(200, 300, 5):
+        for depth in (10, 30):
+            shown = [name for _, name in plan_axis(names, room, False, depth).ticks]
+            assert len(set(shown)) == len(shown), (room, depth, shown)
+            assert all(name in names for name in shown), (room, depth, shown)

@@ -158,7 +158,8 @@ def plan_axis(labels: list[str], room: float, vertical: bool,
             # cells, and only it was named ("超级长的词元名字…" alone over 3 columns,
             # 人工 and 智能 left out, while the weights beside it read "超级长…"; a first
             # user)
-            shown = shown or [_cut(x, MIN_ABBREVIATED) for x in names]
+            least = [_cut(x, MIN_ABBREVIATED) for x in names]
+            shown = shown or (least if _distinct(least, names) else names)
     if vertical and depth_px is not None:
         shown = (_within(names, font, depth_px, MAX_LABEL_CHARS - 1)
                  or [_cut(x, MIN_ABBREVIATED) for x in names])
@@ -241,10 +242,19 @@ def _within(names: list[str], font: QFont, px: float | None, chars: int) -> list
 
 def _shortened(names: list[str], per_cell: float, need) -> list[str] | None:
     """The names cut as little as fits ``per_cell`` (to ``MIN_ABBREVIATED`` letters at
-    most), else None."""
+    most), else None. A cut that makes two names one (``_distinct``) is no answer."""
     longest = max((len(x) for x in names), default=0)
     for chars in range(longest - 1, MIN_ABBREVIATED - 1, -1):
         cut = [_cut(x, chars) for x in names]
+        if not _distinct(cut, names):
+            return None  # (a shorter cut only merges more)
         if need(cut) <= per_cell:
             return cut
     return None
+
+
+def _distinct(cut: list[str], names: list[str]) -> bool:
+    """Whether ``cut`` tells apart the names that differ: the concatenation's columns
+    h1·d0 … h1·d3 cut to "h1·…" read as one column four times (a first user); turned or
+    thinned, they keep their names."""
+    return len(set(cut)) == len(set(names))
