@@ -228,7 +228,7 @@ def test_a_thinned_axis_cuts_its_names_so_the_last_token_is_named_too(qapp):
 def test_a_cut_never_makes_two_names_one(qapp):
     """The concatenation's columns h1·d0 … h2·d3 cut to three letters read "h1·… h1·…
     h1·… h1·… h2·…": no column could be told from the next (a first user). A cut that
-    merges names is not taken: they are turned, or thinned whole."""
+    merges names is not taken: they are thinned whole (or turned, where no cut fits)."""
     names = [f"h{h}·d{d}" for h in (1, 2) for d in range(4)]
     for room in range(200, 300, 5):
         for depth in (10, 30):

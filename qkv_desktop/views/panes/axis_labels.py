@@ -150,8 +150,14 @@ def plan_axis(labels: list[str], room: float, vertical: bool,
     else:
         font = fonts[-1]
         if not vertical and not hopeless:
-            shown = _shortened(names, per_cell, lambda cut, f=font: need(f, cut))
-            if shown is None and need(font, names, stacked=True) <= per_cell:
+            def fits(cut: list[str], f: QFont = font) -> int:
+                return need(f, cut)
+            shown = _shortened(names, per_cell, fits)
+            # where only a cut that merges names would fit, they are thinned whole, in
+            # the axis's height a cut would have taken (not turned: turned, the heads'
+            # concatenation took a pane's rows from X beside it at 1366 × 768)
+            merging = shown is None and _shortened(names, per_cell, fits, distinct=False)
+            if shown is None and not merging and need(font, names, stacked=True) <= per_cell:
                 shown = _within(names, font, depth_px, MAX_ROTATED_CHARS - 1)
                 rotated = shown is not None
             # thinned, the names are cut too: a long name whole took the room of three
@@ -240,13 +246,15 @@ def _within(names: list[str], font: QFont, px: float | None, chars: int) -> list
     return None
 
 
-def _shortened(names: list[str], per_cell: float, need) -> list[str] | None:
+def _shortened(names: list[str], per_cell: float, need,
+               distinct: bool = True) -> list[str] | None:
     """The names cut as little as fits ``per_cell`` (to ``MIN_ABBREVIATED`` letters at
-    most), else None. A cut that makes two names one (``_distinct``) is no answer."""
+    most), else None. With ``distinct``, a cut that makes two names one (``_distinct``)
+    is no answer."""
     longest = max((len(x) for x in names), default=0)
     for chars in range(longest - 1, MIN_ABBREVIATED - 1, -1):
         cut = [_cut(x, chars) for x in names]
-        if not _distinct(cut, names):
+        if distinct and not _distinct(cut, names):
             return None  # (a shorter cut only merges more)
         if need(cut) <= per_cell:
             return cut
@@ -255,6 +263,6 @@ def _shortened(names: list[str], per_cell: float, need) -> list[str] | None:
 
 def _distinct(cut: list[str], names: list[str]) -> bool:
     """Whether ``cut`` tells apart the names that differ: the concatenation's columns
-    h1·d0 … h1·d3 cut to "h1·…" read as one column four times (a first user); turned or
-    thinned, they keep their names."""
+    h1·d0 … h1·d3 cut to "h1·…" read as one column four times (a first user); thinned,
+    they keep their names."""
     return len(set(cut)) == len(set(names))

@@ -49,7 +49,12 @@ from qkv_desktop.presentation.pane_info import (
 )
 from qkv_desktop.state.catalogue import HEADS_OVERVIEW, HIDDEN_BY_DEFAULT, relevant_panes
 from qkv_desktop.views.i18n import current_language
-from qkv_desktop.views.panes.heads_overview import HeadsOverview, heads_caption, heads_tip
+from qkv_desktop.views.panes.heads_overview import (
+    MAX_THUMBNAILS,
+    HeadsOverview,
+    heads_caption,
+    heads_tip,
+)
 from qkv_desktop.views.panes.heatmap_pane import HeatmapPane
 from qkv_desktop.views.panes.heatmap_plot import value_px_goal
 from qkv_desktop.views.panes.mask_painter import MaskPainter
@@ -80,6 +85,9 @@ def grid_columns(slots: int, preferred: int) -> int:
 MIN_PANE_WIDTH = 190
 """Narrower than this a pane's axis, colour bar and cells stop being legible: the grid
 then has fewer columns (and, in its scroll area, scrolls down) instead."""
+BESIDE_HEADS = 4
+"""The most heads whose thumbnails go into the one cell a last pane leaves beside it: four
+fit a pane's least width (``MIN_PANE_WIDTH``), nine needed 412 px."""
 REMEMBERED_LAYOUTS = 256
 """How many (panes, shapes, room, font) the grid remembers its columns for."""
 ASPECT_RANGE = (0.5, 3.0)
@@ -446,6 +454,12 @@ class PaneGrid(QWidget):
             self.panes[key].show()
         if HEADS_KEY in shown:  # the rest of the last row, or a whole new row
             r, c = divmod(len(panes), columns)
+            thumbnails = min(self.model.state.n_heads, MAX_THUMBNAILS)
+            if columns - c == 1 < columns and thumbnails > BESIDE_HEADS:
+                # one cell left beside the last pane: nine heads' thumbnails widened that
+                # column and squeezed every pane of the other to 125 px (SmolLM2's layer
+                # with a dock open; a first user). They take a row of their own.
+                r, c = r + 1, 0
             self._grid.addWidget(self.heads_view, r, c, 1, columns - c)
             self._grid.setRowStretch(r, 1)
             for col in range(c, columns):
