@@ -625,11 +625,20 @@ _VECDOT = getattr(np, "vecdot", None)
 
 
 def _naive_softmax_with_stats(scaled: np.ndarray):
-    """The overflow lesson's naive softmax; statistics are inf/nan wherever it broke."""
+    """The overflow lesson's naive softmax; statistics are inf/nan wherever it broke.
+
+    A row whose exps are finite but sum to ∞ has weights exp(s)/∞ = 0, all finite: its
+    entropy, largest weight and mean p(1−p) would read 0, 0 and 0, a row perfectly
+    focused on its first key in the diagnostics (a review). They are NaN there too."""
     m = scaled.shape[1]
     with np.errstate(all="ignore"):
         e = np.exp(scaled)
-        p = e / e.sum(axis=1, keepdims=True)
+        total = e.sum(axis=1, keepdims=True)
+        p = e / total
         entropy = row_entropy(p)
         mean_gradient = (p * (1 - p)).sum(axis=1) / m
-    return p, entropy, p.max(axis=1), mean_gradient
+    top = p.max(axis=1)
+    summed_over = np.isinf(total[:, 0])
+    for stat in (entropy, top, mean_gradient):
+        stat[summed_over] = np.nan
+    return p, entropy, top, mean_gradient

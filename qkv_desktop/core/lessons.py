@@ -147,7 +147,7 @@ def asymmetry(S) -> float:
         rows = S[a:a + _TILE].astype(np.float64) * c
         total += float(np.vdot(rows, rows))
         for b in range(a, n, _TILE):
-            d = rows[:, b:b + _TILE] - S[b:b + _TILE, a:a + _TILE].T * c
+            d = rows[:, b:b + _TILE] - S[b:b + _TILE, a:a + _TILE].T.astype(np.float64) * c
             diff += (1.0 if a == b else 2.0) * float(np.vdot(d, d))
     return 0.0 if total == 0 else float(np.sqrt(diff) / np.sqrt(total))
 
@@ -273,6 +273,12 @@ def row_uniformity(scaled, weights, entropy=None, max_weight=None, check=None) -
             if not given:
                 entropy[a:b] = row_entropy(pb.astype(np.float64))
                 max_weight[a:b] = p_hi
+                # a naive row whose exps summed to ∞ has weights exp(s)/∞ = 0: no
+                # distribution, so no statistics (they read "entropy 0, max weight 0,
+                # attends most to its first key": a row perfectly focused; a review)
+                dead = ~(pb.sum(axis=1) > 0)
+                entropy[a:b][dead] = np.nan
+                max_weight[a:b][dead] = np.nan
             # rows with a masked key (or a NaN score): count and bound only what is seen
             hidden = np.flatnonzero(np.isneginf(s_lo) | np.isnan(s_lo))
             if hidden.size:
@@ -289,6 +295,8 @@ def row_uniformity(scaled, weights, entropy=None, max_weight=None, check=None) -
             with np.errstate(invalid="ignore"):
                 gap = np.maximum(np.abs(p_hi - uniform), np.abs(uniform - p_lo))
                 deviation[a:b] = np.where(vis > 0, gap, 0.0)
+                if not given:
+                    deviation[a:b][dead] = np.nan  # (no distribution: no distance either)
                 span[a:b] = np.where(s_hi >= s_lo, s_hi - s_lo, np.nan)
             top = pb.argmax(axis=1)
             broken = np.isnan(p_hi)  # NaN weights (naive softmax): the largest number

@@ -63,10 +63,12 @@ def dashboard_title(state: SessionState, h: int = 0, translate: Translate | None
     translate = translate or QCoreApplication.translate
     kind = (translate("Figures", "Self-attention") if state.mode == "self"
             else translate("Figures", "Cross-attention"))
-    if state.provenance is not None and state.provenance.kind == "decoder":
-        # a decoder's tokens carry their own spaces (" capital"): joined with one more,
-        # the title read "The  capital  of  France  is" (a first user)
-        text = "".join(state.tokens).strip()
+    source = state.provenance
+    if source is not None and source.kind == "decoder" and not source.edited:
+        # the sentence the model read: its tokens are labels carrying their own spaces
+        # (" capital", joined with one more: "The  capital  of  France  is"; a first
+        # user) or a part of a character each ("我……爱…"; a review)
+        text = source.text
     else:
         text = " ".join(state.tokens)
     if len(state.tokens) > 16 or len(text) > 60:

@@ -154,3 +154,18 @@ def test_exported_figures_name_the_model_layer_and_head(qapp, loaded):
     # a session of no model: as before
     assert "layer" not in pane_spec(compute(SessionState.from_preset("tutorial-1")),
                                      "weights").title
+
+
+def test_a_decoders_dashboard_title_writes_the_sentence_the_model_read(qapp):
+    """A decoder's tokens are labels: " capital" carries its own space, and a byte-level
+    piece may be part of a character. Joined with spaces, the title read "The  capital"
+    (a first user) and "我……爱………" (a review); it writes the model's text, until the
+    session is edited."""
+    from qkv_desktop.export.figure_set import dashboard_title
+    smol = Provenance("SmolLM2-135M", "我爱人工智能", 15, 3, kind="decoder", source="file",
+                      n_layers=30, n_heads=9)
+    state = SessionState.from_preset("tutorial-1")
+    state = state.with_(tokens=("我…", "…爱", "人工", "智能"), provenance=smol)
+    assert dashboard_title(state).startswith("Self-attention: 我爱人工智能 · SmolLM2-135M")
+    edited = state.with_(provenance=replace(smol, edited=True))
+    assert dashboard_title(edited).startswith("Self-attention: 我… …爱 人工 智能 · ")

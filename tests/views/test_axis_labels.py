@@ -221,7 +221,9 @@ def test_a_thinned_axis_cuts_its_names_so_the_last_token_is_named_too(qapp):
     人工 and 智能 (a first user). Thinned, the names are cut as well, and the last token
     keeps its name."""
     plan = plan_axis(["超级长的词元名字🙂abcdefg", "人工", "智能"], 111, False, 30)
-    assert [name for _, name in plan.ticks] == ["超级长…", "智能"]
+    named = [name for _, name in plan.ticks]
+    assert named[0].startswith("超级长") and named[0].endswith("…") and len(named[0]) <= 4
+    assert named[-1] == "智能"  # the last token keeps its name
     assert "all of them: 超级长的词元名字🙂abcdefg 人工 智能" in plan.note
 
 
@@ -230,8 +232,10 @@ def test_a_cut_never_makes_two_names_one(qapp):
     h1·… h1·… h2·…": no column could be told from the next (a first user). A cut that
     merges names is not taken: they are thinned whole (or turned, where no cut fits)."""
     names = [f"h{h}·d{d}" for h in (1, 2) for d in range(4)]
-    for room in range(200, 300, 5):
-        for depth in (10, 30):
+    quick = plan_axis(["quick", "quietly", "a"], 60, False, 24)
+    assert len({name for _, name in quick.ticks}) == len(quick.ticks), quick.ticks
+    for room in range(60, 420, 5):
+        for depth in (10, 24, 30):
             shown = [name for _, name in plan_axis(names, room, False, depth).ticks]
             assert len(set(shown)) == len(shown), (room, depth, shown)
             assert all(name in names for name in shown), (room, depth, shown)

@@ -736,6 +736,8 @@ def test_a_session_with_a_seed_past_2_31_and_a_scale_past_10_shows_them_as_used(
     assert main_window.statusBar().currentMessage() == (
         "The seed can be at most 4294967295: 99999999999 became 4294967295.")
     assert model.wait_until_idle() and model.state.seed == 2**32 - 1
-    type_in(qtbot, controls.init_scale, "5")  # back within the box's own bounds
-    assert model.wait_until_idle() and model.state.init_scale == 5.0
-    assert controls.init_scale.maximum() == 10.0
+    type_in(qtbot, controls.init_scale, "15")
+    assert model.wait_until_idle() and model.state.init_scale == 15.0
+    type_in(qtbot, controls.init_scale, "18")  # the bound stays the session's 20
+    assert model.wait_until_idle() and model.state.init_scale == 18.0
+    assert controls.init_scale.maximum() == 20.0

@@ -325,6 +325,11 @@ def test_a_row_whose_exp_sum_overflows_is_said_broken_not_healthy(qtbot):
     qtbot.waitUntil(lambda: diag.summary.text() != "")
     assert "2 rows' sums overflowed" in diag.summary.text()
     assert "Mean H" not in diag.summary.text()
+    # no distribution in those rows: no statistics, as for the rows of NaN weights
+    u = result.lessons(0).uniformity
+    assert np.isnan(u.entropy).all() and np.isnan(u.max_weight).all()
+    assert np.isnan(r.entropy).all() and np.isnan(r.max_weight).all()
+    assert np.isnan(r.mean_gradient).all()
     explain = ExplainPanel(model)
     qtbot.addWidget(explain)
     model.set_selection(CellRef("weights", 0, 1, 0))  # its breakdown ends with the output

@@ -34,7 +34,8 @@ from qkv_desktop.views.editors.spin_boxes import (
 from qkv_desktop.views.retranslate import Retranslating
 
 INIT_SCALE_RANGE = (0.001, 10.0)
-"""The weight scale box's bounds; a session's own scale outside them widens them."""
+"""The weight scale box's bounds; a session's own scale outside them widens them (for
+the window's life)."""
 
 __all__ = ["ControlsPanel", "temperature_from_slider", "slider_from_temperature"]
 
@@ -323,10 +324,12 @@ class ControlsPanel(Retranslating, QWidget):
         checkpoint = self._weight_source is not None
         self.seed.setValue(self.seed.minimum() if checkpoint else s.seed)
         # a session file may hold a scale past the box's bounds: shown as it is used (20
-        # read 10, the bound, while the weights were drawn with 20: a first user)
-        lo, hi = INIT_SCALE_RANGE
-        scale = lo if checkpoint else s.init_scale
-        self.init_scale.setRange(min(lo, scale), max(hi, scale))
+        # read 10, the bound, while the weights were drawn with 20: a first user). The
+        # bounds only widen: narrowed again to each new value, 18 typed after 15 was
+        # said to be "at most 15" though 20 had been in use (a review)
+        scale = self.init_scale.minimum() if checkpoint else s.init_scale
+        self.init_scale.setRange(min(self.init_scale.minimum(), scale),
+                                 max(self.init_scale.maximum(), scale))
         self.init_scale.setValue(scale)
         if isinstance(o.scale, str):
             self.scaling.setCurrentIndex(self.scaling.findData(o.scale))

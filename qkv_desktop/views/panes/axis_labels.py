@@ -158,7 +158,7 @@ def plan_axis(labels: list[str], room: float, vertical: bool,
             # concatenation took a pane's rows from X beside it at 1366 × 768)
             merging = shown is None and _shortened(names, per_cell, fits, distinct=False)
             if shown is None and not merging and need(font, names, stacked=True) <= per_cell:
-                shown = _within(names, font, depth_px, MAX_ROTATED_CHARS - 1)
+                shown = _within(names, font, depth_px, MAX_ROTATED_CHARS - 1, distinct=True)
                 rotated = shown is not None
             # thinned, the names are cut too: a long name whole took the room of three
             # cells, and only it was named ("超级长的词元名字…" alone over 3 columns,
@@ -233,14 +233,17 @@ def _every_kth(count: int, step: int, last: bool = True) -> list[int]:
     return named
 
 
-def _within(names: list[str], font: QFont, px: float | None, chars: int) -> list[str] | None:
+def _within(names: list[str], font: QFont, px: float | None, chars: int,
+            distinct: bool = False) -> list[str] | None:
     """The names cut to ``chars`` letters, and further (to ``MIN_ABBREVIATED`` at most)
     while the longest is wider than ``px`` in ``font`` (None: no bound); None if it
-    still is."""
+    still is, or (with ``distinct``) once a cut makes two names one (``_distinct``)."""
     metrics, key = QFontMetrics(font), font.key()
     longest = max((len(x) for x in names), default=0)
     for most in range(max(min(chars, longest), MIN_ABBREVIATED), MIN_ABBREVIATED - 1, -1):
         cut = [_cut(x, most) for x in names]
+        if distinct and not _distinct(cut, names):
+            return None
         if px is None or max(_width(metrics, key, x) for x in set(cut)) <= px:
             return cut
     return None

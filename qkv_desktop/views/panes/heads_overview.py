@@ -290,7 +290,9 @@ class HeadsOverview(Retranslating, QWidget):
         super().__init__(parent)
         self.model = model
         self.setObjectName("headsOverview")
-        self.title = QLabel(self)
+        # elided where narrow (whole on hover), as the panes' titles: unwrapped, its 261
+        # px set the overview's least width, more than a grid column's at 1024 px
+        self.title = ElidedLabel(self)
         self.title.setObjectName("paneTitle")
         self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.groups_label = QLabel(self, objectName="headGroups", wordWrap=True)

@@ -87,7 +87,7 @@ MIN_PANE_WIDTH = 190
 then has fewer columns (and, in its scroll area, scrolls down) instead."""
 BESIDE_HEADS = 4
 """The most heads whose thumbnails go into the one cell a last pane leaves beside it: four
-fit a pane's least width (``MIN_PANE_WIDTH``), nine needed 412 px."""
+fit a pane's least width (182 px of ``MIN_PANE_WIDTH``), five need 228 px, nine 412."""
 REMEMBERED_LAYOUTS = 256
 """How many (panes, shapes, room, font) the grid remembers its columns for."""
 ASPECT_RANGE = (0.5, 3.0)
@@ -213,10 +213,22 @@ class PaneGrid(QWidget):
             self._relevant, self._shapes = relevant, shapes
             self._fit_columns = self._choose_columns()
             self._relayout()
+        elif HEADS_KEY in self.shown() and self._wide_overview() != self._overview_wide:
+            self._relayout()  # (2 heads → 9: the thumbnails leave the cell beside a pane)
         elif shapes != self._shapes:  # other shapes: another number of columns may fit
             self._shapes = shapes
             self._refit()
         self.one_repaint.hold()  # the panes' repaints of it: one window repaint
+
+    _overview_wide = False
+    """Whether the heads overview was laid out as too wide for one cell (``_relayout``)."""
+
+    def _wide_overview(self) -> bool:
+        """Whether the heads overview shows more thumbnails than fit one grid cell
+        (``BESIDE_HEADS``)."""
+        result = self.model.result
+        state = result.state if result is not None else self.model.state
+        return min(state.n_heads, MAX_THUMBNAILS) > BESIDE_HEADS
 
     def _pane_shapes(self) -> tuple:
         return tuple((k, self.panes[k].plot.data.shape) for k in self.shown()
@@ -454,8 +466,8 @@ class PaneGrid(QWidget):
             self.panes[key].show()
         if HEADS_KEY in shown:  # the rest of the last row, or a whole new row
             r, c = divmod(len(panes), columns)
-            thumbnails = min(self.model.state.n_heads, MAX_THUMBNAILS)
-            if columns - c == 1 < columns and thumbnails > BESIDE_HEADS:
+            self._overview_wide = self._wide_overview()
+            if columns - c == 1 < columns and self._overview_wide:
                 # one cell left beside the last pane: nine heads' thumbnails widened that
                 # column and squeezed every pane of the other to 125 px (SmolLM2's layer
                 # with a dock open; a first user). They take a row of their own.
