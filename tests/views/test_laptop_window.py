@@ -293,6 +293,19 @@ def window_rect(window, widget):
     return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
 
 
+def tour_steps(window):
+    """Each step of the window's tour, shown and settled; the tour stopped after."""
+    tour = window.tour
+    tour.start()
+    try:
+        for step in range(len(tour.steps())):
+            tour.show_step(step)
+            settle(window)
+            yield step
+    finally:
+        tour.stop()
+
+
 @pytest.mark.parametrize("size", [(1600, 993), (1256, 706), (1024, 700)])
 # (first run on 1920×1080, 1366×768; and the smallest laptop window)
 def test_the_tour_note_is_beside_its_target_never_over_it(make_window, size):
@@ -300,30 +313,24 @@ def test_the_tour_note_is_beside_its_target_never_over_it(make_window, size):
     window.findChild(type(window.quit_action), "resetLayout").trigger()
     settle(window)
     tour = window.tour
-    tour.start()
-    try:
-        for step in range(len(tour.steps())):
-            tour.show_step(step)
-            settle(window)
-            note = tour.note.geometry()
-            assert window.rect().contains(note), step
-            assert not note.intersects(tour.target_rect()), (step, note, tour.target_rect())
-            banners = window.teaching.banners  # tutorial-1's lesson: nearly uniform
-            assert banners.isVisible()
-            assert not note.intersects(window_rect(window, banners)), (step, note)
-            if step == 2:  # the weights: the other panes show the outlines it speaks of
-                assert not note.intersects(window_rect(window, window.panes)), note
-            if step == 4:  # the menu: the Explain panel step 4 had read stays in view
-                explain = window.teaching.docks["explain"]
-                assert not note.intersects(window_rect(window, explain)), (note, size)
-            if step == 0:  # the table: the pane its edit shows up in stays in view
-                tab_bar = window_rect(window, window.tabs.tabBar())  # …and which table it is
-                assert not note.intersects(tab_bar), (note, tab_bar)
-                x_pane = window_rect(window, window.panes.panes["X"])
-                assert not note.intersects(x_pane), (note, x_pane)
-                assert not note.intersects(window_rect(window, window.panes))
-    finally:
-        tour.stop()
+    for step in tour_steps(window):
+        note = tour.note.geometry()
+        assert window.rect().contains(note), step
+        assert not note.intersects(tour.target_rect()), (step, note, tour.target_rect())
+        banners = window.teaching.banners  # tutorial-1's lesson: nearly uniform
+        assert banners.isVisible()
+        assert not note.intersects(window_rect(window, banners)), (step, note)
+        if step == 2:  # the weights: the other panes show the outlines it speaks of
+            assert not note.intersects(window_rect(window, window.panes)), note
+        if step == 4:  # the menu: the Explain panel step 4 had read stays in view
+            explain = window.teaching.docks["explain"]
+            assert not note.intersects(window_rect(window, explain)), (note, size)
+        if step == 0:  # the table: the pane its edit shows up in stays in view
+            tab_bar = window_rect(window, window.tabs.tabBar())  # …and which table it is
+            assert not note.intersects(tab_bar), (note, tab_bar)
+            x_pane = window_rect(window, window.panes.panes["X"])
+            assert not note.intersects(x_pane), (note, x_pane)
+            assert not note.intersects(window_rect(window, window.panes))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
@@ -335,17 +342,11 @@ def test_every_tour_note_is_tall_enough_for_its_wrapped_text(make_window, speak,
     window = make_window(size=(1024, 700))
     settle(window)
     tour = window.tour
-    tour.start()
-    try:
-        for step in range(len(tour.steps())):
-            tour.show_step(step)
-            settle(window)
-            text = tour.text
-            needed = text.heightForWidth(text.width())
-            assert text.height() >= needed, (step, text.height(), needed)
-            assert window.rect().contains(tour.note.geometry()), step
-    finally:
-        tour.stop()
+    for step in tour_steps(window):
+        text = tour.text
+        needed = text.heightForWidth(text.width())
+        assert text.height() >= needed, (step, text.height(), needed)
+        assert window.rect().contains(tour.note.geometry()), step
 
 
 def global_rect(widget):
