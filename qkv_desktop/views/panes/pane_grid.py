@@ -214,6 +214,7 @@ class PaneGrid(QWidget):
             self._fit_columns = self._choose_columns()
             self._relayout()
         elif HEADS_KEY in self.shown() and self._wide_overview() != self._overview_wide:
+            self._shapes = shapes
             self._relayout()  # (2 heads → 9: the thumbnails leave the cell beside a pane)
         elif shapes != self._shapes:  # other shapes: another number of columns may fit
             self._shapes = shapes
