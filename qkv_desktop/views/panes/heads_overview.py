@@ -298,6 +298,7 @@ class HeadsOverview(Retranslating, QWidget):
         self.groups_label = QLabel(self, objectName="headGroups", wordWrap=True)
         self.groups_label.hide()
         self._groups = None
+        self._counted = ""  # the matrices ``_groups`` counts: W_O only where it is counted
         self.thumbs: list[HeadThumbnail] = []
         self._tiles = QWidget(self)
         self._grid = QGridLayout(self._tiles)
@@ -333,15 +334,13 @@ class HeadsOverview(Retranslating, QWidget):
         if g is not None and g.shared:
             members = join_clauses(self.tr("K/V {0}: heads {1}").format(
                 i + 1, " ".join(str(h + 1) for h in group)) for i, group in enumerate(g.groups))
-            # W_O is named only where the session has it (its count is 0 without it)
-            counted = "W_Q, W_K, W_V" + (", W_O" if self.model.state.W_O is not None else "")
             self.groups_label.setText(self.tr(
                 "Grouped-query attention: {0} query heads share {1} key/value heads ({2}). "
                 "This layer's {7}: {3:,} parameters, {4:,} if every head had "
                 "its own keys and values (MHA); keys and values cached per token: {5:,} "
                 "numbers, {6:,} with MHA.").format(
                 sum(len(x) for x in g.groups), len(g.groups), members, g.params_gqa,
-                g.params_mha, g.kv_values_gqa, g.kv_values_mha, counted))
+                g.params_mha, g.kv_values_gqa, g.kv_values_mha, self._counted))
 
     def _on_screen(self) -> bool:
         """Not hidden by the grid (one head, or the View menu); the window may not be
@@ -372,6 +371,7 @@ class HeadsOverview(Retranslating, QWidget):
             thumb.deleteLater()
         rows, cols = list(s.tokens), list(s.key_tokens)
         self._groups = head_groups(s) if s.n_heads > 1 else None
+        self._counted = "W_Q, W_K, W_V" + (", W_O" if s.W_O is not None else "")
         shared = self._groups is not None and self._groups.shared
         for thumb, h in zip(self.thumbs, self._heads, strict=True):
             thumb.kv_group = self._groups.group_of(h) if shared else None
