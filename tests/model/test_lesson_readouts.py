@@ -158,3 +158,11 @@ def test_the_asymmetry_of_huge_or_tiny_finite_scores_is_a_number_not_nan(size):
     assert asymmetry(S * size) == pytest.approx(expected, rel=1e-12)
     assert asymmetry(np.array([[1e300, 2e300], [-3e300, 5e300]])) == pytest.approx(
         np.linalg.norm([[0, 5], [-5, 0]]) / np.linalg.norm([[1, 2], [-3, 5]]), rel=1e-12)
+
+
+def test_a_symmetric_float32_matrix_with_a_huge_value_has_asymmetry_zero():
+    """Scaled by a power of two, a float32 matrix's two triangles must be scaled alike:
+    one side kept in float32 went subnormal beside 1e38, and a symmetric matrix read an
+    asymmetry of 4e-48 (a review)."""
+    S = np.array([[1e38, 3e-10], [3e-10, 1.0]], np.float32)
+    assert asymmetry(S) == 0.0
