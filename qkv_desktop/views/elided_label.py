@@ -19,8 +19,10 @@ A taller text asks for a new layout, once.
 
 from __future__ import annotations
 
+import html
 import math
 
+from PySide6 import QtGui
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QFontMetricsF, QPainter, QTextLayout
 from PySide6.QtWidgets import QLabel, QSizePolicy
@@ -126,8 +128,16 @@ class ElidedLabel(QLabel):
         super().changeEvent(event)
 
     def _update_tip(self) -> None:
-        parts = [self.text()] if self.is_shortened() else []
-        self.setToolTip("\n".join(parts + ([self._note] if self._note else [])))
+        parts = ([self.text()] if self.is_shortened() else []) + ([self._note] if self._note
+                                                                 else [])
+        rich = QtGui.Qt.mightBeRichText  # (the QtGui namespace's: QtCore's has no such)
+        if any(rich(part) for part in parts):
+            # one rich text: a plain line before it made Qt show the whole tip as plain
+            # text, the note's <b> and <a href=…> as written (an elided banner; a user)
+            self.setToolTip("<br>".join(part if rich(part) else html.escape(part)
+                                        for part in parts))
+        else:
+            self.setToolTip("\n".join(parts))
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)

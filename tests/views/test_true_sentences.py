@@ -325,6 +325,9 @@ def test_a_row_whose_exp_sum_overflows_is_said_broken_not_healthy(qtbot):
     qtbot.waitUntil(lambda: diag.summary.text() != "")
     assert "2 rows' sums overflowed" in diag.summary.text()
     assert "Mean H" not in diag.summary.text()
+    # symmetric scores (W_Q = W_K) and every weight 0: the weights do not "still differ"
+    qtbot.waitUntil(lambda: "symmetric scores" in diag.asymmetry_label.text())
+    assert "the weights may still differ" in diag.asymmetry_label.text()
     # no distribution in those rows: no statistics, as for the rows of NaN weights
     u = result.lessons(0).uniformity
     assert np.isnan(u.entropy).all() and np.isnan(u.max_weight).all()

@@ -628,10 +628,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>&lt;b&gt;QKᵀ asymmetry&lt;/b&gt;: not defined in cross-attention (queries and keys are different sequences).</source>
         <translation>&lt;b&gt;QKᵀ 非对称度&lt;/b&gt;：在交叉注意力中没有定义（查询和键来自不同的序列）。</translation>
     </message>
-    <message>
-        <source>symmetric scores, s_ij = s_ji; the weights still differ, since each row has its own softmax sum.</source>
-        <translation>分数对称，s_ij = s_ji；但权重仍然不同，因为每一行的 softmax 都有自己的总和。</translation>
-    </message>
     <message numerus="yes">
         <source>%n rows&apos; sums overflowed (every exp(s) is finite, their sum is ∞, and every weight is 0)</source>
         <translation>
@@ -661,6 +657,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>&lt;b&gt;QKᵀ asymmetry&lt;/b&gt; ‖S − Sᵀ‖ / ‖S‖ = &lt;b&gt;{0}&lt;/b&gt;</source>
         <translation>&lt;b&gt;QKᵀ 非对称度&lt;/b&gt; ‖S − Sᵀ‖ / ‖S‖ = &lt;b&gt;{0}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>symmetric scores, s_ij = s_ji; the weights may still differ, since each row has its own softmax sum.</source>
+        <translation>分数对称，s_ij = s_ji；但权重仍可能不同，因为每一行的 softmax 都有自己的总和。</translation>
     </message>
     <message>
         <source>Head {0}: </source>

@@ -265,8 +265,8 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
         else:
             text = self.tr("<b>QKᵀ asymmetry</b> ‖S − Sᵀ‖ / ‖S‖ = <b>{0}</b>").format(
                 format_value(value))
-            text += " — " + (self.tr("symmetric scores, s_ij = s_ji; the weights still "
-                                     "differ, since each row has its own softmax sum.")
+            text += " — " + (self.tr("symmetric scores, s_ij = s_ji; the weights may "
+                                     "still differ, since each row has its own softmax sum.")
                              if value == 0 else
                              self.tr("i→j and j→i differ, as separate W_Q and W_K allow."))
         self.asymmetry_label.setText(text)
