@@ -150,13 +150,12 @@ def plan_axis(labels: list[str], room: float, vertical: bool,
     else:
         font = fonts[-1]
         if not vertical and not hopeless:
-            def fits(cut: list[str], f: QFont = font) -> int:
-                return need(f, cut)
-            shown = _shortened(names, per_cell, fits)
+            shown = _shortened(names, per_cell, lambda cut, f=font: need(f, cut))
+            least = [_cut(x, MIN_ABBREVIATED) for x in names]  # the narrowest cut
             # where only a cut that merges names would fit, they are thinned whole, in
             # the axis's height a cut would have taken (not turned: turned, the heads'
             # concatenation took a pane's rows from X beside it at 1366 × 768)
-            merging = shown is None and _shortened(names, per_cell, fits, distinct=False)
+            merging = shown is None and need(font, least) <= per_cell
             if shown is None and not merging and need(font, names, stacked=True) <= per_cell:
                 shown = _within(names, font, depth_px, MAX_ROTATED_CHARS - 1, distinct=True)
                 rotated = shown is not None
@@ -164,7 +163,6 @@ def plan_axis(labels: list[str], room: float, vertical: bool,
             # cells, and only it was named ("超级长的词元名字…" alone over 3 columns,
             # 人工 and 智能 left out, while the weights beside it read "超级长…"; a first
             # user)
-            least = [_cut(x, MIN_ABBREVIATED) for x in names]
             shown = shown or (least if _distinct(least, names) else names)
     if vertical and depth_px is not None:
         shown = (_within(names, font, depth_px, MAX_LABEL_CHARS - 1)
@@ -249,15 +247,13 @@ def _within(names: list[str], font: QFont, px: float | None, chars: int,
     return None
 
 
-def _shortened(names: list[str], per_cell: float, need,
-               distinct: bool = True) -> list[str] | None:
+def _shortened(names: list[str], per_cell: float, need) -> list[str] | None:
     """The names cut as little as fits ``per_cell`` (to ``MIN_ABBREVIATED`` letters at
-    most), else None. With ``distinct``, a cut that makes two names one (``_distinct``)
-    is no answer."""
+    most), else None. A cut that makes two names one (``_distinct``) is no answer."""
     longest = max((len(x) for x in names), default=0)
     for chars in range(longest - 1, MIN_ABBREVIATED - 1, -1):
         cut = [_cut(x, chars) for x in names]
-        if distinct and not _distinct(cut, names):
+        if not _distinct(cut, names):
             return None  # (a shorter cut only merges more)
         if need(cut) <= per_cell:
             return cut

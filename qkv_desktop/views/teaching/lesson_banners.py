@@ -280,13 +280,17 @@ class LessonBanners(QWidget):
             return "scale", self.tr("Try weight scale 1")
         return None
 
+    def _stable_link(self) -> str:
+        """The banner's action for a broken naive softmax."""
+        return "<a href='stable'>" + self.tr("Use the stable softmax") + "</a>"
+
     def _overflow_texts(self, result, r, lessons) -> tuple[str | None, str, str]:
         details = self._overflow_text(result, r, lessons)
         if details is None:
             return None, "", ""
         bad = lessons.overflow[0]
         over, _under, summed = lessons.broken_rows or (1, 0, 0)
-        stable = "<a href='stable'>" + self.tr("Use the stable softmax") + "</a>"
+        stable = self._stable_link()
         if bad == 0 and summed:  # finite weights, all 0: their rows' sums overflowed
             return self.tr("Naive softmax broke: every weight of %n rows is 0.", "",
                            summed), details, stable
@@ -364,7 +368,7 @@ class LessonBanners(QWidget):
         limit = exp_limit(r.scaled.dtype)
         (bad, rows), top = lessons.overflow, lessons.top
         over, under, summed = lessons.broken_rows or (1, 0, 0)
-        stable = " <a href='stable'>" + self.tr("Use the stable softmax") + "</a>"
+        stable = " " + self._stable_link()
         # every exp(s) of a row finite, their sum ∞: each weight is exp(s)/∞ = 0
         if bad == 0 and summed:  # (no exp overflowed: ``top`` is below the limit)
             return (join_sentences([self.tr(
