@@ -7,6 +7,7 @@ from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.core.masks import CAUSAL, CUSTOM, PREFIX, SINK, WINDOW
 from qkv_desktop.presentation.numbers import format_boolean, format_nonzero
+from qkv_desktop.presentation.texts import token_in_text
 from qkv_desktop.state import CellRef
 from qkv_desktop.state.catalogue import MATRIX, axis_labels
 from qkv_desktop.state.compute import ModelResult
@@ -83,16 +84,16 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
     M = result.matrix(ref.matrix, ref.head)
     if M is None or not (0 <= i < M.shape[0] and 0 <= j < M.shape[1]):
         return ""  # a cell of a newer state than this result: nothing to say yet
-    q = s.tokens[i] if i < s.n else str(i)
+    q = token_in_text(s.tokens[i]) if i < s.n else str(i)
     keys = s.key_tokens
-    k = keys[j] if j < len(keys) else str(j)
+    k = token_in_text(keys[j]) if j < len(keys) else str(j)
     f = format_nonzero  # a tiny value is not 0 (the tip is headed by its size too)
     if ref.matrix == "X":
         return QCoreApplication.translate(
             "CellText", "X[{0}, d{1}] = {2}  (input vector of {0})").format(q, j, f(s.X[i, j]))
     if ref.matrix == "X_kv":
         return QCoreApplication.translate(
-            "CellText", "X_kv[{0}, d{1}] = {2}").format(keys[i], j, f(s.X_kv[i, j]))
+            "CellText", "X_kv[{0}, d{1}] = {2}").format(token_in_text(keys[i]), j, f(s.X_kv[i, j]))
     if ref.matrix == "X_pos":
         # P as the core's table has it (``sinusoidal_positions``): column 2k is a sine,
         # 2k + 1 a cosine, of the position over 10000^(2k/d)
@@ -104,7 +105,7 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
             "{5}, where P = {6}({3} / 10000^({7}/{8}))").format(
             q, j, f(s.X[i, j]), i, f(P), f(r.X_pos[i, j]), wave, k2, d)
     if ref.matrix in ("Q", "K", "V"):
-        tok = q if ref.matrix == "Q" else keys[i]
+        tok = q if ref.matrix == "Q" else token_in_text(keys[i])
         src = "X" if ref.matrix == "Q" or s.mode == "self" else "X_kv"
         if s.options.positions == "sinusoidal":
             src = f"({src} + P)"
@@ -113,7 +114,7 @@ def describe_cell(result: ModelResult, ref: CellRef) -> str:
         v = getattr(r, ref.matrix)[i, j]
         return f"{ref.matrix}[{tok}, {j}] = {src}[{tok}]·{weight}[:, {j}]{plus} = {f(v)}"
     if ref.matrix in ("Q_rope", "K_rope"):
-        tok = q if ref.matrix == "Q_rope" else keys[i]
+        tok = q if ref.matrix == "Q_rope" else token_in_text(keys[i])
         d = M.shape[1]
         pair = j % (d // 2) if s.options.rope_pairing == "half" else j // 2
         angle = i * s.options.rope_base ** (-2 * pair / d)

@@ -20,6 +20,7 @@ from qkv_desktop.presentation.cell_text import (
 )
 from qkv_desktop.presentation.numbers import format_boolean, format_nonzero
 from qkv_desktop.presentation.pane_info import pane_relevant, pane_title, values_are_boolean
+from qkv_desktop.presentation.texts import token_in_text
 from qkv_desktop.state import CellRef
 from qkv_desktop.state.catalogue import MATRIX, axis_labels
 from qkv_desktop.state.compute import ModelResult
@@ -55,7 +56,7 @@ def _name(state, kind: str, index: int) -> str:
     if kind == "dims":
         return f"d{index}"
     labels = axis_labels(state, kind)
-    return labels[index] if index < len(labels) else str(index)
+    return token_in_text(labels[index]) if index < len(labels) else str(index)
 
 
 def cell_tip(result: ModelResult, ref: CellRef) -> str:

@@ -8,7 +8,11 @@ from qkv_desktop.io.files import os_reason
 from qkv_desktop.presentation.numbers import DECIMALS, MINUS, format_value
 from qkv_desktop.state.texts import CellValue, Listed, Text, said_by, say_in
 
-__all__ = ["say", "stale_note", "join_sentences", "join_list", "join_clauses"]
+__all__ = ["say", "stale_note", "join_sentences", "join_list", "join_clauses", "token_in_text"]
+
+VISIBLE_SPACE = "␣"
+"""How a space at a token's edge is written in a sentence (as ``io.byte_tokens`` writes
+a token that is only spaces)."""
 
 
 def say(item: Text | Exception | str) -> str:
@@ -95,3 +99,15 @@ def join_sentences(parts) -> str:
             text += " "
         text += part
     return text
+
+
+def token_in_text(name: str) -> str:
+    """``name`` as a sentence or a table cell writes it: spaces at its edges as ␣.
+
+    A byte-level model's words start with a space (" of", " capital"): an axis label
+    keeps it, but in "w[ of→ of]" the status bar read as a stray space, and a trailing
+    one was not seen at all (a first-time user)."""
+    core = name.strip(" ")
+    lead = len(name) - len(name.lstrip(" "))
+    trail = len(name) - len(name.rstrip(" ")) if core else 0
+    return VISIBLE_SPACE * lead + core + VISIBLE_SPACE * trail

@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_percent, rounding_of
 from qkv_desktop.presentation.sizes import format_bytes
-from qkv_desktop.presentation.texts import join_list, join_sentences, say
+from qkv_desktop.presentation.texts import join_list, join_sentences, say, token_in_text
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
 from qkv_desktop.views.elided_label import ElidedLabel
 from qkv_desktop.views.retranslate import Retranslating
@@ -331,7 +331,7 @@ class DecoderPanel(Retranslating, QDockWidget):
             return
         rows, row_evens = mass[choosing], evens[choosing]
         even, mean = float(np.mean(row_evens)), float(np.mean(rows))
-        first = result.state.tokens[0]
+        first = token_in_text(result.state.tokens[0])
         # a sum of a row's weights: 1 up to rounding where all of it is on that token
         exact = rounding_of(mass.dtype)
 

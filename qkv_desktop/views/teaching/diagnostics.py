@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from qkv_desktop.core.lessons import UNIFORM_FRACTION
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_percent, format_value, rounding_of
-from qkv_desktop.presentation.texts import join_clauses, stale_note
+from qkv_desktop.presentation.texts import join_clauses, stale_note, token_in_text
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.status_bar import QWIDGETSIZE_MAX
@@ -164,7 +164,7 @@ class DiagnosticsTableModel(QAbstractTableModel):
         i, c, u = index.row(), index.column(), self._u
         if role == Qt.ItemDataRole.DisplayRole:
             if c == 0:
-                return self._tokens[i]
+                return token_in_text(self._tokens[i])
             if c == 1:
                 return format_value(u.entropy[i])
             if c == 2:
@@ -173,7 +173,7 @@ class DiagnosticsTableModel(QAbstractTableModel):
                 return format_percent(u.fraction[i], exact_within=self._exact)
             if c == 3:
                 return format_value(u.max_weight[i])
-            return self._keys[int(u.argmax[i])] if np.isfinite(u.max_weight[i]) else "—"
+            return token_in_text(self._keys[int(u.argmax[i])]) if np.isfinite(u.max_weight[i]) else "—"
         if role == Qt.ItemDataRole.ToolTipRole and c == 2 and self._one_key(i):
             return self.tr("This query sees one key: its weight is 1, its entropy 0, and "
                            "H / log n is 0 / 0 (log 1 = 0), so it has no fraction.")

@@ -25,7 +25,7 @@ from qkv_desktop.presentation.numbers import (
     with_minus,
 )
 from qkv_desktop.presentation.pane_info import pane_caption
-from qkv_desktop.presentation.texts import stale_note
+from qkv_desktop.presentation.texts import stale_note, token_in_text
 from qkv_desktop.state.catalogue import CellRef, cell_in
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -247,7 +247,7 @@ class ExplainPanel(Retranslating, QWidget):
 
     def _names(self, result, i: int, j: int) -> tuple[str, str]:
         s = result.state
-        return html.escape(s.tokens[i]), html.escape(s.key_tokens[j])
+        return html.escape(token_in_text(s.tokens[i])), html.escape(token_in_text(s.key_tokens[j]))
 
     def _explain_weight(self, result, ref: CellRef) -> str:
         s = result.state
@@ -430,7 +430,7 @@ class ExplainPanel(Retranslating, QWidget):
                 v, c = _vector(V[j]), _vector(w * V[j])
             else:
                 v, c = format_number(V[j, column]), format_number(w * V[j, column])
-            rows.append(f"<tr{style}><td>{html.escape(keys[j])}</td><td>{format_number(w)}"
+            rows.append(f"<tr{style}><td>{html.escape(token_in_text(keys[j]))}</td><td>{format_number(w)}"
                         f"</td><td class='math'>{v}</td><td class='math'>{c}</td></tr>")
         if len(order) < m:
             rows.append("<tr><td colspan='4' class='note'>"
@@ -463,7 +463,7 @@ class ExplainPanel(Retranslating, QWidget):
     def _explain_output_cell(self, result, ref: CellRef) -> str:
         r = result.head(ref.head)
         i, c = ref.row, ref.col
-        a = html.escape(result.state.tokens[i])
+        a = html.escape(token_in_text(result.state.tokens[i]))
         total = format_number(r.output[i, c])
         return (f"<h3>out[{a}, {c}]</h3>"
                 f"<p class='math'>out[{a}, {c}] = Σ<sub>j</sub> w[{a} → j] · V[j, {c}]</p>"

@@ -43,7 +43,7 @@ from qkv_desktop.core.rope_lessons import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_nonzero, format_value
-from qkv_desktop.presentation.texts import join_list, join_sentences, say
+from qkv_desktop.presentation.texts import join_list, join_sentences, say, token_in_text
 from qkv_desktop.views.editors.position_controls import ROPE_BASE_RANGE
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
@@ -346,7 +346,7 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         text = self.tr(
             "q = {0} at position {1}, k = {2} at position {3}: R({1})q · R({3})k = {4}. "
             "Each pair i turns by θ_i = base^(−2i/d) per position: θ = {5}.").format(
-            s.tokens[i], i + k, s.key_tokens[j], j + k, f(pr.score),
+            token_in_text(s.tokens[i]), i + k, token_in_text(s.key_tokens[j]), j + k, f(pr.score),
             # a slow pair turns by 1e−6 rad, not by 0.0000 (d_k = 64, base 10⁴)
             join_list(format_nonzero(t) for t in pr.theta))
         if len(pr.theta) > MAX_PAIR_PLOTS:  # said: the plots seemed to be every pair
@@ -454,7 +454,7 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         w = s.heads[s.head_index(self.model.current_head)]
         X = s.X
         plain = permutation_check(X, w, self._perm)
-        order = join_list(s.tokens[p] for p in self._perm)
+        order = join_list(token_in_text(s.tokens[p]) for p in self._perm)
         text = self.tr("New order: {0}. Without positions: max |out(shuffled X) − shuffled "
                        "out| = {1}, the same outputs, shuffled alike.").format(
             order, format_value(plain))

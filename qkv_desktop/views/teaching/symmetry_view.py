@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.colormaps import lut_for, max_abs_finite, symmetric_levels
 from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.presentation.texts import token_in_text
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.panes.heatmap_plot import HeatmapPlot
 from qkv_desktop.views.panes.values_note import ValuesNote
@@ -145,7 +146,7 @@ class SymmetryView(RefreshWhenShown, Retranslating, QWidget):
                 "compare a pair's weights.") if comparison.masked_out else ""
         i, j = comparison.pair
         s, w = comparison.kk, comparison.weights
-        a, b = html.escape(keys[i]), html.escape(keys[j])
+        a, b = html.escape(token_in_text(keys[i])), html.escape(token_in_text(keys[j]))
         f = format_value
         return self.tr(
             "<b>Symmetric scores, asymmetric weights.</b> With W_Q = W_K, {5}[{0}, {1}] = "
