@@ -225,3 +225,32 @@ def test_ctrl_e_in_a_spin_box_is_export_all_with_the_number_typed(x_display, tmp
     ''')
     assert out == {"before": 4, "focus_in_spin": True, "asked_with_d_k": [6],
                    "after_ctrl_u": "", "selected": "5"}
+
+
+def test_a_cells_refusal_note_goes_when_the_keyboard_moves_to_another_control(
+        x_display, tmp_path):
+    """A user's re-check: the note under a refused cell stayed over the table while they
+    typed a new d_k. It stays while the keyboard is in the table (the cell may be typed
+    again) and goes with it to another control. (Focus needs a real display.)"""
+    out = run_on_display(x_display, tmp_path, '''
+        editor = window.editor
+        window.activateWindow()
+        QTest.qWaitForWindowActive(window)
+        editor.setFocus()
+        editor.setCurrentIndex(editor.table.value_index(0, 0))
+        QTest.keyClicks(editor, "abc")  # typing opens the cell editor
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+        app.processEvents()
+        out["after_enter"] = editor.balloon.isVisible()
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Down)  # still in the table
+        app.processEvents()
+        out["moved_in_table"] = editor.balloon.isVisible()
+        d_k = window.controls.d_k
+        d_k.setFocus(Qt.FocusReason.TabFocusReason)
+        app.processEvents()
+        out["focus_in_d_k"] = d_k.isAncestorOf(QApplication.focusWidget())
+        out["after_d_k"] = editor.balloon.isVisible()
+    ''')
+    assert out["after_enter"] and out["moved_in_table"], out
+    assert out["focus_in_d_k"], out
+    assert not out["after_d_k"], out

@@ -8,8 +8,10 @@ already is. The balloon is a child of the table's window, not of its viewport: a
 first-time user). It goes when the table scrolls, since it no longer sits by its cell.
 
 It goes when the learner has moved on (``leave_for``: an editor opens on another cell;
-the editor hides it when a typed value is taken or a change lands), not only when its
-time is up: a note left under the cell before read like a verdict on the next one.
+the editor hides it when a typed value is taken or a change lands; the keyboard goes to
+another control of its window), not only when its time is up: a note left under the
+cell before read like a verdict on the next one, and a cell's note stayed over the
+table while the learner typed a new d_k (a user's re-check).
 
 A control's refusal (RoPE chosen with an odd d_k: the box snaps back) is said under
 the control too (``Balloon.show_below``): said in the status bar alone, it was at the
@@ -20,7 +22,15 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QAbstractItemView, QAbstractScrollArea, QLabel, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractScrollArea,
+    QApplication,
+    QLabel,
+    QTabWidget,
+    QWidget,
+)
+from shiboken6 import isValid
 
 __all__ = ["Balloon", "CellBalloon", "BALLOON_MS"]
 
@@ -47,12 +57,16 @@ class Balloon(QLabel):
         self._timer = QTimer(self, singleShot=True, interval=BALLOON_MS)
         self._timer.timeout.connect(self.hide)
         self._followed: set[QWidget] = set()  # the scroll areas and tabs that hide it
+        self._about: QWidget | None = None  # the widget it speaks of
+        self._focused = None  # the widget that had the keyboard when it was shown
+        QApplication.instance().focusChanged.connect(self._on_focus_changed)
 
     def show_below(self, widget: QWidget, text: str) -> None:
         """Show ``text`` under ``widget`` (a control whose value was refused), until the
         scroll area or tab holding it moves it away (it would no longer sit by it)."""
         if not widget.isVisible():
             return
+        self._about = widget
         self._place(widget, widget.rect(), max(min(widget.width(), 360), 220), text)
         holder = widget.parentWidget()
         while holder is not None and not holder.isWindow():
@@ -84,6 +98,18 @@ class Balloon(QLabel):
         self.show()
         self.raise_()
         self._timer.start()
+        self._focused = QApplication.focusWidget()
+
+    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """The keyboard went to another control of this window: the learner has moved
+        on. (Not when it goes to nothing, to another window or to a menu's popup, nor to
+        the widget the note speaks of or the one that had the keyboard when it came.)"""
+        if not self.isVisible() or new is None or new.window() is not self.window():
+            return
+        for mine in (self._about, self._focused):
+            if mine is not None and isValid(mine) and (mine is new or mine.isAncestorOf(new)):
+                return
+        self.hide()
 
 
 class CellBalloon(Balloon):
@@ -113,5 +139,6 @@ class CellBalloon(Balloon):
         self.view.scrollTo(index)
         viewport = self.view.viewport()
         self._cell = QPersistentModelIndex(index)
+        self._about = self.view  # its cells' editors are the view's too
         self._place(viewport, self.view.visualRect(index),
                     max(min(viewport.width() - 8, 360), 80), text)
