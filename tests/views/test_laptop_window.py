@@ -333,6 +333,32 @@ def test_the_tour_note_is_beside_its_target_never_over_it(make_window, size):
             assert not note.intersects(window_rect(window, window.panes))
 
 
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("size", [(1024, 700), (1366, 768), (1920, 1080)])
+def test_no_tour_note_covers_its_target_nor_step_3_the_panes(make_window, speak, size, lang,
+                                                             causal):
+    """At 1024 × 700 in Chinese with the causal mask, its pane put the weights in the
+    grid's right column, and step 3's note, left of them, lay over the scaled scores
+    whose cells the hover outlines (a user's re-check): left of the whole grid had room.
+    No note covers its target, and step 3's leaves every pane clear, in either
+    language, with the mask or without, on a laptop or a desktop screen."""
+    speak(lang)
+    window = make_window(size=size)
+    window.findChild(type(window.quit_action), "resetLayout").trigger()
+    window.model.set_options(causal=causal)
+    settle(window)
+    assert ("mask" in window.panes.panes and window.panes.panes["mask"].isVisible()) == causal
+    tour = window.tour
+    for step in tour_steps(window):
+        note, target = tour.note.geometry(), tour.target_rect()
+        assert window.rect().contains(note), (step, note)
+        assert not note.intersects(target), (step, note, target)
+        if step == 2:  # "Hover a weight": the outlines it speaks of are in the other panes
+            panes = window_rect(window, window.panes)
+            assert not note.intersects(panes), (note, panes)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_every_tour_note_is_tall_enough_for_its_wrapped_text(make_window, speak, lang):
     """At 1024 × 700 in Chinese, step 3's text wrapped to more lines than its note held:

@@ -280,7 +280,8 @@ class Tour(QObject):
         the first spot that covers none of ``keep_clear``, else none of its earlier
         entries (the target before the banner before the panes), compared in that
         order; beside a tall target also just below the banner, so that a note at the
-        target's top does not hide it."""
+        target's top does not hide it. With no spot inside the window, the one nearest
+        inside, that covers the least of the target."""
         if not self.running:
             return
         area = self.window.rect()
@@ -322,14 +323,23 @@ class Tour(QObject):
             shown = self._in_window(widget)
             if not shown.isEmpty():
                 candidates.append(QPoint(shown.right() + MARGIN, top))
+        # beside what the note should leave clear, at the heights above: with the causal
+        # mask's pane the weights are in the grid's right column, and step 3's note left
+        # of them lay over the scaled scores the hover outlines (zh_CN at 1024 × 700),
+        # where left of the whole grid had room
+        heights = [target.top()] + [y for rect in clear[1:] for y in (
+            rect.top() - size.height() - MARGIN, rect.bottom() + MARGIN)]
+        for rect in clear[1:]:
+            candidates += [QPoint(x, y) for y in heights for x in (
+                rect.left() - size.width() - MARGIN, rect.right() + MARGIN)]
         inside = [p for p in candidates if area.contains(QRect(p, size))]
+        if not inside:  # a window too small for any: each spot slid into it instead
+            inside = [QPoint(min(max(p.x(), 0), max(area.width() - size.width(), 0)),
+                             min(max(p.y(), 0), max(area.height() - size.height(), 0)))
+                      for p in candidates]
         # stable: among spots that cover the same, the first of ``candidates``
-        inside.sort(key=lambda p: tuple(QRect(p, size).intersects(c) for c in clear))
-        spot = inside[0] if inside else QPoint(
-            max(area.right() - size.width() - MARGIN, 0),
-            max(area.bottom() - size.height() - MARGIN, 0))
-        spot.setX(min(max(spot.x(), 0), max(area.width() - size.width(), 0)))
-        spot.setY(min(max(spot.y(), 0), max(area.height() - size.height(), 0)))
+        inside.sort(key=lambda p: self._covered(QRect(p, size), clear))
+        spot = inside[0]
         self.note.move(spot)
         self.outline.setGeometry(area)
         self.outline.target = target
@@ -339,6 +349,15 @@ class Tour(QObject):
         self.outline.raise_()
         self.note.show()
         self.note.raise_()
+
+    @staticmethod
+    def _covered(note: QRect, clear: list[QRect]) -> tuple:
+        """What ``note`` covers of ``clear`` (``keep_clear``), to compare spots by: how
+        much of the target, then whether each of the rest, in their order. A spot that
+        must cover the target covers as little of it as it can."""
+        over = note.intersected(clear[0])
+        return (over.width() * over.height() if not over.isEmpty() else 0,
+                *(note.intersects(c) for c in clear[1:]))
 
     def eventFilter(self, watched, event) -> bool:
         if self.running and watched in self._watched and event.type() in (
