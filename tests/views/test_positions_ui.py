@@ -367,3 +367,22 @@ def test_an_odd_d_k_under_rope_is_refused_under_the_d_k_box(main_window, qtbot):
     assert note.top() == box.bottom() + 2 or note.bottom() == box.top() - 2
     m.set_options(positions="none")
     assert not c.balloon.isVisible()
+
+
+def test_escape_on_the_refused_box_sends_its_note_away(main_window, qtbot):
+    """A refused d_k's note stayed its 6 s after the learner pressed Escape on the box
+    (a user's re-check); Escape elsewhere leaves it."""
+    w, m = main_window, main_window.model
+    m.set_options(positions="rope")
+    c = w.controls
+    qtbot.waitUntil(c.d_k.isVisible)
+    try:
+        c.d_k.setValue(5)
+        assert c.balloon.isVisible()
+        QTest.keyClick(c.seed, Qt.Key.Key_Escape)  # another control's Escape
+        assert c.balloon.isVisible()
+        QTest.keyClick(c.d_k, Qt.Key.Key_Escape)
+        assert not c.balloon.isVisible()
+        assert m.state.d_k == 4 and c.d_k.value() == 4
+    finally:
+        m.set_options(positions="none")

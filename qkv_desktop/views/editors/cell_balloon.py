@@ -11,7 +11,8 @@ It goes when the learner has moved on (``leave_for``: an editor opens on another
 the editor hides it when a typed value is taken or a change lands; the keyboard goes to
 another control of its window), not only when its time is up: a note left under the
 cell before read like a verdict on the next one, and a cell's note stayed over the
-table while the learner typed a new d_k (a user's re-check).
+table while the learner typed a new d_k (a user's re-check). Escape on the widget it
+speaks of sends it away too (a refused d_k's note stayed its 6 s after Escape).
 
 A control's refusal (RoPE chosen with an odd d_k: the box snaps back) is said under
 the control too (``Balloon.show_below``): said in the status bar alone, it was at the
@@ -20,7 +21,7 @@ other end of the window from the box that snapped back (a first user).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -66,7 +67,7 @@ class Balloon(QLabel):
         scroll area or tab holding it moves it away (it would no longer sit by it)."""
         if not widget.isVisible():
             return
-        self._about = widget
+        self._speak_of(widget)
         self._place(widget, widget.rect(), max(min(widget.width(), 360), 220), text)
         holder = widget.parentWidget()
         while holder is not None and not holder.isWindow():
@@ -99,6 +100,21 @@ class Balloon(QLabel):
         self.raise_()
         self._timer.start()
         self._focused = QApplication.focusWidget()
+
+    def _speak_of(self, widget: QWidget) -> None:
+        """The note is about ``widget`` (kept clear of the focus test; Escape on it
+        sends the note away)."""
+        if self._about is not widget:
+            if self._about is not None and isValid(self._about):
+                self._about.removeEventFilter(self)
+            widget.installEventFilter(self)
+            self._about = widget
+
+    def eventFilter(self, watched, event) -> bool:
+        if (watched is self._about and event.type() == QEvent.Type.KeyPress
+                and event.key() == Qt.Key.Key_Escape and self.isVisible()):
+            self.hide()  # and the widget has its Escape too
+        return False
 
     def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         """The keyboard went to another control of this window: the learner has moved
@@ -139,6 +155,6 @@ class CellBalloon(Balloon):
         self.view.scrollTo(index)
         viewport = self.view.viewport()
         self._cell = QPersistentModelIndex(index)
-        self._about = self.view  # its cells' editors are the view's too
+        self._speak_of(self.view)  # its cells' editors are the view's too
         self._place(viewport, self.view.visualRect(index),
                     max(min(viewport.width() - 8, 360), 80), text)
