@@ -228,6 +228,13 @@ def test_under_a_mask_the_uniform_headline_says_which_n_it_means(qtbot):
     headline = plain(banners.uniform.headline.text())
     assert headline.endswith("of 1/(visible keys).") and "1/n." not in headline
     assert "n = the keys a query sees under the mask" in text
+    # row 0 sees one key: its entropy is 0, not > 99 % of log 1 (a first-time user)
+    assert "every row's entropy" not in text
+    assert "every row that sees two or more keys has entropy > 99% of log n" in text
+    hidden = SessionState.from_preset("tutorial-1").with_(options=Options(
+        custom_mask=True, masked=((1, 2),)))  # every query sees three keys or more
+    _, text, _ = banners_for(qtbot, hidden)
+    assert "every row's entropy > 99% of log n" in text and "sees one key" not in text
     banners, text, _ = banners_for(qtbot, SessionState.from_preset("tutorial-1"))
     assert plain(banners.uniform.headline.text()).endswith("of 1/n.")
     assert "under the mask" not in text

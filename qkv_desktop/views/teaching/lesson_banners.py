@@ -310,7 +310,17 @@ class LessonBanners(QWidget):
             return None
         s, u, spread = result.state, lessons.uniformity, lessons.spread
         f = format_value
-        if self._masked(result):
+        if self._masked(result) and (u.visible == 1).any():
+            # a row that sees one key has entropy 0 = 0 % of log 1: not "> 99 %" (a
+            # first-time user, causal mask); ``nearly_uniform`` leaves such rows out
+            parts = [self.tr(
+                "<b>Attention is nearly uniform</b> (n = the keys a query sees under the "
+                "mask: every row that sees two or more keys has entropy > 99% of log n, "
+                "every weight is within {0} of 1/n, and a query that sees one key gives "
+                "it all its weight): a row's visible scaled scores differ by at most {1}, "
+                "and softmax of nearly equal numbers is flat.").format(
+                    f(u.deviation.max()), f(spread))]
+        elif self._masked(result):
             parts = [self.tr(
                 "<b>Attention is nearly uniform</b> (n = the keys a query sees under the "
                 "mask: every row's entropy > 99% of log n, every weight within {0} of 1/n): "
