@@ -423,3 +423,22 @@ def test_the_status_bar_names_rope_in_a_scaled_score_and_alibi_goes_to_scaled_sc
     assert "= QKᵀ / 2 = " in plain_line
     from qkv_desktop.presentation.pane_info import pane_tip
     assert "added to the scaled scores" in pane_tip("bias")
+
+
+def test_a_narrow_overflow_banner_shows_a_shorter_wording_whole(qtbot):
+    """At 1024 × 700 the headline read "Naive softmax overflowed: 14 of 16 wei…", cut
+    mid-word (a first-time user); the README promises a shorter wording shown whole."""
+    s = SessionState.from_preset("tutorial-1")
+    state = s.with_(X=s.X * 10_000, options=Options(stable=False))
+    banners, _, _ = banners_for(qtbot, state)
+    headline = banners.overflow.headline
+    assert banners.overflow.isVisible()
+    assert plain(headline.text()).startswith("Naive softmax overflowed: ")
+    shown = []
+    for width in (900, 560, 400):
+        banners.resize(width, banners.height())
+        qtbot.waitUntil(lambda: banners.overflow.width() <= width)
+        assert not headline.is_elided(), (width, headline.shown_text())
+        assert headline.shown_text().startswith("Naive softmax overflowed"), width
+        shown.append(headline.shown_text())
+    assert "of 16" in shown[1], shown  # its count, where it fits

@@ -284,24 +284,34 @@ class LessonBanners(QWidget):
         """The banner's action for a broken naive softmax."""
         return "<a href='stable'>" + self.tr("Use the stable softmax") + "</a>"
 
-    def _overflow_texts(self, result, r, lessons) -> tuple[str | None, str, str]:
+    def _overflow_texts(self, result, r, lessons
+                        ) -> tuple[str | None, str, str, tuple[str, ...]]:
+        """The overflow banner's headline, details, link and shorter wordings (at
+        1024 × 700 "Naive softmax overflowed: 14 of 16 wei…" was cut mid-word, a
+        first-time user: a shorter one shows whole, with its count where it fits)."""
         details = self._overflow_text(result, r, lessons)
         if details is None:
-            return None, "", ""
+            return None, "", "", ()
         bad = lessons.overflow[0]
         over, _under, summed = lessons.broken_rows or (1, 0, 0)
         stable = self._stable_link()
+        broke = self.tr("Naive softmax broke")
         if bad == 0 and summed:  # finite weights, all 0: their rows' sums overflowed
-            return self.tr("Naive softmax broke: every weight of %n rows is 0.", "",
-                           summed), details, stable
+            return (self.tr("Naive softmax broke: every weight of %n rows is 0.", "",
+                            summed), details, stable,
+                    (self.tr("Naive softmax broke: %n rows of 0s", "", summed), broke))
         if bad == 0:
             return (self.tr("Naive softmax is on: nothing has overflowed yet."),
-                    details, "<a href='x100'>" + self.tr("× 100 the inputs") + "</a>")
+                    details, "<a href='x100'>" + self.tr("× 100 the inputs") + "</a>",
+                    (self.tr("Naive softmax is on"),))
         if not over:  # no exp overflowed: rows underflowed
-            return self.tr("Naive softmax broke: {0} weights are NaN.").format(
-                bad), details, stable
-        return self.tr("Naive softmax overflowed: {0} of {1} weights are not finite."
-                       ).format(bad, r.weights.size), details, stable
+            return (self.tr("Naive softmax broke: {0} weights are NaN.").format(bad),
+                    details, stable,
+                    (self.tr("Naive softmax broke: {0} NaN").format(bad), broke))
+        return (self.tr("Naive softmax overflowed: {0} of {1} weights are not finite."
+                        ).format(bad, r.weights.size), details, stable,
+                (self.tr("Naive softmax overflowed: {0} of {1}").format(bad, r.weights.size),
+                 self.tr("Naive softmax overflowed")))
 
 
     def _uniform_text(self, result, lessons) -> str | None:
