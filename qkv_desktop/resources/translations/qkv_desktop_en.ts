@@ -102,6 +102,13 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>Naive softmax broke: %n rows of 0s</source>
+        <translation>
+            <numerusform>Naive softmax broke: %n row of 0s</numerusform>
+            <numerusform>Naive softmax broke: %n rows of 0s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>&lt;b&gt;Naive softmax broke: every weight of %n rows is 0&lt;/b&gt;. In those rows every exp(s) is finite (the largest scaled score is {0}, below {1}), but their sum overflows to ∞, so every weight is exp(s) / ∞ = 0 and the row sums to 0.</source>
         <translation>
             <numerusform>&lt;b&gt;Naive softmax broke: every weight of %n row is 0&lt;/b&gt;. In that row every exp(s) is finite (the largest scaled score is {0}, below {1}), but their sum overflows to ∞, so every weight is exp(s) / ∞ = 0 and the row sums to 0.</numerusform>

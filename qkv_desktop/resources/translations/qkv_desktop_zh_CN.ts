@@ -3313,10 +3313,20 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <source>Attention is nearly uniform</source>
         <translation>注意力几乎是均匀的</translation>
     </message>
+    <message>
+        <source>Naive softmax broke</source>
+        <translation>朴素 softmax 出错了</translation>
+    </message>
     <message numerus="yes">
         <source>Naive softmax broke: every weight of %n rows is 0.</source>
         <translation>
             <numerusform>朴素 softmax 出错了：%n 行的每个权重都为 0。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Naive softmax broke: %n rows of 0s</source>
+        <translation>
+            <numerusform>朴素 softmax 出错了：%n 行全为 0</numerusform>
         </translation>
     </message>
     <message>
@@ -3324,12 +3334,32 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>朴素 softmax 已开启：目前还没有溢出。</translation>
     </message>
     <message>
+        <source>Naive softmax is on</source>
+        <translation>朴素 softmax 已开启</translation>
+    </message>
+    <message>
         <source>Naive softmax broke: {0} weights are NaN.</source>
         <translation>朴素 softmax 出错了：{0} 个权重为 NaN。</translation>
     </message>
     <message>
+        <source>Naive softmax broke: {0} NaN</source>
+        <translation>朴素 softmax 出错了：{0} 个 NaN</translation>
+    </message>
+    <message>
         <source>Naive softmax overflowed: {0} of {1} weights are not finite.</source>
         <translation>朴素 softmax 溢出了：{1} 个权重中有 {0} 个不是有限值。</translation>
+    </message>
+    <message>
+        <source>Naive softmax overflowed: {0} of {1}</source>
+        <translation>朴素 softmax 溢出了：{1} 个中有 {0} 个</translation>
+    </message>
+    <message>
+        <source>Naive softmax overflowed</source>
+        <translation>朴素 softmax 溢出了</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Attention is nearly uniform&lt;/b&gt; (n = the keys a query sees under the mask: every row that sees two or more keys has entropy &gt; 99% of log n, every weight is within {0} of 1/n, and a query that sees one key gives it all its weight): a row&apos;s visible scaled scores differ by at most {1}, and softmax of nearly equal numbers is flat.</source>
+        <translation>&lt;b&gt;注意力几乎是均匀的&lt;/b&gt;（n 为掩码下一个查询能看到的键数：能看到两个及以上键的每一行，熵都超过 log n 的 99%；每个权重与 1/n 相差不超过 {0}；只能看到一个键的查询把全部权重给这个键）：同一行可见的缩放后分数最多相差 {1}，而对几乎相等的数做 softmax，结果是平的。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Attention is nearly uniform&lt;/b&gt; (n = the keys a query sees under the mask: every row&apos;s entropy &gt; 99% of log n, every weight within {0} of 1/n): a row&apos;s visible scaled scores differ by at most {1}, and softmax of nearly equal numbers is flat.</source>
