@@ -2,7 +2,7 @@
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState
@@ -119,4 +119,87 @@ def test_choosing_a_model_in_the_kv_lab_does_not_widen_it(main_window, qtbot, sp
         QApplication.processEvents()
         assert lab.minimumSizeHint().width() == least, name
     assert "white-space: nowrap" in memory.result.text()
+    lab.close()
+
+
+def _steps(lab):
+    """The stepper's scroll area (the lab's one)."""
+    from PySide6.QtWidgets import QScrollArea
+    (steps,) = lab.findChildren(QScrollArea)
+    return steps
+
+
+def _steps_fit(lab) -> int:
+    """The stepper's room to spare (negative: cut) below its content at its width."""
+    steps = _steps(lab)
+    content, viewport = steps.widget(), steps.viewport()
+    needed = content.minimumSizeHint().height()
+    if content.hasHeightForWidth():
+        needed = max(needed, content.heightForWidth(viewport.width()))
+    return viewport.height() - needed
+
+
+def _cut_in(lab) -> list[str]:
+    """The lab's visible widgets outside the stepper's scroll area that are cut: past the
+    window's edge, or a wrapped text lower than its lines."""
+    from PySide6.QtWidgets import QAbstractButton, QAbstractSpinBox, QComboBox, QLabel
+    steps = _steps(lab)
+    cut = []
+    for w in lab.findChildren(QWidget):
+        if not w.isVisible() or not isinstance(
+                w, QLabel | QAbstractButton | QAbstractSpinBox | QComboBox) \
+                or steps.isAncestorOf(w):
+            continue
+        rect = QRect(w.mapTo(lab, w.rect().topLeft()), w.size())
+        if not lab.rect().contains(rect):
+            cut.append(f"{w.objectName() or type(w).__name__} {rect} outside {lab.rect()}")
+        elif isinstance(w, QLabel) and w.wordWrap() and w.height() < w.heightForWidth(w.width()):
+            cut.append(f"{w.objectName()} {w.height()} < {w.heightForWidth(w.width())}")
+        elif w.height() < w.minimumSizeHint().height():
+            cut.append(f"{w.objectName() or type(w).__name__} lower than its least")
+    return cut
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("free", [(1024, 700), (1366, 768), (1920, 1080)],
+                         ids=lambda f: "x".join(map(str, f)))
+def test_the_kv_steppers_steps_show_whole_above_the_memory_panel(main_window, qtbot, speak,
+                                                                 monkeypatch, lang, free):
+    """A first-time user at 1024 × 700 pressed Step ▶ three times: the stepper, in a box
+    of 270 px with its own scroll bar, cut the outputs' row 3 (智能) and the multiply-adds
+    table, while the memory panel below kept some 200 px empty (six lines for its red
+    line beside the table, under boxes that needed less); a refusal there squeezed the
+    stepper further. The comparison stands beside both rows of grids, the red line keeps
+    its room in the panel's whole width, and the panel takes only the height it needs:
+    the steps show whole, before and after a refusal, and nothing else is cut."""
+    screen = QApplication.primaryScreen()
+    monkeypatch.setattr(type(screen), "availableGeometry",
+                        lambda self: QRect(0, 0, *free))
+    lab = _kv_lab(main_window, qtbot, speak, lang)  # sized as a first start sizes it
+    assert lab.width() <= free[0] and lab.height() <= free[1]
+    memory = lab.memory
+    for press in range(3):
+        qtbot.mouseClick(lab.controls.step, Qt.MouseButton.LeftButton)
+        QApplication.processEvents()
+        if press:  # steps 3 and 4 of tutorial-1's four
+            assert _steps_fit(lab) >= 0, (press, _steps_fit(lab))
+    assert lab.position == 3
+    assert not _steps(lab).verticalScrollBar().isVisible()
+    assert memory.height() <= memory.sizeHint().height() + 2, (memory.height(),
+                                                               memory.sizeHint())
+    assert _cut_in(lab) == []
+    # a refusal with a clamp: said whole in the panel's room, the stepper as it was
+    steps_height, memory_height = _steps(lab).height(), memory.height()
+    memory.select("custom")
+    for box, text in ((memory.query_heads, "9"), (memory.kv_heads, "99999999999")):
+        box.setFocus()
+        box.selectAll()
+        qtbot.keyClicks(box, text)
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+    QApplication.processEvents()
+    assert memory.problem.isVisible() and "1024" in memory.problem.text()
+    assert memory.height() == memory_height
+    assert _steps(lab).height() == steps_height
+    assert _steps_fit(lab) >= 0
+    assert _cut_in(lab) == []
     lab.close()

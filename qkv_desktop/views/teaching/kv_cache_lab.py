@@ -6,7 +6,7 @@ Beside it the same step is recomputed without a cache, with the largest differen
 and the multiply-adds each way. Below, a calculator sizes the cache of real models:
 2 (K and V) × layers × KV heads × d_k × tokens × bytes, for MHA, GQA and MQA. KV heads
 that grouped-query attention cannot have (not dividing the query heads) are refused
-beside the table, which then leaves the GQA row empty.
+under the table, which then leaves the GQA row empty.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -81,9 +82,11 @@ def _mark_refused(box: QWidget, refused: bool) -> None:
         box.setPalette(palette)
 
 
-PROBLEM_LINES = 6
-"""Lines the calculator's red line keeps beside its table, said or not: the longest
-refusal with a clamp at 1024 × 700, in English and in Chinese."""
+PROBLEM_LINES = 3
+"""Lines the calculator's red line keeps under its boxes and table, in the group's whole
+width, said or not: the longest refusal with a clamp at 1024 × 700 (99999999999 typed
+as the KV heads of 9 query heads), in English and in Chinese (two lines of its taller
+characters)."""
 
 
 class MemoryCalculator(QGroupBox):
@@ -127,13 +130,23 @@ class MemoryCalculator(QGroupBox):
             form.addWidget(label, k // 2, 2 * (k % 2))
             form.addWidget(w, k // 2, 2 * (k % 2) + 1)
         form.setRowStretch(form.rowCount(), 1)  # the boxes together at the top
-        right = QVBoxLayout()
-        right.addWidget(self.result)
-        right.addWidget(self.problem)
-        right.addStretch(1)
-        row = QHBoxLayout(self)
+        row = QHBoxLayout()
         row.addLayout(form)
-        row.addLayout(right, 1)
+        row.addWidget(self.result, 1, Qt.AlignmentFlag.AlignTop)
+        # the red line under the boxes and the table, in the group's whole width: beside
+        # the table, in what the boxes left, the longest refusal took six lines, kept
+        # empty below the table, and the stepper above lost them (a first-time user at
+        # 1024 × 700 found its outputs and cost table cut)
+        column = QVBoxLayout(self)
+        margins = column.contentsMargins()  # (the title is space enough above the boxes)
+        column.setContentsMargins(margins.left(), margins.top() // 3, margins.right(),
+                                  margins.bottom())
+        column.addLayout(row)
+        column.addWidget(self.problem)
+        # only the height it needs: the stepper above takes the rest
+        policy = self.sizePolicy()
+        policy.setVerticalPolicy(QSizePolicy.Policy.Maximum)
+        self.setSizePolicy(policy)
         self.session_shape = (1, 1, 1, 1, 4, 8)
         self.preset.currentIndexChanged.connect(self._apply_preset)
         self._applying = False
@@ -326,7 +339,10 @@ class MemoryCalculator(QGroupBox):
                f"<td align='right'>{v:,}</td></tr>" if v is not None else
                "<td align='right'>—</td><td align='right'>—</td></tr>")
             for k, v in sizes.items())
-        return ("<table cellpadding='3' style='white-space: nowrap'><tr><th></th><th>"
+        # its cells parted by their padding only: the spacing between the rows took the
+        # 10 px that the stepper above lacked at 1024 × 700 in Chinese
+        return ("<table cellpadding='3' cellspacing='0' style='white-space: nowrap'>"
+                "<tr><th></th><th>"
                 + self.tr("KV heads") + "</th><th>" + self.tr("cache") + "</th><th>"
                 + self.tr("bytes") + "</th></tr>" + rows + "</table>")
 
@@ -359,19 +375,24 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         self.compare = QLabel(objectName="kvCompare")
         self.compare.setWordWrap(True)
         self.compare.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # The comparison beside both rows of grids, not beside the lower one only: there
+        # it had the width the outputs left, wrapped into a column taller than the grids,
+        # and at 1024 × 700 the step's own rows (3·智能) and its cost table were cut
+        # under the stepper's scroll bar (a first-time user)
         inner = QWidget()
-        v = QVBoxLayout(inner)
-        for names in (("q", "K", "V"), ("outputs", "weights", "output")):
+        grid = QGridLayout(inner)
+        margins = grid.contentsMargins()  # (the scroll area's frame is border enough
+        grid.setContentsMargins(margins.left(), 0, margins.right(), 0)  # above and below)
+        for r, names in enumerate((("q", "K", "V"), ("outputs", "weights", "output"))):
             row = QHBoxLayout()
             for name in names:
                 row.addWidget(self.grids[name], 0, Qt.AlignmentFlag.AlignTop)
-            if names[0] == "outputs":
-                row.addWidget(self.compare, 1, Qt.AlignmentFlag.AlignTop)
-            else:
-                row.addStretch(1)
-            v.addLayout(row)
-        v.addStretch(1)
-        scroll = QScrollArea()
+            row.addStretch(1)
+            grid.addLayout(row, r, 0)
+        grid.addWidget(self.compare, 0, 1, 2, 1, Qt.AlignmentFlag.AlignTop)
+        grid.setColumnStretch(1, 1)
+        grid.setRowStretch(2, 1)
+        scroll = QScrollArea(objectName="kvSteps")
         scroll.setWidgetResizable(True)
         scroll.setWidget(inner)
         self.memory = MemoryCalculator()
