@@ -19,7 +19,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Iterable
-from decimal import Decimal
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 import numpy as np
 from PySide6.QtGui import QFont, QFontMetricsF
@@ -78,7 +78,8 @@ def format_nonzero(value: float) -> str:
 
 
 def format_percent(fraction: float, decimals: int = 1, most: int = 4,
-                   exact_within: float = 0.0) -> str:
+                   exact_within: float = 0.0, significant: int = 0,
+                   toward: str | None = None) -> str:
     """``fraction`` as a percentage that never reads as a bound it is not.
 
     ``f"{x:.1%}"`` writes an entropy at 99.997 % of log n as ``100.0%``, which a learner
@@ -89,6 +90,13 @@ def format_percent(fraction: float, decimals: int = 1, most: int = 4,
     0 or ±1 is that bound: a measure computed in floating point (an exactly uniform
     row's H / log n is 1.0000000186 in float32) must not read as "not quite".
     ``NaN`` and ``∞`` read as in ``format_value``.
+
+    ``significant``: at least that many significant digits (more decimals, up to
+    ``most``): with 0 decimals a row's 0.51 % read ``1%``, twice itself. ``toward``
+    (``"down"`` or ``"up"``, towards −∞ or +∞) rounds one way instead of to the nearest,
+    for a value a sentence states as a bound: "least 0.51%" of a row at 0.5149 %, "most
+    50%" of one at 49.01 % (to the nearest, "most 49%" was below it). The rounding is
+    of the value as Python writes it (``repr``), so 0.0057 reads 0.57 % either way.
     """
     x = float(fraction)
     if not math.isfinite(x):
@@ -98,8 +106,19 @@ def format_percent(fraction: float, decimals: int = 1, most: int = 4,
             x = bound
     sign, a = (MINUS if x < 0 else ""), abs(x)
     most = max(decimals, most)
-    for d in range(decimals, most + 1):
-        text = f"{a * 100:.{d}f}"
+    start = decimals
+    if significant and 0 < a:
+        start = max(decimals, min(most, significant - 1 - math.floor(math.log10(a * 100))))
+    if toward not in (None, "down", "up"):
+        raise ValueError(f'toward must be None, "down" or "up", got {toward!r}')
+    # the magnitude's rounding: up for x is towards 0 for a negative x
+    ceiling = (toward == "up") != (x < 0)
+    for d in range(start, most + 1):
+        if toward is None:
+            text = f"{a * 100:.{d}f}"
+        else:
+            text = str((Decimal(repr(a)) * 100).quantize(
+                Decimal(1).scaleb(-d), rounding=ROUND_CEILING if ceiling else ROUND_FLOOR))
         if a in (0.0, 1.0) or float(text) not in (0.0, 100.0):
             return sign + text + "%"
     step = 10.0 ** -most

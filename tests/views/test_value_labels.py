@@ -91,6 +91,32 @@ def test_a_percentage_reads_as_0_or_100_only_when_it_is():
     assert format_percent(0.99997, exact_within=2e-6) == "99.997%"
 
 
+def test_a_percentage_keeps_two_significant_digits_and_a_bound_rounds_its_safe_way():
+    """The decoder panel's sink note said "least 1%" of a row at 0.51 % (0 decimals): a
+    small share keeps two significant digits, and a smallest or largest value stated as
+    a bound is rounded down or up, so that "least" and "most" hold of the shown number."""
+    assert format_percent(0.0051, 0, significant=2) == "0.51%"
+    assert format_percent(0.0051, 0) == "1%"  # the old reading, kept where asked for
+    assert format_percent(0.2667, 0, significant=2) == "27%"
+    assert format_percent(0.000512, 0, significant=2) == "0.051%"
+    assert format_percent(0.0996, 0, significant=2) == "10.0%"
+    # "least": never above the value; "most": never below it
+    assert format_percent(0.005149, 0, significant=2, toward="down") == "0.51%"
+    assert format_percent(0.005151, 0, significant=2, toward="down") == "0.51%"
+    assert format_percent(0.0057, 0, significant=2, toward="down") == "0.57%"  # no float noise
+    assert format_percent(0.0057, 0, significant=2, toward="up") == "0.57%"
+    assert format_percent(0.4901, 0, significant=2, toward="up") == "50%"
+    assert format_percent(0.4901, 0, significant=2, toward="down") == "49%"
+    assert format_percent(0.49, 0, significant=2, toward="up") == "49%"
+    assert format_percent(-0.4901, 0, toward="up") == "−49%"  # up is toward +∞
+    # a bound rounding still never reads 0 % or 100 % of a value that is not
+    assert format_percent(0.99996, 0, toward="up") == "99.996%"
+    assert format_percent(0.999999999, 0, toward="up") == "> 99.9999%"
+    assert format_percent(1e-9, 0, toward="down") == "< 0.0001%"
+    assert format_percent(1.0, 0, toward="up") == "100%" and format_percent(0.0, 0) == "0%"
+    assert format_percent(1.0000000186, 0, toward="up", exact_within=2e-6) == "100%"
+
+
 def test_a_setting_reads_as_the_value_used():
     from qkv_desktop.presentation.numbers import format_setting
     assert [format_setting(v) for v in (2.65, 2.6451, 1.0, 10.0, 0.05, 1e-5, 5e-5)] == [
