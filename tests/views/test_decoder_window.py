@@ -34,6 +34,11 @@ def tiny(tmp_path):
     return path
 
 
+def share(fraction, toward=None) -> str:
+    """A share of the sink note as it reads: whole percents, two significant digits."""
+    return format_percent(fraction, 0, significant=2, toward=toward)
+
+
 def open_and_load(qtbot, window, path, text, layer, head, name=None):
     window.models.open_dialog()
     dialog = window.models.dialog
@@ -75,11 +80,13 @@ def test_a_gguf_head_loads_with_rope_panes_panel_and_undo(qtbot, make_window, ti
     n = window.model.state.n
     assert f"Rows 1 … {n - 1} " in panel.sink_label.text()
     assert "row 0 can only see it" in panel.sink_label.text()
-    # the shares as percentages that read 0 % or 100 % only when they are
+    # the shares as percentages that read 0 % or 100 % only when they are, the least
+    # rounded down and the most up (two significant digits: "least 1%" was 0.51 %)
     from qkv_desktop.core.llama import first_token_mass
     mass = first_token_mass(window.model.result.head(0).weights)[1:]
-    for share in (mass.mean(), mass.min(), mass.max()):
-        assert format_percent(share, 0) in panel.sink_label.text()
+    assert (f"average {share(mass.mean())} of their weight on the first token “the” "
+            f"(least {share(mass.min(), 'down')}, most {share(mass.max(), 'up')})"
+            in panel.sink_label.text()), panel.sink_label.text()
     assert panel.next_table.item(0, 2).text() == format_percent(top[0].probability, 2)
     assert panel.sink_label.toolTip().startswith(f"row 0 ({window.model.state.tokens[0]}): ")
     label = window.models.source_label
@@ -114,7 +121,7 @@ def test_the_sink_is_called_one_only_beyond_what_even_weights_give(qtbot, make_w
     mass = first_token_mass(head.weights)[1:].mean()
     even = even_first_token_mass(*head.weights.shape, head.mask_spec)[1:].mean()
     text = panel.sink_label.text()
-    assert f"would put {format_percent(even, 0)} there" in text
+    assert f"would put {share(even)} there" in text
     sink = llama.is_attention_sink(mass, even)
     assert ("an attention sink" in text) == sink
     assert ("no attention sink in this head" in text) == (not sink)
@@ -130,7 +137,7 @@ def test_the_sink_is_called_one_only_beyond_what_even_weights_give(qtbot, make_w
     n = window.model.state.n
     text = panel.sink_label.text()
     assert f"Rows 0 … {n - 1} " in text and "row 0 can only see it" not in text
-    assert f"would put {format_percent(1 / n, 0)} there" in text
+    assert f"would put {share(1 / n)} there" in text
     # a window of 2 keys: only row 1 sees the first token among others; rows 2 … that
     # cannot see it are left out (their 0 % in the means made a sink impossible)
     window.model.set_options(causal=True, window=2)
@@ -141,7 +148,7 @@ def test_the_sink_is_called_one_only_beyond_what_even_weights_give(qtbot, make_w
                      r"\(rows? 1\)", text), text
     head = window.model.result.head(0)
     w1 = first_token_mass(head.weights)[1]
-    assert f"on average {format_percent(w1, 0)} of" in text
+    assert f"on average {share(w1)} of" in text
     assert ("an attention sink" in text) == llama.is_attention_sink(w1, 0.5)
     window.model.set_options(window=1)  # every row sees itself alone: nothing to judge
     assert window.model.wait_until_idle()
@@ -229,6 +236,25 @@ def test_a_decoder_session_saves_and_reopens_with_its_provenance(qtbot, make_win
     assert third.files.session.open(path)
     assert third.models.source_label.text() == ("tiny-llama · layer 3 of 3 · head 2 of 4 "
                                                 "(weights edited)")
+
+
+def test_the_sink_notes_least_and_most_hold_of_the_shown_numbers(qtbot, make_window, tiny,
+                                                                 monkeypatch):
+    """The sink note said "least 1%" of a row at 0.51 % (a percentage rounded to 0
+    decimals): the smallest share now reads rounded down and the largest rounded up,
+    each with two significant digits, and the average as it is."""
+    from qkv_desktop.core import llama
+
+    window = make_window()
+    open_and_load(qtbot, window, tiny, TEXT, 1, 2)
+    assert window.model.wait_until_idle() and window.model.state.n == 3
+    panel = window.models.panel
+    monkeypatch.setattr(llama, "first_token_mass", lambda w: np.array([1.0, 0.0057, 0.4901]))
+    panel._update_sink()
+    text = panel.sink_label.text()
+    assert "Rows 1 … 2 put on average 25% of their weight" in text, text
+    assert "(least 0.57%, most 50%)" in text, text
+    assert "would put 42% there" in text  # rows 1 and 2 see 2 and 3 keys: (1/2 + 1/3) / 2
 
 
 def test_a_bad_gguf_is_refused_in_the_dialog_and_nothing_changes(qtbot, make_window, tmp_path):

@@ -335,28 +335,30 @@ class DecoderPanel(Retranslating, QDockWidget):
         # a sum of a row's weights: 1 up to rounding where all of it is on that token
         exact = rounding_of(mass.dtype)
 
-        def percent(x) -> str:
-            return format_percent(x, 0, exact_within=exact)
+        def percent(x, toward=None) -> str:
+            """Whole percents, two significant digits for a small share (0 decimals read
+            a row's 0.51 % "1%"); "least" rounded down and "most" up, so that they hold
+            of the numbers shown ("least 1%" was said of 0.51 %)."""
+            return format_percent(x, 0, exact_within=exact, significant=2, toward=toward)
 
+        least, most = percent(rows.min(), "down"), percent(rows.max(), "up")
         # rows numbered as the tables and the Explain panel number them, from 0
         span = np.flatnonzero(choosing)
         if choosing.all():
             said = self.tr(
                 "Rows 0 … {0} put on average {1} of their weight on the first token “{2}” "
-                "(least {3}, most {4}).").format(len(mass) - 1, percent(mean), first,
-                                                 percent(rows.min()), percent(rows.max()))
+                "(least {3}, most {4}).").format(len(mass) - 1, percent(mean), first, least,
+                                                 most)
         elif choosing[1:].all():  # all but row 0, which sees the first token alone
             said = self.tr(
                 "Rows 1 … {0} put on average {1} of their weight on the first token “{2}” "
                 "(least {3}, most {4}); row 0 can only see it.").format(
-                len(mass) - 1, percent(mean), first, percent(rows.min()),
-                percent(rows.max()))
+                len(mass) - 1, percent(mean), first, least, most)
         else:  # a window: only some rows see the first token among others
             said = self.tr(
                 "The %n rows that see the first token “{0}” among other keys (rows {1}) "
                 "put on average {2} of their weight on it (least {3}, most {4}).", "",
-                len(rows)).format(first, _row_span(span), percent(mean),
-                                  percent(rows.min()), percent(rows.max()))
+                len(rows)).format(first, _row_span(span), percent(mean), least, most)
         if is_attention_sink(mean, even):
             verdict = self.tr(
                 "Spread evenly over the keys each row sees, the weights would put {0} "
