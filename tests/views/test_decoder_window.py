@@ -238,6 +238,79 @@ def test_a_decoder_session_saves_and_reopens_with_its_provenance(qtbot, make_win
                                                 "(weights edited)")
 
 
+def section_shown(panel, label) -> bool:
+    """Whether the dock shows ``label``'s section: its heading and its text."""
+    i = [panel.gqa_label, panel.budget_label, panel.rope_label, panel.sink_label].index(label)
+    caption = panel._section_labels[i]
+    return caption.isVisibleTo(panel) and label.isVisibleTo(panel) and bool(label.text())
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_a_reopened_decoder_session_shows_what_its_file_knows(qtbot, make_window, tiny,
+                                                              tmp_path, speak, language):
+    """Reopened from its file (no model open), the dock showed the headings "MHA vs GQA"
+    and "RoPE" with nothing under them, and its one note, to open the model again, under
+    "Grouped-query attention" (a first-time user). It now shows what the session holds:
+    the model, layer and head, its counts of layers and heads, RoPE's base and pairs and
+    the attention sink; it hides the sections only the model can fill, and the note
+    stands above the sections, for the whole panel."""
+    window = make_window()
+    open_and_load(qtbot, window, tiny, TEXT, 2, 1)
+    assert window.model.wait_until_idle()
+    QApplication.processEvents()
+    live = window.models.panel
+    live_rope, live_sink = live.rope_label.text(), live.sink_label.text()
+    path = tmp_path / "dec.qkv.json"
+    assert window.files.session.save_as(path)
+
+    other = make_window()
+    speak(language)
+    assert other.files.session.open(path)
+    assert other.model.wait_until_idle()
+    QApplication.processEvents()
+    panel = other.models.panel
+    assert panel.isVisibleTo(other)
+    for caption, label in zip(panel._section_labels, (panel.gqa_label, panel.budget_label,
+                                                      panel.rope_label, panel.sink_label),
+                              strict=True):  # no heading without its text
+        assert caption.isVisibleTo(panel) == (label.isVisibleTo(panel) and bool(label.text())), \
+            caption.text()
+    assert not section_shown(panel, panel.gqa_label)  # the groups need the model
+    assert not section_shown(panel, panel.budget_label)
+    assert not panel.quant_label.isVisibleTo(panel)
+    # RoPE as the session computes it: tiny-llama's base 500, d_k 16
+    assert section_shown(panel, panel.rope_label)
+    if language == "en":
+        assert panel.rope_label.text() == live_rope
+        assert "base 500" in live_rope and "i + 8" in live_rope
+        assert panel.sink_label.text() == live_sink  # the session's own numbers
+    assert section_shown(panel, panel.sink_label)
+    # the note: once, above the sections, saying what the model would add
+    note = panel.reopened_label
+    assert note.isVisibleTo(panel)
+    text = note.text()
+    if language == "en":
+        assert "tiny-llama has 3 layers of 4 query heads" in text, text
+        assert "open it again (File → Open model…)" in text
+        assert "next-token prediction" in text and "grouped-query attention" in text
+    top = min(c.mapTo(panel, c.rect().topLeft()).y()
+              for c in panel._section_labels if c.isVisibleTo(panel))
+    assert note.mapTo(panel, note.rect().bottomLeft()).y() < top
+    # no prediction is shown or promised twice: the note says it
+    assert not panel.next_table.isVisibleTo(panel)
+    assert not panel.next_caption.isVisibleTo(panel), panel.next_caption.text()
+    assert (panel.layer_spin.value(), panel.head_spin.value()) == (3, 2)
+    assert not panel.layer_spin.isEnabled()
+
+    # the model opened again: everything is back, and the note is gone
+    open_and_load(qtbot, other, tiny, TEXT, 2, 1)
+    QApplication.processEvents()
+    for label in (panel.gqa_label, panel.budget_label, panel.rope_label, panel.sink_label):
+        assert section_shown(panel, label), label.objectName()
+    assert panel.quant_label.isVisibleTo(panel) and panel.next_table.isVisibleTo(panel)
+    assert not note.isVisibleTo(panel)
+
+
 def test_the_sink_notes_least_and_most_hold_of_the_shown_numbers(qtbot, make_window, tiny,
                                                                  monkeypatch):
     """The sink note said "least 1%" of a row at 0.51 % (a percentage rounded to 0

@@ -14,7 +14,14 @@ Shown beside the panes while the session comes from a decoder (SmolLM2 or anothe
 * RoPE: its base and which dimensions rotate together; the quantisation of the weights;
 * the attention sink: the weight each query row puts on the first token.
 
-Everything here reads the checkpoint or the computed result; nothing computes attention.
+A session reopened from its file has no checkpoint: the panel then shows what the session
+holds (the model, layer and head of its provenance, the model's counts of layers and
+heads, RoPE as the session computes it, the attention sink), hides the sections only the
+model can fill (the prediction, the groups, the sizes, the quantisation), and says once,
+above the sections, that opening the model again brings them.
+
+Everything here reads the checkpoint, the session or the computed result; nothing
+computes attention.
 """
 
 from __future__ import annotations
@@ -105,6 +112,9 @@ class DecoderPanel(Retranslating, QDockWidget):
         for spin in (self.layer_spin, self.head_spin):
             # a typed number out of range, said in red under the two boxes
             spin.said.connect(partial(say_briefly, self.error_label))
+        # a reopened session's one note, for the whole panel: above the sections (it sat
+        # under "Grouped-query attention", as if about that alone; a first-time user)
+        self.reopened_label = QLabel(objectName="decoderReopened", wordWrap=True)
         self.next_caption = QLabel(objectName="nextCaption", wordWrap=True)
         self.next_table = QTableWidget(5, 3, objectName="nextTokens")
         self.next_table.verticalHeader().hide()
@@ -134,9 +144,9 @@ class DecoderPanel(Retranslating, QDockWidget):
         # for the width the dock had before, and after a resize to a laptop's window
         # the texts showed half their lines, cut (QFormLayout's height for width)
         form = QVBoxLayout()
-        for caption, widget in zip(self._section_labels,
-                                   (self.gqa_label, self.budget_label, self.rope_label,
-                                    self.sink_label), strict=True):
+        self._section_texts = (self.gqa_label, self.budget_label, self.rope_label,
+                               self.sink_label)
+        for caption, widget in zip(self._section_labels, self._section_texts, strict=True):
             font = caption.font()
             font.setBold(True)
             caption.setFont(font)
@@ -147,6 +157,7 @@ class DecoderPanel(Retranslating, QDockWidget):
         layout.addLayout(pick)
         layout.addWidget(self.all_heads_box)  # its own line: beside the spins it was cut
         layout.addWidget(self.error_label)
+        layout.addWidget(self.reopened_label)
         layout.addWidget(self.next_caption)
         layout.addWidget(self.next_table)
         layout.addLayout(form)
@@ -222,15 +233,15 @@ class DecoderPanel(Retranslating, QDockWidget):
         with QSignalBlocker(self.all_heads_box):
             self.all_heads_box.setChecked(src.scope == "layer")
             self.all_heads_box.setEnabled(live)
-        self._fill_next(src)
+        self._fill_next(src, live)
+        self._fill_rope()
         if not live:
-            note = self.tr("Reopened from a session file: open the model again (File → Open "
-                           "model…) to switch layers and see its predictions.")
-            for label in (self.gqa_label, self.budget_label, self.rope_label, self.quant_label):
+            self.reopened_label.setText(self._reopened_note(src))
+            for label in (self.gqa_label, self.budget_label, self.quant_label):
                 label.setText("")
-            self.gqa_label.setText(note)
             self._update_sink(self.model.result)
             return
+        self.reopened_label.setText("")
         self._fill_gqa(ckpt, head)
         b = ckpt.attention_budget(1)
         ctx = ckpt.context_length
@@ -243,12 +254,6 @@ class DecoderPanel(Retranslating, QDockWidget):
             .format(b["params_gqa"], b["params_mha"], saved, format_bytes(b["kv_bytes_gqa"]),
                     format_bytes(b["kv_bytes_mha"]), format_bytes(b["kv_bytes_gqa"] * ctx),
                     format_bytes(b["kv_bytes_mha"] * ctx), ctx))
-        half = ckpt.head_size // 2
-        self.rope_label.setText(self.tr(
-            "Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0:g}. "
-            "Dimension i rotates together with dimension i + {1} (Hugging Face's layout; "
-            "the GGUF file stores them as neighbours 2i, 2i + 1 and they are reordered on "
-            "reading, which leaves the attention unchanged).").format(ckpt.rope_base, half))
         types = join_list(f"{k} × {v}" for k, v in ckpt.tensor_types.items())
         self.quant_label.setText(self.tr(
             "The weights are the file's quantised values ({0}; Q4 types store 4-bit codes "
@@ -257,12 +262,52 @@ class DecoderPanel(Retranslating, QDockWidget):
             "float64.").format(types))
         self._update_sink(self.model.result)
 
-    def _fill_next(self, src) -> None:
+    def _reopened_note(self, src) -> str:
+        """What a session without its model holds, and what opening the model adds."""
+        said = []
+        if src.n_layers and src.n_heads:  # (0: not in the file)
+            said.append(self.tr("{0} has {1} layers of {2} query heads.")
+                        .format(src.name, src.n_layers, src.n_heads))
+        said.append(self.tr(
+            "Reopened from a session file without the model: open it again (File → Open "
+            "model…) to switch layers and heads and to compute its next-token prediction, "
+            "grouped-query attention and weight sizes."))
+        return join_sentences(said)
+
+    def _fill_rope(self) -> None:
+        """RoPE as the session computes its panes RoPE(Q), RoPE(K): its base and pairs
+        (the checkpoint's until the learner changes them; a reopened session's too)."""
+        state = self.model.state
+        o = state.options
+        if o.positions != "rope" or state.d_k % 2:
+            self.rope_label.setText("")
+            return
+        if o.rope_pairing == "half":
+            self.rope_label.setText(self.tr(
+                "Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base "
+                "{0:g}. Dimension i rotates together with dimension i + {1} (Hugging Face's "
+                "layout; the GGUF file stores them as neighbours 2i, 2i + 1 and they are "
+                "reordered on reading, which leaves the attention unchanged).")
+                .format(o.rope_base, state.d_k // 2))
+        else:
+            self.rope_label.setText(self.tr(
+                "Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base "
+                "{0:g}. Dimension 2i rotates together with dimension 2i + 1 (this session's "
+                "setting: the model pairs i with i + {1}, so the attention is no longer "
+                "the model's).")
+                .format(o.rope_base, state.d_k // 2))
+
+    def _fill_next(self, src, live: bool) -> None:
         top = src.next_tokens
-        self.next_caption.setText(
-            self.tr("The model's prediction for the token after “{0}” (from the model's own "
-                    "numbers: edits in the panes do not change it):").format(src.text)
-            if top else self.tr("No prediction: open the model again to compute it."))
+        if top:
+            caption = self.tr("The model's prediction for the token after “{0}” (from the "
+                              "model's own numbers: edits in the panes do not change "
+                              "it):").format(src.text)
+        elif live:
+            caption = self.tr("No prediction: open the model again to compute it.")
+        else:  # the reopened note says it
+            caption = ""
+        self.next_caption.setText(caption)
         self.next_table.setRowCount(len(top))
         for row, t in enumerate(top):
             items = (QTableWidgetItem(t.text), QTableWidgetItem(str(t.id)),
@@ -271,6 +316,16 @@ class DecoderPanel(Retranslating, QDockWidget):
             for col, item in enumerate(items):
                 self.next_table.setItem(row, col, item)
         self.next_table.setVisible(bool(top))
+
+    def _show_filled(self) -> None:
+        """Show the texts that have something to say, each section's heading with its
+        text: a heading over nothing ("MHA vs GQA" of a reopened session) is hidden."""
+        for label in (self.reopened_label, self.next_caption, self.quant_label):
+            label.setVisible(bool(label.text()))
+        for caption, label in zip(self._section_labels, self._section_texts, strict=True):
+            filled = bool(label.text())
+            caption.setVisible(filled)
+            label.setVisible(filled)
 
     def _head(self) -> int:
         """The query head shown: the source's, or the chosen one of a whole layer."""
@@ -299,7 +354,10 @@ class DecoderPanel(Retranslating, QDockWidget):
         self.gqa_label.setText(html.escape(intro) + "<br>" + "<br>".join(rows))
 
     def _update_sink(self, result=None) -> None:
-        result = self.model.result if result is None else result
+        self._write_sink(self.model.result if result is None else result)
+        self._show_filled()
+
+    def _write_sink(self, result) -> None:
         if self._source is None or result is None or result.state.n < 2:
             self.sink_label.setText("")
             return
