@@ -510,10 +510,6 @@ Nothing was half-applied: your session is intact and the app keeps running. The 
         <translation>{0} · 第 {1} 层 · 头 {2}</translation>
     </message>
     <message>
-        <source>Reopened from a session file: open the model again (File → Open model…) to switch layers and see its predictions.</source>
-        <translation>从会话文件重新打开：再次打开模型（文件 → 打开模型……）才能切换层并查看它的预测。</translation>
-    </message>
-    <message>
         <source>W_Q, W_K, W_V, W_O of all layers: {0:,} parameters with GQA, {1:,} if every query head had its own keys and values (MHA), {2:.0%} fewer.
 KV cache (float16): {3} per token with GQA against {4} with MHA; {5} against {6} for the full context of {7:,} tokens.</source>
         <translation>所有层的 W_Q、W_K、W_V、W_O：GQA 共 {0:,} 个参数；如果每个查询头都有自己的键和值（MHA）则为 {1:,} 个，GQA 少 {2:.0%}。
@@ -526,6 +522,18 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>The weights are the file&apos;s quantised values ({0}; Q4 types store 4-bit codes with a scale, and Q4_1 a minimum too, per block of 32: 4.5–5 bits per weight), dequantised to float32 by the gguf package; the forward runs in float64.</source>
         <translation>权重是文件中的量化数值（{0}；Q4 类型每个权重存 4 位编码，每 32 个一块另存一个缩放系数，Q4_1 还存一个最小值：每个权重约 4.5–5 位），由 gguf 包反量化为 float32；前向计算使用 float64。</translation>
+    </message>
+    <message>
+        <source>{0} has {1} layers of {2} query heads.</source>
+        <translation>{0} 有 {1} 层，每层 {2} 个查询头。</translation>
+    </message>
+    <message>
+        <source>Reopened from a session file without the model: open it again (File → Open model…) to switch layers and heads and to compute its next-token prediction, grouped-query attention and weight sizes.</source>
+        <translation>从会话文件重新打开，没有模型：再次打开模型（文件 → 打开模型……）即可切换层和头，并计算它的下一个词元预测、分组查询注意力和权重大小。</translation>
+    </message>
+    <message>
+        <source>Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0:g}. Dimension 2i rotates together with dimension 2i + 1 (this session&apos;s setting: the model pairs i with i + {1}, so the attention is no longer the model&apos;s).</source>
+        <translation>在计算 QKᵀ 之前，Q 和 K 按位置旋转（面板 RoPE(Q)、RoPE(K)）；底数 {0:g}。第 2i 维与第 2i + 1 维一起旋转（这是本会话的设置：模型把第 i 维与第 i + {1} 维配对，所以这里的注意力已不再是模型的注意力）。</translation>
     </message>
     <message>
         <source>The model&apos;s prediction for the token after “{0}” (from the model&apos;s own numbers: edits in the panes do not change it):</source>
