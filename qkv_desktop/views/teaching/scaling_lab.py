@@ -123,10 +123,22 @@ def _uniform_reference(n: float) -> dict[str, float]:
 class _Page(QWidget):
     """A tab page that asks for height only while on show: ``QStackedLayout`` asks every
     page, so a hidden one (laid out for another width, its resize event pending until
-    shown) would make the scrolling lab taller than the page in front."""
+    shown) would make the scrolling lab taller than the page in front.
 
-    def heightForWidth(self, width: int) -> int:
-        return super().heightForWidth(width) if self.isVisible() else -1
+    Every page answers a height for the width, even one without a wrapped text: without
+    one (the scores page until its red line showed) ``QTabWidget`` falls back on its
+    size hint, the tallest page's, shown or not, and the scores opened first were laid
+    out 859 px high in a 594 px view, their bars' tops alone on screen (a first user).
+    """
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 (Qt's name)
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 (Qt's name)
+        if not self.isVisible():
+            return -1
+        height = super().heightForWidth(width)
+        return height if height >= 0 else self.sizeHint().height()
 
 
 class SweepPlots(QWidget):
