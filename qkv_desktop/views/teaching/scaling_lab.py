@@ -39,7 +39,7 @@ from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, red_line, s
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
-from qkv_desktop.views.teaching.lab_plot import LabPlot
+from qkv_desktop.views.teaching.lab_plot import LabPlot, WrappingNameAxis
 
 __all__ = ["ScalingLab", "SweepPlots", "ScoreBars", "SWEEP_D_KS", "parse_scores",
            "MAX_SCORES", "MAX_SESSION_CELLS"]
@@ -69,9 +69,12 @@ level that always fits, and the powers of two between them, which pyqtgraph labe
 where the axis has room for them (its ``textFillLimits``), so labels never run together
 ("64128256") on a narrow plot."""
 
-PLOT_MIN_HEIGHT = 240
+PLOT_MIN_HEIGHT = 180
 """Pixels a sweep or bar plot keeps at least: its title, the tick labels and the
-rotated axis name beside a readable curve. Below it the lab scrolls."""
+rotated axis name (wrapped onto two lines where the axis is shorter than it,
+``WrappingNameAxis``) beside a readable curve. Below it the lab scrolls. At 240 the
+sweep tabs scrolled by 84 px at 1024 × 700 and the lower plots' axis names were cut
+by the fold ("g(p) − ppᵀ‖ per row"); the plots grow into any room beyond it."""
 
 PLOT_COLUMNS = (4, 2, 1)
 """The sweep plots lie side by side where each gets the width its title needs, else
@@ -163,7 +166,7 @@ class SweepPlots(QWidget):
         self.references: dict[str, pg.InfiniteLine] = {}
         self.markers: dict[str, pg.InfiniteLine] = {}
         for stat in self.STATS:
-            plot = LabPlot(PLOT_MIN_HEIGHT)
+            plot = LabPlot(PLOT_MIN_HEIGHT, axisItems={"left": WrappingNameAxis("left")})
             plot.setObjectName(f"sweep_{stat}")
             item = plot.getPlotItem()
             item.setMenuEnabled(False)
@@ -197,9 +200,12 @@ class SweepPlots(QWidget):
     # ------------------------------------------------------------- layout
     def plot_width(self) -> int:
         """The width the widest plot needs: its own minimum (the title's width, the axes),
-        which pyqtgraph crops, title and curves alike, when the view is narrower."""
+        which pyqtgraph crops, title and curves alike, when the view is narrower. An axis
+        name counts on one line: wrapped because two rows of plots are short, it made
+        the plots too wide for four columns again (``WrappingNameAxis.extra_width``)."""
         return max(int(np.ceil(p.getPlotItem().effectiveSizeHint(Qt.SizeHint.MinimumSize)
-                               .width())) for p in self.plots.values())
+                               .width() - p.getPlotItem().getAxis("left").extra_width))
+                   for p in self.plots.values())
 
     def columns_for(self, width: int) -> int:
         """How many plots side by side fit ``width`` pixels (``PLOT_COLUMNS``)."""
