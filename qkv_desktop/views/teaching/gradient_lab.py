@@ -29,9 +29,11 @@ import pyqtgraph as pg
 from PySide6.QtCore import (
     QCoreApplication,
     QDeadlineTimer,
+    QEvent,
     QEventLoop,
     QSignalBlocker,
     Qt,
+    QTextBoundaryFinder,
     QTimer,
 )
 from PySide6.QtWidgets import (
@@ -139,6 +141,29 @@ def _positive(values) -> np.ndarray:
     """Values for a log axis: 0 (W_V under a pattern loss: exactly no gradient) → gap."""
     v = np.asarray(values, dtype=np.float64)
     return np.where(v > 0, v, np.nan)
+
+
+WORD_JOINER = "\u2060"
+"""An invisible character no line breaks beside."""
+
+
+def _unbroken(word: str) -> str:
+    """``word`` with a word joiner at each place a line could break inside it."""
+    finder = QTextBoundaryFinder(QTextBoundaryFinder.BoundaryType.Line, word)
+    cuts = []
+    while (at := finder.toNextBoundary()) not in (-1, len(word)):
+        cuts.append(at)
+    return WORD_JOINER.join(word[a:b] for a, b in zip([0, *cuts], [*cuts, len(word)],
+                                                      strict=True))
+
+
+def _breaking_at_spaces(text: str) -> str:
+    """``text`` for a table header that wraps only at its spaces: a formula is one
+    unit. A word-wrapped label breaks after "/" too, and the comparison's header read
+    "‖∂L/" over "∂W_Q‖₀" (a first user). Words of letters alone keep their breaks (a
+    Chinese header wraps between its characters, as Chinese does)."""
+    return html.escape(" ".join(word if word.isalpha() else _unbroken(word)
+                                for word in text.split(" ")))
 
 
 class GradientLab(RefreshWhenShown, LabWindow):
@@ -1146,6 +1171,19 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self._show_runs()
         self._compare_ended()
         self._check_compare_session()  # edited while it ran: the runs are the old X's
+        QTimer.singleShot(0, self, self._scroll_to_runs)
+
+    def _scroll_to_runs(self) -> None:
+        """The plots and the table in view, the plots' tops first: under the
+        explanation, the table of a run was below the fold at 1024 × 700 (a first
+        user), and both fit the tab's view together there."""
+        if self.runs:
+            # laid out first: the table had not taken its height yet
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+            scroll = self.compare_scroll
+            scroll.ensureWidgetVisible(self.compare_table, 0, 0)
+            top = next(iter(self.compare_plots.values()))
+            scroll.ensureVisible(0, top.mapTo(scroll.widget(), top.rect().topLeft()).y(), 0, 0)
 
     def _compare_outcome(self) -> str:
         """What this run's losses at the end showed, d_k by d_k: where the unscaled head
@@ -1205,7 +1243,8 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 self.tr("mean p(1−p) at the start"), "‖∂L/∂W_Q‖₀", "‖∂L/∂W_K‖₀",
                 self.tr("‖∂L/∂W_Q‖ at the end"), self.tr("loss at the start"),
                 self.tr("loss at the end"))
-        rows = ["<tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr>"]
+        rows = ["<tr>" + "".join(f"<th>{_breaking_at_spaces(h)}</th>" for h in head)
+                + "</tr>"]
         for run in self.runs:  # (each has the start's loss at least)
             cells = (str(run.d_k), "÷√d_k" if run.scaled else self.tr("none"),
                      *(format_nonzero(v) for v in (run.max_weight, run.mean_p1p,
