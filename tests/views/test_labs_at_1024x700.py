@@ -1,0 +1,191 @@
+"""The scaling and gradient labs as a first user saw them at 1024 × 700 (and 1366 × 768).
+
+* The scaling lab's "Scores" tab, opened first, laid its bars out 859 px high in a
+  594 px view: only their tops showed (the y axis read 0.3 … 0.55) and the table was
+  below the fold; after a red line had appeared once the same tab fitted. Its tab
+  widget asked for the height of the tallest page, a page never shown among them.
+* The "Random q, k" and "This session" tabs scrolled by 84 px, and the Jacobian plot's
+  rotated axis name read "g(p) − ppᵀ‖ per row" until scrolled.
+* The gradient lab's comparison table broke a header inside its formula ("‖∂L/" over
+  "∂W_Q‖₀"), and after a run it lay below the fold, "start" of its headers cut.
+
+Read from the geometry, not from pictures: a tab fits when its scroll area has nothing
+to scroll; an axis name is whole when its glyphs lie inside the plot's part on screen
+and along its axis; a header is whole when its cell breaks it only at spaces and the
+label holding the table is as high as the table.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QCoreApplication, QRect, QRectF
+from PySide6.QtGui import QTextDocument, QTextOption, QTextTable
+from PySide6.QtWidgets import QApplication
+
+from qkv_desktop.model import AttentionModel
+from qkv_desktop.state import SessionState
+from qkv_desktop.views import i18n
+from tests.views.plot_geometry import axis_texts
+
+LANGS = ["en", "zh_CN"]
+SCREENS = [(1024, 700), (1366, 768)]
+
+
+@pytest.fixture
+def scaling_lab(qtbot, qapp, monkeypatch):
+    """``scaling_lab(screen, lang)``: a scaling lab opened on that screen in that
+    language, at its first size."""
+
+    def make(screen, lang):
+        w, h = screen
+        monkeypatch.setattr(type(QApplication.primaryScreen()), "availableGeometry",
+                            lambda self: QRect(0, 0, w, h))
+        i18n.install_translators(qapp, lang)
+        QCoreApplication.sendPostedEvents()
+        from qkv_desktop.views.teaching.scaling_lab import ScalingLab
+        lab = ScalingLab(AttentionModel(SessionState.from_preset("tutorial-1")))
+        qtbot.addWidget(lab)
+        lab.show()
+        qtbot.waitExposed(lab)
+        QApplication.processEvents()
+        return lab
+
+    yield make
+    i18n.install_translators(qapp, "en")
+    QCoreApplication.sendPostedEvents()
+
+
+def _settle():
+    for _ in range(3):
+        QApplication.processEvents()
+
+
+def _on_screen(widget) -> bool:
+    return widget.visibleRegion().boundingRect() == widget.rect()
+
+
+def _name_rect(plot, side: str) -> QRectF:
+    """The glyphs of ``plot``'s ``side`` axis name, in its viewport's coordinates."""
+    label = plot.getPlotItem().getAxis(side).label
+    margin = label.document().documentMargin()
+    box = label.boundingRect().adjusted(margin, margin, -margin, -margin)
+    return QRectF(plot.mapFromScene(label.mapRectToScene(box)).boundingRect())
+
+
+def _axis_problems(plot, where: str) -> list[str]:
+    """The axis names of ``plot`` cut by what is on screen, longer than their axis, or
+    over the tick labels."""
+    problems = []
+    shown = QRectF(plot.viewport().visibleRegion().boundingRect()).adjusted(-1, -1, 1, 1)
+    item = plot.getPlotItem()
+    for side in ("left", "bottom"):
+        axis = item.getAxis(side)
+        if not axis.label.isVisible():
+            continue
+        rect = _name_rect(plot, side)
+        if not shown.contains(rect):
+            problems.append(f"{where}: {side} axis name {axis.labelText!r} at "
+                            f"{rect.getRect()} outside the shown {shown.getRect()}")
+        along = QRectF(plot.mapFromScene(axis.sceneBoundingRect()).boundingRect())
+        if side == "left" and not (along.top() - 1 <= rect.top()
+                                   and rect.bottom() <= along.bottom() + 1):
+            problems.append(f"{where}: left axis name {axis.labelText!r} "
+                            f"({rect.height():.0f} px) longer than its axis "
+                            f"({along.height():.0f} px)")
+        for text, tick in axis_texts(axis):
+            tick = QRectF(plot.mapFromScene(axis.mapRectToScene(tick)).boundingRect())
+            if tick.adjusted(1, 1, -1, -1).intersects(rect):
+                problems.append(f"{where}: {side} axis name {axis.labelText!r} over the "
+                                f"tick label {text!r}")
+    return problems
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_scores_tab_opened_first_fits_with_its_bars_from_0(scaling_lab, screen, lang):
+    lab = scaling_lab(screen, lang)
+    lab.tabs.setCurrentIndex(2)  # the "This session" page never shown before
+    _settle()
+    bars = lab.score_bars
+    assert lab.body.verticalScrollBar().maximum() == 0, (
+        lab.body.widget().height(), lab.body.viewport().height())
+    for k, plot in enumerate(bars.plots):
+        assert _on_screen(plot.viewport()), (k, plot.viewport().visibleRegion().boundingRect())
+        low, high = plot.getPlotItem().getViewBox().viewRange()[1]
+        assert low <= 0 < max(bars.bars[k]) <= high, (k, low, high)
+        assert not _axis_problems(plot, f"bars_{k}")
+    assert _on_screen(bars.table)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_sweep_tabs_fit_with_their_axis_names_whole(scaling_lab, screen, lang):
+    lab = scaling_lab(screen, lang)
+    problems = []
+    for tab, plots in ((0, lab.random_plots), (1, lab.session_plots)):
+        lab.tabs.setCurrentIndex(tab)
+        _settle()
+        scroll = lab.body.verticalScrollBar().maximum()
+        if scroll:
+            problems.append(f"tab {tab} scrolls by {scroll} px")
+        for stat, plot in plots.plots.items():
+            if not _on_screen(plot.viewport()):
+                problems.append(f"tab {tab}/{stat} not wholly on screen")
+            problems += _axis_problems(plot, f"tab {tab}/{stat}")
+    assert not problems, "\n".join(problems)
+
+
+def _header_lines(label) -> list[list[str]]:
+    """The lines each header cell of ``label``'s table is laid out in, at its width."""
+    doc = QTextDocument()
+    option = QTextOption()  # a word-wrapped QLabel's
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    doc.setDefaultTextOption(option)
+    doc.setDefaultFont(label.font())
+    doc.setDocumentMargin(0)  # (a QLabel's own)
+    doc.setHtml(label.text())
+    doc.setTextWidth(label.contentsRect().width())
+    doc.size()  # laid out
+    table = next(f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable))
+    cells = []
+    for column in range(table.columns()):
+        cell = table.cellAt(0, column)
+        block = cell.firstCursorPosition().block()
+        lines = []
+        while block.isValid() and block.position() < cell.lastCursorPosition().position() + 1:
+            layout = block.layout()
+            text = block.text()
+            lines += [text[line.textStart():line.textStart() + line.textLength()]
+                      for line in (layout.lineAt(i) for i in range(layout.lineCount()))]
+            block = block.next()
+        cells.append(lines)
+    return cells
+
+
+def _between_chinese_characters(line: str) -> bool:
+    """Whether ``line`` ends where Chinese breaks a line (after a character of it)."""
+    return line[-1:].isalpha() and not line[-1:].isascii()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_comparison_table_headers_are_whole(run_labs, speak, lang):
+    from qkv_desktop.views.layout import fit_to_free
+
+    speak(lang)
+    lab = run_labs.show("gradients")
+    lab.resize(*fit_to_free((1250, 860), (1024, 700)))  # the lab's size on that screen
+    lab.tabs.setCurrentIndex(1)
+    lab.run_comparison_blocking(3)
+    _settle()
+    table = lab.compare_table
+    assert table.height() >= table.heightForWidth(table.width())
+    problems = []
+    for lines in _header_lines(table):
+        for line in lines[:-1]:  # ("‖∂L/" over "∂W_Q‖₀")
+            if not line.endswith(" ") and not _between_chinese_characters(line):
+                problems.append(f"header {''.join(lines)!r} broken inside a word: {lines}")
+    assert not problems, "\n".join(problems)
+    # the run's plots and table in view together, without scrolling
+    for d, plot in lab.compare_plots.items():
+        assert _on_screen(plot.viewport()), (d, plot.viewport().visibleRegion().boundingRect())
+    assert _on_screen(table), (table.visibleRegion().boundingRect(), table.rect())
