@@ -1174,16 +1174,21 @@ class GradientLab(RefreshWhenShown, LabWindow):
         QTimer.singleShot(0, self, self._scroll_to_runs)
 
     def _scroll_to_runs(self) -> None:
-        """The plots and the table in view, the plots' tops first: under the
-        explanation, the table of a run was below the fold at 1024 × 700 (a first
-        user), and both fit the tab's view together there."""
+        """The plots and the table in view, with the curves' key above them where it
+        fits too, else from the plots' tops: under the explanation, the table of a run
+        was below the fold at 1024 × 700 (a first user), and they fit the tab's view
+        together there."""
         if self.runs:
             # laid out first: the table had not taken its height yet
             QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
             scroll = self.compare_scroll
             scroll.ensureWidgetVisible(self.compare_table, 0, 0)
-            top = next(iter(self.compare_plots.values()))
-            scroll.ensureVisible(0, top.mapTo(scroll.widget(), top.rect().topLeft()).y(), 0, 0)
+            bottom = self.compare_table.geometry().bottom()
+            for top in (self.compare_key, next(iter(self.compare_plots.values()))):
+                y = top.mapTo(scroll.widget(), top.rect().topLeft()).y()
+                if bottom - y < scroll.viewport().height():
+                    break
+            scroll.ensureVisible(0, y, 0, 0)
 
     def _compare_outcome(self) -> str:
         """What this run's losses at the end showed, d_k by d_k: where the unscaled head
