@@ -437,7 +437,7 @@ def test_a_narrow_overflow_banner_shows_a_shorter_wording_whole(qtbot):
     shown = []
     for width in (900, 560, 400):
         banners.resize(width, banners.height())
-        qtbot.waitUntil(lambda: banners.overflow.width() <= width)
+        qtbot.waitUntil(lambda w=width: banners.overflow.width() <= w)
         assert not headline.is_elided(), (width, headline.shown_text())
         assert headline.shown_text().startswith("Naive softmax overflowed"), width
         shown.append(headline.shown_text())
