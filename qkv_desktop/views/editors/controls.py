@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QSlider,
     QWidget,
 )
 
@@ -31,6 +30,7 @@ from qkv_desktop.views.editors.spin_boxes import (
     ClampSayingSpinBox,
     ClampSayingWholeBox,
 )
+from qkv_desktop.views.editors.wheel_focus import FocusComboBox, FocusSlider
 from qkv_desktop.views.retranslate import Retranslating
 
 INIT_SCALE_RANGE = (0.001, 10.0)
@@ -72,7 +72,7 @@ class ControlsPanel(Retranslating, QWidget):
         form = QFormLayout(self)
         form.setContentsMargins(4, 4, 4, 4)
 
-        self.mode = QComboBox(objectName="mode")
+        self.mode = FocusComboBox(objectName="mode")
         self.mode.addItem("", "self")
         self.mode.addItem("", "cross")
         # The long item texts may be cut on a narrow dock (the tool tip says it all).
@@ -84,7 +84,7 @@ class ControlsPanel(Retranslating, QWidget):
         self.heads = ClampSayingSpinBox(objectName="heads")
         self.heads.setRange(1, MAX_HEADS)
         self.heads.valueChanged.connect(lambda v: self._apply(model.set_heads, v, by=self.heads))
-        self.head = QComboBox(objectName="head")
+        self.head = FocusComboBox(objectName="head")
         self.head.currentIndexChanged.connect(
             lambda i: model.set_current_head(i) if i >= 0 else None)
         self.head_label = QLabel()
@@ -110,7 +110,7 @@ class ControlsPanel(Retranslating, QWidget):
         self.init_scale.valueChanged.connect(lambda v: self._apply(model.set_init_scale, v,
                                                                   by=self.init_scale))
 
-        self.scaling = QComboBox(objectName="scaling")
+        self.scaling = FocusComboBox(objectName="scaling")
         for data in ("sqrt_dk", "none", "custom"):
             self.scaling.addItem("", data)
         self.divisor = ClampSayingDoubleSpinBox(objectName="divisor")
@@ -123,7 +123,7 @@ class ControlsPanel(Retranslating, QWidget):
         scale_row.addWidget(self.scaling, 1)
         scale_row.addWidget(self.divisor)
 
-        self.temperature = QSlider(Qt.Orientation.Horizontal, objectName="temperature")
+        self.temperature = FocusSlider(Qt.Orientation.Horizontal, objectName="temperature")
         self.temperature.setRange(0, T_STEPS)
         self.temperature_label = QLabel()
         self.temperature_label.setMinimumWidth(44)

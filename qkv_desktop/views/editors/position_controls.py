@@ -32,6 +32,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.texts import join_sentences, say
 from qkv_desktop.views.editors.cell_balloon import Balloon
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
+from qkv_desktop.views.editors.wheel_focus import FocusComboBox
 from qkv_desktop.views.retranslate import Retranslating
 
 __all__ = ["PositionsMaskPanel"]
@@ -66,7 +67,7 @@ class PositionsMaskPanel(Retranslating, QWidget):
 
         self.positions_group = QGroupBox(objectName="positionsGroup")
         pform = QFormLayout(self.positions_group)
-        self.positions = QComboBox(objectName="positions")
+        self.positions = FocusComboBox(objectName="positions")
         for data in ("none", "sinusoidal", "rope"):
             self.positions.addItem("", data)
         self.positions.currentIndexChanged.connect(
@@ -77,7 +78,7 @@ class PositionsMaskPanel(Retranslating, QWidget):
         self.rope_base.said.connect(model.refused)  # in the status bar, as every refusal
         self.rope_base.valueChanged.connect(
             lambda v: self._apply(merge_key="rope_base", rope_base=float(v), by=self.rope_base))
-        self.rope_pairing = QComboBox(objectName="rope_pairing")
+        self.rope_pairing = FocusComboBox(objectName="rope_pairing")
         for data in ("half", "interleaved"):
             self.rope_pairing.addItem("", data)
         self.rope_pairing.currentIndexChanged.connect(

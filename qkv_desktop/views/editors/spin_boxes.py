@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 from qkv_desktop.state.parsing import NUMBER, as_ascii
+from qkv_desktop.views.editors.wheel_focus import WheelNeedsFocus
 from qkv_desktop.views.styles import ERROR_STYLE
 
 __all__ = ["ClampSayingSpinBox", "ClampSayingDoubleSpinBox", "ClampSayingWholeBox",
@@ -216,8 +217,9 @@ def holds_enter(*boxes) -> bool:
     return any(box.just_said for box in boxes)
 
 
-class _SaysClamp:
-    """The shared part; ``said`` is each concrete class's signal."""
+class _SaysClamp(WheelNeedsFocus):
+    """The shared part; ``said`` is each concrete class's signal. The wheel changes a box
+    only once it has the keyboard (``WheelNeedsFocus``)."""
 
     subject = ""
     """What the message calls the number ("The learning rate"), set by the owner in the

@@ -19,7 +19,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -50,6 +49,7 @@ from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.session_state import MAX_CELLS
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, red_line, say_briefly
+from qkv_desktop.views.editors.wheel_focus import FocusComboBox
 from qkv_desktop.views.layout import fit_to_screen, wraps_in_any_width
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.styles import ERROR_COLOR
@@ -100,7 +100,7 @@ class MemoryCalculator(QGroupBox):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("kvMemory")
-        self.preset = QComboBox(objectName="kvPreset")
+        self.preset = FocusComboBox(objectName="kvPreset")
         # (before the boxes, which say a clamped number there). Its lines are kept
         # while it is hidden: a refusal wrapped beside the table made the group higher,
         # and the boxes moved under the pointer (a review)
@@ -112,7 +112,7 @@ class MemoryCalculator(QGroupBox):
         # clamp it silently when "this session" is chosen.
         self.head_dim = self._spin("kvHeadDim", 1, MAX_CELLS, 4)
         self.tokens = self._spin("kvTokens", 1, 10_000_000, 8192)
-        self.dtype = QComboBox(objectName="kvBytes")
+        self.dtype = FocusComboBox(objectName="kvBytes")
         for name, size in BYTES:
             self.dtype.addItem(f"{name} ({size} B)", size)
         self.dtype.currentIndexChanged.connect(self.refresh)

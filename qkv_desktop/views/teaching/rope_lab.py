@@ -24,13 +24,11 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QEvent, QSignalBlocker, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QComboBox,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSlider,
     QVBoxLayout,
     QWidget,
 )
@@ -45,6 +43,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_nonzero, format_value
 from qkv_desktop.presentation.texts import join_list, join_sentences, say, token_in_text
 from qkv_desktop.views.editors.position_controls import ROPE_BASE_RANGE
+from qkv_desktop.views.editors.wheel_focus import FocusComboBox, FocusSlider
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.once_per_frame import OncePerFrame
@@ -117,11 +116,11 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         for keys in (QKeySequence(Qt.Key.Key_Escape), QKeySequence(QKeySequence.StandardKey.Close)):
             QShortcut(keys, self, activated=self.close,
                       context=Qt.ShortcutContext.WindowShortcut)
-        self.query = QComboBox(objectName="ropeQuery")
-        self.key = QComboBox(objectName="ropeKey")
-        self.shift = QSlider(Qt.Orientation.Horizontal, objectName="ropeShift")
+        self.query = FocusComboBox(objectName="ropeQuery")
+        self.key = FocusComboBox(objectName="ropeKey")
+        self.shift = FocusSlider(Qt.Orientation.Horizontal, objectName="ropeShift")
         self.shift.setRange(0, MAX_SHIFT)
-        self.base = QSlider(Qt.Orientation.Horizontal, objectName="ropeBase")
+        self.base = FocusSlider(Qt.Orientation.Horizontal, objectName="ropeBase")
         self.base.setRange(0, BASE_STEPS)
         self.shift_label, self.base_label = QLabel(), QLabel()
         for w in (self.shift_label, self.base_label):

@@ -38,6 +38,7 @@ from qkv_desktop.presentation.pane_info import scaled_formula
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
+from qkv_desktop.views.editors.wheel_focus import FocusSlider
 from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls, applies_typing_first
@@ -66,7 +67,7 @@ def _num(v: float) -> str:
 
 
 def _slider(name: str) -> QSlider:
-    s = QSlider(Qt.Orientation.Horizontal, objectName=name)
+    s = FocusSlider(Qt.Orientation.Horizontal, objectName=name)
     s.setRange(1, 1)
     s.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # ← → step the lab, not the slider
     return applies_typing_first(s)
