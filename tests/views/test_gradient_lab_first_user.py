@@ -190,3 +190,15 @@ def test_the_comparisons_plots_read_on_a_1024x700_screen(run_labs, speak, lang, 
     for grid in (lab.target_grid, lab.weights_grid):
         assert grid.width() >= grid.sizeHint().width(), (grid.width(), grid.sizeHint())
         assert grid.visibleRegion().boundingRect().width() == grid.width()
+
+
+def test_each_target_says_what_it_asks_of_the_first_row(lab):
+    """Row 0 of the previous-token target attends to itself, and a first-time user read
+    it as a mistake: the target's item says why (key 0: nothing comes before it)."""
+    combo = lab.target
+    tips = {combo.itemData(i): combo.itemData(i, Qt.ItemDataRole.ToolTipRole)
+            for i in range(combo.count())}
+    assert "no key before it" in tips["previous"] and "key 0" in tips["previous"]
+    assert all(tips[k] for k in ("previous", "first", "diagonal", "output")), tips
+    target = training.target_pattern("previous", 4)
+    assert target[0, 0] == 1 and target[1, 0] == 1  # what the tip says

@@ -37,7 +37,6 @@ from PySide6.QtCore import (
     QTimer,
 )
 from PySide6.QtWidgets import (
-    QComboBox,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -68,6 +67,7 @@ from qkv_desktop.presentation.texts import join_list, join_sentences
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.texts import Text
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
+from qkv_desktop.views.editors.wheel_focus import FocusComboBox
 from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.teaching.lab_plot import LabPlot
@@ -238,7 +238,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
 
     # ------------------------------------------------------------------ building
     def _build_train(self) -> QWidget:
-        self.target = QComboBox(objectName="gradTarget")
+        self.target = FocusComboBox(objectName="gradTarget")
         self.target.currentIndexChanged.connect(self._on_target)
         self.lr = ClampSayingDoubleSpinBox(objectName="gradLearningRate")
         self.lr.setRange(MIN_LEARNING_RATE, 100.0)
@@ -327,7 +327,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
         self.compare_lr.valueChanged.connect(self._on_compare_lr_set)
         for box in (self.compare_steps, self.compare_lr):
             box.said.connect(self.show_note)
-        self.compare_loss = QComboBox(objectName="compareLoss")
+        self.compare_loss = FocusComboBox(objectName="compareLoss")
         self.compare_loss.currentIndexChanged.connect(self._on_compare_loss)
         self.compare_button = lab_button("compareRun")
         self.compare_button.clicked.connect(self.start_comparison)
@@ -407,8 +407,19 @@ class GradientLab(RefreshWhenShown, LabWindow):
         index = max(0, self.target.currentIndex())
         self.target.blockSignals(True)
         self.target.clear()
+        # what each target asks of the rows where it is not obvious (row 0 of the
+        # previous-token target read as a mistake: a first-time user)
+        tips = {"previous": self.tr("Token i attends to key i − 1. The first token has no "
+                                    "key before it: its target is key 0."),
+                "first": self.tr("Every token attends to key 0."),
+                "diagonal": self.tr("Token i attends to key i: in self-attention, itself."),
+                "output": self.tr("Squared error between the output and the output that "
+                                  "the previous-token pattern would give with these V.")}
         for key in TARGETS:
             self.target.addItem(names[key], key)
+            if key in tips:
+                self.target.setItemData(self.target.count() - 1, tips[key],
+                                        Qt.ItemDataRole.ToolTipRole)
         self.target.setCurrentIndex(index)
         self.target.blockSignals(False)
         for label, text in zip(self._train_labels, (self.tr("target"), self.tr("learning rate"),
