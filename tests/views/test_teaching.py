@@ -521,6 +521,9 @@ def test_teaching_lab_sweeps(window, qtbot):
     lab.tabs.setCurrentIndex(1)
     first = lab.session_sweep
     assert first is not None and "4×4" in lab.session_info.text()
+    # the same scores at every d: not what a larger d_k would give (a first-time user
+    # read the falling blue curve as "a larger d_k makes attention more uniform")
+    assert "a head with a larger d_k would also have larger scores" in lab.session_info.text()
     w.model.set_init_scale(2.0)  # the session view follows the model
     settle(w)
     assert lab.session_sweep is not first

@@ -634,5 +634,8 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         self.session_info.setText(self.tr(
             "QKᵀ of head {0} ({1}×{2}), before the mask and the temperature. The red curve "
             "is the softmax of these scores as they are; the blue one divides them by √d "
-            "for each d on the axis. The line marks this session's d_k.").format(
+            "for each d on the axis. The line marks this session's d_k. The scores are "
+            "this session's at every d: a head with a larger d_k would also have larger "
+            "scores (their variance grows with d_k, as the Random q, k tab shows), so "
+            "this shows what the division alone does to these scores.").format(
             head + 1, n, m) + sampled)
