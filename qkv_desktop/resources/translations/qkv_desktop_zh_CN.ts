@@ -2836,6 +2836,22 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>{0} = 0（对数坐标上无法画出）</translation>
     </message>
     <message>
+        <source>Token i attends to key i − 1. The first token has no key before it: its target is key 0.</source>
+        <translation>词元 i 关注键 i − 1。第一个词元前面没有键：它的目标是键 0。</translation>
+    </message>
+    <message>
+        <source>Every token attends to key 0.</source>
+        <translation>每个词元都关注键 0。</translation>
+    </message>
+    <message>
+        <source>Token i attends to key i: in self-attention, itself.</source>
+        <translation>词元 i 关注键 i：在自注意力中就是它自己。</translation>
+    </message>
+    <message>
+        <source>Squared error between the output and the output that the previous-token pattern would give with these V.</source>
+        <translation>输出与“前一个词元”模式在这些 V 下会给出的输出之间的平方误差。</translation>
+    </message>
+    <message>
         <source>Until you set one, the session&apos;s: 0.5, or 1 ÷ the largest ‖x‖² of its token vectors where that is smaller (a model&apos;s long vectors diverged at 0.5).</source>
         <translation>在你自己设定之前，使用本会话的学习率：0.5；若 1 ÷ 词元向量中最大的 ‖x‖² 更小，则取后者（真实模型的向量很长，用 0.5 会发散）。</translation>
     </message>
@@ -4731,8 +4747,8 @@ Sentence: {1}</source>
         <translation>抽样了 {1} 个查询行中的 {0} 个。</translation>
     </message>
     <message>
-        <source>QKᵀ of head {0} ({1}×{2}), before the mask and the temperature. The red curve is the softmax of these scores as they are; the blue one divides them by √d for each d on the axis. The line marks this session&apos;s d_k.</source>
-        <translation>头 {0} 的 QKᵀ（{1}×{2}），尚未应用掩码和温度。红色曲线是这些分数原样做 softmax 的结果；蓝色曲线则对横轴上的每个 d 先除以 √d。竖线标出当前会话的 d_k。</translation>
+        <source>QKᵀ of head {0} ({1}×{2}), before the mask and the temperature. The red curve is the softmax of these scores as they are; the blue one divides them by √d for each d on the axis. The line marks this session&apos;s d_k. The scores are this session&apos;s at every d: a head with a larger d_k would also have larger scores (their variance grows with d_k, as the Random q, k tab shows), so this shows what the division alone does to these scores.</source>
+        <translation>头 {0} 的 QKᵀ（{1}×{2}），尚未应用掩码和温度。红色曲线是这些分数原样做 softmax 的结果；蓝色曲线则对横轴上的每个 d 先除以 √d。竖线标出当前会话的 d_k。每个 d 用的都是本会话的分数：d_k 更大的头，分数本身也会更大（方差随 d_k 增长，见“随机 q、k”标签页），所以这里只显示除法本身对这些分数的作用。</translation>
     </message>
 </context>
 <context>
