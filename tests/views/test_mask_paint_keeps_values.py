@@ -6,7 +6,9 @@ It is not: a bar's levels are ±max|finite value| (``levels_for``), so a masked 
 never becomes a label. What hid the values was the first cell painted: it turns the
 custom mask on and the mask pane appears, a ninth pane, for which the grid may choose
 three columns (``PaneGrid.set_visible``), where X's eight columns have too little room
-(1366 × 768). Once the mask pane is shown, painting cells changes no layout."""
+(1366 × 768). The grid now keeps two columns there: panes of a shape that still reads
+(``TOLERABLE_ASPECT``) that show every value beat a saner shape that hides X's. Once
+the mask pane is shown, painting cells changes no layout."""
 
 from __future__ import annotations
 
@@ -56,3 +58,40 @@ def test_painting_mask_cells_hides_no_values_and_labels_no_infinity(make_window,
             assert hidden == before[key][0], (cell, key)
             assert width == before[key][2], (cell, key, labels)
         assert window.panes._fit_columns == columns
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1256, 706), (1366, 706)])
+def test_the_first_mask_cell_painted_hides_no_panes_values(make_window, size):
+    """The first cell painted adds the mask's pane; at 1256 × 706 (a first run on
+    1366 × 768) the grid took three columns for it and X's values vanished."""
+    window = make_window(size=size)
+    settle(window)
+    shown = {k for k, (hidden, _labels, _width) in bars(window).items() if not hidden}
+    window.model.set_masked([(3, 0)], True)
+    settle(window)
+    after = bars(window)
+    assert "mask" in after
+    lost = sorted(k for k in shown if after[k][0])
+    assert not lost, (lost, window.panes._fit_columns)
+
+
+@pytest.mark.xvfb
+def test_under_x_the_first_mask_cell_keeps_xs_values_at_1360_by_700(x_display, tmp_path):
+    """With the X server's fonts, two columns at 1360 × 700 make panes of 3.004 once the
+    mask's pane is in, just past ``ASPECT_RANGE``: the grid took three and X's values
+    vanished at the first painted cell (found under Xvfb; offscreen fonts differ)."""
+    from tests.xdisplay import run_on_display
+    out = run_on_display(x_display, tmp_path, '''
+        g = window.panes
+        shown = sorted(k for k in g.shown() if k in g.panes
+                       and not g.panes[k].plot.values_hidden)
+        window.model.set_masked([(1, 0)], True)
+        assert window.model.wait_until_idle()
+        for _ in range(10):
+            app.processEvents()
+        out["lost"] = [k for k in shown if g.panes[k].plot.values_hidden]
+        out["shown"] = shown
+        out["columns"] = g._fit_columns
+    ''', size=(1360, 700))
+    assert "X" in out["shown"], out
+    assert not out["lost"], out

@@ -8,8 +8,8 @@ the last row.
 
 How many columns: the count (1 up to ``columns``, as many as ``MIN_PANE_WIDTH`` allows)
 under which the most panes show their values (each pane says how large its labels
-would be at a given size, by the four-decimal rule), with panes of a sane shape
-(``ASPECT_RANGE``), then the one whose smallest values are largest (up to the size the
+would be at a given size, by the four-decimal rule), with panes of a shape that reads
+(``TOLERABLE_ASPECT``), of a sane one where that shows as many (``ASPECT_RANGE``), then the one whose smallest values are largest (up to the size the
 zoom asks for: full screen, four columns left X's eight columns 9 px values beside
 19 px ones, three give them 14), and then the panes nearest to square. Four narrow columns at
 1920×1080 made tall thin panes with 8 px values; two at 1366×768 give the values room.
@@ -97,6 +97,11 @@ causal mask's ninth pane (or two heads, or the banner's details unfolded) in the
 a 1366 × 768 screen opens (1256 × 706), two columns make panes of 2.75 where every
 pane shows its values, and three, of 1.1, hid them in five panes (2.5 allowed only
 those; found by a first-time user)."""
+TOLERABLE_ASPECT = (0.4, 4.0)
+"""Pane shapes that still read: among them the columns under which more panes show their
+values win over a shape within ``ASPECT_RANGE``. Painting one mask cell adds the mask's
+pane: at 1360 × 700 two columns made panes of 3.004, every value shown, and three (of a
+sane shape) hid X's, numbers gone at a click elsewhere (a first-time user)."""
 
 
 class PaneMap(Mapping):
@@ -412,7 +417,8 @@ class PaneGrid(QWidget):
             legible = sum(px != 0 for px in sizes)
             smallest = min((px for px in sizes if px > 0), default=goal)
             sane = ASPECT_RANGE[0] <= aspect <= ASPECT_RANGE[1]
-            return (sane, legible, min(smallest, goal), -abs(math.log(aspect)),
+            tolerable = TOLERABLE_ASPECT[0] <= aspect <= TOLERABLE_ASPECT[1]
+            return (tolerable, legible, sane, min(smallest, goal), -abs(math.log(aspect)),
                     -(rows * cols - slots))
 
         return {cols: merit(cols) for cols in range(1, most + 1)}
