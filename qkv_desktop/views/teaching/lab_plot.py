@@ -95,17 +95,12 @@ class WrappingNameAxis(pg.AxisItem):
     @property
     def extra_width(self) -> float:
         """The width the name's added lines take: a plot's width on one line is its own
-        minimum less this (the name wraps because the plot is short, not narrow)."""
+        minimum less this (the name wraps because the plot is short, not narrow).
+        pyqtgraph's ``_updateWidth`` gives the name 0.8 of its (turned) height, which
+        the added lines raise: this is their share of it."""
         if self.fixedWidth is not None or self._lines < 2 or not self.isVisible():
             return 0.0
-        return (self._lines - 1) * QFontMetricsF(self.label.font()).lineSpacing()
-
-    def _updateWidth(self) -> None:  # noqa: N802 (pyqtgraph's name)
-        super()._updateWidth()
-        if extra := self.extra_width:
-            width = self.maximumWidth() + extra
-            self.setMaximumWidth(width)
-            self.setMinimumWidth(width)
+        return 0.8 * (self._lines - 1) * QFontMetricsF(self.label.font()).lineSpacing()
 
     def labelString(self) -> str:  # noqa: N802 (pyqtgraph's name)
         return OPERATOR_SPACES.sub("\u00a0\\1\u00a0", super().labelString())
