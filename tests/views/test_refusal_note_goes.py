@@ -43,6 +43,18 @@ def test_the_note_stays_while_the_refused_cell_is_typed_again(main_window):
     close_editor(editor, index)
 
 
+def test_escape_in_the_refused_cells_editor_sends_the_note_away(main_window):
+    """Retyping the refused cell keeps the note; Escape there (the editor takes the key,
+    the table never sees it) lets the cell be, and the note goes with it."""
+    editor = main_window.editor
+    balloon = refuse(editor, 2, 3)
+    index = editor.table.value_index(2, 3)
+    assert editor.edit(index, editor.EditTrigger.AllEditTriggers, None)
+    assert balloon.isVisible()
+    close_editor(editor, index)
+    assert not balloon.isVisible()
+
+
 def test_the_note_goes_when_the_refused_cell_gets_its_own_value_back(main_window):
     """A good value that changes nothing (the cell's own value) lands no change, yet
     the refused text was replaced by a good one: the note has had its say."""

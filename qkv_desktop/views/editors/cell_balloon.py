@@ -24,6 +24,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
     QAbstractItemView,
     QAbstractScrollArea,
     QApplication,
@@ -138,6 +139,14 @@ class CellBalloon(Balloon):
         self._cell = QPersistentModelIndex()  # the cell it speaks of
         for bar in (view.verticalScrollBar(), view.horizontalScrollBar()):
             bar.valueChanged.connect(self.hide)
+        # Escape in a cell's editor ends there (the delegate takes it, the view never
+        # sees it): the editor's close says so (a code review)
+        view.itemDelegate().closeEditor.connect(self._on_editor_closed)
+
+    def _on_editor_closed(self, _editor, hint) -> None:
+        """An editor closed with Escape (its typing reverted): the note has had its say."""
+        if hint == QAbstractItemDelegate.EndEditHint.RevertModelCache:
+            self.hide()
 
     def leave_for(self, index: QModelIndex) -> None:
         """An editor opened on ``index``: the note goes unless it is about that very cell
