@@ -27,6 +27,8 @@ def turn_wheel(widget, notches: int = -1) -> bool:
 
 def test_a_wheel_turn_over_an_unfocused_control_scrolls_the_panel_instead(main_window, qtbot):
     w, m = main_window, main_window.model
+    if QApplication.focusWidget() is not None:  # (the module's window: an earlier test's)
+        QApplication.focusWidget().clearFocus()
     w.resize(1024, 700)
     w.tabs.setCurrentWidget(w.positions_scroll)
     panel = w.positions_panel
@@ -79,3 +81,14 @@ def test_a_control_with_the_keyboard_still_takes_the_wheel(x_display, tmp_path):
     ''')
     assert out["unfocused"] == 4 and out["focused"], out
     assert out["after"] == 5, out
+
+
+def test_a_control_made_unfocusable_keeps_the_wheel(qtbot):
+    """The tiles lab's sliders take no keyboard (they stand outside a scroll area): the
+    wheel still moves them."""
+    from qkv_desktop.views.editors.wheel_focus import FocusSlider
+    slider = FocusSlider(Qt.Orientation.Horizontal)
+    qtbot.addWidget(slider)
+    slider.setRange(0, 10)
+    slider.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    assert turn_wheel(slider, 1) and slider.value() != 0

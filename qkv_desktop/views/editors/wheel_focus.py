@@ -27,7 +27,10 @@ class WheelNeedsFocus:
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
-        if self.hasFocus():  # (a spin box's line edit is its focus proxy: counted)
+        # (a spin box's line edit is its focus proxy: counted by ``hasFocus``); a control
+        # its owner made unfocusable (the tiles lab's sliders, outside any scroll area)
+        # could never take the wheel, so it takes it as Qt's own does
+        if self.hasFocus() or self.focusPolicy() == Qt.FocusPolicy.NoFocus:
             super().wheelEvent(event)
         else:
             event.ignore()
