@@ -117,8 +117,8 @@ def format_percent(fraction: float, decimals: int = 1, most: int = 4,
         if toward is None:
             text = f"{a * 100:.{d}f}"
         else:
-            text = str((Decimal(repr(a)) * 100).quantize(
-                Decimal(1).scaleb(-d), rounding=ROUND_CEILING if ceiling else ROUND_FLOOR))
+            text = format((Decimal(repr(a)) * 100).quantize(  # "f": never "1E-8"
+                Decimal(1).scaleb(-d), rounding=ROUND_CEILING if ceiling else ROUND_FLOOR), "f")
         if a in (0.0, 1.0) or float(text) not in (0.0, 100.0):
             return sign + text + "%"
     step = 10.0 ** -most

@@ -115,6 +115,8 @@ def test_a_percentage_keeps_two_significant_digits_and_a_bound_rounds_its_safe_w
     assert format_percent(1e-9, 0, toward="down") == "< 0.0001%"
     assert format_percent(1.0, 0, toward="up") == "100%" and format_percent(0.0, 0) == "0%"
     assert format_percent(1.0000000186, 0, toward="up", exact_within=2e-6) == "100%"
+    # a bound rounded its way is written out, never as Decimal's "1.0E-8%"
+    assert format_percent(1e-10, 0, most=9, significant=2, toward="down") == "0.000000010%"
 
 
 def test_a_setting_reads_as_the_value_used():
