@@ -53,6 +53,10 @@ def test_the_explain_and_diagnostics_panels_name_them_the_same_way(qtbot):
     model.set_selection(CellRef("weights", 2, 1, 0))
     text = re.sub(r"<[^>]+>", "", explain.html())
     assert "w[␣of → ␣capital]" in text, text[:300]
+    for ref, name in ((CellRef("Q", 2, 0, 0), "␣of"), (CellRef("X", 3, 0, 0), "France␣")):
+        model.set_selection(ref)
+        text = re.sub(r"<[^>]+>", "", explain.html())
+        assert name in text and " of," not in text and "France ," not in text, text[:300]
     panel = DiagnosticsPanel(model)
     qtbot.addWidget(panel)
     panel.show()  # the diagnostics work only while on screen

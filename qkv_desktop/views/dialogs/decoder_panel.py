@@ -310,7 +310,7 @@ class DecoderPanel(Retranslating, QDockWidget):
         self.next_caption.setText(caption)
         self.next_table.setRowCount(len(top))
         for row, t in enumerate(top):
-            items = (QTableWidgetItem(t.text), QTableWidgetItem(str(t.id)),
+            items = (QTableWidgetItem(token_in_text(t.text)), QTableWidgetItem(str(t.id)),
                      QTableWidgetItem(format_percent(t.probability, 2)))
             items[0].setToolTip(self.tr("piece {0}").format(t.piece))
             for col, item in enumerate(items):

@@ -187,7 +187,7 @@ class ExplainPanel(Retranslating, QWidget):
         m, i, c = ref.matrix, ref.row, ref.col
         weight, bias, source, b = self._projection_parts(result, ref, m, i, c)
         tokens = s.tokens if m == "Q" else s.key_tokens
-        t = html.escape(tokens[i])
+        t = html.escape(token_in_text(tokens[i]))
         terms = [f"{_paren(x)}·{_paren(w)}" for x, w in zip(b.x.tolist(), b.w.tolist(),
                                                             strict=True)]
         if len(terms) > MAX_TERMS:
@@ -220,7 +220,7 @@ class ExplainPanel(Retranslating, QWidget):
         s = result.state
         m, i, d = ref.matrix, ref.row, ref.col
         tokens = s.tokens if m == "X" else s.kv_tokens
-        t = html.escape(tokens[i])
+        t = html.escape(token_in_text(tokens[i]))
         value = getattr(s, m)[i, d]
         feeds = ["Q"] if m == "X" and s.mode == "cross" else (
             ["K", "V"] if m == "X_kv" else ["Q", "K", "V"])
