@@ -73,6 +73,34 @@ def test_kv_stepper_grows_the_cache_by_one_row_per_step(labs, qtbot):
     assert not lab.timer.isActive()
 
 
+def test_kv_stepper_says_when_it_shows_part_of_a_wide_head(labs):
+    """SmolLM2's d_k = 64 showed as 16 columns with no word (a user): the titles say
+    which dimensions show, and a long row name ends in "…" rather than just stopping."""
+    from qkv_desktop.views.teaching.kv_cache_lab import MAX_SHOWN_COLS
+    model = labs.main_window.model
+    steps = model.undo_stack.count()
+    try:
+        model.set_d_k(MAX_SHOWN_COLS + 4)
+        model.rename_token("X", 1, " capitalisation")
+        assert model.wait_until_idle()
+        lab = labs.show("kv_cache")
+        lab.go_to(1)
+        for key in ("q", "K", "V", "output", "outputs"):
+            grid = lab.grids[key]
+            assert grid.data.shape[-1] == MAX_SHOWN_COLS
+            assert f"dimensions 0–{MAX_SHOWN_COLS - 1} of {MAX_SHOWN_COLS + 4}" in grid.title
+        names = lab.grids["K"].row_labels
+        assert names[1] == "1·␣capita…", names
+        model.undo_stack.setIndex(steps)
+        assert model.wait_until_idle()
+        lab.go_to(1)
+        assert "dimensions" not in lab.grids["K"].title
+    finally:
+        model.undo_stack.setIndex(steps)
+        lab = labs.show("kv_cache")
+        lab.close()
+
+
 def test_kv_stepper_follows_edits_and_warns_when_not_causal(labs):
     lab = labs.show("kv_cache")
     model = labs.main_window.model

@@ -43,7 +43,7 @@ from qkv_desktop.core.masks import EmptyRowError
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_bytes
-from qkv_desktop.presentation.texts import join_list, join_sentences, say
+from qkv_desktop.presentation.texts import join_list, join_sentences, say, token_in_text
 from qkv_desktop.state.core_options import core_dtype
 from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.state.lab_inputs import head_inputs
@@ -63,7 +63,16 @@ MAX_SHOWN_ROWS = 12
 """The caches show their newest rows only beyond this (the numbers above still count)."""
 
 MAX_SHOWN_COLS = 16
-"""Columns of d_k shown; wider heads are cut (the read-outs use all of them)."""
+"""Columns of d_k shown; wider heads are cut, and their grids' titles say so (the
+read-outs use all of them). SmolLM2's 64 showed as 16 without a word (a user)."""
+ROW_NAME_CHARS = 10
+"""A grid's row name (``3·capital``) longer than this ends in "…"."""
+
+
+def _row_name(k: int, token: str) -> str:
+    """Row ``k``'s name in the caches' grids: its number and token, cut with "…"."""
+    name = f"{k}·{token_in_text(token)}"
+    return name if len(name) <= ROW_NAME_CHARS else name[:ROW_NAME_CHARS - 1] + "…"
 
 MODEL_TOKENS = 8192
 """Tokens a real model's preset starts with (a common context length)."""
@@ -455,7 +464,7 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
                 "Cannot decode this session: decoding is causal, and with its mask token "
                 "{0} “{1}” would see no key at its step (the mask hides every key from 0 "
                 "to {0}). Unmask one of them in the mask pane.").format(
-                    exc.row, tokens[exc.row] if exc.row < len(tokens) else exc.row))
+                    exc.row, token_in_text(tokens[exc.row]) if exc.row < len(tokens) else exc.row))
         except ValueError as exc:
             self.decode = None
             self.show_error(self.tr("Cannot decode this session: {0}").format(say(exc)))
@@ -493,28 +502,31 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         tokens = list(self.model.state.tokens)
         first = max(0, t + 1 - MAX_SHOWN_ROWS)
         cols = slice(0, MAX_SHOWN_COLS)
-        names = [f"{k}·{tokens[k]}"[:10] for k in range(first, t + 1)]
+        d_k = step.q.shape[0]
+        cut = (self.tr(" · dimensions 0–{0} of {1}").format(MAX_SHOWN_COLS - 1, d_k)
+               if d_k > MAX_SHOWN_COLS else "")
+        names = [_row_name(k, tokens[k]) for k in range(first, t + 1)]
         newest = [t - first]
         g = self.grids
-        g["q"].title = self.tr("q_t (new query)")
-        g["q"].set_data(step.q[cols], [f"{t}·{tokens[t]}"[:10]])
-        g["K"].title = self.tr("K cache: %n rows (+1)", "", t + 1)
+        g["q"].title = self.tr("q_t (new query)") + cut
+        g["q"].set_data(step.q[cols], [_row_name(t, tokens[t])])
+        g["K"].title = self.tr("K cache: %n rows (+1)", "", t + 1) + cut
         g["K"].set_data(step.K_cache[first:, cols], names, highlight_rows=newest)
-        g["V"].title = self.tr("V cache: %n rows (+1)", "", t + 1)
+        g["V"].title = self.tr("V cache: %n rows (+1)", "", t + 1) + cut
         g["V"].set_data(step.V_cache[first:, cols], names, highlight_rows=newest)
         g["weights"].title = self.tr("new weight row")
         g["weights"].set_data(step.weights[first:][None, :], [str(t)],
                               col_labels=[str(k) for k in range(first, t + 1)],
                               masked=~step.allowed[first:])  # 0, masked as in the panes
-        g["output"].title = self.tr("new output row")
+        g["output"].title = self.tr("new output row") + cut
         g["output"].set_data(step.output[cols], [str(t)])
         outputs = np.full((len(self.decode), min(self.decode.outputs.shape[1], MAX_SHOWN_COLS)),
                           np.nan)
         outputs[:t + 1] = self.decode.outputs[:t + 1, cols]
         shown = slice(first, min(len(self.decode), first + MAX_SHOWN_ROWS))
-        g["outputs"].title = self.tr("outputs so far")
+        g["outputs"].title = self.tr("outputs so far") + cut
         g["outputs"].set_data(outputs[shown],
-                              [f"{k}·{tokens[k]}"[:10] for k in range(shown.start, shown.stop)],
+                              [_row_name(k, tokens[k]) for k in range(shown.start, shown.stop)],
                               highlight_rows=[t - first])
         self.compare.setText(self._comparison_html(t, step))
 
