@@ -9,7 +9,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel
 
-from qkv_desktop.core.lessons import row_stats, row_uniformity
+from qkv_desktop.core.lessons import row_stats, row_uniformity, session_sweep
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import decimals_that_add_up, format_percent
 from qkv_desktop.state import CellRef, SessionState
@@ -524,6 +524,19 @@ def test_teaching_lab_sweeps(window, qtbot):
     # the same scores at every d: not what a larger d_k would give (a first-time user
     # read the falling blue curve as "a larger d_k makes attention more uniform")
     assert "a head with a larger d_k would also have larger scores" in lab.session_info.text()
+    assert lab.session_info.text().startswith("QKᵀ of head 1")
+    assert "With the mask" not in lab.session_info.text()
+    w.model.set_options(positions="rope", causal=True)  # the turned scores, masked
+    settle(w)
+    assert lab.session_info.text().startswith("RoPE(Q)·RoPE(K)ᵀ of head 1")
+    assert "With the mask, each row here still spreads over all its keys" in (
+        lab.session_info.text())
+    np.testing.assert_array_equal(  # what the sweep divides is the scores pane's matrix
+        lab.session_sweep.unscaled["max_weight"],
+        session_sweep(w.model.result.head(0).scores, lab.session_sweep.d_k).unscaled[
+            "max_weight"])
+    w.model.set_options(positions="none", causal=False)
+    settle(w)
     w.model.set_init_scale(2.0)  # the session view follows the model
     settle(w)
     assert lab.session_sweep is not first

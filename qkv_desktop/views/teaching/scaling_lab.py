@@ -631,11 +631,17 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
                                      (d_k, self.tr("this d_k = {0}").format(d_k)))
         sampled = (self.tr(" Sampled {0} of {1} query rows.").format(rows, n)
                    if rows < n else "")
+        # the scores as the scores pane names them (with RoPE, the turned ones: "QKᵀ"
+        # was not what the sweep divides, a user's re-check)
+        name = "RoPE(Q)·RoPE(K)ᵀ" if result.state.options.positions == "rope" else "QKᵀ"
+        masked = (self.tr(" With the mask, each row here still spreads over all its keys: "
+                          "at this d_k the curves need not match the weights pane.")
+                  if result.state.mask_spec().restricts else "")
         self.session_info.setText(self.tr(
-            "QKᵀ of head {0} ({1}×{2}), before the mask and the temperature. The red curve "
+            "{3} of head {0} ({1}×{2}), before the mask and the temperature. The red curve "
             "is the softmax of these scores as they are; the blue one divides them by √d "
             "for each d on the axis. The line marks this session's d_k. The scores are "
             "this session's at every d: a head with a larger d_k would also have larger "
             "scores (their variance grows with d_k, as the Random q, k tab shows), so "
             "this shows what the division alone does to these scores.").format(
-            head + 1, n, m) + sampled)
+            head + 1, n, m, name) + masked + sampled)
