@@ -199,6 +199,6 @@ def test_each_target_says_what_it_asks_of_the_first_row(lab):
     tips = {combo.itemData(i): combo.itemData(i, Qt.ItemDataRole.ToolTipRole)
             for i in range(combo.count())}
     assert "no key before it" in tips["previous"] and "key 0" in tips["previous"]
-    assert all(tips[k] for k in ("previous", "first", "diagonal", "output")), tips
+    assert all(tips[k] for k in ("previous", "first", "diagonal", "painted", "output")), tips
     target = training.target_pattern("previous", 4)
     assert target[0, 0] == 1 and target[1, 0] == 1  # what the tip says

@@ -441,4 +441,4 @@ def test_a_narrow_overflow_banner_shows_a_shorter_wording_whole(qtbot):
         assert not headline.is_elided(), (width, headline.shown_text())
         assert headline.shown_text().startswith("Naive softmax overflowed"), width
         shown.append(headline.shown_text())
-    assert "of 16" in shown[1], shown  # its count, where it fits
+    assert "of 16 weights" in shown[1], shown  # its count, where it fits

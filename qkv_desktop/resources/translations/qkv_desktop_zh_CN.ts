@@ -2712,6 +2712,26 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>目标输出（前一个词元模式 × V）</translation>
     </message>
     <message>
+        <source>Query i attends to key i − 1 (the last key where there are fewer keys). The first query has no key before it: its target is key 0.</source>
+        <translation>查询 i 关注键 i − 1（键较少时为最后一个键）。第一个查询前面没有键：它的目标是键 0。</translation>
+    </message>
+    <message>
+        <source>Every query attends to key 0.</source>
+        <translation>每个查询都关注键 0。</translation>
+    </message>
+    <message>
+        <source>Click cells of the grid to paint the target; it starts as the previous-token pattern.</source>
+        <translation>点击网格中的单元格来绘制目标；初始为“前一个词元”模式。</translation>
+    </message>
+    <message>
+        <source>Query i attends to key i (the last key where there are fewer keys): in self-attention, itself.</source>
+        <translation>查询 i 关注键 i（键较少时为最后一个键）：在自注意力中就是它自己。</translation>
+    </message>
+    <message>
+        <source>Squared error between the output and the output that the previous-token pattern gives with V as it was when you chose this target.</source>
+        <translation>输出与“前一个词元”模式在你选择此目标时的 V 下给出的输出之间的平方误差。</translation>
+    </message>
+    <message>
         <source>target</source>
         <translation>目标</translation>
     </message>
@@ -2834,22 +2854,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>{0} = 0 (not drawn on a log scale)</source>
         <translation>{0} = 0（对数坐标上无法画出）</translation>
-    </message>
-    <message>
-        <source>Token i attends to key i − 1. The first token has no key before it: its target is key 0.</source>
-        <translation>词元 i 关注键 i − 1。第一个词元前面没有键：它的目标是键 0。</translation>
-    </message>
-    <message>
-        <source>Every token attends to key 0.</source>
-        <translation>每个词元都关注键 0。</translation>
-    </message>
-    <message>
-        <source>Token i attends to key i: in self-attention, itself.</source>
-        <translation>词元 i 关注键 i：在自注意力中就是它自己。</translation>
-    </message>
-    <message>
-        <source>Squared error between the output and the output that the previous-token pattern would give with these V.</source>
-        <translation>输出与“前一个词元”模式在这些 V 下会给出的输出之间的平方误差。</translation>
     </message>
     <message>
         <source>Until you set one, the session&apos;s: 0.5, or 1 ÷ the largest ‖x‖² of its token vectors where that is smaller (a model&apos;s long vectors diverged at 0.5).</source>
@@ -3104,6 +3108,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>本会话未开启因果掩码；解码总是因果的（词元 t 看不到后面的词元），所以这里的权重是开启因果选项时的权重，而不是面板中的权重。</translation>
     </message>
     <message>
+        <source> · dimensions 0–{0} of {1}</source>
+        <translation> · 第 0–{0} 维（共 {1} 维）</translation>
+    </message>
+    <message>
         <source>q_t (new query)</source>
         <translation>q_t（新的查询）</translation>
     </message>
@@ -3254,6 +3262,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>{0}。在表格中的值能够重新计算之前，各面板保留上一次算出的结果；点“{1}”可回到该结果（重做可找回这些编辑）。</translation>
     </message>
     <message>
+        <source>Naive softmax overflowed: {0} of {1} weights</source>
+        <translation>朴素 softmax 溢出了：{1} 个权重中有 {0} 个</translation>
+    </message>
+    <message>
         <source>The diagonal is its row&apos;s largest weight in {0} of {1} rows; with weights this flat that says little.</source>
         <translation>对角线在 {1} 行中的 {0} 行是该行最大的权重；权重这么平，这说明不了什么。</translation>
     </message>
@@ -3372,10 +3384,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Naive softmax overflowed: {0} of {1} weights are not finite.</source>
         <translation>朴素 softmax 溢出了：{1} 个权重中有 {0} 个不是有限值。</translation>
-    </message>
-    <message>
-        <source>Naive softmax overflowed: {0} of {1}</source>
-        <translation>朴素 softmax 溢出了：{1} 个中有 {0} 个</translation>
     </message>
     <message>
         <source>Naive softmax overflowed</source>
@@ -4747,8 +4755,12 @@ Sentence: {1}</source>
         <translation>抽样了 {1} 个查询行中的 {0} 个。</translation>
     </message>
     <message>
-        <source>QKᵀ of head {0} ({1}×{2}), before the mask and the temperature. The red curve is the softmax of these scores as they are; the blue one divides them by √d for each d on the axis. The line marks this session&apos;s d_k. The scores are this session&apos;s at every d: a head with a larger d_k would also have larger scores (their variance grows with d_k, as the Random q, k tab shows), so this shows what the division alone does to these scores.</source>
-        <translation>头 {0} 的 QKᵀ（{1}×{2}），尚未应用掩码和温度。红色曲线是这些分数原样做 softmax 的结果；蓝色曲线则对横轴上的每个 d 先除以 √d。竖线标出当前会话的 d_k。每个 d 用的都是本会话的分数：d_k 更大的头，分数本身也会更大（方差随 d_k 增长，见“随机 q、k”标签页），所以这里只显示除法本身对这些分数的作用。</translation>
+        <source> With the mask, each row here still spreads over all its keys: at this d_k the curves need not match the weights pane.</source>
+        <translation>有掩码时，这里的每一行仍分布在它的所有键上：在当前 d_k 处，曲线不一定与权重面板一致。</translation>
+    </message>
+    <message>
+        <source>{3} of head {0} ({1}×{2}), before the mask and the temperature. The red curve is the softmax of these scores as they are; the blue one divides them by √d for each d on the axis. The line marks this session&apos;s d_k. The scores are this session&apos;s at every d: a head with a larger d_k would also have larger scores (their variance grows with d_k, as the Random q, k tab shows), so this shows what the division alone does to these scores.</source>
+        <translation>头 {0} 的 {3}（{1}×{2}），尚未应用掩码和温度。红色曲线是这些分数原样做 softmax 的结果；蓝色曲线则对横轴上的每个 d 先除以 √d。竖线标出当前会话的 d_k。每个 d 用的都是本会话的分数：d_k 更大的头，分数本身也会更大（方差随 d_k 增长，见“随机 q、k”标签页），所以这里只显示除法本身对这些分数的作用。</translation>
     </message>
 </context>
 <context>

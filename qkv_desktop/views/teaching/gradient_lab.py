@@ -407,14 +407,19 @@ class GradientLab(RefreshWhenShown, LabWindow):
         index = max(0, self.target.currentIndex())
         self.target.blockSignals(True)
         self.target.clear()
-        # what each target asks of the rows where it is not obvious (row 0 of the
+        # what each target asks of the rows where that is less than obvious (row 0 of the
         # previous-token target read as a mistake: a first-time user)
-        tips = {"previous": self.tr("Token i attends to key i − 1. The first token has no "
-                                    "key before it: its target is key 0."),
-                "first": self.tr("Every token attends to key 0."),
-                "diagonal": self.tr("Token i attends to key i: in self-attention, itself."),
+        tips = {"previous": self.tr("Query i attends to key i − 1 (the last key where there "
+                                    "are fewer keys). The first query has no key before "
+                                    "it: its target is key 0."),
+                "first": self.tr("Every query attends to key 0."),
+                "painted": self.tr("Click cells of the grid to paint the target; it starts "
+                                   "as the previous-token pattern."),
+                "diagonal": self.tr("Query i attends to key i (the last key where there are "
+                                    "fewer keys): in self-attention, itself."),
                 "output": self.tr("Squared error between the output and the output that "
-                                  "the previous-token pattern would give with these V.")}
+                                  "the previous-token pattern gives with V as it was when "
+                                  "you chose this target.")}
         for key in TARGETS:
             self.target.addItem(names[key], key)
             if key in tips:

@@ -310,7 +310,7 @@ class LessonBanners(QWidget):
                     (self.tr("Naive softmax broke: {0} NaN").format(bad), broke))
         return (self.tr("Naive softmax overflowed: {0} of {1} weights are not finite."
                         ).format(bad, r.weights.size), details, stable,
-                (self.tr("Naive softmax overflowed: {0} of {1}").format(bad, r.weights.size),
+                (self.tr("Naive softmax overflowed: {0} of {1} weights").format(bad, r.weights.size),
                  self.tr("Naive softmax overflowed")))
 
 
