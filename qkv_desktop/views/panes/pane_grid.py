@@ -9,9 +9,10 @@ the last row.
 How many columns: the count (1 up to ``columns``, as many as ``MIN_PANE_WIDTH`` allows)
 under which the most panes show their values (each pane says how large its labels
 would be at a given size, by the four-decimal rule), with panes of a shape that reads
-(``TOLERABLE_ASPECT``), of a sane one where that shows as many (``ASPECT_RANGE``), then the one whose smallest values are largest (up to the size the
-zoom asks for: full screen, four columns left X's eight columns 9 px values beside
-19 px ones, three give them 14), and then the panes nearest to square. Four narrow columns at
+(``TOLERABLE_ASPECT``), of a sane one where that shows as many (``ASPECT_RANGE``),
+then the one whose smallest values are largest (up to the size the zoom asks for: full
+screen, four columns left X's eight columns 9 px values beside 19 px ones, three give
+them 14), and then the panes nearest to square. Four narrow columns at
 1920×1080 made tall thin panes with 8 px values; two at 1366×768 give the values room.
 The grid remembers the columns it had for each set of panes, shapes, room, font and
 language (``_remembered``), and a return to one of them (an undo, leaving presentation
