@@ -383,7 +383,7 @@ def test_smollm2_through_the_dialog_predicts_paris(qtbot, make_window):
         dialog.ok_button.click()
         assert dialog.progress_box.isVisible() and description_whole()
     panel = window.models.panel
-    assert panel.next_table.item(0, 0).text() == " Paris"
+    assert panel.next_table.item(0, 0).text() == "␣Paris"  # its space seen, as in sentences
     assert "K/V head 2 ← query heads 4 <b>[5]</b> 6" in panel.gqa_label.text()
     assert "KiB per token" in panel.budget_label.text()  # binary units, as the KV lab's
     # on a laptop (the 1366×768 screen's window) every text of the panel reads whole:

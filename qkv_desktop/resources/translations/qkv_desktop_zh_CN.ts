@@ -516,10 +516,6 @@ KV cache (float16): {3} per token with GQA against {4} with MHA; {5} against {6}
 KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7:,} 个词元时为 {5}，MHA 为 {6}。</translation>
     </message>
     <message>
-        <source>Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0:g}. Dimension i rotates together with dimension i + {1} (Hugging Face&apos;s layout; the GGUF file stores them as neighbours 2i, 2i + 1 and they are reordered on reading, which leaves the attention unchanged).</source>
-        <translation>在计算 QKᵀ 之前，Q 和 K 按位置旋转（面板 RoPE(Q)、RoPE(K)）；底数 {0:g}。第 i 维与第 i + {1} 维一起旋转（Hugging Face 的排列；GGUF 文件把它们存为相邻的 2i、2i + 1，读取时重新排列，注意力结果不变）。</translation>
-    </message>
-    <message>
         <source>The weights are the file&apos;s quantised values ({0}; Q4 types store 4-bit codes with a scale, and Q4_1 a minimum too, per block of 32: 4.5–5 bits per weight), dequantised to float32 by the gguf package; the forward runs in float64.</source>
         <translation>权重是文件中的量化数值（{0}；Q4 类型每个权重存 4 位编码，每 32 个一块另存一个缩放系数，Q4_1 还存一个最小值：每个权重约 4.5–5 位），由 gguf 包反量化为 float32；前向计算使用 float64。</translation>
     </message>
@@ -530,10 +526,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Reopened from a session file without the model: open it again (File → Open model…) to switch layers and heads and to compute its next-token prediction, grouped-query attention and weight sizes.</source>
         <translation>从会话文件重新打开，没有模型：再次打开模型（文件 → 打开模型……）即可切换层和头，并计算它的下一个词元预测、分组查询注意力和权重大小。</translation>
-    </message>
-    <message>
-        <source>Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0:g}. Dimension 2i rotates together with dimension 2i + 1 (this session&apos;s setting: the model pairs i with i + {1}, so the attention is no longer the model&apos;s).</source>
-        <translation>在计算 QKᵀ 之前，Q 和 K 按位置旋转（面板 RoPE(Q)、RoPE(K)）；底数 {0:g}。第 2i 维与第 2i + 1 维一起旋转（这是本会话的设置：模型把第 i 维与第 i + {1} 维配对，所以这里的注意力已不再是模型的注意力）。</translation>
     </message>
     <message>
         <source>The model&apos;s prediction for the token after “{0}” (from the model&apos;s own numbers: edits in the panes do not change it):</source>
@@ -570,6 +562,18 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Rows 0 … {0} put on average {1} of their weight on the first token “{2}” (least {3}, most {4}).</source>
         <translation>第 0 至 {0} 行平均把 {1} 的权重放在第一个词元“{2}”上（最少 {3}，最多 {4}）。</translation>
+    </message>
+    <message>
+        <source>Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0:g}.</source>
+        <translation>在计算 QKᵀ 之前，Q 和 K 按位置旋转（面板 RoPE(Q)、RoPE(K)）；底数 {0:g}。</translation>
+    </message>
+    <message>
+        <source>Dimension i rotates together with dimension i + {0} (Hugging Face&apos;s layout; the GGUF file stores them as neighbours 2i, 2i + 1 and they are reordered on reading, which leaves the attention unchanged).</source>
+        <translation>第 i 维与第 i + {0} 维一起旋转（Hugging Face 的排列；GGUF 文件把它们存为相邻的 2i、2i + 1，读取时重新排列，注意力结果不变）。</translation>
+    </message>
+    <message>
+        <source>Dimension 2i rotates together with dimension 2i + 1 (this session&apos;s setting: the model pairs i with i + {0}, so the attention is no longer the model&apos;s).</source>
+        <translation>第 2i 维与第 2i + 1 维一起旋转（这是本会话的设置：模型把第 i 维与第 i + {0} 维配对，所以这里的注意力已不再是模型的注意力）。</translation>
     </message>
     <message numerus="yes">
         <source>The %n rows that see the first token “{0}” among other keys (rows {1}) put on average {2} of their weight on it (least {3}, most {4}).</source>

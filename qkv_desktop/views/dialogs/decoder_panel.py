@@ -282,20 +282,19 @@ class DecoderPanel(Retranslating, QDockWidget):
         if o.positions != "rope" or state.d_k % 2:
             self.rope_label.setText("")
             return
+        turned = self.tr("Q and K are turned by position before QKᵀ (panes RoPE(Q), "
+                         "RoPE(K)); base {0:g}.").format(o.rope_base)
         if o.rope_pairing == "half":
-            self.rope_label.setText(self.tr(
-                "Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base "
-                "{0:g}. Dimension i rotates together with dimension i + {1} (Hugging Face's "
+            paired = self.tr(
+                "Dimension i rotates together with dimension i + {0} (Hugging Face's "
                 "layout; the GGUF file stores them as neighbours 2i, 2i + 1 and they are "
                 "reordered on reading, which leaves the attention unchanged).")
-                .format(o.rope_base, state.d_k // 2))
         else:
-            self.rope_label.setText(self.tr(
-                "Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base "
-                "{0:g}. Dimension 2i rotates together with dimension 2i + 1 (this session's "
-                "setting: the model pairs i with i + {1}, so the attention is no longer "
+            paired = self.tr(
+                "Dimension 2i rotates together with dimension 2i + 1 (this session's "
+                "setting: the model pairs i with i + {0}, so the attention is no longer "
                 "the model's).")
-                .format(o.rope_base, state.d_k // 2))
+        self.rope_label.setText(join_sentences([turned, paired.format(state.d_k // 2)]))
 
     def _fill_next(self, src, live: bool) -> None:
         top = src.next_tokens
