@@ -1,7 +1,8 @@
 """Fixtures for widget tests: a main window on a throw-away settings file and data folder."""
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QSettings
+from PySide6.QtCore import QCoreApplication, QRect, QSettings
+from PySide6.QtWidgets import QApplication
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.state import SessionState
@@ -113,3 +114,27 @@ def speak(qapp):
         QCoreApplication.sendPostedEvents()
     yield install
     install("en")
+
+
+@pytest.fixture
+def scaling_lab_at(qtbot, qapp, monkeypatch):
+    """``scaling_lab_at(screen, lang)``: a scaling lab opened, at its first size, on a
+    screen of that available size, in that language (English again afterwards)."""
+
+    def make(screen, lang):
+        w, h = screen
+        monkeypatch.setattr(type(QApplication.primaryScreen()), "availableGeometry",
+                            lambda self: QRect(0, 0, w, h))
+        i18n.install_translators(qapp, lang)
+        QCoreApplication.sendPostedEvents()
+        from qkv_desktop.views.teaching.scaling_lab import ScalingLab
+        lab = ScalingLab(AttentionModel(SessionState.from_preset("tutorial-1")))
+        qtbot.addWidget(lab)
+        lab.show()
+        qtbot.waitExposed(lab)
+        QApplication.processEvents()
+        return lab
+
+    yield make
+    i18n.install_translators(qapp, "en")
+    QCoreApplication.sendPostedEvents()

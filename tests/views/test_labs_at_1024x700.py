@@ -18,41 +18,14 @@ label holding the table is as high as the table.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QRect, QRectF
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QTextDocument, QTextOption, QTextTable
 from PySide6.QtWidgets import QApplication
 
-from qkv_desktop.model import AttentionModel
-from qkv_desktop.state import SessionState
-from qkv_desktop.views import i18n
 from tests.views.plot_geometry import axis_texts
 
 LANGS = ["en", "zh_CN"]
 SCREENS = [(1024, 700), (1366, 768)]
-
-
-@pytest.fixture
-def scaling_lab(qtbot, qapp, monkeypatch):
-    """``scaling_lab(screen, lang)``: a scaling lab opened on that screen in that
-    language, at its first size."""
-
-    def make(screen, lang):
-        w, h = screen
-        monkeypatch.setattr(type(QApplication.primaryScreen()), "availableGeometry",
-                            lambda self: QRect(0, 0, w, h))
-        i18n.install_translators(qapp, lang)
-        QCoreApplication.sendPostedEvents()
-        from qkv_desktop.views.teaching.scaling_lab import ScalingLab
-        lab = ScalingLab(AttentionModel(SessionState.from_preset("tutorial-1")))
-        qtbot.addWidget(lab)
-        lab.show()
-        qtbot.waitExposed(lab)
-        QApplication.processEvents()
-        return lab
-
-    yield make
-    i18n.install_translators(qapp, "en")
-    QCoreApplication.sendPostedEvents()
 
 
 def _settle():
@@ -102,8 +75,8 @@ def _axis_problems(plot, where: str) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_scores_tab_opened_first_fits_with_its_bars_from_0(scaling_lab, screen, lang):
-    lab = scaling_lab(screen, lang)
+def test_the_scores_tab_opened_first_fits_with_its_bars_from_0(scaling_lab_at, screen, lang):
+    lab = scaling_lab_at(screen, lang)
     lab.tabs.setCurrentIndex(2)  # the "This session" page never shown before
     _settle()
     bars = lab.score_bars
@@ -119,8 +92,8 @@ def test_the_scores_tab_opened_first_fits_with_its_bars_from_0(scaling_lab, scre
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_sweep_tabs_fit_with_their_axis_names_whole(scaling_lab, screen, lang):
-    lab = scaling_lab(screen, lang)
+def test_the_sweep_tabs_fit_with_their_axis_names_whole(scaling_lab_at, screen, lang):
+    lab = scaling_lab_at(screen, lang)
     problems = []
     for tab, plots in ((0, lab.random_plots), (1, lab.session_plots)):
         lab.tabs.setCurrentIndex(tab)

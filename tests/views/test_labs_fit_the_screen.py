@@ -11,6 +11,16 @@ LABS = ["qkv_desktop.views.teaching.kv_cache_lab", "qkv_desktop.views.teaching.t
         "qkv_desktop.views.teaching.gradient_lab", "qkv_desktop.views.teaching.rope_lab"]
 
 
+
+def _type_a_refused_clamp(qtbot, memory) -> None:
+    """9 query heads, then 99999999999 KV heads: clamped to 1024, then refused (the
+    reviewed refusal, the longest the memory panel's red line says)."""
+    for box, text in ((memory.query_heads, "9"), (memory.kv_heads, "99999999999")):
+        box.setFocus()
+        box.selectAll()
+        qtbot.keyClicks(box, text)
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+
 def lab_classes():
     import importlib
     import inspect
@@ -85,11 +95,7 @@ def test_the_kv_lab_keeps_its_width_when_long_messages_come(main_window, qtbot, 
     assert wanted <= 1024
     memory = lab.memory
     memory.select("custom")
-    for box, text in ((memory.query_heads, "9"), (memory.kv_heads, "99999999999")):
-        box.setFocus()
-        box.selectAll()
-        qtbot.keyClicks(box, text)
-        qtbot.keyClick(box, Qt.Key.Key_Return)
+    _type_a_refused_clamp(qtbot, memory)
     model.set_mode("cross")
     assert model.wait_until_idle()
     QApplication.processEvents()
@@ -191,11 +197,7 @@ def test_the_kv_steppers_steps_show_whole_above_the_memory_panel(main_window, qt
     # a refusal with a clamp: said whole in the panel's room, the stepper as it was
     steps_height, memory_height = _steps(lab).height(), memory.height()
     memory.select("custom")
-    for box, text in ((memory.query_heads, "9"), (memory.kv_heads, "99999999999")):
-        box.setFocus()
-        box.selectAll()
-        qtbot.keyClicks(box, text)
-        qtbot.keyClick(box, Qt.Key.Key_Return)
+    _type_a_refused_clamp(qtbot, memory)
     QApplication.processEvents()
     assert memory.problem.isVisible() and "1024" in memory.problem.text()
     assert memory.height() == memory_height

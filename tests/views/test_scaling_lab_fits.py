@@ -10,39 +10,11 @@ not overlap.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QRect, QRectF, QSize
+from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
-from qkv_desktop.model import AttentionModel
-from qkv_desktop.state import SessionState
-from qkv_desktop.views import i18n
-
 SCREENS = [(1024, 700), (1366, 768), (1920, 1080)]
-
-
-@pytest.fixture
-def lab_at(qtbot, qapp, monkeypatch):
-    """``lab_at(screen, lang)``: a scaling lab opened on that screen in that language."""
-    made = []
-
-    def make(screen, lang):
-        w, h = screen
-        monkeypatch.setattr(type(QApplication.primaryScreen()), "availableGeometry",
-                            lambda self: QRect(0, 0, w, h))
-        i18n.install_translators(qapp, lang)
-        QCoreApplication.sendPostedEvents()
-        from qkv_desktop.views.teaching.scaling_lab import ScalingLab
-        lab = ScalingLab(AttentionModel(SessionState.from_preset("tutorial-1")))
-        qtbot.addWidget(lab)
-        lab.show()
-        qtbot.waitExposed(lab)
-        made.append(lab)
-        return lab
-
-    yield make
-    i18n.install_translators(qapp, "en")
-    QCoreApplication.sendPostedEvents()
 
 
 def _tick_labels(axis):
@@ -96,8 +68,8 @@ def _problems(lab) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_scaling_lab_fits_and_reads_on_a_laptop_screen(lab_at, screen, lang):
-    lab = lab_at(screen, lang)
+def test_the_scaling_lab_fits_and_reads_on_a_laptop_screen(scaling_lab_at, screen, lang):
+    lab = scaling_lab_at(screen, lang)
     assert lab.width() <= screen[0] and lab.height() <= screen[1]
     problems = []
     for tab in range(lab.tabs.count()):
@@ -107,8 +79,8 @@ def test_the_scaling_lab_fits_and_reads_on_a_laptop_screen(lab_at, screen, lang)
     assert not problems, "\n".join(problems)
 
 
-def test_narrow_plots_stack_and_wide_ones_stand_side_by_side(lab_at):
-    lab = lab_at((1920, 1080), "en")
+def test_narrow_plots_stack_and_wide_ones_stand_side_by_side(scaling_lab_at):
+    lab = scaling_lab_at((1920, 1080), "en")
     plots = lab.random_plots
     assert plots.columns == 4, (plots.width(), plots.plot_width(), plots.columns_for(plots.width()))
     lab.resize(900, 640)
@@ -127,12 +99,12 @@ def _axis_name_rect(plot, side: str) -> QRectF:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
-def test_random_sweep_axis_names_are_on_screen_at_1366x768(lab_at, lang):
+def test_random_sweep_axis_names_are_on_screen_at_1366x768(scaling_lab_at, lang):
     """At 1366 × 768 the lab's first size showed the lower plots' "d_k (log scale)" under
     the fold: the seed and keys stood on two rows and the page scrolled by 18 px. Every
     axis name of the "Random q, k" tab is now inside the part of its plot on screen,
     without scrolling, at the lab's first size and with the lab as large as the screen."""
-    lab = lab_at((1366, 768), lang)
+    lab = scaling_lab_at((1366, 768), lang)
     assert lab.tabs.currentIndex() == 0
     for size in (lab.size(), QSize(1366, 768)):
         lab.resize(size)
@@ -149,12 +121,12 @@ def test_random_sweep_axis_names_are_on_screen_at_1366x768(lab_at, lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
-def test_the_normal_notation_is_never_split_over_two_lines(lab_at, lang):
+def test_the_normal_notation_is_never_split_over_two_lines(scaling_lab_at, lang):
     """At 1024 × 700 the line under the random plots wrapped inside "N(0, 1)", leaving
     "N(0," at a line's end: the notation is laid out on one line, as a reader needs."""
     from PySide6.QtGui import QTextLayout, QTextOption
 
-    lab = lab_at((1024, 700), lang)
+    lab = scaling_lab_at((1024, 700), lang)
     label = lab.trials_label
     assert label.wordWrap()
     text = label.text()
