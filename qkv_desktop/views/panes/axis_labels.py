@@ -177,7 +177,10 @@ def plan_axis(labels: list[str], room: float, vertical: bool,
     if index:
         step = ruler_step(step)
     named = _every_kth(len(shown), step, last=not index)
-    while vertical and step > 1:  # thinned by the font's own line: the names kept may be taller
+    # (an axis laid out 0 px high for a moment, while the grid moves panes, has no cell
+    # pitch to thin by: a ZeroDivisionError in Qt's event loop, seen in a full test run)
+    # thinned by the font's own line: the names kept may be taller
+    while vertical and step > 1 and per_cell > 0:
         tallest = need(font, [shown[k] for k in named], pitch=step * per_cell)
         # an end's name moves inside the axis by what it stands past it (``labels_inside``)
         room = tallest + max(0.0, (tallest - per_cell) / 2)
