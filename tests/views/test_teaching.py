@@ -526,6 +526,8 @@ def test_teaching_lab_sweeps(window, qtbot):
     assert "a head with a larger d_k would also have larger scores" in lab.session_info.text()
     assert lab.session_info.text().startswith("QKᵀ of head 1")
     assert "With the mask" not in lab.session_info.text()
+    # tutorial-1's scores are close together: the red curve lies under the blue one
+    assert "the two curves lie on one another" in lab.session_info.text()
     w.model.set_options(positions="rope", causal=True)  # the turned scores, masked
     settle(w)
     assert lab.session_info.text().startswith("RoPE(Q)·RoPE(K)ᵀ of head 1")
@@ -540,6 +542,7 @@ def test_teaching_lab_sweeps(window, qtbot):
     w.model.set_init_scale(2.0)  # the session view follows the model
     settle(w)
     assert lab.session_sweep is not first
+    assert "the two curves lie on one another" not in lab.session_info.text()
     scores = w.model.result.head(0).scores
     assert lab.session_sweep.unscaled["max_weight"][0] == pytest.approx(
         row_stats(scores).max_weight.mean(), rel=1e-12)

@@ -4763,6 +4763,10 @@ Sentence: {1}</source>
         <translation>有掩码时，这里的每一行仍分布在它的所有键上：在当前 d_k 处，曲线不一定与权重面板一致。</translation>
     </message>
     <message>
+        <source> Here the two curves lie on one another: these scores are so close together that the softmax is nearly uniform with or without the division.</source>
+        <translation>这里两条曲线重叠在一起：这些分数彼此非常接近，无论是否做除法，softmax 都几乎是均匀的。</translation>
+    </message>
+    <message>
         <source>{3} of head {0} ({1}×{2}), before the mask and the temperature. The red curve is the softmax of these scores as they are; the blue one divides them by √d for each d on the axis. The line marks this session&apos;s d_k. The scores are this session&apos;s at every d: a head with a larger d_k would also have larger scores (their variance grows with d_k, as the Random q, k tab shows), so this shows what the division alone does to these scores.</source>
         <translation>头 {0} 的 {3}（{1}×{2}），尚未应用掩码和温度。红色曲线是这些分数原样做 softmax 的结果；蓝色曲线则对横轴上的每个 d 先除以 √d。竖线标出当前会话的 d_k。每个 d 用的都是本会话的分数：d_k 更大的头，分数本身也会更大（方差随 d_k 增长，见“随机 q、k”标签页），所以这里只显示除法本身对这些分数的作用。</translation>
     </message>

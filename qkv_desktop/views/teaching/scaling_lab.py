@@ -69,6 +69,8 @@ level that always fits, and the powers of two between them, which pyqtgraph labe
 where the axis has room for them (its ``textFillLimits``), so labels never run together
 ("64128256") on a narrow plot."""
 
+COINCIDE = 0.005
+"""Mean largest weights (of 0 … 1) closer than this, at every d, draw as one curve."""
 PLOT_MIN_HEIGHT = 180
 """Pixels a sweep or bar plot keeps at least: its title, the tick labels and the
 rotated axis name (wrapped onto two lines where the axis is shorter than it,
@@ -637,6 +639,14 @@ class ScalingLab(RefreshWhenShown, Retranslating, QWidget):
         masked = (self.tr(" With the mask, each row here still spreads over all its keys: "
                           "at this d_k the curves need not match the weights pane.")
                   if result.state.mask_spec().restricts else "")
+        # tutorial-1's scores are so close together that the red curve hid under the
+        # blue one, and the caption named a curve nowhere to be seen (a user's re-check)
+        sweep = self.session_sweep
+        if np.max(np.abs(sweep.scaled["max_weight"] - sweep.unscaled["max_weight"])) \
+                < COINCIDE:
+            masked += self.tr(" Here the two curves lie on one another: these scores are so "
+                              "close together that the softmax is nearly uniform with or "
+                              "without the division.")
         self.session_info.setText(self.tr(
             "{3} of head {0} ({1}×{2}), before the mask and the temperature. The red curve "
             "is the softmax of these scores as they are; the blue one divides them by √d "
