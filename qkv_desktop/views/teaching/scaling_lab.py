@@ -70,7 +70,7 @@ where the axis has room for them (its ``textFillLimits``), so labels never run t
 ("64128256") on a narrow plot."""
 
 COINCIDE = 0.005
-"""Mean largest weights (of 0 … 1) closer than this, at every d, draw as one curve."""
+"""Mean largest weights (between 0 and 1) closer than this at every d draw as one curve."""
 PLOT_MIN_HEIGHT = 180
 """Pixels a sweep or bar plot keeps at least: its title, the tick labels and the
 rotated axis name (wrapped onto two lines where the axis is shorter than it,
