@@ -43,8 +43,9 @@ def _lines(document: QTextDocument) -> int:
 
 class WrappingNameAxis(pg.AxisItem):
     """A left or right axis whose name, when longer than the axis, wraps onto lines
-    (``MAX_NAME_LINES``) no longer than it, centred, at word boundaries (and between Chinese characters); the
-    axis widens by a line for each line added. A formula stays on one line: the spaces
+    (``MAX_NAME_LINES``) no longer than it, centred, at word boundaries (and between
+    Chinese characters); the axis widens with the name's height, as pyqtgraph sizes it
+    (``_updateWidth``). A formula stays on one line: the spaces
     around its operators do not break ("‖diag(p) −" over "ppᵀ‖ per row" read as two
     terms)."""
 
@@ -107,8 +108,7 @@ class WrappingNameAxis(pg.AxisItem):
 
     def _updateLabel(self) -> None:  # noqa: N802 (pyqtgraph's name)
         super()._updateLabel()
-        self._fit_name()
-        self.resizeEvent()
+        self.resizeEvent()  # (which fits the name first)
 
     def resizeEvent(self, ev=None) -> None:  # noqa: N802 (pyqtgraph's name)
         self._fit_name()
