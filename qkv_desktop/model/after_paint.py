@@ -3,11 +3,17 @@
 A widget's repaint is an ``UpdateRequest`` event posted at low priority; events of one
 priority are delivered in the order they were posted. So an event of our own, posted
 at low priority after a pane asked for a repaint, arrives once that repaint is done.
-A 0 ms timer does not: when the request to repaint was made while Qt delivered posted
-events (a worker's result arrives as one), the repaint waits for Qt's next pass, and
-due timers fire before it. Work that would compete with the panes' paint for the CPU
-or the GIL (the lesson read-outs' row threads, the next frame of a scrub) starts here
-instead (issue 20).
+A 0 ms timer alone does not: when the request to repaint was made while Qt delivered
+posted events (a worker's result arrives as one), the repaint waits for Qt's next
+pass, and due timers fire before it. Work that would compete with the panes' paint for
+the CPU or the GIL (the lesson read-outs' row threads, the next frame of a scrub)
+starts here instead (issue 20).
+
+The panes' repaint of a result is itself made from a 0 ms timer, started when the
+events queued with the result are delivered (``views/panes/one_repaint.py``: timers
+due and input go between the recompute and the paint). So the event starts a 0 ms timer
+of its own, and ``painted`` is emitted from it: Qt fires timers that are due in the
+order of their due times, so after the repaint's.
 
 The owner connects to ``painted`` rather than handing over a callback: a bound method
 kept in the attributes of a Qt child of its owner is a reference cycle through a
@@ -18,7 +24,7 @@ Qt-owned object, which only Python's cyclic garbage collector can break, and PyS
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 
 __all__ = ["AfterPaint"]
 
@@ -35,6 +41,11 @@ class AfterPaint(QObject):
         super().__init__(parent)
         self._outstanding = 0  # events posted and not yet arrived
         self._wanted = False  # ``painted`` is emitted when the last one arrives
+        self._timer = QTimer(self)  # then after the timers started before it
+        self._timer.setSingleShot(True)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._emit)
 
     @property
     def pending(self) -> bool:
@@ -51,12 +62,17 @@ class AfterPaint(QObject):
 
     def cancel(self) -> None:
         self._wanted = False
+        self._timer.stop()
 
     def event(self, event: QEvent) -> bool:
         if event.type() != _AFTER_PAINT:
             return super().event(event)
         self._outstanding -= 1
         if self._wanted and not self._outstanding:
+            self._timer.start()
+        return True
+
+    def _emit(self) -> None:
+        if self._wanted and not self._outstanding:
             self._wanted = False
             self.painted.emit()
-        return True

@@ -4,7 +4,7 @@ edit at n = 4. Pinned by the window repaints that painted panes, never by a time
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from tests.views.helpers import spin_until
@@ -182,3 +182,90 @@ def test_a_second_hold_moves_the_release_after_the_calls_queued_by_then(make_win
     groups = log.repaints_with_panes()
     assert len(groups) == 1 and sorted(groups[0]) == sorted(p.key for p in shown), groups
     assert not grid._holding
+
+
+def test_a_timer_due_after_the_recompute_runs_before_the_panes_repaint(make_window,
+                                                                      monkeypatch):
+    """The window's repaint of a result waits for a 0 ms timer (issue 20): Qt delivers
+    every posted event before it looks at a timer, so the recompute, the one repaint and
+    the read-outs were one block of the GUI thread (16–24 ms at n = 4) that a frame's
+    timer or the next mouse move waited for. A timer that came due while the recompute
+    ran now fires before the panes paint, and the read-outs still follow the paint."""
+    import time
+
+    from qkv_desktop.model import attention_model, lessons_scheduler
+    window = make_window()
+    model = window.model
+    pane = window.panes.panes["weights"]
+    _edit(window, 0, 0, 0.5)
+    log = _Log(window, {pane.plot.viewport(): "weights"})
+    real_run = attention_model.AttentionModel._run
+
+    def slow_run(self, *args, **kwargs):  # a recompute that outlasts the timer's 1 ms
+        time.sleep(0.01)
+        return real_run(self, *args, **kwargs)
+
+    monkeypatch.setattr(attention_model.AttentionModel, "_run", slow_run)
+    real = lessons_scheduler.LessonsScheduler._start
+    monkeypatch.setattr(lessons_scheduler.LessonsScheduler, "_start",
+                        lambda self, *a: log.events.append("read-outs") or real(self, *a))
+    timer = QTimer()
+    timer.setSingleShot(True)
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.timeout.connect(lambda: log.events.append("timer"))
+    log.events.clear()
+    model.set_cell("X", 1, 2, float(model.state.X[1, 2]) + 0.5)
+    timer.start(1)  # due while the recompute runs (started by the edit, due at once)
+    assert model.wait_until_idle()
+    events = [e for e in log.events if e != "window"]
+    assert {"timer", "weights", "read-outs"} <= set(events), events
+    assert events.index("timer") < events.index("weights") < events.index("read-outs"), events
+
+
+def test_a_hold_while_the_repaint_waits_for_its_timer_waits_for_its_own_calls(make_window):
+    """The repaint's timer firing while a later hold's release is still on its way
+    does not repaint: the window is repainted once, after the later hold's calls."""
+    window = make_window()
+    grid = window.panes.one_repaint
+    _edit(window, 0, 0, 0.5)
+    before = grid.repaints
+    grid.hold()
+    window.update()  # a repaint request, held
+    QApplication.sendPostedEvents(grid, 0)  # the release is delivered…
+    assert grid._release_timer.isActive() and not grid._holding
+    grid.hold()  # …and another hold comes before the timer fires
+    grid._release()  # what the timer does now
+    assert grid.repaints == before and grid._holding == 1
+    for _ in range(3):
+        QApplication.processEvents()
+    assert grid.repaints == before + 1 and not grid._holding
+
+
+def test_the_repaint_of_a_result_comes_before_the_next_edits_recompute(make_window):
+    """The next value of a scrub can apply between a result and its paint (its frame
+    timer is due then): the recompute it starts must not run before that paint, or the
+    result is replaced unseen and its forward was for nothing (a two-second scrub at
+    n = 4 lost 5–13 forwards so)."""
+    window = make_window()
+    model = window.model
+    pane = window.panes.panes["weights"]
+    _edit(window, 0, 0, 0.5)
+    log = _Log(window, {pane.plot.viewport(): "weights"})
+    results = []
+    model.resultChanged.connect(lambda r: results.append(r))
+
+    def next_edit(_result):
+        model.resultChanged.disconnect(next_edit)
+        model.set_cell("X", 2, 1, float(model.state.X[2, 1]) + 0.5)  # its timer starts
+
+    model.resultChanged.connect(next_edit)
+    log.events.clear()
+    model.set_cell("X", 1, 2, float(model.state.X[1, 2]) + 0.5)
+    model.resultChanged.connect(lambda _r: log.events.append("result"))
+    assert model.wait_until_idle()
+    for _ in range(3):
+        QApplication.processEvents()
+    events = [e for e in log.events if e != "window"]
+    assert len(results) == 2, results
+    # the first result was painted before the second came
+    assert events == ["result", "weights", "result", "weights"], events

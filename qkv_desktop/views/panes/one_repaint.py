@@ -14,13 +14,22 @@ of lower priority (the read-outs that ``AfterPaint`` starts after the paint). A 
 held is never lost: the window is repainted as soon as those calls have run. A
 ``hold()`` while holding moves the release after the calls queued by then (pictures
 made on a worker reach the panes one by one: ``PaneImages.delivered`` ends them).
+
+The repaint itself waits for a 0 ms timer, started by ``hold()``. Qt's GLib dispatcher
+delivers every posted event before it looks at a timer, so the recompute, the window's
+repaint and the read-outs after it were one block of the GUI thread: 16–24 ms at
+n = 4, where an input event or a 16 ms frame timer waited for all of it (issue 20).
+The timer lets the timers already due, and the input that came meanwhile, go between
+the recompute and the paint; the paint is no later (the timer is due at once), and no
+timer started after the result (a scrub's next recompute) comes before it.
+``AfterPaint`` waits for it: its own signal is a 0 ms timer started after this one.
 """
 
 from __future__ import annotations
 
 import weakref
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QWidget
 
 __all__ = ["OneRepaint"]
@@ -38,6 +47,13 @@ class OneRepaint(QObject):
         self._holding = 0
         """Release events posted and not yet delivered: the last one releases."""
         self._held = False  # a repaint request came while holding
+        self._release_timer = QTimer(self)
+        """The repaint, once the calls held for are delivered (a 0 ms timer: timers due
+        and input go first)."""
+        self._release_timer.setSingleShot(True)
+        self._release_timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._release_timer.setInterval(0)
+        self._release_timer.timeout.connect(self._release)
         self.repaints = 0
         """Window repaints made here, for held requests (tests)."""
 
@@ -52,8 +68,15 @@ class OneRepaint(QObject):
             self._window = weakref.ref(window)
             window.installEventFilter(self)
         self._holding += 1
+        # Started now, so due before the timers started after the result: the next
+        # edit of a scrub (``OncePerFrame``) would start a recompute that, due first,
+        # replaced this result before its paint. It repaints once the release is
+        # delivered (Qt delivers posted events before it looks at timers).
+        if not self._release_timer.isActive():
+            self._release_timer.start()
         # delivered after the scenes' calls posted before it, and before any event of
-        # lower priority, as the first scene's own repaint would have been
+        # lower priority (the release then starts the repaint's timer ahead of
+        # ``AfterPaint``'s)
         QCoreApplication.postEvent(self, QEvent(_RELEASE),
                                    Qt.EventPriority.NormalEventPriority.value)
 
@@ -61,7 +84,7 @@ class OneRepaint(QObject):
         return None if self._window is None else self._window()
 
     def eventFilter(self, obj, event) -> bool:
-        if (self._holding and obj is self._watched()
+        if ((self._holding or self._release_timer.isActive()) and obj is self._watched()
                 and event.type() == QEvent.Type.UpdateRequest):
             self._held = True
             return True  # repainted by ``_release``
@@ -70,14 +93,14 @@ class OneRepaint(QObject):
     def event(self, event: QEvent) -> bool:
         if event.type() == _RELEASE:
             self._holding -= 1
-            if not self._holding:
-                self._release()
+            if not self._holding and not self._release_timer.isActive():
+                self._release_timer.start()  # (it fired while a release was on its way)
             return True
         return super().event(event)
 
     def _release(self) -> None:
-        if not self._held:
-            return
+        if self._holding or not self._held:
+            return  # (a release on its way starts the timer again)
         self._held = False
         window = self._watched()
         if window is not None:
