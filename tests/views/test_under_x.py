@@ -254,3 +254,54 @@ def test_a_cells_refusal_note_goes_when_the_keyboard_moves_to_another_control(
     assert out["after_enter"] and out["moved_in_table"], out
     assert out["focus_in_d_k"], out
     assert not out["after_d_k"], out
+
+
+def test_a_cells_refusal_note_leaves_the_rows_below_it_in_sight(x_display, tmp_path):
+    """A user's re-check at 1024 × 700: the note under a refused cell covered the row
+    below, the cell Enter goes to next. It stands above the cell's row, whole, inside the
+    window, by the cell, over none of the rows below it; Escape still sends it away."""
+    out = run_on_display(x_display, tmp_path, '''
+        from PySide6.QtCore import QRect
+        editor = window.editor
+        viewport = editor.viewport()
+
+        def in_window(widget, rect):
+            return QRect(widget.mapTo(window, rect.topLeft()), rect.size())
+
+        seen = {}
+        for row in (0, 1, editor.table.rowCount() - 1):
+            index = editor.table.value_index(row, 1)
+            editor.setFocus()
+            editor.setCurrentIndex(index)
+            QTest.keyClicks(editor, "abc")  # typing opens the cell editor
+            QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+            app.processEvents()
+            balloon = editor.balloon
+            note = in_window(balloon, balloon.rect())
+            cell = in_window(viewport, editor.visualRect(index))
+            below = in_window(viewport, viewport.rect())
+            below.setTop(cell.bottom() + 1)
+            seen[row] = {
+                "shown": balloon.isVisible() and balloon.text().startswith("Not applied: "),
+                "inside": window.rect().contains(note),
+                "whole": balloon.visibleRegion().boundingRect().size() == balloon.size(),
+                "by_the_cell": (abs(note.bottom() - cell.top()) <= 4  # above, beside, below
+                                or abs(note.left() - cell.right()) <= 4
+                                or abs(note.top() - cell.bottom()) <= 4),
+                "over_the_cell": note.intersects(cell),
+                "over_rows_below": note.intersects(below),
+            }
+            QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Escape)
+            app.processEvents()
+            seen[row].update({
+                "after_escape": balloon.isVisible(),
+                "note": [note.x(), note.y(), note.width(), note.height()],
+                "cell": [cell.x(), cell.y(), cell.width(), cell.height()],
+            })
+        out["seen"] = seen
+    ''', size=(1024, 700))
+    for row, seen in out["seen"].items():
+        assert seen["shown"] and seen["inside"] and seen["whole"], (row, seen)
+        assert seen["by_the_cell"], (row, seen)
+        assert not seen["over_the_cell"] and not seen["over_rows_below"], (row, seen)
+        assert not seen["after_escape"], (row, seen)

@@ -21,7 +21,15 @@ other end of the window from the box that snapped back (a first user).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QRect,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
@@ -92,15 +100,20 @@ class Balloon(QLabel):
         self.setText(text)
         self.setFixedWidth(width)
         self.adjustSize()
-        x = min(max(rect.left(), 4), max(area.right() - self.width() - 4, 0))
-        y = rect.bottom() + 2
-        if y + self.height() > area.bottom():  # no room below: above it
-            y = max(rect.top() - self.height() - 2, 0)
-        self.move(x, y)
+        self.move(self._spot(rect, area))
         self.show()
         self.raise_()
         self._timer.start()
         self._focused = QApplication.focusWidget()
+
+    def _spot(self, rect: QRect, area: QRect) -> QPoint:
+        """Where the note goes by ``rect`` (in the window's ``area``): below it, or above
+        it where the window has no room below."""
+        x = min(max(rect.left(), 4), max(area.right() - self.width() - 4, 0))
+        y = rect.bottom() + 2
+        if y + self.height() > area.bottom():  # no room below: above it
+            y = max(rect.top() - self.height() - 2, 0)
+        return QPoint(x, y)
 
     def _speak_of(self, widget: QWidget) -> None:
         """The note is about ``widget`` (kept clear of the focus test; Escape on it
@@ -143,6 +156,19 @@ class CellBalloon(Balloon):
         # sees it): the editor's close says so (a code review)
         view.itemDelegate().closeEditor.connect(self._on_editor_closed)
 
+    def _spot(self, rect: QRect, area: QRect) -> QPoint:
+        """Above the cell's row; on the cell's right where the window has no room above;
+        below it only where neither fits. Below, the note covered the cell under it, the
+        one Enter goes to next (a user's re-check)."""
+        x = min(max(rect.left(), 4), max(area.right() - self.width() - 4, 0))
+        above = rect.top() - self.height() - 2
+        if above >= area.top():
+            return QPoint(x, above)
+        beside = rect.right() + 2
+        if beside + self.width() <= area.right() - 4:
+            return QPoint(beside, rect.top())
+        return super()._spot(rect, area)
+
     def _on_editor_closed(self, _editor, hint) -> None:
         """An editor closed with Escape (its typing reverted): the note has had its say."""
         if hint == QAbstractItemDelegate.EndEditHint.RevertModelCache:
@@ -157,8 +183,8 @@ class CellBalloon(Balloon):
             self.hide()
 
     def show_at(self, index: QModelIndex, text: str) -> None:
-        """Show ``text`` by the cell of ``index`` for ``BALLOON_MS``: below it, or above
-        it where the window has no room below, within the window."""
+        """Show ``text`` by the cell of ``index`` for ``BALLOON_MS``, within the window:
+        above its row where there is room (see ``_spot``)."""
         if not index.isValid():
             return
         self.view.scrollTo(index)
