@@ -18,7 +18,7 @@ label holding the table is as high as the table.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QTextDocument, QTextOption, QTextTable
 from PySide6.QtWidgets import QApplication
 
@@ -162,3 +162,47 @@ def test_the_comparison_table_headers_are_whole(run_labs, speak, lang):
     for d, plot in lab.compare_plots.items():
         assert _on_screen(plot.viewport()), (d, plot.viewport().visibleRegion().boundingRect())
     assert _on_screen(table), (table.visibleRegion().boundingRect(), table.rect())
+
+
+def _dark_runs(values: list[int], dark: int = 235) -> list[int]:
+    """The lengths of the runs of ``values`` darker than ``dark``, in order."""
+    runs, length = [], 0
+    for value in [*values, 255]:
+        if value < dark:
+            length += 1
+        elif length:
+            runs.append(length)
+            length = 0
+    return runs
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_turned_norms_bars_read_as_two_strokes(scaling_lab_at, lang):
+    """A user's re-check at 1024 × 700: the "‖" of the Jacobian plot's turned name
+    ("‖diag(p) − ppᵀ‖ per row") read as one filled bar. The name draws two "|" and no
+    "‖", and across its first bars the picture shows two strokes with light between."""
+    lab = scaling_lab_at((1024, 700), lang)
+    lab.tabs.setCurrentIndex(0)
+    _settle()
+    plot = lab.random_plots.plots["jacobian_norm"]
+    label = plot.getPlotItem().getAxis("left").label
+    # the pixels along the name's (turned) line, from where its first bars begin to
+    # where "diag" begins
+    document = label.document()
+    text = document.toPlainText()
+    first = min(text.find(bar) for bar in "|‖" if bar in text)
+    block = document.findBlock(first)
+    line = block.layout().lineForTextPosition(first - block.position())
+    origin = block.layout().position()
+    xs = [origin.x() + line.cursorToX(at - block.position())[0]
+          for at in (first, text.index("diag"))]
+    ys = (origin.y() + line.y(), origin.y() + line.y() + line.height())
+    ends = [plot.mapFromScene(label.mapToScene(QPointF(x, y))) for x in xs for y in ys]
+    picture = plot.grab().toImage()
+    left, right = min(p.x() for p in ends), max(p.x() for p in ends)
+    bottom, top = max(p.y() for p in ends[:2]), min(p.y() for p in ends[2:])
+    across = [min(picture.pixelColor(x, y).value() for x in range(left, right + 1))
+              for y in range(bottom, top - 1, -1)]
+    assert len(_dark_runs(across)) == 2, across
+    drawn = text.replace("\u2060", "")
+    assert "‖" not in drawn and drawn.count("||") == 2, drawn

@@ -30,6 +30,13 @@ out in passing (a lab's first layout), and many lines widened it for good."""
 OPERATOR_SPACES = re.compile(" ([−+=×·/]) ")
 """A binary operator between its spaces, which a wrapped axis name keeps unbroken."""
 
+NORM_BARS = ("\u2016", "|\u2060|\u2060")
+"""A turned name's norm bars "‖" are drawn as two "|": at 9 pt the font's "‖" is two
+1 px strokes 1 px apart, half a pixel off the grid, and turned text is not fitted to
+the pixels, so the strokes and the gap between them blurred into one grey bar (a user's
+re-check). Each "|" is a stroke of its own, with a clear gap between the two. A word
+joiner after each: a line may break after a "|", and "||diag(p)" must not."""
+
 
 def _lines(document: QTextDocument) -> int:
     """The lines ``document`` is laid out in (its ``lineCount`` counts blocks)."""
@@ -104,7 +111,8 @@ class WrappingNameAxis(pg.AxisItem):
         return 0.8 * (self._lines - 1) * QFontMetricsF(self.label.font()).lineSpacing()
 
     def labelString(self) -> str:  # noqa: N802 (pyqtgraph's name)
-        return OPERATOR_SPACES.sub("\u00a0\\1\u00a0", super().labelString())
+        name = OPERATOR_SPACES.sub("\u00a0\\1\u00a0", super().labelString())
+        return name.replace(*NORM_BARS)
 
     def _updateLabel(self) -> None:  # noqa: N802 (pyqtgraph's name)
         super()._updateLabel()
