@@ -13,9 +13,11 @@ LABS = ["qkv_desktop.views.teaching.kv_cache_lab", "qkv_desktop.views.teaching.t
 
 
 def _type_a_refused_clamp(qtbot, memory) -> None:
-    """9 query heads, then 99999999999 KV heads: clamped to 1024, then refused (the
-    reviewed refusal, the longest the memory panel's red line says)."""
-    for box, text in ((memory.query_heads, "9"), (memory.kv_heads, "99999999999")):
+    """9 query heads over 7 KV heads, then 99999999999 query heads: clamped to 1024,
+    which 7 KV heads do not divide (the longest the memory panel's red line says: the
+    clamp, and the refusal with the eleven KV-head counts 1024 takes)."""
+    for box, text in ((memory.query_heads, "9"), (memory.kv_heads, "7"),
+                      (memory.query_heads, "99999999999")):
         box.setFocus()
         box.selectAll()
         qtbot.keyClicks(box, text)

@@ -283,7 +283,7 @@ def _red(box) -> bool:
 
 
 def test_a_new_session_takes_the_place_of_numbers_typed_over_the_last(labs, qtbot):
-    """9 query heads and 1024 KV heads typed, refused in red, stayed with their red line
+    """9 query heads and 4 KV heads typed, refused in red, stayed with their red line
     over an unrelated session after File → New and a preset. A new session brings its
     own numbers into "typed numbers" and the red line goes; a real model chosen keeps
     its numbers (they are that model's); "this session" chosen shows the session's."""
@@ -291,7 +291,7 @@ def test_a_new_session_takes_the_place_of_numbers_typed_over_the_last(labs, qtbo
     calc = labs.show("kv_cache").memory
     calc.select("custom")
     calc.query_heads.setValue(9)
-    calc.kv_heads.setValue(1024)
+    calc.kv_heads.setValue(4)
     assert calc.problem.isVisibleTo(calc) and _red(calc.kv_heads)
 
     def shows_the_session():
@@ -310,7 +310,8 @@ def test_a_new_session_takes_the_place_of_numbers_typed_over_the_last(labs, qtbo
     shows_the_session()
     assert calc.tokens.value() == 6
     calc.select("custom")
-    calc.kv_heads.setValue(1024)
+    calc.query_heads.setValue(9)
+    calc.kv_heads.setValue(4)
     assert calc.problem.isVisibleTo(calc)
     model.load_state(SessionState.from_preset("tutorial-1"), "preset")  # a preset
     assert model.wait_until_idle()
@@ -320,32 +321,38 @@ def test_a_new_session_takes_the_place_of_numbers_typed_over_the_last(labs, qtbo
     assert model.wait_until_idle()
     assert calc.preset.currentData() == "SmolLM2-135M"
     assert (calc.layers.value(), calc.query_heads.value(), calc.kv_heads.value()) == (30, 9, 3)
-    calc.kv_heads.setValue(1024)  # refused; "this session" chosen takes it away
+    calc.kv_heads.setValue(4)  # refused; "this session" chosen takes it away
     assert calc.problem.isVisibleTo(calc)
     calc.select("session")
     shows_the_session()
 
 
 def test_memory_calculator_refuses_kv_heads_gqa_cannot_have(labs):
-    """4 KV heads for 9 query heads (9 / 4 = 2.25 per KV head) and 20 for 9 were sized
-    without a word, the 20 as 9 while the box still said 20: both are refused beside the
-    table, the GQA row is empty rather than another count's, and MHA and MQA still count."""
+    """4 KV heads for 9 query heads (9 / 4 = 2.25 per KV head) were sized without a
+    word: refused beside the table, the GQA row is empty rather than another count's,
+    and MHA and MQA still count. 20 for 9 (sized as 9 while the box said 20, later
+    clamped to 1024 and refused) becomes 9 in the box and the table alike: the KV heads
+    go up to the query heads."""
     lab = labs.show("kv_cache")
     calc = lab.memory
     calc.select("SmolLM2-135M")
     assert not calc.problem.isVisibleTo(calc) and calc.gqa_problem() == ""
     mha, mqa = calc.sizes()["MHA"], calc.sizes()["MQA"]
-    for kv, why in ((4, "must divide"), (20, "cannot outnumber")):
-        calc.kv_heads.setValue(kv)
-        assert calc.kv_heads.value() == kv  # the box keeps what was typed …
-        assert calc.sizes() == {"MHA": mha, "GQA": None, "MQA": mqa}  # … and nothing else
-        assert calc.problem.isVisibleTo(calc)
-        text = calc.problem.text()
-        assert why in text and f"({kv})" in text and "(9)" in text and "1, 3, 9" in text
-        assert f"<td>grouped-query (GQA)</td><td align='right'>{kv}</td>" \
-               "<td align='right'>—</td>" in calc.result.text()
-        assert _red(calc.kv_heads)
-    calc.query_heads.setValue(20)  # now 20 KV heads serve one query head each
+    calc.kv_heads.setValue(4)
+    assert calc.kv_heads.value() == 4  # the box keeps what was typed …
+    assert calc.sizes() == {"MHA": mha, "GQA": None, "MQA": mqa}  # … and nothing else
+    assert calc.problem.isVisibleTo(calc)
+    text = calc.problem.text()
+    assert "must divide" in text and "(4)" in text and "(9)" in text and "1, 3, 9" in text
+    assert "<td>grouped-query (GQA)</td><td align='right'>4</td>" \
+           "<td align='right'>—</td>" in calc.result.text()
+    assert _red(calc.kv_heads)
+    calc.kv_heads.setValue(20)  # past the query heads: their 9, which the table takes
+    assert calc.kv_heads.value() == 9 and calc.kv_heads.maximum() == 9
+    assert calc.sizes() == {"MHA": mha, "GQA": mha, "MQA": mqa}
+    assert not calc.problem.isVisibleTo(calc) and not _red(calc.kv_heads)
+    calc.query_heads.setValue(20)
+    calc.kv_heads.setValue(20)  # now 20 KV heads serve one query head each
     assert calc.sizes()["GQA"] == calc.sizes()["MHA"]
     assert not calc.problem.isVisibleTo(calc) and not _red(calc.kv_heads)
     calc.query_heads.setValue(30)  # 20 does not divide 30: a query-head edit is checked too
@@ -1194,9 +1201,10 @@ def test_the_calculators_boxes_stay_put_when_its_red_line_appears(labs, speak, l
     assert calc.geometry().bottom() == below
     assert calc.problem.height() >= calc.problem.heightForWidth(calc.problem.width())
     # the longest note: a clamp, and why the GQA row is empty
-    calc.kv_heads.lineEdit().setText("99999999999")
-    calc.kv_heads.interpretText()
-    calc.kv_heads.editingFinished.emit()
+    calc.kv_heads.setValue(7)
+    calc.query_heads.lineEdit().setText("99999999999")  # 1024, which 7 does not divide
+    calc.query_heads.interpretText()
+    calc.query_heads.editingFinished.emit()
     QApplication.processEvents()
     assert "1024" in calc.problem.text() and "9" in calc.problem.text(), calc.problem.text()
     assert [box.mapTo(lab, QPoint(0, 0)) for box in boxes] == where

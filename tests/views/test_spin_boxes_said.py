@@ -62,12 +62,9 @@ CLAMPS = [
      "The number of layers can be at most 1000: 5000 became 1000.", "kvMemoryError"),
     ("kv", "kvQueryHeads", "0", 1,
      "The number of query heads must be at least 1: 0 became 1.", "kvMemoryError"),
-    # (and why the GQA row is empty: the note takes the line that said it)
-    ("kv", "kvKVHeads", "2000", 1024,
-     "The number of KV heads can be at most 1024: 2000 became 1024. KV heads (1024) "
-     "cannot outnumber query heads (1): each KV head serves at least one query head, and "
-     "as many KV heads as query heads is multi-head attention. KV heads possible here: 1.",
-     "kvMemoryError"),
+    # (up to the query heads, tutorial-1's one: a count the table takes)
+    ("kv", "kvKVHeads", "2000", 1,
+     "The number of KV heads can be at most 1: 2000 became 1.", "kvMemoryError"),
     ("kv", "kvHeadDim", "0", 1, "d_k must be at least 1: 0 became 1.", "kvMemoryError"),
     ("kv", "kvTokens", "0", 1, "The number of tokens must be at least 1: 0 became 1.",
      "kvMemoryError"),
@@ -613,19 +610,58 @@ def test_every_box_applies_a_typed_number_when_its_typing_ends(host, kind):
     assert [b.objectName() for b in boxes if b.keyboardTracking()] == []
 
 
-def test_the_kv_heads_clamp_says_why_the_gqa_row_is_empty(host, qtbot):
-    """99999999999 KV heads with 9 query heads became 1024, and the red line said only
-    "at most 1024" beside a GQA row of "—": it says why the row is empty too."""
+def test_the_kv_heads_clamp_to_a_count_the_table_takes(host, qtbot):
+    """99999999999 KV heads with 9 query heads became 1024 (the box's own maximum),
+    which the table then refused beside a GQA row of "—" (a re-check): the KV heads go
+    up to the query heads, so the clamp is the 9 the table uses."""
     lab = host("kv")
     memory = lab.memory
     memory.select("custom")
     type_in(qtbot, memory.query_heads, "9")
     type_in(qtbot, memory.kv_heads, "99999999999")
-    assert memory.kv_heads.value() == 1024 and memory.sizes()["GQA"] is None
+    assert memory.kv_heads.value() == 9 and memory.sizes()["GQA"] == memory.sizes()["MHA"]
+    assert said_where(lab, "kvMemoryError") == (
+        "The number of KV heads can be at most 9: 99999999999 became 9.")
+    assert memory.kv_heads.toolTip().endswith("From 1 to 9.")
+
+
+def test_query_heads_lowered_under_the_kv_heads_take_them_along_said(host, qtbot):
+    """The KV heads follow the query heads down, and the red line says so and why,
+    after the query heads' own clamp; the table uses the count the box shows."""
+    lab = host("kv")
+    memory = lab.memory
+    memory.select("custom")
+    type_in(qtbot, memory.query_heads, "9")
+    type_in(qtbot, memory.kv_heads, "3")
+    type_in(qtbot, memory.query_heads, "2")
+    assert (memory.query_heads.value(), memory.kv_heads.value()) == (2, 2)
+    assert memory.kv_heads.text() == "2" and "grouped-query (GQA)</td><td align='right'>2<" \
+        in memory.result.text()
+    assert said_where(lab, "kvMemoryError") == (
+        "The number of KV heads can be at most 2: 3 became 2. There are never more KV "
+        "heads than query heads: each KV head serves at least one query head.")
+    type_in(qtbot, memory.query_heads, "0")
+    assert said_where(lab, "kvMemoryError") == (
+        "The number of query heads must be at least 1: 0 became 1. The number of KV heads "
+        "can be at most 1: 2 became 1. There are never more KV heads than query heads: "
+        "each KV head serves at least one query head.")
+
+
+def test_a_query_heads_clamp_says_why_the_gqa_row_is_empty(host, qtbot):
+    """A clamp of the query heads to 1024, which 7 KV heads do not divide: the note says
+    why the GQA row is empty too (it takes the line the refusal is on)."""
+    lab = host("kv")
+    memory = lab.memory
+    memory.select("custom")
+    type_in(qtbot, memory.query_heads, "9")
+    type_in(qtbot, memory.kv_heads, "7")
+    type_in(qtbot, memory.query_heads, "99999999999")
+    assert memory.query_heads.value() == 1024 and memory.sizes()["GQA"] is None
     said = said_where(lab, "kvMemoryError")
-    assert said.startswith("The number of KV heads can be at most 1024: 99999999999 became "
-                           "1024. KV heads (1024) cannot outnumber query heads (9)"), said
-    assert said.endswith("KV heads possible here: 1, 3, 9."), said
+    assert said.startswith("The number of query heads can be at most 1024: 99999999999 "
+                           "became 1024. KV heads (7) must divide query heads (1024)"), said
+    assert said.endswith("KV heads possible here: 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, "
+                         "1024."), said
 
 
 def test_full_width_digits_of_a_chinese_input_method_are_read_as_the_tables_read_them(

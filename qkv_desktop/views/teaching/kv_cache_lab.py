@@ -6,7 +6,8 @@ Beside it the same step is recomputed without a cache, with the largest differen
 and the multiply-adds each way. Below, a calculator sizes the cache of real models:
 2 (K and V) × layers × KV heads × d_k × tokens × bytes, for MHA, GQA and MQA. KV heads
 that grouped-query attention cannot have (not dividing the query heads) are refused
-under the table, which then leaves the GQA row empty.
+under the table, which then leaves the GQA row empty; the KV heads go up to the query
+heads, so a count typed past them becomes one the table takes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import html
 import math
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QColor, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QApplication,
@@ -59,6 +60,8 @@ from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
 __all__ = ["KVCacheLab", "MemoryCalculator", "MAX_SHOWN_ROWS",
            "MAX_SHOWN_COLS"]
 
+translate = QCoreApplication.translate  # lupdate reads translate("ClampSaying", "…")
+
 MAX_SHOWN_ROWS = 12
 """The caches show their newest rows only beyond this (the numbers above still count)."""
 
@@ -94,7 +97,7 @@ def _mark_refused(box: QWidget, refused: bool) -> None:
 PROBLEM_LINES = 3
 """Lines the calculator's red line keeps under its boxes and table, in the group's whole
 width, said or not: the longest refusal with a clamp at 1024 × 700 (99999999999 typed
-as the KV heads of 9 query heads), in English and in Chinese (two lines of its taller
+as the query heads over 7 KV heads), in English and in Chinese (two lines of its taller
 characters)."""
 
 
@@ -104,6 +107,8 @@ class MemoryCalculator(QGroupBox):
     Every box holds the number the table uses: a KV-head count that grouped-query
     attention cannot have is refused in red under the table (the GQA row shows "—")
     rather than replaced by another, and the ranges hold anything a session can bring.
+    The KV heads go up to the query heads (``_kv_heads_follow``), so that a clamp gives
+    a count the table takes.
     """
 
     def __init__(self, parent: QWidget | None = None):
@@ -116,7 +121,10 @@ class MemoryCalculator(QGroupBox):
         self.problem = wraps_in_any_width(red_line("kvMemoryError", lines=PROBLEM_LINES))
         self.layers = self._spin("kvLayers", 1, 1000, 1)
         self.query_heads = self._spin("kvQueryHeads", 1, 1024, 1)
-        self.kv_heads = self._spin("kvKVHeads", 1, 1024, 1)
+        # up to the query heads (``_kv_heads_follow``): up to 1024, 99999999999 typed
+        # over 9 query heads became 1024, which the table then refused (a re-check)
+        self.kv_heads = self._spin("kvKVHeads", 1, self.query_heads.value(), 1)
+        self._followed = ""  # the KV heads' clamp said in the event being handled
         # A session's d_k is bounded only by its cell limit; a smaller maximum would
         # clamp it silently when "this session" is chosen.
         self.head_dim = self._spin("kvHeadDim", 1, MAX_CELLS, 4)
@@ -170,11 +178,37 @@ class MemoryCalculator(QGroupBox):
         return spin
 
     def _say(self, text: str) -> None:
-        """A box's note (a clamp), with why the GQA row is empty if it is: the note
-        takes the line the refusal is on, and 99999999999 typed as the KV heads read
-        only "at most 1024" beside a GQA row of "—" (1024 does not divide 9)."""
-        problem = self.gqa_problem()
-        say_briefly(self.problem, join_sentences([text, problem]) if problem else text)
+        """A box's note (a clamp), with the KV heads' clamp that the same typing made
+        (``_kv_heads_follow``) and why the GQA row is empty if it is: the note takes the
+        line the refusal is on, and a clamp of the query heads alone read "at most 1024"
+        beside a GQA row of "—"."""
+        followed = self._followed if self._followed != text else ""
+        say_briefly(self.problem, join_sentences(
+            part for part in (text, followed, self.gqa_problem()) if part))
+
+    def _kv_heads_follow(self) -> str:
+        """The KV heads' maximum is the query heads: more KV heads than query heads is
+        no model, and a count typed past them becomes the query heads (multi-head
+        attention), which the table takes. Lowering the query heads under the KV heads
+        lowers the KV heads too: returned is that note, to say once the table shows it
+        ("" if none)."""
+        q, before = self.query_heads.value(), self.kv_heads.value()
+        if self.kv_heads.maximum() == q:
+            return ""
+        with QSignalBlocker(self.kv_heads):  # (the refresh that follows reads it)
+            self.kv_heads.setRange(1, q)
+        if self._applying or self.kv_heads.value() == before:
+            return ""
+        self._followed = join_sentences([
+            translate("ClampSaying", "{0} can be at most {1}: {2} became {1}.").format(
+                self.kv_heads.subject, q, before),
+            self.tr("There are never more KV heads than query heads: each KV head serves "
+                    "at least one query head.")])
+        QTimer.singleShot(0, self, self._forget_followed)
+        return self._followed
+
+    def _forget_followed(self) -> None:
+        self._followed = ""
 
     def retranslate(self) -> None:
         self.setTitle(self.tr("Memory of the KV cache"))
@@ -263,12 +297,15 @@ class MemoryCalculator(QGroupBox):
         self.refresh()
 
     def _typed(self, *_args) -> None:
+        followed = self._kv_heads_follow()
         if not self._applying and self.preset.currentData() != "custom":
             self.preset.blockSignals(True)
             self.preset.setCurrentIndex(self.preset.findData("custom"))
             self.preset.blockSignals(False)
         if not self._applying:
             self.refresh()
+        if followed:  # (after the refresh, which sets the line's lasting text)
+            self._say(followed)
 
     def gqa_problem(self) -> str:
         """Why the typed KV heads cannot be grouped-query attention, or "" if they can.
@@ -288,11 +325,6 @@ class MemoryCalculator(QGroupBox):
                            "each serve the same number of query heads (possible with {1} "
                            "query heads: {2} KV heads).").format(
                 kv, q, choices)
-        if kv > q:
-            return self.tr("KV heads ({0}) cannot outnumber query heads ({1}): each KV head "
-                           "serves at least one query head, and as many KV heads as query "
-                           "heads is multi-head attention. KV heads possible here: {2}."
-                           ).format(kv, q, choices)
         return self.tr("KV heads ({0}) must divide query heads ({1}): in grouped-query "
                        "attention each KV head serves query heads ÷ KV heads query heads, "
                        "the same number for each, and {1} ÷ {0} is not a whole number. "
