@@ -625,3 +625,24 @@ def test_switching_the_decoders_head_keeps_numbers_typed_in_the_kv_lab(qtbot, ma
     assert calc.preset.currentData() == "session" and calc.layers.value() == 1
     assert not calc.problem.isVisibleTo(calc)
     window.run_labs.windows["kv_cache"].close()
+
+
+def test_the_rope_note_says_the_checkpoints_base_when_the_base_was_edited(
+        qtbot, make_window, tiny):
+    """The RoPE base edited from tiny-llama's 500 to 100000: the dock's note said "base
+    100000" as if it were the model's. It says the checkpoint's beside it, and only
+    while the two differ (an undo brings the plain note back)."""
+    window = make_window()
+    open_and_load(qtbot, window, tiny, TEXT, 1, 3)
+    assert window.model.wait_until_idle()
+    panel = window.models.panel
+    plain = panel.rope_label.text()
+    assert "base 500." in plain and "checkpoint's" not in plain
+    window.model.set_options(rope_base=100000.0)
+    assert window.model.wait_until_idle()
+    QApplication.processEvents()
+    assert "; base 100000 (the checkpoint's: 500)." in panel.rope_label.text()
+    window.model.undo_stack.undo()
+    assert window.model.wait_until_idle()
+    QApplication.processEvents()
+    assert panel.rope_label.text() == plain

@@ -276,14 +276,23 @@ class DecoderPanel(Retranslating, QDockWidget):
 
     def _fill_rope(self) -> None:
         """RoPE as the session computes its panes RoPE(Q), RoPE(K): its base and pairs
-        (the checkpoint's until the learner changes them; a reopened session's too)."""
+        (the checkpoint's until the learner changes them; a reopened session's too). A
+        base edited away from the opened checkpoint's says the checkpoint's beside it:
+        "base 500" alone read as the model's own."""
         state = self.model.state
         o = state.options
         if o.positions != "rope" or state.d_k % 2:
             self.rope_label.setText("")
             return
-        turned = self.tr("Q and K are turned by position before QKᵀ (panes RoPE(Q), "
-                         "RoPE(K)); base {0:g}.").format(o.rope_base)
+        ckpt = None if self._source is None else self._source.checkpoint
+        own = None if ckpt is None else ckpt.rope_base  # (none: a reopened session)
+        if own is None or own == o.rope_base:
+            turned = self.tr("Q and K are turned by position before QKᵀ (panes RoPE(Q), "
+                             "RoPE(K)); base {0:g}.").format(o.rope_base)
+        else:
+            turned = self.tr("Q and K are turned by position before QKᵀ (panes RoPE(Q), "
+                             "RoPE(K)); base {0:g} (the checkpoint's: {1:g}).").format(
+                o.rope_base, own)
         if o.rope_pairing == "half":
             paired = self.tr(
                 "Dimension i rotates together with dimension i + {0} (Hugging Face's "
