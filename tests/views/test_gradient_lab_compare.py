@@ -262,3 +262,52 @@ def test_the_wheel_over_a_plot_scrolls_the_tab_and_zooms_nothing(lab, qtbot):
     assert plot.getPlotItem().getViewBox().viewRange() == before
     for other in (lab.loss_plot, lab.norm_plot):  # the training tab's: not zoomed either
         assert not any(other.getPlotItem().getViewBox().state["mouseEnabled"])
+
+
+def _copy_by_the_context_menu(qtbot, label) -> None:
+    """The label's own context menu (Qt's: Copy, Select All), its Copy chosen."""
+    from PySide6.QtCore import QPoint, QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QMenu
+
+    menus = []
+
+    def choose_copy():
+        menu = QApplication.activePopupWidget()
+        menus.append(menu)
+        if isinstance(menu, QMenu):
+            copy, = (a for a in menu.actions() if a.text().startswith("&Copy"))
+            copy.trigger()
+            menu.close()
+
+    QTimer.singleShot(0, choose_copy)
+    at = QPoint(5, 5)
+    QApplication.sendEvent(label, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, at,
+                                                    label.mapToGlobal(at)))
+    qtbot.waitUntil(lambda: bool(menus))
+    assert isinstance(menus[0], QMenu)
+
+
+def test_the_comparison_table_copies_its_headers_without_word_joiners(lab, qtbot):
+    """The headers' word joiners (U+2060: they break only at spaces) went along with a
+    copy: "‖∂L/∂W_Q‖₀" pasted as "‖∂L/\u2060∂W_Q‖₀", which a search for ∂L/∂W_Q does not
+    find. Ctrl+C and the context menu's Copy put the headers as they read."""
+    from qkv_desktop.views.teaching.gradient_lab import WORD_JOINER
+
+    lab.run_comparison_blocking(steps=3)
+    table = lab.compare_table
+    assert WORD_JOINER in table.text()  # (on screen they stay: the headers wrap at spaces)
+    clipboard = QApplication.clipboard()
+    for copy in ("Ctrl+C", "menu"):
+        clipboard.setText("")
+        table.setFocus()
+        table.setSelection(0, 200)
+        assert WORD_JOINER in table.selectedText()
+        if copy == "Ctrl+C":
+            qtbot.keyClick(table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+        else:
+            _copy_by_the_context_menu(qtbot, table)
+        copied = clipboard.mimeData()
+        assert "‖∂L/∂W_Q‖₀" in copied.text(), (copy, copied.text())
+        assert WORD_JOINER not in copied.text() and WORD_JOINER not in copied.html(), copy
+        assert "∂L/∂W_Q" in copied.html()

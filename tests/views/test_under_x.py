@@ -305,3 +305,29 @@ def test_a_cells_refusal_note_leaves_the_rows_below_it_in_sight(x_display, tmp_p
         assert seen["by_the_cell"], (row, seen)
         assert not seen["over_the_cell"] and not seen["over_rows_below"], (row, seen)
         assert not seen["after_escape"], (row, seen)
+
+
+def test_the_gradient_comparisons_mouse_selection_has_no_word_joiners(x_display, tmp_path):
+    """On X11 selecting text with the mouse copies it (a middle click pastes it): the
+    comparison table's headers went with their invisible word joiners (U+2060), and a
+    search for "∂L/∂W_Q" in the pasted text found nothing."""
+    out = run_on_display(x_display, tmp_path, '''
+        from PySide6.QtCore import QPoint
+        from PySide6.QtGui import QClipboard
+        lab = window.run_labs.show("gradients")
+        lab.tabs.setCurrentIndex(1)
+        lab.run_comparison_blocking(steps=3)
+        table = lab.compare_table
+        lab.compare_scroll.ensureWidgetVisible(table)
+        QTest.qWait(200)
+        end = QPoint(table.width() - 5, table.height() // 2)
+        QTest.mousePress(table, Qt.MouseButton.LeftButton, pos=QPoint(2, 5))
+        QTest.mouseMove(table, end)
+        QTest.mouseRelease(table, Qt.MouseButton.LeftButton, pos=end)
+        QTest.qWait(200)
+        out["selected"] = "\\u2060" in table.selectedText()
+        out["pasted"] = QApplication.clipboard().text(QClipboard.Mode.Selection)
+        lab.close()
+    ''')
+    assert out["selected"], out  # (the headers keep them on screen)
+    assert "‖∂L/∂W_Q‖₀" in out["pasted"] and "\u2060" not in out["pasted"], out

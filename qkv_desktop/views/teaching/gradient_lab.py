@@ -31,12 +31,16 @@ from PySide6.QtCore import (
     QDeadlineTimer,
     QEvent,
     QEventLoop,
+    QMimeData,
+    QObject,
     QSignalBlocker,
     Qt,
     QTextBoundaryFinder,
     QTimer,
 )
+from PySide6.QtGui import QClipboard
 from PySide6.QtWidgets import (
+    QApplication,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -164,6 +168,31 @@ def _breaking_at_spaces(text: str) -> str:
     Chinese header wraps between its characters, as Chinese does)."""
     return html.escape(" ".join(word if word.isalpha() else _unbroken(word)
                                 for word in text.split(" ")))
+
+
+class _CopiesWithoutJoiners(QObject):
+    """Text copied from ``label`` without the word joiners of its headers: Ctrl+C, the
+    context menu's Copy and X11's selection all put "‖∂L/\u2060∂W_Q‖₀" on the clipboard,
+    and a search or a paste for "∂L/∂W_Q" found nothing. Qt's label copies through its
+    own text control, out of reach: the clipboard's new text is put back without them
+    while the label holds a selection (what it copies is that selection)."""
+
+    def __init__(self, label: QLabel):
+        super().__init__(label)
+        self._label = label
+        QApplication.clipboard().changed.connect(self._clean)
+
+    def _clean(self, mode: QClipboard.Mode) -> None:
+        clipboard = QApplication.clipboard()
+        data = clipboard.mimeData(mode)
+        if (not self._label.hasSelectedText() or data is None
+                or WORD_JOINER not in data.text()):
+            return
+        plain = QMimeData()
+        plain.setText(data.text().replace(WORD_JOINER, ""))
+        if data.hasHtml():  # (a paste into a word processor takes this one)
+            plain.setHtml(data.html().replace(WORD_JOINER, ""))
+        clipboard.setMimeData(plain, mode)  # (its "changed" finds no joiner: done)
 
 
 class GradientLab(RefreshWhenShown, LabWindow):
@@ -370,6 +399,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
             row.addWidget(plot, 1)
         self.compare_table = QLabel(objectName="compareTable")
         self.compare_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        _CopiesWithoutJoiners(self.compare_table)  # (its headers' joiners stay on screen)
         # its headers wrap: in one line each, the table made the lab wider after a run
         self.compare_table.setWordWrap(True)
         # the controls stay; the explanation, the plots and the table scroll under them
