@@ -311,3 +311,8 @@ def test_the_comparison_table_copies_its_headers_without_word_joiners(lab, qtbot
         assert "‖∂L/∂W_Q‖₀" in copied.text(), (copy, copied.text())
         assert WORD_JOINER not in copied.text() and WORD_JOINER not in copied.html(), copy
         assert "∂L/∂W_Q" in copied.html()
+    # another copy (another program's, say), while the table still holds its
+    # selection, stays as it was: only the table's own copy is cleaned
+    other = f"a{WORD_JOINER}b"
+    clipboard.setText(other)
+    assert table.hasSelectedText() and clipboard.text() == other

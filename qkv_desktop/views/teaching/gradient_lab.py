@@ -170,12 +170,22 @@ def _breaking_at_spaces(text: str) -> str:
                                 for word in text.split(" ")))
 
 
+_CELL_MARKS = str.maketrans({"\ufdd0": " ", "\ufdd1": " "})
+"""Qt's marks of a table's frames in ``QLabel.selectedText`` (a copy has line ends)."""
+
+
+def _words(text: str) -> list[str]:
+    """``text``'s words, however its cells and lines are marked."""
+    return text.translate(_CELL_MARKS).split()
+
+
 class _CopiesWithoutJoiners(QObject):
     """Text copied from ``label`` without the word joiners of its headers: Ctrl+C, the
     context menu's Copy and X11's selection all put "‖∂L/\u2060∂W_Q‖₀" on the clipboard,
     and a search or a paste for "∂L/∂W_Q" found nothing. Qt's label copies through its
     own text control, out of reach: the clipboard's new text is put back without them
-    while the label holds a selection (what it copies is that selection)."""
+    when it is the label's selection (what the label copies), so that another program's
+    copy, whatever it holds, is never rewritten."""
 
     def __init__(self, label: QLabel):
         super().__init__(label)
@@ -185,8 +195,9 @@ class _CopiesWithoutJoiners(QObject):
     def _clean(self, mode: QClipboard.Mode) -> None:
         clipboard = QApplication.clipboard()
         data = clipboard.mimeData(mode)
-        if (not self._label.hasSelectedText() or data is None
-                or WORD_JOINER not in data.text()):
+        # the label's selection itself, joiners and all: what its copy put there
+        if (data is None or WORD_JOINER not in data.text()
+                or _words(data.text()) != _words(self._label.selectedText())):
             return
         plain = QMimeData()
         plain.setText(data.text().replace(WORD_JOINER, ""))
