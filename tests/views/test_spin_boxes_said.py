@@ -639,12 +639,14 @@ def test_query_heads_lowered_under_the_kv_heads_take_them_along_said(host, qtbot
         in memory.result.text()
     assert said_where(lab, "kvMemoryError") == (
         "The number of KV heads can be at most 2: 3 became 2. There are never more KV "
-        "heads than query heads: each KV head serves at least one query head.")
+        "heads than query heads: each KV head serves at least one query head, and as "
+        "many as the query heads is multi-head attention.")
     type_in(qtbot, memory.query_heads, "0")
     assert said_where(lab, "kvMemoryError") == (
         "The number of query heads must be at least 1: 0 became 1. The number of KV heads "
         "can be at most 1: 2 became 1. There are never more KV heads than query heads: "
-        "each KV head serves at least one query head.")
+        "each KV head serves at least one query head, and as many as the query heads is "
+        "multi-head attention.")
 
 
 def test_a_query_heads_clamp_says_why_the_gqa_row_is_empty(host, qtbot):

@@ -528,6 +528,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>从会话文件重新打开，没有模型：再次打开模型（文件 → 打开模型……）即可切换层和头，并计算它的下一个词元预测、分组查询注意力和权重大小。</translation>
     </message>
     <message>
+        <source>Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0:g} (the checkpoint&apos;s: {1:g}).</source>
+        <translation>在计算 QKᵀ 之前，Q 和 K 按位置旋转（面板 RoPE(Q)、RoPE(K)）；底数 {0:g}（检查点的底数：{1:g}）。</translation>
+    </message>
+    <message>
         <source>The model&apos;s prediction for the token after “{0}” (from the model&apos;s own numbers: edits in the panes do not change it):</source>
         <translation>模型对“{0}”之后下一个词元的预测（来自模型自己的数值：在面板中的编辑不会改变它）：</translation>
     </message>
@@ -3692,6 +3696,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
 <context>
     <name>MemoryCalculator</name>
     <message>
+        <source>There are never more KV heads than query heads: each KV head serves at least one query head, and as many as the query heads is multi-head attention.</source>
+        <translation>KV 头数从不多于查询头数：每个 KV 头至少服务一个查询头，与查询头数相等即为多头注意力。</translation>
+    </message>
+    <message>
         <source>Memory of the KV cache</source>
         <translation>KV 缓存的内存</translation>
     </message>
@@ -3782,10 +3790,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>This session&apos;s {1} heads have {0} different pairs of W_K and W_V (an edit gave a head keys and values of its own), in groups of unequal size: not grouped-query attention, whose KV heads each serve the same number of query heads (possible with {1} query heads: {2} KV heads).</source>
         <translation>本会话的 {1} 个头有 {0} 组不同的 W_K 和 W_V（某次编辑让一个头有了自己的键和值），各组大小不等：这不是分组查询注意力，后者每个 KV 头服务相同数量的查询头（{1} 个查询头时可用的 KV 头数：{2}）。</translation>
-    </message>
-    <message>
-        <source>KV heads ({0}) cannot outnumber query heads ({1}): each KV head serves at least one query head, and as many KV heads as query heads is multi-head attention. KV heads possible here: {2}.</source>
-        <translation>KV 头数（{0}）不能多于查询头数（{1}）：每个 KV 头至少服务一个查询头，KV 头数与查询头数相等即为多头注意力。此处可用的 KV 头数：{2}。</translation>
     </message>
     <message>
         <source>KV heads ({0}) must divide query heads ({1}): in grouped-query attention each KV head serves query heads ÷ KV heads query heads, the same number for each, and {1} ÷ {0} is not a whole number. KV heads possible here: {2}.</source>

@@ -203,7 +203,8 @@ class MemoryCalculator(QGroupBox):
             translate("ClampSaying", "{0} can be at most {1}: {2} became {1}.").format(
                 self.kv_heads.subject, q, before),
             self.tr("There are never more KV heads than query heads: each KV head serves "
-                    "at least one query head.")])
+                    "at least one query head, and as many as the query heads is multi-head "
+                    "attention.")])
         QTimer.singleShot(0, self, self._forget_followed)
         return self._followed
 
