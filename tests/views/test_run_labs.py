@@ -558,17 +558,29 @@ def test_the_panes_follow_training_at_the_default_rate(labs, qtbot):
     (the model's recompute) never ran, and the panes stood still until the run ended
     (a first user watched 100 steps go by). The newest step is shown whenever the
     events waiting are handled, and every step's loss is kept."""
+    from PySide6.QtCore import QEvent, QObject
+
     lab = labs.show("gradients")
     model = labs.main_window.model
     assert lab.rate.value() == 50  # the default
     lab.target.setCurrentIndex(lab.target.findData("previous"))
-    results = []
+    results, painted = [], []
     model.resultChanged.connect(lambda r: lab.worker.running and results.append(r))
+
+    class Paints(QObject):  # the panes' repaint waits for a timer (``OneRepaint``):
+        def eventFilter(self, obj, event):  # it must not wait for the run's end
+            if event.type() == QEvent.Type.Paint and lab.worker.running:
+                painted.append(model.result)
+            return False
+
+    paints = Paints()
+    labs.main_window.panes.panes["weights"].plot.viewport().installEventFilter(paints)
     lab.steps.setValue(40)
     lab.start_training()
     assert lab.wait(lab.worker, 30_000)
     assert len(lab.losses) == 40
     assert len(results) >= 3, len(results)  # (before: none until the run ended)
+    assert len({id(r) for r in painted}) >= 3, len(painted)  # painted as they came
     trained = model.state.heads[0]  # the last step's weights were committed
     assert model.undo_stack.undoText() == "Train 40 steps"
     np.testing.assert_array_equal(model.result.head(0).weights,
