@@ -207,3 +207,43 @@ def test_the_kv_steppers_steps_show_whole_above_the_memory_panel(main_window, qt
     assert _steps_fit(lab) >= 0
     assert _cut_in(lab) == []
     lab.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_kv_memory_table_shows_huge_byte_counts_whole(main_window, qtbot, speak, lang):
+    """99999999999 typed as the layers, d_k and tokens at 1024 × 700: the bytes column,
+    made for counts up to 9.99 GiB, was cut on the right, and 8,053,063,680,000,000,000
+    read "8,053,063,6" (a first-time user). Counts longer than 9.99 GiB's are written to
+    three figures in powers of ten; the table keeps its room, and every cell is read
+    whole inside the label."""
+    from PySide6.QtGui import QTextDocument
+
+    from qkv_desktop.presentation.sizes import format_byte_count, format_bytes
+    from qkv_desktop.views.teaching.kv_cache_lab import BYTES_CHARS
+    lab = _kv_lab(main_window, qtbot, speak, lang, size=(1024, 700))
+    least = lab.minimumSizeHint().width()
+    memory = lab.memory
+    memory.select("custom")
+    for box in (memory.layers, memory.head_dim, memory.tokens):
+        box.setFocus()
+        box.selectAll()
+        qtbot.keyClicks(box, "99999999999")
+        qtbot.keyClick(box, Qt.Key.Key_Return)
+    QApplication.processEvents()
+    sizes = memory.sizes()
+    text = memory.result.text()
+    for size in sizes.values():
+        assert size is not None and len(f"{size:,}") > BYTES_CHARS  # past the room
+        assert format_byte_count(size, BYTES_CHARS) in text and f"{size:,}" not in text
+        assert format_bytes(size) in text
+    mha = sizes["MHA"]
+    mantissa, power = format_byte_count(mha, BYTES_CHARS).removeprefix("≈ ").split(" × 10")
+    exponent = int(power.translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")))
+    assert abs(float(mantissa) * 10 ** exponent - mha) <= 0.005 * 10 ** exponent
+    document = QTextDocument()
+    document.setDefaultFont(memory.result.font())
+    document.setHtml(text)
+    document.setTextWidth(memory.result.width())
+    assert document.idealWidth() <= memory.result.width()  # no cell past the label's edge
+    assert lab.minimumSizeHint().width() == least and lab.width() <= 1024
+    lab.close()

@@ -919,6 +919,16 @@ def test_format_bytes_uses_binary_units():
     # three figures never in e-notation: 1000 MiB is the next unit's
     assert [format_bytes(n) for n in (999 * 2**20, 1000 * 2**20, 1023 * 2**30)] == \
         ["999 MiB", "0.977 GiB", "0.999 TiB"]
+    # past PiB, the units go on: "7.15e+03 PiB" read as no unit (a first-time user)
+    assert [format_bytes(n) for n in (8_053_063_680_000_000_000, 3 * 2**70, 5 * 2**80)] == \
+        ["6.98 EiB", "3 ZiB", "5 YiB"]
+
+
+def test_format_byte_count_is_whole_until_too_long():
+    from qkv_desktop.presentation.sizes import format_byte_count
+    assert format_byte_count(10_726_621_102, 14) == "10,726,621,102"
+    assert format_byte_count(8_053_063_680_000_000_000, 14) == "≈ 8.05 × 10¹⁸"
+    assert format_byte_count(123_456_789_012_345, 14) == "≈ 1.23 × 10¹⁴"
 
 
 # ------------------------------------------------------------- closed labs

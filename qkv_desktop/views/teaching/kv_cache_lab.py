@@ -43,7 +43,7 @@ from qkv_desktop.core.kv_cache import (
 from qkv_desktop.core.masks import EmptyRowError
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
-from qkv_desktop.presentation.sizes import format_bytes
+from qkv_desktop.presentation.sizes import format_byte_count, format_bytes
 from qkv_desktop.presentation.texts import join_list, join_sentences, say, token_in_text
 from qkv_desktop.state.core_options import core_dtype
 from qkv_desktop.state.head_groups import head_groups
@@ -93,6 +93,11 @@ def _mark_refused(box: QWidget, refused: bool) -> None:
         palette.setColor(QPalette.ColorRole.Text, colour)
         box.setPalette(palette)
 
+
+WIDEST_EXACT_BYTES = int(9.99 * 2 ** 30)
+"""The calculator's table has room for its byte counts up to this one, whole."""
+BYTES_CHARS = len(f"{WIDEST_EXACT_BYTES:,}")
+"""Byte counts longer than 9.99 GiB's are written in powers of ten (``format_byte_count``)."""
 
 PROBLEM_LINES = 3
 """Lines the calculator's red line keeps under its boxes and table, in the group's whole
@@ -366,11 +371,12 @@ class MemoryCalculator(QGroupBox):
             + "</p>" + table)
         # room for a table of up to 9.99 GiB, its widest below 10 (SmolLM2's at 8192
         # tokens is 540 MiB), so that choosing a model does not widen the lab (its byte
-        # counts widened it by 22 px at 1024 × 700, a first user); the formula wraps
+        # counts widened it by 22 px at 1024 × 700, a first user); the formula wraps,
+        # and larger counts are written in powers of ten (``BYTES_CHARS``)
         widest = QTextDocument()
         widest.setDefaultFont(self.result.font())
-        widest.setHtml(self._table(names, dict.fromkeys(names, 128),
-                                   dict.fromkeys(names, int(9.99 * 2 ** 30))))
+        widest.setHtml(self._table(names, dict.fromkeys(names, self.query_heads.maximum()),
+                                   dict.fromkeys(names, WIDEST_EXACT_BYTES)))
         self.result.setMinimumWidth(math.ceil(widest.idealWidth()))
 
     def _table(self, names: dict, heads: dict, sizes: dict) -> str:
@@ -378,7 +384,8 @@ class MemoryCalculator(QGroupBox):
         rows = "".join(
             f"<tr><td>{names[k]}</td><td align='right'>{heads[k]}</td>"
             + (f"<td align='right'><b>{format_bytes(v)}</b></td>"
-               f"<td align='right'>{v:,}</td></tr>" if v is not None else
+               f"<td align='right'>{format_byte_count(v, BYTES_CHARS)}</td></tr>"
+               if v is not None else
                "<td align='right'>—</td><td align='right'>—</td></tr>")
             for k, v in sizes.items())
         # its cells parted by their padding only: the spacing between the rows took the
