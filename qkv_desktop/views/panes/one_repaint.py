@@ -8,21 +8,22 @@ walking the window's widgets for the region of one pane (issue 20: 5 % of an edi
 instructions at n = 4). The panes' pixels do not depend on that order.
 
 ``hold()`` (once the panes have taken a new result, so after their scenes queued those
-calls) holds the window's repaint requests back until the calls queued by then have
-run, then repaints the window once, with every pane's changes, still before any event
-of lower priority (the read-outs that ``AfterPaint`` starts after the paint). A request
-held is never lost: the window is repainted as soon as those calls have run. A
-``hold()`` while holding moves the release after the calls queued by then (pictures
-made on a worker reach the panes one by one: ``PaneImages.delivered`` ends them).
+calls) holds the window's repaint requests back, and starts a 0 ms timer that repaints
+the window once, with every pane's changes. Qt's GLib dispatcher delivers every posted
+event (those calls, and the hold's own release) before it looks at a timer, so the
+repaint comes after them. A ``hold()`` while holding moves the release after the calls
+queued by then (pictures made on a worker reach the panes one by one:
+``PaneImages.delivered`` ends them); a request held then is repainted once they have
+run. A request held is never lost, and a stream of holds (one each pass of the event
+loop) still repaints every time the timer fires.
 
-The repaint itself waits for a 0 ms timer, started by ``hold()``. Qt's GLib dispatcher
-delivers every posted event before it looks at a timer, so the recompute, the window's
-repaint and the read-outs after it were one block of the GUI thread: 16–24 ms at
-n = 4, where an input event or a 16 ms frame timer waited for all of it (issue 20).
-The timer lets the timers already due, and the input that came meanwhile, go between
-the recompute and the paint; the paint is no later (the timer is due at once), and no
-timer started after the result (a scrub's next recompute) comes before it.
-``AfterPaint`` waits for it: its own signal is a 0 ms timer started after this one.
+Why a timer, not the release itself: the recompute, the window's repaint and the
+read-outs after it were one block of the GUI thread, 16–24 ms at n = 4, where an input
+event or a 16 ms frame timer waited for all of it (issue 20). The timer lets the timers
+already due, and the input that came meanwhile, go between the recompute and the
+paint; the paint is no later (the timer is due at once), and no timer started after
+the result (a scrub's next recompute) comes before it. ``AfterPaint`` waits for it: its
+own signal is a 0 ms timer started after this one.
 """
 
 from __future__ import annotations
@@ -45,15 +46,13 @@ class OneRepaint(QObject):
         super().__init__(widget)  # the widget and its window: asked, never kept (no cycle)
         self._window: weakref.ref[QWidget] | None = None
         self._holding = 0
-        """Release events posted and not yet delivered: the last one releases."""
+        """Release events posted and not yet delivered."""
         self._held = False  # a repaint request came while holding
-        self._release_timer = QTimer(self)
-        """The repaint, once the calls held for are delivered (a 0 ms timer: timers due
-        and input go first)."""
-        self._release_timer.setSingleShot(True)
-        self._release_timer.setTimerType(Qt.TimerType.PreciseTimer)
-        self._release_timer.setInterval(0)
-        self._release_timer.timeout.connect(self._release)
+        self._sending = False  # the repaint's own request, not to be held
+        self._release_timer = QTimer(self, singleShot=True, interval=0,
+                                     timeout=self._release)
+        """The repaint: due at once, after the events posted before it and the timers
+        due before it."""
         self.repaints = 0
         """Window repaints made here, for held requests (tests)."""
 
@@ -68,15 +67,11 @@ class OneRepaint(QObject):
             self._window = weakref.ref(window)
             window.installEventFilter(self)
         self._holding += 1
-        # Started now, so due before the timers started after the result: the next
-        # edit of a scrub (``OncePerFrame``) would start a recompute that, due first,
-        # replaced this result before its paint. It repaints once the release is
-        # delivered (Qt delivers posted events before it looks at timers).
+        # started now, so due before any timer started after the result: a scrub's next
+        # edit (``OncePerFrame``) would start a recompute that, due first, replaced this
+        # result before its paint
         if not self._release_timer.isActive():
             self._release_timer.start()
-        # delivered after the scenes' calls posted before it, and before any event of
-        # lower priority (the release then starts the repaint's timer ahead of
-        # ``AfterPaint``'s)
         QCoreApplication.postEvent(self, QEvent(_RELEASE),
                                    Qt.EventPriority.NormalEventPriority.value)
 
@@ -84,8 +79,8 @@ class OneRepaint(QObject):
         return None if self._window is None else self._window()
 
     def eventFilter(self, obj, event) -> bool:
-        if ((self._holding or self._release_timer.isActive()) and obj is self._watched()
-                and event.type() == QEvent.Type.UpdateRequest):
+        if (not self._sending and (self._holding or self._release_timer.isActive())
+                and obj is self._watched() and event.type() == QEvent.Type.UpdateRequest):
             self._held = True
             return True  # repainted by ``_release``
         return False
@@ -93,16 +88,22 @@ class OneRepaint(QObject):
     def event(self, event: QEvent) -> bool:
         if event.type() == _RELEASE:
             self._holding -= 1
-            if not self._holding and not self._release_timer.isActive():
-                self._release_timer.start()  # (it fired while a release was on its way)
+            if not self._holding and self._held and not self._release_timer.isActive():
+                self._release_timer.start()  # what was held since the timer fired
             return True
         return super().event(event)
 
     def _release(self) -> None:
-        if self._holding or not self._held:
-            return  # (a release on its way starts the timer again)
+        """Repaint what is held (all of it, even while a later hold's release is on its
+        way: a stream of holds must not hold the window back for good)."""
+        if not self._held:
+            return
         self._held = False
         window = self._watched()
         if window is not None:
             self.repaints += 1
-            QCoreApplication.sendEvent(window, QEvent(QEvent.Type.UpdateRequest))
+            self._sending = True
+            try:
+                QCoreApplication.sendEvent(window, QEvent(QEvent.Type.UpdateRequest))
+            finally:
+                self._sending = False
