@@ -311,6 +311,22 @@ def test_the_comparison_table_copies_its_headers_without_word_joiners(lab, qtbot
         assert "‖∂L/∂W_Q‖₀" in copied.text(), (copy, copied.text())
         assert WORD_JOINER not in copied.text() and WORD_JOINER not in copied.html(), copy
         assert "∂L/∂W_Q" in copied.html()
+    # and as a spreadsheet or an editor reads a table: a line a row, a tab between
+    # cells, numbers with an ASCII minus; nothing but what was selected
+    lines = clipboard.text().split("\n")
+    assert lines[0].split("\t")[4] == "‖∂L/∂W_Q‖₀" and len(lines) >= 3, lines
+    widths = {len(line.split("\t")) for line in lines}
+    assert widths == {len(lines[0].split("\t"))}, lines
+    for line in lines[1:]:
+        for cell in line.split("\t")[2:]:
+            float(cell)  # every measure a number to ``float``
+    # a selection that ends inside a cell copies that far
+    table.setSelection(0, 40)
+    selected = table.selectedText()
+    qtbot.keyClick(table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    letters = "".join(clipboard.text().split())
+    assert letters == "".join(selected.translate(
+        str.maketrans("", "", "\ufdd0\ufdd1\u2029" + WORD_JOINER)).split()), letters
     # another copy (another program's, say), while the table still holds its
     # selection, stays as it was: only the table's own copy is cleaned
     other = f"a{WORD_JOINER}b"

@@ -327,7 +327,14 @@ def test_the_gradient_comparisons_mouse_selection_has_no_word_joiners(x_display,
         QTest.qWait(200)
         out["selected"] = "\\u2060" in table.selectedText()
         out["pasted"] = QApplication.clipboard().text(QClipboard.Mode.Selection)
+        QTest.keyClick(table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+        QTest.qWait(200)
+        out["copied"] = QApplication.clipboard().text(QClipboard.Mode.Clipboard)
         lab.close()
     ''')
     assert out["selected"], out  # (the headers keep them on screen)
-    assert "‖∂L/∂W_Q‖₀" in out["pasted"] and "\u2060" not in out["pasted"], out
+    # a mouse selection, then Ctrl+C on it (a first-time user: the joiners were still
+    # there, the label's selection running its cells together where the copy did not)
+    for pasted in (out["pasted"], out["copied"]):
+        assert "‖∂L/∂W_Q‖₀" in pasted and "\u2060" not in pasted, out
+        assert pasted.split("\n")[0].split("\t")[:2] == ["d_k", "scaling"], out

@@ -31,16 +31,12 @@ from PySide6.QtCore import (
     QDeadlineTimer,
     QEvent,
     QEventLoop,
-    QMimeData,
-    QObject,
     QSignalBlocker,
     Qt,
     QTextBoundaryFinder,
     QTimer,
 )
-from PySide6.QtGui import QClipboard
 from PySide6.QtWidgets import (
-    QApplication,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -79,6 +75,7 @@ from qkv_desktop.views.teaching.lab_window import LabWindow, lab_button
 from qkv_desktop.views.teaching.lab_worker import LabWorker
 from qkv_desktop.views.teaching.log_axis import DecadeLogAxis, StepAxis
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
+from qkv_desktop.views.teaching.table_copy import WORD_JOINER, CopiesTableAsText
 
 __all__ = ["GradientLab", "TARGETS", "COMPARE_D_KS"]
 
@@ -147,10 +144,6 @@ def _positive(values) -> np.ndarray:
     return np.where(v > 0, v, np.nan)
 
 
-WORD_JOINER = "\u2060"
-"""An invisible character no line breaks beside."""
-
-
 def _unbroken(word: str) -> str:
     """``word`` with a word joiner at each place a line could break inside it."""
     finder = QTextBoundaryFinder(QTextBoundaryFinder.BoundaryType.Line, word)
@@ -168,42 +161,6 @@ def _breaking_at_spaces(text: str) -> str:
     Chinese header wraps between its characters, as Chinese does)."""
     return html.escape(" ".join(word if word.isalpha() else _unbroken(word)
                                 for word in text.split(" ")))
-
-
-_CELL_MARKS = str.maketrans({"\ufdd0": " ", "\ufdd1": " "})
-"""Qt's marks of a table's frames in ``QLabel.selectedText`` (a copy has line ends)."""
-
-
-def _words(text: str) -> list[str]:
-    """``text``'s words, however its cells and lines are marked."""
-    return text.translate(_CELL_MARKS).split()
-
-
-class _CopiesWithoutJoiners(QObject):
-    """Text copied from ``label`` without the word joiners of its headers: Ctrl+C, the
-    context menu's Copy and X11's selection all put "‖∂L/\u2060∂W_Q‖₀" on the clipboard,
-    and a search or a paste for "∂L/∂W_Q" found nothing. Qt's label copies through its
-    own text control, out of reach: the clipboard's new text is put back without them
-    when it is the label's selection (what the label copies), so that another program's
-    copy, whatever it holds, is never rewritten."""
-
-    def __init__(self, label: QLabel):
-        super().__init__(label)
-        self._label = label
-        QApplication.clipboard().changed.connect(self._clean)
-
-    def _clean(self, mode: QClipboard.Mode) -> None:
-        clipboard = QApplication.clipboard()
-        data = clipboard.mimeData(mode)
-        # the label's selection itself, joiners and all: what its copy put there
-        if (data is None or WORD_JOINER not in data.text()
-                or _words(data.text()) != _words(self._label.selectedText())):
-            return
-        plain = QMimeData()
-        plain.setText(data.text().replace(WORD_JOINER, ""))
-        if data.hasHtml():  # (a paste into a word processor takes this one)
-            plain.setHtml(data.html().replace(WORD_JOINER, ""))
-        clipboard.setMimeData(plain, mode)  # (its "changed" finds no joiner: done)
 
 
 class GradientLab(RefreshWhenShown, LabWindow):
@@ -410,7 +367,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
             row.addWidget(plot, 1)
         self.compare_table = QLabel(objectName="compareTable")
         self.compare_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        _CopiesWithoutJoiners(self.compare_table)  # (its headers' joiners stay on screen)
+        CopiesTableAsText(self.compare_table)  # (its headers' joiners stay on screen)
         # its headers wrap: in one line each, the table made the lab wider after a run
         self.compare_table.setWordWrap(True)
         # the controls stay; the explanation, the plots and the table scroll under them

@@ -1,0 +1,93 @@
+"""``CopiesTableAsText``: a label's table copied as a reader pastes it.
+
+A ``QLabel`` with rich text copies its selection through its own text control, out of
+reach of Python (Ctrl+C, its context menu's Copy, X11's selection). For a table that
+puts one cell per line on the clipboard, so a paste into a text editor or a
+spreadsheet's plain-text import was one long column; the gradient lab's headers went
+with their invisible word joiners (U+2060: they break only at spaces), and a search for
+"∂L/∂W_Q" in the paste found nothing; and "9.878e−06", with the cells' minus sign, is no
+number to a spreadsheet or to ``float``. So when the clipboard's new text is the label's
+own selection, its text is put back as tab-separated rows, without word joiners, and
+with numbers in ASCII; its HTML (what a word processor or a spreadsheet pastes) without
+word joiners. Another program's copy is never rewritten.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData, QObject
+from PySide6.QtGui import QClipboard, QTextCursor, QTextDocument, QTextTable
+from PySide6.QtWidgets import QApplication, QLabel
+
+__all__ = ["CopiesTableAsText", "WORD_JOINER", "table_text"]
+
+WORD_JOINER = "\u2060"
+"""An invisible character no line breaks beside."""
+
+_MARKS = str.maketrans("", "", "\ufdd0\ufdd1\u2028\u2029" + WORD_JOINER)
+"""What Qt marks a selection's frames, paragraphs and lines with, and the joiners."""
+
+
+def _letters(text: str) -> str:
+    """``text`` without its spaces, line ends and marks: a copy and the selection it
+    was made of agree on these alone (``QLabel.selectedText`` runs a table's cells
+    together; the copy puts each on a line)."""
+    return "".join(text.translate(_MARKS).split())
+
+
+def _cell(text: str) -> str:
+    """A cell's text in one line, a number with an ASCII minus ("-0.5", not "−0.5")."""
+    text = " ".join(text.translate(_MARKS).split())
+    ascii_minus = text.replace("\u2212", "-")
+    try:
+        float(ascii_minus)
+    except ValueError:
+        return text
+    return ascii_minus
+
+
+def table_text(html: str) -> str | None:
+    """The first table of ``html`` as lines of tab-separated cells (None: no table)."""
+    document = QTextDocument()
+    document.setHtml(html)
+    for frame in document.rootFrame().childFrames():
+        if not isinstance(frame, QTextTable):
+            continue
+        lines = []
+        for row in range(frame.rows()):
+            cells = []
+            for column in range(frame.columns()):
+                cell = frame.cellAt(row, column)
+                cursor = cell.firstCursorPosition()
+                cursor.setPosition(cell.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+                cells.append(_cell(cursor.selectedText()))
+            lines.append("\t".join(cells))
+        return "\n".join(lines)
+    return None
+
+
+class CopiesTableAsText(QObject):
+    """Puts ``label``'s copies of its table back on the clipboard as rows of text."""
+
+    def __init__(self, label: QLabel):
+        super().__init__(label)
+        self._label = label
+        QApplication.clipboard().changed.connect(self._on_clipboard_changed)
+
+    def _on_clipboard_changed(self, mode: QClipboard.Mode) -> None:
+        clipboard = QApplication.clipboard()
+        data = clipboard.mimeData(mode)
+        if data is None or not self._label.hasSelectedText():
+            return
+        text = data.text()
+        if not text or _letters(text) != _letters(self._label.selectedText()):
+            return  # not this label's copy
+        html = data.html() if data.hasHtml() else ""
+        rows = table_text(html) if html else None
+        plain = (text if rows is None else rows).replace(WORD_JOINER, "")
+        if plain == text and WORD_JOINER not in html:
+            return
+        put = QMimeData()
+        put.setText(plain)
+        if html:
+            put.setHtml(html.replace(WORD_JOINER, ""))
+        clipboard.setMimeData(put, mode)
