@@ -338,3 +338,41 @@ def test_the_gradient_comparisons_mouse_selection_has_no_word_joiners(x_display,
     for pasted in (out["pasted"], out["copied"]):
         assert "‖∂L/∂W_Q‖₀" in pasted and "\u2060" not in pasted, out
         assert pasted.split("\n")[0].split("\t")[:2] == ["d_k", "scaling"], out
+
+
+def test_another_programs_copy_is_neither_read_nor_rewritten(x_display, tmp_path):
+    """The comparison table puts its own copies back as rows of text
+    (``table_copy.CopiesTableAsText``). Another program's copy, made while the table kept
+    its selection, was read too (on X11 reading the clipboard asks its owner, up to 5 s
+    if that program hangs: a code review); it is neither read nor rewritten."""
+    other = tmp_path / "other_program.py"
+    other.write_text("from PySide6.QtCore import QTimer\n"
+                     "from PySide6.QtWidgets import QApplication\n"
+                     "app = QApplication([])\n"
+                     "app.clipboard().setText('a\\u2060b')\n"
+                     "QTimer.singleShot(4000, app.quit)\n"
+                     "app.exec()\n", encoding="utf-8")
+    out = run_on_display(x_display, tmp_path, f'''
+        import subprocess, sys
+        from PySide6.QtGui import QClipboard
+        lab = window.run_labs.show("gradients")
+        lab.tabs.setCurrentIndex(1)
+        lab.run_comparison_blocking(steps=3)
+        table = lab.compare_table
+        table.setSelection(0, 40)
+        reads = []
+        real = QClipboard.mimeData
+        QClipboard.mimeData = lambda self, *a: reads.append(a) or real(self, *a)
+        other = subprocess.Popen([sys.executable, {str(other)!r}])
+        QTest.qWait(2000)
+        out["reads"] = len(reads)
+        QClipboard.mimeData = real
+        out["owned"] = QApplication.clipboard().ownsClipboard()
+        out["text"] = QApplication.clipboard().text()
+        out["selected"] = table.hasSelectedText()
+        other.wait(10)
+        lab.close()
+    ''')
+    assert out["selected"] and not out["owned"], out
+    assert out["reads"] == 0, out
+    assert out["text"] == "a\u2060b", out

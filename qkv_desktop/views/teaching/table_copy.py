@@ -9,13 +9,14 @@ with their invisible word joiners (U+2060: they break only at spaces), and a sea
 number to a spreadsheet or to ``float``. So when the clipboard's new text is the label's
 own selection, its text is put back as tab-separated rows, without word joiners, and
 with numbers in ASCII; its HTML (what a word processor or a spreadsheet pastes) without
-word joiners. Another program's copy is never rewritten.
+word joiners (Qt's OpenDocument copy, which would keep them, is left out). Another
+program's copy is never read or rewritten.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, QObject
-from PySide6.QtGui import QClipboard, QTextCursor, QTextDocument, QTextTable
+from PySide6.QtGui import QClipboard, QGuiApplication, QTextCursor, QTextDocument, QTextTable
 from PySide6.QtWidgets import QApplication, QLabel
 
 __all__ = ["CopiesTableAsText", "WORD_JOINER", "table_text"]
@@ -43,6 +44,22 @@ def _cell(text: str) -> str:
     except ValueError:
         return text
     return ascii_minus
+
+
+IN_PROCESS_CLIPBOARDS = ("offscreen", "minimal")
+"""Platforms whose clipboard lives in this process: they own nothing, and hold only
+what this process put there."""
+
+
+def _ours(clipboard: QClipboard, mode: QClipboard.Mode) -> bool:
+    """Whether this application put the data of ``mode`` on the clipboard."""
+    if QGuiApplication.platformName() in IN_PROCESS_CLIPBOARDS:
+        return True
+    if mode == QClipboard.Mode.Selection:
+        return clipboard.ownsSelection()
+    if mode == QClipboard.Mode.FindBuffer:
+        return clipboard.ownsFindBuffer()
+    return clipboard.ownsClipboard()
 
 
 def table_text(html: str) -> str | None:
@@ -75,6 +92,8 @@ class CopiesTableAsText(QObject):
 
     def _on_clipboard_changed(self, mode: QClipboard.Mode) -> None:
         clipboard = QApplication.clipboard()
+        if not _ours(clipboard, mode):
+            return  # another program's: on X11 reading it asks that program (a review)
         data = clipboard.mimeData(mode)
         if data is None or not self._label.hasSelectedText():
             return
