@@ -642,6 +642,11 @@ def test_the_rope_note_says_the_checkpoints_base_when_the_base_was_edited(
     assert window.model.wait_until_idle()
     QApplication.processEvents()
     assert "; base 100000 (the checkpoint's: 500)." in panel.rope_label.text()
+    window.model.set_options(rope_base=1_000_000.0)  # Llama 3's: not "1e+06"
+    assert window.model.wait_until_idle()
+    QApplication.processEvents()
+    assert "; base 1000000 (the checkpoint's: 500)." in panel.rope_label.text()
+    window.model.undo_stack.undo()
     window.model.undo_stack.undo()
     assert window.model.wait_until_idle()
     QApplication.processEvents()

@@ -528,8 +528,12 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>从会话文件重新打开，没有模型：再次打开模型（文件 → 打开模型……）即可切换层和头，并计算它的下一个词元预测、分组查询注意力和权重大小。</translation>
     </message>
     <message>
-        <source>Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0:g} (the checkpoint&apos;s: {1:g}).</source>
-        <translation>在计算 QKᵀ 之前，Q 和 K 按位置旋转（面板 RoPE(Q)、RoPE(K)）；底数 {0:g}（检查点的底数：{1:g}）。</translation>
+        <source>Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0}.</source>
+        <translation>在计算 QKᵀ 之前，Q 和 K 按位置旋转（面板 RoPE(Q)、RoPE(K)）；底数 {0}。</translation>
+    </message>
+    <message>
+        <source>Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0} (the checkpoint&apos;s: {1}).</source>
+        <translation>在计算 QKᵀ 之前，Q 和 K 按位置旋转（面板 RoPE(Q)、RoPE(K)）；底数 {0}（检查点的底数：{1}）。</translation>
     </message>
     <message>
         <source>The model&apos;s prediction for the token after “{0}” (from the model&apos;s own numbers: edits in the panes do not change it):</source>
@@ -566,10 +570,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Rows 0 … {0} put on average {1} of their weight on the first token “{2}” (least {3}, most {4}).</source>
         <translation>第 0 至 {0} 行平均把 {1} 的权重放在第一个词元“{2}”上（最少 {3}，最多 {4}）。</translation>
-    </message>
-    <message>
-        <source>Q and K are turned by position before QKᵀ (panes RoPE(Q), RoPE(K)); base {0:g}.</source>
-        <translation>在计算 QKᵀ 之前，Q 和 K 按位置旋转（面板 RoPE(Q)、RoPE(K)）；底数 {0:g}。</translation>
     </message>
     <message>
         <source>Dimension i rotates together with dimension i + {0} (Hugging Face&apos;s layout; the GGUF file stores them as neighbours 2i, 2i + 1 and they are reordered on reading, which leaves the attention unchanged).</source>

@@ -69,6 +69,12 @@ def _row_span(rows: np.ndarray) -> str:
     return listed + (" …" if len(rows) > 8 else "")
 
 
+def _base(value: float) -> str:
+    """A RoPE base in full ("1000000", "10000.5"): ``{:g}`` wrote a base of a million,
+    which Llama 3 uses, "1e+06" (a code review)."""
+    return f"{float(value):.12g}"
+
+
 class DecoderPanel(Retranslating, QDockWidget):
     """A dock for a decoder session.
 
@@ -288,11 +294,11 @@ class DecoderPanel(Retranslating, QDockWidget):
         own = None if ckpt is None else ckpt.rope_base  # (none: a reopened session)
         if own is None or own == o.rope_base:
             turned = self.tr("Q and K are turned by position before QKᵀ (panes RoPE(Q), "
-                             "RoPE(K)); base {0:g}.").format(o.rope_base)
+                             "RoPE(K)); base {0}.").format(_base(o.rope_base))
         else:
             turned = self.tr("Q and K are turned by position before QKᵀ (panes RoPE(Q), "
-                             "RoPE(K)); base {0:g} (the checkpoint's: {1:g}).").format(
-                o.rope_base, own)
+                             "RoPE(K)); base {0} (the checkpoint's: {1}).").format(
+                _base(o.rope_base), _base(own))
         if o.rope_pairing == "half":
             paired = self.tr(
                 "Dimension i rotates together with dimension i + {0} (Hugging Face's "
