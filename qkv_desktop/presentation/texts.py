@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QCoreApplication
 
 from qkv_desktop.io.files import os_reason
@@ -99,6 +101,16 @@ def join_sentences(parts) -> str:
             text += " "
         text += part
     return text
+
+
+_SPACE_BETWEEN_HANZI = re.compile(r"(?<=[\u3400-\u9fff]) (?=[\u3400-\u9fff])")
+
+
+def between_hanzi_unspaced(text: str) -> str:
+    """``text`` without a space between two Chinese characters: a sentence made of a
+    subject and a predicate read "查询头数 最大为 1024" (a first-time user), where
+    Chinese writes none. A space beside Latin letters or digits stays ("KV 头数")."""
+    return _SPACE_BETWEEN_HANZI.sub("", text)
 
 
 def token_in_text(name: str) -> str:

@@ -272,7 +272,7 @@ def test_the_rounding_is_said_in_chinese(main_window, qtbot, speak):
     speak("zh_CN")
     type_in(qtbot, divisor, "1.123456789012345")
     assert main_window.statusBar().currentMessage() == (
-        "自定义除数 最多保留 10 位小数：输入的 1.123456789012345 已改为 1.123456789。")
+        "自定义除数最多保留 10 位小数：输入的 1.123456789012345 已改为 1.123456789。")
 
 
 def test_a_divisor_with_five_decimals_is_shown_whole(main_window, qtbot):
@@ -365,9 +365,9 @@ def test_the_gradient_labs_shared_line_names_which_steps_box(host, qtbot, speak,
                "compareSteps": "The number of steps for each d_k must be at least 1: "
                                "0 became 1.",
                "gradRate": "The steps per second can be at most 1000: 99999 became 1000."},
-        "zh_CN": {"gradSteps": "训练步数 至少为 1：输入的 0 已改为 1。",
-                  "compareSteps": "每个 d_k 的训练步数 至少为 1：输入的 0 已改为 1。",
-                  "gradRate": "每秒步数 最大为 1000：输入的 99999 已改为 1000。"},
+        "zh_CN": {"gradSteps": "训练步数至少为 1：输入的 0 已改为 1。",
+                  "compareSteps": "每个 d_k 的训练步数至少为 1：输入的 0 已改为 1。",
+                  "gradRate": "每秒步数最大为 1000：输入的 99999 已改为 1000。"},
     }[lang]
     assert said == expected
 
@@ -779,3 +779,14 @@ def test_a_session_with_a_seed_past_2_31_and_a_scale_past_10_shows_them_as_used(
     type_in(qtbot, controls.init_scale, "18")  # the bound stays the session's 20
     assert model.wait_until_idle() and model.state.init_scale == 18.0
     assert controls.init_scale.maximum() == 20.0
+
+
+def test_no_space_is_left_between_two_chinese_characters():
+    """"查询头数 最大为 1024": a subject and a predicate joined by the translation's space
+    (a first-time user). Beside Latin letters and digits the space stays."""
+    from qkv_desktop.presentation.texts import between_hanzi_unspaced
+    assert between_hanzi_unspaced("查询头数 最大为 1024：输入的 2 已改为 1。") == \
+        "查询头数最大为 1024：输入的 2 已改为 1。"
+    assert between_hanzi_unspaced("每个 d_k 的训练步数 至少为 1") == "每个 d_k 的训练步数至少为 1"
+    assert between_hanzi_unspaced("The number of KV heads can be at most 2") == \
+        "The number of KV heads can be at most 2"

@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from qkv_desktop.presentation.texts import between_hanzi_unspaced
 from qkv_desktop.state.parsing import NUMBER, as_ascii
 from qkv_desktop.views.editors.wheel_focus import WheelNeedsFocus
 from qkv_desktop.views.styles import ERROR_STYLE
@@ -376,8 +377,8 @@ class _SaysClamp(WheelNeedsFocus):
                 "comma": translate("ClampSaying", "{0} needs a dot as the decimal separator: "
                                                   "{2} is not taken, so it stays {1}."),
                 }[why]
-        self.said.emit(text.format(name, self.textFromValue(value), typed,
-                                   getattr(self, "decimals", lambda: 0)()))
+        self.said.emit(between_hanzi_unspaced(text.format(
+            name, self.textFromValue(value), typed, getattr(self, "decimals", lambda: 0)())))
         self.just_said = True
         QTimer.singleShot(0, self, self._said_is_read)
 
