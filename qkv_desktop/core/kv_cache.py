@@ -198,9 +198,10 @@ class KVModelShape:
 
     ``query_heads`` is the number of attention heads, ``kv_heads`` how many of them
     have their own K and V (= query_heads for multi-head attention, fewer for grouped-
-    query attention, 1 for multi-query attention). ``encoder``: the model reads its
-    input in both directions at once and never decodes token by token, so it keeps no
-    cache; its shape still says what one would hold.
+    query attention, 1 for multi-query attention). ``context``: the most tokens it
+    reads (its ``max_position_embeddings``). ``encoder``: the model reads its input in
+    both directions at once and never decodes token by token, so it keeps no cache; its
+    shape still says what one would hold.
     """
 
     name: str
@@ -208,15 +209,19 @@ class KVModelShape:
     query_heads: int
     kv_heads: int
     head_dim: int
+    context: int
     encoder: bool = False
 
 
 KV_MODEL_PRESETS: tuple[KVModelShape, ...] = (
     # sentence-transformers/all-MiniLM-L6-v2: BERT, hidden 384 = 12 heads × 32.
+    # 512 positions
     KVModelShape("all-MiniLM-L6-v2", layers=6, query_heads=12, kv_heads=12, head_dim=32,
-                 encoder=True),
-    # HuggingFaceTB/SmolLM2-135M: Llama, hidden 576 = 9 heads × 64, 3 KV heads (GQA).
-    KVModelShape("SmolLM2-135M", layers=30, query_heads=9, kv_heads=3, head_dim=64),
+                 context=512, encoder=True),
+    # HuggingFaceTB/SmolLM2-135M: Llama, hidden 576 = 9 heads × 64, 3 KV heads (GQA),
+    # 8192 positions
+    KVModelShape("SmolLM2-135M", layers=30, query_heads=9, kv_heads=3, head_dim=64,
+                 context=8192),
 )
 """Real models for the memory calculator (from their config.json)."""
 

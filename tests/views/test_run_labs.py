@@ -372,8 +372,30 @@ def test_memory_calculator_says_an_encoder_keeps_no_cache(labs):
                                Qt.ItemDataRole.ToolTipRole)
     assert "keeps no KV cache" in tip
     assert texts["SmolLM2-135M"] == "SmolLM2-135M"
-    calc.select("all-MiniLM-L6-v2")  # still sized: 2 × 6 × 12 × 32 × 8192 × 2 B
+    calc.select("all-MiniLM-L6-v2")  # still sized: 2 × 6 × 12 × 32 × 512 × 2 B
     assert calc.sizes()["MHA"] == 2 * 6 * 12 * 32 * calc.tokens.value() * 2
+
+
+def test_a_models_preset_reads_at_most_its_own_context(labs):
+    """all-MiniLM-L6-v2 has 512 positions: its preset said 8192 tokens (a first-time
+    user). A model's preset reads its own context length, and tokens typed before it
+    only if fewer."""
+    calc = labs.show("kv_cache").memory
+    calc.select("SmolLM2-135M")
+    assert calc.tokens.value() == 8192
+    calc.select("all-MiniLM-L6-v2")  # the 8192 of SmolLM2's preset was not typed
+    assert calc.tokens.value() == 512
+    calc.select("SmolLM2-135M")
+    assert calc.tokens.value() == 8192
+    calc.tokens.setValue(300)  # typed: kept by both models
+    calc.select("all-MiniLM-L6-v2")
+    assert calc.tokens.value() == 300
+    calc.select("SmolLM2-135M")
+    assert calc.tokens.value() == 300
+    calc.tokens.setValue(100_000)  # more than either reads
+    calc.select("all-MiniLM-L6-v2")
+    assert calc.tokens.value() == 512
+    assert calc.sizes()["MHA"] == 2 * 6 * 12 * 32 * 512 * 2
 
 
 def test_memory_calculator_holds_a_session_head_dim_beyond_65536(labs):

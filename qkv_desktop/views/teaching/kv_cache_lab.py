@@ -77,9 +77,6 @@ def _row_name(k: int, token: str) -> str:
     name = f"{k}·{token_in_text(token)}"
     return name if len(name) <= ROW_NAME_CHARS else name[:ROW_NAME_CHARS - 1] + "…"
 
-MODEL_TOKENS = 8192
-"""Tokens a real model's preset starts with (a common context length)."""
-
 BYTES = (("float32", 4), ("float16 / bfloat16", 2), ("int8", 1), ("float64", 8))
 
 
@@ -130,6 +127,7 @@ class MemoryCalculator(QGroupBox):
         # over 9 query heads became 1024, which the table then refused (a re-check)
         self.kv_heads = self._spin("kvKVHeads", 1, self.query_heads.value(), 1)
         self._followed = ""  # the KV heads' clamp said in the event being handled
+        self._preset_tokens: int | None = None  # the tokens a model's preset last set
         # A session's d_k is bounded only by its cell limit; a smaller maximum would
         # clamp it silently when "this session" is chosen.
         self.head_dim = self._spin("kvHeadDim", 1, MAX_CELLS, 4)
@@ -289,9 +287,14 @@ class MemoryCalculator(QGroupBox):
             values = (layers, heads, kv_heads, d_k, tokens)
         else:
             s = {p.name: p for p in KV_MODEL_PRESETS}[key]
-            # A model keeps typed tokens; the session's few become a real context length.
-            tokens = (MODEL_TOKENS if self.tokens.value() == self.session_shape[4]
-                      else self.tokens.value())
+            # A model reads its own context length, or the tokens typed if fewer: the
+            # encoder's preset said 8192 tokens of a model with 512 positions (a
+            # first-time user). The session's few, or another preset's, are not typed.
+            typed = self.tokens.value()
+            tokens = (s.context if typed in (self.session_shape[4], self._preset_tokens)
+                      else min(typed, s.context))
+            if tokens != typed:  # (typed tokens kept stay the typed ones)
+                self._preset_tokens = tokens
             values = (s.layers, s.query_heads, s.kv_heads, s.head_dim, tokens)
             size = 2
         self._applying = True
