@@ -376,3 +376,36 @@ def test_another_programs_copy_is_neither_read_nor_rewritten(x_display, tmp_path
     assert out["selected"] and not out["owned"], out
     assert out["reads"] == 0, out
     assert out["text"] == "a\u2060b", out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_wrapped_axis_name_keeps_clear_of_the_tick_labels(x_display, tmp_path, lang):
+    """At 1024 × 700 in Chinese the second line of "每行的 ‖diag(p) − ppᵀ‖" touched the
+    tick labels ("0.3"; 0.2 px apart): pyqtgraph gives a name 0.8 of its turned height,
+    which two lines of the taller Chinese line outgrow (a first-time user). Every
+    turned name of the scaling lab's "Random q, k" tab ends 2 px or more left of its
+    axis's tick labels, as a name on one line does."""
+    out = run_on_display(x_display, tmp_path, f'''
+        from PySide6.QtGui import QPainter, QPicture
+        from qkv_desktop.views import i18n
+        i18n.install_translators(app, {lang!r})
+        from qkv_desktop.views.teaching.scaling_lab import ScalingLab
+        lab = ScalingLab(window.model)
+        lab.resize(940, 640)  # its first size on a 1024 × 700 screen
+        lab.show()
+        QTest.qWait(800)
+        for stat, plot in lab.random_plots.plots.items():
+            axis = plot.getPlotItem().getAxis("left")
+            label = axis.label
+            m = label.document().documentMargin()
+            ink = label.mapRectToParent(label.boundingRect().adjusted(m, m, -m, -m))
+            picture = QPicture()
+            painter = QPainter(picture)
+            specs = axis.generateDrawSpecs(painter)
+            painter.end()
+            out[stat] = (axis._lines, ink.right(), min(r.left() for r, _f, _t in specs[2]))
+        lab.close()
+    ''', size=(1024, 700))
+    assert any(lines > 1 for lines, _ink, _tick in out.values()), out  # (the case)
+    for stat, (lines, ink, tick) in out.items():
+        assert ink + 2 <= tick, (stat, lines, ink, tick)

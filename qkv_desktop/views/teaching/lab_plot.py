@@ -18,7 +18,7 @@ from functools import partial
 
 import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtGui import QFontMetricsF, QTextDocument, QTextOption
+from PySide6.QtGui import QTextDocument, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy
 
 __all__ = ["LabPlot", "LabPlotGrid", "WrappingNameAxis"]
@@ -100,15 +100,31 @@ class WrappingNameAxis(pg.AxisItem):
             for view in self.scene().views() if self.scene() is not None else ():
                 QTimer.singleShot(0, view, partial(view.resizeEvent, None))
 
+    def _wrapped(self) -> bool:
+        return (self.fixedWidth is None and self._lines > 1 and self.isVisible()
+                and self.label.isVisible())
+
     @property
     def extra_width(self) -> float:
         """The width the name's added lines take: a plot's width on one line is its own
-        minimum less this (the name wraps because the plot is short, not narrow).
-        pyqtgraph's ``_updateWidth`` gives the name 0.8 of its (turned) height, which
-        the added lines raise: this is their share of it."""
-        if self.fixedWidth is not None or self._lines < 2 or not self.isVisible():
+        minimum less this (the name wraps because the plot is short, not narrow). A
+        name on one line gets 0.8 of its (turned) height (pyqtgraph's
+        ``_updateWidth``), a wrapped one all of it (``_updateWidth`` here)."""
+        if not self._wrapped():
             return 0.0
-        return 0.8 * (self._lines - 1) * QFontMetricsF(self.label.font()).lineSpacing()
+        height = self.label.boundingRect().height()
+        return height - 0.8 * height / self._lines
+
+    def _updateWidth(self) -> None:  # noqa: N802 (pyqtgraph's name)
+        """pyqtgraph's width, with all of a wrapped name's height: it gives a name 0.8
+        of it, which a line's empty margins make up for on one line; on two lines of
+        Chinese, whose line is taller, "‖diag(p) − ppᵀ‖" touched the tick labels (a
+        first-time user)."""
+        super()._updateWidth()
+        if self._wrapped():
+            width = self.maximumWidth() + 0.2 * self.label.boundingRect().height()
+            self.setMaximumWidth(width)
+            self.setMinimumWidth(width)
 
     def labelString(self) -> str:  # noqa: N802 (pyqtgraph's name)
         name = OPERATOR_SPACES.sub("\u00a0\\1\u00a0", super().labelString())
