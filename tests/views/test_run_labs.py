@@ -1254,3 +1254,23 @@ def test_the_calculators_boxes_stay_put_when_its_red_line_appears(labs, speak, l
     assert [box.mapTo(lab, QPoint(0, 0)) for box in boxes] == where
     assert calc.geometry().bottom() == below
     assert calc.problem.height() >= calc.problem.heightForWidth(calc.problem.width())
+
+
+def test_the_memory_tables_copy_is_rows_of_cells(labs, qtbot):
+    """Copied, the calculator's table was one cell a line (a QLabel's table): a paste
+    into a spreadsheet was one column. A row is a line, its cells a tab apart."""
+    from PySide6.QtGui import QTextDocument
+    from PySide6.QtWidgets import QApplication
+    calc = labs.show("kv_cache").memory
+    calc.select("SmolLM2-135M")
+    result = calc.result
+    result.setFocus()
+    document = QTextDocument()
+    document.setHtml(result.text())
+    result.setSelection(0, document.characterCount() - 1)  # all of it
+    qtbot.keyClick(result, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    lines = QApplication.clipboard().text().split("\n")
+    gqa = next(line for line in lines if line.startswith("grouped-query"))
+    sizes = calc.sizes()
+    assert gqa.split("\t") == ["grouped-query (GQA)", "3", format_bytes(sizes["GQA"]),
+                               f"{sizes['GQA']:,}"], lines

@@ -56,6 +56,7 @@ from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.styles import ERROR_COLOR
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
+from qkv_desktop.views.teaching.table_copy import CopiesTableAsText
 
 __all__ = ["KVCacheLab", "MemoryCalculator", "MAX_SHOWN_ROWS",
            "MAX_SHOWN_COLS"]
@@ -138,6 +139,7 @@ class MemoryCalculator(QGroupBox):
         self.dtype.currentIndexChanged.connect(self.refresh)
         self.result = QLabel(objectName="kvMemoryResult")
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        CopiesTableAsText(self.result)  # (a copy of its table: rows of cells, tab apart)
         # its formula wraps: in one line, a model's numbers ("30 layers", "8192 tokens")
         # widened the lab by 22 px when chosen (a first user: 980 → 1002 at 1024 × 700)
         self.result.setWordWrap(True)
