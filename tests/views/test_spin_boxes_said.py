@@ -7,6 +7,8 @@ double box keeps the decimals typed (2.34567 read 2.34 in the divisor box)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import (
@@ -790,3 +792,19 @@ def test_no_space_is_left_between_two_chinese_characters():
     assert between_hanzi_unspaced("每个 d_k 的训练步数 至少为 1") == "每个 d_k 的训练步数至少为 1"
     assert between_hanzi_unspaced("The number of KV heads can be at most 2") == \
         "The number of KV heads can be at most 2"
+
+
+def test_the_kv_heads_taken_along_say_so_in_chinese_without_a_stray_space(host, qtbot,
+                                                                         speak):
+    """The KV heads' clamp made by lowering the query heads is said as the boxes say
+    their own: in Chinese without a space between two Chinese characters."""
+    lab = host("kv")
+    speak("zh_CN")
+    memory = lab.memory
+    memory.select("custom")
+    type_in(qtbot, memory.query_heads, "9")
+    type_in(qtbot, memory.kv_heads, "3")
+    type_in(qtbot, memory.query_heads, "2")
+    said = said_where(lab, "kvMemoryError")
+    assert "最大为 2：输入的 3 已改为 2。" in said, said
+    assert not re.search(r"[\u4e00-\u9fff] [\u4e00-\u9fff]", said), said

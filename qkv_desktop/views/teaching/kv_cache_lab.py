@@ -44,7 +44,13 @@ from qkv_desktop.core.masks import EmptyRowError
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_byte_count, format_bytes
-from qkv_desktop.presentation.texts import join_list, join_sentences, say, token_in_text
+from qkv_desktop.presentation.texts import (
+    between_hanzi_unspaced,
+    join_list,
+    join_sentences,
+    say,
+    token_in_text,
+)
 from qkv_desktop.state.core_options import core_dtype
 from qkv_desktop.state.head_groups import head_groups
 from qkv_desktop.state.lab_inputs import head_inputs
@@ -205,8 +211,9 @@ class MemoryCalculator(QGroupBox):
         if self._applying or self.kv_heads.value() == before:
             return ""
         self._followed = join_sentences([
-            translate("ClampSaying", "{0} can be at most {1}: {2} became {1}.").format(
-                self.kv_heads.subject, q, before),
+            between_hanzi_unspaced(translate(  # (as the boxes say their own clamps)
+                "ClampSaying", "{0} can be at most {1}: {2} became {1}.").format(
+                self.kv_heads.subject, q, before)),
             self.tr("There are never more KV heads than query heads: each KV head serves "
                     "at least one query head, and as many as the query heads is multi-head "
                     "attention.")])
