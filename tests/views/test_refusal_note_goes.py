@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 
 from tests.views.helpers import type_into_cell
 
@@ -94,3 +95,41 @@ def test_a_previews_weights_do_not_take_the_refusal_away(main_window):
     assert balloon.isVisible() and window.statusBar().currentMessage() == said
     model.preview.commit()  # the training's one undo step: a change that lands
     assert not balloon.isVisible() and window.statusBar().currentMessage() != said
+
+
+def click_cell(editor, row: int, col: int) -> None:
+    """A left click on matrix cell (row, col), as the learner moves about the table."""
+    centre = editor.visualRect(editor.table.value_index(row, col)).center()
+    QTest.mouseClick(editor.viewport(), Qt.MouseButton.LeftButton, pos=centre)
+
+
+def test_the_note_goes_when_another_cell_of_the_table_is_clicked(main_window):
+    """A first-time user clicked from cell to cell with the note still up: the keyboard
+    never left the table, so only the current cell said they had moved on."""
+    editor = main_window.editor
+    balloon = refuse(editor, 2, 3)
+    QApplication.processEvents()  # the Enter that said it is over
+    click_cell(editor, 2, 3)  # the refused cell itself: still its note
+    assert balloon.isVisible()
+    click_cell(editor, 1, 1)
+    assert editor.currentIndex() == editor.table.value_index(1, 1)
+    assert not balloon.isVisible()
+
+
+def test_a_value_refused_by_clicking_away_is_still_said(main_window):
+    """A click on another cell commits the value typed in the open editor: its refusal
+    comes while that click moves the current cell, and the note stays to be read."""
+    editor = main_window.editor
+    index = editor.table.value_index(2, 3)
+    editor.setFocus()
+    editor.setCurrentIndex(index)
+    assert editor.edit(index, editor.EditTrigger.AllEditTriggers, None)
+    line = editor.indexWidget(index)
+    QTest.keyClick(line, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClicks(line, "abc")
+    click_cell(editor, 0, 1)
+    assert editor.currentIndex() == editor.table.value_index(0, 1)
+    assert editor.balloon.isVisible() and "abc" in editor.balloon.text()
+    QApplication.processEvents()  # that click is over
+    click_cell(editor, 1, 1)  # and the next move takes it away
+    assert not editor.balloon.isVisible()

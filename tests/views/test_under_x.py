@@ -230,30 +230,53 @@ def test_ctrl_e_in_a_spin_box_is_export_all_with_the_number_typed(x_display, tmp
 def test_a_cells_refusal_note_goes_when_the_keyboard_moves_to_another_control(
         x_display, tmp_path):
     """A user's re-check: the note under a refused cell stayed over the table while they
-    typed a new d_k. It stays while the keyboard is in the table (the cell may be typed
-    again) and goes with it to another control. (Focus needs a real display.)"""
+    typed a new d_k. It stays after the Enter that said it, goes when the current cell
+    moves on (an arrow key, a click on another cell: a first-time user clicked from cell
+    to cell with the note still up, the keyboard never leaving the table), and goes with
+    the keyboard to another control. (Focus needs a real display.)"""
     out = run_on_display(x_display, tmp_path, '''
         editor = window.editor
         window.activateWindow()
         QTest.qWaitForWindowActive(window)
-        editor.setFocus()
-        editor.setCurrentIndex(editor.table.value_index(0, 0))
-        QTest.keyClicks(editor, "abc")  # typing opens the cell editor
-        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
-        app.processEvents()
-        out["after_enter"] = editor.balloon.isVisible()
+
+        def refuse(row):
+            editor.setFocus()
+            editor.setCurrentIndex(editor.table.value_index(row, 0))
+            QTest.keyClicks(editor, "abc")  # typing opens the cell editor
+            QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return)
+            for _ in range(3):  # the Enter's commit, then the rest of that pass
+                app.processEvents()
+            return editor.balloon.isVisible()
+
+        out["after_enter"] = refuse(0)
+        out["focus_in_table"] = QApplication.focusWidget() is editor
         QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Down)  # still in the table
         app.processEvents()
-        out["moved_in_table"] = editor.balloon.isVisible()
+        out["moved_down"] = editor.balloon.isVisible()
+        out["shown_again"] = refuse(0)
+        other = editor.visualRect(editor.table.value_index(1, 1)).center()
+        QTest.mouseClick(editor.viewport(), Qt.MouseButton.LeftButton, pos=other)
+        app.processEvents()
+        out["clicked_another_cell"] = editor.balloon.isVisible()
+        out["focus_after_click"] = QApplication.focusWidget() is editor
+        editor.setCurrentIndex(editor.table.value_index(0, 0))
+        QTest.keyClicks(editor, "x")  # an editor open on a value not yet taken...
+        QTest.keyClicks(QApplication.focusWidget(), "yz")
+        QTest.mouseClick(editor.viewport(), Qt.MouseButton.LeftButton, pos=other)
+        app.processEvents()  # ...refused as the click leaves it: said, by its cell
+        out["refused_by_the_click"] = editor.balloon.isVisible() and "xyz" in editor.balloon.text()
+        out["shown_once_more"] = refuse(0)
         d_k = window.controls.d_k
         d_k.setFocus(Qt.FocusReason.TabFocusReason)
         app.processEvents()
         out["focus_in_d_k"] = d_k.isAncestorOf(QApplication.focusWidget())
         out["after_d_k"] = editor.balloon.isVisible()
     ''')
-    assert out["after_enter"] and out["moved_in_table"], out
-    assert out["focus_in_d_k"], out
-    assert not out["after_d_k"], out
+    assert out == {"after_enter": True, "focus_in_table": True, "moved_down": False,
+                   "shown_again": True, "clicked_another_cell": False,
+                   "focus_after_click": True, "refused_by_the_click": True,
+                   "shown_once_more": True,
+                   "focus_in_d_k": True, "after_d_k": False}
 
 
 def test_a_cells_refusal_note_leaves_the_rows_below_it_in_sight(x_display, tmp_path):

@@ -8,11 +8,13 @@ already is. The balloon is a child of the table's window, not of its viewport: a
 first-time user). It goes when the table scrolls, since it no longer sits by its cell.
 
 It goes when the learner has moved on (``leave_for``: an editor opens on another cell;
-the editor hides it when a typed value is taken or a change lands; the keyboard goes to
-another control of its window), not only when its time is up: a note left under the
-cell before read like a verdict on the next one, and a cell's note stayed over the
-table while the learner typed a new d_k (a user's re-check). Escape on the widget it
-speaks of sends it away too (a refused d_k's note stayed its 6 s after Escape).
+the table's current cell moves to another one, by a click or an arrow key; the editor
+hides it when a typed value is taken or a change lands; the keyboard goes to another
+control of its window), not only when its time is up: a note left under the cell
+before read like a verdict on the next one, a cell's note stayed over the table while
+the learner typed a new d_k (a user's re-check), and it stayed while they clicked from
+cell to cell (a first-time user: the keyboard never left the table). Escape on the
+widget it speaks of sends it away too (a refused d_k's note stayed its 6 s after Escape).
 
 A control's refusal (RoPE chosen with an odd d_k: the box snaps back) is said under
 the control too (``Balloon.show_below``): said in the status bar alone, it was at the
@@ -150,8 +152,10 @@ class CellBalloon(Balloon):
         self.view = view
         self.setObjectName("cellBalloon")
         self._cell = QPersistentModelIndex()  # the cell it speaks of
+        self._fresh = False  # shown by the click or key being handled now
         for bar in (view.verticalScrollBar(), view.horizontalScrollBar()):
             bar.valueChanged.connect(self.hide)
+        view.selectionModel().currentChanged.connect(self._on_current_changed)
         # Escape in a cell's editor ends there (the delegate takes it, the view never
         # sees it): the editor's close says so (a code review)
         view.itemDelegate().closeEditor.connect(self._on_editor_closed)
@@ -174,6 +178,20 @@ class CellBalloon(Balloon):
         if hint == QAbstractItemDelegate.EndEditHint.RevertModelCache:
             self.hide()
 
+    def _on_current_changed(self, _current: QModelIndex, _previous: QModelIndex) -> None:
+        """The table's current cell moved (a click, an arrow key): the learner has moved
+        on, though the keyboard stays in the table. Not by the very click or key that
+        brought the note: a click on another cell commits the value typed in the open
+        editor, and its refusal comes while that click moves the current cell (the note
+        came and went at once, its reason never read by the cell)."""
+        if self.isVisible() and not self._fresh:
+            self.hide()
+
+    def _settle(self) -> None:
+        """The event that brought the note is over: a later move of the current cell
+        takes it away."""
+        self._fresh = False
+
     def leave_for(self, index: QModelIndex) -> None:
         """An editor opened on ``index``: the note goes unless it is about that very cell
         (retyping the refused value, its reason is still worth reading)."""
@@ -190,6 +208,8 @@ class CellBalloon(Balloon):
         self.view.scrollTo(index)
         viewport = self.view.viewport()
         self._cell = QPersistentModelIndex(index)
+        self._fresh = True
+        QTimer.singleShot(0, self, self._settle)
         self._speak_of(self.view)  # its cells' editors are the view's too
         self._place(viewport, self.view.visualRect(index),
                     max(min(viewport.width() - 8, 360), 80), text)
