@@ -432,3 +432,130 @@ def test_a_wrapped_axis_name_keeps_clear_of_the_tick_labels(x_display, tmp_path,
     assert any(lines > 1 for lines, _ink, _tick in out.values()), out  # (the case)
     for stat, (lines, ink, tick) in out.items():
         assert ink + 2 <= tick, (stat, lines, ink, tick)
+
+
+def test_a_cells_refusal_note_stays_over_its_table(x_display, tmp_path, lang):
+    """A first-time user at 1024 × 700: the note by a refused cell was 360 px wide from
+    the cell's left edge, wider than the rest of the table, and ran over the heatmaps
+    beside it, hiding their row labels. It wraps within the table's viewport."""
+    out = run_on_display(x_display, tmp_path, f'''
+        from PySide6.QtCore import QCoreApplication, QRect
+        from qkv_desktop.views import i18n
+        i18n.install_translators(app, {lang!r})
+        QCoreApplication.sendPostedEvents()
+        app.processEvents()
+        editor = window.editor
+        viewport = editor.viewport()
+        last = editor.table.columnCount() - 2
+
+        def in_window(widget, rect):
+            return QRect(widget.mapTo(window, rect.topLeft()), rect.size())
+
+        def text_fits(label):
+            """All of the label's text, wrapped at its width, within its frame."""
+            room = label.contentsRect().adjusted(*[label.margin() * k for k in (1, 1, -1, -1)])
+            needed = label.fontMetrics().boundingRect(
+                QRect(0, 0, room.width(), 10000), Qt.TextFlag.TextWordWrap, label.text())
+            return needed.height() <= room.height()
+
+        seen = []
+        for col, typed in ((1, "1e400"), (last, "")):
+            index = editor.table.value_index(0, col)
+            editor.setFocus()
+            editor.setCurrentIndex(index)
+            QTest.keyClick(editor, Qt.Key.Key_F2)
+            line = QApplication.focusWidget()
+            line.selectAll()
+            QTest.keyClick(line, Qt.Key.Key_Delete)
+            QTest.keyClicks(line, typed)
+            QTest.keyClick(line, Qt.Key.Key_Return)
+            app.processEvents()
+            balloon = editor.balloon
+            note = in_window(balloon, balloon.rect())
+            table = in_window(viewport, viewport.rect())
+            seen.append({{
+                "shown": (balloon.isVisible()
+                          and balloon.text() == window.statusBar().currentMessage()),
+                "within_the_table": table.left() <= note.left() and note.right() <= table.right(),
+                "inside": window.rect().contains(note),
+                "whole": balloon.visibleRegion().boundingRect().size() == balloon.size(),
+                "text_fits": text_fits(balloon),
+                "note": [note.x(), note.y(), note.width(), note.height()],
+                "table": [table.x(), table.y(), table.width(), table.height()],
+                "text": balloon.text(),
+            }})
+            QTest.keyClick(editor, Qt.Key.Key_Escape)
+            app.processEvents()
+        out["seen"] = seen
+    ''', size=(1024, 700))
+    for seen in out["seen"]:
+        assert seen["shown"] and seen["inside"] and seen["whole"], seen
+        assert seen["within_the_table"] and seen["text_fits"], seen
+
+
+def test_a_cells_refusal_note_beside_or_below_when_no_room_above(x_display, tmp_path):
+    """A window whose table is at its very top has no room above the first row: the
+    note goes on the cell's right where the table is wide enough, level with the cell
+    and all in the window even where the window ends with the row; below the cell
+    in a narrower table; and at least ``MIN_WIDTH`` wide over a table narrower than
+    that, still in the window, its text wrapped whole (a note 220 px wide kept the
+    height of one 360 px wide and lost its last line)."""
+    out = run_on_display(x_display, tmp_path, '''
+        from PySide6.QtCore import QRect
+        from PySide6.QtWidgets import QWidget
+        from qkv_desktop.views.editors.matrix_editor import MatrixEditor
+
+        def text_fits(label):
+            """All of the label's text, wrapped at its width, within its frame."""
+            room = label.contentsRect().adjusted(*[label.margin() * k for k in (1, 1, -1, -1)])
+            needed = label.fontMetrics().boundingRect(
+                QRect(0, 0, room.width(), 10000), Qt.TextFlag.TextWordWrap, label.text())
+            return needed.height() <= room.height()
+
+        holder = QWidget()  # a window holding the table at its top left, nothing else
+        table = MatrixEditor(window.model, "X", holder)
+        holder.show()
+        seen = {}
+        for case, (width, height) in {"beside": (900, 300), "beside_short": (900, 0),
+                                      "below": (420, 300), "narrow": (230, 300)}.items():
+            index = table.table.value_index(0, 0)
+            cell = table.visualRect(index)
+            cell = QRect(table.viewport().mapTo(holder, cell.topLeft()), cell.size())
+            height = height or cell.bottom() + 1  # the window ends with the row
+            table.setGeometry(0, 0, width, 300)
+            holder.resize(width, height)
+            QTest.qWaitForWindowExposed(holder)
+            app.processEvents()
+            cell = table.visualRect(index)
+            cell = QRect(table.viewport().mapTo(holder, cell.topLeft()), cell.size())
+            table.balloon.show_at(index, "Not applied: '1e400' is too large: the largest "
+                                         "allowed magnitude is about 1.8e308")
+            app.processEvents()
+            note = table.balloon.geometry()
+            seen[case] = {
+                "shown": table.balloon.isVisible() and table.balloon.parentWidget() is holder,
+                "inside": holder.rect().contains(note),
+                "whole": table.balloon.visibleRegion().boundingRect().size() == note.size(),
+                "text_fits": text_fits(table.balloon),
+                "over_the_cell": note.intersects(cell),
+                "beside": note.left() == cell.right() + 2,
+                "level": note.top() <= cell.top() <= note.bottom(),
+                "below": note.top() == cell.bottom() + 2,
+                "width": note.width(),
+                "window": holder.width(),
+                "note": [note.x(), note.y(), note.width(), note.height()],
+                "cell": [cell.x(), cell.y(), cell.width(), cell.height()],
+            }
+            table.balloon.hide()
+        out["seen"] = seen
+        holder.close()
+    ''', size=(1024, 700))
+    seen = out["seen"]
+    for case, where in seen.items():
+        assert where["shown"] and where["inside"] and where["whole"], (case, where)
+        assert where["text_fits"], (case, where)
+        assert not where["over_the_cell"], (case, where)
+    for case in ("beside", "beside_short"):
+        assert seen[case]["beside"] and seen[case]["level"], (case, seen[case])
+    assert seen["below"]["below"], seen["below"]
+    assert seen["narrow"]["width"] >= 220 or seen["narrow"]["width"] == 230 - 8, seen

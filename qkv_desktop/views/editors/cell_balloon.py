@@ -16,6 +16,9 @@ the learner typed a new d_k (a user's re-check), and it stayed while they clicke
 cell to cell (a first-time user: the keyboard never left the table). Escape on the
 widget it speaks of sends it away too (a refused d_k's note stayed its 6 s after Escape).
 
+A cell's note is no wider than its table: 360 px wide, it ran over the heatmaps beside a
+narrow table and hid their row labels (a first-time user at 1024 × 700).
+
 A control's refusal (RoPE chosen with an odd d_k: the box snaps back) is said under
 the control too (``Balloon.show_below``): said in the status bar alone, it was at the
 other end of the window from the box that snapped back (a first user).
@@ -101,7 +104,9 @@ class Balloon(QLabel):
         area = host.rect()
         self.setText(text)
         self.setFixedWidth(width)
-        self.adjustSize()
+        # as tall as its text wraps at that width: ``adjustSize`` took the height of the
+        # label's preferred width, and a note narrower than that lost its last lines
+        self.resize(width, self.heightForWidth(width))
         self.move(self._spot(rect, area))
         self.show()
         self.raise_()
@@ -112,10 +117,15 @@ class Balloon(QLabel):
         """Where the note goes by ``rect`` (in the window's ``area``): below it, or above
         it where the window has no room below."""
         x = min(max(rect.left(), 4), max(area.right() - self.width() - 4, 0))
+        return QPoint(x, self._below_or_above(rect, area))
+
+    def _below_or_above(self, rect: QRect, area: QRect) -> int:
+        """The note's top: just below ``rect``, or just above it where ``area`` has no
+        room below."""
         y = rect.bottom() + 2
         if y + self.height() > area.bottom():  # no room below: above it
             y = max(rect.top() - self.height() - 2, 0)
-        return QPoint(x, y)
+        return y
 
     def _speak_of(self, widget: QWidget) -> None:
         """The note is about ``widget`` (kept clear of the focus test; Escape on it
@@ -147,12 +157,17 @@ class Balloon(QLabel):
 class CellBalloon(Balloon):
     """A ``Balloon`` that ``show_at`` places by a cell of ``view``."""
 
+    MIN_WIDTH = 220
+    """The note's narrowest width (px), over a table narrower than that: a few words a
+    line still read as a sentence."""
+
     def __init__(self, view: QAbstractItemView):
         super().__init__(view.viewport())
         self.view = view
         self.setObjectName("cellBalloon")
         self._cell = QPersistentModelIndex()  # the cell it speaks of
         self._fresh = False  # shown by the click or key being handled now
+        self._lane = QRect()  # the table's viewport, in the window: the note stays over it
         for bar in (view.verticalScrollBar(), view.horizontalScrollBar()):
             bar.valueChanged.connect(self.hide)
         view.selectionModel().currentChanged.connect(self._on_current_changed)
@@ -163,15 +178,27 @@ class CellBalloon(Balloon):
     def _spot(self, rect: QRect, area: QRect) -> QPoint:
         """Above the cell's row; on the cell's right where the window has no room above;
         below it only where neither fits. Below, the note covered the cell under it, the
-        one Enter goes to next (a user's re-check)."""
-        x = min(max(rect.left(), 4), max(area.right() - self.width() - 4, 0))
+        one Enter goes to next (a user's re-check). Across, within the table's viewport
+        (``_lane``) where it is wide enough, and always within the window's ``area``."""
+        lane = self._lane if self._lane.isValid() else area
         above = rect.top() - self.height() - 2
         if above >= area.top():
-            return QPoint(x, above)
+            return QPoint(self._x_by(rect.left(), lane, area), above)
         beside = rect.right() + 2
-        if beside + self.width() <= area.right() - 4:
-            return QPoint(beside, rect.top())
-        return super()._spot(rect, area)
+        room_to = min(lane.left() + lane.width(), area.left() + area.width()) - 4
+        if beside + self.width() <= room_to:
+            # level with the cell, yet all of it in the window (a cell near its bottom)
+            top = max(min(rect.top(), area.top() + area.height() - self.height()), area.top())
+            return QPoint(beside, top)
+        return QPoint(self._x_by(rect.left(), lane, area), self._below_or_above(rect, area))
+
+    def _x_by(self, left: int, lane: QRect, area: QRect) -> int:
+        """The note's left edge, as near ``left`` as it can be with all of the note over
+        ``lane`` (4 px in), or centred on a lane narrower than the note; in ``area``."""
+        lowest, highest = lane.left() + 4, lane.left() + lane.width() - self.width() - 4
+        x = min(max(left, lowest), highest) if highest >= lowest else (
+            lane.left() + (lane.width() - self.width()) // 2)
+        return max(min(x, area.left() + area.width() - self.width() - 4), area.left())
 
     def _on_editor_closed(self, _editor, hint) -> None:
         """An editor closed with Escape (its typing reverted): the note has had its say."""
@@ -211,5 +238,12 @@ class CellBalloon(Balloon):
         self._fresh = True
         QTimer.singleShot(0, self, self._settle)
         self._speak_of(self.view)  # its cells' editors are the view's too
-        self._place(viewport, self.view.visualRect(index),
-                    max(min(viewport.width() - 8, 360), 80), text)
+        host = self.view.window()
+        self._lane = QRect(viewport.mapTo(host, QPoint(0, 0)), viewport.size())
+        self._place(viewport, self.view.visualRect(index), self._width_for(viewport), text)
+
+    def _width_for(self, viewport: QWidget) -> int:
+        """The note's width: its text wraps within the table's viewport (at most 360 px),
+        yet never under ``MIN_WIDTH`` to be read, nor wider than the window."""
+        width = max(min(viewport.width() - 8, 360), self.MIN_WIDTH)
+        return max(min(width, viewport.window().width() - 8), 1)
