@@ -434,6 +434,7 @@ def test_a_wrapped_axis_name_keeps_clear_of_the_tick_labels(x_display, tmp_path,
         assert ink + 2 <= tick, (stat, lines, ink, tick)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_a_cells_refusal_note_stays_over_its_table(x_display, tmp_path, lang):
     """A first-time user at 1024 × 700: the note by a refused cell was 360 px wide from
     the cell's left edge, wider than the rest of the table, and ran over the heatmaps
