@@ -627,15 +627,24 @@ def test_the_kv_heads_clamp_to_a_count_the_table_takes(host, qtbot):
     assert memory.kv_heads.toolTip().endswith("From 1 to 9.")
 
 
+def _heads_typed(host, qtbot, query: str, kv: str, query_again: str, speak=None):
+    """The KV lab's calculator on typed numbers (in Chinese, given ``speak``):
+    ``query`` heads, ``kv`` heads, then ``query_again`` as the query heads."""
+    lab = host("kv")
+    if speak is not None:
+        speak("zh_CN")
+    memory = lab.memory
+    memory.select("custom")
+    for box, text in ((memory.query_heads, query), (memory.kv_heads, kv),
+                      (memory.query_heads, query_again)):
+        type_in(qtbot, box, text)
+    return lab, memory
+
+
 def test_query_heads_lowered_under_the_kv_heads_take_them_along_said(host, qtbot):
     """The KV heads follow the query heads down, and the red line says so and why,
     after the query heads' own clamp; the table uses the count the box shows."""
-    lab = host("kv")
-    memory = lab.memory
-    memory.select("custom")
-    type_in(qtbot, memory.query_heads, "9")
-    type_in(qtbot, memory.kv_heads, "3")
-    type_in(qtbot, memory.query_heads, "2")
+    lab, memory = _heads_typed(host, qtbot, "9", "3", "2")
     assert (memory.query_heads.value(), memory.kv_heads.value()) == (2, 2)
     assert memory.kv_heads.text() == "2" and "grouped-query (GQA)</td><td align='right'>2<" \
         in memory.result.text()
@@ -654,12 +663,7 @@ def test_query_heads_lowered_under_the_kv_heads_take_them_along_said(host, qtbot
 def test_a_query_heads_clamp_says_why_the_gqa_row_is_empty(host, qtbot):
     """A clamp of the query heads to 1024, which 7 KV heads do not divide: the note says
     why the GQA row is empty too (it takes the line the refusal is on)."""
-    lab = host("kv")
-    memory = lab.memory
-    memory.select("custom")
-    type_in(qtbot, memory.query_heads, "9")
-    type_in(qtbot, memory.kv_heads, "7")
-    type_in(qtbot, memory.query_heads, "99999999999")
+    lab, memory = _heads_typed(host, qtbot, "9", "7", "99999999999")
     assert memory.query_heads.value() == 1024 and memory.sizes()["GQA"] is None
     said = said_where(lab, "kvMemoryError")
     assert said.startswith("The number of query heads can be at most 1024: 99999999999 "
@@ -798,13 +802,7 @@ def test_the_kv_heads_taken_along_say_so_in_chinese_without_a_stray_space(host, 
                                                                          speak):
     """The KV heads' clamp made by lowering the query heads is said as the boxes say
     their own: in Chinese without a space between two Chinese characters."""
-    lab = host("kv")
-    speak("zh_CN")
-    memory = lab.memory
-    memory.select("custom")
-    type_in(qtbot, memory.query_heads, "9")
-    type_in(qtbot, memory.kv_heads, "3")
-    type_in(qtbot, memory.query_heads, "2")
+    lab, memory = _heads_typed(host, qtbot, "9", "3", "2", speak)
     said = said_where(lab, "kvMemoryError")
     assert "最大为 2：输入的 3 已改为 2。" in said, said
     assert not re.search(r"[\u4e00-\u9fff] [\u4e00-\u9fff]", said), said
