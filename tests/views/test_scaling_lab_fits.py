@@ -10,7 +10,7 @@ not overlap.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRectF, QSize
+from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QFontMetricsF, QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
@@ -145,3 +145,25 @@ def test_the_normal_notation_is_never_split_over_two_lines(scaling_lab_at, lang)
         layout.endLayout()
         holding = [k for k, (a, b) in enumerate(lines) if a < end and b > start]
         assert len(holding) == 1, (width, [text[a:b] for a, b in lines])
+
+
+def test_the_scores_table_copies_as_rows_of_cells(scaling_lab_at, qtbot):
+    """A drag over the Scores tab's table and Ctrl+C gave one cell a line, with the
+    cells' minus signs (a re-checking user): a row is a line, its cells a tab apart, and
+    its numbers read as numbers ("-0.5")."""
+    from PySide6.QtGui import QTextDocument
+    lab = scaling_lab_at((1366, 768), "en")
+    lab.tabs.setCurrentIndex(2)
+    QApplication.processEvents()
+    table = lab.score_bars.table
+    document = QTextDocument()
+    document.setHtml(table.text())
+    table.setFocus()
+    table.setSelection(0, document.characterCount() - 1)
+    qtbot.keyClick(table, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    lines = QApplication.clipboard().text().split("\n")
+    widths = {len(line.split("\t")) for line in lines}
+    assert len(lines) >= 3 and len(widths) == 1 and widths != {1}, lines
+    numbers = [cell for line in lines[1:] for cell in line.split("\t")[1:]]
+    for cell in numbers:
+        float(cell.rstrip("%"))

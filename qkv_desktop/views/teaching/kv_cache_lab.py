@@ -436,6 +436,7 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         self.compare = QLabel(objectName="kvCompare")
         self.compare.setWordWrap(True)
         self.compare.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        CopiesTableAsText(self.compare)  # (copied: rows of cells, tab apart)
         # The comparison beside both rows of grids, not beside the lower one only: there
         # it had the width the outputs left, wrapped into a column taller than the grids,
         # and at 1024 × 700 the step's own rows (3·智能) and its cost table were cut

@@ -40,6 +40,7 @@ from qkv_desktop.views.layout import fit_to_screen, scrolling
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.teaching.lab_plot import LabPlot, WrappingNameAxis
+from qkv_desktop.views.teaching.table_copy import CopiesTableAsText
 
 __all__ = ["ScalingLab", "SweepPlots", "ScoreBars", "SWEEP_D_KS", "parse_scores",
            "MAX_SCORES", "MAX_SESSION_CELLS"]
@@ -342,6 +343,7 @@ class ScoreBars(_Page):
             plots.addWidget(plot, 1)
         self.table = QLabel(objectName="scoresTable")
         self.table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        CopiesTableAsText(self.table)  # (copied: rows of cells, tab apart)
         self.table.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout = QVBoxLayout(self)
         layout.addLayout(form)

@@ -43,6 +43,7 @@ from qkv_desktop.views.layout import fit_to_screen
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.teaching.lab_window import LabWindow, StepControls, applies_typing_first
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid, same_cell_width
+from qkv_desktop.views.teaching.table_copy import CopiesTableAsText
 
 __all__ = ["TilesLab", "MAX_TILE_CELLS", "MAX_TILES", "MEMORY_SIZES"]
 
@@ -189,6 +190,7 @@ class TilesLab(RefreshWhenShown, LabWindow):
         same_cell_width(self.so_far_grid, self.online_grid, self.naive_grid)  # the weights
         self.block_table = QLabel(objectName="onlineTrace")
         self.block_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        CopiesTableAsText(self.block_table)  # (copied: rows of cells, tab apart)
         self.online_verdict = QLabel(objectName="onlineVerdict")
         self.online_verdict.setWordWrap(True)
         inner = QWidget()
@@ -223,6 +225,7 @@ class TilesLab(RefreshWhenShown, LabWindow):
         self.flash_verdict.setWordWrap(True)
         self.memory_table = QLabel(objectName="flashMemory")
         self.memory_table.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        CopiesTableAsText(self.memory_table)  # (copied: rows of cells, tab apart)
         self.memory_table.setWordWrap(True)
         right = QVBoxLayout()
         for w in (self.tile_info, self.partial_grid, self.flash_verdict, self.memory_table):
