@@ -80,6 +80,8 @@ def test_the_comparison_says_what_its_losses_showed_whichever_way_they_went(lab,
     assert "same loss at d_k = 4" in text and "does not show the stall" not in text
     speak("zh_CN")
     assert "本次运行" in lab.compare_table.text()
+    # its sentences one after another as Chinese writes them: no space after "。"
+    assert "。在" in lab.compare_table.text() and "。 " not in lab.compare_table.text()
 
 
 def _on_the_output(lab) -> None:

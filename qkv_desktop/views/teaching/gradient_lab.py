@@ -1235,7 +1235,7 @@ class GradientLab(RefreshWhenShown, LabWindow):
             parts.append(self.tr("So no unscaled head ended behind its scaled twin: this "
                                  "run does not show the stall ÷√d_k prevents (with more "
                                  "tokens, or the loss on the output, it may)."))
-        return self.tr("<b>In this run</b>: {0}").format(" ".join(parts))
+        return self.tr("<b>In this run</b>: {0}").format(join_sentences(parts))
 
     def run_comparison_blocking(self, steps: int = 100) -> None:
         self.compare_steps.setValue(steps)
