@@ -1270,6 +1270,8 @@ def test_the_memory_tables_copy_is_rows_of_cells(labs, qtbot):
     result.setSelection(0, document.characterCount() - 1)  # all of it
     qtbot.keyClick(result, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     lines = QApplication.clipboard().text().split("\n")
+    # the formula above the table too, on its own line (the first version left it out)
+    assert lines[0].startswith("2 (K and V) × 30 layers × KV heads × 64"), lines
     gqa = next(line for line in lines if line.startswith("grouped-query"))
     sizes = calc.sizes()
     assert gqa.split("\t") == ["grouped-query (GQA)", "3", format_bytes(sizes["GQA"]),

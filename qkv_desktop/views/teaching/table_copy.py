@@ -16,7 +16,7 @@ program's copy is never read or rewritten.
 from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, QObject
-from PySide6.QtGui import QClipboard, QGuiApplication, QTextCursor, QTextDocument, QTextTable
+from PySide6.QtGui import QClipboard, QGuiApplication, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel
 
 __all__ = ["CopiesTableAsText", "WORD_JOINER", "table_text"]
@@ -63,23 +63,35 @@ def _ours(clipboard: QClipboard, mode: QClipboard.Mode) -> bool:
 
 
 def table_text(html: str) -> str | None:
-    """The first table of ``html`` as lines of tab-separated cells (None: no table)."""
+    """``html``'s text with each row of its tables on a line, its cells a tab apart, and
+    each paragraph around them on a line of its own (None: it has no table)."""
     document = QTextDocument()
     document.setHtml(html)
-    for frame in document.rootFrame().childFrames():
-        if not isinstance(frame, QTextTable):
-            continue
-        lines = []
-        for row in range(frame.rows()):
-            cells = []
-            for column in range(frame.columns()):
-                cell = frame.cellAt(row, column)
-                cursor = cell.firstCursorPosition()
-                cursor.setPosition(cell.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
-                cells.append(_cell(cursor.selectedText()))
-            lines.append("\t".join(cells))
-        return "\n".join(lines)
-    return None
+    lines: list[str] = []
+    row: list[str] = []
+    at = None  # (the table's first position, the row) of ``row``
+    has_table = False
+    block = document.begin()
+    while block.isValid():
+        table = QTextCursor(block).currentTable()
+        cell = None if table is None else table.cellAt(block.position())
+        key = None if cell is None else (table.firstPosition(), cell.row())
+        if key != at and row:
+            lines.append("\t".join(_cell(c) for c in row))
+            row = []
+        at = key
+        if cell is None:
+            if block.text().strip():
+                lines.append(_cell(block.text()))
+        elif len(row) > cell.column():  # a cell's next paragraph
+            row[cell.column()] += " " + block.text()
+        else:
+            has_table = True
+            row.extend([""] * (cell.column() - len(row)) + [block.text()])
+        block = block.next()
+    if row:
+        lines.append("\t".join(_cell(c) for c in row))
+    return "\n".join(lines) if has_table else None
 
 
 class CopiesTableAsText(QObject):
