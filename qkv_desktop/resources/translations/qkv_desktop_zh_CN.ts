@@ -3809,7 +3809,7 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     </message>
     <message>
         <source>2 (K and V) × {0} × KV heads × {1} × {2} × {3} B</source>
-        <translation>2（K 和 V）× {0} × KV 头数 × {1} × {2} × {3} 字节</translation>
+        <translation>2（K 和 V）× {0} × KV 头数 × {1} × {2} × {3} B</translation>
     </message>
     <message numerus="yes">
         <source>%n layers</source>
