@@ -20,22 +20,12 @@ from qkv_desktop.presentation.cell_text import (
 )
 from qkv_desktop.presentation.numbers import format_boolean, format_nonzero
 from qkv_desktop.presentation.pane_info import pane_relevant, pane_title, values_are_boolean
-from qkv_desktop.presentation.texts import token_in_text
+from qkv_desktop.presentation.texts import token_in_text, unbroken_bars
 from qkv_desktop.state import CellRef
 from qkv_desktop.state.catalogue import MATRIX, axis_labels
 from qkv_desktop.state.compute import ModelResult
 
 __all__ = ["cell_tip"]
-
-_WORD_JOINER = "\u2060"
-
-
-def _unbroken_bars(text: str) -> str:
-    """``text`` with no line break after a "|": Unicode lets a line break after a
-    bar, and the tip wrapped "−m·|i−j|" as "−0.003906·|" over "2−1| = −0.0039" (a first
-    user). A word joiner after each bar keeps ``|2−1|`` whole; the spaces still wrap."""
-    return text.replace("|", "|" + _WORD_JOINER)
-
 
 def _role(state, matrix: str, kind: str) -> str:
     """What a row or column of label ``kind`` of ``matrix`` is, in a word or two."""
@@ -84,5 +74,5 @@ def cell_tip(result: ModelResult, ref: CellRef) -> str:
     lines = [f"<b>{html.escape(value)}</b>",
              html.escape(pane_title(result, ref.matrix, ref.head)), where,
              f"<span style='color:#555555'>"
-             f"{_unbroken_bars(html.escape(describe_cell(result, ref)))}</span>"]
+             f"{unbroken_bars(html.escape(describe_cell(result, ref)))}</span>"]
     return "<br>".join(lines)

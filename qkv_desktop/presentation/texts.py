@@ -103,6 +103,17 @@ def join_sentences(parts) -> str:
     return text
 
 
+WORD_JOINER = "\u2060"
+"""An invisible character no line breaks beside."""
+
+
+def unbroken_bars(text: str) -> str:
+    """``text`` with no line break after a "|": Unicode lets a line break after a
+    bar, and a tip wrapped "−m·|i−j|" as "−0.003906·|" over "2−1| = −0.0039" (a first
+    user). A word joiner after each bar keeps ``|2−1|`` whole; the spaces still wrap."""
+    return text.replace("|", "|" + WORD_JOINER)
+
+
 _SPACE_BETWEEN_HANZI = re.compile(r"(?<=[\u3400-\u9fff]) (?=[\u3400-\u9fff])")
 
 

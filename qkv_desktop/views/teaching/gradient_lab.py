@@ -63,7 +63,7 @@ from qkv_desktop.core.training import (
 )
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_nonzero
-from qkv_desktop.presentation.texts import join_list, join_sentences
+from qkv_desktop.presentation.texts import WORD_JOINER, join_list, join_sentences
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.state.texts import Text
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
@@ -75,7 +75,7 @@ from qkv_desktop.views.teaching.lab_window import LabWindow, lab_button
 from qkv_desktop.views.teaching.lab_worker import LabWorker
 from qkv_desktop.views.teaching.log_axis import DecadeLogAxis, StepAxis
 from qkv_desktop.views.teaching.matrix_grid import MatrixGrid
-from qkv_desktop.views.teaching.table_copy import WORD_JOINER, CopiesTableAsText
+from qkv_desktop.views.teaching.table_copy import CopiesTableAsText
 
 __all__ = ["GradientLab", "TARGETS", "COMPARE_D_KS"]
 

@@ -21,6 +21,8 @@ from PySide6.QtCore import QSize, Qt, QTimer
 from PySide6.QtGui import QTextDocument, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy
 
+from qkv_desktop.presentation.texts import unbroken_bars
+
 __all__ = ["LabPlot", "LabPlotGrid", "WrappingNameAxis"]
 
 MAX_NAME_LINES = 2
@@ -30,12 +32,12 @@ out in passing (a lab's first layout), and many lines widened it for good."""
 OPERATOR_SPACES = re.compile(" ([−+=×·/]) ")
 """A binary operator between its spaces, which a wrapped axis name keeps unbroken."""
 
-NORM_BARS = ("\u2016", "|\u2060|\u2060")
+NORM_BARS = ("\u2016", "||")
 """A turned name's norm bars "‖" are drawn as two "|": at 9 pt the font's "‖" is two
 1 px strokes 1 px apart, half a pixel off the grid, and turned text is not fitted to
 the pixels, so the strokes and the gap between them blurred into one grey bar (a user's
-re-check). Each "|" is a stroke of its own, with a clear gap between the two. A word
-joiner after each: a line may break after a "|", and "||diag(p)" must not."""
+re-check). Each "|" is a stroke of its own, with a clear gap between the two; no line
+breaks after one (``unbroken_bars``): "||diag(p)" must not."""
 
 
 def _lines(document: QTextDocument) -> int:
@@ -128,7 +130,7 @@ class WrappingNameAxis(pg.AxisItem):
 
     def labelString(self) -> str:  # noqa: N802 (pyqtgraph's name)
         name = OPERATOR_SPACES.sub("\u00a0\\1\u00a0", super().labelString())
-        return name.replace(*NORM_BARS)
+        return unbroken_bars(name.replace(*NORM_BARS))
 
     def _updateLabel(self) -> None:  # noqa: N802 (pyqtgraph's name)
         super()._updateLabel()

@@ -19,10 +19,9 @@ from PySide6.QtCore import QMimeData, QObject
 from PySide6.QtGui import QClipboard, QGuiApplication, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel
 
-__all__ = ["CopiesTableAsText", "WORD_JOINER", "table_text"]
+from qkv_desktop.presentation.texts import WORD_JOINER
 
-WORD_JOINER = "\u2060"
-"""An invisible character no line breaks beside."""
+__all__ = ["CopiesTableAsText", "table_text"]
 
 _MARKS = str.maketrans("", "", "\ufdd0\ufdd1\u2028\u2029" + WORD_JOINER)
 """What Qt marks a selection's frames, paragraphs and lines with, and the joiners."""
