@@ -366,6 +366,14 @@ class _SaysClamp(WheelNeedsFocus):
         if taken is None or self.value() != taken[1]:
             return
         typed, value, why = taken
+        self.said.emit(self.clamp_note(why, value, typed))
+        self.just_said = True
+        QTimer.singleShot(0, self, self._said_is_read)
+
+    def clamp_note(self, why: str, value: float, typed: str) -> str:
+        """What this box says of ``typed`` becoming ``value`` (``why``: "above", "below",
+        "rounded", "unfinished", "fraction", "comma"); also for a change its owner made
+        to it (the KV heads that follow the query heads down)."""
         name = self.subject or translate("ClampSaying", "The number")
         text = {"above": translate("ClampSaying", "{0} can be at most {1}: {2} became {1}."),
                 "below": translate("ClampSaying", "{0} must be at least {1}: {2} became {1}."),
@@ -377,10 +385,8 @@ class _SaysClamp(WheelNeedsFocus):
                 "comma": translate("ClampSaying", "{0} needs a dot as the decimal separator: "
                                                   "{2} is not taken, so it stays {1}."),
                 }[why]
-        self.said.emit(between_hanzi_unspaced(text.format(
-            name, self.textFromValue(value), typed, getattr(self, "decimals", lambda: 0)())))
-        self.just_said = True
-        QTimer.singleShot(0, self, self._said_is_read)
+        return between_hanzi_unspaced(text.format(
+            name, self.textFromValue(value), typed, getattr(self, "decimals", lambda: 0)()))
 
     # ------------------------------------------------------------ refused keys
     _refused_at: str | None = None

@@ -16,7 +16,7 @@ import html
 import math
 
 import numpy as np
-from PySide6.QtCore import QCoreApplication, QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QColor, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QApplication,
@@ -45,7 +45,6 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_value
 from qkv_desktop.presentation.sizes import format_byte_count, format_bytes
 from qkv_desktop.presentation.texts import (
-    between_hanzi_unspaced,
     join_list,
     join_sentences,
     say,
@@ -66,8 +65,6 @@ from qkv_desktop.views.teaching.table_copy import CopiesTableAsText
 
 __all__ = ["KVCacheLab", "MemoryCalculator", "MAX_SHOWN_ROWS",
            "MAX_SHOWN_COLS"]
-
-translate = QCoreApplication.translate  # lupdate reads translate("ClampSaying", "…")
 
 MAX_SHOWN_ROWS = 12
 """The caches show their newest rows only beyond this (the numbers above still count)."""
@@ -211,9 +208,7 @@ class MemoryCalculator(QGroupBox):
         if self._applying or self.kv_heads.value() == before:
             return ""
         self._followed = join_sentences([
-            between_hanzi_unspaced(translate(  # (as the boxes say their own clamps)
-                "ClampSaying", "{0} can be at most {1}: {2} became {1}.").format(
-                self.kv_heads.subject, q, before)),
+            self.kv_heads.clamp_note("above", q, str(before)),
             self.tr("There are never more KV heads than query heads: each KV head serves "
                     "at least one query head, and as many as the query heads is multi-head "
                     "attention.")])
