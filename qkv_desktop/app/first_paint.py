@@ -12,10 +12,12 @@ import time
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer
 
-__all__ = ["ENV", "requested", "exit_after_first_paint", "seconds_since_process_start"]
+__all__ = ["ENV", "requested", "exit_after_first_paint", "reported",
+           "seconds_since_process_start"]
 
 ENV = "QKV_EXIT_AFTER_FIRST_PAINT"
 _IMPORTED = time.perf_counter()
+_reported = False
 
 
 def requested() -> bool:
@@ -43,8 +45,18 @@ class _FirstPaint(QObject):
         return False
 
     def _report(self) -> None:
+        global _reported
         print(f"first paint {seconds_since_process_start():.3f} s", flush=True)
+        _reported = True
         QCoreApplication.exit(0)
+
+
+def reported() -> bool:
+    """The first paint was reported. It may come before the main event loop runs (in a
+    dialog's loop offering recovery, or where events are processed before it), where
+    ``exit`` leaves only that loop: the caller then must not start the main loop (a
+    start-up run on a slow minute printed its time and then waited for ever)."""
+    return _reported
 
 
 def exit_after_first_paint(window) -> None:

@@ -91,3 +91,34 @@ def test_exporting_and_the_lab_still_work_after_a_lazy_import(main_window, tmp_p
         action.trigger()
         assert getattr(window.teaching, lab).isVisible()
         getattr(window.teaching, lab).close()
+
+
+def test_the_start_up_benchmark_leaves_a_crashed_instances_autosave_alone(tmp_path):
+    """The start-up benchmark's run quits at its first paint. It asked whether to restore
+    a crashed instance's autosave, its quit closed that question unanswered, which read as
+    No and deleted the autosave; and the main loop then ran for ever (a run printed its
+    time and never ended). The benchmark now asks nothing and ends."""
+    from qkv_desktop.io.session import save_session
+    from qkv_desktop.state import SessionState
+
+    env = dict(os.environ, HOME=str(tmp_path), QT_QPA_PLATFORM="offscreen",
+               PYQTGRAPH_QT_LIB="PySide6", QKV_EXIT_AFTER_FIRST_PAINT="1")
+    for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+        env[var] = str(tmp_path / var.lower())
+    folder = tmp_path / "xdg_data_home" / "QKV Desktop" / "QKV Desktop"
+    folder.mkdir(parents=True)
+    orphan = folder / "autosave-crashed.qkv.json"
+    save_session(SessionState.initialised(["a", "b"], [[1.0, 2.0], [3.0, 4.0]], d_k=2), orphan)
+    before = orphan.read_bytes()
+    try:
+        proc = subprocess.run([sys.executable, "main.py"], cwd=REPO_ROOT, env=env,
+                              capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired as exc:
+        raise AssertionError(f"the app did not end after its first paint: {exc.stdout}") from exc
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "first paint" in proc.stdout
+    # the app's data folder is the one the orphan is in (else this test proves nothing)
+    assert [p.relative_to(tmp_path / "xdg_data_home") for p in
+            (tmp_path / "xdg_data_home").glob("*/*") if p.is_dir()] == [folder.relative_to(
+                tmp_path / "xdg_data_home")]
+    assert orphan.read_bytes() == before  # still there, as it was, for a real start
