@@ -5,7 +5,7 @@ a plain child widget, so offscreen ``isVisible()`` is its whole state; no timing
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -133,3 +133,23 @@ def test_a_value_refused_by_clicking_away_is_still_said(main_window):
     QApplication.processEvents()  # that click is over
     click_cell(editor, 1, 1)  # and the next move takes it away
     assert not editor.balloon.isVisible()
+
+
+def test_the_note_goes_when_the_tables_empty_part_is_clicked(main_window):
+    """A click below the rows (or right of the columns) moves no current cell, yet the
+    learner has moved on (a re-checking user found the note still up)."""
+    editor = main_window.editor
+    balloon = refuse(editor, 2, 3)
+    QApplication.processEvents()  # the Enter that said it is over
+    viewport = editor.viewport()
+    last = editor.visualRect(editor.table.index(editor.table.rowCount() - 1,
+                                                editor.table.columnCount() - 1))
+    if last.bottom() + 8 < viewport.height():  # below the rows
+        spot = QPoint(min(last.center().x(), viewport.width() - 2), last.bottom() + 8)
+    else:  # right of the columns
+        spot = QPoint(min(last.right() + 8, viewport.width() - 2), last.center().y())
+    assert not editor.indexAt(spot).isValid(), "no empty part of the table to click"
+    current = editor.currentIndex()
+    QTest.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=spot)
+    assert editor.currentIndex() == current
+    assert not balloon.isVisible()

@@ -8,7 +8,8 @@ already is. The balloon is a child of the table's window, not of its viewport: a
 first-time user). It goes when the table scrolls, since it no longer sits by its cell.
 
 It goes when the learner has moved on (``leave_for``: an editor opens on another cell;
-the table's current cell moves to another one, by a click or an arrow key; the editor
+the table's current cell moves to another one, by a click or an arrow key; a click
+on the table's empty part; the editor
 hides it when a typed value is taken or a change lands; the keyboard goes to another
 control of its window), not only when its time is up: a note left under the cell
 before read like a verdict on the next one, a cell's note stayed over the table while
@@ -171,6 +172,10 @@ class CellBalloon(Balloon):
         for bar in (view.verticalScrollBar(), view.horizontalScrollBar()):
             bar.valueChanged.connect(self.hide)
         view.selectionModel().currentChanged.connect(self._on_current_changed)
+        # a click on the table's empty part (below its rows, right of its columns)
+        # moves no current cell, yet the learner has moved on (a re-checking user)
+        self._viewport = view.viewport()
+        self._viewport.installEventFilter(self)
         # Escape in a cell's editor ends there (the delegate takes it, the view never
         # sees it): the editor's close says so (a code review)
         view.itemDelegate().closeEditor.connect(self._on_editor_closed)
@@ -199,6 +204,14 @@ class CellBalloon(Balloon):
         x = min(max(left, lowest), highest) if highest >= lowest else (
             lane.left() + (lane.width() - self.width()) // 2)
         return max(min(x, area.left() + area.width() - self.width() - 4), area.left())
+
+    def eventFilter(self, watched, event) -> bool:
+        # (the event's type first: no call into a table that may be going away)
+        if (event.type() == QEvent.Type.MouseButtonPress and watched is self._viewport
+                and self.isVisible() and not self._fresh
+                and not self.view.indexAt(event.position().toPoint()).isValid()):
+            self.hide()  # (a click on a cell moves the current cell, or opens its editor)
+        return super().eventFilter(watched, event)
 
     def _on_editor_closed(self, _editor, hint) -> None:
         """An editor closed with Escape (its typing reverted): the note has had its say."""
