@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QCursor
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QToolTip
 
 from qkv_desktop.presentation.cell_text import describe_cell
@@ -117,3 +119,25 @@ def test_after_an_undo_the_hover_names_no_cell_away_from_the_cursor(main_window)
     finally:
         model.set_hover(None)
         QToolTip.hideText()
+
+
+def test_the_arrow_keys_move_the_pin_as_a_click_does(main_window):
+    """A click on a token's cell pins its row; the keys that move the current cell move
+    the pin with it (a re-checking user: the X pane's outline stayed on the clicked row
+    while the arrows went on)."""
+    window, model = main_window, main_window.model
+    editor = window.editor
+    editor.setFocus()
+    centre = editor.visualRect(editor.table.value_index(1, 2)).center()
+    QTest.mouseClick(editor.viewport(), Qt.MouseButton.LeftButton, pos=centre)
+    assert (model.selection.matrix, model.selection.row, model.selection.col) == ("X", 1, 2)
+    QTest.keyClick(editor, Qt.Key.Key_Down)
+    assert (model.selection.matrix, model.selection.row, model.selection.col) == ("X", 2, 2)
+    QTest.keyClick(editor, Qt.Key.Key_Right)
+    assert (model.selection.row, model.selection.col) == (2, 3)
+    QTest.keyClick(editor, Qt.Key.Key_5)  # typing opens an editor: no move, no new pin
+    assert (model.selection.row, model.selection.col) == (2, 3)
+    line = editor.indexWidget(editor.currentIndex())
+    QTest.keyClick(line, Qt.Key.Key_Escape)
+    model.set_selection(None)
+    settle(window)

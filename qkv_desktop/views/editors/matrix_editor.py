@@ -117,7 +117,12 @@ class MatrixEditor(Retranslating, QTableView):
         elif event.matches(QKeySequence.StandardKey.Paste):
             self.paste()
         else:
+            before = self.currentIndex()
             super().keyPressEvent(event)
+            if self.currentIndex() != before and self.state() != self.State.EditingState:
+                # an arrow key, Tab, Home or Page Down moves the pin as a click does: the
+                # panes' outline stayed on the clicked row (a re-checking user)
+                self._on_clicked(self.currentIndex())
 
     def copy_selection(self) -> str:
         """Copy the selected block as TSV (token names included when selected)."""
@@ -216,7 +221,8 @@ class MatrixEditor(Retranslating, QTableView):
 
     # ------------------------------------------------------------ selection
     def _on_clicked(self, index) -> None:
-        """Clicking a token pins it: the panes outline its row of X (or of X_kv)."""
+        """Clicking a token (or reaching it with the keys) pins it: the panes outline
+        its row of X (or of X_kv)."""
         source = self.table.source
         if source not in EDITABLE_TABLES or not index.isValid():
             return
