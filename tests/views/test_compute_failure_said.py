@@ -320,3 +320,28 @@ def test_a_pane_entry_says_what_it_shows_in_chinese(main_window, chinese):
     actions = main_window.pane_actions
     assert actions["weights"].toolTip().startswith("对缩放后分数的每一行做 softmax")
     assert actions["heads"].statusTip().startswith("各个头的注意力权重")
+
+
+def test_no_chinese_sentence_is_followed_by_a_space(run_labs, chinese):
+    """The tiles lab read "max |差| = 0.0000。 朴素公式…", and the naive softmax banner put
+    a space between "。" and its link (a session's own look at 1366 × 768): sentences and
+    links after them are joined as the banner's details are (``join_sentences``)."""
+    import re
+
+    window = run_labs.main_window
+    lab = run_labs.show("tiles")
+    lab.tabs.setCurrentIndex(0)
+    lab.go_to(lab.step_count() - 1)
+    verdict = lab.online_verdict.text()
+    assert "。" in verdict and not re.search(r"[。；：！？）] ", verdict), verdict
+    banner = window.teaching.banners.overflow
+    for naive_and_x100 in range(3):  # naive on; nothing broken; then broken rows
+        if naive_and_x100 == 0:
+            window.controls.naive.setChecked(True)
+        else:
+            banner.label.linkActivated.emit("x100")
+        _settle(window)
+        text = banner.label.text()
+        assert "<a href=" in text and not re.search(r"[。；：！？）] ", text), text
+    window.controls.naive.setChecked(False)
+    _settle(window)

@@ -23,7 +23,12 @@ from PySide6.QtWidgets import (
 from qkv_desktop.core.lessons import UNIFORM_FRACTION
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_percent, format_value, rounding_of
-from qkv_desktop.presentation.texts import join_clauses, stale_note, token_in_text
+from qkv_desktop.presentation.texts import (
+    join_clauses,
+    join_sentences,
+    stale_note,
+    token_in_text,
+)
 from qkv_desktop.views.lazy_refresh import RefreshWhenShown
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.status_bar import QWIDGETSIZE_MAX
@@ -306,5 +311,5 @@ class DiagnosticsPanel(RefreshWhenShown, Retranslating, QWidget):
                 relation,
                 format_value(np.mean(u.max_weight[several])) if several.any() else "—")
         if self.model.compute_error:  # the last result's numbers, not the table's
-            text = stale_note() + " " + text
+            text = join_sentences((stale_note(), text))
         self.summary.setText(prefix + text)

@@ -25,7 +25,7 @@ from qkv_desktop.presentation.numbers import (
     with_minus,
 )
 from qkv_desktop.presentation.pane_info import pane_caption
-from qkv_desktop.presentation.texts import stale_note, token_in_text
+from qkv_desktop.presentation.texts import join_sentences, stale_note, token_in_text
 from qkv_desktop.state.catalogue import CellRef, cell_in
 from qkv_desktop.views.retranslate import Retranslating
 
@@ -402,9 +402,9 @@ class ExplainPanel(Retranslating, QWidget):
             else:
                 why = self.tr("Underflow: every exp(s) of this row is 0 (the scores are far "
                               "below 0), so the weight is 0 / 0 = NaN.")
-            out.append("<p class='warn'>" + why + " " + self.tr(
+            out.append("<p class='warn'>" + join_sentences((why, self.tr(
                 "Turn the naive softmax off: with the row maximum subtracted the largest "
-                "exponent is exp(0) = 1, and the same scores give finite weights.") + "</p>")
+                "exponent is exp(0) = 1, and the same scores give finite weights."))) + "</p>")
         return out
 
     def _contribution_table(self, result, i: int, weights_row, V, highlight: int | None,

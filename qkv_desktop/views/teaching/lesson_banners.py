@@ -388,7 +388,7 @@ class LessonBanners(QWidget):
         limit = exp_limit(r.scaled.dtype)
         (bad, rows), top = lessons.overflow, lessons.top
         over, under, summed = lessons.broken_rows or (1, 0, 0)
-        stable = " " + self._stable_link()
+        stable = self._stable_link()
         # every exp(s) of a row finite, their sum ∞: each weight is exp(s)/∞ = 0
         if bad == 0 and summed:  # (no exp overflowed: ``top`` is below the limit)
             return (join_sentences([self.tr(
@@ -399,13 +399,13 @@ class LessonBanners(QWidget):
                 self.tr(
                 "<b>The fix:</b> subtract each row's maximum first. Then every exponent is "
                 "≤ 0 and the largest is exp(0) = 1, so the sum lies between 1 and the "
-                "number of keys.")]) + stable)
+                "number of keys."), stable]))
         if bad == 0:
-            return (self.tr("<b>Naive softmax is on</b> (exp without subtracting the row "
-                            "maximum). The largest scaled score is {0}; exp overflows "
-                            "above {1}, so nothing has broken yet.").format(
-                                format_value(top), format_value(limit))
-                    + " <a href='x100'>" + self.tr("× 100 the inputs") + "</a>")
+            return join_sentences((self.tr(
+                "<b>Naive softmax is on</b> (exp without subtracting the row maximum). The "
+                "largest scaled score is {0}; exp overflows above {1}, so nothing has broken "
+                "yet.").format(format_value(top), format_value(limit)),
+                "<a href='x100'>" + self.tr("× 100 the inputs") + "</a>"))
         summed_too = [self.tr(
             "In %n more rows every exp(s) is finite, but their sum overflows to ∞, so every "
             "weight there is exp(s) / ∞ = 0.", "", summed)] if summed else []
@@ -414,7 +414,7 @@ class LessonBanners(QWidget):
                 "<b>Naive softmax broke: {0} weights are NaN</b> (in {1} rows). Every exp(s) "
                 "of those rows underflowed to 0, and 0/0 = NaN. Subtracting the row maximum "
                 "makes the largest exponent exp(0) = 1, so the sum is never 0.")
-                .format(bad, rows), *summed_too]) + stable)
+                .format(bad, rows), *summed_too, stable]))
         also = [self.tr("In {0} more rows every exp(s) underflowed to 0 instead, and "
                         "0/0 = NaN.").format(under)] if under else []
         also += summed_too
@@ -427,8 +427,7 @@ class LessonBanners(QWidget):
             "<b>The fix:</b> subtract each row's maximum first. Then every exponent is ≤ 0 "
             "and the largest is exp(0) = 1, so exp cannot overflow and the sum is never 0; "
             "the weights are the same, since "
-            "e<sup>s−m</sup>/Σe<sup>s−m</sup> = e<sup>s</sup>/Σe<sup>s</sup>.")])
-            + stable)
+            "e<sup>s−m</sup>/Σe<sup>s−m</sup> = e<sup>s</sup>/Σe<sup>s</sup>."), stable]))
 
     def _on_link(self, link: str) -> None:
         try:

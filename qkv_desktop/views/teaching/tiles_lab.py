@@ -36,6 +36,7 @@ from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.numbers import format_setting, format_value
 from qkv_desktop.presentation.pane_info import scaled_formula
 from qkv_desktop.presentation.sizes import format_bytes
+from qkv_desktop.presentation.texts import join_sentences
 from qkv_desktop.state.lab_inputs import head_inputs
 from qkv_desktop.views.editors.spin_boxes import ClampSayingDoubleSpinBox, ClampSayingSpinBox
 from qkv_desktop.views.editors.wheel_focus import FocusSlider
@@ -401,8 +402,7 @@ class TilesLab(RefreshWhenShown, LabWindow):
         diff = float(np.nanmax(np.abs(self.online.weights - stable)))
         text = self.tr("Online against the stable softmax: max |difference| = {0}.").format(
             format_value(diff))
-        text += " " + self._naive_verdict(s)
-        self.online_verdict.setText(text)
+        self.online_verdict.setText(join_sentences((text, self._naive_verdict(s))))
 
     def _naive_verdict(self, s: np.ndarray) -> str:
         """Why the naive softmax exp(s) / Σ exp(s) breaks on row ``s``, or by how much to
