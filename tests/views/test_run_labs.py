@@ -1276,3 +1276,29 @@ def test_the_memory_tables_copy_is_rows_of_cells(labs, qtbot):
     sizes = calc.sizes()
     assert gqa.split("\t") == ["grouped-query (GQA)", "3", format_bytes(sizes["GQA"]),
                                f"{sizes['GQA']:,}"], lines
+
+
+def test_kv_stepper_counts_units_in_the_last_place_of_the_largest_value(labs):
+    """"equal to rounding (0.7110 units in the last place …)" was the difference over
+    ε·|largest|, where ε is the spacing of floats at 1: a difference of exactly one unit
+    at the largest value read 0.7110 (an audit). The count is now over the spacing at
+    the largest value, and a difference that rounds to 0.0000 keeps its digits."""
+    import re
+
+    lab = labs.show("kv_cache")
+    seen = 0
+    for t in range(lab.step_count()):
+        lab.go_to(t)
+        step = lab.decode.steps[t]
+        again = lab.recomputed(t)
+        diff = float(np.max(np.abs(step.output - again)))
+        text = lab.compare.text()
+        if diff == 0:
+            assert "equal to the last bit" in text
+            continue
+        seen += 1
+        top = float(np.max(np.abs(again)))
+        units = float(re.search(r"rounding \(([\d.]+) units", text).group(1))
+        assert units == pytest.approx(diff / np.spacing(top), abs=5e-5)
+        assert f"= {diff:.3e}".replace("-", "−") in text  # not "= 0.0000"
+    assert seen, "no step differed from its recompute: nothing was checked"

@@ -42,7 +42,7 @@ from qkv_desktop.core.kv_cache import (
 )
 from qkv_desktop.core.masks import EmptyRowError
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import format_value
+from qkv_desktop.presentation.numbers import format_nonzero, format_value
 from qkv_desktop.presentation.sizes import format_byte_count, format_bytes
 from qkv_desktop.presentation.texts import (
     join_list,
@@ -585,8 +585,9 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
             return html.escape(self.tr("Recomputed without the cache: {0}").format(say(exc)))
         diff = float(np.max(np.abs(step.output - again))) if again.size else 0.0
         top = float(np.max(np.abs(again))) if again.size else 0.0
-        eps = float(np.finfo(again.dtype).eps)
-        ulps = diff / (eps * top) if top > 0 else 0.0
+        # the spacing of floats at the largest value: ε·|top| (ε the spacing at 1) is up
+        # to twice it, and read 0.7110 units for a difference of one (an audit)
+        ulps = diff / float(np.spacing(again.dtype.type(top))) if top > 0 else 0.0
         d_model, d_k = self.inputs.weights.d_model, self.inputs.weights.d_k
         cached_now, again_now = cached_madds(t, d_model, d_k), recomputed_madds(t, d_model, d_k)
         cached_sum = sum(cached_madds(s, d_model, d_k) for s in range(t + 1))
@@ -602,7 +603,8 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
                               "QKᵀ.").format(t, t + 1))
         return ("<p><b>" + self.tr("Token {0} without a cache").format(t) + "</b>: "
                 + again_text + "</p><p>"
-                + self.tr("max |cached − recomputed| = {0}: {1}.").format(format_value(diff), verdict)
+                + self.tr("max |cached − recomputed| = {0}: {1}.").format(
+                    format_nonzero(diff), verdict)
                 + "</p><table cellpadding='3'><tr><th></th><th>" + self.tr("this step")
                 + "</th><th>" + (self.tr("tokens 0…{0}").format(t) if t else self.tr("token 0"))
                 + "</th></tr>"
