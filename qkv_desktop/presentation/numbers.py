@@ -27,7 +27,7 @@ from PySide6.QtGui import QFont, QFontMetricsF
 __all__ = ["DECIMALS", "SCIENTIFIC_FROM", "MINUS", "LEGIBLE_PX", "LABEL_PAD",
            "MOST_DECIMALS", "format_value", "format_nonzero", "format_values", "format_boolean",
            "format_percent",
-           "format_setting", "rounding_of",
+           "format_setting", "format_rope_base", "rounding_of",
            "fit_value_font", "with_minus",
            "any_value_may_fit", "decimals_that_add_up", "label_widths", "longest_labels"]
 
@@ -144,6 +144,12 @@ def format_setting(value: float) -> str:
     show T = 1e-5 as "T(0)")."""
     text = f"{float(value):.6g}"
     return with_minus(text) if text.startswith("-") else text
+
+
+def format_rope_base(value: float) -> str:
+    """A RoPE base in full ("1000000", "10000.5"): ``{:g}`` wrote a base of a million,
+    which Llama 3 uses, "1e+06" (a code review)."""
+    return f"{float(value):.12g}"
 
 
 def format_boolean(value: float) -> str:

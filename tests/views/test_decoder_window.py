@@ -386,6 +386,11 @@ def test_smollm2_through_the_dialog_predicts_paris(qtbot, make_window):
     assert panel.next_table.item(0, 0).text() == "␣Paris"  # its space seen, as in sentences
     assert "K/V head 2 ← query heads 4 <b>[5]</b> 6" in panel.gqa_label.text()
     assert "KiB per token" in panel.budget_label.text()  # binary units, as the KV lab's
+    # each type says its own bits: the note gave every weight 4.5–5 bits, and the token
+    # embedding, SmolLM2's largest tensor, is Q8_0 (an audit)
+    quant = panel.quant_label.text()
+    assert "Q8_0 × 1: 8-bit codes" in quant and "5 bits a weight" in quant, quant
+    assert "F32 × " in quant and "4.5–5" not in quant, quant
     # on a laptop (the 1366×768 screen's window) every text of the panel reads whole:
     # they scroll, where "MHA vs GQA" and RoPE lost their last lines
     window.resize(1256, 706)

@@ -516,10 +516,6 @@ KV cache (float16): {3} per token with GQA against {4} with MHA; {5} against {6}
 KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7:,} 个词元时为 {5}，MHA 为 {6}。</translation>
     </message>
     <message>
-        <source>The weights are the file&apos;s quantised values ({0}; Q4 types store 4-bit codes with a scale, and Q4_1 a minimum too, per block of 32: 4.5–5 bits per weight), dequantised to float32 by the gguf package; the forward runs in float64.</source>
-        <translation>权重是文件中的量化数值（{0}；Q4 类型每个权重存 4 位编码，每 32 个一块另存一个缩放系数，Q4_1 还存一个最小值：每个权重约 4.5–5 位），由 gguf 包反量化为 float32；前向计算使用 float64。</translation>
-    </message>
-    <message>
         <source>{0} has {1} layers of {2} query heads.</source>
         <translation>{0} 有 {1} 层，每层 {2} 个查询头。</translation>
     </message>
@@ -570,6 +566,30 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Rows 0 … {0} put on average {1} of their weight on the first token “{2}” (least {3}, most {4}).</source>
         <translation>第 0 至 {0} 行平均把 {1} 的权重放在第一个词元“{2}”上（最少 {3}，最多 {4}）。</translation>
+    </message>
+    <message>
+        <source>The weights are the file&apos;s stored values, dequantised to float32 by the gguf package; the forward runs in float64.</source>
+        <translation>权重是文件中存储的数值，由 gguf 包反量化为 float32；前向计算使用 float64。</translation>
+    </message>
+    <message>
+        <source>{0}: 4-bit codes and a scale per block of 32, 4.5 bits a weight.</source>
+        <translation>{0}：4 位编码，每 32 个一块另存一个缩放系数，每个权重 4.5 位。</translation>
+    </message>
+    <message>
+        <source>{0}: 4-bit codes, a scale and a minimum per block of 32, 5 bits a weight.</source>
+        <translation>{0}：4 位编码，每 32 个一块另存一个缩放系数和一个最小值，每个权重 5 位。</translation>
+    </message>
+    <message>
+        <source>{0}: 8-bit codes and a scale per block of 32, 8.5 bits a weight.</source>
+        <translation>{0}：8 位编码，每 32 个一块另存一个缩放系数，每个权重 8.5 位。</translation>
+    </message>
+    <message>
+        <source>{0}: floats, not quantised.</source>
+        <translation>{0}：浮点数，未量化。</translation>
+    </message>
+    <message>
+        <source>{0}: another type of the GGUF format.</source>
+        <translation>{0}：GGUF 格式的另一种类型。</translation>
     </message>
     <message>
         <source>Dimension i rotates together with dimension i + {0} (Hugging Face&apos;s layout; the GGUF file stores them as neighbours 2i, 2i + 1 and they are reordered on reading, which leaves the attention unchanged).</source>
@@ -2856,10 +2876,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>无法训练：{0}</translation>
     </message>
     <message>
-        <source>step {0} diverged: the softmax saturated, every attention weight is now 0 or 1, so the gradients on W_Q and W_K are exactly 0 and training cannot recover (loss {1}; it started at {2}). Lower the learning rate and undo (Ctrl+Z) back to weights from before it saturated.</source>
-        <translation>第 {0} 步发散：softmax 已饱和，现在每个注意力权重都是 0 或 1，所以 W_Q 和 W_K 上的梯度恰好为 0，训练无法恢复（损失 {1}；开始时为 {2}）。请降低学习率，并撤销（Ctrl+Z）回到饱和之前的权重。</translation>
-    </message>
-    <message>
         <source>{0} = 0 (not drawn on a log scale)</source>
         <translation>{0} = 0（对数坐标上无法画出）</translation>
     </message>
@@ -2906,6 +2922,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>The run ended at step {0}: the steps were set to {1}, fewer than it had trained.</source>
         <translation>训练在第 {0} 步结束：步数被设为 {1}，少于已训练的步数。</translation>
+    </message>
+    <message>
+        <source>step {0} diverged: the softmax saturated, every attention weight is now 0 or 1, so the gradients on W_Q and W_K are exactly 0 and they can never move again (loss {1}; it started at {2}). Lower the learning rate and undo (Ctrl+Z) back to weights from before it saturated.</source>
+        <translation>第 {0} 步发散：softmax 已饱和，现在每个注意力权重都是 0 或 1，所以 W_Q 和 W_K 上的梯度恰好为 0，它们再也不会改变（损失 {1}；开始时为 {2}）。请降低学习率，并撤销（Ctrl+Z）回到饱和之前的权重。</translation>
     </message>
     <message>
         <source>step {0} diverged: {1}[{2}] became {3}, not a finite number; lower the learning rate</source>
@@ -3912,6 +3932,10 @@ Sentence: {1}</source>
         <translation>该层的注意力头，从 1 开始计数；每个头都有自己的 W_Q、W_K、W_V 和偏置。</translation>
     </message>
     <message>
+        <source>{0} (decoder): {1} layers × {2} query heads sharing {3} key/value heads, d_model {4}, d_k {5}, RoPE base {6}. Weights: {7}, dequantised to float32 and computed in float64.</source>
+        <translation>{0}（解码器）：{1} 层 × {2} 个查询头，共享 {3} 个键/值头，d_model {4}，d_k {5}，RoPE 底数 {6}。权重：{7}，反量化为 float32，用 float64 计算。</translation>
+    </message>
+    <message>
         <source>of {0}</source>
         <translation>（共 {0} 个）</translation>
     </message>
@@ -3992,10 +4016,6 @@ Sentence: {1}</source>
     <message>
         <source>No checkpoint opened yet.</source>
         <translation>尚未打开检查点。</translation>
-    </message>
-    <message>
-        <source>{0} (decoder): {1} layers × {2} query heads sharing {3} key/value heads, d_model {4}, d_k {5}, RoPE base {6:g}. Weights: {7}, dequantised to float32 and computed in float64.</source>
-        <translation>{0}（解码器）：{1} 层 × {2} 个查询头，共享 {3} 个键/值头，d_model {4}，d_k {5}，RoPE 底数 {6:g}。权重：{7}，反量化为 float32，用 float64 计算。</translation>
     </message>
     <message>
         <source>{0}: {1} layers × {2} heads, d_model {3}, d_k {4}</source>

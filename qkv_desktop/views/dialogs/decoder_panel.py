@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
 )
 
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import format_percent, rounding_of
+from qkv_desktop.presentation.numbers import format_percent, format_rope_base, rounding_of
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.presentation.texts import join_list, join_sentences, say, token_in_text
 from qkv_desktop.views.editors.spin_boxes import ClampSayingSpinBox, say_briefly
@@ -67,12 +67,6 @@ def _row_span(rows: np.ndarray) -> str:
         return f"{rows[0]} … {rows[-1]}"
     listed = join_list(str(i) for i in rows[:8])
     return listed + (" …" if len(rows) > 8 else "")
-
-
-def _base(value: float) -> str:
-    """A RoPE base in full ("1000000", "10000.5"): ``{:g}`` wrote a base of a million,
-    which Llama 3 uses, "1e+06" (a code review)."""
-    return f"{float(value):.12g}"
 
 
 class DecoderPanel(Retranslating, QDockWidget):
@@ -260,13 +254,29 @@ class DecoderPanel(Retranslating, QDockWidget):
             .format(b["params_gqa"], b["params_mha"], saved, format_bytes(b["kv_bytes_gqa"]),
                     format_bytes(b["kv_bytes_mha"]), format_bytes(b["kv_bytes_gqa"] * ctx),
                     format_bytes(b["kv_bytes_mha"] * ctx), ctx))
-        types = join_list(f"{k} × {v}" for k, v in ckpt.tensor_types.items())
-        self.quant_label.setText(self.tr(
-            "The weights are the file's quantised values ({0}; Q4 types store 4-bit codes "
-            "with a scale, and Q4_1 a minimum too, per block of 32: 4.5–5 bits per "
-            "weight), dequantised to float32 by the gguf package; the forward runs in "
-            "float64.").format(types))
+        self.quant_label.setText(join_sentences([self.tr(
+            "The weights are the file's stored values, dequantised to float32 by the gguf "
+            "package; the forward runs in float64.")] + [
+                self._stored_as(f"{kind} × {count}", kind)
+                for kind, count in ckpt.tensor_types.items()]))
         self._update_sink(self.model.result)
+
+    def _stored_as(self, tensors: str, kind: str) -> str:
+        """How the ``tensors`` ("Q8_0 × 1") of type ``kind`` store a weight. The note said
+        "4.5–5 bits per weight" of all of them, and SmolLM2's largest tensor, the token
+        embedding, is Q8_0; its F32 ones (the norms' gains) are not quantised (an audit)."""
+        if kind == "Q4_0":
+            return self.tr("{0}: 4-bit codes and a scale per block of 32, 4.5 bits a "
+                           "weight.").format(tensors)
+        if kind == "Q4_1":
+            return self.tr("{0}: 4-bit codes, a scale and a minimum per block of 32, 5 bits "
+                           "a weight.").format(tensors)
+        if kind == "Q8_0":
+            return self.tr("{0}: 8-bit codes and a scale per block of 32, 8.5 bits a "
+                           "weight.").format(tensors)
+        if kind in ("F16", "F32"):
+            return self.tr("{0}: floats, not quantised.").format(tensors)
+        return self.tr("{0}: another type of the GGUF format.").format(tensors)
 
     def _reopened_note(self, src) -> str:
         """What a session without its model holds, and what opening the model adds."""
@@ -294,11 +304,11 @@ class DecoderPanel(Retranslating, QDockWidget):
         own = None if ckpt is None else ckpt.rope_base  # (none: a reopened session)
         if own is None or own == o.rope_base:
             turned = self.tr("Q and K are turned by position before QKᵀ (panes RoPE(Q), "
-                             "RoPE(K)); base {0}.").format(_base(o.rope_base))
+                             "RoPE(K)); base {0}.").format(format_rope_base(o.rope_base))
         else:
             turned = self.tr("Q and K are turned by position before QKᵀ (panes RoPE(Q), "
                              "RoPE(K)); base {0} (the checkpoint's: {1}).").format(
-                _base(o.rope_base), _base(own))
+                format_rope_base(o.rope_base), format_rope_base(own))
         if o.rope_pairing == "half":
             paired = self.tr(
                 "Dimension i rotates together with dimension i + {0} (Hugging Face's "

@@ -47,6 +47,7 @@ from qkv_desktop.io.gguf_checkpoint import INSTALL_HINT as SMOLLM2_INSTALL_HINT
 from qkv_desktop.io.model_sources import open_model_path, provenance_for
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.model.jobs import LatestJobRunner
+from qkv_desktop.presentation.numbers import format_rope_base
 from qkv_desktop.presentation.texts import join_clauses, join_list, say
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.parsing import as_ascii
@@ -331,10 +332,11 @@ class ModelDialog(Retranslating, QDialog):
             types = join_list(f"{k} × {v}" for k, v in ckpt.tensor_types.items())
             self.model_label.setText(
                 self.tr("{0} (decoder): {1} layers × {2} query heads sharing {3} key/value "
-                        "heads, d_model {4}, d_k {5}, RoPE base {6:g}. Weights: {7}, "
+                        "heads, d_model {4}, d_k {5}, RoPE base {6}. Weights: {7}, "
                         "dequantised to float32 and computed in float64.")
                 .format(ckpt.name, ckpt.n_layers, ckpt.n_heads, ckpt.n_kv_heads,
-                        ckpt.hidden_size, ckpt.head_size, ckpt.rope_base, types))
+                        ckpt.hidden_size, ckpt.head_size, format_rope_base(ckpt.rope_base),
+                        types))
         else:
             self.model_label.setText(
                 self.tr("{0}: {1} layers × {2} heads, d_model {3}, d_k {4}")

@@ -890,8 +890,8 @@ class GradientLab(RefreshWhenShown, LabWindow):
             k, loss, first = rest
             reason = self.tr(
                 "step {0} diverged: the softmax saturated, every attention weight is now 0 "
-                "or 1, so the gradients on W_Q and W_K are exactly 0 and training cannot "
-                "recover (loss {1}; it started at {2}). Lower the learning rate and undo "
+                "or 1, so the gradients on W_Q and W_K are exactly 0 and they can never move "
+                "again (loss {1}; it started at {2}). Lower the learning rate and undo "
                 "(Ctrl+Z) back to weights from before it saturated.").format(k, f(loss), f(first))
         elif kind == "weights":
             k, name, index, value = rest
