@@ -247,3 +247,67 @@ def test_the_kv_memory_table_shows_huge_byte_counts_whole(main_window, qtbot, sp
     assert document.idealWidth() <= memory.result.width()  # no cell past the label's edge
     assert lab.minimumSizeHint().width() == least and lab.width() <= 1024
     lab.close()
+
+
+def _boxes_y(lab) -> int:
+    """The memory calculator's boxes' top, in the lab (the layers box's)."""
+    from PySide6.QtCore import QPoint
+    return lab.memory.layers.mapTo(lab, QPoint(0, 0)).y()
+
+
+def _formula_lines(memory) -> int:
+    """Lines the calculator's formula takes in its label's width."""
+    from PySide6.QtGui import QTextDocument
+    document = QTextDocument()
+    document.setDocumentMargin(0)
+    document.setDefaultFont(memory.result.font())
+    document.setHtml(memory.result.text())
+    document.setTextWidth(memory.result.width())
+    document.size()  # (laid out)
+    return document.firstBlock().layout().lineCount()
+
+
+def _typed(qtbot, box, text: str) -> None:
+    box.setFocus()
+    box.selectAll()
+    qtbot.keyClicks(box, text)
+    qtbot.keyClick(box, Qt.Key.Key_Return)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+@pytest.mark.parametrize("zoom", [1.0, 1.25])
+def test_the_kv_memory_boxes_stay_when_the_formula_wraps(main_window, qtbot, speak,
+                                                        monkeypatch, lang, zoom):
+    """In Chinese at 1024 × 700 the calculator's boxes jumped 18 px up under the pointer
+    when 10000000 tokens were typed, and back down with a model chosen: the formula
+    above the table wrapped to a second line, and the group, at the lab's bottom and
+    as high as it needs, grew upwards (a re-checking user). The formula keeps the room
+    of two lines, one said or two, at any font (a zoom): the boxes stay, through a
+    wrap, a model, the session and a refusal."""
+    from PySide6.QtGui import QFont
+    screen = QApplication.primaryScreen()
+    monkeypatch.setattr(type(screen), "availableGeometry", lambda self: QRect(0, 0, 1024, 700))
+    lab = _kv_lab(main_window, qtbot, speak, lang)  # sized as a first start sizes it
+    if zoom != 1.0:  # (after the lab is built: the room follows a new font)
+        font = QFont(lab.font())
+        font.setPointSizeF(font.pointSizeF() * zoom)
+        lab.setFont(font)
+        QApplication.processEvents()
+    memory = lab.memory
+    where, lines = _boxes_y(lab), {_formula_lines(memory)}
+    changes = (("10000000 tokens", lambda: _typed(qtbot, memory.tokens, "10000000")),
+               ("SmolLM2-135M", lambda: memory.select("SmolLM2-135M")),
+               ("10000000 tokens again", lambda: _typed(qtbot, memory.tokens, "10000000")),
+               ("this session", lambda: memory.select("session")),
+               ("9 query heads", lambda: _typed(qtbot, memory.query_heads, "9")),
+               ("7 KV heads, refused", lambda: _typed(qtbot, memory.kv_heads, "7")),
+               ("1000 layers", lambda: _typed(qtbot, memory.layers, "1000")))
+    for name, change in changes:
+        change()
+        QApplication.processEvents()
+        assert _boxes_y(lab) == where, (name, _boxes_y(lab), where)
+        lines.add(_formula_lines(memory))
+    assert memory.problem.isVisible()  # (the refusal said)
+    assert lines == {1, 2}  # the formula did wrap, and the room held both
+    assert memory.result.height() >= memory.result.heightForWidth(memory.result.width())
+    lab.close()

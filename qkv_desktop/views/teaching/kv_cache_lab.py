@@ -16,7 +16,7 @@ import html
 import math
 
 import numpy as np
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QColor, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QApplication,
@@ -106,6 +106,17 @@ width, said or not: the longest refusal with a clamp at 1024 × 700 (99999999999
 as the query heads over 7 KV heads), in English and in Chinese (two lines of its taller
 characters)."""
 
+FORMULA_LINES = 2
+"""Lines the calculator's formula keeps, in one line or two: the widest (1000 layers,
+d_k of 16777216, 10000000 tokens, 8 B) takes two at the result's least width, in English
+and in Chinese."""
+
+CELLS = "<style>td, th { padding-top: 0; padding-bottom: 0 }</style>"
+"""The calculator's table cells: 3 px apart side by side, none above or below. The
+padding above and below them pays for the room of the formula's second line
+(``FORMULA_LINES``): with both, the calculator was 18 px higher in Chinese, and the
+stepper above lacked them at 1024 × 700."""
+
 
 class MemoryCalculator(QGroupBox):
     """layers × KV heads × d_k × tokens × bytes, for this session, real models or typed numbers.
@@ -146,6 +157,9 @@ class MemoryCalculator(QGroupBox):
         # its formula wraps: in one line, a model's numbers ("30 layers", "8192 tokens")
         # widened the lab by 22 px when chosen (a first user: 980 → 1002 at 1024 × 700)
         self.result.setWordWrap(True)
+        # at the top of the room kept for the formula's second line (``FORMULA_LINES``),
+        # under the formula: in the middle, the table stood a line apart from it
+        self.result.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self._labels = [QLabel() for _ in range(7)]
         form = QGridLayout()
         for k, (label, w) in enumerate(zip(self._labels, (self.preset, self.layers,
@@ -371,11 +385,11 @@ class MemoryCalculator(QGroupBox):
         # palette's text, not a style sheet, which changed the box's frame and moved it
         # and its row by 2 px under the pointer
         _mark_refused(self.kv_heads, bool(problem))
-        self.result.setText(
-            "<p>" + self.tr("2 (K and V) × {0} × KV heads × {1} × {2} × {3} B")
-            .format(self.tr("%n layers", "", self.layers.value()), self.head_dim.value(),
-                    self.tr("%n tokens", "", self.tokens.value()), self.dtype.currentData())
-            + "</p>" + table)
+        formula = self.tr("2 (K and V) × {0} × KV heads × {1} × {2} × {3} B").format(
+            self.tr("%n layers", "", self.layers.value()), self.head_dim.value(),
+            self.tr("%n tokens", "", self.tokens.value()), self.dtype.currentData())
+        self.result.setText("<p>" + formula + "</p>" + table)
+        self._keep_formula_room(formula, table)
         # room for a table of up to 9.99 GiB, its widest below 10 (SmolLM2's at 8192
         # tokens is 540 MiB), so that choosing a model does not widen the lab (its byte
         # counts widened it by 22 px at 1024 × 700, a first user); the formula wraps,
@@ -385,6 +399,26 @@ class MemoryCalculator(QGroupBox):
         widest.setHtml(self._table(names, dict.fromkeys(names, self.query_heads.maximum()),
                                    dict.fromkeys(names, WIDEST_EXACT_BYTES)))
         self.result.setMinimumWidth(math.ceil(widest.idealWidth()))
+
+    def _keep_formula_room(self, formula: str, table: str) -> None:
+        """The result keeps the height of ``FORMULA_LINES`` lines of ``formula`` above
+        ``table``, in one line or two: the formula wrapped to a second line with a
+        model's numbers or 10000000 tokens, the group (at the lab's bottom, as high as
+        it needs) grew upwards, and its boxes moved 18 px under the pointer (a
+        re-checking user, in Chinese at 1024 × 700). Each kept line is the whole
+        formula's, unbroken: as high as either part of it, whichever glyphs it holds."""
+        room = QTextDocument()
+        room.setDocumentMargin(0)  # (a label's text has none)
+        room.setDefaultFont(self.result.font())
+        lines = "<br>".join([formula] * FORMULA_LINES)
+        room.setHtml(f"<p style='white-space: nowrap'>{lines}</p>{table}")
+        self.result.setMinimumHeight(math.ceil(room.size().height()))
+
+    def changeEvent(self, event) -> None:
+        """A new font (View → Zoom, presentation mode) changes the formula's kept room."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.refresh()
 
     def _table(self, names: dict, heads: dict, sizes: dict) -> str:
         """The MHA, GQA and MQA rows, each in one line."""
@@ -397,7 +431,7 @@ class MemoryCalculator(QGroupBox):
             for k, v in sizes.items())
         # its cells parted by their padding only: the spacing between the rows took the
         # 10 px that the stepper above lacked at 1024 × 700 in Chinese
-        return ("<table cellpadding='3' cellspacing='0' style='white-space: nowrap'>"
+        return (CELLS + "<table cellpadding='3' cellspacing='0' style='white-space: nowrap'>"
                 "<tr><th></th><th>"
                 + self.tr("KV heads") + "</th><th>" + self.tr("cache") + "</th><th>"
                 + self.tr("bytes") + "</th></tr>" + rows + "</table>")
