@@ -288,12 +288,14 @@ def test_the_kv_memory_boxes_stay_when_the_formula_wraps(main_window, qtbot, spe
     screen = QApplication.primaryScreen()
     monkeypatch.setattr(type(screen), "availableGeometry", lambda self: QRect(0, 0, 1024, 700))
     lab = _kv_lab(main_window, qtbot, speak, lang)  # sized as a first start sizes it
+    memory = lab.memory
     if zoom != 1.0:  # (after the lab is built: the room follows a new font)
+        room = memory.result.minimumHeight()
         font = QFont(lab.font())
         font.setPointSizeF(font.pointSizeF() * zoom)
         lab.setFont(font)
         QApplication.processEvents()
-    memory = lab.memory
+        assert memory.result.minimumHeight() > room
     where, lines = _boxes_y(lab), {_formula_lines(memory)}
     changes = (("10000000 tokens", lambda: _typed(qtbot, memory.tokens, "10000000")),
                ("SmolLM2-135M", lambda: memory.select("SmolLM2-135M")),
