@@ -206,3 +206,51 @@ def test_a_turned_norms_bars_read_as_two_strokes(scaling_lab_at, lang):
     assert len(_dark_runs(across)) == 2, across
     drawn = text.replace("\u2060", "")
     assert "‖" not in drawn and drawn.count("||") == 2, drawn
+
+
+def _body_row_heights(label) -> list[float]:
+    """The heights of the rows of ``label``'s table below its header, laid out at its
+    width: from each row's top to the next one's (all but the last row)."""
+    doc = QTextDocument()
+    option = QTextOption()  # a word-wrapped QLabel's
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    doc.setDefaultTextOption(option)
+    doc.setDefaultFont(label.font())
+    doc.setDocumentMargin(0)  # (a QLabel's own)
+    doc.setHtml(label.text())
+    doc.setTextWidth(label.contentsRect().width())
+    doc.size()  # laid out
+    table = next(f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable))
+    layout = doc.documentLayout()
+    tops = [min(layout.blockBoundingRect(table.cellAt(row, column).firstCursorPosition()
+                                         .block()).top() for column in range(table.columns()))
+            for row in range(table.rows())]
+    return [below - above for above, below in zip(tops[1:-1], tops[2:], strict=True)]
+
+
+@pytest.mark.parametrize("zoom", [1.0, 1.25])
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_comparison_tables_rows_are_equally_high(run_labs, speak, lang, zoom):
+    """In Chinese the rows of "无" (none) stood 4 px higher than those of "÷√d_k": a
+    line is as high as the font of its glyphs, and 无 comes from a Chinese font (a
+    re-checking user). Every row is as high as the others, at any font (a zoom)."""
+    from PySide6.QtGui import QFont
+
+    from qkv_desktop.views.layout import fit_to_free
+
+    speak(lang)
+    lab = run_labs.show("gradients")
+    lab.resize(*fit_to_free((1250, 860), (1024, 700)))  # the lab's size on that screen
+    lab.tabs.setCurrentIndex(1)
+    lab.run_comparison_blocking(3)
+    _settle()
+    if zoom != 1.0:  # (after the run: the table follows a new font)
+        font = QFont(lab.font())
+        font.setPointSizeF(font.pointSizeF() * zoom)
+        lab.setFont(font)
+        _settle()
+    table = lab.compare_table
+    assert {run.scaled for run in lab.runs} == {True, False}  # both kinds of row
+    heights = _body_row_heights(table)
+    assert len(heights) == len(lab.runs) - 1 and len(set(heights)) == 1, heights
+    assert table.height() >= table.heightForWidth(table.width())

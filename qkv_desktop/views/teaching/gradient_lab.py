@@ -19,6 +19,7 @@ saying so.
 from __future__ import annotations
 
 import html
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -36,6 +37,7 @@ from PySide6.QtCore import (
     QTextBoundaryFinder,
     QTimer,
 )
+from PySide6.QtGui import QFont, QTextDocument
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -161,6 +163,19 @@ def _breaking_at_spaces(text: str) -> str:
     Chinese header wraps between its characters, as Chinese does)."""
     return html.escape(" ".join(word if word.isalpha() else _unbroken(word)
                                 for word in text.split(" ")))
+
+
+def _even_rows(font: QFont, cells: list[str]) -> str:
+    """A style giving every table cell a line as high as the tallest of ``cells`` in
+    ``font``: a line is as high as the font its glyphs take, and in Chinese the rows
+    of "无" (none, from a Chinese font) stood 4 px higher than those of "÷√d_k" (a
+    re-checking user). Each cell's line is at least that high, any of them."""
+    tallest = QTextDocument()
+    tallest.setDocumentMargin(0)
+    tallest.setDefaultFont(font)
+    tallest.setHtml("<p style='white-space: pre'>" + " ".join(cells) + "</p>")
+    return ("<style>td { -qt-line-height-type: minimum; line-height: "
+            f"{math.ceil(tallest.size().height())}px }}</style>")
 
 
 class GradientLab(RefreshWhenShown, LabWindow):
@@ -1264,14 +1279,23 @@ class GradientLab(RefreshWhenShown, LabWindow):
                 self.tr("loss at the end"))
         rows = ["<tr>" + "".join(f"<th>{_breaking_at_spaces(h)}</th>" for h in head)
                 + "</tr>"]
-        for run in self.runs:  # (each has the start's loss at least)
-            cells = (str(run.d_k), "÷√d_k" if run.scaled else self.tr("none"),
-                     *(format_nonzero(v) for v in (run.max_weight, run.mean_p1p,
-                                                 run.grad_W_Q[0], run.grad_W_K[0],
-                                                 run.grad_W_Q[-1], run.losses[0],
-                                                 run.losses[-1])))
+        body = [(str(run.d_k), "÷√d_k" if run.scaled else self.tr("none"),
+                 *(format_nonzero(v) for v in (run.max_weight, run.mean_p1p,
+                                             run.grad_W_Q[0], run.grad_W_K[0],
+                                             run.grad_W_Q[-1], run.losses[0],
+                                             run.losses[-1])))
+                for run in self.runs]  # (each has the start's loss at least)
+        for cells in body:
             rows.append("<tr>" + "".join(f"<td align='right'>{c}</td>" for c in cells)
                         + "</tr>")
         outcome = self._compare_outcome()
-        self.compare_table.setText("<table cellpadding='3'>" + "".join(rows) + "</table>"
-                                   + (f"<p>{outcome}</p>" if outcome else ""))
+        even = _even_rows(self.compare_table.font(), [c for cells in body for c in cells])
+        self.compare_table.setText(even + "<table cellpadding='3'>" + "".join(rows)
+                                   + "</table>" + (f"<p>{outcome}</p>" if outcome else ""))
+
+    def changeEvent(self, event) -> None:
+        """A new font (View → Zoom, presentation mode): the comparison table's rows are
+        made even again in it (``_even_rows``)."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange and getattr(self, "runs", None):
+            self._show_runs()
