@@ -516,6 +516,14 @@ KV cache (float16): {3} per token with GQA against {4} with MHA; {5} against {6}
 KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7:,} 个词元时为 {5}，MHA 为 {6}。</translation>
     </message>
     <message>
+        <source>{0}: 5-bit codes and a scale per block of 32, 5.5 bits a weight.</source>
+        <translation>{0}：5 位编码，每 32 个一块另存一个缩放系数，每个权重 5.5 位。</translation>
+    </message>
+    <message>
+        <source>{0}: 5-bit codes, a scale and a minimum per block of 32, 6 bits a weight.</source>
+        <translation>{0}：5 位编码，每 32 个一块另存一个缩放系数和一个最小值，每个权重 6 位。</translation>
+    </message>
+    <message>
         <source>{0} has {1} layers of {2} query heads.</source>
         <translation>{0} 有 {1} 层，每层 {2} 个查询头。</translation>
     </message>

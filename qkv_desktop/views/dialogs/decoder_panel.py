@@ -271,12 +271,18 @@ class DecoderPanel(Retranslating, QDockWidget):
         if kind == "Q4_1":
             return self.tr("{0}: 4-bit codes, a scale and a minimum per block of 32, 5 bits "
                            "a weight.").format(tensors)
+        if kind == "Q5_0":
+            return self.tr("{0}: 5-bit codes and a scale per block of 32, 5.5 bits a "
+                           "weight.").format(tensors)
+        if kind == "Q5_1":
+            return self.tr("{0}: 5-bit codes, a scale and a minimum per block of 32, 6 bits "
+                           "a weight.").format(tensors)
         if kind == "Q8_0":
             return self.tr("{0}: 8-bit codes and a scale per block of 32, 8.5 bits a "
                            "weight.").format(tensors)
-        if kind in ("F16", "F32"):
+        if kind in ("F16", "BF16", "F32"):
             return self.tr("{0}: floats, not quantised.").format(tensors)
-        return self.tr("{0}: another type of the GGUF format.").format(tensors)
+        return self.tr("{0}: another type of the GGUF format.").format(tensors)  # (none read)
 
     def _reopened_note(self, src) -> str:
         """What a session without its model holds, and what opening the model adds."""
