@@ -25,8 +25,9 @@ def type_text(widget, text: str) -> None:
 def type_into_cell(editor, row: int, col: int, text: str, event_loop: bool = False) -> None:
     """Open the cell editor of matrix cell (row, col), replace its text, press Enter.
 
-    ``event_loop`` delivers the commit by running the event loop (everything pending
-    is processed) instead of delivering only the delegate's queued commit.
+    Enter commits at once (``EnterCommitsAtOnce``). With ``event_loop`` the event loop
+    delivers Enter, as in the running app, and processes everything pending; without,
+    a burst of typing still coalesces into one recomputation and one repaint.
     """
     index = editor.table.value_index(row, col)
     editor.setFocus()
@@ -38,13 +39,13 @@ def type_into_cell(editor, row: int, col: int, text: str, event_loop: bool = Fal
     QTest.keyClick(line, Qt.Key.Key_Delete)
     if text:
         type_text(line, text)
-    QTest.keyClick(line, Qt.Key.Key_Return)
     if event_loop:  # as the running app would: an exception goes to sys.excepthook
+        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            QApplication.postEvent(line, QKeyEvent(kind, Qt.Key.Key_Return,
+                                                   Qt.KeyboardModifier.NoModifier))
         QApplication.processEvents()
     else:
-        # The delegate commits through a queued call: deliver it and nothing else, so a
-        # burst of typing still coalesces into one recomputation and one repaint.
-        QApplication.sendPostedEvents(editor.itemDelegate(), QEvent.Type.MetaCall)
+        QTest.keyClick(line, Qt.Key.Key_Return)
 
 
 def cell_scene_pos(pane, row: int, col: int, fx: float = 0.5, fy: float = 0.5) -> QPointF:

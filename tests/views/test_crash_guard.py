@@ -61,7 +61,7 @@ def test_a_failing_edit_leaves_the_session_as_it_was(main_window, guard, monkeyp
     window, model = main_window, main_window.model
     s0 = model.state
     monkeypatch.setattr(SessionState, "with_", injected)
-    type_into_cell(window.editor, 1, 1, "0.5", event_loop=True)  # commit runs in C++
+    type_into_cell(window.editor, 1, 1, "0.5", event_loop=True)  # Enter from the loop
     assert_reported(guard)
     assert model.state is s0
     assert model.undo_stack.count() == 0 and not model.undo_stack.canUndo()

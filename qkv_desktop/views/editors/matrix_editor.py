@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
+    QAbstractItemView,
+    QHeaderView,
+    QLineEdit,
+    QStyledItemDelegate,
+    QTableView,
+)
 
 from qkv_desktop.model import AttentionModel
 from qkv_desktop.presentation.texts import say
@@ -28,6 +35,26 @@ CELL_PAD_PX = 14
 """Room a column leaves beside its widest value: the delegate's text margins and a gap."""
 
 
+class EnterCommitsAtOnce(QStyledItemDelegate):
+    """A cell editor that hands its value over as Enter is pressed, not a moment later.
+
+    Qt's delegate commits on Enter through a queued call, so the keys already waiting
+    (Enter → Right, or the next value, typed fast or in a busy frame) still went to the
+    closing editor: Right was lost, the next value overwrote the same cell, or joined
+    the old text ("0.50.75", refused). Here Enter commits and closes with the signals
+    Qt's own Tab uses, so the next key finds the table (a re-checking user).
+    """
+
+    def eventFilter(self, editor, event) -> bool:
+        if (event.type() == QEvent.Type.KeyPress and isinstance(editor, QLineEdit)
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and editor.hasAcceptableInput()):
+            self.commitData.emit(editor)
+            self.closeEditor.emit(editor, QAbstractItemDelegate.EndEditHint.SubmitModelCache)
+            return True
+        return super().eventFilter(editor, event)
+
+
 class MatrixEditor(Retranslating, QTableView):
     """``QTableView`` over a ``MatrixTableModel`` with spreadsheet-like editing."""
 
@@ -36,6 +63,7 @@ class MatrixEditor(Retranslating, QTableView):
         self.attention = model  # not ``model``: QTableView.model() is the table model
         self.table = MatrixTableModel(model, source, self)
         self.setModel(self.table)
+        self.setItemDelegate(EnterCommitsAtOnce(self))  # before the note, which listens to it
         self.setObjectName(f"editor_{source}")
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
