@@ -224,6 +224,18 @@ class LlamaCheckpoint:
             counts[t.tensor_type.name] = counts.get(t.tensor_type.name, 0) + 1
         return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
 
+    @property
+    def tensor_storage(self) -> dict[str, tuple[int, int, float]]:
+        """Per tensor type, as ``tensor_types`` orders them: (tensors, weights per block,
+        bits per weight with the blocks' scales), from the format's own table
+        (``gguf.GGML_QUANT_SIZES``): ``{"Q4_1": (210, 32, 5.0), "F32": (61, 1, 32.0)}``."""
+        from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
+        storage = {}
+        for kind, count in self.tensor_types.items():
+            block, size = GGML_QUANT_SIZES[GGMLQuantizationType[kind]]
+            storage[kind] = (count, block, 8 * size / block)
+        return storage
+
     def kv_group(self, head: int) -> int:
         """The key/value head query ``head`` shares."""
         return kv_head_for(checked_index(head, self.n_heads, "head", self._name), self.n_heads,

@@ -64,6 +64,14 @@ def test_metadata_as_the_issue_states(smol):
         (30, 576, 9, 3, 64, 1536, 8192, 49152)
     assert smol.rope_base == 1e5 and smol.group_size == 3
     assert set(smol.tensor_types) == {"Q4_1", "Q8_0", "F32"}
+    # bits a weight with the blocks' scales: Q4_1 = 32 × 4 bits + a 16-bit scale and
+    # minimum, over 32 weights; Q8_0 = 32 × 8 + 16 over 32 (the file's own bytes)
+    storage = smol.tensor_storage
+    assert {k: v[1:] for k, v in storage.items()} == \
+        {"Q4_1": (32, 5.0), "Q8_0": (32, 8.5), "F32": (1, 32.0)}
+    assert sum(v[0] for v in storage.values()) == len(smol._reader.tensors)
+    q8 = next(t for t in smol._reader.tensors if t.tensor_type.name == "Q8_0")
+    assert q8.n_bytes * 8 / q8.n_elements == 8.5
 
 
 

@@ -389,8 +389,9 @@ def test_smollm2_through_the_dialog_predicts_paris(qtbot, make_window):
     # each type says its own bits: the note gave every weight 4.5–5 bits, and the token
     # embedding, SmolLM2's largest tensor, is Q8_0 (an audit)
     quant = panel.quant_label.text()
-    assert "Q8_0 × 1: 8-bit codes" in quant and "5 bits a weight" in quant, quant
-    assert "F32 × " in quant and "4.5–5" not in quant, quant
+    assert "Q8_0 × 1: quantised in blocks of 32 weights, 8.5 bits a weight" in quant, quant
+    assert "Q4_1 × 210: quantised in blocks of 32 weights, 5 bits a weight" in quant, quant
+    assert "F32 × 61: 32-bit floats, not quantised" in quant and "4.5–5" not in quant, quant
     # on a laptop (the 1366×768 screen's window) every text of the panel reads whole:
     # they scroll, where "MHA vs GQA" and RoPE lost their last lines
     window.resize(1256, 706)

@@ -516,12 +516,12 @@ KV cache (float16): {3} per token with GQA against {4} with MHA; {5} against {6}
 KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7:,} 个词元时为 {5}，MHA 为 {6}。</translation>
     </message>
     <message>
-        <source>{0}: 5-bit codes and a scale per block of 32, 5.5 bits a weight.</source>
-        <translation>{0}：5 位编码，每 32 个一块另存一个缩放系数，每个权重 5.5 位。</translation>
+        <source>{0}: {1}-bit floats, not quantised.</source>
+        <translation>{0}：{1} 位浮点数，未量化。</translation>
     </message>
     <message>
-        <source>{0}: 5-bit codes, a scale and a minimum per block of 32, 6 bits a weight.</source>
-        <translation>{0}：5 位编码，每 32 个一块另存一个缩放系数和一个最小值，每个权重 6 位。</translation>
+        <source>{0}: quantised in blocks of {1} weights, {2} bits a weight with the blocks&apos; scales.</source>
+        <translation>{0}：每块 {1} 个权重一起量化，连同各块的缩放系数，每个权重 {2} 位。</translation>
     </message>
     <message>
         <source>{0} has {1} layers of {2} query heads.</source>
@@ -578,26 +578,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>The weights are the file&apos;s stored values, dequantised to float32 by the gguf package; the forward runs in float64.</source>
         <translation>权重是文件中存储的数值，由 gguf 包反量化为 float32；前向计算使用 float64。</translation>
-    </message>
-    <message>
-        <source>{0}: 4-bit codes and a scale per block of 32, 4.5 bits a weight.</source>
-        <translation>{0}：4 位编码，每 32 个一块另存一个缩放系数，每个权重 4.5 位。</translation>
-    </message>
-    <message>
-        <source>{0}: 4-bit codes, a scale and a minimum per block of 32, 5 bits a weight.</source>
-        <translation>{0}：4 位编码，每 32 个一块另存一个缩放系数和一个最小值，每个权重 5 位。</translation>
-    </message>
-    <message>
-        <source>{0}: 8-bit codes and a scale per block of 32, 8.5 bits a weight.</source>
-        <translation>{0}：8 位编码，每 32 个一块另存一个缩放系数，每个权重 8.5 位。</translation>
-    </message>
-    <message>
-        <source>{0}: floats, not quantised.</source>
-        <translation>{0}：浮点数，未量化。</translation>
-    </message>
-    <message>
-        <source>{0}: another type of the GGUF format.</source>
-        <translation>{0}：GGUF 格式的另一种类型。</translation>
     </message>
     <message>
         <source>Dimension i rotates together with dimension i + {0} (Hugging Face&apos;s layout; the GGUF file stores them as neighbours 2i, 2i + 1 and they are reordered on reading, which leaves the attention unchanged).</source>

@@ -257,32 +257,19 @@ class DecoderPanel(Retranslating, QDockWidget):
         self.quant_label.setText(join_sentences([self.tr(
             "The weights are the file's stored values, dequantised to float32 by the gguf "
             "package; the forward runs in float64.")] + [
-                self._stored_as(f"{kind} × {count}", kind)
-                for kind, count in ckpt.tensor_types.items()]))
+                self._stored_as(f"{kind} × {count}", block, bits)
+                for kind, (count, block, bits) in ckpt.tensor_storage.items()]))
         self._update_sink(self.model.result)
 
-    def _stored_as(self, tensors: str, kind: str) -> str:
-        """How the ``tensors`` ("Q8_0 × 1") of type ``kind`` store a weight. The note said
-        "4.5–5 bits per weight" of all of them, and SmolLM2's largest tensor, the token
-        embedding, is Q8_0; its F32 ones (the norms' gains) are not quantised (an audit)."""
-        if kind == "Q4_0":
-            return self.tr("{0}: 4-bit codes and a scale per block of 32, 4.5 bits a "
-                           "weight.").format(tensors)
-        if kind == "Q4_1":
-            return self.tr("{0}: 4-bit codes, a scale and a minimum per block of 32, 5 bits "
-                           "a weight.").format(tensors)
-        if kind == "Q5_0":
-            return self.tr("{0}: 5-bit codes and a scale per block of 32, 5.5 bits a "
-                           "weight.").format(tensors)
-        if kind == "Q5_1":
-            return self.tr("{0}: 5-bit codes, a scale and a minimum per block of 32, 6 bits "
-                           "a weight.").format(tensors)
-        if kind == "Q8_0":
-            return self.tr("{0}: 8-bit codes and a scale per block of 32, 8.5 bits a "
-                           "weight.").format(tensors)
-        if kind in ("F16", "BF16", "F32"):
-            return self.tr("{0}: floats, not quantised.").format(tensors)
-        return self.tr("{0}: another type of the GGUF format.").format(tensors)  # (none read)
+    def _stored_as(self, tensors: str, block: int, bits: float) -> str:
+        """How the ``tensors`` ("Q8_0 × 1") store a weight: in blocks of ``block`` weights,
+        ``bits`` each with the blocks' scales. The note said "4.5–5 bits per weight" of
+        all of them, and SmolLM2's largest tensor, the token embedding, is Q8_0 (8.5);
+        the F32 ones (the norms' gains) are not quantised (an audit)."""
+        if block == 1:
+            return self.tr("{0}: {1}-bit floats, not quantised.").format(tensors, f"{bits:g}")
+        return self.tr("{0}: quantised in blocks of {1} weights, {2} bits a weight with "
+                       "the blocks' scales.").format(tensors, block, f"{bits:g}")
 
     def _reopened_note(self, src) -> str:
         """What a session without its model holds, and what opening the model adds."""
