@@ -138,6 +138,11 @@ def test_the_arrow_keys_move_the_pin_as_a_click_does(main_window):
     QTest.keyClick(editor, Qt.Key.Key_5)  # typing opens an editor: no move, no new pin
     assert (model.selection.row, model.selection.col) == (2, 3)
     line = editor.indexWidget(editor.currentIndex())
+    QTest.keyClick(line, Qt.Key.Key_Tab)  # the editor's own Tab: the next cell, and the pin
+    assert (model.selection.row, model.selection.col) == (2, 4)
+    QTest.keyClick(editor.window().focusWidget(), Qt.Key.Key_Backtab)
+    assert (model.selection.row, model.selection.col) == (2, 3)
+    line = editor.window().focusWidget()  # (the editor Backtab opened on that cell)
     QTest.keyClick(line, Qt.Key.Key_Escape)
     model.set_selection(None)
     settle(window)

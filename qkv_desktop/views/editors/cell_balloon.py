@@ -8,14 +8,14 @@ already is. The balloon is a child of the table's window, not of its viewport: a
 first-time user). It goes when the table scrolls, since it no longer sits by its cell.
 
 It goes when the learner has moved on (``leave_for``: an editor opens on another cell;
-the table's current cell moves to another one, by a click or an arrow key; a click
-on the table's empty part; the editor
-hides it when a typed value is taken or a change lands; the keyboard goes to another
-control of its window), not only when its time is up: a note left under the cell
-before read like a verdict on the next one, a cell's note stayed over the table while
-the learner typed a new d_k (a user's re-check), and it stayed while they clicked from
-cell to cell (a first-time user: the keyboard never left the table). Escape on the
-widget it speaks of sends it away too (a refused d_k's note stayed its 6 s after Escape).
+the table's current cell moves to another one, by a click or an arrow key; a click on
+the table's empty part; the editor hides it when a typed value is taken or a change
+lands; the keyboard goes to another control of its window), not only when its time is
+up: a note left under the cell before read like a verdict on the next one, a cell's note
+stayed over the table while the learner typed a new d_k (a user's re-check), and it
+stayed while they clicked from cell to cell (a first-time user: the keyboard never left
+the table). Escape on the widget it speaks of sends it away too (a refused d_k's note
+stayed its 6 s after Escape).
 
 A cell's note is no wider than its table: 360 px wide, it ran over the heatmaps beside a
 narrow table and hid their row labels (a first-time user at 1024 × 700).

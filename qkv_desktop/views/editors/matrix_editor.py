@@ -138,6 +138,18 @@ class MatrixEditor(Retranslating, QTableView):
             self.balloon.leave_for(index)
         return opened
 
+    def closeEditor(self, editor, hint) -> None:
+        """Qt's virtual: a cell editor closes. Tab or Backtab in it moves the current cell
+        in the editor's own key handling, which never reaches ``keyPressEvent``: the pin
+        moves here, as with the arrows (a code review: typing along a row with Tab left
+        the panes' outline on the first cell)."""
+        before = self.currentIndex()
+        super().closeEditor(editor, hint)
+        if (hint in (QAbstractItemDelegate.EndEditHint.EditNextItem,
+                     QAbstractItemDelegate.EndEditHint.EditPreviousItem)
+                and self.currentIndex() != before):
+            self._on_clicked(self.currentIndex())
+
     # ------------------------------------------------------------ clipboard
     def keyPressEvent(self, event) -> None:
         if event.matches(QKeySequence.StandardKey.Copy):
