@@ -52,10 +52,10 @@ class _FirstPaint(QObject):
 
 
 def reported() -> bool:
-    """The first paint was reported. It may come before the main event loop runs (in a
-    dialog's loop offering recovery, or where events are processed before it), where
-    ``exit`` leaves only that loop: the caller then must not start the main loop (a
-    start-up run on a slow minute printed its time and then waited for ever)."""
+    """The first paint was reported. It may come before the main event loop runs (where
+    events are processed before it, or in a dialog's loop), where ``exit`` leaves only
+    that loop: the caller then must not start the main loop (a start-up run whose
+    recovery question was open printed its time and then waited for ever)."""
     return _reported
 
 

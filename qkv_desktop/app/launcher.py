@@ -125,9 +125,12 @@ def run_gui(state, *, screenshot: str | None = None, size=(1600, 1000),
     freeze_after_start_up(window)  # a full collection then walks only the session's objects
     window.show()
     files = window.files
-    if not first_paint.requested():
-        # (not in the start-up benchmark: its quit closed the question unanswered, which
-        # read as No and deleted the crashed instance's autosave; it stays for a real start)
+    if first_paint.requested():
+        # no question in the start-up benchmark: its quit closed it unanswered, which
+        # read as No and deleted the crashed instance's autosave; it stays for a real
+        # start. The lock and the look for orphans are made as in any start.
+        files.session.acquire_lock()
+    else:
         files.session.offer_recovery(files.ask)  # first: the file must not replace it unasked
     if session:
         files.open_path(session)  # asks to save restored work, like any open
