@@ -1270,6 +1270,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
                           connect="finite")
                 item.plot(x, _positive(run.grad_W_K), connect="finite",
                           pen=pg.mkPen(colour, width=2, style=Qt.PenStyle.DashLine))
+        self._show_compare_table()
+
+    def _show_compare_table(self) -> None:
+        """The runs' table: each run's start and end, with the verdict below it."""
         if not self.runs:
             self.compare_table.setText("")
             return
@@ -1298,4 +1302,4 @@ class GradientLab(RefreshWhenShown, LabWindow):
         made even again in it (``_even_rows``)."""
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange and getattr(self, "runs", None):
-            self._show_runs()
+            self._show_compare_table()  # (the plots do not depend on the font)

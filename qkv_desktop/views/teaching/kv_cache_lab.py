@@ -417,8 +417,8 @@ class MemoryCalculator(QGroupBox):
     def changeEvent(self, event) -> None:
         """A new font (View → Zoom, presentation mode) changes the formula's kept room."""
         super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self.refresh()
+        if event.type() == QEvent.Type.FontChange and hasattr(self, "result"):
+            self.refresh()  # (not before the constructor has made its boxes)
 
     def _table(self, names: dict, heads: dict, sizes: dict) -> str:
         """The MHA, GQA and MQA rows, each in one line."""
