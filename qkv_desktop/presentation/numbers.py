@@ -147,9 +147,10 @@ def format_setting(value: float) -> str:
 
 
 def format_rope_base(value: float) -> str:
-    """A RoPE base in full ("1000000", "10000.5"): ``{:g}`` wrote a base of a million,
-    which Llama 3 uses, "1e+06" (a code review)."""
-    return f"{float(value):.12g}"
+    """A RoPE base as the papers write it, ``10000`` or ``1000000``, never ``1e+06``
+    (``{:g}`` wrote Llama 3's base so: a code review); a base that is not whole keeps
+    its decimals (``1234.5``, the RoPE lab's slider's ``1.02``)."""
+    return np.format_float_positional(float(value), trim="-")
 
 
 def format_boolean(value: float) -> str:

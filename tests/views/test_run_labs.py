@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
 from qkv_desktop.core import Weights, attention, flash_attention, online_softmax
+from qkv_desktop.presentation.numbers import format_nonzero
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.state import SessionState
 from qkv_desktop.state.lab_inputs import head_inputs
@@ -1300,5 +1301,5 @@ def test_kv_stepper_counts_units_in_the_last_place_of_the_largest_value(labs):
         top = float(np.max(np.abs(again)))
         units = float(re.search(r"rounding \(([\d.]+) units", text).group(1))
         assert units == pytest.approx(diff / np.spacing(top), abs=5e-5)
-        assert f"= {diff:.3e}".replace("-", "−") in text  # not "= 0.0000"
+        assert f"= {format_nonzero(diff)}:" in text and "= 0.0000:" not in text
     assert seen, "no step differed from its recompute: nothing was checked"

@@ -40,7 +40,7 @@ from qkv_desktop.core.rope_lessons import (
     shift_check,
 )
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import format_nonzero, format_value
+from qkv_desktop.presentation.numbers import format_nonzero, format_rope_base, format_value
 from qkv_desktop.presentation.texts import join_list, join_sentences, say, token_in_text
 from qkv_desktop.views.editors.position_controls import ROPE_BASE_RANGE
 from qkv_desktop.views.editors.wheel_focus import FocusComboBox, FocusSlider
@@ -50,7 +50,7 @@ from qkv_desktop.views.once_per_frame import OncePerFrame
 from qkv_desktop.views.retranslate import Retranslating
 from qkv_desktop.views.teaching.lab_plot import LabPlot, LabPlotGrid
 
-__all__ = ["RopeLab", "base_from_slider", "format_base", "slider_from_base", "MAX_PAIR_PLOTS",
+__all__ = ["RopeLab", "base_from_slider", "slider_from_base", "MAX_PAIR_PLOTS",
            "DECAY_BASES"]
 
 BASE_MIN, BASE_MAX = ROPE_BASE_RANGE
@@ -89,13 +89,6 @@ def base_from_slider(pos: int) -> float:
     """Logarithmic slider: position 0…900 → base 10⁰…10⁹ (three significant digits)."""
     b = BASE_MIN * (BASE_MAX / BASE_MIN) ** (pos / BASE_STEPS)
     return float(f"{b:.3g}")
-
-
-def format_base(base: float) -> str:
-    """A RoPE base as the papers write it, ``10000`` or ``31600``, never ``1e+04``; a
-    session's base that is not whole keeps its decimals (``1234.5``, the slider's
-    ``1.02``)."""
-    return np.format_float_positional(float(base), trim="-")
 
 
 def slider_from_base(base: float) -> int:
@@ -277,7 +270,7 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         base = self.model.state.options.rope_base
         with QSignalBlocker(self.base):
             self.base.setValue(slider_from_base(base))
-        self.base_label.setText(format_base(base))
+        self.base_label.setText(format_rope_base(base))
 
     def _on_result(self, *_args) -> None:
         result = self.model.result
@@ -434,9 +427,9 @@ class RopeLab(RefreshWhenShown, Retranslating, QWidget):
         for row, b, pen in zip(curves[:-1], DECAY_BASES, DECAY_PENS, strict=True):
             if b == base:  # under the red curve it was hidden, and named twice (a review)
                 continue
-            self.decay.plot(dist, row, pen=pen, name=self.tr("base {0}").format(format_base(b)))
+            self.decay.plot(dist, row, pen=pen, name=self.tr("base {0}").format(format_rope_base(b)))
         self.decay.plot(dist, curves[-1], pen=pg.mkPen((214, 96, 77), width=2),
-                        name=self.tr("this base {0}").format(format_base(base)))
+                        name=self.tr("this base {0}").format(format_rope_base(base)))
         self.decay_info.setText(self.tr(
             "At distance 0 the score is 1; it falls, with ripples, as the tokens move apart, "
             "and more slowly for a larger base (d = {0}).").format(d))
