@@ -76,9 +76,14 @@ def lupdate(ts: Path, lang: str) -> None:
 
 
 def lrelease(ts: Path) -> Path:
+    """Compile ``ts`` into a new file put in place of the old ``.qm``. Not written over
+    it: a running app maps its catalogue, and a catalogue rewritten in its file made
+    that app's later texts English (a tester's window, during a translation update)."""
     qm = ts.with_suffix(".qm")
-    subprocess.run([tool("lrelease"), str(ts), "-qm", str(qm)], check=True,
+    new = qm.with_name(qm.name + ".new")
+    subprocess.run([tool("lrelease"), str(ts), "-qm", str(new)], check=True,
                    stdout=subprocess.DEVNULL)
+    new.replace(qm)
     return qm
 
 
