@@ -106,6 +106,9 @@ def join_sentences(parts) -> str:
 WORD_JOINER = "\u2060"
 """An invisible character no line breaks beside."""
 
+NO_BREAK_SPACE = "\u00a0"
+"""A space no line breaks at."""
+
 
 def unbroken_bars(text: str) -> str:
     """``text`` with no line break after a "|": Unicode lets a line break after a

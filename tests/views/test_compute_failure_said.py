@@ -334,6 +334,28 @@ def test_no_chinese_sentence_is_followed_by_a_space(run_labs, chinese):
     lab.go_to(lab.step_count() - 1)
     verdict = lab.online_verdict.text()
     assert "。" in verdict and not re.search(r"[。；：！？）] ", verdict), verdict
+    # its difference as the KV lab's: an exact 0 and 2e−17 told apart
+    import numpy as np
+
+    from qkv_desktop.core import softmax
+    from qkv_desktop.presentation.numbers import format_nonzero
+    tiny = []
+    for row in range(lab.row.maximum() + 1):  # rows and blocks whose rounding shows
+        lab.row.setValue(row)
+        for block in (1, 2, 3):
+            lab.block.setValue(block)
+            lab.go_to(lab.step_count() - 1)
+            diff = float(np.nanmax(np.abs(lab.online.weights - softmax(lab.scores_row()))))
+            assert f"= {format_nonzero(diff)}。" in lab.online_verdict.text(), diff
+            tiny += [diff] if diff else []
+    assert tiny, "online and stable agreed to the last bit at every block size"
+    # the KV stepper's "Token 0 without a cache: …" with the Chinese colon
+    kv = run_labs.show("kv_cache")
+    assert "</b>：" in kv.compare.text() and "</b>: " not in kv.compare.text()
+    memory = kv.memory
+    memory.tokens.setValue(10_000_000)
+    formula = memory.result.text().split("</p>")[0]
+    assert "8\u00a0B" in formula and not re.search(r" [^×]", formula), formula
     banner = window.teaching.banners.overflow
     for naive_and_x100 in range(3):  # naive on; nothing broken; then broken rows
         if naive_and_x100 == 0:

@@ -188,7 +188,7 @@ def test_the_kv_memory_formula_counts_one_layer(main_window, speak):
     from qkv_desktop.views.teaching.kv_cache_lab import MemoryCalculator
     calc, = lab.findChildren(MemoryCalculator)
     calc.layers.setValue(1)
-    assert "× 1 layer ×" in calc.result.text()
+    assert "× 1 layer ×" in calc.result.text().replace("\u00a0", " ")  # (no-break spaces)
     calc.layers.setValue(2)
-    assert "× 2 layers ×" in calc.result.text()
+    assert "× 2 layers ×" in calc.result.text().replace("\u00a0", " ")
     lab.close()

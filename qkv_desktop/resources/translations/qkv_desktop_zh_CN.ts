@@ -3020,6 +3020,14 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>开始时的平均 p(1−p)</translation>
     </message>
     <message>
+        <source>‖∂L/∂W_Q‖ at the start</source>
+        <translation>开始时的 ‖∂L/∂W_Q‖</translation>
+    </message>
+    <message>
+        <source>‖∂L/∂W_K‖ at the start</source>
+        <translation>开始时的 ‖∂L/∂W_K‖</translation>
+    </message>
+    <message>
         <source>loss at the start</source>
         <translation>开始时的损失</translation>
     </message>
@@ -3174,6 +3182,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>Q, K and V of tokens 0…{0} again, then the whole {1}×{1} QKᵀ.</source>
         <translation>重新计算词元 0…{0} 的 Q、K、V，再算整个 {1}×{1} 的 QKᵀ。</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
     </message>
     <message>
         <source>Token {0} without a cache</source>

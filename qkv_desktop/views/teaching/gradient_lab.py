@@ -1278,7 +1278,10 @@ class GradientLab(RefreshWhenShown, LabWindow):
             self.compare_table.setText("")
             return
         head = ("d_k", self.tr("scaling"), self.tr("mean max weight at the start"),
-                self.tr("mean p(1−p) at the start"), "‖∂L/∂W_Q‖₀", "‖∂L/∂W_K‖₀",
+                self.tr("mean p(1−p) at the start"),
+                # (not "‖∂L/∂W_Q‖₀": in Chinese, at the table's size, its subscript 0 read
+                # as a full stop "。", a first-time user)
+                self.tr("‖∂L/∂W_Q‖ at the start"), self.tr("‖∂L/∂W_K‖ at the start"),
                 self.tr("‖∂L/∂W_Q‖ at the end"), self.tr("loss at the start"),
                 self.tr("loss at the end"))
         rows = ["<tr>" + "".join(f"<th>{_breaking_at_spaces(h)}</th>" for h in head)

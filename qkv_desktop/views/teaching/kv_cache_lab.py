@@ -42,9 +42,10 @@ from qkv_desktop.core.kv_cache import (
 )
 from qkv_desktop.core.masks import EmptyRowError
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import format_nonzero, format_value
+from qkv_desktop.presentation.numbers import format_nonzero, format_setting
 from qkv_desktop.presentation.sizes import format_byte_count, format_bytes
 from qkv_desktop.presentation.texts import (
+    NO_BREAK_SPACE,
     join_list,
     join_sentences,
     say,
@@ -388,6 +389,9 @@ class MemoryCalculator(QGroupBox):
         formula = self.tr("2 (K and V) × {0} × KV heads × {1} × {2} × {3} B").format(
             self.tr("%n layers", "", self.layers.value()), self.head_dim.value(),
             self.tr("%n tokens", "", self.tokens.value()), self.dtype.currentData())
+        # a line breaks only before a "×": "8" and "B" were parted, a lone "B" on the
+        # second line (a first-time user at 1024 × 700)
+        formula = " ×".join(part.replace(" ", NO_BREAK_SPACE) for part in formula.split(" ×"))
         self.result.setText("<p>" + formula + "</p>" + table)
         self._keep_formula_room(formula, table)
         # room for a table of up to 9.99 GiB, its widest below 10 (SmolLM2's at 8192
@@ -629,14 +633,16 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         verdict = (self.tr("equal to the last bit") if diff == 0 else
                    self.tr("equal to rounding ({0} units in the last place of the "
                            "largest value): a matrix product adds its d terms in another "
-                           "order for many rows than for one").format(format_value(ulps)))
+                           "order for many rows than for one").format(format_setting(ulps)))
         # tokens are numbered from 0, as in the tables; the step counter counts from 1
         again_text = (self.tr("Q, K and V of token 0 again, then the whole 1×1 QKᵀ.")
                       if t == 0 else
                       self.tr("Q, K and V of tokens 0…{0} again, then the whole {1}×{1} "
                               "QKᵀ.").format(t, t + 1))
-        return ("<p><b>" + self.tr("Token {0} without a cache").format(t) + "</b>: "
-                + again_text + "</p><p>"
+        # (the colon of the interface's language: "词元 0: 重新计算" read mixed)
+        return ("<p>" + self.tr("{0}: {1}").format(
+                    "<b>" + self.tr("Token {0} without a cache").format(t) + "</b>",
+                    again_text) + "</p><p>"
                 + self.tr("max |cached − recomputed| = {0}: {1}.").format(
                     format_nonzero(diff), verdict)
                 + "</p><table cellpadding='3'><tr><th></th><th>" + self.tr("this step")

@@ -33,7 +33,7 @@ from qkv_desktop.core.masks import alibi_bias
 from qkv_desktop.core.online_softmax import online_softmax
 from qkv_desktop.core.softmax import softmax
 from qkv_desktop.model import AttentionModel
-from qkv_desktop.presentation.numbers import format_setting, format_value
+from qkv_desktop.presentation.numbers import format_nonzero, format_setting, format_value
 from qkv_desktop.presentation.pane_info import scaled_formula
 from qkv_desktop.presentation.sizes import format_bytes
 from qkv_desktop.presentation.texts import join_sentences
@@ -401,7 +401,7 @@ class TilesLab(RefreshWhenShown, LabWindow):
         self.naive_grid.set_data(naive, col_labels=[str(j) for j in range(m)], masked=hidden)
         diff = float(np.nanmax(np.abs(self.online.weights - stable)))
         text = self.tr("Online against the stable softmax: max |difference| = {0}.").format(
-            format_value(diff))
+            format_nonzero(diff))  # (an exact 0 and 2e−17 told apart, as in the KV lab)
         self.online_verdict.setText(join_sentences((text, self._naive_verdict(s))))
 
     def _naive_verdict(self, s: np.ndarray) -> str:
