@@ -1303,3 +1303,25 @@ def test_kv_stepper_counts_units_in_the_last_place_of_the_largest_value(labs):
         assert units == pytest.approx(diff / np.spacing(top), abs=5e-5)
         assert f"= {format_nonzero(diff)}:" in text and "= 0.0000:" not in text
     assert seen, "no step differed from its recompute: nothing was checked"
+
+
+def test_kv_stepper_grids_and_comparison_keep_still_while_stepping(main_window, speak):
+    """On the tutorial's session the q grid's row names widened from "0·我" to "2·人工"
+    as steps went on, and the K and V caches and the comparison beside them moved right
+    (15–21 px, a first-time user): the grids keep room for every step's names from the
+    first step. (A longer session's weight row still widens the grid as it grows.)"""
+    from PySide6.QtWidgets import QApplication
+
+    for lang in ("en", "zh_CN"):
+        speak(lang)
+        lab = main_window.run_labs.show("kv_cache")
+        spots = set()
+        for t in range(lab.step_count()):
+            lab.go_to(t)
+            QApplication.processEvents()
+            spots.add(tuple(w.mapTo(lab, w.rect().topLeft()).x()
+                            for w in (lab.grids["K"], lab.grids["V"], lab.compare)))
+        assert lab.step_count() > 2 and len(spots) == 1, (lang, spots)
+    lab.close()  # (as the run_labs fixture leaves its labs)
+    lab.deleteLater()
+    main_window.run_labs.windows.clear()

@@ -562,6 +562,12 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
                 self.show_error(self.tr(
                     "Cannot decode this session: its numbers overflow float64 (beyond "
                     "±1.8e308); the main window says where."))
+        # the row names of later steps too, so that the grids' cells keep still
+        tokens = self.model.state.tokens
+        for name, grid in self.grids.items():
+            grid.label_room = ([str(k) for k in range(len(tokens))]
+                               if name in ("weights", "output") else
+                               [_row_name(k, token) for k, token in enumerate(tokens)])
         self.note.setVisible(not self.inputs.causal)
         self.note.setText(self.tr("This session is not causal; decoding always is (token t "
                                   "cannot see later tokens), so these weights are those of "

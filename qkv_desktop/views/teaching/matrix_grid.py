@@ -63,6 +63,11 @@ class MatrixGrid(QWidget):
         self.masked = np.zeros((0, 0), bool)
         self.paintable = False
         self.blank_nan = True
+        self.label_room: list[str] = []
+        """Row names the label column keeps room for, shown or not yet: a grid that
+        gains rows step by step (the KV cache) kept its cells still only while its
+        names were as long as the first one's (a first-time user: the grids and the
+        text beside them moved 15–21 px while stepping)."""
         self.aligned: list[MatrixGrid] = []
         """Grids of the same columns whose cells are as wide as this one's
         (``same_cell_width``)."""
@@ -91,7 +96,7 @@ class MatrixGrid(QWidget):
 
     # ---------------------------------------------------------------- geometry
     def _margins(self) -> tuple[int, int]:
-        left = 8 + 7 * max((len(s) for s in self.row_labels), default=0)
+        left = 8 + 7 * max((len(s) for s in (*self.row_labels, *self.label_room)), default=0)
         top = 20 + (16 if self.col_labels else 0)
         return left, top
 
