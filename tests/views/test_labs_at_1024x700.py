@@ -108,8 +108,9 @@ def test_the_sweep_tabs_fit_with_their_axis_names_whole(scaling_lab_at, screen, 
     assert not problems, "\n".join(problems)
 
 
-def _header_lines(label) -> list[list[str]]:
-    """The lines each header cell of ``label``'s table is laid out in, at its width."""
+def _laid_out_table(label) -> tuple[QTextDocument, QTextTable]:
+    """``label``'s text laid out as the word-wrapped label lays it out, at its width,
+    and the table in it."""
     doc = QTextDocument()
     option = QTextOption()  # a word-wrapped QLabel's
     option.setWrapMode(QTextOption.WrapMode.WordWrap)
@@ -119,7 +120,12 @@ def _header_lines(label) -> list[list[str]]:
     doc.setHtml(label.text())
     doc.setTextWidth(label.contentsRect().width())
     doc.size()  # laid out
-    table = next(f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable))
+    return doc, next(f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable))
+
+
+def _header_lines(label) -> list[list[str]]:
+    """The lines each header cell of ``label``'s table is laid out in, at its width."""
+    _doc, table = _laid_out_table(label)
     cells = []
     for column in range(table.columns()):
         cell = table.cellAt(0, column)
@@ -140,8 +146,9 @@ def _between_chinese_characters(line: str) -> bool:
     return line[-1:].isalpha() and not line[-1:].isascii()
 
 
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_comparison_table_headers_are_whole(run_labs, speak, lang):
+def _compared_at_1024x700(run_labs, speak, lang):
+    """The gradient lab at its size on a 1024 × 700 screen, in ``lang``, after a short
+    comparison of the runs."""
     from qkv_desktop.views.layout import fit_to_free
 
     speak(lang)
@@ -150,6 +157,12 @@ def test_the_comparison_table_headers_are_whole(run_labs, speak, lang):
     lab.tabs.setCurrentIndex(1)
     lab.run_comparison_blocking(3)
     _settle()
+    return lab
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_comparison_table_headers_are_whole(run_labs, speak, lang):
+    lab = _compared_at_1024x700(run_labs, speak, lang)
     table = lab.compare_table
     assert table.height() >= table.heightForWidth(table.width())
     problems = []
@@ -211,16 +224,7 @@ def test_a_turned_norms_bars_read_as_two_strokes(scaling_lab_at, lang):
 def _body_row_heights(label) -> list[float]:
     """The heights of the rows of ``label``'s table below its header, laid out at its
     width: from each row's top to the next one's (all but the last row)."""
-    doc = QTextDocument()
-    option = QTextOption()  # a word-wrapped QLabel's
-    option.setWrapMode(QTextOption.WrapMode.WordWrap)
-    doc.setDefaultTextOption(option)
-    doc.setDefaultFont(label.font())
-    doc.setDocumentMargin(0)  # (a QLabel's own)
-    doc.setHtml(label.text())
-    doc.setTextWidth(label.contentsRect().width())
-    doc.size()  # laid out
-    table = next(f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable))
+    doc, table = _laid_out_table(label)
     layout = doc.documentLayout()
     tops = [min(layout.blockBoundingRect(table.cellAt(row, column).firstCursorPosition()
                                          .block()).top() for column in range(table.columns()))
@@ -236,14 +240,7 @@ def test_the_comparison_tables_rows_are_equally_high(run_labs, speak, lang, zoom
     re-checking user). Every row is as high as the others, at any font (a zoom)."""
     from PySide6.QtGui import QFont
 
-    from qkv_desktop.views.layout import fit_to_free
-
-    speak(lang)
-    lab = run_labs.show("gradients")
-    lab.resize(*fit_to_free((1250, 860), (1024, 700)))  # the lab's size on that screen
-    lab.tabs.setCurrentIndex(1)
-    lab.run_comparison_blocking(3)
-    _settle()
+    lab = _compared_at_1024x700(run_labs, speak, lang)
     if zoom != 1.0:  # (after the run: the table follows a new font)
         font = QFont(lab.font())
         font.setPointSizeF(font.pointSizeF() * zoom)
