@@ -349,6 +349,10 @@ def test_no_chinese_sentence_is_followed_by_a_space(run_labs, chinese):
             assert f"= {format_nonzero(diff)}。" in lab.online_verdict.text(), diff
             tiny += [diff] if diff else []
     assert tiny, "online and stable agreed to the last bit at every block size"
+    lab.tabs.setCurrentIndex(1)  # FlashAttention's tiles: their difference too
+    lab.go_to(lab.step_count() - 1)
+    diff = float(np.max(np.abs(lab.flash.output - lab.head.output)))
+    assert diff and f"= {format_nonzero(diff)}。" in lab.flash_verdict.text(), diff
     # the KV stepper's "Token 0 without a cache: …" with the Chinese colon
     kv = run_labs.show("kv_cache")
     assert "</b>：" in kv.compare.text() and "</b>: " not in kv.compare.text()

@@ -1299,7 +1299,7 @@ def test_kv_stepper_counts_units_in_the_last_place_of_the_largest_value(labs):
             continue
         seen += 1
         top = float(np.max(np.abs(again)))
-        units = float(re.search(r"rounding \(([\d.]+) units", text).group(1))
+        units = float(re.search(r"rounding \(([\d.]+) × the unit", text).group(1))
         assert units == pytest.approx(diff / np.spacing(top), abs=5e-5)
         assert f"= {format_nonzero(diff)}:" in text and "= 0.0000:" not in text
     assert seen, "no step differed from its recompute: nothing was checked"

@@ -3172,10 +3172,6 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
         <translation>逐位完全相同</translation>
     </message>
     <message>
-        <source>equal to rounding ({0} units in the last place of the largest value): a matrix product adds its d terms in another order for many rows than for one</source>
-        <translation>在舍入误差内相等（最大值末位的 {0} 个单位）：矩阵乘法对多行和对一行求和 d 项的顺序不同</translation>
-    </message>
-    <message>
         <source>Q, K and V of token 0 again, then the whole 1×1 QKᵀ.</source>
         <translation>重新计算词元 0 的 Q、K、V，再算整个 1×1 的 QKᵀ。</translation>
     </message>
@@ -3206,6 +3202,10 @@ KV 缓存（float16）：GQA 每个词元 {3}，MHA 为 {4}；完整上下文 {7
     <message>
         <source>&lt;b&gt;Decoding with a KV cache.&lt;/b&gt; A causal model produces one token at a time. For token t (row t of the tables) it needs the new query q_t and the keys and values of tokens 0…t; those of earlier tokens never change, so they are kept in the cache, which grows by exactly &lt;i&gt;one&lt;/i&gt; row per step (k_t, v_t). Space plays, ← → step.</source>
         <translation>&lt;b&gt;用 KV 缓存解码。&lt;/b&gt;因果模型一次生成一个词元。对词元 t（表格中的第 t 行）需要新的查询 q_t 以及词元 0…t 的键和值；之前词元的键和值不会再变，所以存进缓存，缓存每步恰好增加&lt;i&gt;一&lt;/i&gt;行（k_t、v_t）。空格播放，← → 单步。</translation>
+    </message>
+    <message>
+        <source>equal to rounding ({0} × the unit in the last place of the largest value): a matrix product adds its d terms in another order for many rows than for one</source>
+        <translation>在舍入误差内相等（最大值末位单位的 {0} 倍），因为矩阵乘法对多行和对一行求和 d 项的顺序不同</translation>
     </message>
     <message>
         <source>token 0</source>

@@ -637,7 +637,7 @@ class KVCacheLab(RefreshWhenShown, LabWindow):
         cached_sum = sum(cached_madds(s, d_model, d_k) for s in range(t + 1))
         again_sum = sum(recomputed_madds(s, d_model, d_k) for s in range(t + 1))
         verdict = (self.tr("equal to the last bit") if diff == 0 else
-                   self.tr("equal to rounding ({0} units in the last place of the "
+                   self.tr("equal to rounding ({0} × the unit in the last place of the "
                            "largest value): a matrix product adds its d terms in another "
                            "order for many rows than for one").format(format_setting(ulps)))
         # tokens are numbered from 0, as in the tables; the step counter counts from 1

@@ -515,7 +515,7 @@ class TilesLab(RefreshWhenShown, LabWindow):
         diff = float(np.max(np.abs(self.flash.output - h.output)))
         self.flash_verdict.setText(self.tr(
             "After the last tile the output equals standard attention: max |flash − "
-            "attention| = {0} over all {1}×{2} outputs.").format(format_value(diff),
+            "attention| = {0} over all {1}×{2} outputs.").format(format_nonzero(diff),
                                                                 *h.output.shape))
 
     def _memory_html(self) -> str:
